@@ -1,0 +1,165 @@
+// Command switchboard serves the Switchboard customer-conversation service:
+// REST API, GraphQL API and web console on one port.
+//
+//	switchboard                 serve (PORT, DATABASE_URL, STORAGE_DIR)
+//	switchboard bootstrap ...   create an account and its administrator
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+func main() {
+	var err error
+	if len(os.Args) > 1 && os.Args[1] == "bootstrap" {
+		err = bootstrap(os.Args[2:], os.Stdout)
+	} else {
+		err = serve()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the whole configuration: one environment variable per line.
+type config struct {
+	Port        string
+	DatabaseURL string
+	StorageDir  string
+	PublicURL   string
+}
+
+func loadConfig() config {
+	c := config{
+		Port:        envOr("PORT", "3000"),
+		DatabaseURL: envOr("DATABASE_URL", db.DefaultURL),
+		StorageDir:  envOr("STORAGE_DIR", "./storage"),
+	}
+	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
+	return c
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func openDatabase(ctx context.Context, url string) (*db.DB, error) {
+	database, err := db.Open(url)
+	if err != nil {
+		return nil, err
+	}
+	if err := database.Migrate(ctx); err != nil {
+		database.Close()
+		return nil, err
+	}
+	return database, nil
+}
+
+func serve() error {
+	cfg := loadConfig()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	database, err := openDatabase(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer database.Close()
+	if err := os.MkdirAll(cfg.StorageDir, 0o750); err != nil {
+		return fmt.Errorf("creating STORAGE_DIR: %w", err)
+	}
+	srv := server.New(server.Config{StorageDir: cfg.StorageDir}, database)
+	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.App.Listen(":" + cfg.Port) }()
+	slog.Info("switchboard listening", "port", cfg.Port, "database", database.Dialect)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	done := make(chan error, 1)
+	go func() { done <- srv.Shutdown() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		return errors.New("shutdown timed out")
+	}
+}
+
+// firstStart sets up a fresh install: a first account and administrator, and
+// tells the operator how to reach them.
+func firstStart(ctx context.Context, svc *ops.Service, cfg config, out io.Writer) error {
+	empty, err := svc.IsEmpty(ctx)
+	if err != nil || !empty {
+		return err
+	}
+	password := ops.RandomPassword()
+	b, err := svc.Bootstrap(ctx, ops.BootstrapInput{
+		AccountName: "My Account", Email: "admin@example.com", Name: "Administrator", Password: password,
+	})
+	if err != nil {
+		return fmt.Errorf("first-start setup: %w", err)
+	}
+	fmt.Fprintf(out, `
+Switchboard is set up.
+  Console:          %s/app  (sign in as admin@example.com / %s)
+  Account id:       %d
+  API access token: %s
+  Platform token:   %s
+Keep these: the tokens are stored hashed and cannot be shown again.
+
+`, cfg.PublicURL, password, b.AccountID, b.AccessToken, b.PlatformToken)
+	return nil
+}
+
+// bootstrap creates an account and an administrator and prints one line of
+// JSON: {"account_id","user_id","access_token"[,"platform_token"]}.
+func bootstrap(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bootstrap", flag.ContinueOnError)
+	accountName := fs.String("account-name", "", "name of the new account (required)")
+	email := fs.String("email", "", "administrator's e-mail (required; an existing user is reused)")
+	name := fs.String("name", "", "administrator's name")
+	password := fs.String("password", "", "administrator's console password (optional)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *accountName == "" || *email == "" {
+		fs.Usage()
+		return errors.New("bootstrap needs --account-name and --email")
+	}
+	ctx := context.Background()
+	database, err := openDatabase(ctx, loadConfig().DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer database.Close()
+	b, err := ops.New(database.Client).Bootstrap(ctx, ops.BootstrapInput{
+		AccountName: *accountName, Email: *email, Name: *name, Password: *password,
+	})
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(out).Encode(b)
+}

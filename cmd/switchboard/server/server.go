@@ -1,0 +1,56 @@
+// Package server assembles the one HTTP app of the binary: REST, GraphQL and
+// the console on one port. Tests build it exactly as main does.
+package server
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/rest"
+)
+
+// Config is what the server needs from the environment.
+type Config struct {
+	// StorageDir is where uploaded files go.
+	StorageDir string
+	// BodyLimit caps request bodies (attachments included), in bytes.
+	BodyLimit int
+}
+
+// Server is the assembled application.
+type Server struct {
+	App *fiber.App
+	Svc *ops.Service
+	DB  *db.DB
+	// ctx is cancelled at shutdown; long-lived handlers (subscriptions,
+	// websockets) run under it rather than under a request context.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New builds the server over an open, migrated database.
+func New(cfg Config, database *db.DB) *Server {
+	if cfg.BodyLimit == 0 {
+		cfg.BodyLimit = 64 << 20
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		App:    rest.NewApp(cfg.BodyLimit),
+		Svc:    ops.New(database.Client),
+		DB:     database,
+		ctx:    ctx,
+		cancel: cancel,
+	}
+	rest.Mount(s.App, s.Svc)
+	rest.NotFound(s.App)
+	return s
+}
+
+// Shutdown stops long-lived handlers, then the HTTP server.
+func (s *Server) Shutdown() error {
+	s.cancel()
+	return s.App.Shutdown()
+}

@@ -1,0 +1,127 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Account is a tenant: every account-scoped row belongs to one.
+type Account struct{ ent.Schema }
+
+func (Account) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+func (Account) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().MaxLen(255),
+		field.String("locale").Default("en"),
+		field.Enum("status").Values("active", "suspended").Default("active"),
+		// Per-account counter behind conversations' display ids.
+		field.Int("last_conversation_display_id").Default(0),
+	}
+}
+
+func (Account) Policy() ent.Policy { return accountPolicy() }
+
+func (Account) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// User is a platform user; it joins accounts through AccountUser.
+type User struct{ ent.Schema }
+
+func (User) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+func (User) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().MaxLen(255),
+		field.String("display_name").Optional(),
+		// Stored lower-cased; unique over the installation.
+		field.String("email").NotEmpty().Unique(),
+		// Only the platform API and bootstrap may set it (see userPolicy).
+		field.String("password_hash").Optional().Sensitive(),
+		field.Bool("confirmed").Default(false),
+		field.String("avatar_url").Optional(),
+	}
+}
+
+func (User) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("memberships", AccountUser.Type),
+		edge.To("access_tokens", AccessToken.Type),
+	}
+}
+
+func (User) Policy() ent.Policy { return userPolicy() }
+
+func (User) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// AccountUser is a user's membership of an account: the agent record.
+type AccountUser struct{ ent.Schema }
+
+func (AccountUser) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+
+func (AccountUser) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("user_id").Immutable(),
+		field.Enum("role").Values("agent", "administrator").Default("agent"),
+		field.Enum("availability").Values("online", "busy", "offline").Default("offline"),
+		field.Bool("auto_offline").Default(true),
+	}
+}
+
+func (AccountUser) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("user", User.Type).Ref("memberships").Field("user_id").Unique().Required().Immutable(),
+	}
+}
+
+func (AccountUser) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("account_id", "user_id").Unique()}
+}
+
+func (AccountUser) Policy() ent.Policy { return adminWritesPolicy() }
+
+func (AccountUser) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// AccessToken authenticates API calls of a user or an agent bot. Only a hash
+// of the token is stored; the token itself is shown once, when made.
+type AccessToken struct{ ent.Schema }
+
+func (AccessToken) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+func (AccessToken) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("token_hash").NotEmpty().Unique().Immutable().Sensitive(),
+		field.Int("user_id").Optional().Nillable().Immutable(),
+		field.Int("agent_bot_id").Optional().Nillable().Immutable(),
+		field.Time("last_used_at").Optional().Nillable(),
+	}
+}
+
+func (AccessToken) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("user", User.Type).Ref("access_tokens").Field("user_id").Unique().Immutable(),
+		edge.From("agent_bot", AgentBot.Type).Ref("access_tokens").Field("agent_bot_id").Unique().Immutable(),
+	}
+}
+
+func (AccessToken) Policy() ent.Policy { return systemOnlyPolicy() }
+
+func (AccessToken) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// PlatformToken authenticates the provisioning (platform) API.
+type PlatformToken struct{ ent.Schema }
+
+func (PlatformToken) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+func (PlatformToken) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").Default("platform"),
+		field.String("token_hash").NotEmpty().Unique().Immutable().Sensitive(),
+	}
+}
+
+func (PlatformToken) Policy() ent.Policy { return systemOnlyPolicy() }
+
+func (PlatformToken) Annotations() []schema.Annotation { return skipGraphQL() }

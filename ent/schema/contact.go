@@ -1,0 +1,129 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Contact is the person on the other side of conversations.
+type Contact struct{ ent.Schema }
+
+func (Contact) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+
+func (Contact) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").Default("").MaxLen(255).
+			Annotations(entgql.OrderField("NAME")),
+		// Lower-cased on write; unique in the account.
+		field.String("email").Optional().Nillable().MaxLen(255).
+			Annotations(entgql.OrderField("EMAIL")),
+		field.String("phone_number").Optional().Nillable().MaxLen(32).
+			Annotations(entgql.OrderField("PHONE_NUMBER")),
+		field.String("identifier").Optional().Nillable().MaxLen(255),
+		field.Bool("blocked").Default(false),
+		field.String("avatar_url").Optional().Default(""),
+		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}),
+		field.JSON("custom_attributes", map[string]any{}).Default(map[string]any{}),
+		field.JSON("labels", []string{}).Default([]string{}),
+		field.Time("last_activity_at").Optional().Nillable().
+			Annotations(entgql.OrderField("LAST_ACTIVITY_AT")),
+	}
+}
+
+func (Contact) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("contact_inboxes", ContactInbox.Type).
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("conversations", Conversation.Type).
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// trigram marks an index as a pg_trgm GIN index on PostgreSQL (plain B-tree
+// elsewhere), so ILIKE '%q%' search stays indexed at scale.
+func trigram(col string) ent.Index {
+	return index.Fields(col).Annotations(
+		entsql.IndexTypes(map[string]string{dialect.Postgres: "GIN"}),
+		entsql.OpClass("gin_trgm_ops"),
+	).StorageKey("contact_" + col + "_trgm")
+}
+
+func (Contact) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("account_id", "email").Unique(),
+		index.Fields("account_id", "phone_number").Unique(),
+		index.Fields("account_id", "identifier").Unique(),
+		index.Fields("account_id", "last_activity_at"),
+		trigram("name"), trigram("email"), trigram("phone_number"), trigram("identifier"),
+	}
+}
+
+func (Contact) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entgql.RelayConnection(),
+		entgql.QueryField(),
+		entgql.MultiOrder(),
+	}
+}
+
+// ContactInbox makes a contact reachable through an inbox under a source id.
+type ContactInbox struct{ ent.Schema }
+
+func (ContactInbox) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+
+func (ContactInbox) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("contact_id"),
+		field.Int("inbox_id").Immutable(),
+		field.String("source_id").NotEmpty().MaxLen(255).Immutable(),
+		field.Bool("hmac_verified").Default(false),
+	}
+}
+
+func (ContactInbox) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("contact", Contact.Type).Ref("contact_inboxes").Field("contact_id").Unique().Required(),
+		edge.From("inbox", Inbox.Type).Ref("contact_inboxes").Field("inbox_id").Unique().Required().Immutable(),
+	}
+}
+
+func (ContactInbox) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("inbox_id", "source_id").Unique()}
+}
+
+// CustomAttributeDefinition declares a custom attribute key of contacts or
+// conversations; values under undeclared keys are dropped on write.
+type CustomAttributeDefinition struct{ ent.Schema }
+
+func (CustomAttributeDefinition) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{}}
+}
+
+func (CustomAttributeDefinition) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("attribute_display_name").NotEmpty().MaxLen(255),
+		field.String("attribute_key").NotEmpty().MaxLen(255).Immutable().Match(attributeKeyPattern),
+		field.Enum("attribute_display_type").
+			Values("text", "number", "currency", "percent", "link", "date", "list", "checkbox").
+			Default("text"),
+		field.Enum("attribute_model").Values("contact_attribute", "conversation_attribute"),
+		field.String("attribute_description").Optional().Default(""),
+		field.JSON("attribute_values", []string{}).Default([]string{}),
+		field.String("regex_pattern").Optional().Default(""),
+		field.String("regex_cue").Optional().Default(""),
+	}
+}
+
+func (CustomAttributeDefinition) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("account_id", "attribute_model", "attribute_key").Unique()}
+}
+
+func (CustomAttributeDefinition) Policy() ent.Policy { return adminWritesPolicy() }
+
+func (CustomAttributeDefinition) Annotations() []schema.Annotation { return skipGraphQL() }

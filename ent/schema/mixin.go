@@ -1,0 +1,58 @@
+package schema
+
+import (
+	"time"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"entgo.io/ent/schema/mixin"
+)
+
+// TimeMixin stamps creation and update times (UTC).
+type TimeMixin struct{ mixin.Schema }
+
+func (TimeMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.Time("created_at").Immutable().Default(utcNow).
+			Annotations(entgql.OrderField("CREATED_AT")),
+		field.Time("updated_at").Default(utcNow).UpdateDefault(utcNow).
+			Annotations(entgql.OrderField("UPDATED_AT")),
+	}
+}
+
+func utcNow() time.Time { return time.Now().UTC() }
+
+// AccountMixin scopes an entity to one account. Its policy is the tenancy
+// rule: queries only ever see the viewer's account, and mutations can only
+// write into it. Every account-scoped entity embeds it.
+type AccountMixin struct{ mixin.Schema }
+
+func (AccountMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("account_id").Immutable().
+			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)),
+	}
+}
+
+func (AccountMixin) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("account", Account.Type).Field("account_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip(entgql.SkipAll)),
+	}
+}
+
+func (AccountMixin) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("account_id")}
+}
+
+func (AccountMixin) Policy() ent.Policy { return tenantPolicy() }
+
+// skipGraphQL keeps an entity out of the GraphQL schema until the issue that
+// exposes it gives it resolvers.
+func skipGraphQL() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}

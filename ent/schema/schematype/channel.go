@@ -1,0 +1,62 @@
+// Package schematype holds the Go types stored in JSON columns of the schema.
+package schematype
+
+// Channel is the connection settings of an inbox; which keys apply depends on
+// the inbox's channel type. Secrets live here and are never rendered to agents.
+type Channel struct {
+	// api
+	WebhookURL     string `json:"webhook_url,omitempty"`
+	HMACMandatory  bool   `json:"hmac_mandatory,omitempty"`
+	HMACToken      string `json:"hmac_token,omitempty"`
+	InboxIdentifier string `json:"inbox_identifier,omitempty"`
+	// whatsapp
+	PhoneNumber      string            `json:"phone_number,omitempty"`
+	Provider         string            `json:"provider,omitempty"`
+	ProviderConfig   *ProviderConfig   `json:"provider_config,omitempty"`
+	MessageTemplates []MessageTemplate `json:"message_templates,omitempty"`
+	// email
+	Email string     `json:"email,omitempty"`
+	SMTP  *SMTPConfig `json:"smtp,omitempty"`
+	// web_widget
+	WebsiteURL   string `json:"website_url,omitempty"`
+	WebsiteToken string `json:"website_token,omitempty"`
+	WidgetColor  string `json:"widget_color,omitempty"`
+	WelcomeTitle string `json:"welcome_title,omitempty"`
+	// Anything else the client sent for the channel, kept as given.
+	AdditionalAttributes map[string]any `json:"additional_attributes,omitempty"`
+}
+
+// ProviderConfig is WhatsApp Cloud's connection settings.
+type ProviderConfig struct {
+	APIKey            string `json:"api_key,omitempty"`
+	PhoneNumberID     string `json:"phone_number_id,omitempty"`
+	BusinessAccountID string `json:"business_account_id,omitempty"`
+}
+
+// MessageTemplate is an approved WhatsApp template, in WhatsApp Cloud's shape.
+type MessageTemplate struct {
+	Name       string              `json:"name"`
+	Language   string              `json:"language"`
+	Status     string              `json:"status"`
+	Category   string              `json:"category"`
+	Components []TemplateComponent `json:"components"`
+}
+
+// TemplateComponent is one part (HEADER, BODY, FOOTER, BUTTONS) of a template.
+type TemplateComponent struct {
+	Type   string `json:"type"`
+	Text   string `json:"text,omitempty"`
+	Format string `json:"format,omitempty"`
+}
+
+// SMTPConfig is how an e-mail inbox sends.
+type SMTPConfig struct {
+	Address        string `json:"address,omitempty"`
+	Port           int    `json:"port,omitempty"`
+	Login          string `json:"login,omitempty"`
+	Password       string `json:"password,omitempty"`
+	Domain         string `json:"domain,omitempty"`
+	Authentication string `json:"authentication,omitempty"`
+	EnableStartTLS bool   `json:"enable_starttls_auto,omitempty"`
+	EnableSSLTLS   bool   `json:"enable_ssl_tls,omitempty"`
+}

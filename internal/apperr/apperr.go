@@ -1,0 +1,121 @@
+// Package apperr is the one error vocabulary of the operations. Each transport
+// maps it once: REST to a status and JSON body, GraphQL to extensions.code.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/privacy"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Kind classifies an error for the transports.
+type Kind int
+
+const (
+	KindInternal Kind = iota
+	KindBadRequest
+	KindUnauthenticated
+	KindForbidden
+	KindNotFound
+	KindInvalid
+	KindConflict
+)
+
+// Error is an error the caller can act on.
+type Error struct {
+	Kind    Kind
+	Message string
+	// Fields names the failing input fields of an invalid request.
+	Fields []string
+	Err    error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+// NotFound says a record does not exist (or belongs to another account: the
+// two must look the same).
+func NotFound(what string) *Error {
+	return &Error{Kind: KindNotFound, Message: what + " could not be found"}
+}
+
+// Invalid says the named fields are wrong; message is a human sentence.
+func Invalid(message string, fields ...string) *Error {
+	return &Error{Kind: KindInvalid, Message: message, Fields: fields}
+}
+
+// Invalidf is Invalid for one field with a formatted message.
+func Invalidf(field, format string, args ...any) *Error {
+	return Invalid(fmt.Sprintf(format, args...), field)
+}
+
+// BadRequest says the request itself could not be read.
+func BadRequest(format string, args ...any) *Error {
+	return &Error{Kind: KindBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unauthenticated says the credentials are missing or wrong.
+func Unauthenticated(message string) *Error {
+	return &Error{Kind: KindUnauthenticated, Message: message}
+}
+
+// Forbidden says the caller may not do this.
+func Forbidden(message string) *Error { return &Error{Kind: KindForbidden, Message: message} }
+
+// Conflict says the request clashes with the current state.
+func Conflict(message string) *Error { return &Error{Kind: KindConflict, Message: message} }
+
+// From classifies any error: ours pass through, ent's are translated, the
+// rest are internal.
+func From(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var nf *ent.NotFoundError
+	if errors.As(err, &nf) {
+		return &Error{Kind: KindNotFound, Message: "Resource could not be found", Err: err}
+	}
+	if errors.Is(err, viewer.ErrAdminOnly) {
+		return &Error{Kind: KindForbidden, Message: "You are not authorized to do this action: " + viewer.ErrAdminOnly.Error(), Err: err}
+	}
+	if errors.Is(err, privacy.Deny) {
+		return &Error{Kind: KindForbidden, Message: "You are not authorized to do this action", Err: err}
+	}
+	var ve *ent.ValidationError
+	if errors.As(err, &ve) {
+		return &Error{Kind: KindInvalid, Message: validationMessage(ve), Fields: []string{ve.Name}, Err: err}
+	}
+	var ce *ent.ConstraintError
+	if errors.As(err, &ce) {
+		return &Error{Kind: KindInvalid, Message: "A record with these values already exists or a referenced record is missing", Err: err}
+	}
+	return &Error{Kind: KindInternal, Message: "Internal server error", Err: err}
+}
+
+func validationMessage(ve *ent.ValidationError) string {
+	msg := ve.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	return fmt.Sprintf("%s is invalid (%s)", humanize(ve.Name), msg)
+}
+
+// humanize turns a field name into the start of a sentence: "phone_number" → "Phone number".
+func humanize(field string) string {
+	s := strings.ReplaceAll(field, "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Humanize is humanize for messages built elsewhere.
+func Humanize(field string) string { return humanize(field) }

@@ -1,0 +1,106 @@
+// Package db opens the configured database (embedded SQLite or PostgreSQL)
+// as an ent client and migrates its schema.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq"  // PostgreSQL driver "postgres"
+	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/migrate"
+	_ "github.com/switchboard/switchboard/ent/runtime" // registers hooks and privacy policies
+)
+
+// DefaultURL is the embedded database used when DATABASE_URL is unset.
+const DefaultURL = "sqlite://switchboard.db"
+
+// DB is an open database: the ent client plus what callers need to know of it.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string
+}
+
+// Close releases the connections.
+func (d *DB) Close() error { return d.Client.Close() }
+
+// Open connects to databaseURL: postgres://... (or postgresql://...) for
+// PostgreSQL, sqlite:///abs/path.db or sqlite://rel.db for SQLite; empty means
+// DefaultURL.
+func Open(databaseURL string) (*DB, error) {
+	if databaseURL == "" {
+		databaseURL = DefaultURL
+	}
+	driver, dsn, dia, err := parseURL(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	sqlDB, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s database: %w", dia, err)
+	}
+	if dia == dialect.SQLite {
+		// WAL lets readers run beside the one writer; immediate transactions
+		// take the write lock up front so they never fail on upgrade.
+		sqlDB.SetMaxOpenConns(8)
+	} else {
+		sqlDB.SetMaxOpenConns(32)
+		sqlDB.SetMaxIdleConns(16)
+	}
+	if err := sqlDB.Ping(); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("connecting to %s database: %w", dia, err)
+	}
+	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, sqlDB)))
+	return &DB{Client: client, SQL: sqlDB, Dialect: dia}, nil
+}
+
+func parseURL(raw string) (driver, dsn, dia string, err error) {
+	switch {
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		return "postgres", raw, dialect.Postgres, nil
+	case strings.HasPrefix(raw, "sqlite://"):
+		path := strings.TrimPrefix(raw, "sqlite://")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		if path == "" {
+			return "", "", "", fmt.Errorf("DATABASE_URL %q names no SQLite file", raw)
+		}
+		return "sqlite", sqliteDSN(filepath.Clean(path)), dialect.SQLite, nil
+	default:
+		return "", "", "", fmt.Errorf("DATABASE_URL %q: want postgres://... or sqlite://path", raw)
+	}
+}
+
+func sqliteDSN(path string) string {
+	q := url.Values{}
+	for _, p := range []string{"foreign_keys(1)", "busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Migrate brings the schema up to date. On PostgreSQL it first enables
+// pg_trgm, which the contact search indexes use.
+func (d *DB) Migrate(ctx context.Context) error {
+	if d.Dialect == dialect.Postgres {
+		if _, err := d.SQL.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err != nil {
+			return fmt.Errorf("enabling pg_trgm: %w", err)
+		}
+	}
+	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
+		return fmt.Errorf("migrating schema: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package ops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	cad "github.com/switchboard/switchboard/ent/customattributedefinition"
+	"github.com/switchboard/switchboard/internal/apperr"
+)
+
+// CustomAttributeInput carries the fields of a custom attribute definition;
+// nil means "not sent".
+type CustomAttributeInput struct {
+	DisplayName  *string
+	Key          *string
+	DisplayType  *string
+	Model        *string
+	Description  *string
+	Values       []string
+	RegexPattern *string
+	RegexCue     *string
+}
+
+// ParseAttributeModel reads Chatwoot's attribute_model in any of its spellings:
+// contact_attribute, contact or 0; conversation_attribute, conversation or 1.
+func ParseAttributeModel(s string) (cad.AttributeModel, bool) {
+	switch strings.TrimSpace(s) {
+	case "contact_attribute", "contact", "0":
+		return cad.AttributeModelContactAttribute, true
+	case "conversation_attribute", "conversation", "1":
+		return cad.AttributeModelConversationAttribute, true
+	}
+	return "", false
+}
+
+// CustomAttributeDefinitions lists the account's definitions, of one model
+// when model is set.
+func (s *Service) CustomAttributeDefinitions(ctx context.Context, model string) ([]*ent.CustomAttributeDefinition, error) {
+	q := s.Client(ctx).CustomAttributeDefinition.Query().Order(ent.Asc(cad.FieldID))
+	if model != "" {
+		m, ok := ParseAttributeModel(model)
+		if !ok {
+			return nil, apperr.Invalid("Attribute model must be contact_attribute or conversation_attribute", "attribute_model")
+		}
+		q = q.Where(cad.AttributeModelEQ(m))
+	}
+	defs, err := q.All(ctx)
+	return defs, apperrOrNil(err)
+}
+
+// CustomAttributeDefinition returns one definition.
+func (s *Service) CustomAttributeDefinition(ctx context.Context, id int) (*ent.CustomAttributeDefinition, error) {
+	d, err := s.Client(ctx).CustomAttributeDefinition.Get(ctx, id)
+	return d, apperrOrNil(notFound(err, "Custom attribute definition"))
+}
+
+// CreateCustomAttributeDefinition declares a custom attribute (administrators only).
+func (s *Service) CreateCustomAttributeDefinition(ctx context.Context, in CustomAttributeInput) (*ent.CustomAttributeDefinition, error) {
+	if err := requireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	var errs fieldErrors
+	display := trimmed(in.DisplayName)
+	key := trimmed(in.Key)
+	if display == "" {
+		errs.add("attribute_display_name", "Attribute display name can't be blank")
+	}
+	if key == "" {
+		errs.add("attribute_key", "Attribute key can't be blank")
+	}
+	model, ok := ParseAttributeModel(trimmed(in.Model))
+	if !ok {
+		errs.add("attribute_model", "Attribute model must be contact_attribute or conversation_attribute")
+	}
+	checkDisplayType(in.DisplayType, &errs)
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	taken, err := s.Client(ctx).CustomAttributeDefinition.Query().
+		Where(cad.AttributeKey(key), cad.AttributeModelEQ(model)).Exist(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	if taken {
+		return nil, apperr.Invalid("Attribute key has already been taken", "attribute_key")
+	}
+	create := s.Client(ctx).CustomAttributeDefinition.Create().
+		SetAttributeDisplayName(display).SetAttributeKey(key).SetAttributeModel(model).
+		SetNillableAttributeDescription(in.Description).
+		SetNillableRegexPattern(in.RegexPattern).SetNillableRegexCue(in.RegexCue)
+	if in.DisplayType != nil {
+		create.SetAttributeDisplayType(cad.AttributeDisplayType(*in.DisplayType))
+	}
+	if in.Values != nil {
+		create.SetAttributeValues(in.Values)
+	}
+	d, err := create.Save(ctx)
+	return d, apperrOrNil(err)
+}
+
+// UpdateCustomAttributeDefinition changes a definition; its key and model
+// stay, since stored values hang on them.
+func (s *Service) UpdateCustomAttributeDefinition(ctx context.Context, id int, in CustomAttributeInput) (*ent.CustomAttributeDefinition, error) {
+	if err := requireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	var errs fieldErrors
+	if in.DisplayName != nil && trimmed(in.DisplayName) == "" {
+		errs.add("attribute_display_name", "Attribute display name can't be blank")
+	}
+	checkDisplayType(in.DisplayType, &errs)
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	d, err := s.CustomAttributeDefinition(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	upd := d.Update().SetNillableAttributeDescription(in.Description).
+		SetNillableRegexPattern(in.RegexPattern).SetNillableRegexCue(in.RegexCue)
+	if in.DisplayName != nil {
+		upd.SetAttributeDisplayName(trimmed(in.DisplayName))
+	}
+	if in.DisplayType != nil {
+		upd.SetAttributeDisplayType(cad.AttributeDisplayType(*in.DisplayType))
+	}
+	if in.Values != nil {
+		upd.SetAttributeValues(in.Values)
+	}
+	d, err = upd.Save(ctx)
+	return d, apperrOrNil(err)
+}
+
+// DeleteCustomAttributeDefinition removes a definition (administrators only).
+func (s *Service) DeleteCustomAttributeDefinition(ctx context.Context, id int) error {
+	if err := requireAdmin(ctx); err != nil {
+		return err
+	}
+	return apperrOrNil(notFound(s.Client(ctx).CustomAttributeDefinition.DeleteOneID(id).Exec(ctx), "Custom attribute definition"))
+}
+
+func checkDisplayType(t *string, errs *fieldErrors) {
+	if t != nil && cad.AttributeDisplayTypeValidator(cad.AttributeDisplayType(*t)) != nil {
+		errs.add("attribute_display_type", "Attribute display type must be one of text, number, currency, percent, link, date, list, checkbox")
+	}
+}
+
+func trimmed(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
+}

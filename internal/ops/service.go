@@ -1,0 +1,98 @@
+// Package ops holds the operations of the product: one function per business
+// action, shared by every transport (REST, GraphQL, console). Tenancy and
+// roles are enforced below, by ent's privacy policies; rules that span records
+// live here.
+package ops
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/privacy"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Service runs the operations against one database.
+type Service struct {
+	client *ent.Client
+	now    func() time.Time
+}
+
+// New returns a Service over client.
+func New(client *ent.Client) *Service {
+	return &Service{client: client, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Client returns the client to use in ctx: the transaction's when one is
+// open, so that work inside a transaction never waits on a second connection.
+func (s *Service) Client(ctx context.Context) *ent.Client {
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		return tx.Client()
+	}
+	return s.client
+}
+
+// inTx runs fn in a transaction, or in the one ctx already carries.
+func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client) error) error {
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		return fn(ctx, tx.Client())
+	}
+	tx, err := s.client.Tx(ctx)
+	if err != nil {
+		return fmt.Errorf("starting transaction: %w", err)
+	}
+	txCtx := ent.NewTxContext(ctx, tx)
+	if err := fn(txCtx, tx.Client()); err != nil {
+		if rerr := tx.Rollback(); rerr != nil {
+			return fmt.Errorf("%w (rollback: %v)", err, rerr)
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return apperr.From(fmt.Errorf("committing: %w", err))
+	}
+	return nil
+}
+
+// notFound turns ent's not-found into ours, naming the record.
+func notFound(err error, what string) error {
+	if ent.IsNotFound(err) {
+		return apperr.NotFound(what)
+	}
+	return err
+}
+
+// Page is one page of a list and where it stands in the whole.
+type Page[T any] struct {
+	Items   []T
+	Total   int
+	Page    int
+	HasMore bool
+}
+
+func pageOffset(page, size int) int {
+	if page < 1 {
+		page = 1
+	}
+	return (page - 1) * size
+}
+
+// allowDelete lets an operation delete a record it has already loaded under
+// the caller's tenancy, where the caller's role alone would not allow a plain
+// delete (an agent merging two contacts removes the merged one).
+func allowDelete(ctx context.Context) context.Context {
+	return privacy.DecisionContext(ctx, privacy.Allow)
+}
+
+// requireAdmin answers an agent's administrator-only request with 403 before
+// any input is examined. The privacy policies enforce the same rule on every
+// write; this only puts the refusal first.
+func requireAdmin(ctx context.Context) error {
+	if v, ok := viewer.FromContext(ctx); ok && v.IsMember() && !v.IsAdmin() {
+		return apperr.From(fmt.Errorf("%w", viewer.ErrAdminOnly))
+	}
+	return nil
+}

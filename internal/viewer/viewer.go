@@ -1,0 +1,60 @@
+// Package viewer says who is acting, and in which account, for the request or
+// job that carries the context. Privacy rules in ent/schema read it, so it must
+// stay free of any transport or database import.
+package viewer
+
+import (
+	"context"
+	"errors"
+)
+
+// Role is a member's role in an account.
+type Role string
+
+const (
+	RoleAdministrator Role = "administrator"
+	RoleAgent         Role = "agent"
+)
+
+// Viewer describes the caller. Exactly one of the kinds applies: a member of an
+// account (UserID, AccountID, Role), the platform (provisioning API), or the
+// system itself (start-up, bootstrap, background jobs).
+type Viewer struct {
+	UserID    int
+	AccountID int
+	Role      Role
+	Platform  bool
+	System    bool
+}
+
+// IsAdmin reports whether the viewer administers its account.
+func (v Viewer) IsAdmin() bool { return v.Role == RoleAdministrator }
+
+// IsMember reports whether the viewer acts inside one account.
+func (v Viewer) IsMember() bool { return v.AccountID != 0 && v.UserID != 0 }
+
+type ctxKey struct{}
+
+// NewContext returns a copy of ctx that carries v.
+func NewContext(ctx context.Context, v Viewer) context.Context {
+	return context.WithValue(ctx, ctxKey{}, v)
+}
+
+// FromContext returns the viewer of ctx; ok is false when there is none.
+func FromContext(ctx context.Context) (Viewer, bool) {
+	v, ok := ctx.Value(ctxKey{}).(Viewer)
+	return v, ok
+}
+
+// SystemContext marks ctx as acting for the system: it passes every privacy
+// rule. Use it only where no caller is involved.
+func SystemContext(ctx context.Context) context.Context {
+	return NewContext(ctx, Viewer{System: true})
+}
+
+// ErrAdminOnly is the reason privacy rules give when an agent attempts an
+// administrator-only action; transports map it to 403.
+var ErrAdminOnly = errors.New("only administrators of the account may do this")
+
+// ErrNoViewer is the reason given when a context carries no viewer at all.
+var ErrNoViewer = errors.New("no viewer in context")

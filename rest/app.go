@@ -1,0 +1,39 @@
+// Package rest serves the v1 REST API (Chatwoot-compatible JSON) and the
+// platform API over Fiber. Handlers stay thin: decode, call one operation,
+// render.
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+// API is the REST surface over the operations.
+type API struct {
+	svc *ops.Service
+}
+
+// NewApp returns a Fiber app configured as every part of the server needs it:
+// the one error mapper, lenient trailing slashes.
+func NewApp(bodyLimit int) *fiber.App {
+	return fiber.New(fiber.Config{
+		ErrorHandler:          handleError,
+		StrictRouting:         false,
+		CaseSensitive:         true,
+		BodyLimit:             bodyLimit,
+		DisableStartupMessage: true,
+		ReadBufferSize:        16 * 1024,
+	})
+}
+
+// Mount registers the REST routes on app.
+func Mount(app *fiber.App, svc *ops.Service) {
+	a := &API{svc: svc}
+	a.routes(app)
+}
+
+// NotFound registers the catch-all 404; it must come after every route.
+func NotFound(app *fiber.App) {
+	app.Use(notFoundRoute)
+}

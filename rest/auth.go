@@ -1,0 +1,60 @@
+package rest
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// RequestToken reads the caller's token from the api_access_token header
+// (Api-Access-Token is the same header to HTTP) or from Authorization: Bearer.
+func RequestToken(get func(string) string) string {
+	if t := get("api_access_token"); t != "" {
+		return t
+	}
+	if t := get("Api-Access-Token"); t != "" {
+		return t
+	}
+	if auth := get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		return strings.TrimSpace(auth[7:])
+	}
+	return ""
+}
+
+// accountAuth authenticates the token for the account in the path and puts
+// the viewer in the request context.
+func accountAuth(svc *ops.Service) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		accountID, err := strconv.Atoi(c.Params("account_id"))
+		if err != nil || accountID <= 0 {
+			return apperr.NotFound("Account")
+		}
+		v, err := svc.ViewerForToken(c.UserContext(), RequestToken(headerOf(c)), accountID)
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
+		return c.Next()
+	}
+}
+
+// platformAuth authenticates the installation's platform token.
+func platformAuth(svc *ops.Service) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		v, err := svc.PlatformViewer(c.UserContext(), RequestToken(headerOf(c)))
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
+		return c.Next()
+	}
+}
+
+func headerOf(c *fiber.Ctx) func(string) string {
+	return func(name string) string { return c.Get(name) }
+}

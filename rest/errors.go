@@ -1,0 +1,57 @@
+package rest
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+)
+
+var statusOf = map[apperr.Kind]int{
+	apperr.KindBadRequest:      fiber.StatusBadRequest,
+	apperr.KindUnauthenticated: fiber.StatusUnauthorized,
+	apperr.KindForbidden:       fiber.StatusForbidden,
+	apperr.KindNotFound:        fiber.StatusNotFound,
+	apperr.KindInvalid:         fiber.StatusUnprocessableEntity,
+	apperr.KindConflict:        fiber.StatusConflict,
+	apperr.KindInternal:        fiber.StatusInternalServerError,
+}
+
+// errorBody is every error response: error is a sentence; validation
+// failures add Chatwoot's message and attributes (the failing fields).
+type errorBody struct {
+	Error      string   `json:"error"`
+	Message    string   `json:"message,omitempty"`
+	Attributes []string `json:"attributes,omitempty"`
+}
+
+// handleError is the one place errors become responses.
+func handleError(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		return c.Status(fe.Code).JSON(errorBody{Error: fe.Message})
+	}
+	ae := apperr.From(err)
+	status := statusOf[ae.Kind]
+	if ae.Kind == apperr.KindInternal {
+		slog.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+	}
+	body := errorBody{Error: ae.Message}
+	if ae.Kind == apperr.KindInvalid {
+		body.Message = ae.Message
+		body.Attributes = ae.Fields
+		if body.Attributes == nil {
+			body.Attributes = []string{}
+		}
+	}
+	return c.Status(status).JSON(body)
+}
+
+// notFoundRoute answers any route we do not serve.
+func notFoundRoute(c *fiber.Ctx) error {
+	return c.Status(fiber.StatusNotFound).JSON(errorBody{Error: "No route matches " + c.Method() + " " + c.Path()})
+}
+
+func invalidField(field, message string) error { return apperr.Invalid(message, field) }

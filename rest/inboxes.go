@@ -1,0 +1,146 @@
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent/schema/schematype"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// inboxRequest is the body of inbox create and update: behaviour fields at
+// the top level, connection settings in channel.
+type inboxRequest struct {
+	Name                       *string         `json:"name"`
+	Channel                    *channelRequest `json:"channel"`
+	GreetingEnabled            *flexBool       `json:"greeting_enabled"`
+	GreetingMessage            *string         `json:"greeting_message"`
+	EnableAutoAssignment       *flexBool       `json:"enable_auto_assignment"`
+	EnableEmailCollect         *flexBool       `json:"enable_email_collect"`
+	CSATSurveyEnabled          *flexBool       `json:"csat_survey_enabled"`
+	WorkingHoursEnabled        *flexBool       `json:"working_hours_enabled"`
+	OutOfOfficeMessage         *string         `json:"out_of_office_message"`
+	Timezone                   *string         `json:"timezone"`
+	AllowMessagesAfterResolved *flexBool       `json:"allow_messages_after_resolved"`
+	LockToSingleConversation   *flexBool       `json:"lock_to_single_conversation"`
+	SenderNameType             *string         `json:"sender_name_type"`
+	BusinessName               *string         `json:"business_name"`
+	AvatarURL                  *string         `json:"avatar_url"`
+}
+
+// channelRequest is the channel object, in Chatwoot's flat keys per type.
+type channelRequest struct {
+	Type                 string                       `json:"type"`
+	WebhookURL           string                       `json:"webhook_url"`
+	HMACMandatory        flexBool                     `json:"hmac_mandatory"`
+	PhoneNumber          string                       `json:"phone_number"`
+	Provider             string                       `json:"provider"`
+	ProviderConfig       *schematype.ProviderConfig   `json:"provider_config"`
+	MessageTemplates     []schematype.MessageTemplate `json:"message_templates"`
+	Email                string                       `json:"email"`
+	SMTPAddress          string                       `json:"smtp_address"`
+	SMTPPort             flexInt                      `json:"smtp_port"`
+	SMTPLogin            string                       `json:"smtp_login"`
+	SMTPPassword         string                       `json:"smtp_password"`
+	SMTPDomain           string                       `json:"smtp_domain"`
+	SMTPAuthentication   string                       `json:"smtp_authentication"`
+	SMTPStartTLS         flexBool                     `json:"smtp_enable_starttls_auto"`
+	SMTPSSLTLS           flexBool                     `json:"smtp_enable_ssl_tls"`
+	WebsiteURL           string                       `json:"website_url"`
+	WidgetColor          string                       `json:"widget_color"`
+	WelcomeTitle         string                       `json:"welcome_title"`
+	AdditionalAttributes flexObject                   `json:"additional_attributes"`
+}
+
+func (r *channelRequest) input() *ops.ChannelInput {
+	if r == nil {
+		return nil
+	}
+	ch := schematype.Channel{
+		WebhookURL: r.WebhookURL, HMACMandatory: bool(r.HMACMandatory),
+		PhoneNumber: r.PhoneNumber, Provider: r.Provider, ProviderConfig: r.ProviderConfig,
+		MessageTemplates: r.MessageTemplates, Email: r.Email,
+		WebsiteURL: r.WebsiteURL, WidgetColor: r.WidgetColor, WelcomeTitle: r.WelcomeTitle,
+		AdditionalAttributes: r.AdditionalAttributes,
+	}
+	if r.SMTPAddress != "" {
+		ch.SMTP = &schematype.SMTPConfig{
+			Address: r.SMTPAddress, Port: int(r.SMTPPort), Login: r.SMTPLogin, Password: r.SMTPPassword,
+			Domain: r.SMTPDomain, Authentication: r.SMTPAuthentication,
+			EnableStartTLS: bool(r.SMTPStartTLS), EnableSSLTLS: bool(r.SMTPSSLTLS),
+		}
+	}
+	return &ops.ChannelInput{Type: r.Type, Settings: ch}
+}
+
+func (r inboxRequest) input() ops.InboxInput {
+	return ops.InboxInput{
+		Name: r.Name, Channel: r.Channel.input(),
+		GreetingEnabled: r.GreetingEnabled.ptr(), GreetingMessage: r.GreetingMessage,
+		EnableAutoAssignment: r.EnableAutoAssignment.ptr(), EnableEmailCollect: r.EnableEmailCollect.ptr(),
+		CSATSurveyEnabled: r.CSATSurveyEnabled.ptr(), WorkingHoursEnabled: r.WorkingHoursEnabled.ptr(),
+		OutOfOfficeMessage: r.OutOfOfficeMessage, Timezone: r.Timezone,
+		AllowMessagesAfterResolved: r.AllowMessagesAfterResolved.ptr(),
+		LockToSingleConversation:   r.LockToSingleConversation.ptr(),
+		SenderNameType:             r.SenderNameType, BusinessName: r.BusinessName, AvatarURL: r.AvatarURL,
+	}
+}
+
+func isAdmin(c *fiber.Ctx) bool {
+	v, _ := viewer.FromContext(c.UserContext())
+	return v.IsAdmin()
+}
+
+func (a *API) listInboxes(c *fiber.Ctx) error {
+	ibs, err := a.svc.Inboxes(c.UserContext())
+	if err != nil {
+		return err
+	}
+	payload := make([]H, 0, len(ibs))
+	for _, ib := range ibs {
+		payload = append(payload, inboxJSON(ib, false))
+	}
+	return c.JSON(H{"payload": payload})
+}
+
+func (a *API) showInbox(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Inbox")
+	if err != nil {
+		return err
+	}
+	ib, err := a.svc.Inbox(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(inboxJSON(ib, isAdmin(c)))
+}
+
+func (a *API) createInbox(c *fiber.Ctx) error {
+	var req inboxRequest
+	if err := decode(c, "inbox", &req); err != nil {
+		return err
+	}
+	ib, err := a.svc.CreateInbox(c.UserContext(), req.input())
+	if err != nil {
+		return err
+	}
+	return c.JSON(inboxJSON(ib, true))
+}
+
+func (a *API) updateInbox(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Inbox")
+	if err != nil {
+		return err
+	}
+	var req inboxRequest
+	if err := decode(c, "inbox", &req); err != nil {
+		return err
+	}
+	in := req.input()
+	in.Channel = nil
+	ib, err := a.svc.UpdateInbox(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(inboxJSON(ib, true))
+}

@@ -1,0 +1,105 @@
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+func (a *API) platformCreateAccount(c *fiber.Ctx) error {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := decode(c, "account", &req); err != nil {
+		return err
+	}
+	acc, err := a.svc.CreateAccount(c.UserContext(), req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(accountJSON(acc))
+}
+
+func (a *API) platformShowAccount(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	acc, err := a.svc.Account(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(accountJSON(acc))
+}
+
+func (a *API) platformCreateUser(c *fiber.Ctx) error {
+	var req struct {
+		Name     string `json:"name"`
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := decode(c, "user", &req); err != nil {
+		return err
+	}
+	out, err := a.svc.CreateUser(c.UserContext(), ops.UserInput{Name: req.Name, Email: req.Email, Password: req.Password})
+	if err != nil {
+		return err
+	}
+	h := userJSON(out.User)
+	h["access_token"] = out.AccessToken
+	return c.JSON(h)
+}
+
+func (a *API) platformShowUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "User")
+	if err != nil {
+		return err
+	}
+	u, err := a.svc.User(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(userJSON(u))
+}
+
+type accountUserRequest struct {
+	UserID *flexInt `json:"user_id"`
+	Role   string   `json:"role"`
+}
+
+func (a *API) platformAddAccountUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	var req accountUserRequest
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	if req.UserID == nil {
+		return invalidField("user_id", "User id can't be blank")
+	}
+	m, err := a.svc.AddAccountUser(c.UserContext(), id, int(*req.UserID), req.Role)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"account_id": m.AccountID, "user_id": m.UserID, "role": string(m.Role)})
+}
+
+func (a *API) platformRemoveAccountUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	var req accountUserRequest
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	if req.UserID == nil {
+		return invalidField("user_id", "User id can't be blank")
+	}
+	if err := a.svc.RemoveAccountUser(c.UserContext(), id, int(*req.UserID)); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusOK)
+}
