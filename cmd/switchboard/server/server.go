@@ -6,6 +6,9 @@ import (
 	"context"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+
+	"github.com/switchboard/switchboard/graph"
 
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -45,6 +48,7 @@ func New(cfg Config, database *db.DB) *Server {
 		cancel: cancel,
 	}
 	rest.Mount(s.App, s.Svc)
+	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, "/graphql")))
 	rest.NotFound(s.App)
 	return s
 }

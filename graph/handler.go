@@ -1,0 +1,147 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/gorilla/websocket"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// maxComplexity bounds the work one query may ask for (each field counts 1,
+// connections count per requested item).
+const maxComplexity = 2000
+
+// Handler serves /graphql: queries and mutations over POST and GET,
+// subscriptions over websocket, and GraphiQL to a browser asking for HTML.
+type Handler struct {
+	svc        *ops.Service
+	gql        *handler.Server
+	playground http.Handler
+}
+
+// NewHandler builds the GraphQL endpoint. appCtx is cancelled at shutdown;
+// subscriptions end with it.
+func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, path string) *Handler {
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc)}))
+	srv.AddTransport(transport.Websocket{
+		KeepAlivePingInterval: 10 * time.Second,
+		Upgrader: websocket.Upgrader{
+			// Subscriptions authenticate with a token in the init payload, not
+			// with cookies, so any origin may connect.
+			CheckOrigin: func(*http.Request) bool { return true },
+		},
+		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+			v, err := svc.ViewerForToken(ctx, RequestTokenFromInit(p), accountFromInit(p))
+			if err != nil {
+				return ctx, nil, err
+			}
+			ctx, cancel := context.WithCancel(viewer.NewContext(ctx, v))
+			go func() { <-appCtx.Done(); cancel() }()
+			return ctx, &p, nil
+		},
+	})
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.FixedComplexityLimit(maxComplexity))
+	srv.SetErrorPresenter(presentError)
+	return &Handler{svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
+}
+
+// ServeHTTP authenticates the caller (the REST API's token headers; the
+// account from X-Account-Id or ?account_id=, else the user's first account)
+// and runs the request as that viewer.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && wantsHTML(r) && !websocket.IsWebSocketUpgrade(r) {
+		h.playground.ServeHTTP(w, r)
+		return
+	}
+	if websocket.IsWebSocketUpgrade(r) {
+		h.gql.ServeHTTP(w, r) // authenticated by the connection's init payload
+		return
+	}
+	token := requestToken(r.Header)
+	accountID, err := accountFromRequest(r)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, unauthenticatedBody(err))
+		return
+	}
+	v, err := h.svc.ViewerForToken(r.Context(), token, accountID)
+	if err != nil {
+		writeJSON(w, http.StatusUnauthorized, unauthenticatedBody(err))
+		return
+	}
+	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))
+}
+
+func wantsHTML(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == ""
+}
+
+func requestToken(h http.Header) string {
+	if t := h.Get("api_access_token"); t != "" {
+		return t
+	}
+	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		return strings.TrimSpace(auth[7:])
+	}
+	return ""
+}
+
+func accountFromRequest(r *http.Request) (int, error) {
+	s := r.Header.Get("X-Account-Id")
+	if s == "" {
+		s = r.URL.Query().Get("account_id")
+	}
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, apperr.BadRequest("X-Account-Id must be an account id")
+	}
+	return n, nil
+}
+
+// RequestTokenFromInit reads the token from a websocket init payload:
+// {"api_access_token": "..."} or {"Authorization": "Bearer ..."}.
+func RequestTokenFromInit(p transport.InitPayload) string {
+	if t := p.GetString("api_access_token"); t != "" {
+		return t
+	}
+	h := http.Header{}
+	h.Set("Authorization", p.Authorization())
+	return requestToken(h)
+}
+
+func accountFromInit(p transport.InitPayload) int {
+	switch v := p["account_id"].(type) {
+	case float64:
+		return int(v)
+	case string:
+		n, _ := strconv.Atoi(v)
+		return n
+	}
+	return 0
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body) // the client went away; nothing left to tell it
+}

@@ -1,0 +1,21 @@
+// Package graph serves the GraphQL API (gqlgen) over the same operations as
+// the REST API. Resolvers stay thin: they translate arguments and call ops.
+package graph
+
+//go:generate go tool gqlgen generate
+
+import (
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+// Resolver is the root resolver.
+type Resolver struct {
+	client *ent.Client
+	svc    *ops.Service
+}
+
+// NewResolver returns the root resolver over svc.
+func NewResolver(client *ent.Client, svc *ops.Service) *Resolver {
+	return &Resolver{client: client, svc: svc}
+}
