@@ -91,3 +91,32 @@ func (s *Service) Login(ctx context.Context, email, password string) (*ent.User,
 	}
 	return u, nil
 }
+
+// StartSession signs a user in to the console: it checks the password and
+// issues an access token that the console keeps in its session cookie, so
+// the console authenticates exactly as the API does.
+func (s *Service) StartSession(ctx context.Context, email, password string) (string, error) {
+	u, err := s.Login(ctx, email, password)
+	if err != nil {
+		return "", err
+	}
+	return s.issueAccessToken(viewer.SystemContext(ctx), s.Client(ctx), u.ID)
+}
+
+// EndSession revokes a console session's token.
+func (s *Service) EndSession(ctx context.Context, token string) error {
+	_, err := s.Client(ctx).AccessToken.Delete().
+		Where(accesstoken.TokenHash(hashToken(token))).Exec(viewer.SystemContext(ctx))
+	return err
+}
+
+// ViewerUser returns the user and account a viewer acts as (names for display).
+func (s *Service) ViewerUser(ctx context.Context, v viewer.Viewer) (*ent.User, *ent.Account, error) {
+	sys := viewer.SystemContext(ctx)
+	u, err := s.Client(ctx).User.Get(sys, v.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.Client(ctx).Account.Get(sys, v.AccountID)
+	return u, a, err
+}

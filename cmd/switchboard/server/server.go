@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/rest"
+	"github.com/switchboard/switchboard/web"
 )
 
 // Config is what the server needs from the environment.
@@ -49,6 +50,7 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	rest.Mount(s.App, s.Svc)
 	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, "/graphql")))
+	web.Mount(s.App, s.Svc)
 	rest.NotFound(s.App)
 	return s
 }

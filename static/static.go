@@ -1,0 +1,9 @@
+// Package static embeds the console's own CSS and JavaScript.
+package static
+
+import "embed"
+
+// Files are served under /static/.
+//
+//go:embed *.css
+var Files embed.FS

@@ -1,0 +1,20 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+)
+
+// AccountURL is a console path inside an account.
+func AccountURL(accountID int, rest string) string {
+	return fmt.Sprintf("/app/accounts/%d/%s", accountID, rest)
+}
+
+func pageURL(n Nav, q string, page int) string {
+	v := url.Values{}
+	if q != "" {
+		v.Set("q", q)
+	}
+	v.Set("page", fmt.Sprint(page))
+	return n.ContactsURL() + "?" + v.Encode()
+}

@@ -1,0 +1,109 @@
+// Package web serves the server-rendered console: templ pages, signed in
+// with a session cookie that carries an access token.
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/filesystem"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/static"
+	"github.com/switchboard/switchboard/views"
+)
+
+const sessionCookie = "sb_session"
+
+// Console is the web console over the operations.
+type Console struct {
+	svc *ops.Service
+}
+
+// Mount registers the console's routes and its static files.
+func Mount(app *fiber.App, svc *ops.Service) {
+	c := &Console{svc: svc}
+	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.Files), MaxAge: 3600}))
+	app.Get("/", func(ctx *fiber.Ctx) error { return ctx.Redirect("/app") })
+	app.Get("/app/login", c.loginPage)
+	app.Post("/app/login", c.login)
+	app.Post("/app/logout", c.logout)
+	app.Get("/app", c.home)
+	acc := app.Group("/app/accounts/:account_id", c.requireSession)
+	acc.Get("/contacts", c.contacts)
+}
+
+func render(c *fiber.Ctx, status int, comp templ.Component) error {
+	c.Status(status).Type("html", "utf-8")
+	return comp.Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+func (c *Console) loginPage(ctx *fiber.Ctx) error {
+	return render(ctx, fiber.StatusOK, views.Login("", ""))
+}
+
+func (c *Console) login(ctx *fiber.Ctx) error {
+	email := ctx.FormValue("email")
+	token, err := c.svc.StartSession(ctx.UserContext(), email, ctx.FormValue("password"))
+	if err != nil {
+		return render(ctx, fiber.StatusUnauthorized, views.Login(email, apperr.From(err).Message))
+	}
+	ctx.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", HTTPOnly: true, SameSite: "Lax",
+		Secure: ctx.Protocol() == "https", Expires: time.Now().Add(30 * 24 * time.Hour),
+	})
+	return ctx.Redirect("/app", fiber.StatusSeeOther)
+}
+
+func (c *Console) logout(ctx *fiber.Ctx) error {
+	if tok := ctx.Cookies(sessionCookie); tok != "" {
+		if err := c.svc.EndSession(ctx.UserContext(), tok); err != nil {
+			return err
+		}
+	}
+	ctx.ClearCookie(sessionCookie)
+	return ctx.Redirect("/app/login", fiber.StatusSeeOther)
+}
+
+// home sends a signed-in user to its first account.
+func (c *Console) home(ctx *fiber.Ctx) error {
+	v, err := c.svc.ViewerForToken(ctx.UserContext(), ctx.Cookies(sessionCookie), 0)
+	if err != nil {
+		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
+	}
+	return ctx.Redirect(views.AccountURL(v.AccountID, "contacts"), fiber.StatusSeeOther)
+}
+
+// requireSession authenticates the session cookie for the account in the path.
+func (c *Console) requireSession(ctx *fiber.Ctx) error {
+	accountID, err := strconv.Atoi(ctx.Params("account_id"))
+	if err != nil {
+		return apperr.NotFound("Account")
+	}
+	v, err := c.svc.ViewerForToken(ctx.UserContext(), ctx.Cookies(sessionCookie), accountID)
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Kind == apperr.KindUnauthenticated {
+		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
+	}
+	if err != nil {
+		return err
+	}
+	ctx.SetUserContext(viewer.NewContext(ctx.UserContext(), v))
+	return ctx.Next()
+}
+
+// nav describes the signed-in viewer for the page frame.
+func (c *Console) nav(ctx *fiber.Ctx) (views.Nav, error) {
+	v, _ := viewer.FromContext(ctx.UserContext())
+	u, a, err := c.svc.ViewerUser(ctx.UserContext(), v)
+	if err != nil {
+		return views.Nav{}, err
+	}
+	return views.Nav{AccountID: a.ID, AccountName: a.Name, UserName: u.Name}, nil
+}

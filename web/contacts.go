@@ -1,0 +1,44 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/views"
+)
+
+// contacts is the contacts screen: the account's contacts, or those matching q.
+func (c *Console) contacts(ctx *fiber.Ctx) error {
+	nav, err := c.nav(ctx)
+	if err != nil {
+		return err
+	}
+	page, _ := strconv.Atoi(ctx.Query("page"))
+	q := ctx.Query("q")
+	var p *ops.Page[*ent.Contact]
+	if q != "" {
+		p, err = c.svc.SearchContacts(ctx.UserContext(), q, "", page)
+	} else {
+		p, err = c.svc.ListContacts(ctx.UserContext(), ops.ContactListParams{Page: page})
+	}
+	if err != nil {
+		return err
+	}
+	list := views.ContactList{Nav: nav, Query: q, Total: p.Total, Page: p.Page, HasMore: p.HasMore}
+	for _, ct := range p.Items {
+		list.Rows = append(list.Rows, views.ContactRow{
+			ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), PhoneNumber: deref(ct.PhoneNumber), Labels: ct.Labels,
+		})
+	}
+	return render(ctx, fiber.StatusOK, views.Contacts(list))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
