@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -113,22 +115,52 @@ func decodeMap(m map[string]any, wrapper string, dst any) error {
 		return apperr.BadRequest("Unreadable body: %v", err)
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return typeError(err)
+		return typeError(err, m, dst)
 	}
 	return nil
 }
 
 // typeError turns a JSON type mismatch into a 422 naming the field.
-func typeError(err error) error {
+func typeError(err error, m map[string]any, dst any) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		return apperr.Invalidf(te.Field, "%s has the wrong type: expected %s", apperr.Humanize(te.Field), te.Type.String())
 	}
+	// The flex* types' errors do not say which field they came from.
+	field := failingField(m, dst)
+	if field == "" {
+		return apperr.Invalid(err.Error())
+	}
+	msg := err.Error()
 	var fe *fieldError
 	if errors.As(err, &fe) {
-		return apperr.Invalid(fe.Error())
+		msg = fe.Error()
 	}
-	return apperr.Invalid(err.Error())
+	return apperr.Invalidf(field, "%s is invalid: %s", apperr.Humanize(field), msg)
+}
+
+// failingField names the top-level key of m whose value alone dst rejects
+// ("" when none does on its own).
+func failingField(m map[string]any, dst any) string {
+	t := reflect.TypeOf(dst)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		one, err := json.Marshal(map[string]any{k: m[k]})
+		if err != nil {
+			continue
+		}
+		if json.Unmarshal(one, reflect.New(t.Elem()).Interface()) != nil {
+			return k
+		}
+	}
+	return ""
 }
 
 // flexBool accepts true/false and the strings multipart forms carry.

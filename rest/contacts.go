@@ -153,7 +153,7 @@ func (a *API) deleteContact(c *fiber.Ctx) error {
 	if err := a.svc.DeleteContact(c.UserContext(), id); err != nil {
 		return err
 	}
-	return c.SendStatus(fiber.StatusOK)
+	return emptyOK(c)
 }
 
 func (a *API) contactConversations(c *fiber.Ctx) error {

@@ -92,5 +92,5 @@ func (a *API) deleteCustomAttribute(c *fiber.Ctx) error {
 	if err := a.svc.DeleteCustomAttributeDefinition(c.UserContext(), id); err != nil {
 		return err
 	}
-	return c.SendStatus(fiber.StatusOK)
+	return emptyOK(c)
 }

@@ -55,3 +55,12 @@ func notFoundRoute(c *fiber.Ctx) error {
 }
 
 func invalidField(field, message string) error { return apperr.Invalid(message, field) }
+
+func invalidFields(message string, fields ...string) error { return apperr.Invalid(message, fields...) }
+
+// emptyOK answers 200 with no body, as Chatwoot answers deletes. (Fiber's
+// SendStatus would put "OK" in the body.)
+func emptyOK(c *fiber.Ctx) error {
+	c.Status(fiber.StatusOK)
+	return nil
+}

@@ -101,5 +101,5 @@ func (a *API) platformRemoveAccountUser(c *fiber.Ctx) error {
 	if err := a.svc.RemoveAccountUser(c.UserContext(), id, int(*req.UserID)); err != nil {
 		return err
 	}
-	return c.SendStatus(fiber.StatusOK)
+	return emptyOK(c)
 }

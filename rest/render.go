@@ -208,7 +208,7 @@ func conversationJSON(cv *ent.Conversation) H {
 		"priority":               enumPtr(cv.Priority),
 		"labels":                 orEmpty(cv.Labels),
 		"meta":                   meta,
-		"messages":               []H{},
+		"messages":               lastMessages(cv),
 		"additional_attributes":  orEmptyMap(cv.AdditionalAttributes),
 		"custom_attributes":      orEmptyMap(cv.CustomAttributes),
 		"assignee_id":            intPtr(cv.AssigneeID),
@@ -283,4 +283,12 @@ func userJSON(u *ent.User) H {
 		"accounts":          accounts,
 		"created_at":        iso(u.CreatedAt),
 	}
+}
+
+func lastMessages(cv *ent.Conversation) []H {
+	out := make([]H, 0, len(cv.Edges.Messages))
+	for _, m := range cv.Edges.Messages {
+		out = append(out, messageJSON(m, cv.DisplayID))
+	}
+	return out
 }

@@ -1,6 +1,10 @@
 package rest
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/ops"
+)
 
 // routes lists every REST route in one place.
 func (a *API) routes(app *fiber.App) {
@@ -32,6 +36,52 @@ func (a *API) routes(app *fiber.App) {
 	acc.Patch("/custom_attribute_definitions/:id", a.updateCustomAttribute)
 	acc.Put("/custom_attribute_definitions/:id", a.updateCustomAttribute)
 	acc.Delete("/custom_attribute_definitions/:id", a.deleteCustomAttribute)
+
+	acc.Delete("/inboxes/:id", a.deleteInbox)
+	acc.Get("/inboxes/:id/agent_bot", a.inboxAgentBot)
+	acc.Post("/inboxes/:id/set_agent_bot", a.setInboxAgentBot)
+	acc.Get("/inbox_members/:inbox_id", a.inboxMembers)
+	acc.Post("/inbox_members", a.changeInboxMembers(ops.AddMembers))
+	acc.Patch("/inbox_members", a.changeInboxMembers(ops.ReplaceMembers))
+	acc.Delete("/inbox_members", a.changeInboxMembers(ops.RemoveMembers))
+	acc.Delete("/inbox_members/:inbox_id", a.changeInboxMembers(ops.RemoveMembers))
+
+	acc.Get("/agent_bots", a.listAgentBots)
+	acc.Post("/agent_bots", a.createAgentBot)
+	acc.Get("/agent_bots/:id", a.showAgentBot)
+	acc.Patch("/agent_bots/:id", a.updateAgentBot)
+	acc.Delete("/agent_bots/:id", a.deleteAgentBot)
+
+	acc.Get("/labels", a.listLabels)
+	acc.Post("/labels", a.createLabel)
+	acc.Get("/labels/:id", a.showLabel)
+	acc.Patch("/labels/:id", a.updateLabel)
+	acc.Put("/labels/:id", a.updateLabel)
+	acc.Delete("/labels/:id", a.deleteLabel)
+
+	acc.Get("/conversations", a.listConversations)
+	acc.Post("/conversations", a.createConversation)
+	acc.Get("/conversations/:id", a.showConversation)
+	acc.Post("/conversations/:id/toggle_status", a.toggleConversationStatus)
+	acc.Get("/conversations/:id/labels", a.conversationLabels)
+	acc.Post("/conversations/:id/labels", a.setConversationLabels)
+
+	acc.Get("/agents", a.listAgents)
+	acc.Post("/agents", a.createAgent)
+	acc.Patch("/agents/:id", a.updateAgent)
+	acc.Put("/agents/:id", a.updateAgent)
+	acc.Delete("/agents/:id", a.deleteAgent)
+
+	acc.Get("/teams", a.listTeams)
+	acc.Post("/teams", a.createTeam)
+	acc.Get("/teams/:id", a.showTeam)
+	acc.Patch("/teams/:id", a.updateTeam)
+	acc.Put("/teams/:id", a.updateTeam)
+	acc.Delete("/teams/:id", a.deleteTeam)
+	acc.Get("/teams/:id/team_members", a.teamMembers)
+	acc.Post("/teams/:id/team_members", a.changeTeamMembers(ops.AddMembers))
+	acc.Patch("/teams/:id/team_members", a.changeTeamMembers(ops.ReplaceMembers))
+	acc.Delete("/teams/:id/team_members", a.changeTeamMembers(ops.RemoveMembers))
 
 	plat := app.Group("/platform/api/v1", platformAuth(a.svc))
 	plat.Post("/accounts", a.platformCreateAccount)

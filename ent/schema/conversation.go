@@ -61,6 +61,8 @@ func (Conversation) Indexes() []ent.Index {
 	}
 }
 
+func (Conversation) Policy() ent.Policy { return conversationPolicy() }
+
 func (Conversation) Annotations() []schema.Annotation { return skipGraphQL() }
 
 // Message is one message or private note of a conversation.
@@ -105,6 +107,8 @@ func (Message) Indexes() []ent.Index {
 		index.Fields("next_delivery_at"),
 	}
 }
+
+func (Message) Policy() ent.Policy { return messagePolicy() }
 
 func (Message) Annotations() []schema.Annotation { return skipGraphQL() }
 

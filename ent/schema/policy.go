@@ -8,6 +8,9 @@ import (
 	"entgo.io/ent/entql"
 
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/privacy"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -175,4 +178,52 @@ func userPolicy() ent.Policy {
 			privacy.OnMutationOperation(inAccount, ent.OpUpdate|ent.OpUpdateOne),
 		},
 	}
+}
+
+// agentInboxRule limits an agent to what belongs to the inboxes it is a
+// member of; administrators see the whole account. apply narrows the filter
+// of one entity with the predicate "inbox has this agent as a member".
+func agentInboxRule(apply func(f privacy.Filter, memberInbox predicate.Inbox) bool) privacy.QueryMutationRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		v, _ := viewer.FromContext(ctx)
+		if !v.IsMember() || v.IsAdmin() {
+			return privacy.Skip
+		}
+		if !apply(f, inbox.HasMembersWith(inboxmember.UserID(v.UserID))) {
+			return privacy.Denyf("unexpected filter %T", f)
+		}
+		return privacy.Skip
+	})
+}
+
+func agentInboxPolicy(apply func(f privacy.Filter, memberInbox predicate.Inbox) bool) ent.Policy {
+	rule := agentInboxRule(apply)
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{rule},
+		Mutation: privacy.MutationPolicy{privacy.OnMutationOperation(rule, ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne)},
+	}
+}
+
+// conversationPolicy: agents work the conversations of their inboxes only.
+func conversationPolicy() ent.Policy {
+	return agentInboxPolicy(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
+		cf, ok := f.(interface{ WhereHasInboxWith(...predicate.Inbox) })
+		if ok {
+			cf.WhereHasInboxWith(memberInbox)
+		}
+		return ok
+	})
+}
+
+// messagePolicy: agents see the messages of their inboxes only.
+func messagePolicy() ent.Policy {
+	return agentInboxPolicy(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
+		mf, ok := f.(interface {
+			WhereHasConversationWith(...predicate.Conversation)
+		})
+		if ok {
+			mf.WhereHasConversationWith(conversation.HasInboxWith(memberInbox))
+		}
+		return ok
+	})
 }

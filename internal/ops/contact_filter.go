@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
 
@@ -189,27 +190,69 @@ func anyOf(values []string, p func(string) *sql.Predicate) *sql.Predicate {
 	return sql.Or(ps...)
 }
 
-// jsonTextCondition compares a string stored under key in a JSON column.
+// jsonTextCondition compares the value stored under key in a JSON column as
+// text, the same way on every engine; contains ignores case, as the
+// standard text keys do.
 func jsonTextCondition(col, key, op string, values []string) func(*sql.Selector) *sql.Predicate {
 	return func(s *sql.Selector) *sql.Predicate {
 		c := s.C(col)
 		path := sqljson.Path(key)
 		switch op {
 		case "equal_to":
-			return sqljson.ValueEQ(c, values[0], path)
+			return jsonTextCompare(c, key, "=", values[0])
 		case "not_equal_to":
-			return sql.Or(sql.Not(sqljson.HasKey(c, path)), sqljson.ValueNEQ(c, values[0], path))
+			return sql.Or(jsonTextIsNull(c, key), jsonTextCompare(c, key, "<>", values[0]))
 		case "contains":
-			return anyOf(values, func(v string) *sql.Predicate { return sqljson.StringContains(c, v, path) })
+			return anyOf(values, func(v string) *sql.Predicate { return jsonTextContainsFold(c, key, v) })
 		case "is_present":
 			return sqljson.HasKey(c, path)
 		case "is_not_present":
 			return sql.Not(sqljson.HasKey(c, path))
 		default: // does_not_contain
-			return sql.Or(sql.Not(sqljson.HasKey(c, path)),
-				sql.Not(anyOf(values, func(v string) *sql.Predicate { return sqljson.StringContains(c, v, path) })))
+			return sql.Or(jsonTextIsNull(c, key),
+				sql.Not(anyOf(values, func(v string) *sql.Predicate { return jsonTextContainsFold(c, key, v) })))
 		}
 	}
+}
+
+// writeJSONText writes the value under key of a JSON column as text:
+// strings unquoted, numbers and booleans spelled as in JSON, NULL when the
+// key is absent or null. SQLite's JSON_EXTRACT alone keeps numbers numeric
+// and turns booleans into 1/0, which never equal the text a filter sends.
+func writeJSONText(b *sql.Builder, col, key string) {
+	if b.Dialect() != dialect.SQLite {
+		b.Ident(col).WriteString("->>'" + strings.ReplaceAll(key, "'", "''") + "'")
+		return
+	}
+	path := `$."` + key + `"`
+	b.WriteString("(CASE JSON_TYPE(").Ident(col).Comma().Arg(path).
+		WriteString(") WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(JSON_EXTRACT(").
+		Ident(col).Comma().Arg(path).WriteString(") AS TEXT) END)")
+}
+
+func jsonTextCompare(col, key, op, value string) *sql.Predicate {
+	return sql.P(func(b *sql.Builder) {
+		writeJSONText(b, col, key)
+		b.WriteString(" " + op + " ").Arg(value)
+	})
+}
+
+func jsonTextIsNull(col, key string) *sql.Predicate {
+	return sql.P(func(b *sql.Builder) {
+		writeJSONText(b, col, key)
+		b.WriteString(" IS NULL")
+	})
+}
+
+// jsonTextContainsFold is LOWER(text) LIKE '%value%', with value's wildcards
+// escaped.
+func jsonTextContainsFold(col, key, value string) *sql.Predicate {
+	escaped := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(value))
+	return sql.P(func(b *sql.Builder) {
+		b.WriteString("LOWER(")
+		writeJSONText(b, col, key)
+		b.WriteString(") LIKE ").Arg("%" + escaped + "%").WriteString(` ESCAPE '\'`)
+	})
 }
 
 // customCondition compares a custom attribute: numbers compare as numbers.

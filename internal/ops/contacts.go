@@ -343,11 +343,16 @@ func contactOrder(sort string) ([]contact.OrderOption, error) {
 	return []contact.OrderOption{by(dir, sql.OrderNullsLast()), contact.ByID(dir)}, nil
 }
 
-// ListContacts returns a page of the account's contacts.
+// ListContacts returns a page of the account's contacts; with Labels, those
+// having any of them (Chatwoot's tagged_with(labels, any: true)).
 func (s *Service) ListContacts(ctx context.Context, p ContactListParams) (*Page[*ent.Contact], error) {
 	var preds []predicate.Contact
-	for _, l := range p.Labels {
-		preds = append(preds, hasLabel(l))
+	if len(p.Labels) > 0 {
+		anyLabel := make([]predicate.Contact, 0, len(p.Labels))
+		for _, l := range p.Labels {
+			anyLabel = append(anyLabel, hasLabel(l))
+		}
+		preds = append(preds, contact.Or(anyLabel...))
 	}
 	return s.contactPage(ctx, preds, p.Sort, p.Page)
 }

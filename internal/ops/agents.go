@@ -1,0 +1,193 @@
+package ops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/teammember"
+	"github.com/switchboard/switchboard/ent/user"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// An agent is a user's membership of the account; its public id is the
+// user's id (as in Chatwoot), so user_ids everywhere name the same ids.
+
+// AgentInput carries the fields of an agent create or update; nil means "not sent".
+type AgentInput struct {
+	Name         *string
+	Email        *string
+	Role         *string
+	Availability *string
+	AutoOffline  *bool
+}
+
+// Agents lists the account's agents.
+func (s *Service) Agents(ctx context.Context) ([]*ent.AccountUser, error) {
+	ms, err := s.Client(ctx).AccountUser.Query().WithUser().
+		Order(ent.Asc(accountuser.FieldUserID)).All(ctx)
+	return ms, apperrOrNil(err)
+}
+
+// Agent returns the agent whose user id is userID.
+func (s *Service) Agent(ctx context.Context, userID int) (*ent.AccountUser, error) {
+	m, err := s.Client(ctx).AccountUser.Query().Where(accountuser.UserID(userID)).WithUser().Only(ctx)
+	return m, apperrOrNil(notFound(err, "Agent"))
+}
+
+// CreateAgent attaches the platform user with the e-mail to the account, or
+// invites a new user (without a password: the account API never sets one).
+func (s *Service) CreateAgent(ctx context.Context, in AgentInput) (*ent.AccountUser, error) {
+	if err := requireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	var errs fieldErrors
+	name := strings.TrimSpace(deref(in.Name))
+	email := normalizeEmail(deref(in.Email))
+	if name == "" {
+		errs.add("name", "Name can't be blank")
+	}
+	if !validEmail(email) {
+		errs.add("email", "Email is missing or invalid")
+	}
+	if in.Role == nil {
+		errs.add("role", "Role can't be blank: use agent or administrator")
+	}
+	checkAgentEnums(in, &errs)
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	var id int
+	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		u, err := s.findOrInviteUser(ctx, c, name, email)
+		if err != nil {
+			return err
+		}
+		member, err := c.AccountUser.Query().Where(accountuser.UserID(u.ID)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if member {
+			return apperr.Invalid("Email is already an agent of this account", "email")
+		}
+		create := c.AccountUser.Create().SetUserID(u.ID).SetRole(accountuser.Role(*in.Role)).
+			SetNillableAutoOffline(in.AutoOffline)
+		if in.Availability != nil {
+			create.SetAvailability(accountuser.Availability(*in.Availability))
+		}
+		id = u.ID
+		return create.Exec(ctx)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Agent(ctx, id)
+}
+
+// findOrInviteUser returns the platform user with email, creating an invited
+// one if there is none. The lookup spans the installation, so it runs as the
+// system; the invite runs as the caller, whose policy forbids passwords.
+func (s *Service) findOrInviteUser(ctx context.Context, c *ent.Client, name, email string) (*ent.User, error) {
+	u, err := c.User.Query().Where(user.Email(email)).Only(viewer.SystemContext(ctx))
+	if err == nil || !ent.IsNotFound(err) {
+		return u, err
+	}
+	return c.User.Create().SetName(name).SetEmail(email).SetConfirmed(false).Save(ctx)
+}
+
+// UpdateAgent changes an agent's name, role, availability or auto-offline.
+func (s *Service) UpdateAgent(ctx context.Context, userID int, in AgentInput) (*ent.AccountUser, error) {
+	if err := requireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	var errs fieldErrors
+	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
+		errs.add("name", "Name can't be blank")
+	}
+	checkAgentEnums(in, &errs)
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err := c.AccountUser.Query().Where(accountuser.UserID(userID)).Only(ctx)
+		if err != nil {
+			return notFound(err, "Agent")
+		}
+		if in.Role != nil && *in.Role != string(accountuser.RoleAdministrator) {
+			if err := keepAnAdministrator(ctx, c, m); err != nil {
+				return err
+			}
+		}
+		upd := m.Update().SetNillableAutoOffline(in.AutoOffline)
+		if in.Role != nil {
+			upd.SetRole(accountuser.Role(*in.Role))
+		}
+		if in.Availability != nil {
+			upd.SetAvailability(accountuser.Availability(*in.Availability))
+		}
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		if in.Name != nil {
+			return c.User.UpdateOneID(userID).SetName(strings.TrimSpace(*in.Name)).Exec(ctx)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Agent(ctx, userID)
+}
+
+// DeleteAgent removes a user from the account (its inbox and team
+// memberships too); the platform user stays.
+func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
+	if err := requireAdmin(ctx); err != nil {
+		return err
+	}
+	return apperrOrNil(s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err := c.AccountUser.Query().Where(accountuser.UserID(userID)).Only(ctx)
+		if err != nil {
+			return notFound(err, "Agent")
+		}
+		if err := keepAnAdministrator(ctx, c, m); err != nil {
+			return err
+		}
+		if _, err := c.InboxMember.Delete().Where(inboxmember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := c.TeamMember.Delete().Where(teammember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		return c.AccountUser.DeleteOne(m).Exec(ctx)
+	}))
+}
+
+// keepAnAdministrator refuses to demote or remove m when it is the account's
+// last administrator.
+func keepAnAdministrator(ctx context.Context, c *ent.Client, m *ent.AccountUser) error {
+	if m.Role != accountuser.RoleAdministrator {
+		return nil
+	}
+	others, err := c.AccountUser.Query().
+		Where(accountuser.RoleEQ(accountuser.RoleAdministrator), accountuser.IDNEQ(m.ID)).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	if !others {
+		return apperr.Invalid("An account must keep at least one administrator", "role")
+	}
+	return nil
+}
+
+func checkAgentEnums(in AgentInput, errs *fieldErrors) {
+	if in.Role != nil && accountuser.RoleValidator(accountuser.Role(*in.Role)) != nil {
+		errs.add("role", "Role must be agent or administrator")
+	}
+	if in.Availability != nil && accountuser.AvailabilityValidator(accountuser.Availability(*in.Availability)) != nil {
+		errs.add("availability", "Availability must be online, busy or offline")
+	}
+}

@@ -1,0 +1,55 @@
+package ops
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+)
+
+// InboxMembers lists the agents of an inbox.
+func (s *Service) InboxMembers(ctx context.Context, inboxID int) ([]*ent.AccountUser, error) {
+	if _, err := s.Inbox(ctx, inboxID); err != nil {
+		return nil, err
+	}
+	ids, err := s.Client(ctx).InboxMember.Query().Where(inboxmember.InboxID(inboxID)).
+		Select(inboxmember.FieldUserID).Ints(ctx)
+	if err != nil {
+		return nil, apperrOrNil(err)
+	}
+	return s.agentsByUserID(ctx, ids)
+}
+
+// ChangeInboxMembers adds, replaces or removes an inbox's agents
+// (administrators only).
+func (s *Service) ChangeInboxMembers(ctx context.Context, inboxID int, change MemberChange, userIDs []int) error {
+	if err := requireAdmin(ctx); err != nil {
+		return err
+	}
+	if _, err := s.Inbox(ctx, inboxID); err != nil {
+		return err
+	}
+	return s.changeMembers(ctx, memberSet{
+		current: func(ctx context.Context, c *ent.Client) ([]int, error) {
+			return c.InboxMember.Query().Where(inboxmember.InboxID(inboxID)).Select(inboxmember.FieldUserID).Ints(ctx)
+		},
+		add: func(ctx context.Context, c *ent.Client, ids []int) error {
+			return c.InboxMember.MapCreateBulk(ids, func(b *ent.InboxMemberCreate, i int) {
+				b.SetInboxID(inboxID).SetUserID(ids[i])
+			}).Exec(ctx)
+		},
+		remove: func(ctx context.Context, c *ent.Client, ids []int) error {
+			_, err := c.InboxMember.Delete().Where(inboxmember.InboxID(inboxID), inboxmember.UserIDIn(ids...)).Exec(ctx)
+			return err
+		},
+	}, change, userIDs)
+}
+
+// DeleteInbox deletes an inbox with its conversations and contact inboxes
+// (administrators only).
+func (s *Service) DeleteInbox(ctx context.Context, id int) error {
+	if err := requireAdmin(ctx); err != nil {
+		return err
+	}
+	return apperrOrNil(notFound(s.Client(ctx).Inbox.DeleteOneID(id).Exec(ctx), "Inbox"))
+}

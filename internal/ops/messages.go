@@ -1,0 +1,77 @@
+package ops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// MessageInput is a message to post in a conversation.
+type MessageInput struct {
+	Content           *string
+	MessageType       string // outgoing (default) or incoming
+	ContentType       string // text (default), input_email, cards, input_select, form, article
+	Private           bool
+	ContentAttributes map[string]any
+	TemplateParams    map[string]any
+}
+
+var allowedContentTypes = map[string]bool{
+	"text": true, "input_email": true, "cards": true, "input_select": true, "form": true, "article": true,
+}
+
+// addMessage posts a message in cv and records the activity on the
+// conversation (and, for incoming messages, opens the reply window).
+func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.Message, error) {
+	var errs fieldErrors
+	if in.Content == nil || strings.TrimSpace(*in.Content) == "" {
+		errs.add("content", "Content can't be blank")
+	}
+	mt := message.MessageTypeOutgoing
+	switch in.MessageType {
+	case "", "outgoing":
+	case "incoming":
+		mt = message.MessageTypeIncoming
+	default:
+		errs.add("message_type", "Message type must be outgoing or incoming")
+	}
+	ct := "text"
+	if in.ContentType != "" {
+		ct = in.ContentType
+	}
+	if !allowedContentTypes[ct] {
+		errs.add("content_type", "Content type must be one of text, input_email, cards, input_select, form, article")
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	create := c.Message.Create().SetConversationID(cv.ID).SetInboxID(cv.InboxID).
+		SetContent(*in.Content).SetMessageType(mt).SetContentType(message.ContentType(ct)).
+		SetPrivate(in.Private)
+	if in.ContentAttributes != nil {
+		create.SetContentAttributes(in.ContentAttributes)
+	}
+	if in.TemplateParams != nil {
+		create.SetTemplateParams(in.TemplateParams)
+	}
+	now := s.now()
+	convUpd := c.Conversation.UpdateOneID(cv.ID).SetLastActivityAt(now)
+	if mt == message.MessageTypeIncoming {
+		create.SetSenderType(message.SenderTypeContact).SetSenderID(cv.ContactID)
+		convUpd.SetLastIncomingAt(now)
+	} else if v, ok := viewer.FromContext(ctx); ok && v.UserID != 0 {
+		create.SetSenderType(message.SenderTypeUser).SetSenderID(v.UserID)
+	}
+	m, err := create.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := convUpd.Exec(ctx); err != nil {
+		return nil, apperr.From(err)
+	}
+	return m, c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx)
+}

@@ -1,0 +1,68 @@
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+type agentRequest struct {
+	Name         *string   `json:"name"`
+	Email        *string   `json:"email"`
+	Role         *string   `json:"role"`
+	Availability *string   `json:"availability"`
+	AutoOffline  *flexBool `json:"auto_offline"`
+}
+
+func (r agentRequest) input() ops.AgentInput {
+	return ops.AgentInput{Name: r.Name, Email: r.Email, Role: r.Role, Availability: r.Availability, AutoOffline: r.AutoOffline.ptr()}
+}
+
+func (a *API) listAgents(c *fiber.Ctx) error {
+	ms, err := a.svc.Agents(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(agentsJSON(ms))
+}
+
+func (a *API) createAgent(c *fiber.Ctx) error {
+	var req agentRequest
+	if err := decode(c, "agent", &req); err != nil {
+		return err
+	}
+	m, err := a.svc.CreateAgent(c.UserContext(), req.input())
+	if err != nil {
+		return err
+	}
+	return c.JSON(agentJSON(m))
+}
+
+func (a *API) updateAgent(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Agent")
+	if err != nil {
+		return err
+	}
+	var req agentRequest
+	if err := decode(c, "agent", &req); err != nil {
+		return err
+	}
+	in := req.input()
+	in.Email = nil // an agent's e-mail is its platform user's, not the account's to change
+	m, err := a.svc.UpdateAgent(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(agentJSON(m))
+}
+
+func (a *API) deleteAgent(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Agent")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteAgent(c.UserContext(), id); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}

@@ -1,0 +1,180 @@
+package rest
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+type messageRequest struct {
+	Content           *string     `json:"content"`
+	MessageType       string      `json:"message_type"`
+	ContentType       string      `json:"content_type"`
+	Private           flexBool    `json:"private"`
+	ContentAttributes *flexObject `json:"content_attributes"`
+	TemplateParams    *flexObject `json:"template_params"`
+}
+
+func (r *messageRequest) input() *ops.MessageInput {
+	if r == nil {
+		return nil
+	}
+	return &ops.MessageInput{
+		Content: r.Content, MessageType: r.MessageType, ContentType: r.ContentType, Private: bool(r.Private),
+		ContentAttributes: objectOrNil(r.ContentAttributes), TemplateParams: objectOrNil(r.TemplateParams),
+	}
+}
+
+type conversationRequest struct {
+	SourceID             *string         `json:"source_id"`
+	InboxID              *flexInt        `json:"inbox_id"`
+	ContactID            *flexInt        `json:"contact_id"`
+	Status               *string         `json:"status"`
+	AssigneeID           *flexInt        `json:"assignee_id"`
+	TeamID               *flexInt        `json:"team_id"`
+	SnoozedUntil         *string         `json:"snoozed_until"`
+	AdditionalAttributes *flexObject     `json:"additional_attributes"`
+	CustomAttributes     *flexObject     `json:"custom_attributes"`
+	Message              *messageRequest `json:"message"`
+}
+
+// parseTime reads an optional ISO 8601 time field.
+func parseTime(field string, s *string) (*time.Time, error) {
+	if s == nil || *s == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		return nil, apperr.Invalidf(field, "%s must be an ISO 8601 time such as 2026-01-31T09:00:00Z", apperr.Humanize(field))
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+func (a *API) listConversations(c *fiber.Ctx) error {
+	page, err := queryInt(c, "page", 1)
+	if err != nil {
+		return err
+	}
+	inboxID, err := queryInt(c, "inbox_id", 0)
+	if err != nil {
+		return err
+	}
+	teamID, err := queryInt(c, "team_id", 0)
+	if err != nil {
+		return err
+	}
+	l, err := a.svc.Conversations(c.UserContext(), ops.ConversationListParams{
+		Status: c.Query("status"), AssigneeType: c.Query("assignee_type"),
+		InboxID: inboxID, TeamID: teamID, Labels: queryList(c, "labels"), Page: page,
+	})
+	if err != nil {
+		return err
+	}
+	payload := make([]H, 0, len(l.Items))
+	for _, cv := range l.Items {
+		payload = append(payload, conversationJSON(cv))
+	}
+	return c.JSON(H{"data": H{
+		"meta": H{
+			"mine_count": l.Counts.Mine, "assigned_count": l.Counts.Assigned,
+			"unassigned_count": l.Counts.Unassigned, "all_count": l.Counts.All,
+		},
+		"payload": payload,
+	}})
+}
+
+func (a *API) createConversation(c *fiber.Ctx) error {
+	var req conversationRequest
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	snoozed, err := parseTime("snoozed_until", req.SnoozedUntil)
+	if err != nil {
+		return err
+	}
+	cv, err := a.svc.CreateConversation(c.UserContext(), ops.ConversationInput{
+		SourceID: req.SourceID, InboxID: req.InboxID.ptr(), ContactID: req.ContactID.ptr(),
+		Status: req.Status, AssigneeID: req.AssigneeID.ptr(), TeamID: req.TeamID.ptr(), SnoozedUntil: snoozed,
+		AdditionalAttributes: objectOrNil(req.AdditionalAttributes), CustomAttributes: objectOrNil(req.CustomAttributes),
+		Message: req.Message.input(),
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(conversationJSON(cv))
+}
+
+func (a *API) showConversation(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Conversation")
+	if err != nil {
+		return err
+	}
+	cv, err := a.svc.Conversation(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(conversationJSON(cv))
+}
+
+func (a *API) toggleConversationStatus(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Conversation")
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Status       *string `json:"status"`
+		SnoozedUntil *string `json:"snoozed_until"`
+	}
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	snoozed, err := parseTime("snoozed_until", req.SnoozedUntil)
+	if err != nil {
+		return err
+	}
+	cv, err := a.svc.ToggleStatus(c.UserContext(), id, req.Status, snoozed)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"meta": H{}, "payload": H{
+		"success": true, "conversation_id": cv.DisplayID,
+		"current_status": string(cv.Status), "snoozed_until": isoPtr(cv.SnoozedUntil),
+	}})
+}
+
+func (a *API) conversationLabels(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Conversation")
+	if err != nil {
+		return err
+	}
+	labels, err := a.svc.ConversationLabels(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"payload": orEmpty(labels)})
+}
+
+func (a *API) setConversationLabels(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Conversation")
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Labels *flexStrings `json:"labels"`
+	}
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	if req.Labels == nil {
+		return invalidField("labels", "Labels can't be blank: send a list of label titles (an empty list clears them)")
+	}
+	labels, err := a.svc.SetConversationLabels(c.UserContext(), id, *req.Labels)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"payload": orEmpty(labels)})
+}
