@@ -1,0 +1,704 @@
+package rest_test
+
+// The scenario harness: every REST test drives the real HTTP app (built as
+// main builds it) over a fresh, migrated database, on every engine testdb
+// offers. A scenario is one request and what its response must hold; a table
+// of them runs in order, each as a named subtest, so a failure names the
+// broken behaviour.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// H is a JSON object in a request body or an expectation.
+type H = map[string]any
+
+// ---- the app under test ----
+
+// app is the server over a fresh database holding one bootstrapped account
+// with its administrator, and the installation's platform token.
+type app struct {
+	t        *testing.T
+	srv      *server.Server
+	Account  int    // the bootstrapped account
+	AdminID  int    // its administrator
+	Admin    string // the administrator's access token
+	Platform string // the platform token
+	seq      atomic.Int64
+}
+
+// newApp builds the server on a fresh database of engine e and bootstraps
+// the first account.
+func newApp(t *testing.T, e testdb.Engine) *app {
+	t.Helper()
+	srv := server.New(server.Config{StorageDir: t.TempDir()}, e.New(t))
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
+	})
+	if err != nil {
+		t.Fatalf("bootstrap: %v", err)
+	}
+	if b.PlatformToken == "" {
+		t.Fatal("bootstrap on a fresh database returned no platform token")
+	}
+	return &app{t: t, srv: srv, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
+}
+
+// sys is a context that passes every privacy rule, for seeding and for
+// looking behind the API.
+func sys() context.Context { return viewer.SystemContext(context.Background()) }
+
+// next returns a number unique within the app, for unique names and e-mails.
+func (a *app) next() int64 { return a.seq.Add(1) }
+
+// path is a route of the bootstrapped account: a.path("/contacts/%d", id).
+func (a *app) path(format string, args ...any) string {
+	return accountPath(a.Account, format, args...)
+}
+
+// accountPath is a route of any account.
+func accountPath(accountID int, format string, args ...any) string {
+	return fmt.Sprintf("/api/v1/accounts/%d", accountID) + fmt.Sprintf(format, args...)
+}
+
+// otherAccount bootstraps a second account with its own administrator and
+// returns the account id and the administrator's token.
+func (a *app) otherAccount(name string) (accountID int, adminToken string) {
+	a.t.Helper()
+	n := a.next()
+	b, err := a.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+		AccountName: name, Email: fmt.Sprintf("admin%d@%s.test", n, strings.ToLower(name)), Name: name + " Admin",
+	})
+	if err != nil {
+		a.t.Fatalf("bootstrap %s: %v", name, err)
+	}
+	return b.AccountID, b.AccessToken
+}
+
+// user creates a platform user (with a password) and returns its id and
+// access token; it belongs to no account yet.
+func (a *app) user(name string) (userID int, token string) {
+	a.t.Helper()
+	r := a.mustDo(request{method: "POST", path: "/platform/api/v1/users", token: a.Platform, body: H{
+		"name": name, "email": fmt.Sprintf("user%d@people.test", a.next()), "password": "s3cret-pass",
+	}}, http.StatusOK)
+	return r.int(a.t, "id"), r.str(a.t, "access_token")
+}
+
+// member adds a user to an account with role through the platform API.
+func (a *app) member(accountID, userID int, role string) {
+	a.t.Helper()
+	a.mustDo(request{method: "POST", path: fmt.Sprintf("/platform/api/v1/accounts/%d/account_users", accountID),
+		token: a.Platform, body: H{"user_id": userID, "role": role}}, http.StatusOK)
+}
+
+// agent makes a new user an agent (not an administrator) of accountID and
+// returns its id and token.
+func (a *app) agent(accountID int) (userID int, token string) {
+	a.t.Helper()
+	userID, token = a.user(fmt.Sprintf("Agent %d", a.next()))
+	a.member(accountID, userID, "agent")
+	return userID, token
+}
+
+// inbox creates an inbox in the bootstrapped account (as its administrator)
+// from a channel object and returns its id.
+func (a *app) inbox(name string, channel H) int {
+	a.t.Helper()
+	return a.inboxIn(a.Account, a.Admin, name, channel)
+}
+
+func (a *app) inboxIn(accountID int, adminToken, name string, channel H) int {
+	a.t.Helper()
+	r := a.mustDo(request{method: "POST", path: accountPath(accountID, "/inboxes"), token: adminToken,
+		body: H{"name": name, "channel": channel}}, http.StatusOK)
+	return r.int(a.t, "id")
+}
+
+// apiInbox creates an API-channel inbox.
+func (a *app) apiInbox(name string) int {
+	a.t.Helper()
+	return a.inbox(name, H{"type": "api", "webhook_url": "https://hooks.example.com/in"})
+}
+
+func whatsappChannel(phone string) H {
+	return H{"type": "whatsapp", "phone_number": phone, "provider": "whatsapp_cloud",
+		"provider_config": H{"api_key": "key", "phone_number_id": "123", "business_account_id": "456"}}
+}
+
+func emailChannel(address string) H { return H{"type": "email", "email": address} }
+
+// contact creates a contact in the bootstrapped account through inboxID and
+// returns its id and the source id of its contact inbox.
+func (a *app) contact(inboxID int, fields H) (id int, sourceID string) {
+	a.t.Helper()
+	return a.contactIn(a.Account, a.Admin, inboxID, fields)
+}
+
+func (a *app) contactIn(accountID int, token string, inboxID int, fields H) (id int, sourceID string) {
+	a.t.Helper()
+	body := H{"inbox_id": inboxID}
+	for k, v := range fields {
+		body[k] = v
+	}
+	r := a.mustDo(request{method: "POST", path: accountPath(accountID, "/contacts"), token: token, body: body}, http.StatusOK)
+	return r.int(a.t, "payload.contact.id"), r.str(a.t, "payload.contact_inbox.source_id")
+}
+
+// conversation seeds a conversation of a contact directly in the database
+// (the conversations API is not part of this surface) and returns its
+// display id.
+func (a *app) conversation(accountID, inboxID, contactID int) int {
+	a.t.Helper()
+	display := int(a.next())
+	_, err := a.srv.DB.Client.Conversation.Create().
+		SetAccountID(accountID).SetDisplayID(display).SetUUID(uuid.NewString()).
+		SetInboxID(inboxID).SetContactID(contactID).Save(sys())
+	if err != nil {
+		a.t.Fatalf("seeding conversation: %v", err)
+	}
+	return display
+}
+
+// customAttribute defines a custom attribute of model (contact_attribute or
+// conversation_attribute) in the bootstrapped account.
+func (a *app) customAttribute(key, displayType, model string) int {
+	a.t.Helper()
+	r := a.mustDo(request{method: "POST", path: a.path("/custom_attribute_definitions"), token: a.Admin, body: H{
+		"attribute_display_name": strings.ToUpper(key[:1]) + key[1:], "attribute_key": key,
+		"attribute_display_type": displayType, "attribute_model": model,
+	}}, http.StatusOK)
+	return r.int(a.t, "id")
+}
+
+// ---- requests ----
+
+// noToken as a request's token sends no token at all.
+const noToken = "\x00no-token"
+
+// noContentType as a request's contentType sends the body without one.
+const noContentType = "\x00no-content-type"
+
+// request is one HTTP request to the app.
+type request struct {
+	method string
+	path   string
+	// token goes in the api_access_token header; "" means the administrator
+	// of the bootstrapped account, noToken means none.
+	token  string
+	header map[string]string
+	// body is nil (none), a string or []byte (sent as is), a *form
+	// (multipart), or anything else (marshalled as JSON).
+	body any
+	// contentType overrides the default (application/json for raw and JSON
+	// bodies); noContentType sends none.
+	contentType string
+}
+
+// form is a multipart/form-data body.
+type form struct {
+	fields [][2]string // in order; a key may repeat
+	files  []formFile
+}
+
+type formFile struct {
+	field, name, contentType string
+	data                     []byte
+}
+
+// fields builds a multipart form from key, value pairs.
+func fields(kv ...string) *form {
+	f := &form{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		f.fields = append(f.fields, [2]string{kv[i], kv[i+1]})
+	}
+	return f
+}
+
+// file adds a file part to the form.
+func (f *form) file(field, name, contentType string, data []byte) *form {
+	f.files = append(f.files, formFile{field, name, contentType, data})
+	return f
+}
+
+func (f *form) encode() (body []byte, contentType string, err error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, kv := range f.fields {
+		if err := w.WriteField(kv[0], kv[1]); err != nil {
+			return nil, "", err
+		}
+	}
+	for _, ff := range f.files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, ff.field, ff.name))
+		ct := ff.contentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h.Set("Content-Type", ct)
+		p, err := w.CreatePart(h)
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := p.Write(ff.data); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// response is what the app answered.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	JSON   any // the decoded body; nil when it is not JSON
+	req    string
+}
+
+func (r *response) String() string {
+	body := string(r.Body)
+	if len(body) > 2000 {
+		body = body[:2000] + "…"
+	}
+	return fmt.Sprintf("%s → %d %s", r.req, r.Status, body)
+}
+
+// do sends a request to the app.
+func (a *app) do(rq request) *response {
+	a.t.Helper()
+	return doRequest(a.t, a, rq)
+}
+
+func doRequest(t *testing.T, a *app, rq request) *response {
+	t.Helper()
+	var body io.Reader
+	ct := ""
+	switch b := rq.body.(type) {
+	case nil:
+	case string:
+		body, ct = strings.NewReader(b), "application/json"
+	case []byte:
+		body, ct = bytes.NewReader(b), "application/json"
+	case *form:
+		raw, formCT, err := b.encode()
+		if err != nil {
+			t.Fatalf("encoding form: %v", err)
+		}
+		body, ct = bytes.NewReader(raw), formCT
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatalf("encoding body: %v", err)
+		}
+		body, ct = bytes.NewReader(raw), "application/json"
+	}
+	switch rq.contentType {
+	case "":
+	case noContentType:
+		ct = ""
+	default:
+		ct = rq.contentType
+	}
+	req := httptest.NewRequest(rq.method, rq.path, body)
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	switch rq.token {
+	case noToken:
+	case "":
+		req.Header.Set("api_access_token", a.Admin)
+	default:
+		req.Header.Set("api_access_token", rq.token)
+	}
+	for k, v := range rq.header {
+		req.Header.Set(k, v)
+	}
+	res, err := a.srv.App.Test(req, -1)
+	if err != nil {
+		t.Fatalf("%s %s: %v", rq.method, rq.path, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading body: %v", rq.method, rq.path, err)
+	}
+	r := &response{Status: res.StatusCode, Header: res.Header, Body: raw, req: rq.method + " " + rq.path}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if dec.Decode(&v) == nil {
+			r.JSON = v
+		}
+	}
+	return r
+}
+
+// mustDo sends a request that must succeed with status; a setup step.
+func (a *app) mustDo(rq request, status int) *response {
+	a.t.Helper()
+	r := a.do(rq)
+	if r.Status != status {
+		a.t.Fatalf("setup request failed: want %d, got %s", status, r)
+	}
+	return r
+}
+
+// get looks up a JSON path in the response (see lookup).
+func (r *response) get(path string) (any, bool) { return lookup(r.JSON, path) }
+
+// int is the integer at path; the test fails if there is none.
+func (r *response) int(t testing.TB, path string) int {
+	t.Helper()
+	v, ok := r.get(path)
+	f, isNum := v.(float64)
+	if !ok || !isNum || f != float64(int(f)) {
+		t.Fatalf("%s: want an integer at %q, got %#v\n%s", r.req, path, v, r)
+	}
+	return int(f)
+}
+
+// str is the string at path; the test fails if there is none.
+func (r *response) str(t testing.TB, path string) string {
+	t.Helper()
+	v, ok := r.get(path)
+	s, isStr := v.(string)
+	if !ok || !isStr {
+		t.Fatalf("%s: want a string at %q, got %#v\n%s", r.req, path, v, r)
+	}
+	return s
+}
+
+// ints is the list of integers at path (e.g. "payload.*.id").
+func (r *response) ints(t testing.TB, path string) []int {
+	t.Helper()
+	v, ok := r.get(path)
+	list, isList := v.([]any)
+	if !ok || !isList {
+		t.Fatalf("%s: want a list at %q, got %#v\n%s", r.req, path, v, r)
+	}
+	out := make([]int, 0, len(list))
+	for _, x := range list {
+		f, isNum := x.(float64)
+		if !isNum {
+			t.Fatalf("%s: want integers at %q, got %#v", r.req, path, v)
+		}
+		out = append(out, int(f))
+	}
+	return out
+}
+
+// lookup follows a dotted path through decoded JSON: object keys, list
+// indexes ("payload.0.id"), "#" for a list's or object's length
+// ("payload.#"), and "*" to collect a key over every list element
+// ("payload.*.id").
+func lookup(v any, path string) (any, bool) {
+	if path == "" {
+		return v, true
+	}
+	head, rest, _ := strings.Cut(path, ".")
+	switch x := v.(type) {
+	case map[string]any:
+		if head == "#" {
+			return float64(len(x)), rest == ""
+		}
+		child, ok := x[head]
+		if !ok {
+			return nil, false
+		}
+		return lookup(child, rest)
+	case []any:
+		switch head {
+		case "#":
+			return float64(len(x)), rest == ""
+		case "*":
+			out := make([]any, 0, len(x))
+			for _, el := range x {
+				got, ok := lookup(el, rest)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, got)
+			}
+			return out, true
+		}
+		i, err := strconv.Atoi(head)
+		if err != nil || i < 0 || i >= len(x) {
+			return nil, false
+		}
+		return lookup(x[i], rest)
+	}
+	return nil, false
+}
+
+// ---- expectations ----
+
+// matcher is an expectation other than plain equality; it returns "" when
+// got (present says whether the path exists at all) is acceptable.
+type matcher func(got any, present bool) string
+
+// absent: the path must not exist.
+var absent matcher = func(got any, present bool) string {
+	if present {
+		return fmt.Sprintf("want no value, got %#v", got)
+	}
+	return ""
+}
+
+// present: any value, null included.
+var present matcher = func(got any, present bool) string {
+	if !present {
+		return "want a value, got none"
+	}
+	return ""
+}
+
+// nonEmpty: a non-empty string.
+var nonEmpty matcher = func(got any, present bool) string {
+	if s, ok := got.(string); !ok || strings.TrimSpace(s) == "" {
+		return fmt.Sprintf("want a non-empty string, got %#v", got)
+	}
+	return ""
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// isUUID: a UUID string.
+var isUUID matcher = func(got any, present bool) string {
+	if s, ok := got.(string); !ok || !uuidPattern.MatchString(s) {
+		return fmt.Sprintf("want a UUID, got %#v", got)
+	}
+	return ""
+}
+
+var isoPattern = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`)
+
+// isoTime: an ISO 8601 UTC timestamp string.
+var isoTime matcher = func(got any, present bool) string {
+	if s, ok := got.(string); !ok || !isoPattern.MatchString(s) {
+		return fmt.Sprintf("want an ISO 8601 UTC time, got %#v", got)
+	}
+	return ""
+}
+
+// sameItems: a list holding exactly these items, in any order.
+func sameItems(items ...any) matcher {
+	return func(got any, present bool) string {
+		list, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("want a list of %v, got %#v", items, got)
+		}
+		want := normalizeList(items)
+		if !reflect.DeepEqual(sortedJSON(list), sortedJSON(want)) {
+			return fmt.Sprintf("want the items %s in any order, got %s", compact(want), compact(list))
+		}
+		return ""
+	}
+}
+
+// contains: a list holding at least these items.
+func contains(items ...any) matcher {
+	return func(got any, present bool) string {
+		list, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("want a list containing %v, got %#v", items, got)
+		}
+		for _, w := range normalizeList(items) {
+			found := false
+			for _, g := range list {
+				if reflect.DeepEqual(g, w) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return fmt.Sprintf("want a list containing %s, got %s", compact(w), compact(list))
+			}
+		}
+		return ""
+	}
+}
+
+// excludes: a list holding none of these items.
+func excludes(items ...any) matcher {
+	return func(got any, present bool) string {
+		list, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("want a list, got %#v", got)
+		}
+		for _, w := range normalizeList(items) {
+			for _, g := range list {
+				if reflect.DeepEqual(g, w) {
+					return fmt.Sprintf("want a list without %s, got %s", compact(w), compact(list))
+				}
+			}
+		}
+		return ""
+	}
+}
+
+func sortedJSON(list []any) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = compact(v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func compact(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// normalizeList is normalize for a list, empty included.
+func normalizeList(items []any) []any {
+	if len(items) == 0 {
+		return []any{}
+	}
+	return normalize(items).([]any)
+}
+
+// normalize turns an expected Go value into what decoding JSON would give
+// (numbers float64, slices []any, maps map[string]any).
+func normalize(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// expect checks every path of want against r.
+func expect(t testing.TB, r *response, want map[string]any) {
+	t.Helper()
+	paths := make([]string, 0, len(want))
+	for p := range want {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		got, ok := r.get(p)
+		switch w := want[p].(type) {
+		case matcher:
+			if msg := w(got, ok); msg != "" {
+				t.Errorf("%s: at %q: %s", r.req, p, msg)
+			}
+		default:
+			nw := normalize(w)
+			if !ok {
+				t.Errorf("%s: at %q: want %s, got no value", r.req, p, compact(nw))
+			} else if !reflect.DeepEqual(got, nw) {
+				t.Errorf("%s: at %q: want %s, got %s", r.req, p, compact(nw), compact(got))
+			}
+		}
+	}
+}
+
+// ---- scenarios ----
+
+// scenario is one request and what its answer must hold.
+type scenario struct {
+	name string
+	request
+	wantStatus int
+	// want maps JSON paths (see lookup) to a value (compared as JSON) or a
+	// matcher.
+	want map[string]any
+	// wantInvalid, on a 422, are exactly the field names the body's
+	// attributes must list.
+	wantInvalid []string
+	// check runs last, on the response.
+	check func(t *testing.T, r *response)
+}
+
+// run runs scenarios in order, each as a subtest named after it. Every error
+// answer must be a JSON object with a non-empty error sentence.
+func (a *app) run(t *testing.T, scenarios []scenario) {
+	t.Helper()
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Helper()
+			r := doRequest(t, a, sc.request)
+			if sc.wantStatus != 0 && r.Status != sc.wantStatus {
+				t.Fatalf("want status %d, got %s", sc.wantStatus, r)
+			}
+			if r.Status >= 400 {
+				checkErrorBody(t, r, sc.wantInvalid)
+			}
+			expect(t, r, sc.want)
+			if sc.check != nil {
+				sc.check(t, r)
+			}
+			if t.Failed() {
+				t.Logf("response: %s", r)
+			}
+		})
+	}
+}
+
+// checkErrorBody checks the one error shape: {error} always, and on a 422
+// also message and attributes (exactly wantInvalid when given).
+func checkErrorBody(t *testing.T, r *response, wantInvalid []string) {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: error answered with Content-Type %q, want application/json", r.req, ct)
+	}
+	obj, ok := r.JSON.(map[string]any)
+	if !ok {
+		t.Fatalf("%s: error body is not a JSON object: %s", r.req, r.Body)
+	}
+	if msg := nonEmpty(obj["error"], true); msg != "" {
+		t.Errorf("%s: error body's \"error\": %s", r.req, msg)
+	}
+	if r.Status != http.StatusUnprocessableEntity {
+		return
+	}
+	attrs, ok := obj["attributes"].([]any)
+	if !ok {
+		t.Errorf("%s: 422 body has no attributes list", r.req)
+		return
+	}
+	if wantInvalid != nil {
+		want := make([]any, len(wantInvalid))
+		for i, f := range wantInvalid {
+			want[i] = f
+		}
+		if msg := sameItems(want...)(attrs, true); msg != "" {
+			t.Errorf("%s: attributes: %s", r.req, msg)
+		}
+	}
+}
