@@ -8,7 +8,7 @@ import (
 
 // routes lists every REST route in one place.
 func (a *API) routes(app *fiber.App) {
-	acc := app.Group("/api/v1/accounts/:account_id", accountAuth(a.svc))
+	acc := guarded{app.Group("/api/v1/accounts/:account_id"), accountAuth(a.svc)}
 
 	acc.Get("/contacts", a.listContacts)
 	acc.Post("/contacts", a.createContact)
@@ -83,7 +83,7 @@ func (a *API) routes(app *fiber.App) {
 	acc.Patch("/teams/:id/team_members", a.changeTeamMembers(ops.ReplaceMembers))
 	acc.Delete("/teams/:id/team_members", a.changeTeamMembers(ops.RemoveMembers))
 
-	plat := app.Group("/platform/api/v1", platformAuth(a.svc))
+	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)
 	plat.Post("/users", a.platformCreateUser)
@@ -91,3 +91,17 @@ func (a *API) routes(app *fiber.App) {
 	plat.Post("/accounts/:id/account_users", a.platformAddAccountUser)
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser)
 }
+
+// guarded registers routes behind an authentication handler. The handler
+// runs per route, not for the whole prefix, so an unknown path is a 404
+// whatever the credentials.
+type guarded struct {
+	r    fiber.Router
+	auth fiber.Handler
+}
+
+func (g guarded) Get(path string, h fiber.Handler)    { g.r.Get(path, g.auth, h) }
+func (g guarded) Post(path string, h fiber.Handler)   { g.r.Post(path, g.auth, h) }
+func (g guarded) Put(path string, h fiber.Handler)    { g.r.Put(path, g.auth, h) }
+func (g guarded) Patch(path string, h fiber.Handler)  { g.r.Patch(path, g.auth, h) }
+func (g guarded) Delete(path string, h fiber.Handler) { g.r.Delete(path, g.auth, h) }
