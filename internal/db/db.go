@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -91,9 +92,15 @@ func sqliteDSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// migrateMu serializes migrations in a process: ent's migrate package keeps
+// its table list in package state, and two migrations at once race on it.
+var migrateMu sync.Mutex
+
 // Migrate brings the schema up to date. On PostgreSQL it first enables
 // pg_trgm, which the contact search indexes use.
 func (d *DB) Migrate(ctx context.Context) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
 	if d.Dialect == dialect.Postgres {
 		if _, err := d.SQL.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err != nil {
 			return fmt.Errorf("enabling pg_trgm: %w", err)

@@ -5,9 +5,9 @@ package schematype
 // the inbox's channel type. Secrets live here and are never rendered to agents.
 type Channel struct {
 	// api
-	WebhookURL     string `json:"webhook_url,omitempty"`
-	HMACMandatory  bool   `json:"hmac_mandatory,omitempty"`
-	HMACToken      string `json:"hmac_token,omitempty"`
+	WebhookURL      string `json:"webhook_url,omitempty"`
+	HMACMandatory   bool   `json:"hmac_mandatory,omitempty"`
+	HMACToken       string `json:"hmac_token,omitempty"`
 	InboxIdentifier string `json:"inbox_identifier,omitempty"`
 	// whatsapp
 	PhoneNumber      string            `json:"phone_number,omitempty"`
@@ -15,7 +15,7 @@ type Channel struct {
 	ProviderConfig   *ProviderConfig   `json:"provider_config,omitempty"`
 	MessageTemplates []MessageTemplate `json:"message_templates,omitempty"`
 	// email
-	Email string     `json:"email,omitempty"`
+	Email string      `json:"email,omitempty"`
 	SMTP  *SMTPConfig `json:"smtp,omitempty"`
 	// web_widget
 	WebsiteURL   string `json:"website_url,omitempty"`
