@@ -30,17 +30,24 @@ func RequestToken(get func(string) string) string {
 // the viewer in the request context.
 func accountAuth(svc *ops.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		accountID, err := strconv.Atoi(c.Params("account_id"))
-		if err != nil || accountID <= 0 {
-			return apperr.NotFound("Account")
-		}
-		v, err := svc.ViewerForToken(c.UserContext(), RequestToken(headerOf(c)), accountID)
-		if err != nil {
+		if err := authenticate(c, svc); err != nil {
 			return err
 		}
-		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
 		return c.Next()
 	}
+}
+
+func authenticate(c *fiber.Ctx, svc *ops.Service) error {
+	accountID, err := strconv.Atoi(c.Params("account_id"))
+	if err != nil || accountID <= 0 {
+		return apperr.NotFound("Account")
+	}
+	v, err := svc.ViewerForToken(c.UserContext(), RequestToken(headerOf(c)), accountID)
+	if err != nil {
+		return err
+	}
+	c.SetUserContext(viewer.NewContext(c.UserContext(), v))
+	return nil
 }
 
 // platformAuth authenticates the installation's platform token.

@@ -66,6 +66,11 @@ func (a *API) routes(app *fiber.App) {
 	acc.Get("/conversations/:id/labels", a.conversationLabels)
 	acc.Post("/conversations/:id/labels", a.setConversationLabels)
 
+	acc.Get("/conversations/:id/messages", a.listMessages)
+	acc.Post("/conversations/:id/messages", a.createMessage)
+	acc.Delete("/conversations/:id/messages/:message_id", a.deleteMessage)
+	app.Get("/api/v1/accounts/:account_id/attachments/:id", a.downloadAttachment)
+
 	acc.Get("/agents", a.listAgents)
 	acc.Post("/agents", a.createAgent)
 	acc.Patch("/agents/:id", a.updateAgent)

@@ -15,12 +15,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/storage"
 )
 
 func main() {
@@ -41,6 +43,7 @@ type config struct {
 	Port        string
 	DatabaseURL string
 	StorageDir  string
+	MaxFileSize int64
 	PublicURL   string
 }
 
@@ -49,6 +52,7 @@ func loadConfig() config {
 		Port:        envOr("PORT", "3000"),
 		DatabaseURL: envOr("DATABASE_URL", db.DefaultURL),
 		StorageDir:  envOr("STORAGE_DIR", "./storage"),
+		MaxFileSize: envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
 	}
 	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
 	return c
@@ -59,6 +63,14 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+func envInt64(name string, def int64) int64 {
+	n, err := strconv.ParseInt(os.Getenv(name), 10, 64)
+	if err != nil || n <= 0 {
+		return def
+	}
+	return n
 }
 
 func openDatabase(ctx context.Context, url string) (*db.DB, error) {
@@ -82,10 +94,11 @@ func serve() error {
 		return err
 	}
 	defer database.Close()
-	if err := os.MkdirAll(cfg.StorageDir, 0o750); err != nil {
-		return fmt.Errorf("creating STORAGE_DIR: %w", err)
+	st, err := storage.Open(cfg.StorageDir, cfg.MaxFileSize)
+	if err != nil {
+		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
-	srv := server.New(server.Config{StorageDir: cfg.StorageDir}, database)
+	srv := server.New(server.Config{Storage: st}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}

@@ -24,33 +24,44 @@ var allowedContentTypes = map[string]bool{
 	"text": true, "input_email": true, "cards": true, "input_select": true, "form": true, "article": true,
 }
 
-// addMessage posts a message in cv and records the activity on the
-// conversation (and, for incoming messages, opens the reply window).
-func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.Message, error) {
+// messageFields checks a message's type and content fields.
+func messageFields(in MessageInput) (msgFields, error) {
 	var errs fieldErrors
 	if in.Content == nil || strings.TrimSpace(*in.Content) == "" {
 		errs.add("content", "Content can't be blank")
 	}
-	mt := message.MessageTypeOutgoing
+	f := msgFields{mt: message.MessageTypeOutgoing, ct: message.ContentTypeText}
 	switch in.MessageType {
 	case "", "outgoing":
 	case "incoming":
-		mt = message.MessageTypeIncoming
+		f.mt = message.MessageTypeIncoming
 	default:
 		errs.add("message_type", "Message type must be outgoing or incoming")
 	}
-	ct := "text"
 	if in.ContentType != "" {
-		ct = in.ContentType
+		f.ct = message.ContentType(in.ContentType)
 	}
-	if !allowedContentTypes[ct] {
+	if !allowedContentTypes[string(f.ct)] {
 		errs.add("content_type", "Content type must be one of text, input_email, cards, input_select, form, article")
 	}
-	if err := errs.err(); err != nil {
+	return f, errs.err()
+}
+
+type msgFields struct {
+	mt message.MessageType
+	ct message.ContentType
+}
+
+// addMessage posts a message in cv and records the activity on the
+// conversation (and, for incoming messages, opens the reply window).
+func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.Message, error) {
+	f, err := messageFields(in)
+	if err != nil {
 		return nil, err
 	}
+	mt, ct := f.mt, f.ct
 	create := c.Message.Create().SetConversationID(cv.ID).SetInboxID(cv.InboxID).
-		SetContent(*in.Content).SetMessageType(mt).SetContentType(message.ContentType(ct)).
+		SetContent(*in.Content).SetMessageType(mt).SetContentType(ct).
 		SetPrivate(in.Private)
 	if in.ContentAttributes != nil {
 		create.SetContentAttributes(in.ContentAttributes)

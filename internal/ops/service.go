@@ -12,19 +12,34 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/privacy"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Service runs the operations against one database.
 type Service struct {
-	client *ent.Client
-	now    func() time.Time
+	client  *ent.Client
+	now     func() time.Time
+	storage *storage.Store
 }
 
+// Option configures a Service.
+type Option func(*Service)
+
+// WithStorage gives the Service the store that keeps attachments.
+func WithStorage(st *storage.Store) Option { return func(s *Service) { s.storage = st } }
+
 // New returns a Service over client.
-func New(client *ent.Client) *Service {
-	return &Service{client: client, now: func() time.Time { return time.Now().UTC() }}
+func New(client *ent.Client, opts ...Option) *Service {
+	s := &Service{client: client, now: func() time.Time { return time.Now().UTC() }}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
+
+// Storage is the attachment store (nil when the Service has none).
+func (s *Service) Storage() *storage.Store { return s.storage }
 
 // Client returns the client to use in ctx: the transaction's when one is
 // open, so that work inside a transaction never waits on a second connection.

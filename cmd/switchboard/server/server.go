@@ -12,14 +12,19 @@ import (
 
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/rest"
 	"github.com/switchboard/switchboard/web"
 )
 
 // Config is what the server needs from the environment.
 type Config struct {
-	// StorageDir is where uploaded files go.
+	// StorageDir is where uploaded files go (used when Storage is nil).
 	StorageDir string
+	// Storage is the opened attachment store.
+	Storage *storage.Store
+	// MaxFileSize caps one attachment, in bytes (0: storage's default).
+	MaxFileSize int64
 	// BodyLimit caps request bodies (attachments included), in bytes.
 	BodyLimit int
 }
@@ -35,15 +40,24 @@ type Server struct {
 	cancel context.CancelFunc
 }
 
-// New builds the server over an open, migrated database.
+// New builds the server over an open, migrated database. Without
+// cfg.Storage it opens StorageDir, and panics if it cannot: callers that want
+// the error open the store themselves (as main does).
 func New(cfg Config, database *db.DB) *Server {
 	if cfg.BodyLimit == 0 {
 		cfg.BodyLimit = 64 << 20
 	}
+	if cfg.Storage == nil {
+		st, err := storage.Open(cfg.StorageDir, cfg.MaxFileSize)
+		if err != nil {
+			panic(err)
+		}
+		cfg.Storage = st
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		App:    rest.NewApp(cfg.BodyLimit),
-		Svc:    ops.New(database.Client),
+		Svc:    ops.New(database.Client, ops.WithStorage(cfg.Storage)),
 		DB:     database,
 		ctx:    ctx,
 		cancel: cancel,

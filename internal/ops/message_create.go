@@ -1,0 +1,191 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/storage"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Upload is a file sent with a message.
+type Upload struct {
+	Name        string
+	ContentType string
+	Size        int64
+	Open        func() (io.ReadCloser, error)
+}
+
+// CreateMessage posts a message (or a private note) in a conversation, with
+// its attachments. Incoming messages are allowed on API inboxes only.
+func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageInput, files []Upload) (*ent.Message, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	if in.MessageType == "incoming" && cv.Edges.Inbox.ChannelType != inbox.ChannelTypeAPI {
+		return nil, apperr.Invalid("Incoming messages can be created on API inboxes only", "message_type")
+	}
+	if err := s.checkUploads(files); err != nil {
+		return nil, err
+	}
+	if err := validateMessage(in); err != nil {
+		return nil, err
+	}
+	stored, err := s.storeUploads(cv.AccountID, files)
+	if err != nil {
+		return nil, err
+	}
+	var id int
+	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err := s.addMessage(ctx, c, cv, in)
+		if err != nil {
+			return err
+		}
+		id = m.ID
+		return c.Attachment.MapCreateBulk(stored, func(b *ent.AttachmentCreate, i int) {
+			f := stored[i]
+			b.SetMessageID(m.ID).SetFileName(f.name).SetContentType(f.contentType).
+				SetFileSize(f.size).SetStorageKey(f.key).SetFileType(fileType(f.contentType))
+		}).Exec(ctx)
+	})
+	if err != nil {
+		s.removeStored(stored)
+		return nil, apperr.From(err)
+	}
+	return s.Client(ctx).Message.Query().Where(message.ID(id)).WithAttachments().Only(ctx)
+}
+
+// validateMessage checks a message's fields before anything is stored.
+func validateMessage(in MessageInput) error {
+	_, err := messageFields(in)
+	return err
+}
+
+type storedFile struct {
+	name, contentType, key string
+	size                   int64
+}
+
+func (s *Service) checkUploads(files []Upload) error {
+	if len(files) == 0 {
+		return nil
+	}
+	if s.storage == nil {
+		return errors.New("no attachment storage configured")
+	}
+	for _, f := range files {
+		if f.Size > s.storage.MaxFileSize() {
+			return apperr.Invalidf("attachments", "%s is %d bytes; the limit is %d bytes per file", f.Name, f.Size, s.storage.MaxFileSize())
+		}
+	}
+	return nil
+}
+
+// storeUploads writes the files to storage; on any failure none stays.
+func (s *Service) storeUploads(accountID int, files []Upload) ([]storedFile, error) {
+	var out []storedFile
+	for _, f := range files {
+		sf, err := s.storeUpload(accountID, f)
+		if err != nil {
+			s.removeStored(out)
+			return nil, err
+		}
+		out = append(out, sf)
+	}
+	return out, nil
+}
+
+func (s *Service) storeUpload(accountID int, f Upload) (storedFile, error) {
+	r, err := f.Open()
+	if err != nil {
+		return storedFile{}, fmt.Errorf("reading upload %s: %w", f.Name, err)
+	}
+	defer r.Close()
+	key, size, err := s.storage.Save(accountID, f.Name, r)
+	if errors.Is(err, storage.ErrTooLarge) {
+		return storedFile{}, apperr.Invalidf("attachments", "%s is over the limit of %d bytes per file", f.Name, s.storage.MaxFileSize())
+	}
+	if err != nil {
+		return storedFile{}, err
+	}
+	ct := f.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	return storedFile{name: f.Name, contentType: ct, key: key, size: size}, nil
+}
+
+func (s *Service) removeStored(files []storedFile) {
+	for _, f := range files {
+		s.storage.Remove(f.key)
+	}
+}
+
+// fileType is Chatwoot's attachment kind for a content type.
+func fileType(contentType string) attachment.FileType {
+	switch {
+	case strings.HasPrefix(contentType, "image/"):
+		return attachment.FileTypeImage
+	case strings.HasPrefix(contentType, "audio/"):
+		return attachment.FileTypeAudio
+	case strings.HasPrefix(contentType, "video/"):
+		return attachment.FileTypeVideo
+	}
+	return attachment.FileTypeFile
+}
+
+// DeleteMessage deletes a message of a conversation, with its files.
+func (s *Service) DeleteMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.Message
+	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err = c.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID)).
+			WithAttachments().Only(ctx)
+		if err != nil {
+			return notFound(err, "Message")
+		}
+		return c.Message.DeleteOne(m).Exec(ctx)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	for _, a := range m.Edges.Attachments {
+		s.storage.Remove(a.StorageKey)
+	}
+	return m, nil
+}
+
+// Attachment returns an attachment the viewer may see.
+func (s *Service) Attachment(ctx context.Context, id int) (*ent.Attachment, error) {
+	a, err := s.Client(ctx).Attachment.Get(ctx, id)
+	if err != nil {
+		return nil, apperr.From(notFound(err, "Attachment"))
+	}
+	if a.MessageID != nil {
+		// The message policy decides whether the viewer may see its files.
+		if _, err := s.Client(ctx).Message.Get(ctx, *a.MessageID); err != nil {
+			return nil, apperr.From(notFound(err, "Attachment"))
+		}
+	}
+	return a, nil
+}
+
+// SignedAttachment returns an attachment for a download URL whose signature
+// the transport has verified (no viewer: the signature is the permission).
+func (s *Service) SignedAttachment(ctx context.Context, accountID, id int) (*ent.Attachment, error) {
+	a, err := s.Client(ctx).Attachment.Query().
+		Where(attachment.ID(id), attachment.AccountID(accountID)).Only(viewer.SystemContext(ctx))
+	return a, apperrOrNil(notFound(err, "Attachment"))
+}
