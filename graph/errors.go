@@ -3,9 +3,12 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -26,9 +29,26 @@ var codeOf = map[apperr.Kind]string{
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	var gerr *gqlerror.Error
 	if errors.As(err, &gerr) && gerr.Err == nil {
-		return gerr // already a GraphQL error (parse, validation)
+		// Already a GraphQL error: parse and validation errors carry their
+		// code; entgql's pagination errors may not, and they are the
+		// caller's mistake.
+		if _, ok := gerr.Extensions["code"]; !ok {
+			if gerr.Extensions == nil {
+				gerr.Extensions = map[string]any{}
+			}
+			gerr.Extensions["code"] = codeOf[apperr.KindInvalid]
+		}
+		return gerr
 	}
 	ae := apperr.From(err)
+	var perr *panicError
+	if ae.Kind == apperr.KindInternal && !errors.As(err, &perr) && argumentsUndecoded(ctx) {
+		// An argument failed to decode (a bad cursor, time or map): the
+		// caller's mistake, not ours. The path ends with the argument.
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": lastPathName(out.Path)}
+		return out
+	}
 	if ae.Kind == apperr.KindInternal {
 		slog.Error("graphql resolver failed", "err", err)
 	}
@@ -36,7 +56,11 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	out.Message = ae.Message
 	out.Extensions = map[string]any{"code": codeOf[ae.Kind]}
 	if ae.Kind == apperr.KindInvalid {
-		out.Extensions["attributes"] = ae.Fields
+		attrs := ae.Fields
+		if attrs == nil {
+			attrs = []string{} // as REST's attributes: a list, never null
+		}
+		out.Extensions["attributes"] = attrs
 	}
 	return out
 }
@@ -48,4 +72,35 @@ func unauthenticatedBody(err error) map[string]any {
 		"message":    ae.Message,
 		"extensions": map[string]any{"code": codeOf[ae.Kind]},
 	}}}
+}
+
+// argumentsUndecoded reports whether the error being presented arose while
+// gqlgen decoded the field's arguments: the field takes arguments, but they
+// were never set on its context (gqlgen sets them once all decode).
+func argumentsUndecoded(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	return fc != nil && fc.Field.Field != nil && len(fc.Field.Arguments) > 0 && fc.Args == nil
+}
+
+// lastPathName is the last named element of an error path (the argument or
+// input field that failed), as a one-element attributes list.
+func lastPathName(p ast.Path) []string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if name, ok := p[i].(ast.PathName); ok {
+			return []string{string(name)}
+		}
+	}
+	return []string{}
+}
+
+// panicError is a recovered resolver panic.
+type panicError struct{ msg string }
+
+func (e *panicError) Error() string { return e.msg }
+
+// recoverPanic turns a resolver panic into an internal error, logged (with
+// its stack) by presentError, so it carries extensions.code like every other
+// error.
+func recoverPanic(_ context.Context, p any) error {
+	return &panicError{msg: fmt.Sprintf("panic in resolver: %v\n%s", p, debug.Stack())}
 }

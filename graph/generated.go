@@ -6092,7 +6092,7 @@ func (ec *executionContext) unmarshalInputCreateContactInput(ctx context.Context
 		switch k {
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalNID2int(ctx, v)
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
 			if err != nil {
 				return it, err
 			}

@@ -60,10 +60,12 @@ func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, pa
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
 	srv.SetErrorPresenter(presentError)
+	srv.SetRecoverFunc(recoverPanic)
 	return &Handler{svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
 }
 
-// ServeHTTP authenticates the caller (the REST API's token headers; the
+// ServeHTTP authenticates the caller (the REST API's token headers:
+// api_access_token, Api-Access-Token or Authorization: Bearer; the
 // account from X-Account-Id or ?account_id=, else the user's first account)
 // and runs the request as that viewer.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -95,6 +97,10 @@ func wantsHTML(r *http.Request) bool {
 
 func requestToken(h http.Header) string {
 	if t := h.Get("api_access_token"); t != "" {
+		return t
+	}
+	// The same header to HTTP clients that normalize underscores away.
+	if t := h.Get("Api-Access-Token"); t != "" {
 		return t
 	}
 	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {

@@ -16,7 +16,7 @@ import (
 // CreateContact is the resolver for the createContact field.
 func (r *mutationResolver) CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error) {
 	out, err := r.svc.CreateContact(ctx, ops.ContactInput{
-		InboxID: &input.InboxID, SourceID: input.SourceID,
+		InboxID: input.InboxID, SourceID: input.SourceID,
 		Name: input.Name, Email: input.Email, PhoneNumber: input.PhoneNumber, Identifier: input.Identifier,
 		Blocked: input.Blocked, AvatarURL: input.AvatarURL,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,

@@ -702,3 +702,79 @@ func checkErrorBody(t *testing.T, r *response, wantInvalid []string) {
 		}
 	}
 }
+
+// ---- helpers of the inbox, label, conversation, agent and team tests ----
+
+// mustDoT is mustDo failing t (a subtest's, inside a check) instead of the
+// app's test.
+func (a *app) mustDoT(t *testing.T, rq request, status int) *response {
+	t.Helper()
+	r := doRequest(t, a, rq)
+	if r.Status != status {
+		t.Fatalf("request failed: want %d, got %s", status, r)
+	}
+	return r
+}
+
+// startConversation creates a conversation through the API in accountID as
+// token (see request.token) and returns its display id.
+func (a *app) startConversation(accountID int, token string, body H) int {
+	a.t.Helper()
+	r := a.mustDo(request{method: "POST", path: accountPath(accountID, "/conversations"), token: token, body: body}, http.StatusOK)
+	return r.int(a.t, "id")
+}
+
+// label creates a label in the bootstrapped account and returns its id.
+func (a *app) label(title string) int {
+	a.t.Helper()
+	return a.mustDo(request{method: "POST", path: a.path("/labels"), body: H{"title": title}}, http.StatusOK).int(a.t, "id")
+}
+
+// team creates a team in the bootstrapped account and returns its id.
+func (a *app) team(name string) int {
+	a.t.Helper()
+	return a.mustDo(request{method: "POST", path: a.path("/teams"), body: H{"name": name}}, http.StatusOK).int(a.t, "id")
+}
+
+// agentBot creates an agent bot in the bootstrapped account and returns its id.
+func (a *app) agentBot(name string) int {
+	a.t.Helper()
+	return a.mustDo(request{method: "POST", path: a.path("/agent_bots"), body: H{"name": name}}, http.StatusOK).int(a.t, "id")
+}
+
+// addInboxMembers adds users to an inbox of the bootstrapped account.
+func (a *app) addInboxMembers(inboxID int, userIDs ...int) {
+	a.t.Helper()
+	a.mustDo(request{method: "POST", path: a.path("/inbox_members"), body: H{"inbox_id": inboxID, "user_ids": userIDs}}, http.StatusOK)
+}
+
+// status is a scenario that only checks the answer's status.
+func status(name string, rq request, code int) scenario {
+	return scenario{name: name, request: rq, wantStatus: code}
+}
+
+// invalid is a scenario answered 422 naming exactly fields.
+func invalid(name string, rq request, fields ...string) scenario {
+	return scenario{name: name, request: rq, wantStatus: http.StatusUnprocessableEntity, wantInvalid: fields}
+}
+
+// as returns rq sent with token.
+func as(token string, rq request) request {
+	rq.token = token
+	return rq
+}
+
+// bodyLacks checks that the raw body holds none of the strings (secret
+// values, or keys quoted as "key").
+func bodyLacks(needles ...string) func(t *testing.T, r *response) {
+	return func(t *testing.T, r *response) {
+		t.Helper()
+		for _, n := range needles {
+			if n != "" && strings.Contains(string(r.Body), n) {
+				t.Errorf("%s: the body reveals %s", r.req, n)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

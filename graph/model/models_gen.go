@@ -21,7 +21,10 @@ type ContactReachability struct {
 }
 
 type CreateContactInput struct {
-	InboxID              int            `json:"inboxID"`
+	// Required: the inbox the contact is created in. Left out, or an inbox of
+	// another account, it fails with BAD_USER_INPUT (attributes ["inbox_id"]),
+	// as the REST API answers 422.
+	InboxID              *int           `json:"inboxID,omitempty"`
 	SourceID             *string        `json:"sourceID,omitempty"`
 	Name                 *string        `json:"name,omitempty"`
 	Email                *string        `json:"email,omitempty"`

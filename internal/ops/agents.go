@@ -6,6 +6,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
@@ -143,7 +144,7 @@ func (s *Service) UpdateAgent(ctx context.Context, userID int, in AgentInput) (*
 }
 
 // DeleteAgent removes a user from the account (its inbox and team
-// memberships too); the platform user stays.
+// memberships too, and its conversation assignments); the platform user stays.
 func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
 	if err := requireAdmin(ctx); err != nil {
 		return err
@@ -160,6 +161,10 @@ func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
 			return err
 		}
 		if _, err := c.TeamMember.Delete().Where(teammember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		// Its conversations go back to the queue, as in Chatwoot.
+		if err := c.Conversation.Update().Where(conversation.AssigneeID(userID)).ClearAssigneeID().Exec(ctx); err != nil {
 			return err
 		}
 		return c.AccountUser.DeleteOne(m).Exec(ctx)

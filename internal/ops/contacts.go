@@ -79,15 +79,29 @@ func (s *Service) CreateContact(ctx context.Context, in ContactInput) (*CreatedC
 		if err != nil {
 			return err
 		}
-		ci.Edges.Inbox = ib
-		ct.Edges.ContactInboxes = []*ent.ContactInbox{ci}
 		out = CreatedContact{Contact: ct, ContactInbox: ci}
 		return nil
 	})
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	return &out, nil
+	return s.reloadCreated(ctx, out)
+}
+
+// reloadCreated reads a new contact back outside the transaction that made
+// it, so that callers may follow its edges after the commit.
+func (s *Service) reloadCreated(ctx context.Context, made CreatedContact) (*CreatedContact, error) {
+	ct, err := s.Contact(ctx, made.Contact.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &CreatedContact{Contact: ct}
+	for _, ci := range ct.Edges.ContactInboxes {
+		if ci.ID == made.ContactInbox.ID {
+			out.ContactInbox = ci
+		}
+	}
+	return out, nil
 }
 
 // UpdateContact changes the sent fields of a contact.
@@ -431,12 +445,14 @@ func (s *Service) AddContactInbox(ctx context.Context, contactID int, inboxID *i
 		if err != nil {
 			return err
 		}
-		if ci, err = s.attachInbox(ctx, c, ct, ib, sourceID); err != nil {
-			return err
-		}
-		ci.Edges.Inbox = ib
-		return nil
+		ci, err = s.attachInbox(ctx, c, ct, ib, sourceID)
+		return err
 	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	// Read back outside the committed transaction, so edges can be followed.
+	ci, err = s.Client(ctx).ContactInbox.Query().Where(contactinbox.ID(ci.ID)).WithInbox().Only(ctx)
 	return ci, apperrOrNil(err)
 }
 

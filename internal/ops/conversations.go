@@ -106,11 +106,14 @@ func conversationFilter(p ConversationListParams) ([]predicate.Conversation, err
 	if p.TeamID != 0 {
 		preds = append(preds, conversation.TeamID(p.TeamID))
 	}
-	for _, l := range p.Labels {
-		l := l
-		preds = append(preds, func(s *sql.Selector) {
-			s.Where(sqljson.ValueContains(s.C(conversation.FieldLabels), l))
-		})
+	if len(p.Labels) > 0 { // any of them, as Chatwoot's tagged_with(labels, any: true)
+		anyLabel := make([]predicate.Conversation, 0, len(p.Labels))
+		for _, l := range p.Labels {
+			anyLabel = append(anyLabel, func(s *sql.Selector) {
+				s.Where(sqljson.ValueContains(s.C(conversation.FieldLabels), l))
+			})
+		}
+		preds = append(preds, conversation.Or(anyLabel...))
 	}
 	return preds, nil
 }

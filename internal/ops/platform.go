@@ -7,6 +7,9 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"golang.org/x/crypto/bcrypt"
@@ -134,17 +137,29 @@ func (s *Service) AddAccountUser(ctx context.Context, accountID, userID int, rol
 	return m, apperrOrNil(err)
 }
 
-// RemoveAccountUser ends a user's membership of an account.
+// RemoveAccountUser ends a user's membership of an account, with its inbox
+// and team memberships and conversation assignments there (as DeleteAgent).
 func (s *Service) RemoveAccountUser(ctx context.Context, accountID, userID int) error {
-	n, err := s.Client(ctx).AccountUser.Delete().
-		Where(accountuser.AccountID(accountID), accountuser.UserID(userID)).Exec(ctx)
-	if err != nil {
-		return apperr.From(err)
-	}
-	if n == 0 {
-		return apperr.NotFound("Account user")
-	}
-	return nil
+	return apperrOrNil(s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		n, err := c.AccountUser.Delete().
+			Where(accountuser.AccountID(accountID), accountuser.UserID(userID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFound("Account user")
+		}
+		if _, err := c.InboxMember.Delete().
+			Where(inboxmember.AccountID(accountID), inboxmember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := c.TeamMember.Delete().
+			Where(teammember.AccountID(accountID), teammember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		return c.Conversation.Update().
+			Where(conversation.AccountID(accountID), conversation.AssigneeID(userID)).ClearAssigneeID().Exec(ctx)
+	}))
 }
 
 // apperrOrNil classifies err for the transports, keeping nil nil.

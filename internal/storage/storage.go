@@ -102,7 +102,7 @@ func (s *Store) Remove(key string) {
 }
 
 func (s *Store) path(key string) string {
-	return filepath.Join(s.dir, filepath.FromSlash(filepath.Clean("/" + key)))
+	return filepath.Join(s.dir, filepath.FromSlash(filepath.Clean("/"+key)))
 }
 
 // safeName keeps a file name readable but free of path separators.

@@ -1,0 +1,1187 @@
+package graph_test
+
+// GraphQL scenarios through POST /graphql of the real app (built as main
+// builds it), on every engine testdb offers. Each table runs in order, one
+// named subtest per case, so a failure names the broken behaviour.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/ent/contact"
+	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// H is a JSON object: variables, request bodies, expectations.
+type H = map[string]any
+
+// ---- the app under test ----
+
+// app is the server over a fresh database holding one bootstrapped account
+// (A) with its administrator.
+type app struct {
+	t        *testing.T
+	srv      *server.Server
+	Account  int    // account A
+	AdminID  int    // A's administrator
+	Admin    string // A's administrator's token
+	Platform string // the platform token
+	seq      atomic.Int64
+}
+
+func newApp(t *testing.T, e testdb.Engine) *app {
+	t.Helper()
+	srv := server.New(server.Config{StorageDir: t.TempDir()}, e.New(t))
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
+	})
+	if err != nil {
+		t.Fatalf("bootstrap: %v", err)
+	}
+	if b.PlatformToken == "" {
+		t.Fatal("bootstrap on a fresh database returned no platform token")
+	}
+	return &app{t: t, srv: srv, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
+}
+
+// sys is a context that passes every privacy rule, to look behind the API.
+func sys() context.Context { return viewer.SystemContext(context.Background()) }
+
+func (a *app) next() int64 { return a.seq.Add(1) }
+
+// otherAccount bootstraps account B with its own administrator.
+func (a *app) otherAccount(name string) (accountID int, adminToken string) {
+	a.t.Helper()
+	b, err := a.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+		AccountName: name, Email: fmt.Sprintf("admin%d@%s.test", a.next(), strings.ToLower(name)), Name: name + " Admin",
+	})
+	if err != nil {
+		a.t.Fatalf("bootstrap %s: %v", name, err)
+	}
+	return b.AccountID, b.AccessToken
+}
+
+// agent makes a new platform user an agent of accountID and returns its token.
+func (a *app) agent(accountID int) string {
+	a.t.Helper()
+	r := a.mustREST("POST", "/platform/api/v1/users", a.Platform, H{
+		"name": "Agent", "email": fmt.Sprintf("agent%d@people.test", a.next()), "password": "s3cret-pass",
+	}, http.StatusOK)
+	userID := int(mustGet(a.t, r, "id").(float64))
+	a.mustREST("POST", fmt.Sprintf("/platform/api/v1/accounts/%d/account_users", accountID), a.Platform,
+		H{"user_id": userID, "role": "agent"}, http.StatusOK)
+	return mustGet(a.t, r, "access_token").(string)
+}
+
+// inbox creates an inbox in accountID through REST and returns its id.
+func (a *app) inbox(accountID int, token, name string, channel H) int {
+	a.t.Helper()
+	r := a.mustREST("POST", fmt.Sprintf("/api/v1/accounts/%d/inboxes", accountID), token,
+		H{"name": name, "channel": channel}, http.StatusOK)
+	return int(mustGet(a.t, r, "id").(float64))
+}
+
+func apiChannel() H { return H{"type": "api"} }
+
+// contact creates a contact through the createContact mutation (a setup step
+// that must succeed) and returns its id.
+func (a *app) contact(token string, inboxID int, fields H) int {
+	a.t.Helper()
+	input := H{"inboxID": inboxID}
+	for k, v := range fields {
+		input[k] = v
+	}
+	r := a.gql(gqlReq{token: token, query: `mutation($in: CreateContactInput!) {
+		createContact(input: $in) { contact { id } } }`, vars: H{"in": input}})
+	if r.Status != http.StatusOK || len(r.Errors) > 0 {
+		a.t.Fatalf("seeding contact %v: %s", fields, r)
+	}
+	return atoi(a.t, mustGet(a.t, r.Data, "createContact.contact.id"))
+}
+
+// ---- transport ----
+
+// noToken as a request's token sends no token at all.
+const noToken = "\x00none"
+
+type gqlReq struct {
+	token  string // "" means A's administrator; noToken none
+	header map[string]string
+	query  string
+	vars   H
+}
+
+// gqlErr is one entry of a GraphQL response's errors.
+type gqlErr struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+type gqlResp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Data   any
+	Errors []gqlErr
+}
+
+func (r *gqlResp) String() string {
+	b := string(r.Body)
+	if len(b) > 3000 {
+		b = b[:3000] + "…"
+	}
+	return fmt.Sprintf("HTTP %d %s", r.Status, b)
+}
+
+func (r *gqlResp) code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+func (r *gqlResp) attrs() []string {
+	if len(r.Errors) == 0 {
+		return nil
+	}
+	list, _ := r.Errors[0].Extensions["attributes"].([]any)
+	out := []string{}
+	for _, x := range list {
+		out = append(out, fmt.Sprint(x))
+	}
+	return out
+}
+
+// gql POSTs a GraphQL operation to /graphql.
+func (a *app) gql(rq gqlReq) *gqlResp {
+	a.t.Helper()
+	raw, err := json.Marshal(H{"query": rq.query, "variables": rq.vars})
+	if err != nil {
+		a.t.Fatalf("encoding request: %v", err)
+	}
+	req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	setToken(req, a, rq.token)
+	for k, v := range rq.header {
+		req.Header.Set(k, v)
+	}
+	return a.send(req)
+}
+
+func setToken(req *http.Request, a *app, token string) {
+	switch token {
+	case noToken:
+	case "":
+		req.Header.Set("api_access_token", a.Admin)
+	default:
+		req.Header.Set("api_access_token", token)
+	}
+}
+
+func (a *app) send(req *http.Request) *gqlResp {
+	a.t.Helper()
+	res, err := a.srv.App.Test(req, -1)
+	if err != nil {
+		a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		a.t.Fatalf("reading body: %v", err)
+	}
+	r := &gqlResp{Status: res.StatusCode, Header: res.Header, Body: body}
+	var env struct {
+		Data   any      `json:"data"`
+		Errors []gqlErr `json:"errors"`
+	}
+	if json.Unmarshal(body, &env) == nil {
+		r.Data, r.Errors = env.Data, env.Errors
+	}
+	return r
+}
+
+// rest sends a REST request and decodes its JSON body.
+func (a *app) rest(method, path, token string, body any) (int, any) {
+	a.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			a.t.Fatalf("encoding body: %v", err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	setToken(req, a, token)
+	res, err := a.srv.App.Test(req, -1)
+	if err != nil {
+		a.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	return res.StatusCode, v
+}
+
+func (a *app) mustREST(method, path, token string, body any, status int) any {
+	a.t.Helper()
+	got, v := a.rest(method, path, token, body)
+	if got != status {
+		a.t.Fatalf("setup %s %s: want %d, got %d %v", method, path, status, got, v)
+	}
+	return v
+}
+
+// ---- JSON paths ----
+
+// lookup follows a dotted path through decoded JSON: object keys, list
+// indexes ("edges.0.node"), "#" for a length and "*" to collect a key over
+// every list element ("edges.*.node.name").
+func lookup(v any, path string) (any, bool) {
+	if path == "" {
+		return v, true
+	}
+	head, rest, _ := strings.Cut(path, ".")
+	switch x := v.(type) {
+	case map[string]any:
+		if head == "#" {
+			return float64(len(x)), rest == ""
+		}
+		child, ok := x[head]
+		if !ok {
+			return nil, false
+		}
+		return lookup(child, rest)
+	case []any:
+		switch head {
+		case "#":
+			return float64(len(x)), rest == ""
+		case "*":
+			out := make([]any, 0, len(x))
+			for _, el := range x {
+				got, ok := lookup(el, rest)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, got)
+			}
+			return out, true
+		}
+		i, err := strconv.Atoi(head)
+		if err != nil || i < 0 || i >= len(x) {
+			return nil, false
+		}
+		return lookup(x[i], rest)
+	}
+	return nil, false
+}
+
+func mustGet(t testing.TB, v any, path string) any {
+	t.Helper()
+	got, ok := lookup(v, path)
+	if !ok {
+		t.Fatalf("no value at %q in %v", path, v)
+	}
+	return got
+}
+
+// atoi reads a GraphQL ID (a string) or a number as an int.
+func atoi(t testing.TB, v any) int {
+	t.Helper()
+	switch x := v.(type) {
+	case string:
+		n, err := strconv.Atoi(x)
+		if err != nil {
+			t.Fatalf("want an integer id, got %q", x)
+		}
+		return n
+	case float64:
+		return int(x)
+	}
+	t.Fatalf("want an id, got %#v", v)
+	return 0
+}
+
+// id is how GraphQL serializes an integer ID.
+func id(n int) string { return strconv.Itoa(n) }
+
+// normalize turns Go values into what json.Unmarshal into any yields.
+func normalize(v any) any {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// matcher is an expectation other than equality; "" means acceptable.
+type matcher func(got any, present bool) string
+
+// sameItems: a list holding exactly these items, in any order.
+func sameItems(items ...any) matcher {
+	return func(got any, present bool) string {
+		list, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("want a list of %v, got %#v", items, got)
+		}
+		key := func(l []any) []string {
+			out := make([]string, len(l))
+			for i, x := range l {
+				b, _ := json.Marshal(x)
+				out[i] = string(b)
+			}
+			sort.Strings(out)
+			return out
+		}
+		if w, g := key(normalize(items).([]any)), key(list); !reflect.DeepEqual(w, g) {
+			return fmt.Sprintf("want items %v, got %v", w, g)
+		}
+		return ""
+	}
+}
+
+// nonEmpty: a non-empty string.
+var nonEmpty matcher = func(got any, present bool) string {
+	if s, ok := got.(string); !ok || s == "" {
+		return fmt.Sprintf("want a non-empty string, got %#v", got)
+	}
+	return ""
+}
+
+// absent: the path must not exist (or be null).
+var absent matcher = func(got any, present bool) string {
+	if present && got != nil {
+		return fmt.Sprintf("want nothing, got %#v", got)
+	}
+	return ""
+}
+
+// lazy is a variable value computed when the request is sent (it may depend
+// on an earlier case).
+type lazy func() any
+
+func resolve(v any) any {
+	switch x := v.(type) {
+	case lazy:
+		return x()
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, el := range x {
+			out[k] = resolve(el)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, el := range x {
+			out[i] = resolve(el)
+		}
+		return out
+	}
+	return v
+}
+
+// ---- cases ----
+
+// gqlCase is one GraphQL request and what its response must hold.
+type gqlCase struct {
+	name   string
+	token  string // "" means A's administrator; noToken none
+	header map[string]string
+	query  string
+	vars   H
+	status int      // the HTTP status; 0 means 200
+	code   string   // errors[0].extensions.code; "" means no errors at all
+	attrs  []string // errors[0].extensions.attributes, when code is BAD_USER_INPUT
+	// want maps paths of data to values (or matchers).
+	want  H
+	check func(t *testing.T, r *gqlResp)
+}
+
+func (a *app) run(t *testing.T, cases []gqlCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a.t = t
+			vars, _ := resolve(c.vars).(H)
+			r := a.gql(gqlReq{token: c.token, header: c.header, query: c.query, vars: vars})
+			status := c.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			if r.Status != status {
+				t.Fatalf("want HTTP %d, got %s", status, r)
+			}
+			if got := r.code(); got != c.code {
+				t.Fatalf("want error code %q, got %q: %s", c.code, got, r)
+			}
+			if c.code == "" && len(r.Errors) > 0 {
+				t.Fatalf("want no errors: %s", r)
+			}
+			if c.attrs != nil {
+				if got := r.attrs(); !reflect.DeepEqual(got, c.attrs) {
+					t.Errorf("want extensions.attributes %v, got %v: %s", c.attrs, got, r)
+				}
+			}
+			if c.code != "" && r.Errors[0].Message == "" {
+				t.Errorf("error without a message: %s", r)
+			}
+			for path, want := range c.want {
+				got, ok := lookup(r.Data, path)
+				if m, isM := want.(matcher); isM {
+					if msg := m(got, ok); msg != "" {
+						t.Errorf("data.%s: %s\n%s", path, msg, r)
+					}
+					continue
+				}
+				if !ok {
+					t.Errorf("data.%s: missing, want %#v\n%s", path, want, r)
+					continue
+				}
+				if w := normalize(resolve(want)); !reflect.DeepEqual(got, w) {
+					t.Errorf("data.%s: want %#v, got %#v\n%s", path, w, got, r)
+				}
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+	a.t = t
+}
+
+// ---- fixture ----
+
+// world is account A with two inboxes and five contacts, and account B with
+// one inbox and a contact that shares A's e-mail domain (and even one of its
+// e-mail addresses: uniqueness is per account).
+type world struct {
+	*app
+	APIInbox, MailInbox int
+	Alice, Bob, Carol   int
+	Dave, Eve           int
+	B                   int    // account B
+	BAdmin              string // B's administrator's token
+	BInbox, Mallory     int
+	BAlice              int
+}
+
+func newWorld(t *testing.T, e testdb.Engine) *world {
+	t.Helper()
+	w := &world{app: newApp(t, e)}
+	w.APIInbox = w.inbox(w.Account, w.Admin, "API", apiChannel())
+	w.MailInbox = w.inbox(w.Account, w.Admin, "Support Mail", H{"type": "email", "email": "support@acme.test"})
+	w.Alice = w.contact(w.Admin, w.APIInbox, H{"name": "Alice Anders", "email": "alice@wonder.example",
+		"phoneNumber": "+15550000001", "identifier": "cust-001"})
+	w.Bob = w.contact(w.Admin, w.APIInbox, H{"name": "Bob Brown", "email": "bob@builders.example", "phoneNumber": "+15550000002"})
+	w.Carol = w.contact(w.Admin, w.APIInbox, H{"name": "Carol Clark", "email": "carol@wonder.example"})
+	w.Dave = w.contact(w.Admin, w.APIInbox, H{"name": "Dave Davis", "phoneNumber": "+442000000000"})
+	w.Eve = w.contact(w.Admin, w.APIInbox, H{"name": "Eve Evans", "email": "eve@evil.example"})
+	w.B, w.BAdmin = w.otherAccount("Rival")
+	w.BInbox = w.inbox(w.B, w.BAdmin, "Rival API", apiChannel())
+	w.Mallory = w.contact(w.BAdmin, w.BInbox, H{"name": "Mallory Mole", "email": "mallory@wonder.example",
+		"phoneNumber": "+15559999999"})
+	w.BAlice = w.contact(w.BAdmin, w.BInbox, H{"name": "Alice Anders (Rival)", "email": "alice@wonder.example"})
+	return w
+}
+
+const contactsQuery = `query($first: Int, $after: Cursor, $last: Int, $before: Cursor, $orderBy: [ContactOrder!], $where: ContactWhereInput) {
+	contacts(first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy, where: $where) {
+		totalCount
+		pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+		edges { cursor node { id name email } }
+	}
+}`
+
+func byName(dir string) H { return H{"field": "NAME", "direction": dir} }
+
+// ---- tests ----
+
+func TestGraphQLContactsConnection(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		var endCursor string
+		all := []any{"Alice Anders", "Bob Brown", "Carol Clark", "Dave Davis", "Eve Evans"}
+		w.run(t, []gqlCase{
+			{name: "every contact of the account, none of B's", query: contactsQuery,
+				vars: H{"orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": all,
+					"contacts.pageInfo.hasNextPage": false}},
+			{name: "first page", query: contactsQuery,
+				vars: H{"first": 2, "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": []any{"Alice Anders", "Bob Brown"},
+					"contacts.pageInfo.hasNextPage": true, "contacts.pageInfo.hasPreviousPage": false,
+					"contacts.pageInfo.endCursor": nonEmpty},
+				check: func(t *testing.T, r *gqlResp) {
+					endCursor = mustGet(t, r.Data, "contacts.pageInfo.endCursor").(string)
+					if last := mustGet(t, r.Data, "contacts.edges.1.cursor"); last != endCursor {
+						t.Errorf("endCursor %v is not the last edge's cursor %v", endCursor, last)
+					}
+				}},
+			{name: "second page after the first's endCursor", query: contactsQuery,
+				vars: H{"first": 2, "after": lazy(func() any { return endCursor }), "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": []any{"Carol Clark", "Dave Davis"},
+					"contacts.pageInfo.hasNextPage": true, "contacts.pageInfo.hasPreviousPage": true},
+				check: func(t *testing.T, r *gqlResp) {
+					endCursor = mustGet(t, r.Data, "contacts.pageInfo.endCursor").(string)
+				}},
+			{name: "last page", query: contactsQuery,
+				vars: H{"first": 2, "after": lazy(func() any { return endCursor }), "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": []any{"Eve Evans"},
+					"contacts.pageInfo.hasNextPage": false}},
+			{name: "last 2", query: contactsQuery,
+				vars: H{"last": 2, "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.edges.*.node.name": []any{"Dave Davis", "Eve Evans"},
+					"contacts.pageInfo.hasPreviousPage": true, "contacts.pageInfo.hasNextPage": false}},
+			{name: "orderBy NAME DESC", query: contactsQuery,
+				vars: H{"first": 3, "orderBy": []any{byName("DESC")}},
+				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": []any{"Eve Evans", "Dave Davis", "Carol Clark"}}},
+			{name: "direction defaults to ASC", query: contactsQuery,
+				vars: H{"first": 1, "orderBy": []any{H{"field": "NAME"}}},
+				want: H{"contacts.edges.*.node.name": []any{"Alice Anders"}}},
+			{name: "where nameContainsFold ignores case", query: contactsQuery,
+				vars: H{"where": H{"nameContainsFold": "cLA"}},
+				want: H{"contacts.totalCount": 1, "contacts.edges.*.node.name": []any{"Carol Clark"}}},
+			{name: "where emailContainsFold stays in the account", query: contactsQuery,
+				vars: H{"where": H{"emailContainsFold": "WONDER.example"}, "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.email": []any{"alice@wonder.example", "carol@wonder.example"}}},
+			{name: "where or", query: contactsQuery,
+				vars: H{"where": H{"or": []any{H{"nameContainsFold": "bob"}, H{"emailContainsFold": "evil"}}}, "orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.name": []any{"Bob Brown", "Eve Evans"}}},
+			{name: "where emailIsNil", query: contactsQuery,
+				vars: H{"where": H{"emailIsNil": true}},
+				want: H{"contacts.totalCount": 1, "contacts.edges.*.node.name": []any{"Dave Davis"}}},
+			{name: "where idIn with B's ids finds nothing", query: contactsQuery,
+				vars: H{"where": H{"idIn": []any{w.Mallory, w.BAlice}}},
+				want: H{"contacts.totalCount": 0, "contacts.edges": []any{}}},
+			{name: "where hasContactInboxesWith B's inbox finds nothing", query: contactsQuery,
+				vars: H{"where": H{"hasContactInboxesWith": []any{H{"inboxID": w.BInbox}}}},
+				want: H{"contacts.totalCount": 0}},
+			{name: "B's administrator sees only B's contacts", token: w.BAdmin, query: contactsQuery,
+				vars: H{"orderBy": []any{byName("ASC")}},
+				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.name": []any{"Alice Anders (Rival)", "Mallory Mole"}}},
+			{name: "a bad cursor is the caller's mistake", query: contactsQuery, vars: H{"first": 1, "after": "not-a-cursor"},
+				code: "BAD_USER_INPUT", attrs: []string{"after"}},
+			{name: "a bad time in where is the caller's mistake", query: contactsQuery,
+				vars: H{"where": H{"createdAtGT": "yesterday"}}, code: "BAD_USER_INPUT", attrs: []string{"createdAtGT"}},
+			{name: "first and last together", query: contactsQuery, vars: H{"first": 1, "last": 1}, code: "BAD_USER_INPUT"},
+			{name: "negative first", query: contactsQuery, vars: H{"first": -1}, code: "INVALID_PAGINATION"},
+			{name: "unknown order field", query: contactsQuery, vars: H{"orderBy": []any{H{"field": "SHOE_SIZE"}}},
+				code: "GRAPHQL_VALIDATION_FAILED", status: http.StatusUnprocessableEntity},
+		})
+	})
+}
+
+const contactQuery = `query($id: ID!) { contact(id: $id) {
+	id accountID name email phoneNumber identifier labels additionalAttributes customAttributes
+	contactInboxes { sourceID inbox { id name channelType } }
+} }`
+
+const searchQuery = `query($q: String!, $sort: String, $page: Int) {
+	searchContacts(q: $q, sort: $sort, page: $page) { totalCount page hasMore nodes { id name } } }`
+
+const filterQuery = `query($c: [FilterConditionInput!]!, $page: Int) {
+	filterContacts(conditions: $c, page: $page) { totalCount page hasMore nodes { name } } }`
+
+func TestGraphQLContactQueries(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		w.run(t, []gqlCase{
+			{name: "contact by id with its contact inboxes", query: contactQuery, vars: H{"id": w.Alice},
+				want: H{"contact.id": id(w.Alice), "contact.accountID": id(w.Account), "contact.name": "Alice Anders",
+					"contact.email": "alice@wonder.example", "contact.phoneNumber": "+15550000001",
+					"contact.identifier": "cust-001", "contact.labels": []any{},
+					"contact.contactInboxes.#":                   1,
+					"contact.contactInboxes.0.inbox.name":        "API",
+					"contact.contactInboxes.0.inbox.id":          id(w.APIInbox),
+					"contact.contactInboxes.0.sourceID":          nonEmpty,
+					"contact.contactInboxes.0.inbox.channelType": "api"}},
+			{name: "contact id as a number literal", query: fmt.Sprintf(`{ contact(id: %d) { name } }`, w.Bob),
+				want: H{"contact.name": "Bob Brown"}},
+			{name: "missing contact", query: contactQuery, vars: H{"id": 999999}, code: "NOT_FOUND",
+				check: func(t *testing.T, r *gqlResp) {
+					if r.Data != nil {
+						if c, _ := lookup(r.Data, "contact"); c != nil {
+							t.Errorf("want no contact, got %v", c)
+						}
+					}
+					if fmt.Sprint(r.Errors[0].Path) != "[contact]" {
+						t.Errorf("want error path [contact], got %v", r.Errors[0].Path)
+					}
+				}},
+			{name: "search by name fragment", query: searchQuery, vars: H{"q": "ANDERS"},
+				want: H{"searchContacts.totalCount": 1, "searchContacts.nodes.*.name": []any{"Alice Anders"},
+					"searchContacts.page": 1, "searchContacts.hasMore": false}},
+			{name: "search by e-mail domain stays in the account", query: searchQuery, vars: H{"q": "wonder", "sort": "name"},
+				want: H{"searchContacts.totalCount": 2, "searchContacts.nodes.*.name": []any{"Alice Anders", "Carol Clark"}}},
+			{name: "search sorted descending", query: searchQuery, vars: H{"q": "wonder", "sort": "-name"},
+				want: H{"searchContacts.nodes.*.name": []any{"Carol Clark", "Alice Anders"}}},
+			{name: "search by phone digits", query: searchQuery, vars: H{"q": "5550000", "sort": "name"},
+				want: H{"searchContacts.nodes.*.name": []any{"Alice Anders", "Bob Brown"}}},
+			{name: "search by identifier", query: searchQuery, vars: H{"q": "CUST-0"},
+				want: H{"searchContacts.nodes.*.name": []any{"Alice Anders"}}},
+			{name: "search page 2 is empty", query: searchQuery, vars: H{"q": "e", "page": 2},
+				want: H{"searchContacts.nodes": []any{}, "searchContacts.page": 2, "searchContacts.hasMore": false}},
+			{name: "search with blank q", query: searchQuery, vars: H{"q": "   "}, code: "BAD_USER_INPUT", attrs: []string{"q"}},
+			{name: "search with unknown sort", query: searchQuery, vars: H{"q": "a", "sort": "shoe_size"},
+				code: "BAD_USER_INPUT", attrs: []string{"sort"}},
+			{name: "search never finds B's contacts", query: searchQuery, vars: H{"q": "mallory"},
+				want: H{"searchContacts.totalCount": 0, "searchContacts.nodes": []any{}}},
+			{name: "filter name contains", query: filterQuery,
+				vars: H{"c": []any{H{"attributeKey": "name", "filterOperator": "contains", "values": []any{"ar"}}}},
+				want: H{"filterContacts.nodes.*.name": sameItems("Carol Clark")}},
+			{name: "filter AND binds tighter than OR", query: filterQuery,
+				vars: H{"c": []any{
+					H{"attributeKey": "email", "filterOperator": "contains", "values": []any{"wonder"}, "queryOperator": "AND"},
+					H{"attributeKey": "name", "filterOperator": "contains", "values": []any{"carol"}, "queryOperator": "OR"},
+					H{"attributeKey": "phone_number", "filterOperator": "starts_with", "values": []any{"+44"}},
+				}},
+				want: H{"filterContacts.nodes.*.name": sameItems("Carol Clark", "Dave Davis"), "filterContacts.totalCount": 2}},
+			{name: "filter never finds B's contacts", query: filterQuery,
+				vars: H{"c": []any{H{"attributeKey": "email", "filterOperator": "contains", "values": []any{"mallory"}}}},
+				want: H{"filterContacts.totalCount": 0}},
+			{name: "filter with an unknown key", query: filterQuery,
+				vars: H{"c": []any{H{"attributeKey": "shoe_size", "filterOperator": "equal_to", "values": []any{"42"}}}},
+				code: "BAD_USER_INPUT", attrs: []string{"attribute_key"}},
+			{name: "filter with an operator the key does not allow", query: filterQuery,
+				vars: H{"c": []any{H{"attributeKey": "identifier", "filterOperator": "contains", "values": []any{"x"}}}},
+				code: "BAD_USER_INPUT", attrs: []string{"filter_operator"}},
+			{name: "filter with a bad query operator", query: filterQuery,
+				vars: H{"c": []any{H{"attributeKey": "name", "filterOperator": "contains", "values": []any{"a"}, "queryOperator": "XOR"}}},
+				code: "BAD_USER_INPUT", attrs: []string{"query_operator"}},
+			{name: "filter without conditions", query: filterQuery, vars: H{"c": []any{}},
+				code: "BAD_USER_INPUT", attrs: []string{"payload"}},
+			{name: "contactable inboxes", query: `query($id: ID!) { contactableInboxes(contactID: $id) { sourceID inbox { name } } }`,
+				vars: H{"id": w.Alice},
+				want: H{"contactableInboxes.*.inbox.name": []any{"API", "Support Mail"},
+					"contactableInboxes.0.sourceID": nonEmpty,
+					"contactableInboxes.1.sourceID": "alice@wonder.example"}},
+			{name: "contactable inboxes of a contact without e-mail", query: `query($id: ID!) { contactableInboxes(contactID: $id) { inbox { name } } }`,
+				vars: H{"id": w.Dave},
+				want: H{"contactableInboxes.*.inbox.name": []any{"API"}}},
+			{name: "contactable inboxes of B's contact", query: `query($id: ID!) { contactableInboxes(contactID: $id) { inbox { name } } }`,
+				vars: H{"id": w.Mallory}, code: "NOT_FOUND"},
+			{name: "inboxes", query: `{ inboxes { id name channelType } }`,
+				want: H{"inboxes.*.name": []any{"API", "Support Mail"}, "inboxes.*.channelType": []any{"api", "email"},
+					"inboxes.0.id": id(w.APIInbox)}},
+			{name: "inbox by id", query: `query($id: ID!) { inbox(id: $id) { name } }`, vars: H{"id": w.MailInbox},
+				want: H{"inbox.name": "Support Mail"}},
+			{name: "B's inbox by id", query: `query($id: ID!) { inbox(id: $id) { name } }`, vars: H{"id": w.BInbox},
+				code: "NOT_FOUND"},
+			{name: "B sees its own inbox only", token: w.BAdmin, query: `{ inboxes { name } }`,
+				want: H{"inboxes.*.name": []any{"Rival API"}}},
+			{name: "syntax error", query: `{ contacts { `, code: "GRAPHQL_PARSE_FAILED", status: http.StatusUnprocessableEntity},
+			{name: "unknown field", query: `{ contacts { bogus } }`, code: "GRAPHQL_VALIDATION_FAILED", status: http.StatusUnprocessableEntity},
+		})
+	})
+}
+
+const createMutation = `mutation($in: CreateContactInput!) { createContact(input: $in) {
+	contact { id name email phoneNumber additionalAttributes customAttributes contactInboxes { sourceID inbox { name } } }
+	contactInbox { sourceID inboxID contactID inbox { name } contact { name } }
+} }`
+
+const updateMutation = `mutation($id: ID!, $in: UpdateContactInput!) { updateContact(id: $id, input: $in) {
+	id name email phoneNumber identifier additionalAttributes customAttributes } }`
+
+func TestGraphQLContactMutations(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		agent := w.agent(w.Account)
+		// a custom attribute definition, so customAttributes keeps "plan"
+		w.mustREST("POST", fmt.Sprintf("/api/v1/accounts/%d/custom_attribute_definitions", w.Account), w.Admin, H{
+			"attribute_display_name": "Plan", "attribute_key": "plan",
+			"attribute_display_type": "text", "attribute_model": "contact_attribute",
+		}, http.StatusOK)
+		var created, frank, mergee int
+		w.run(t, []gqlCase{
+			{name: "createContact", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "  Zed Zulu ", "email": "ZED@Zulu.Example",
+					"phoneNumber": "+15551234567", "additionalAttributes": H{"city": "Oslo"},
+					"customAttributes": H{"plan": "gold", "undeclared": 1}}},
+				want: H{"createContact.contact.name": "Zed Zulu", "createContact.contact.email": "zed@zulu.example",
+					"createContact.contact.additionalAttributes":        H{"city": "Oslo"},
+					"createContact.contact.customAttributes":            H{"plan": "gold"},
+					"createContact.contactInbox.sourceID":               nonEmpty,
+					"createContact.contactInbox.inboxID":                id(w.APIInbox),
+					"createContact.contactInbox.inbox.name":             "API",
+					"createContact.contactInbox.contact.name":           "Zed Zulu",
+					"createContact.contact.contactInboxes.0.inbox.name": "API",
+					"createContact.contact.contactInboxes.#":            1},
+				check: func(t *testing.T, r *gqlResp) {
+					created = atoi(t, mustGet(t, r.Data, "createContact.contact.id"))
+					if got := mustGet(t, r.Data, "createContact.contactInbox.contactID"); got != id(created) {
+						t.Errorf("contactInbox.contactID %v, want %d", got, created)
+					}
+					if a, b := mustGet(t, r.Data, "createContact.contactInbox.sourceID"),
+						mustGet(t, r.Data, "createContact.contact.contactInboxes.0.sourceID"); a != b {
+						t.Errorf("payload source ids differ: %v vs %v", a, b)
+					}
+				}},
+			{name: "createContact with a given sourceID", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Frank", "sourceID": "frank-src-1"}},
+				want: H{"createContact.contactInbox.sourceID": "frank-src-1"},
+				check: func(t *testing.T, r *gqlResp) {
+					frank = atoi(t, mustGet(t, r.Data, "createContact.contact.id"))
+				}},
+			{name: "createContact in an e-mail inbox uses the e-mail as source id", query: createMutation,
+				vars: H{"in": H{"inboxID": w.MailInbox, "name": "Gina", "email": "gina@mail.example"}},
+				want: H{"createContact.contactInbox.sourceID": "gina@mail.example", "createContact.contactInbox.inbox.name": "Support Mail"}},
+			{name: "createContact without inboxID", query: createMutation,
+				vars: H{"in": H{"name": "Nobody"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+			{name: "createContact with B's inbox", query: createMutation,
+				vars: H{"in": H{"inboxID": w.BInbox, "name": "Sneaky"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"},
+				check: func(t *testing.T, r *gqlResp) {
+					n, err := w.srv.DB.Client.Contact.Query().Where(contact.Name("Sneaky")).Count(sys())
+					if err != nil || n != 0 {
+						t.Errorf("contact created anyway: %d, %v", n, err)
+					}
+				}},
+			{name: "createContact with attributes that are not an object", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Odd", "additionalAttributes": 5}},
+				code: "BAD_USER_INPUT", attrs: []string{"additionalAttributes"}},
+			{name: "createContact with a missing inbox", query: createMutation,
+				vars: H{"in": H{"inboxID": 999999, "name": "Nobody"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+			{name: "createContact with a taken e-mail (any case)", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Alice 2", "email": "Alice@WONDER.example"}},
+				code: "BAD_USER_INPUT", attrs: []string{"email"}},
+			{name: "createContact with a bad e-mail and a bad phone", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "email": "not-an-email", "phoneNumber": "555-1234"}},
+				code: "BAD_USER_INPUT", attrs: []string{"email", "phone_number"}},
+			{name: "createContact with a taken phone", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "phoneNumber": "+15550000002"}},
+				code: "BAD_USER_INPUT", attrs: []string{"phone_number"}},
+			{name: "createContact with a taken identifier", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "identifier": "cust-001"}},
+				code: "BAD_USER_INPUT", attrs: []string{"identifier"}},
+			{name: "createContact by an agent", token: agent, query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Agent Made"}},
+				want: H{"createContact.contact.name": "Agent Made"}},
+			{name: "updateContact merges attributes", query: updateMutation,
+				vars: H{"id": lazy(func() any { return created }), "in": H{
+					"name": "Zed Z.", "additionalAttributes": H{"company": "Zulu Inc"},
+					"customAttributes": H{"undeclared": "x"}}},
+				want: H{"updateContact.name": "Zed Z.", "updateContact.email": "zed@zulu.example",
+					"updateContact.additionalAttributes": H{"city": "Oslo", "company": "Zulu Inc"},
+					"updateContact.customAttributes":     H{"plan": "gold"}}},
+			{name: "updateContact removes a key set to null and clears a blank e-mail", query: updateMutation,
+				vars: H{"id": lazy(func() any { return created }), "in": H{
+					"email": "", "additionalAttributes": H{"city": nil}, "customAttributes": H{"plan": "silver"}}},
+				want: H{"updateContact.name": "Zed Z.", "updateContact.email": nil, "updateContact.phoneNumber": "+15551234567",
+					"updateContact.additionalAttributes": H{"company": "Zulu Inc"},
+					"updateContact.customAttributes":     H{"plan": "silver"}}},
+			{name: "updateContact to a taken e-mail", query: updateMutation,
+				vars: H{"id": lazy(func() any { return created }), "in": H{"email": "BOB@builders.example"}},
+				code: "BAD_USER_INPUT", attrs: []string{"email"}},
+			{name: "updateContact keeping its own e-mail", query: updateMutation,
+				vars: H{"id": w.Bob, "in": H{"email": "bob@builders.example", "name": "Bob Brown"}},
+				want: H{"updateContact.email": "bob@builders.example"}},
+			{name: "updateContact of a missing contact", query: updateMutation,
+				vars: H{"id": 999999, "in": H{"name": "x"}}, code: "NOT_FOUND"},
+			{name: "updateContact by an agent", token: agent, query: updateMutation,
+				vars: H{"id": w.Eve, "in": H{"identifier": "eve-1"}},
+				want: H{"updateContact.identifier": "eve-1"}},
+			{name: "setContactLabels replaces the set", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+				vars: H{"id": w.Carol, "l": []any{"vip", " lead ", "vip", ""}},
+				want: H{"setContactLabels": []any{"vip", "lead"}},
+				check: func(t *testing.T, r *gqlResp) {
+					got := w.gql(gqlReq{query: contactQuery, vars: H{"id": w.Carol}})
+					if l, _ := lookup(got.Data, "contact.labels"); !reflect.DeepEqual(l, []any{"vip", "lead"}) {
+						t.Errorf("stored labels %v", l)
+					}
+				}},
+			{name: "setContactLabels again", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+				vars: H{"id": w.Carol, "l": []any{"churned"}}, want: H{"setContactLabels": []any{"churned"}}},
+			{name: "setContactLabels to none", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+				vars: H{"id": w.Carol, "l": []any{}}, want: H{"setContactLabels": []any{}}},
+			{name: "setContactLabels of a missing contact", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+				vars: H{"id": 999999, "l": []any{"x"}}, code: "NOT_FOUND"},
+			{name: "createContactInbox", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) {
+					sourceID contactID inbox { name } contact { name contactInboxes { inbox { name } } } } }`,
+				vars: H{"c": w.Alice, "i": w.MailInbox},
+				want: H{"createContactInbox.sourceID": "alice@wonder.example", "createContactInbox.contactID": id(w.Alice),
+					"createContactInbox.inbox.name": "Support Mail", "createContactInbox.contact.name": "Alice Anders",
+					"createContactInbox.contact.contactInboxes.*.inbox.name": []any{"API", "Support Mail"}}},
+			{name: "createContactInbox again in the same API inbox gets a new source id", query: `mutation($c: ID!, $i: ID!) {
+					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
+				vars: H{"c": w.Alice, "i": w.APIInbox}, want: H{"createContactInbox.sourceID": nonEmpty},
+				check: func(t *testing.T, r *gqlResp) {
+					n, err := w.srv.DB.Client.ContactInbox.Query().
+						Where(contactinbox.ContactID(w.Alice), contactinbox.InboxID(w.APIInbox)).Count(sys())
+					if err != nil || n != 2 {
+						t.Errorf("want 2 contact inboxes of Alice in API, got %d (%v)", n, err)
+					}
+				}},
+			{name: "createContactInbox with a taken source id", query: `mutation($c: ID!, $i: ID!, $s: String) {
+					createContactInbox(contactID: $c, inboxID: $i, sourceID: $s) { sourceID } }`,
+				vars: H{"c": w.Bob, "i": w.APIInbox, "s": "frank-src-1"}, code: "BAD_USER_INPUT", attrs: []string{"source_id"}},
+			{name: "createContactInbox with an e-mail inbox for a contact without e-mail", query: `mutation($c: ID!, $i: ID!) {
+					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
+				vars: H{"c": w.Dave, "i": w.MailInbox}, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+			{name: "createContactInbox with B's inbox", query: `mutation($c: ID!, $i: ID!) {
+					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
+				vars: H{"c": w.Bob, "i": w.BInbox}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+			{name: "seed a mergee", query: createMutation,
+				vars: H{"in": H{"inboxID": w.MailInbox, "name": "", "email": "dave.d@mail.example", "identifier": "dd-7",
+					"additionalAttributes": H{"city": "Leeds"}}},
+				check: func(t *testing.T, r *gqlResp) {
+					mergee = atoi(t, mustGet(t, r.Data, "createContact.contact.id"))
+					if _, err := w.srv.Svc.SetContactLabels(viewer.NewContext(context.Background(), viewer.Viewer{
+						UserID: w.AdminID, AccountID: w.Account, Role: viewer.RoleAdministrator}), mergee, []string{"from-mail"}); err != nil {
+						t.Fatal(err)
+					}
+				}},
+			{name: "mergeContacts into itself", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+				vars: H{"b": w.Dave, "m": w.Dave}, code: "BAD_USER_INPUT", attrs: []string{"mergee_contact_id"}},
+			{name: "mergeContacts by an agent", token: agent,
+				query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) {
+					id name email phoneNumber identifier labels additionalAttributes contactInboxes { inbox { name } } } }`,
+				vars: H{"b": w.Dave, "m": lazy(func() any { return mergee })},
+				want: H{"mergeContacts.id": id(w.Dave), "mergeContacts.name": "Dave Davis",
+					"mergeContacts.email": "dave.d@mail.example", "mergeContacts.phoneNumber": "+442000000000",
+					"mergeContacts.identifier": "dd-7", "mergeContacts.labels": []any{"from-mail"},
+					"mergeContacts.additionalAttributes":        H{"city": "Leeds"},
+					"mergeContacts.contactInboxes.*.inbox.name": sameItems("API", "Support Mail")},
+				check: func(t *testing.T, r *gqlResp) {
+					got := w.gql(gqlReq{query: contactQuery, vars: H{"id": mergee}})
+					if got.code() != "NOT_FOUND" {
+						t.Errorf("mergee still there: %s", got)
+					}
+				}},
+			{name: "mergeContacts with a missing mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+				vars: H{"b": w.Dave, "m": 999999}, code: "NOT_FOUND"},
+			{name: "deleteContact by an agent is forbidden", token: agent, query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+				vars: H{"id": lazy(func() any { return frank })}, code: "FORBIDDEN",
+				check: func(t *testing.T, r *gqlResp) {
+					if _, err := w.srv.DB.Client.Contact.Get(sys(), frank); err != nil {
+						t.Errorf("contact gone after a forbidden delete: %v", err)
+					}
+				}},
+			{name: "deleteContact of a missing contact by an agent is forbidden first", token: agent,
+				query: `mutation { deleteContact(id: 999999) }`, code: "FORBIDDEN"},
+			{name: "deleteContact by the administrator", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+				vars: H{"id": lazy(func() any { return frank })}, want: H{"deleteContact": lazy(func() any { return id(frank) })}},
+			{name: "the deleted contact is gone", query: contactQuery,
+				vars: H{"id": lazy(func() any { return frank })}, code: "NOT_FOUND"},
+			{name: "deleteContact again", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+				vars: H{"id": lazy(func() any { return frank })}, code: "NOT_FOUND"},
+		})
+	})
+}
+
+func TestGraphQLAuth(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		// A's administrator also administers a third account, C.
+		c, err := w.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+			AccountName: "Second Home", Email: "admin@acme.test", Name: "Ada Admin"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.inbox(c.AccountID, w.Admin, "C API", apiChannel())
+		const names = `{ contacts { totalCount edges { node { name } } } }`
+		count := func(n int) H { return H{"contacts.totalCount": n} }
+		w.run(t, []gqlCase{
+			{name: "no token", token: noToken, query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED",
+				check: func(t *testing.T, r *gqlResp) {
+					if r.Data != nil {
+						t.Errorf("data with a 401: %s", r)
+					}
+				}},
+			{name: "unknown token", token: "not-a-token", query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
+			{name: "platform token is not an access token", token: w.Platform, query: names,
+				status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
+			{name: "Authorization: Bearer", token: noToken, header: map[string]string{"Authorization": "Bearer " + w.Admin},
+				query: names, want: count(5)},
+			{name: "Authorization: bearer (any case)", token: noToken, header: map[string]string{"Authorization": "bearer " + w.Admin},
+				query: names, want: count(5)},
+			{name: "Authorization: Bearer with a bad token", token: noToken, header: map[string]string{"Authorization": "Bearer nope"},
+				query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
+			{name: "Api-Access-Token header", token: noToken, header: map[string]string{"Api-Access-Token": w.Admin},
+				query: names, want: count(5)},
+			{name: "without X-Account-Id the user's first account", query: names, want: count(5)},
+			{name: "X-Account-Id selects the account", header: map[string]string{"X-Account-Id": strconv.Itoa(c.AccountID)},
+				query: names, want: count(0),
+				check: func(t *testing.T, r *gqlResp) {
+					ib := w.gql(gqlReq{header: map[string]string{"X-Account-Id": strconv.Itoa(c.AccountID)}, query: `{ inboxes { name } }`})
+					if got, _ := lookup(ib.Data, "inboxes.*.name"); !reflect.DeepEqual(got, []any{"C API"}) {
+						t.Errorf("inboxes of C: %s", ib)
+					}
+				}},
+			{name: "X-Account-Id of the own account", header: map[string]string{"X-Account-Id": strconv.Itoa(w.Account)},
+				query: names, want: count(5)},
+			{name: "X-Account-Id of a non-member account", header: map[string]string{"X-Account-Id": strconv.Itoa(w.B)},
+				query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
+			{name: "X-Account-Id of a missing account", header: map[string]string{"X-Account-Id": "999999"},
+				query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
+			{name: "X-Account-Id that is not a number", header: map[string]string{"X-Account-Id": "acme"},
+				query: names, status: http.StatusBadRequest, code: "BAD_REQUEST"},
+			{name: "mutation without token", token: noToken, query: `mutation { deleteContact(id: 1) }`,
+				status: http.StatusUnauthorized, code: "UNAUTHENTICATED",
+				check: func(t *testing.T, r *gqlResp) {
+					if n, _ := w.srv.DB.Client.Contact.Query().Count(sys()); n != 7 {
+						t.Errorf("contacts changed: %d", n)
+					}
+				}},
+		})
+
+		t.Run("account_id query parameter selects the account", func(t *testing.T) {
+			w.t = t
+			req := httptest.NewRequest("POST", fmt.Sprintf("/graphql?account_id=%d", w.B), strings.NewReader(`{"query":"{ inboxes { name } }"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("api_access_token", w.BAdmin)
+			r := w.send(req)
+			if got, _ := lookup(r.Data, "inboxes.*.name"); r.Status != 200 || !reflect.DeepEqual(got, []any{"Rival API"}) {
+				t.Errorf("want B's inboxes: %s", r)
+			}
+		})
+		t.Run("GET with a query", func(t *testing.T) {
+			w.t = t
+			req := httptest.NewRequest("GET", "/graphql?query="+strings.ReplaceAll("{ inboxes { name } }", " ", "%20"), nil)
+			req.Header.Set("api_access_token", w.Admin)
+			req.Header.Set("Accept", "text/html,application/json")
+			r := w.send(req)
+			if got, _ := lookup(r.Data, "inboxes.*.name"); r.Status != 200 || !reflect.DeepEqual(got, []any{"API", "Support Mail"}) {
+				t.Errorf("want A's inboxes: %s", r)
+			}
+		})
+		t.Run("GET without a token", func(t *testing.T) {
+			w.t = t
+			req := httptest.NewRequest("GET", "/graphql?query=%7Binboxes%7Bname%7D%7D", nil)
+			r := w.send(req)
+			if r.Status != http.StatusUnauthorized || r.code() != "UNAUTHENTICATED" {
+				t.Errorf("want 401 UNAUTHENTICATED: %s", r)
+			}
+		})
+		t.Run("GET mutation is refused", func(t *testing.T) {
+			w.t = t
+			req := httptest.NewRequest("GET", "/graphql?query=mutation%7BdeleteContact(id:1)%7D", nil)
+			req.Header.Set("api_access_token", w.Admin)
+			r := w.send(req)
+			if r.Status == http.StatusOK && len(r.Errors) == 0 {
+				t.Errorf("a GET ran a mutation: %s", r)
+			}
+			if _, err := w.srv.DB.Client.Contact.Get(sys(), 1); err != nil {
+				t.Errorf("contact 1 gone: %v", err)
+			}
+		})
+		t.Run("GraphiQL page for a browser", func(t *testing.T) {
+			w.t = t
+			req := httptest.NewRequest("GET", "/graphql", nil)
+			req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+			r := w.send(req)
+			if r.Status != http.StatusOK {
+				t.Fatalf("want 200: %s", r)
+			}
+			if ct := r.Header.Get("Content-Type"); !strings.Contains(ct, "text/html") {
+				t.Errorf("Content-Type %q, want text/html", ct)
+			}
+			body := strings.ToLower(string(r.Body))
+			if !strings.Contains(body, "graphiql") || !strings.Contains(body, "/graphql") {
+				t.Errorf("not a GraphiQL page for /graphql:\n%.500s", r.Body)
+			}
+		})
+	})
+}
+
+// TestGraphQLTenancy: nothing of account B is visible or writable with A's
+// token, and a refused write changes nothing.
+func TestGraphQLTenancy(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		if _, err := w.srv.Svc.SetContactLabels(sys(), w.Mallory, []string{"rival"}); err != nil {
+			t.Fatal(err)
+		}
+		type snapshot struct {
+			Name, Email string
+			Labels      []string
+			Inboxes     int
+		}
+		snap := func(id int) snapshot {
+			ct, err := w.srv.DB.Client.Contact.Query().Where(contact.ID(id)).WithContactInboxes().Only(sys())
+			if err != nil {
+				t.Fatalf("B's contact %d: %v", id, err)
+			}
+			return snapshot{ct.Name, *ct.Email, ct.Labels, len(ct.Edges.ContactInboxes)}
+		}
+		before := snap(w.Mallory)
+		unchanged := func(t *testing.T, r *gqlResp) {
+			if after := snap(w.Mallory); !reflect.DeepEqual(after, before) {
+				t.Errorf("B's contact changed: %+v → %+v", before, after)
+			}
+			if n, _ := w.srv.DB.Client.Contact.Query().Count(sys()); n != 7 {
+				t.Errorf("want 7 contacts in all, got %d", n)
+			}
+		}
+		w.run(t, []gqlCase{
+			{name: "contact of B", query: contactQuery, vars: H{"id": w.Mallory}, code: "NOT_FOUND"},
+			{name: "contact of B looks like a missing one", query: contactQuery, vars: H{"id": w.Mallory},
+				code: "NOT_FOUND", check: func(t *testing.T, r *gqlResp) {
+					missing := w.gql(gqlReq{query: contactQuery, vars: H{"id": 999999}})
+					if r.Errors[0].Message != missing.Errors[0].Message {
+						t.Errorf("B's contact %q vs missing %q", r.Errors[0].Message, missing.Errors[0].Message)
+					}
+				}},
+			{name: "connection never lists B's contacts", query: `{ contacts(first: 100) { totalCount edges { node { id accountID } } } }`,
+				want: H{"contacts.totalCount": 5},
+				check: func(t *testing.T, r *gqlResp) {
+					ids, _ := lookup(r.Data, "contacts.edges.*.node.id")
+					for _, x := range ids.([]any) {
+						if x == id(w.Mallory) || x == id(w.BAlice) {
+							t.Errorf("B's contact %v listed", x)
+						}
+					}
+					accts, _ := lookup(r.Data, "contacts.edges.*.node.accountID")
+					for _, x := range accts.([]any) {
+						if x != id(w.Account) {
+							t.Errorf("contact of account %v listed", x)
+						}
+					}
+				}},
+			{name: "contact inboxes of A's contacts do not reach B's", query: contactQuery, vars: H{"id": w.Alice},
+				want: H{"contact.contactInboxes.*.inbox.name": []any{"API"}}},
+			{name: "updateContact of B's contact", query: updateMutation,
+				vars: H{"id": w.Mallory, "in": H{"name": "Pwned", "email": "pwned@a.example"}}, code: "NOT_FOUND", check: unchanged},
+			{name: "setContactLabels of B's contact", query: `mutation($id: ID!) { setContactLabels(id: $id, labels: ["pwned"]) }`,
+				vars: H{"id": w.Mallory}, code: "NOT_FOUND", check: unchanged},
+			{name: "deleteContact of B's contact", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+				vars: H{"id": w.Mallory}, code: "NOT_FOUND", check: unchanged},
+			{name: "createContactInbox for B's contact", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
+				vars: H{"c": w.Mallory, "i": w.APIInbox}, code: "NOT_FOUND", check: unchanged},
+			{name: "mergeContacts with B's contact as mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+				vars: H{"b": w.Bob, "m": w.Mallory}, code: "NOT_FOUND", check: unchanged},
+			{name: "mergeContacts with B's contact as base", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+				vars: H{"b": w.Mallory, "m": w.Bob}, code: "NOT_FOUND", check: func(t *testing.T, r *gqlResp) {
+					unchanged(t, r)
+					if _, err := w.srv.DB.Client.Contact.Get(sys(), w.Bob); err != nil {
+						t.Errorf("A's mergee gone: %v", err)
+					}
+				}},
+			{name: "createContact with B's contact's e-mail is fine in A", query: createMutation,
+				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Mallory Twin", "email": "mallory@wonder.example"}},
+				want: H{"createContact.contact.email": "mallory@wonder.example"}},
+			{name: "B still sees its contact intact", token: w.BAdmin, query: contactQuery, vars: H{"id": w.Mallory},
+				want: H{"contact.name": "Mallory Mole", "contact.labels": []any{"rival"}, "contact.email": "mallory@wonder.example"}},
+		})
+	})
+}
+
+// TestSameRuleBothTransports: a business rule gives the same answer over
+// REST (422 with attributes) and GraphQL (BAD_USER_INPUT with attributes),
+// and the same not-found and forbidden answers.
+func TestSameRuleBothTransports(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		agent := w.agent(w.Account)
+		contacts := fmt.Sprintf("/api/v1/accounts/%d/contacts", w.Account)
+		cases := []struct {
+			name       string
+			token      string
+			restMethod string
+			restPath   string
+			restBody   any
+			query      string
+			vars       H
+			status     int
+			code       string
+			attrs      []string
+		}{
+			{name: "duplicate e-mail", restMethod: "POST", restPath: contacts,
+				restBody: H{"inbox_id": w.APIInbox, "name": "Dup", "email": "ALICE@wonder.example"},
+				query:    createMutation, vars: H{"in": H{"inboxID": w.APIInbox, "name": "Dup", "email": "ALICE@wonder.example"}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+			{name: "duplicate e-mail on update", restMethod: "PATCH", restPath: fmt.Sprintf("%s/%d", contacts, w.Bob),
+				restBody: H{"email": "carol@wonder.example"},
+				query:    updateMutation, vars: H{"id": w.Bob, "in": H{"email": "carol@wonder.example"}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+			{name: "phone not E.164", restMethod: "POST", restPath: contacts,
+				restBody: H{"inbox_id": w.APIInbox, "phone_number": "0044 20"},
+				query:    createMutation, vars: H{"in": H{"inboxID": w.APIInbox, "phoneNumber": "0044 20"}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"phone_number"}},
+			{name: "missing inbox", restMethod: "POST", restPath: contacts,
+				restBody: H{"name": "No Inbox"},
+				query:    createMutation, vars: H{"in": H{"name": "No Inbox"}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+			{name: "another account's inbox", restMethod: "POST", restPath: contacts,
+				restBody: H{"inbox_id": w.BInbox, "name": "Cross"},
+				query:    createMutation, vars: H{"in": H{"inboxID": w.BInbox, "name": "Cross"}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+			{name: "blank search", restMethod: "GET", restPath: contacts + "/search?q=%20",
+				query: searchQuery, vars: H{"q": " "},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"q"}},
+			{name: "unknown filter key", restMethod: "POST", restPath: contacts + "/filter",
+				restBody: H{"payload": []any{H{"attribute_key": "shoe", "filter_operator": "equal_to", "values": []any{"1"}}}},
+				query:    filterQuery, vars: H{"c": []any{H{"attributeKey": "shoe", "filterOperator": "equal_to", "values": []any{"1"}}}},
+				status: 422, code: "BAD_USER_INPUT", attrs: []string{"attribute_key"}},
+			{name: "another account's contact", restMethod: "GET", restPath: fmt.Sprintf("%s/%d", contacts, w.Mallory),
+				query: contactQuery, vars: H{"id": w.Mallory}, status: 404, code: "NOT_FOUND"},
+			{name: "agent deletes", token: agent, restMethod: "DELETE", restPath: fmt.Sprintf("%s/%d", contacts, w.Eve),
+				query: `mutation($id: ID!) { deleteContact(id: $id) }`, vars: H{"id": w.Eve}, status: 403, code: "FORBIDDEN"},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				w.t = t
+				status, body := w.rest(c.restMethod, c.restPath, c.token, c.restBody)
+				if status != c.status {
+					t.Errorf("REST: want %d, got %d %v", c.status, status, body)
+				}
+				if msg, _ := lookup(body, "error"); msg == nil || msg == "" {
+					t.Errorf("REST: no error sentence in %v", body)
+				}
+				r := w.gql(gqlReq{token: c.token, query: c.query, vars: c.vars})
+				if r.Status != http.StatusOK || r.code() != c.code {
+					t.Fatalf("GraphQL: want %s, got %s", c.code, r)
+				}
+				if c.attrs != nil {
+					restAttrs := []string{}
+					if l, ok := lookup(body, "attributes"); ok {
+						for _, x := range l.([]any) {
+							restAttrs = append(restAttrs, fmt.Sprint(x))
+						}
+					}
+					if !reflect.DeepEqual(restAttrs, c.attrs) {
+						t.Errorf("REST attributes %v, want %v", restAttrs, c.attrs)
+					}
+					if got := r.attrs(); !reflect.DeepEqual(got, c.attrs) {
+						t.Errorf("GraphQL attributes %v, want %v", got, c.attrs)
+					}
+					if m, _ := lookup(body, "message"); m != r.Errors[0].Message {
+						t.Errorf("messages differ: REST %q, GraphQL %q", m, r.Errors[0].Message)
+					}
+				}
+			})
+		}
+		// Nothing above was created.
+		if n, _ := w.srv.DB.Client.Contact.Query().Count(sys()); n != 7 {
+			t.Errorf("want 7 contacts in all, got %d", n)
+		}
+	})
+}
