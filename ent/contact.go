@@ -45,6 +45,8 @@ type Contact struct {
 	Labels []string `json:"labels,omitempty"`
 	// LastActivityAt holds the value of the "last_activity_at" field.
 	LastActivityAt *time.Time `json:"last_activity_at,omitempty"`
+	// SearchText holds the value of the "search_text" field.
+	SearchText string `json:"search_text,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ContactQuery when eager-loading is set.
 	Edges        ContactEdges `json:"edges"`
@@ -109,7 +111,7 @@ func (*Contact) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case contact.FieldID, contact.FieldAccountID:
 			values[i] = new(sql.NullInt64)
-		case contact.FieldName, contact.FieldEmail, contact.FieldPhoneNumber, contact.FieldIdentifier, contact.FieldAvatarURL:
+		case contact.FieldName, contact.FieldEmail, contact.FieldPhoneNumber, contact.FieldIdentifier, contact.FieldAvatarURL, contact.FieldSearchText:
 			values[i] = new(sql.NullString)
 		case contact.FieldCreatedAt, contact.FieldUpdatedAt, contact.FieldLastActivityAt:
 			values[i] = new(sql.NullTime)
@@ -222,6 +224,12 @@ func (_m *Contact) assignValues(columns []string, values []any) error {
 				_m.LastActivityAt = new(time.Time)
 				*_m.LastActivityAt = value.Time
 			}
+		case contact.FieldSearchText:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_text", values[i])
+			} else if value.Valid {
+				_m.SearchText = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -319,6 +327,9 @@ func (_m *Contact) String() string {
 		builder.WriteString("last_activity_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("search_text=")
+	builder.WriteString(_m.SearchText)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -175,6 +175,20 @@ func (_c *ContactCreate) SetNillableLastActivityAt(v *time.Time) *ContactCreate 
 	return _c
 }
 
+// SetSearchText sets the "search_text" field.
+func (_c *ContactCreate) SetSearchText(v string) *ContactCreate {
+	_c.mutation.SetSearchText(v)
+	return _c
+}
+
+// SetNillableSearchText sets the "search_text" field if the given value is not nil.
+func (_c *ContactCreate) SetNillableSearchText(v *string) *ContactCreate {
+	if v != nil {
+		_c.SetSearchText(*v)
+	}
+	return _c
+}
+
 // SetAccount sets the "account" edge to the Account entity.
 func (_c *ContactCreate) SetAccount(v *Account) *ContactCreate {
 	return _c.SetAccountID(v.ID)
@@ -284,6 +298,10 @@ func (_c *ContactCreate) defaults() error {
 	if _, ok := _c.mutation.Labels(); !ok {
 		v := contact.DefaultLabels
 		_c.mutation.SetLabels(v)
+	}
+	if _, ok := _c.mutation.SearchText(); !ok {
+		v := contact.DefaultSearchText
+		_c.mutation.SetSearchText(v)
 	}
 	return nil
 }
@@ -411,6 +429,10 @@ func (_c *ContactCreate) createSpec() (*Contact, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastActivityAt(); ok {
 		_spec.SetField(contact.FieldLastActivityAt, field.TypeTime, value)
 		_node.LastActivityAt = &value
+	}
+	if value, ok := _c.mutation.SearchText(); ok {
+		_spec.SetField(contact.FieldSearchText, field.TypeString, value)
+		_node.SearchText = value
 	}
 	if nodes := _c.mutation.AccountIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -675,6 +697,24 @@ func (u *ContactUpsert) ClearLastActivityAt() *ContactUpsert {
 	return u
 }
 
+// SetSearchText sets the "search_text" field.
+func (u *ContactUpsert) SetSearchText(v string) *ContactUpsert {
+	u.Set(contact.FieldSearchText, v)
+	return u
+}
+
+// UpdateSearchText sets the "search_text" field to the value that was provided on create.
+func (u *ContactUpsert) UpdateSearchText() *ContactUpsert {
+	u.SetExcluded(contact.FieldSearchText)
+	return u
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (u *ContactUpsert) ClearSearchText() *ContactUpsert {
+	u.SetNull(contact.FieldSearchText)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -909,6 +949,27 @@ func (u *ContactUpsertOne) UpdateLastActivityAt() *ContactUpsertOne {
 func (u *ContactUpsertOne) ClearLastActivityAt() *ContactUpsertOne {
 	return u.Update(func(s *ContactUpsert) {
 		s.ClearLastActivityAt()
+	})
+}
+
+// SetSearchText sets the "search_text" field.
+func (u *ContactUpsertOne) SetSearchText(v string) *ContactUpsertOne {
+	return u.Update(func(s *ContactUpsert) {
+		s.SetSearchText(v)
+	})
+}
+
+// UpdateSearchText sets the "search_text" field to the value that was provided on create.
+func (u *ContactUpsertOne) UpdateSearchText() *ContactUpsertOne {
+	return u.Update(func(s *ContactUpsert) {
+		s.UpdateSearchText()
+	})
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (u *ContactUpsertOne) ClearSearchText() *ContactUpsertOne {
+	return u.Update(func(s *ContactUpsert) {
+		s.ClearSearchText()
 	})
 }
 
@@ -1312,6 +1373,27 @@ func (u *ContactUpsertBulk) UpdateLastActivityAt() *ContactUpsertBulk {
 func (u *ContactUpsertBulk) ClearLastActivityAt() *ContactUpsertBulk {
 	return u.Update(func(s *ContactUpsert) {
 		s.ClearLastActivityAt()
+	})
+}
+
+// SetSearchText sets the "search_text" field.
+func (u *ContactUpsertBulk) SetSearchText(v string) *ContactUpsertBulk {
+	return u.Update(func(s *ContactUpsert) {
+		s.SetSearchText(v)
+	})
+}
+
+// UpdateSearchText sets the "search_text" field to the value that was provided on create.
+func (u *ContactUpsertBulk) UpdateSearchText() *ContactUpsertBulk {
+	return u.Update(func(s *ContactUpsert) {
+		s.UpdateSearchText()
+	})
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (u *ContactUpsertBulk) ClearSearchText() *ContactUpsertBulk {
+	return u.Update(func(s *ContactUpsert) {
+		s.ClearSearchText()
 	})
 }
 

@@ -190,6 +190,26 @@ func (_u *ContactUpdate) ClearLastActivityAt() *ContactUpdate {
 	return _u
 }
 
+// SetSearchText sets the "search_text" field.
+func (_u *ContactUpdate) SetSearchText(v string) *ContactUpdate {
+	_u.mutation.SetSearchText(v)
+	return _u
+}
+
+// SetNillableSearchText sets the "search_text" field if the given value is not nil.
+func (_u *ContactUpdate) SetNillableSearchText(v *string) *ContactUpdate {
+	if v != nil {
+		_u.SetSearchText(*v)
+	}
+	return _u
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (_u *ContactUpdate) ClearSearchText() *ContactUpdate {
+	_u.mutation.ClearSearchText()
+	return _u
+}
+
 // AddContactInboxIDs adds the "contact_inboxes" edge to the ContactInbox entity by IDs.
 func (_u *ContactUpdate) AddContactInboxIDs(ids ...int) *ContactUpdate {
 	_u.mutation.AddContactInboxIDs(ids...)
@@ -407,6 +427,12 @@ func (_u *ContactUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.LastActivityAtCleared() {
 		_spec.ClearField(contact.FieldLastActivityAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.SearchText(); ok {
+		_spec.SetField(contact.FieldSearchText, field.TypeString, value)
+	}
+	if _u.mutation.SearchTextCleared() {
+		_spec.ClearField(contact.FieldSearchText, field.TypeString)
 	}
 	if _u.mutation.ContactInboxesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -678,6 +704,26 @@ func (_u *ContactUpdateOne) ClearLastActivityAt() *ContactUpdateOne {
 	return _u
 }
 
+// SetSearchText sets the "search_text" field.
+func (_u *ContactUpdateOne) SetSearchText(v string) *ContactUpdateOne {
+	_u.mutation.SetSearchText(v)
+	return _u
+}
+
+// SetNillableSearchText sets the "search_text" field if the given value is not nil.
+func (_u *ContactUpdateOne) SetNillableSearchText(v *string) *ContactUpdateOne {
+	if v != nil {
+		_u.SetSearchText(*v)
+	}
+	return _u
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (_u *ContactUpdateOne) ClearSearchText() *ContactUpdateOne {
+	_u.mutation.ClearSearchText()
+	return _u
+}
+
 // AddContactInboxIDs adds the "contact_inboxes" edge to the ContactInbox entity by IDs.
 func (_u *ContactUpdateOne) AddContactInboxIDs(ids ...int) *ContactUpdateOne {
 	_u.mutation.AddContactInboxIDs(ids...)
@@ -925,6 +971,12 @@ func (_u *ContactUpdateOne) sqlSave(ctx context.Context) (_node *Contact, err er
 	}
 	if _u.mutation.LastActivityAtCleared() {
 		_spec.ClearField(contact.FieldLastActivityAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.SearchText(); ok {
+		_spec.SetField(contact.FieldSearchText, field.TypeString, value)
+	}
+	if _u.mutation.SearchTextCleared() {
+		_spec.ClearField(contact.FieldSearchText, field.TypeString)
 	}
 	if _u.mutation.ContactInboxesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -233,6 +233,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contact.FieldCustomAttributes:     {Type: field.TypeJSON, Column: contact.FieldCustomAttributes},
 			contact.FieldLabels:               {Type: field.TypeJSON, Column: contact.FieldLabels},
 			contact.FieldLastActivityAt:       {Type: field.TypeTime, Column: contact.FieldLastActivityAt},
+			contact.FieldSearchText:           {Type: field.TypeString, Column: contact.FieldSearchText},
 		},
 	}
 	graph.Nodes[9] = &sqlgraph.Node{
@@ -2604,6 +2605,11 @@ func (f *ContactFilter) WhereLabels(p entql.BytesP) {
 // WhereLastActivityAt applies the entql time.Time predicate on the last_activity_at field.
 func (f *ContactFilter) WhereLastActivityAt(p entql.TimeP) {
 	f.Where(p.Field(contact.FieldLastActivityAt))
+}
+
+// WhereSearchText applies the entql string predicate on the search_text field.
+func (f *ContactFilter) WhereSearchText(p entql.StringP) {
+	f.Where(p.Field(contact.FieldSearchText))
 }
 
 // WhereHasAccount applies a predicate to check if query has an edge account.

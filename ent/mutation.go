@@ -7249,6 +7249,7 @@ type ContactMutation struct {
 	labels                 *[]string
 	appendlabels           []string
 	last_activity_at       *time.Time
+	search_text            *string
 	clearedFields          map[string]struct{}
 	account                *int
 	clearedaccount         bool
@@ -7909,6 +7910,55 @@ func (m *ContactMutation) ResetLastActivityAt() {
 	delete(m.clearedFields, contact.FieldLastActivityAt)
 }
 
+// SetSearchText sets the "search_text" field.
+func (m *ContactMutation) SetSearchText(s string) {
+	m.search_text = &s
+}
+
+// SearchText returns the value of the "search_text" field in the mutation.
+func (m *ContactMutation) SearchText() (r string, exists bool) {
+	v := m.search_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchText returns the old "search_text" field's value of the Contact entity.
+// If the Contact object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContactMutation) OldSearchText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchText: %w", err)
+	}
+	return oldValue.SearchText, nil
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (m *ContactMutation) ClearSearchText() {
+	m.search_text = nil
+	m.clearedFields[contact.FieldSearchText] = struct{}{}
+}
+
+// SearchTextCleared returns if the "search_text" field was cleared in this mutation.
+func (m *ContactMutation) SearchTextCleared() bool {
+	_, ok := m.clearedFields[contact.FieldSearchText]
+	return ok
+}
+
+// ResetSearchText resets all changes to the "search_text" field.
+func (m *ContactMutation) ResetSearchText() {
+	m.search_text = nil
+	delete(m.clearedFields, contact.FieldSearchText)
+}
+
 // ClearAccount clears the "account" edge to the Account entity.
 func (m *ContactMutation) ClearAccount() {
 	m.clearedaccount = true
@@ -8078,7 +8128,7 @@ func (m *ContactMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, contact.FieldCreatedAt)
 	}
@@ -8118,6 +8168,9 @@ func (m *ContactMutation) Fields() []string {
 	if m.last_activity_at != nil {
 		fields = append(fields, contact.FieldLastActivityAt)
 	}
+	if m.search_text != nil {
+		fields = append(fields, contact.FieldSearchText)
+	}
 	return fields
 }
 
@@ -8152,6 +8205,8 @@ func (m *ContactMutation) Field(name string) (ent.Value, bool) {
 		return m.Labels()
 	case contact.FieldLastActivityAt:
 		return m.LastActivityAt()
+	case contact.FieldSearchText:
+		return m.SearchText()
 	}
 	return nil, false
 }
@@ -8187,6 +8242,8 @@ func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldLabels(ctx)
 	case contact.FieldLastActivityAt:
 		return m.OldLastActivityAt(ctx)
+	case contact.FieldSearchText:
+		return m.OldSearchText(ctx)
 	}
 	return nil, fmt.Errorf("unknown Contact field %s", name)
 }
@@ -8287,6 +8344,13 @@ func (m *ContactMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastActivityAt(v)
 		return nil
+	case contact.FieldSearchText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchText(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Contact field %s", name)
 }
@@ -8335,6 +8399,9 @@ func (m *ContactMutation) ClearedFields() []string {
 	if m.FieldCleared(contact.FieldLastActivityAt) {
 		fields = append(fields, contact.FieldLastActivityAt)
 	}
+	if m.FieldCleared(contact.FieldSearchText) {
+		fields = append(fields, contact.FieldSearchText)
+	}
 	return fields
 }
 
@@ -8363,6 +8430,9 @@ func (m *ContactMutation) ClearField(name string) error {
 		return nil
 	case contact.FieldLastActivityAt:
 		m.ClearLastActivityAt()
+		return nil
+	case contact.FieldSearchText:
+		m.ClearSearchText()
 		return nil
 	}
 	return fmt.Errorf("unknown Contact nullable field %s", name)
@@ -8410,6 +8480,9 @@ func (m *ContactMutation) ResetField(name string) error {
 		return nil
 	case contact.FieldLastActivityAt:
 		m.ResetLastActivityAt()
+		return nil
+	case contact.FieldSearchText:
+		m.ResetSearchText()
 		return nil
 	}
 	return fmt.Errorf("unknown Contact field %s", name)

@@ -41,6 +41,8 @@ const (
 	FieldLabels = "labels"
 	// FieldLastActivityAt holds the string denoting the last_activity_at field in the database.
 	FieldLastActivityAt = "last_activity_at"
+	// FieldSearchText holds the string denoting the search_text field in the database.
+	FieldSearchText = "search_text"
 	// EdgeAccount holds the string denoting the account edge name in mutations.
 	EdgeAccount = "account"
 	// EdgeContactInboxes holds the string denoting the contact_inboxes edge name in mutations.
@@ -88,6 +90,7 @@ var Columns = []string{
 	FieldCustomAttributes,
 	FieldLabels,
 	FieldLastActivityAt,
+	FieldSearchText,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -106,7 +109,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -134,6 +137,8 @@ var (
 	DefaultCustomAttributes map[string]interface{}
 	// DefaultLabels holds the default value on creation for the "labels" field.
 	DefaultLabels []string
+	// DefaultSearchText holds the default value on creation for the "search_text" field.
+	DefaultSearchText string
 )
 
 // OrderOption defines the ordering options for the Contact queries.
@@ -192,6 +197,11 @@ func ByAvatarURL(opts ...sql.OrderTermOption) OrderOption {
 // ByLastActivityAt orders the results by the last_activity_at field.
 func ByLastActivityAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastActivityAt, opts...).ToFunc()
+}
+
+// BySearchText orders the results by the search_text field.
+func BySearchText(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchText, opts...).ToFunc()
 }
 
 // ByAccountField orders the results by account field.

@@ -105,6 +105,11 @@ func LastActivityAt(v time.Time) predicate.Contact {
 	return predicate.Contact(sql.FieldEQ(FieldLastActivityAt, v))
 }
 
+// SearchText applies equality check predicate on the "search_text" field. It's identical to SearchTextEQ.
+func SearchText(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldEQ(FieldSearchText, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Contact {
 	return predicate.Contact(sql.FieldEQ(FieldCreatedAt, v))
@@ -628,6 +633,81 @@ func LastActivityAtIsNil() predicate.Contact {
 // LastActivityAtNotNil applies the NotNil predicate on the "last_activity_at" field.
 func LastActivityAtNotNil() predicate.Contact {
 	return predicate.Contact(sql.FieldNotNull(FieldLastActivityAt))
+}
+
+// SearchTextEQ applies the EQ predicate on the "search_text" field.
+func SearchTextEQ(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldEQ(FieldSearchText, v))
+}
+
+// SearchTextNEQ applies the NEQ predicate on the "search_text" field.
+func SearchTextNEQ(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldNEQ(FieldSearchText, v))
+}
+
+// SearchTextIn applies the In predicate on the "search_text" field.
+func SearchTextIn(vs ...string) predicate.Contact {
+	return predicate.Contact(sql.FieldIn(FieldSearchText, vs...))
+}
+
+// SearchTextNotIn applies the NotIn predicate on the "search_text" field.
+func SearchTextNotIn(vs ...string) predicate.Contact {
+	return predicate.Contact(sql.FieldNotIn(FieldSearchText, vs...))
+}
+
+// SearchTextGT applies the GT predicate on the "search_text" field.
+func SearchTextGT(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldGT(FieldSearchText, v))
+}
+
+// SearchTextGTE applies the GTE predicate on the "search_text" field.
+func SearchTextGTE(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldGTE(FieldSearchText, v))
+}
+
+// SearchTextLT applies the LT predicate on the "search_text" field.
+func SearchTextLT(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldLT(FieldSearchText, v))
+}
+
+// SearchTextLTE applies the LTE predicate on the "search_text" field.
+func SearchTextLTE(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldLTE(FieldSearchText, v))
+}
+
+// SearchTextContains applies the Contains predicate on the "search_text" field.
+func SearchTextContains(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldContains(FieldSearchText, v))
+}
+
+// SearchTextHasPrefix applies the HasPrefix predicate on the "search_text" field.
+func SearchTextHasPrefix(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldHasPrefix(FieldSearchText, v))
+}
+
+// SearchTextHasSuffix applies the HasSuffix predicate on the "search_text" field.
+func SearchTextHasSuffix(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldHasSuffix(FieldSearchText, v))
+}
+
+// SearchTextIsNil applies the IsNil predicate on the "search_text" field.
+func SearchTextIsNil() predicate.Contact {
+	return predicate.Contact(sql.FieldIsNull(FieldSearchText))
+}
+
+// SearchTextNotNil applies the NotNil predicate on the "search_text" field.
+func SearchTextNotNil() predicate.Contact {
+	return predicate.Contact(sql.FieldNotNull(FieldSearchText))
+}
+
+// SearchTextEqualFold applies the EqualFold predicate on the "search_text" field.
+func SearchTextEqualFold(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldEqualFold(FieldSearchText, v))
+}
+
+// SearchTextContainsFold applies the ContainsFold predicate on the "search_text" field.
+func SearchTextContainsFold(v string) predicate.Contact {
+	return predicate.Contact(sql.FieldContainsFold(FieldSearchText, v))
 }
 
 // HasAccount applies the HasEdge predicate on the "account" edge.

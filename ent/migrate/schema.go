@@ -317,6 +317,7 @@ var (
 		{Name: "custom_attributes", Type: field.TypeJSON},
 		{Name: "labels", Type: field.TypeJSON},
 		{Name: "last_activity_at", Type: field.TypeTime, Nullable: true},
+		{Name: "search_text", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
 		{Name: "account_id", Type: field.TypeInt},
 	}
 	// ContactsTable holds the schema information for the "contacts" table.
@@ -327,7 +328,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "contacts_accounts_account",
-				Columns:    []*schema.Column{ContactsColumns[13]},
+				Columns:    []*schema.Column{ContactsColumns[14]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -336,65 +337,32 @@ var (
 			{
 				Name:    "contact_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[13]},
+				Columns: []*schema.Column{ContactsColumns[14]},
 			},
 			{
 				Name:    "contact_account_id_email",
 				Unique:  true,
-				Columns: []*schema.Column{ContactsColumns[13], ContactsColumns[4]},
+				Columns: []*schema.Column{ContactsColumns[14], ContactsColumns[4]},
 			},
 			{
 				Name:    "contact_account_id_phone_number",
 				Unique:  true,
-				Columns: []*schema.Column{ContactsColumns[13], ContactsColumns[5]},
+				Columns: []*schema.Column{ContactsColumns[14], ContactsColumns[5]},
 			},
 			{
 				Name:    "contact_account_id_identifier",
 				Unique:  true,
-				Columns: []*schema.Column{ContactsColumns[13], ContactsColumns[6]},
+				Columns: []*schema.Column{ContactsColumns[14], ContactsColumns[6]},
 			},
 			{
 				Name:    "contact_account_id_last_activity_at",
 				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[13], ContactsColumns[12]},
+				Columns: []*schema.Column{ContactsColumns[14], ContactsColumns[12]},
 			},
 			{
-				Name:    "contact_name_trgm",
+				Name:    "contact_search_text_trgm",
 				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[3]},
-				Annotation: &entsql.IndexAnnotation{
-					OpClass: "gin_trgm_ops",
-					Types: map[string]string{
-						"postgres": "GIN",
-					},
-				},
-			},
-			{
-				Name:    "contact_email_trgm",
-				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[4]},
-				Annotation: &entsql.IndexAnnotation{
-					OpClass: "gin_trgm_ops",
-					Types: map[string]string{
-						"postgres": "GIN",
-					},
-				},
-			},
-			{
-				Name:    "contact_phone_number_trgm",
-				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[5]},
-				Annotation: &entsql.IndexAnnotation{
-					OpClass: "gin_trgm_ops",
-					Types: map[string]string{
-						"postgres": "GIN",
-					},
-				},
-			},
-			{
-				Name:    "contact_identifier_trgm",
-				Unique:  false,
-				Columns: []*schema.Column{ContactsColumns[6]},
+				Columns: []*schema.Column{ContactsColumns[13]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClass: "gin_trgm_ops",
 					Types: map[string]string{

@@ -343,6 +343,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	contactHooks := schema.Contact{}.Hooks()
+
+	contact.Hooks[1] = contactHooks[0]
 	contactMixinFields0 := contactMixin[0].Fields()
 	_ = contactMixinFields0
 	contactFields := schema.Contact{}.Fields()
@@ -395,6 +398,10 @@ func init() {
 	contactDescLabels := contactFields[8].Descriptor()
 	// contact.DefaultLabels holds the default value on creation for the labels field.
 	contact.DefaultLabels = contactDescLabels.Default.([]string)
+	// contactDescSearchText is the schema descriptor for search_text field.
+	contactDescSearchText := contactFields[10].Descriptor()
+	// contact.DefaultSearchText holds the default value on creation for the search_text field.
+	contact.DefaultSearchText = contactDescSearchText.Default.(string)
 	contactinboxMixin := schema.ContactInbox{}.Mixin()
 	contactinbox.Policy = privacy.NewPolicies(contactinboxMixin[1], schema.ContactInbox{})
 	contactinbox.Hooks[0] = func(next ent.Mutator) ent.Mutator {

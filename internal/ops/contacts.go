@@ -384,10 +384,9 @@ func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) 
 	if q == "" {
 		return nil, apperr.Invalid("Specify search string with parameter q", "q")
 	}
-	match := contact.Or(
-		contact.NameContainsFold(q), contact.EmailContainsFold(q),
-		contact.PhoneNumberContainsFold(q), contact.IdentifierContainsFold(q),
-	)
+	// search_text is the lower-cased name, e-mail, phone and identifier in one
+	// column, trigram-indexed on PostgreSQL.
+	match := contact.SearchTextContains(strings.ToLower(q))
 	return s.contactPage(ctx, []predicate.Contact{match}, sort, page)
 }
 

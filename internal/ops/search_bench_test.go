@@ -376,7 +376,7 @@ func explainSearch(b *testing.B, fx *searchFixture, e testdb.Engine) (seqScanPla
 	case !postgres:
 		b.Logf("PLAN %s: LIKE '%%q%%' cannot use SQLite's B-tree indexes; every search reads all of the account's contacts (expected; plans below)", e.Name)
 	case len(seqScans) > 0:
-		b.Logf("VERDICT %s: SEQ SCAN ON contacts in %d of %d plans: %s. The pg_trgm indexes are NOT used by contact search (plans below).",
+		b.Logf("VERDICT %s: Seq Scan on contacts in %d of %d plans: %s. Selective searches must use the trigram index; a scan is right only for a fragment most contacts match, such as a common e-mail domain (plans below).",
 			e.Name, len(seqScans), 2*3, strings.Join(seqScans, ", "))
 	default:
 		b.Logf("VERDICT %s: no Seq Scan on contacts; the searches use indexes (plans below)", e.Name)
