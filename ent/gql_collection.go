@@ -4,13 +4,296 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
+	"fmt"
 
 	"entgo.io/contrib/entgql"
+	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/team"
+	"github.com/switchboard/switchboard/ent/teammember"
+	"github.com/switchboard/switchboard/ent/user"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *AccountUserQuery) CollectFields(ctx context.Context, satisfies ...string) (*AccountUserQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *AccountUserQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(accountuser.Columns))
+		selectedFields = []string{accountuser.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "user":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withUser = query
+			if _, ok := fieldSeen[accountuser.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldUserID)
+				fieldSeen[accountuser.FieldUserID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[accountuser.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldCreatedAt)
+				fieldSeen[accountuser.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[accountuser.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldUpdatedAt)
+				fieldSeen[accountuser.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[accountuser.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldAccountID)
+				fieldSeen[accountuser.FieldAccountID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[accountuser.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldUserID)
+				fieldSeen[accountuser.FieldUserID] = struct{}{}
+			}
+		case "role":
+			if _, ok := fieldSeen[accountuser.FieldRole]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldRole)
+				fieldSeen[accountuser.FieldRole] = struct{}{}
+			}
+		case "availability":
+			if _, ok := fieldSeen[accountuser.FieldAvailability]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldAvailability)
+				fieldSeen[accountuser.FieldAvailability] = struct{}{}
+			}
+		case "autoOffline":
+			if _, ok := fieldSeen[accountuser.FieldAutoOffline]; !ok {
+				selectedFields = append(selectedFields, accountuser.FieldAutoOffline)
+				fieldSeen[accountuser.FieldAutoOffline] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type agentPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []AgentPaginateOption
+}
+
+func newAgentPaginateArgs(rv map[string]any) *agentPaginateArgs {
+	args := &agentPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &AgentOrder{Field: &AgentOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithAgentOrder(order))
+			}
+		case *AgentOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithAgentOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*AgentWhereInput); ok {
+		args.opts = append(args.opts, WithAgentFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *AgentBotQuery) CollectFields(ctx context.Context, satisfies ...string) (*AgentBotQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *AgentBotQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(agentbot.Columns))
+		selectedFields = []string{agentbot.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "inboxes":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&InboxClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, inboxImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedInboxes(alias, func(wq *InboxQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[agentbot.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldCreatedAt)
+				fieldSeen[agentbot.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[agentbot.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldUpdatedAt)
+				fieldSeen[agentbot.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[agentbot.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldAccountID)
+				fieldSeen[agentbot.FieldAccountID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[agentbot.FieldName]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldName)
+				fieldSeen[agentbot.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[agentbot.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldDescription)
+				fieldSeen[agentbot.FieldDescription] = struct{}{}
+			}
+		case "outgoingURL":
+			if _, ok := fieldSeen[agentbot.FieldOutgoingURL]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldOutgoingURL)
+				fieldSeen[agentbot.FieldOutgoingURL] = struct{}{}
+			}
+		case "botType":
+			if _, ok := fieldSeen[agentbot.FieldBotType]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldBotType)
+				fieldSeen[agentbot.FieldBotType] = struct{}{}
+			}
+		case "botConfig":
+			if _, ok := fieldSeen[agentbot.FieldBotConfig]; !ok {
+				selectedFields = append(selectedFields, agentbot.FieldBotConfig)
+				fieldSeen[agentbot.FieldBotConfig] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type agentbotPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []AgentBotPaginateOption
+}
+
+func newAgentBotPaginateArgs(rv map[string]any) *agentbotPaginateArgs {
+	args := &agentbotPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &AgentBotOrder{Field: &AgentBotOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithAgentBotOrder(order))
+			}
+		case *AgentBotOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithAgentBotOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*AgentBotWhereInput); ok {
+		args.opts = append(args.opts, WithAgentBotFilter(v.Filter))
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *ContactQuery) CollectFields(ctx context.Context, satisfies ...string) (*ContactQuery, error) {
@@ -330,6 +613,364 @@ func newContactInboxPaginateArgs(rv map[string]any) *contactinboxPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ConversationQuery) CollectFields(ctx context.Context, satisfies ...string) (*ConversationQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ConversationQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(conversation.Columns))
+		selectedFields = []string{conversation.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "inbox":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&InboxClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, inboxImplementors)...); err != nil {
+				return err
+			}
+			_q.withInbox = query
+			if _, ok := fieldSeen[conversation.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldInboxID)
+				fieldSeen[conversation.FieldInboxID] = struct{}{}
+			}
+
+		case "contact":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ContactClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, contactImplementors)...); err != nil {
+				return err
+			}
+			_q.withContact = query
+			if _, ok := fieldSeen[conversation.FieldContactID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldContactID)
+				fieldSeen[conversation.FieldContactID] = struct{}{}
+			}
+
+		case "contactInbox":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ContactInboxClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, contactinboxImplementors)...); err != nil {
+				return err
+			}
+			_q.withContactInbox = query
+			if _, ok := fieldSeen[conversation.FieldContactInboxID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldContactInboxID)
+				fieldSeen[conversation.FieldContactInboxID] = struct{}{}
+			}
+
+		case "assignee":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withAssignee = query
+			if _, ok := fieldSeen[conversation.FieldAssigneeID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldAssigneeID)
+				fieldSeen[conversation.FieldAssigneeID] = struct{}{}
+			}
+
+		case "team":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&TeamClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, teamImplementors)...); err != nil {
+				return err
+			}
+			_q.withTeam = query
+			if _, ok := fieldSeen[conversation.FieldTeamID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldTeamID)
+				fieldSeen[conversation.FieldTeamID] = struct{}{}
+			}
+
+		case "messages":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&MessageClient{config: _q.config}).Query()
+			)
+			args := newMessagePaginateArgs(fieldArgs(ctx, new(MessageWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newMessagePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Conversation) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"conversation_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(conversation.MessagesColumn), ids...))
+						})
+						if err := query.GroupBy(conversation.MessagesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[5] == nil {
+								nodes[i].Edges.totalCount[5] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[5][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Conversation) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Messages)
+							if nodes[i].Edges.totalCount[5] == nil {
+								nodes[i].Edges.totalCount[5] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[5][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, messageImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(conversation.MessagesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedMessages(alias, func(wq *MessageQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[conversation.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldCreatedAt)
+				fieldSeen[conversation.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[conversation.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldUpdatedAt)
+				fieldSeen[conversation.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[conversation.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldAccountID)
+				fieldSeen[conversation.FieldAccountID] = struct{}{}
+			}
+		case "displayID":
+			if _, ok := fieldSeen[conversation.FieldDisplayID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldDisplayID)
+				fieldSeen[conversation.FieldDisplayID] = struct{}{}
+			}
+		case "uuid":
+			if _, ok := fieldSeen[conversation.FieldUUID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldUUID)
+				fieldSeen[conversation.FieldUUID] = struct{}{}
+			}
+		case "inboxID":
+			if _, ok := fieldSeen[conversation.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldInboxID)
+				fieldSeen[conversation.FieldInboxID] = struct{}{}
+			}
+		case "contactID":
+			if _, ok := fieldSeen[conversation.FieldContactID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldContactID)
+				fieldSeen[conversation.FieldContactID] = struct{}{}
+			}
+		case "contactInboxID":
+			if _, ok := fieldSeen[conversation.FieldContactInboxID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldContactInboxID)
+				fieldSeen[conversation.FieldContactInboxID] = struct{}{}
+			}
+		case "assigneeID":
+			if _, ok := fieldSeen[conversation.FieldAssigneeID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldAssigneeID)
+				fieldSeen[conversation.FieldAssigneeID] = struct{}{}
+			}
+		case "teamID":
+			if _, ok := fieldSeen[conversation.FieldTeamID]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldTeamID)
+				fieldSeen[conversation.FieldTeamID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[conversation.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldStatus)
+				fieldSeen[conversation.FieldStatus] = struct{}{}
+			}
+		case "priority":
+			if _, ok := fieldSeen[conversation.FieldPriority]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldPriority)
+				fieldSeen[conversation.FieldPriority] = struct{}{}
+			}
+		case "labels":
+			if _, ok := fieldSeen[conversation.FieldLabels]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldLabels)
+				fieldSeen[conversation.FieldLabels] = struct{}{}
+			}
+		case "additionalAttributes":
+			if _, ok := fieldSeen[conversation.FieldAdditionalAttributes]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldAdditionalAttributes)
+				fieldSeen[conversation.FieldAdditionalAttributes] = struct{}{}
+			}
+		case "customAttributes":
+			if _, ok := fieldSeen[conversation.FieldCustomAttributes]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldCustomAttributes)
+				fieldSeen[conversation.FieldCustomAttributes] = struct{}{}
+			}
+		case "snoozedUntil":
+			if _, ok := fieldSeen[conversation.FieldSnoozedUntil]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldSnoozedUntil)
+				fieldSeen[conversation.FieldSnoozedUntil] = struct{}{}
+			}
+		case "lastActivityAt":
+			if _, ok := fieldSeen[conversation.FieldLastActivityAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldLastActivityAt)
+				fieldSeen[conversation.FieldLastActivityAt] = struct{}{}
+			}
+		case "lastIncomingAt":
+			if _, ok := fieldSeen[conversation.FieldLastIncomingAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldLastIncomingAt)
+				fieldSeen[conversation.FieldLastIncomingAt] = struct{}{}
+			}
+		case "firstReplyCreatedAt":
+			if _, ok := fieldSeen[conversation.FieldFirstReplyCreatedAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldFirstReplyCreatedAt)
+				fieldSeen[conversation.FieldFirstReplyCreatedAt] = struct{}{}
+			}
+		case "waitingSince":
+			if _, ok := fieldSeen[conversation.FieldWaitingSince]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldWaitingSince)
+				fieldSeen[conversation.FieldWaitingSince] = struct{}{}
+			}
+		case "agentLastSeenAt":
+			if _, ok := fieldSeen[conversation.FieldAgentLastSeenAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldAgentLastSeenAt)
+				fieldSeen[conversation.FieldAgentLastSeenAt] = struct{}{}
+			}
+		case "contactLastSeenAt":
+			if _, ok := fieldSeen[conversation.FieldContactLastSeenAt]; !ok {
+				selectedFields = append(selectedFields, conversation.FieldContactLastSeenAt)
+				fieldSeen[conversation.FieldContactLastSeenAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type conversationPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ConversationPaginateOption
+}
+
+func newConversationPaginateArgs(rv map[string]any) *conversationPaginateArgs {
+	args := &conversationPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ConversationOrder{Field: &ConversationOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithConversationOrder(order))
+			}
+		case *ConversationOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithConversationOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ConversationWhereInput); ok {
+		args.opts = append(args.opts, WithConversationFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *InboxQuery) CollectFields(ctx context.Context, satisfies ...string) (*InboxQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -351,18 +992,33 @@ func (_q *InboxQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
 		switch field.Name {
 
-		case "contactInboxes":
+		case "members":
 			var (
 				alias = field.Alias
 				path  = append(path, alias)
-				query = (&ContactInboxClient{config: _q.config}).Query()
+				query = (&InboxMemberClient{config: _q.config}).Query()
 			)
-			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, contactinboxImplementors)...); err != nil {
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, inboxmemberImplementors)...); err != nil {
 				return err
 			}
-			_q.WithNamedContactInboxes(alias, func(wq *ContactInboxQuery) {
+			_q.WithNamedMembers(alias, func(wq *InboxMemberQuery) {
 				*wq = *query
 			})
+
+		case "agentBot":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&AgentBotClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, agentbotImplementors)...); err != nil {
+				return err
+			}
+			_q.withAgentBot = query
+			if _, ok := fieldSeen[inbox.FieldAgentBotID]; !ok {
+				selectedFields = append(selectedFields, inbox.FieldAgentBotID)
+				fieldSeen[inbox.FieldAgentBotID] = struct{}{}
+			}
 		case "createdAt":
 			if _, ok := fieldSeen[inbox.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, inbox.FieldCreatedAt)
@@ -517,6 +1173,833 @@ func newInboxPaginateArgs(rv map[string]any) *inboxPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*InboxWhereInput); ok {
 		args.opts = append(args.opts, WithInboxFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *InboxMemberQuery) CollectFields(ctx context.Context, satisfies ...string) (*InboxMemberQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *InboxMemberQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(inboxmember.Columns))
+		selectedFields = []string{inboxmember.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "inbox":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&InboxClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, inboxImplementors)...); err != nil {
+				return err
+			}
+			_q.withInbox = query
+			if _, ok := fieldSeen[inboxmember.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldInboxID)
+				fieldSeen[inboxmember.FieldInboxID] = struct{}{}
+			}
+
+		case "user":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withUser = query
+			if _, ok := fieldSeen[inboxmember.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldUserID)
+				fieldSeen[inboxmember.FieldUserID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[inboxmember.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldCreatedAt)
+				fieldSeen[inboxmember.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[inboxmember.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldUpdatedAt)
+				fieldSeen[inboxmember.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[inboxmember.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldAccountID)
+				fieldSeen[inboxmember.FieldAccountID] = struct{}{}
+			}
+		case "inboxID":
+			if _, ok := fieldSeen[inboxmember.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldInboxID)
+				fieldSeen[inboxmember.FieldInboxID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[inboxmember.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, inboxmember.FieldUserID)
+				fieldSeen[inboxmember.FieldUserID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type inboxmemberPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []InboxMemberPaginateOption
+}
+
+func newInboxMemberPaginateArgs(rv map[string]any) *inboxmemberPaginateArgs {
+	args := &inboxmemberPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &InboxMemberOrder{Field: &InboxMemberOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithInboxMemberOrder(order))
+			}
+		case *InboxMemberOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithInboxMemberOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*InboxMemberWhereInput); ok {
+		args.opts = append(args.opts, WithInboxMemberFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LabelQuery) CollectFields(ctx context.Context, satisfies ...string) (*LabelQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LabelQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(label.Columns))
+		selectedFields = []string{label.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[label.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, label.FieldCreatedAt)
+				fieldSeen[label.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[label.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, label.FieldUpdatedAt)
+				fieldSeen[label.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[label.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, label.FieldAccountID)
+				fieldSeen[label.FieldAccountID] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[label.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, label.FieldTitle)
+				fieldSeen[label.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[label.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, label.FieldDescription)
+				fieldSeen[label.FieldDescription] = struct{}{}
+			}
+		case "color":
+			if _, ok := fieldSeen[label.FieldColor]; !ok {
+				selectedFields = append(selectedFields, label.FieldColor)
+				fieldSeen[label.FieldColor] = struct{}{}
+			}
+		case "showOnSidebar":
+			if _, ok := fieldSeen[label.FieldShowOnSidebar]; !ok {
+				selectedFields = append(selectedFields, label.FieldShowOnSidebar)
+				fieldSeen[label.FieldShowOnSidebar] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type labelPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LabelPaginateOption
+}
+
+func newLabelPaginateArgs(rv map[string]any) *labelPaginateArgs {
+	args := &labelPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLabelOrder(order))
+			}
+		case *LabelOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLabelOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*LabelWhereInput); ok {
+		args.opts = append(args.opts, WithLabelFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *MessageQuery) CollectFields(ctx context.Context, satisfies ...string) (*MessageQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *MessageQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(message.Columns))
+		selectedFields = []string{message.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "conversation":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ConversationClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, conversationImplementors)...); err != nil {
+				return err
+			}
+			_q.withConversation = query
+			if _, ok := fieldSeen[message.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, message.FieldConversationID)
+				fieldSeen[message.FieldConversationID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[message.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, message.FieldCreatedAt)
+				fieldSeen[message.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[message.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, message.FieldUpdatedAt)
+				fieldSeen[message.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[message.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, message.FieldAccountID)
+				fieldSeen[message.FieldAccountID] = struct{}{}
+			}
+		case "conversationID":
+			if _, ok := fieldSeen[message.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, message.FieldConversationID)
+				fieldSeen[message.FieldConversationID] = struct{}{}
+			}
+		case "inboxID":
+			if _, ok := fieldSeen[message.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, message.FieldInboxID)
+				fieldSeen[message.FieldInboxID] = struct{}{}
+			}
+		case "content":
+			if _, ok := fieldSeen[message.FieldContent]; !ok {
+				selectedFields = append(selectedFields, message.FieldContent)
+				fieldSeen[message.FieldContent] = struct{}{}
+			}
+		case "messageType":
+			if _, ok := fieldSeen[message.FieldMessageType]; !ok {
+				selectedFields = append(selectedFields, message.FieldMessageType)
+				fieldSeen[message.FieldMessageType] = struct{}{}
+			}
+		case "contentType":
+			if _, ok := fieldSeen[message.FieldContentType]; !ok {
+				selectedFields = append(selectedFields, message.FieldContentType)
+				fieldSeen[message.FieldContentType] = struct{}{}
+			}
+		case "private":
+			if _, ok := fieldSeen[message.FieldPrivate]; !ok {
+				selectedFields = append(selectedFields, message.FieldPrivate)
+				fieldSeen[message.FieldPrivate] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[message.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, message.FieldStatus)
+				fieldSeen[message.FieldStatus] = struct{}{}
+			}
+		case "contentAttributes":
+			if _, ok := fieldSeen[message.FieldContentAttributes]; !ok {
+				selectedFields = append(selectedFields, message.FieldContentAttributes)
+				fieldSeen[message.FieldContentAttributes] = struct{}{}
+			}
+		case "additionalAttributes":
+			if _, ok := fieldSeen[message.FieldAdditionalAttributes]; !ok {
+				selectedFields = append(selectedFields, message.FieldAdditionalAttributes)
+				fieldSeen[message.FieldAdditionalAttributes] = struct{}{}
+			}
+		case "templateParams":
+			if _, ok := fieldSeen[message.FieldTemplateParams]; !ok {
+				selectedFields = append(selectedFields, message.FieldTemplateParams)
+				fieldSeen[message.FieldTemplateParams] = struct{}{}
+			}
+		case "sourceID":
+			if _, ok := fieldSeen[message.FieldSourceID]; !ok {
+				selectedFields = append(selectedFields, message.FieldSourceID)
+				fieldSeen[message.FieldSourceID] = struct{}{}
+			}
+		case "echoID":
+			if _, ok := fieldSeen[message.FieldEchoID]; !ok {
+				selectedFields = append(selectedFields, message.FieldEchoID)
+				fieldSeen[message.FieldEchoID] = struct{}{}
+			}
+		case "senderType":
+			if _, ok := fieldSeen[message.FieldSenderType]; !ok {
+				selectedFields = append(selectedFields, message.FieldSenderType)
+				fieldSeen[message.FieldSenderType] = struct{}{}
+			}
+		case "senderID":
+			if _, ok := fieldSeen[message.FieldSenderID]; !ok {
+				selectedFields = append(selectedFields, message.FieldSenderID)
+				fieldSeen[message.FieldSenderID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type messagePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []MessagePaginateOption
+}
+
+func newMessagePaginateArgs(rv map[string]any) *messagePaginateArgs {
+	args := &messagePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &MessageOrder{Field: &MessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithMessageOrder(order))
+			}
+		case *MessageOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithMessageOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*MessageWhereInput); ok {
+		args.opts = append(args.opts, WithMessageFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *TeamQuery) CollectFields(ctx context.Context, satisfies ...string) (*TeamQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *TeamQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(team.Columns))
+		selectedFields = []string{team.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "members":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&TeamMemberClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, teammemberImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedMembers(alias, func(wq *TeamMemberQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[team.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, team.FieldCreatedAt)
+				fieldSeen[team.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[team.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, team.FieldUpdatedAt)
+				fieldSeen[team.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[team.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, team.FieldAccountID)
+				fieldSeen[team.FieldAccountID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[team.FieldName]; !ok {
+				selectedFields = append(selectedFields, team.FieldName)
+				fieldSeen[team.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[team.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, team.FieldDescription)
+				fieldSeen[team.FieldDescription] = struct{}{}
+			}
+		case "allowAutoAssign":
+			if _, ok := fieldSeen[team.FieldAllowAutoAssign]; !ok {
+				selectedFields = append(selectedFields, team.FieldAllowAutoAssign)
+				fieldSeen[team.FieldAllowAutoAssign] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type teamPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []TeamPaginateOption
+}
+
+func newTeamPaginateArgs(rv map[string]any) *teamPaginateArgs {
+	args := &teamPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &TeamOrder{Field: &TeamOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithTeamOrder(order))
+			}
+		case *TeamOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithTeamOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*TeamWhereInput); ok {
+		args.opts = append(args.opts, WithTeamFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *TeamMemberQuery) CollectFields(ctx context.Context, satisfies ...string) (*TeamMemberQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *TeamMemberQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(teammember.Columns))
+		selectedFields = []string{teammember.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "team":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&TeamClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, teamImplementors)...); err != nil {
+				return err
+			}
+			_q.withTeam = query
+			if _, ok := fieldSeen[teammember.FieldTeamID]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldTeamID)
+				fieldSeen[teammember.FieldTeamID] = struct{}{}
+			}
+
+		case "user":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withUser = query
+			if _, ok := fieldSeen[teammember.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldUserID)
+				fieldSeen[teammember.FieldUserID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[teammember.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldCreatedAt)
+				fieldSeen[teammember.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[teammember.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldUpdatedAt)
+				fieldSeen[teammember.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[teammember.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldAccountID)
+				fieldSeen[teammember.FieldAccountID] = struct{}{}
+			}
+		case "teamID":
+			if _, ok := fieldSeen[teammember.FieldTeamID]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldTeamID)
+				fieldSeen[teammember.FieldTeamID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[teammember.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, teammember.FieldUserID)
+				fieldSeen[teammember.FieldUserID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type teammemberPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []TeamMemberPaginateOption
+}
+
+func newTeamMemberPaginateArgs(rv map[string]any) *teammemberPaginateArgs {
+	args := &teammemberPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &TeamMemberOrder{Field: &TeamMemberOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithTeamMemberOrder(order))
+			}
+		case *TeamMemberOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithTeamMemberOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*TeamMemberWhereInput); ok {
+		args.opts = append(args.opts, WithTeamMemberFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *UserQuery) CollectFields(ctx context.Context, satisfies ...string) (*UserQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *UserQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(user.Columns))
+		selectedFields = []string{user.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[user.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, user.FieldCreatedAt)
+				fieldSeen[user.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[user.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, user.FieldUpdatedAt)
+				fieldSeen[user.FieldUpdatedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[user.FieldName]; !ok {
+				selectedFields = append(selectedFields, user.FieldName)
+				fieldSeen[user.FieldName] = struct{}{}
+			}
+		case "displayName":
+			if _, ok := fieldSeen[user.FieldDisplayName]; !ok {
+				selectedFields = append(selectedFields, user.FieldDisplayName)
+				fieldSeen[user.FieldDisplayName] = struct{}{}
+			}
+		case "email":
+			if _, ok := fieldSeen[user.FieldEmail]; !ok {
+				selectedFields = append(selectedFields, user.FieldEmail)
+				fieldSeen[user.FieldEmail] = struct{}{}
+			}
+		case "confirmed":
+			if _, ok := fieldSeen[user.FieldConfirmed]; !ok {
+				selectedFields = append(selectedFields, user.FieldConfirmed)
+				fieldSeen[user.FieldConfirmed] = struct{}{}
+			}
+		case "avatarURL":
+			if _, ok := fieldSeen[user.FieldAvatarURL]; !ok {
+				selectedFields = append(selectedFields, user.FieldAvatarURL)
+				fieldSeen[user.FieldAvatarURL] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type userPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []UserPaginateOption
+}
+
+func newUserPaginateArgs(rv map[string]any) *userPaginateArgs {
+	args := &userPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &UserOrder{Field: &UserOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithUserOrder(order))
+			}
+		case *UserOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithUserOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*UserWhereInput); ok {
+		args.opts = append(args.opts, WithUserFilter(v.Filter))
 	}
 	return args
 }

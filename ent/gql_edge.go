@@ -8,6 +8,26 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 )
 
+func (_m *AccountUser) User(ctx context.Context) (*User, error) {
+	result, err := _m.Edges.UserOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryUser().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *AgentBot) Inboxes(ctx context.Context) (result []*Inbox, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedInboxes(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.InboxesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryInboxes().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *Contact) ContactInboxes(ctx context.Context) (result []*ContactInbox, err error) {
 	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
 		result, err = _m.NamedContactInboxes(graphql.GetFieldContext(ctx).Field.Alias)
@@ -36,14 +56,135 @@ func (_m *ContactInbox) Inbox(ctx context.Context) (*Inbox, error) {
 	return result, err
 }
 
-func (_m *Inbox) ContactInboxes(ctx context.Context) (result []*ContactInbox, err error) {
+func (_m *Conversation) Inbox(ctx context.Context) (*Inbox, error) {
+	result, err := _m.Edges.InboxOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryInbox().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Conversation) Contact(ctx context.Context) (*Contact, error) {
+	result, err := _m.Edges.ContactOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryContact().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Conversation) ContactInbox(ctx context.Context) (*ContactInbox, error) {
+	result, err := _m.Edges.ContactInboxOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryContactInbox().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *Conversation) Assignee(ctx context.Context) (*User, error) {
+	result, err := _m.Edges.AssigneeOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAssignee().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *Conversation) Team(ctx context.Context) (*Team, error) {
+	result, err := _m.Edges.TeamOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryTeam().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *Conversation) Messages(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *MessageOrder, where *MessageWhereInput,
+) (*MessageConnection, error) {
+	opts := []MessagePaginateOption{
+		WithMessageOrder(orderBy),
+		WithMessageFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[5][alias]
+	if nodes, err := _m.NamedMessages(alias); err == nil || hasTotalCount {
+		pager, err := newMessagePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &MessageConnection{Edges: []*MessageEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryMessages().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Inbox) Members(ctx context.Context) (result []*InboxMember, err error) {
 	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
-		result, err = _m.NamedContactInboxes(graphql.GetFieldContext(ctx).Field.Alias)
+		result, err = _m.NamedMembers(graphql.GetFieldContext(ctx).Field.Alias)
 	} else {
-		result, err = _m.Edges.ContactInboxesOrErr()
+		result, err = _m.Edges.MembersOrErr()
 	}
 	if IsNotLoaded(err) {
-		result, err = _m.QueryContactInboxes().All(ctx)
+		result, err = _m.QueryMembers().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *Inbox) AgentBot(ctx context.Context) (*AgentBot, error) {
+	result, err := _m.Edges.AgentBotOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAgentBot().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *InboxMember) Inbox(ctx context.Context) (*Inbox, error) {
+	result, err := _m.Edges.InboxOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryInbox().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *InboxMember) User(ctx context.Context) (*User, error) {
+	result, err := _m.Edges.UserOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryUser().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Message) Conversation(ctx context.Context) (*Conversation, error) {
+	result, err := _m.Edges.ConversationOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryConversation().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Team) Members(ctx context.Context) (result []*TeamMember, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedMembers(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.MembersOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryMembers().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *TeamMember) Team(ctx context.Context) (*Team, error) {
+	result, err := _m.Edges.TeamOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryTeam().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *TeamMember) User(ctx context.Context) (*User, error) {
+	result, err := _m.Edges.UserOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryUser().Only(ctx)
 	}
 	return result, err
 }

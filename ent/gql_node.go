@@ -14,9 +14,18 @@ import (
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/hashicorp/go-multierror"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/team"
+	"github.com/switchboard/switchboard/ent/teammember"
+	"github.com/switchboard/switchboard/ent/user"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -24,6 +33,16 @@ import (
 type Noder interface {
 	IsNode()
 }
+
+var accountuserImplementors = []string{"Agent", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*AccountUser) IsNode() {}
+
+var agentbotImplementors = []string{"AgentBot", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*AgentBot) IsNode() {}
 
 var contactImplementors = []string{"Contact", "Node"}
 
@@ -35,10 +54,45 @@ var contactinboxImplementors = []string{"ContactInbox", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*ContactInbox) IsNode() {}
 
+var conversationImplementors = []string{"Conversation", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Conversation) IsNode() {}
+
 var inboxImplementors = []string{"Inbox", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Inbox) IsNode() {}
+
+var inboxmemberImplementors = []string{"InboxMember", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*InboxMember) IsNode() {}
+
+var labelImplementors = []string{"Label", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Label) IsNode() {}
+
+var messageImplementors = []string{"Message", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Message) IsNode() {}
+
+var teamImplementors = []string{"Team", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Team) IsNode() {}
+
+var teammemberImplementors = []string{"TeamMember", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*TeamMember) IsNode() {}
+
+var userImplementors = []string{"User", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*User) IsNode() {}
 
 var errNodeInvalidID = &NotFoundError{"node"}
 
@@ -98,6 +152,24 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case accountuser.Table:
+		query := c.AccountUser.Query().
+			Where(accountuser.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, accountuserImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case agentbot.Table:
+		query := c.AgentBot.Query().
+			Where(agentbot.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, agentbotImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case contact.Table:
 		query := c.Contact.Query().
 			Where(contact.ID(id))
@@ -116,11 +188,74 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case conversation.Table:
+		query := c.Conversation.Query().
+			Where(conversation.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, conversationImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case inbox.Table:
 		query := c.Inbox.Query().
 			Where(inbox.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, inboxImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case inboxmember.Table:
+		query := c.InboxMember.Query().
+			Where(inboxmember.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, inboxmemberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case label.Table:
+		query := c.Label.Query().
+			Where(label.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, labelImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case message.Table:
+		query := c.Message.Query().
+			Where(message.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, messageImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case team.Table:
+		query := c.Team.Query().
+			Where(team.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, teamImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case teammember.Table:
+		query := c.TeamMember.Query().
+			Where(teammember.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, teammemberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case user.Table:
+		query := c.User.Query().
+			Where(user.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, userImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -198,6 +333,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case accountuser.Table:
+		query := c.AccountUser.Query().
+			Where(accountuser.IDIn(ids...))
+		query, err := query.CollectFields(ctx, accountuserImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case agentbot.Table:
+		query := c.AgentBot.Query().
+			Where(agentbot.IDIn(ids...))
+		query, err := query.CollectFields(ctx, agentbotImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case contact.Table:
 		query := c.Contact.Query().
 			Where(contact.IDIn(ids...))
@@ -230,10 +397,122 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case conversation.Table:
+		query := c.Conversation.Query().
+			Where(conversation.IDIn(ids...))
+		query, err := query.CollectFields(ctx, conversationImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case inbox.Table:
 		query := c.Inbox.Query().
 			Where(inbox.IDIn(ids...))
 		query, err := query.CollectFields(ctx, inboxImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case inboxmember.Table:
+		query := c.InboxMember.Query().
+			Where(inboxmember.IDIn(ids...))
+		query, err := query.CollectFields(ctx, inboxmemberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case label.Table:
+		query := c.Label.Query().
+			Where(label.IDIn(ids...))
+		query, err := query.CollectFields(ctx, labelImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case message.Table:
+		query := c.Message.Query().
+			Where(message.IDIn(ids...))
+		query, err := query.CollectFields(ctx, messageImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case team.Table:
+		query := c.Team.Query().
+			Where(team.IDIn(ids...))
+		query, err := query.CollectFields(ctx, teamImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case teammember.Table:
+		query := c.TeamMember.Query().
+			Where(teammember.IDIn(ids...))
+		query, err := query.CollectFields(ctx, teammemberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case user.Table:
+		query := c.User.Query().
+			Where(user.IDIn(ids...))
+		query, err := query.CollectFields(ctx, userImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -14,9 +14,18 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/team"
+	"github.com/switchboard/switchboard/ent/teammember"
+	"github.com/switchboard/switchboard/ent/user"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -98,6 +107,637 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// Agent is the type alias for AccountUser.
+type Agent = AccountUser
+
+// AgentEdge is the edge representation of Agent.
+type AgentEdge struct {
+	Node   *Agent `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// AgentConnection is the connection containing edges to Agent.
+type AgentConnection struct {
+	Edges      []*AgentEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *AgentConnection) build(nodes []*Agent, pager *agentPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Agent
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Agent {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Agent {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*AgentEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &AgentEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// AgentPaginateOption enables pagination customization.
+type AgentPaginateOption func(*agentPager) error
+
+// WithAgentOrder configures pagination ordering.
+func WithAgentOrder(order *AgentOrder) AgentPaginateOption {
+	if order == nil {
+		order = DefaultAgentOrder
+	}
+	o := *order
+	return func(pager *agentPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultAgentOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithAgentFilter configures pagination filter.
+func WithAgentFilter(filter func(*AccountUserQuery) (*AccountUserQuery, error)) AgentPaginateOption {
+	return func(pager *agentPager) error {
+		if filter == nil {
+			return errors.New("AccountUserQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type agentPager struct {
+	reverse bool
+	order   *AgentOrder
+	filter  func(*AccountUserQuery) (*AccountUserQuery, error)
+}
+
+func newAgentPager(opts []AgentPaginateOption, reverse bool) (*agentPager, error) {
+	pager := &agentPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultAgentOrder
+	}
+	return pager, nil
+}
+
+func (p *agentPager) applyFilter(query *AccountUserQuery) (*AccountUserQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *agentPager) toCursor(_m *Agent) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *agentPager) applyCursors(query *AccountUserQuery, after, before *Cursor) (*AccountUserQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultAgentOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *agentPager) applyOrder(query *AccountUserQuery) *AccountUserQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultAgentOrder.Field {
+		query = query.Order(DefaultAgentOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *agentPager) orderExpr(query *AccountUserQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultAgentOrder.Field {
+			b.Comma().Ident(DefaultAgentOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Agent.
+func (_m *AccountUserQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...AgentPaginateOption,
+) (*AgentConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newAgentPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &AgentConnection{Edges: []*AgentEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// AccountUserOrderFieldCreatedAt orders AccountUser by created_at.
+	AccountUserOrderFieldCreatedAt = &AgentOrderField{
+		Value: func(_m *Agent) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: accountuser.FieldCreatedAt,
+		toTerm: accountuser.ByCreatedAt,
+		toCursor: func(_m *Agent) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// AccountUserOrderFieldUpdatedAt orders AccountUser by updated_at.
+	AccountUserOrderFieldUpdatedAt = &AgentOrderField{
+		Value: func(_m *Agent) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: accountuser.FieldUpdatedAt,
+		toTerm: accountuser.ByUpdatedAt,
+		toCursor: func(_m *Agent) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f AgentOrderField) String() string {
+	var str string
+	switch f.column {
+	case AccountUserOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case AccountUserOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f AgentOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *AgentOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("AgentOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *AccountUserOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *AccountUserOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid AgentOrderField", str)
+	}
+	return nil
+}
+
+// AgentOrderField defines the ordering field of AccountUser.
+type AgentOrderField struct {
+	// Value extracts the ordering value from the given AccountUser.
+	Value    func(*Agent) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) accountuser.OrderOption
+	toCursor func(*Agent) Cursor
+}
+
+// AgentOrder defines the ordering of AccountUser.
+type AgentOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *AgentOrderField `json:"field"`
+}
+
+// DefaultAgentOrder is the default ordering of AccountUser.
+var DefaultAgentOrder = &AgentOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &AgentOrderField{
+		Value: func(_m *Agent) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: accountuser.FieldID,
+		toTerm: accountuser.ByID,
+		toCursor: func(_m *Agent) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Agent into AgentEdge.
+func (_m *Agent) ToEdge(order *AgentOrder) *AgentEdge {
+	if order == nil {
+		order = DefaultAgentOrder
+	}
+	return &AgentEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// AgentBotEdge is the edge representation of AgentBot.
+type AgentBotEdge struct {
+	Node   *AgentBot `json:"node"`
+	Cursor Cursor    `json:"cursor"`
+}
+
+// AgentBotConnection is the connection containing edges to AgentBot.
+type AgentBotConnection struct {
+	Edges      []*AgentBotEdge `json:"edges"`
+	PageInfo   PageInfo        `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+func (c *AgentBotConnection) build(nodes []*AgentBot, pager *agentbotPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *AgentBot
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *AgentBot {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *AgentBot {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*AgentBotEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &AgentBotEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// AgentBotPaginateOption enables pagination customization.
+type AgentBotPaginateOption func(*agentbotPager) error
+
+// WithAgentBotOrder configures pagination ordering.
+func WithAgentBotOrder(order *AgentBotOrder) AgentBotPaginateOption {
+	if order == nil {
+		order = DefaultAgentBotOrder
+	}
+	o := *order
+	return func(pager *agentbotPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultAgentBotOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithAgentBotFilter configures pagination filter.
+func WithAgentBotFilter(filter func(*AgentBotQuery) (*AgentBotQuery, error)) AgentBotPaginateOption {
+	return func(pager *agentbotPager) error {
+		if filter == nil {
+			return errors.New("AgentBotQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type agentbotPager struct {
+	reverse bool
+	order   *AgentBotOrder
+	filter  func(*AgentBotQuery) (*AgentBotQuery, error)
+}
+
+func newAgentBotPager(opts []AgentBotPaginateOption, reverse bool) (*agentbotPager, error) {
+	pager := &agentbotPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultAgentBotOrder
+	}
+	return pager, nil
+}
+
+func (p *agentbotPager) applyFilter(query *AgentBotQuery) (*AgentBotQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *agentbotPager) toCursor(_m *AgentBot) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *agentbotPager) applyCursors(query *AgentBotQuery, after, before *Cursor) (*AgentBotQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultAgentBotOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *agentbotPager) applyOrder(query *AgentBotQuery) *AgentBotQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultAgentBotOrder.Field {
+		query = query.Order(DefaultAgentBotOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *agentbotPager) orderExpr(query *AgentBotQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultAgentBotOrder.Field {
+			b.Comma().Ident(DefaultAgentBotOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to AgentBot.
+func (_m *AgentBotQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...AgentBotPaginateOption,
+) (*AgentBotConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newAgentBotPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &AgentBotConnection{Edges: []*AgentBotEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// AgentBotOrderFieldCreatedAt orders AgentBot by created_at.
+	AgentBotOrderFieldCreatedAt = &AgentBotOrderField{
+		Value: func(_m *AgentBot) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: agentbot.FieldCreatedAt,
+		toTerm: agentbot.ByCreatedAt,
+		toCursor: func(_m *AgentBot) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// AgentBotOrderFieldUpdatedAt orders AgentBot by updated_at.
+	AgentBotOrderFieldUpdatedAt = &AgentBotOrderField{
+		Value: func(_m *AgentBot) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: agentbot.FieldUpdatedAt,
+		toTerm: agentbot.ByUpdatedAt,
+		toCursor: func(_m *AgentBot) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f AgentBotOrderField) String() string {
+	var str string
+	switch f.column {
+	case AgentBotOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case AgentBotOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f AgentBotOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *AgentBotOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("AgentBotOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *AgentBotOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *AgentBotOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid AgentBotOrderField", str)
+	}
+	return nil
+}
+
+// AgentBotOrderField defines the ordering field of AgentBot.
+type AgentBotOrderField struct {
+	// Value extracts the ordering value from the given AgentBot.
+	Value    func(*AgentBot) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) agentbot.OrderOption
+	toCursor func(*AgentBot) Cursor
+}
+
+// AgentBotOrder defines the ordering of AgentBot.
+type AgentBotOrder struct {
+	Direction OrderDirection      `json:"direction"`
+	Field     *AgentBotOrderField `json:"field"`
+}
+
+// DefaultAgentBotOrder is the default ordering of AgentBot.
+var DefaultAgentBotOrder = &AgentBotOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &AgentBotOrderField{
+		Value: func(_m *AgentBot) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: agentbot.FieldID,
+		toTerm: agentbot.ByID,
+		toCursor: func(_m *AgentBot) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts AgentBot into AgentBotEdge.
+func (_m *AgentBot) ToEdge(order *AgentBotOrder) *AgentBotEdge {
+	if order == nil {
+		order = DefaultAgentBotOrder
+	}
+	return &AgentBotEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // ContactEdge is the edge representation of Contact.
@@ -836,6 +1476,320 @@ func (_m *ContactInbox) ToEdge(order *ContactInboxOrder) *ContactInboxEdge {
 	}
 }
 
+// ConversationEdge is the edge representation of Conversation.
+type ConversationEdge struct {
+	Node   *Conversation `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// ConversationConnection is the connection containing edges to Conversation.
+type ConversationConnection struct {
+	Edges      []*ConversationEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *ConversationConnection) build(nodes []*Conversation, pager *conversationPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Conversation
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Conversation {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Conversation {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ConversationEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ConversationEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ConversationPaginateOption enables pagination customization.
+type ConversationPaginateOption func(*conversationPager) error
+
+// WithConversationOrder configures pagination ordering.
+func WithConversationOrder(order *ConversationOrder) ConversationPaginateOption {
+	if order == nil {
+		order = DefaultConversationOrder
+	}
+	o := *order
+	return func(pager *conversationPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultConversationOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithConversationFilter configures pagination filter.
+func WithConversationFilter(filter func(*ConversationQuery) (*ConversationQuery, error)) ConversationPaginateOption {
+	return func(pager *conversationPager) error {
+		if filter == nil {
+			return errors.New("ConversationQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type conversationPager struct {
+	reverse bool
+	order   *ConversationOrder
+	filter  func(*ConversationQuery) (*ConversationQuery, error)
+}
+
+func newConversationPager(opts []ConversationPaginateOption, reverse bool) (*conversationPager, error) {
+	pager := &conversationPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultConversationOrder
+	}
+	return pager, nil
+}
+
+func (p *conversationPager) applyFilter(query *ConversationQuery) (*ConversationQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *conversationPager) toCursor(_m *Conversation) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *conversationPager) applyCursors(query *ConversationQuery, after, before *Cursor) (*ConversationQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultConversationOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *conversationPager) applyOrder(query *ConversationQuery) *ConversationQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultConversationOrder.Field {
+		query = query.Order(DefaultConversationOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *conversationPager) orderExpr(query *ConversationQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultConversationOrder.Field {
+			b.Comma().Ident(DefaultConversationOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Conversation.
+func (_m *ConversationQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ConversationPaginateOption,
+) (*ConversationConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newConversationPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ConversationConnection{Edges: []*ConversationEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ConversationOrderFieldCreatedAt orders Conversation by created_at.
+	ConversationOrderFieldCreatedAt = &ConversationOrderField{
+		Value: func(_m *Conversation) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: conversation.FieldCreatedAt,
+		toTerm: conversation.ByCreatedAt,
+		toCursor: func(_m *Conversation) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ConversationOrderFieldUpdatedAt orders Conversation by updated_at.
+	ConversationOrderFieldUpdatedAt = &ConversationOrderField{
+		Value: func(_m *Conversation) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: conversation.FieldUpdatedAt,
+		toTerm: conversation.ByUpdatedAt,
+		toCursor: func(_m *Conversation) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ConversationOrderField) String() string {
+	var str string
+	switch f.column {
+	case ConversationOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ConversationOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ConversationOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ConversationOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ConversationOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ConversationOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ConversationOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ConversationOrderField", str)
+	}
+	return nil
+}
+
+// ConversationOrderField defines the ordering field of Conversation.
+type ConversationOrderField struct {
+	// Value extracts the ordering value from the given Conversation.
+	Value    func(*Conversation) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) conversation.OrderOption
+	toCursor func(*Conversation) Cursor
+}
+
+// ConversationOrder defines the ordering of Conversation.
+type ConversationOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *ConversationOrderField `json:"field"`
+}
+
+// DefaultConversationOrder is the default ordering of Conversation.
+var DefaultConversationOrder = &ConversationOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ConversationOrderField{
+		Value: func(_m *Conversation) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: conversation.FieldID,
+		toTerm: conversation.ByID,
+		toCursor: func(_m *Conversation) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Conversation into ConversationEdge.
+func (_m *Conversation) ToEdge(order *ConversationOrder) *ConversationEdge {
+	if order == nil {
+		order = DefaultConversationOrder
+	}
+	return &ConversationEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // InboxEdge is the edge representation of Inbox.
 type InboxEdge struct {
 	Node   *Inbox `json:"node"`
@@ -1145,6 +2099,1890 @@ func (_m *Inbox) ToEdge(order *InboxOrder) *InboxEdge {
 		order = DefaultInboxOrder
 	}
 	return &InboxEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// InboxMemberEdge is the edge representation of InboxMember.
+type InboxMemberEdge struct {
+	Node   *InboxMember `json:"node"`
+	Cursor Cursor       `json:"cursor"`
+}
+
+// InboxMemberConnection is the connection containing edges to InboxMember.
+type InboxMemberConnection struct {
+	Edges      []*InboxMemberEdge `json:"edges"`
+	PageInfo   PageInfo           `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+func (c *InboxMemberConnection) build(nodes []*InboxMember, pager *inboxmemberPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *InboxMember
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *InboxMember {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *InboxMember {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*InboxMemberEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &InboxMemberEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// InboxMemberPaginateOption enables pagination customization.
+type InboxMemberPaginateOption func(*inboxmemberPager) error
+
+// WithInboxMemberOrder configures pagination ordering.
+func WithInboxMemberOrder(order *InboxMemberOrder) InboxMemberPaginateOption {
+	if order == nil {
+		order = DefaultInboxMemberOrder
+	}
+	o := *order
+	return func(pager *inboxmemberPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultInboxMemberOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithInboxMemberFilter configures pagination filter.
+func WithInboxMemberFilter(filter func(*InboxMemberQuery) (*InboxMemberQuery, error)) InboxMemberPaginateOption {
+	return func(pager *inboxmemberPager) error {
+		if filter == nil {
+			return errors.New("InboxMemberQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type inboxmemberPager struct {
+	reverse bool
+	order   *InboxMemberOrder
+	filter  func(*InboxMemberQuery) (*InboxMemberQuery, error)
+}
+
+func newInboxMemberPager(opts []InboxMemberPaginateOption, reverse bool) (*inboxmemberPager, error) {
+	pager := &inboxmemberPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultInboxMemberOrder
+	}
+	return pager, nil
+}
+
+func (p *inboxmemberPager) applyFilter(query *InboxMemberQuery) (*InboxMemberQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *inboxmemberPager) toCursor(_m *InboxMember) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *inboxmemberPager) applyCursors(query *InboxMemberQuery, after, before *Cursor) (*InboxMemberQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultInboxMemberOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *inboxmemberPager) applyOrder(query *InboxMemberQuery) *InboxMemberQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultInboxMemberOrder.Field {
+		query = query.Order(DefaultInboxMemberOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *inboxmemberPager) orderExpr(query *InboxMemberQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultInboxMemberOrder.Field {
+			b.Comma().Ident(DefaultInboxMemberOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to InboxMember.
+func (_m *InboxMemberQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...InboxMemberPaginateOption,
+) (*InboxMemberConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newInboxMemberPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &InboxMemberConnection{Edges: []*InboxMemberEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// InboxMemberOrderFieldCreatedAt orders InboxMember by created_at.
+	InboxMemberOrderFieldCreatedAt = &InboxMemberOrderField{
+		Value: func(_m *InboxMember) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: inboxmember.FieldCreatedAt,
+		toTerm: inboxmember.ByCreatedAt,
+		toCursor: func(_m *InboxMember) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// InboxMemberOrderFieldUpdatedAt orders InboxMember by updated_at.
+	InboxMemberOrderFieldUpdatedAt = &InboxMemberOrderField{
+		Value: func(_m *InboxMember) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: inboxmember.FieldUpdatedAt,
+		toTerm: inboxmember.ByUpdatedAt,
+		toCursor: func(_m *InboxMember) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f InboxMemberOrderField) String() string {
+	var str string
+	switch f.column {
+	case InboxMemberOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case InboxMemberOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f InboxMemberOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *InboxMemberOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("InboxMemberOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *InboxMemberOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *InboxMemberOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid InboxMemberOrderField", str)
+	}
+	return nil
+}
+
+// InboxMemberOrderField defines the ordering field of InboxMember.
+type InboxMemberOrderField struct {
+	// Value extracts the ordering value from the given InboxMember.
+	Value    func(*InboxMember) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) inboxmember.OrderOption
+	toCursor func(*InboxMember) Cursor
+}
+
+// InboxMemberOrder defines the ordering of InboxMember.
+type InboxMemberOrder struct {
+	Direction OrderDirection         `json:"direction"`
+	Field     *InboxMemberOrderField `json:"field"`
+}
+
+// DefaultInboxMemberOrder is the default ordering of InboxMember.
+var DefaultInboxMemberOrder = &InboxMemberOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &InboxMemberOrderField{
+		Value: func(_m *InboxMember) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: inboxmember.FieldID,
+		toTerm: inboxmember.ByID,
+		toCursor: func(_m *InboxMember) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts InboxMember into InboxMemberEdge.
+func (_m *InboxMember) ToEdge(order *InboxMemberOrder) *InboxMemberEdge {
+	if order == nil {
+		order = DefaultInboxMemberOrder
+	}
+	return &InboxMemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LabelEdge is the edge representation of Label.
+type LabelEdge struct {
+	Node   *Label `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// LabelConnection is the connection containing edges to Label.
+type LabelConnection struct {
+	Edges      []*LabelEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *LabelConnection) build(nodes []*Label, pager *labelPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Label
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Label {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Label {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LabelEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LabelEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LabelPaginateOption enables pagination customization.
+type LabelPaginateOption func(*labelPager) error
+
+// WithLabelOrder configures pagination ordering.
+func WithLabelOrder(order *LabelOrder) LabelPaginateOption {
+	if order == nil {
+		order = DefaultLabelOrder
+	}
+	o := *order
+	return func(pager *labelPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLabelOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLabelFilter configures pagination filter.
+func WithLabelFilter(filter func(*LabelQuery) (*LabelQuery, error)) LabelPaginateOption {
+	return func(pager *labelPager) error {
+		if filter == nil {
+			return errors.New("LabelQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type labelPager struct {
+	reverse bool
+	order   *LabelOrder
+	filter  func(*LabelQuery) (*LabelQuery, error)
+}
+
+func newLabelPager(opts []LabelPaginateOption, reverse bool) (*labelPager, error) {
+	pager := &labelPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLabelOrder
+	}
+	return pager, nil
+}
+
+func (p *labelPager) applyFilter(query *LabelQuery) (*LabelQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *labelPager) toCursor(_m *Label) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *labelPager) applyCursors(query *LabelQuery, after, before *Cursor) (*LabelQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLabelOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *labelPager) applyOrder(query *LabelQuery) *LabelQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLabelOrder.Field {
+		query = query.Order(DefaultLabelOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *labelPager) orderExpr(query *LabelQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLabelOrder.Field {
+			b.Comma().Ident(DefaultLabelOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Label.
+func (_m *LabelQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LabelPaginateOption,
+) (*LabelConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLabelPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LabelConnection{Edges: []*LabelEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LabelOrderFieldCreatedAt orders Label by created_at.
+	LabelOrderFieldCreatedAt = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: label.FieldCreatedAt,
+		toTerm: label.ByCreatedAt,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LabelOrderFieldUpdatedAt orders Label by updated_at.
+	LabelOrderFieldUpdatedAt = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: label.FieldUpdatedAt,
+		toTerm: label.ByUpdatedAt,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LabelOrderField) String() string {
+	var str string
+	switch f.column {
+	case LabelOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LabelOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LabelOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LabelOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LabelOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LabelOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LabelOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid LabelOrderField", str)
+	}
+	return nil
+}
+
+// LabelOrderField defines the ordering field of Label.
+type LabelOrderField struct {
+	// Value extracts the ordering value from the given Label.
+	Value    func(*Label) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) label.OrderOption
+	toCursor func(*Label) Cursor
+}
+
+// LabelOrder defines the ordering of Label.
+type LabelOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *LabelOrderField `json:"field"`
+}
+
+// DefaultLabelOrder is the default ordering of Label.
+var DefaultLabelOrder = &LabelOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: label.FieldID,
+		toTerm: label.ByID,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Label into LabelEdge.
+func (_m *Label) ToEdge(order *LabelOrder) *LabelEdge {
+	if order == nil {
+		order = DefaultLabelOrder
+	}
+	return &LabelEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// MessageEdge is the edge representation of Message.
+type MessageEdge struct {
+	Node   *Message `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// MessageConnection is the connection containing edges to Message.
+type MessageConnection struct {
+	Edges      []*MessageEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *MessageConnection) build(nodes []*Message, pager *messagePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Message
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Message {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Message {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*MessageEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &MessageEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// MessagePaginateOption enables pagination customization.
+type MessagePaginateOption func(*messagePager) error
+
+// WithMessageOrder configures pagination ordering.
+func WithMessageOrder(order *MessageOrder) MessagePaginateOption {
+	if order == nil {
+		order = DefaultMessageOrder
+	}
+	o := *order
+	return func(pager *messagePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultMessageOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithMessageFilter configures pagination filter.
+func WithMessageFilter(filter func(*MessageQuery) (*MessageQuery, error)) MessagePaginateOption {
+	return func(pager *messagePager) error {
+		if filter == nil {
+			return errors.New("MessageQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type messagePager struct {
+	reverse bool
+	order   *MessageOrder
+	filter  func(*MessageQuery) (*MessageQuery, error)
+}
+
+func newMessagePager(opts []MessagePaginateOption, reverse bool) (*messagePager, error) {
+	pager := &messagePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultMessageOrder
+	}
+	return pager, nil
+}
+
+func (p *messagePager) applyFilter(query *MessageQuery) (*MessageQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *messagePager) toCursor(_m *Message) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *messagePager) applyCursors(query *MessageQuery, after, before *Cursor) (*MessageQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultMessageOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *messagePager) applyOrder(query *MessageQuery) *MessageQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultMessageOrder.Field {
+		query = query.Order(DefaultMessageOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *messagePager) orderExpr(query *MessageQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultMessageOrder.Field {
+			b.Comma().Ident(DefaultMessageOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Message.
+func (_m *MessageQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...MessagePaginateOption,
+) (*MessageConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newMessagePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &MessageConnection{Edges: []*MessageEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// MessageOrderFieldCreatedAt orders Message by created_at.
+	MessageOrderFieldCreatedAt = &MessageOrderField{
+		Value: func(_m *Message) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: message.FieldCreatedAt,
+		toTerm: message.ByCreatedAt,
+		toCursor: func(_m *Message) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// MessageOrderFieldUpdatedAt orders Message by updated_at.
+	MessageOrderFieldUpdatedAt = &MessageOrderField{
+		Value: func(_m *Message) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: message.FieldUpdatedAt,
+		toTerm: message.ByUpdatedAt,
+		toCursor: func(_m *Message) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f MessageOrderField) String() string {
+	var str string
+	switch f.column {
+	case MessageOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case MessageOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f MessageOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *MessageOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("MessageOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *MessageOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *MessageOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid MessageOrderField", str)
+	}
+	return nil
+}
+
+// MessageOrderField defines the ordering field of Message.
+type MessageOrderField struct {
+	// Value extracts the ordering value from the given Message.
+	Value    func(*Message) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) message.OrderOption
+	toCursor func(*Message) Cursor
+}
+
+// MessageOrder defines the ordering of Message.
+type MessageOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *MessageOrderField `json:"field"`
+}
+
+// DefaultMessageOrder is the default ordering of Message.
+var DefaultMessageOrder = &MessageOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &MessageOrderField{
+		Value: func(_m *Message) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: message.FieldID,
+		toTerm: message.ByID,
+		toCursor: func(_m *Message) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Message into MessageEdge.
+func (_m *Message) ToEdge(order *MessageOrder) *MessageEdge {
+	if order == nil {
+		order = DefaultMessageOrder
+	}
+	return &MessageEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// TeamEdge is the edge representation of Team.
+type TeamEdge struct {
+	Node   *Team  `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// TeamConnection is the connection containing edges to Team.
+type TeamConnection struct {
+	Edges      []*TeamEdge `json:"edges"`
+	PageInfo   PageInfo    `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+func (c *TeamConnection) build(nodes []*Team, pager *teamPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Team
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Team {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Team {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*TeamEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &TeamEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// TeamPaginateOption enables pagination customization.
+type TeamPaginateOption func(*teamPager) error
+
+// WithTeamOrder configures pagination ordering.
+func WithTeamOrder(order *TeamOrder) TeamPaginateOption {
+	if order == nil {
+		order = DefaultTeamOrder
+	}
+	o := *order
+	return func(pager *teamPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultTeamOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithTeamFilter configures pagination filter.
+func WithTeamFilter(filter func(*TeamQuery) (*TeamQuery, error)) TeamPaginateOption {
+	return func(pager *teamPager) error {
+		if filter == nil {
+			return errors.New("TeamQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type teamPager struct {
+	reverse bool
+	order   *TeamOrder
+	filter  func(*TeamQuery) (*TeamQuery, error)
+}
+
+func newTeamPager(opts []TeamPaginateOption, reverse bool) (*teamPager, error) {
+	pager := &teamPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultTeamOrder
+	}
+	return pager, nil
+}
+
+func (p *teamPager) applyFilter(query *TeamQuery) (*TeamQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *teamPager) toCursor(_m *Team) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *teamPager) applyCursors(query *TeamQuery, after, before *Cursor) (*TeamQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTeamOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *teamPager) applyOrder(query *TeamQuery) *TeamQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultTeamOrder.Field {
+		query = query.Order(DefaultTeamOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *teamPager) orderExpr(query *TeamQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultTeamOrder.Field {
+			b.Comma().Ident(DefaultTeamOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Team.
+func (_m *TeamQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...TeamPaginateOption,
+) (*TeamConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newTeamPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &TeamConnection{Edges: []*TeamEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// TeamOrderFieldCreatedAt orders Team by created_at.
+	TeamOrderFieldCreatedAt = &TeamOrderField{
+		Value: func(_m *Team) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: team.FieldCreatedAt,
+		toTerm: team.ByCreatedAt,
+		toCursor: func(_m *Team) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// TeamOrderFieldUpdatedAt orders Team by updated_at.
+	TeamOrderFieldUpdatedAt = &TeamOrderField{
+		Value: func(_m *Team) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: team.FieldUpdatedAt,
+		toTerm: team.ByUpdatedAt,
+		toCursor: func(_m *Team) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f TeamOrderField) String() string {
+	var str string
+	switch f.column {
+	case TeamOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case TeamOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f TeamOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *TeamOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("TeamOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *TeamOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *TeamOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid TeamOrderField", str)
+	}
+	return nil
+}
+
+// TeamOrderField defines the ordering field of Team.
+type TeamOrderField struct {
+	// Value extracts the ordering value from the given Team.
+	Value    func(*Team) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) team.OrderOption
+	toCursor func(*Team) Cursor
+}
+
+// TeamOrder defines the ordering of Team.
+type TeamOrder struct {
+	Direction OrderDirection  `json:"direction"`
+	Field     *TeamOrderField `json:"field"`
+}
+
+// DefaultTeamOrder is the default ordering of Team.
+var DefaultTeamOrder = &TeamOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &TeamOrderField{
+		Value: func(_m *Team) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: team.FieldID,
+		toTerm: team.ByID,
+		toCursor: func(_m *Team) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Team into TeamEdge.
+func (_m *Team) ToEdge(order *TeamOrder) *TeamEdge {
+	if order == nil {
+		order = DefaultTeamOrder
+	}
+	return &TeamEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// TeamMemberEdge is the edge representation of TeamMember.
+type TeamMemberEdge struct {
+	Node   *TeamMember `json:"node"`
+	Cursor Cursor      `json:"cursor"`
+}
+
+// TeamMemberConnection is the connection containing edges to TeamMember.
+type TeamMemberConnection struct {
+	Edges      []*TeamMemberEdge `json:"edges"`
+	PageInfo   PageInfo          `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+func (c *TeamMemberConnection) build(nodes []*TeamMember, pager *teammemberPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *TeamMember
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *TeamMember {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *TeamMember {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*TeamMemberEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &TeamMemberEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// TeamMemberPaginateOption enables pagination customization.
+type TeamMemberPaginateOption func(*teammemberPager) error
+
+// WithTeamMemberOrder configures pagination ordering.
+func WithTeamMemberOrder(order *TeamMemberOrder) TeamMemberPaginateOption {
+	if order == nil {
+		order = DefaultTeamMemberOrder
+	}
+	o := *order
+	return func(pager *teammemberPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultTeamMemberOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithTeamMemberFilter configures pagination filter.
+func WithTeamMemberFilter(filter func(*TeamMemberQuery) (*TeamMemberQuery, error)) TeamMemberPaginateOption {
+	return func(pager *teammemberPager) error {
+		if filter == nil {
+			return errors.New("TeamMemberQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type teammemberPager struct {
+	reverse bool
+	order   *TeamMemberOrder
+	filter  func(*TeamMemberQuery) (*TeamMemberQuery, error)
+}
+
+func newTeamMemberPager(opts []TeamMemberPaginateOption, reverse bool) (*teammemberPager, error) {
+	pager := &teammemberPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultTeamMemberOrder
+	}
+	return pager, nil
+}
+
+func (p *teammemberPager) applyFilter(query *TeamMemberQuery) (*TeamMemberQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *teammemberPager) toCursor(_m *TeamMember) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *teammemberPager) applyCursors(query *TeamMemberQuery, after, before *Cursor) (*TeamMemberQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTeamMemberOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *teammemberPager) applyOrder(query *TeamMemberQuery) *TeamMemberQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultTeamMemberOrder.Field {
+		query = query.Order(DefaultTeamMemberOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *teammemberPager) orderExpr(query *TeamMemberQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultTeamMemberOrder.Field {
+			b.Comma().Ident(DefaultTeamMemberOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to TeamMember.
+func (_m *TeamMemberQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...TeamMemberPaginateOption,
+) (*TeamMemberConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newTeamMemberPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &TeamMemberConnection{Edges: []*TeamMemberEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// TeamMemberOrderFieldCreatedAt orders TeamMember by created_at.
+	TeamMemberOrderFieldCreatedAt = &TeamMemberOrderField{
+		Value: func(_m *TeamMember) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: teammember.FieldCreatedAt,
+		toTerm: teammember.ByCreatedAt,
+		toCursor: func(_m *TeamMember) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// TeamMemberOrderFieldUpdatedAt orders TeamMember by updated_at.
+	TeamMemberOrderFieldUpdatedAt = &TeamMemberOrderField{
+		Value: func(_m *TeamMember) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: teammember.FieldUpdatedAt,
+		toTerm: teammember.ByUpdatedAt,
+		toCursor: func(_m *TeamMember) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f TeamMemberOrderField) String() string {
+	var str string
+	switch f.column {
+	case TeamMemberOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case TeamMemberOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f TeamMemberOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *TeamMemberOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("TeamMemberOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *TeamMemberOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *TeamMemberOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid TeamMemberOrderField", str)
+	}
+	return nil
+}
+
+// TeamMemberOrderField defines the ordering field of TeamMember.
+type TeamMemberOrderField struct {
+	// Value extracts the ordering value from the given TeamMember.
+	Value    func(*TeamMember) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) teammember.OrderOption
+	toCursor func(*TeamMember) Cursor
+}
+
+// TeamMemberOrder defines the ordering of TeamMember.
+type TeamMemberOrder struct {
+	Direction OrderDirection        `json:"direction"`
+	Field     *TeamMemberOrderField `json:"field"`
+}
+
+// DefaultTeamMemberOrder is the default ordering of TeamMember.
+var DefaultTeamMemberOrder = &TeamMemberOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &TeamMemberOrderField{
+		Value: func(_m *TeamMember) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: teammember.FieldID,
+		toTerm: teammember.ByID,
+		toCursor: func(_m *TeamMember) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts TeamMember into TeamMemberEdge.
+func (_m *TeamMember) ToEdge(order *TeamMemberOrder) *TeamMemberEdge {
+	if order == nil {
+		order = DefaultTeamMemberOrder
+	}
+	return &TeamMemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// UserEdge is the edge representation of User.
+type UserEdge struct {
+	Node   *User  `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// UserConnection is the connection containing edges to User.
+type UserConnection struct {
+	Edges      []*UserEdge `json:"edges"`
+	PageInfo   PageInfo    `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+func (c *UserConnection) build(nodes []*User, pager *userPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *User
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *User {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *User {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*UserEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &UserEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// UserPaginateOption enables pagination customization.
+type UserPaginateOption func(*userPager) error
+
+// WithUserOrder configures pagination ordering.
+func WithUserOrder(order *UserOrder) UserPaginateOption {
+	if order == nil {
+		order = DefaultUserOrder
+	}
+	o := *order
+	return func(pager *userPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultUserOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithUserFilter configures pagination filter.
+func WithUserFilter(filter func(*UserQuery) (*UserQuery, error)) UserPaginateOption {
+	return func(pager *userPager) error {
+		if filter == nil {
+			return errors.New("UserQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type userPager struct {
+	reverse bool
+	order   *UserOrder
+	filter  func(*UserQuery) (*UserQuery, error)
+}
+
+func newUserPager(opts []UserPaginateOption, reverse bool) (*userPager, error) {
+	pager := &userPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultUserOrder
+	}
+	return pager, nil
+}
+
+func (p *userPager) applyFilter(query *UserQuery) (*UserQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *userPager) toCursor(_m *User) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *userPager) applyCursors(query *UserQuery, after, before *Cursor) (*UserQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultUserOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *userPager) applyOrder(query *UserQuery) *UserQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultUserOrder.Field {
+		query = query.Order(DefaultUserOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *userPager) orderExpr(query *UserQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultUserOrder.Field {
+			b.Comma().Ident(DefaultUserOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to User.
+func (_m *UserQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...UserPaginateOption,
+) (*UserConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newUserPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &UserConnection{Edges: []*UserEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// UserOrderFieldCreatedAt orders User by created_at.
+	UserOrderFieldCreatedAt = &UserOrderField{
+		Value: func(_m *User) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: user.FieldCreatedAt,
+		toTerm: user.ByCreatedAt,
+		toCursor: func(_m *User) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// UserOrderFieldUpdatedAt orders User by updated_at.
+	UserOrderFieldUpdatedAt = &UserOrderField{
+		Value: func(_m *User) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: user.FieldUpdatedAt,
+		toTerm: user.ByUpdatedAt,
+		toCursor: func(_m *User) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f UserOrderField) String() string {
+	var str string
+	switch f.column {
+	case UserOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case UserOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f UserOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *UserOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("UserOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *UserOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *UserOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid UserOrderField", str)
+	}
+	return nil
+}
+
+// UserOrderField defines the ordering field of User.
+type UserOrderField struct {
+	// Value extracts the ordering value from the given User.
+	Value    func(*User) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) user.OrderOption
+	toCursor func(*User) Cursor
+}
+
+// UserOrder defines the ordering of User.
+type UserOrder struct {
+	Direction OrderDirection  `json:"direction"`
+	Field     *UserOrderField `json:"field"`
+}
+
+// DefaultUserOrder is the default ordering of User.
+var DefaultUserOrder = &UserOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &UserOrderField{
+		Value: func(_m *User) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: user.FieldID,
+		toTerm: user.ByID,
+		toCursor: func(_m *User) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts User into UserEdge.
+func (_m *User) ToEdge(order *UserOrder) *UserEdge {
+	if order == nil {
+		order = DefaultUserOrder
+	}
+	return &UserEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

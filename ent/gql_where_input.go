@@ -7,11 +7,744 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/team"
+	"github.com/switchboard/switchboard/ent/teammember"
+	"github.com/switchboard/switchboard/ent/user"
 )
+
+// AgentWhereInput represents a where input for filtering AccountUser queries.
+type AgentWhereInput struct {
+	Predicates []predicate.AccountUser `json:"-"`
+	Not        *AgentWhereInput        `json:"not,omitempty"`
+	Or         []*AgentWhereInput      `json:"or,omitempty"`
+	And        []*AgentWhereInput      `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+
+	// "role" field predicates.
+	Role      *accountuser.Role  `json:"role,omitempty"`
+	RoleNEQ   *accountuser.Role  `json:"roleNEQ,omitempty"`
+	RoleIn    []accountuser.Role `json:"roleIn,omitempty"`
+	RoleNotIn []accountuser.Role `json:"roleNotIn,omitempty"`
+
+	// "availability" field predicates.
+	Availability      *accountuser.Availability  `json:"availability,omitempty"`
+	AvailabilityNEQ   *accountuser.Availability  `json:"availabilityNEQ,omitempty"`
+	AvailabilityIn    []accountuser.Availability `json:"availabilityIn,omitempty"`
+	AvailabilityNotIn []accountuser.Availability `json:"availabilityNotIn,omitempty"`
+
+	// "auto_offline" field predicates.
+	AutoOffline    *bool `json:"autoOffline,omitempty"`
+	AutoOfflineNEQ *bool `json:"autoOfflineNEQ,omitempty"`
+
+	// "user" edge predicates.
+	HasUser     *bool             `json:"hasUser,omitempty"`
+	HasUserWith []*UserWhereInput `json:"hasUserWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *AgentWhereInput) AddPredicates(predicates ...predicate.AccountUser) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the AgentWhereInput filter on the AccountUserQuery builder.
+func (i *AgentWhereInput) Filter(q *AccountUserQuery) (*AccountUserQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyAgentWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyAgentWhereInput is returned in case the AgentWhereInput is empty.
+var ErrEmptyAgentWhereInput = errors.New("ent: empty predicate AgentWhereInput")
+
+// P returns a predicate for filtering accountusers.
+// An error is returned if the input is empty or invalid.
+func (i *AgentWhereInput) P() (predicate.AccountUser, error) {
+	var predicates []predicate.AccountUser
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, accountuser.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.AccountUser, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, accountuser.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.AccountUser, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, accountuser.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, accountuser.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, accountuser.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, accountuser.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, accountuser.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, accountuser.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, accountuser.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, accountuser.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, accountuser.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, accountuser.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, accountuser.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, accountuser.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, accountuser.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, accountuser.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, accountuser.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, accountuser.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, accountuser.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, accountuser.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, accountuser.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, accountuser.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, accountuser.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, accountuser.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, accountuser.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, accountuser.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, accountuser.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, accountuser.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, accountuser.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, accountuser.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, accountuser.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, accountuser.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, accountuser.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, accountuser.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, accountuser.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.Role != nil {
+		predicates = append(predicates, accountuser.RoleEQ(*i.Role))
+	}
+	if i.RoleNEQ != nil {
+		predicates = append(predicates, accountuser.RoleNEQ(*i.RoleNEQ))
+	}
+	if len(i.RoleIn) > 0 {
+		predicates = append(predicates, accountuser.RoleIn(i.RoleIn...))
+	}
+	if len(i.RoleNotIn) > 0 {
+		predicates = append(predicates, accountuser.RoleNotIn(i.RoleNotIn...))
+	}
+	if i.Availability != nil {
+		predicates = append(predicates, accountuser.AvailabilityEQ(*i.Availability))
+	}
+	if i.AvailabilityNEQ != nil {
+		predicates = append(predicates, accountuser.AvailabilityNEQ(*i.AvailabilityNEQ))
+	}
+	if len(i.AvailabilityIn) > 0 {
+		predicates = append(predicates, accountuser.AvailabilityIn(i.AvailabilityIn...))
+	}
+	if len(i.AvailabilityNotIn) > 0 {
+		predicates = append(predicates, accountuser.AvailabilityNotIn(i.AvailabilityNotIn...))
+	}
+	if i.AutoOffline != nil {
+		predicates = append(predicates, accountuser.AutoOfflineEQ(*i.AutoOffline))
+	}
+	if i.AutoOfflineNEQ != nil {
+		predicates = append(predicates, accountuser.AutoOfflineNEQ(*i.AutoOfflineNEQ))
+	}
+
+	if i.HasUser != nil {
+		p := accountuser.HasUser()
+		if !*i.HasUser {
+			p = accountuser.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasUserWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasUserWith))
+		for _, w := range i.HasUserWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasUserWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, accountuser.HasUserWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyAgentWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return accountuser.And(predicates...), nil
+	}
+}
+
+// AgentBotWhereInput represents a where input for filtering AgentBot queries.
+type AgentBotWhereInput struct {
+	Predicates []predicate.AgentBot  `json:"-"`
+	Not        *AgentBotWhereInput   `json:"not,omitempty"`
+	Or         []*AgentBotWhereInput `json:"or,omitempty"`
+	And        []*AgentBotWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "outgoing_url" field predicates.
+	OutgoingURL             *string  `json:"outgoingURL,omitempty"`
+	OutgoingURLNEQ          *string  `json:"outgoingURLNEQ,omitempty"`
+	OutgoingURLIn           []string `json:"outgoingURLIn,omitempty"`
+	OutgoingURLNotIn        []string `json:"outgoingURLNotIn,omitempty"`
+	OutgoingURLGT           *string  `json:"outgoingURLGT,omitempty"`
+	OutgoingURLGTE          *string  `json:"outgoingURLGTE,omitempty"`
+	OutgoingURLLT           *string  `json:"outgoingURLLT,omitempty"`
+	OutgoingURLLTE          *string  `json:"outgoingURLLTE,omitempty"`
+	OutgoingURLContains     *string  `json:"outgoingURLContains,omitempty"`
+	OutgoingURLHasPrefix    *string  `json:"outgoingURLHasPrefix,omitempty"`
+	OutgoingURLHasSuffix    *string  `json:"outgoingURLHasSuffix,omitempty"`
+	OutgoingURLIsNil        bool     `json:"outgoingURLIsNil,omitempty"`
+	OutgoingURLNotNil       bool     `json:"outgoingURLNotNil,omitempty"`
+	OutgoingURLEqualFold    *string  `json:"outgoingURLEqualFold,omitempty"`
+	OutgoingURLContainsFold *string  `json:"outgoingURLContainsFold,omitempty"`
+
+	// "bot_type" field predicates.
+	BotType      *agentbot.BotType  `json:"botType,omitempty"`
+	BotTypeNEQ   *agentbot.BotType  `json:"botTypeNEQ,omitempty"`
+	BotTypeIn    []agentbot.BotType `json:"botTypeIn,omitempty"`
+	BotTypeNotIn []agentbot.BotType `json:"botTypeNotIn,omitempty"`
+
+	// "inboxes" edge predicates.
+	HasInboxes     *bool              `json:"hasInboxes,omitempty"`
+	HasInboxesWith []*InboxWhereInput `json:"hasInboxesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *AgentBotWhereInput) AddPredicates(predicates ...predicate.AgentBot) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the AgentBotWhereInput filter on the AgentBotQuery builder.
+func (i *AgentBotWhereInput) Filter(q *AgentBotQuery) (*AgentBotQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyAgentBotWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyAgentBotWhereInput is returned in case the AgentBotWhereInput is empty.
+var ErrEmptyAgentBotWhereInput = errors.New("ent: empty predicate AgentBotWhereInput")
+
+// P returns a predicate for filtering agentbots.
+// An error is returned if the input is empty or invalid.
+func (i *AgentBotWhereInput) P() (predicate.AgentBot, error) {
+	var predicates []predicate.AgentBot
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, agentbot.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.AgentBot, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, agentbot.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.AgentBot, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, agentbot.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, agentbot.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, agentbot.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, agentbot.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, agentbot.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, agentbot.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, agentbot.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, agentbot.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, agentbot.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, agentbot.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, agentbot.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, agentbot.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, agentbot.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, agentbot.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, agentbot.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, agentbot.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, agentbot.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, agentbot.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, agentbot.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, agentbot.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, agentbot.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, agentbot.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, agentbot.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, agentbot.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, agentbot.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, agentbot.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, agentbot.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, agentbot.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, agentbot.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, agentbot.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, agentbot.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, agentbot.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, agentbot.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, agentbot.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, agentbot.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, agentbot.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, agentbot.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, agentbot.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, agentbot.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, agentbot.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, agentbot.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, agentbot.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, agentbot.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, agentbot.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, agentbot.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, agentbot.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, agentbot.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, agentbot.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, agentbot.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, agentbot.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, agentbot.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, agentbot.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, agentbot.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, agentbot.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, agentbot.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, agentbot.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, agentbot.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.OutgoingURL != nil {
+		predicates = append(predicates, agentbot.OutgoingURLEQ(*i.OutgoingURL))
+	}
+	if i.OutgoingURLNEQ != nil {
+		predicates = append(predicates, agentbot.OutgoingURLNEQ(*i.OutgoingURLNEQ))
+	}
+	if len(i.OutgoingURLIn) > 0 {
+		predicates = append(predicates, agentbot.OutgoingURLIn(i.OutgoingURLIn...))
+	}
+	if len(i.OutgoingURLNotIn) > 0 {
+		predicates = append(predicates, agentbot.OutgoingURLNotIn(i.OutgoingURLNotIn...))
+	}
+	if i.OutgoingURLGT != nil {
+		predicates = append(predicates, agentbot.OutgoingURLGT(*i.OutgoingURLGT))
+	}
+	if i.OutgoingURLGTE != nil {
+		predicates = append(predicates, agentbot.OutgoingURLGTE(*i.OutgoingURLGTE))
+	}
+	if i.OutgoingURLLT != nil {
+		predicates = append(predicates, agentbot.OutgoingURLLT(*i.OutgoingURLLT))
+	}
+	if i.OutgoingURLLTE != nil {
+		predicates = append(predicates, agentbot.OutgoingURLLTE(*i.OutgoingURLLTE))
+	}
+	if i.OutgoingURLContains != nil {
+		predicates = append(predicates, agentbot.OutgoingURLContains(*i.OutgoingURLContains))
+	}
+	if i.OutgoingURLHasPrefix != nil {
+		predicates = append(predicates, agentbot.OutgoingURLHasPrefix(*i.OutgoingURLHasPrefix))
+	}
+	if i.OutgoingURLHasSuffix != nil {
+		predicates = append(predicates, agentbot.OutgoingURLHasSuffix(*i.OutgoingURLHasSuffix))
+	}
+	if i.OutgoingURLIsNil {
+		predicates = append(predicates, agentbot.OutgoingURLIsNil())
+	}
+	if i.OutgoingURLNotNil {
+		predicates = append(predicates, agentbot.OutgoingURLNotNil())
+	}
+	if i.OutgoingURLEqualFold != nil {
+		predicates = append(predicates, agentbot.OutgoingURLEqualFold(*i.OutgoingURLEqualFold))
+	}
+	if i.OutgoingURLContainsFold != nil {
+		predicates = append(predicates, agentbot.OutgoingURLContainsFold(*i.OutgoingURLContainsFold))
+	}
+	if i.BotType != nil {
+		predicates = append(predicates, agentbot.BotTypeEQ(*i.BotType))
+	}
+	if i.BotTypeNEQ != nil {
+		predicates = append(predicates, agentbot.BotTypeNEQ(*i.BotTypeNEQ))
+	}
+	if len(i.BotTypeIn) > 0 {
+		predicates = append(predicates, agentbot.BotTypeIn(i.BotTypeIn...))
+	}
+	if len(i.BotTypeNotIn) > 0 {
+		predicates = append(predicates, agentbot.BotTypeNotIn(i.BotTypeNotIn...))
+	}
+
+	if i.HasInboxes != nil {
+		p := agentbot.HasInboxes()
+		if !*i.HasInboxes {
+			p = agentbot.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasInboxesWith) > 0 {
+		with := make([]predicate.Inbox, 0, len(i.HasInboxesWith))
+		for _, w := range i.HasInboxesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasInboxesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, agentbot.HasInboxesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyAgentBotWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return agentbot.And(predicates...), nil
+	}
+}
 
 // ContactWhereInput represents a where input for filtering Contact queries.
 type ContactWhereInput struct {
@@ -953,6 +1686,880 @@ func (i *ContactInboxWhereInput) P() (predicate.ContactInbox, error) {
 	}
 }
 
+// ConversationWhereInput represents a where input for filtering Conversation queries.
+type ConversationWhereInput struct {
+	Predicates []predicate.Conversation  `json:"-"`
+	Not        *ConversationWhereInput   `json:"not,omitempty"`
+	Or         []*ConversationWhereInput `json:"or,omitempty"`
+	And        []*ConversationWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "display_id" field predicates.
+	DisplayID      *int  `json:"displayID,omitempty"`
+	DisplayIDNEQ   *int  `json:"displayIDNEQ,omitempty"`
+	DisplayIDIn    []int `json:"displayIDIn,omitempty"`
+	DisplayIDNotIn []int `json:"displayIDNotIn,omitempty"`
+	DisplayIDGT    *int  `json:"displayIDGT,omitempty"`
+	DisplayIDGTE   *int  `json:"displayIDGTE,omitempty"`
+	DisplayIDLT    *int  `json:"displayIDLT,omitempty"`
+	DisplayIDLTE   *int  `json:"displayIDLTE,omitempty"`
+
+	// "uuid" field predicates.
+	UUID             *string  `json:"uuid,omitempty"`
+	UUIDNEQ          *string  `json:"uuidNEQ,omitempty"`
+	UUIDIn           []string `json:"uuidIn,omitempty"`
+	UUIDNotIn        []string `json:"uuidNotIn,omitempty"`
+	UUIDGT           *string  `json:"uuidGT,omitempty"`
+	UUIDGTE          *string  `json:"uuidGTE,omitempty"`
+	UUIDLT           *string  `json:"uuidLT,omitempty"`
+	UUIDLTE          *string  `json:"uuidLTE,omitempty"`
+	UUIDContains     *string  `json:"uuidContains,omitempty"`
+	UUIDHasPrefix    *string  `json:"uuidHasPrefix,omitempty"`
+	UUIDHasSuffix    *string  `json:"uuidHasSuffix,omitempty"`
+	UUIDEqualFold    *string  `json:"uuidEqualFold,omitempty"`
+	UUIDContainsFold *string  `json:"uuidContainsFold,omitempty"`
+
+	// "inbox_id" field predicates.
+	InboxID      *int  `json:"inboxID,omitempty"`
+	InboxIDNEQ   *int  `json:"inboxIDNEQ,omitempty"`
+	InboxIDIn    []int `json:"inboxIDIn,omitempty"`
+	InboxIDNotIn []int `json:"inboxIDNotIn,omitempty"`
+
+	// "contact_id" field predicates.
+	ContactID      *int  `json:"contactID,omitempty"`
+	ContactIDNEQ   *int  `json:"contactIDNEQ,omitempty"`
+	ContactIDIn    []int `json:"contactIDIn,omitempty"`
+	ContactIDNotIn []int `json:"contactIDNotIn,omitempty"`
+
+	// "contact_inbox_id" field predicates.
+	ContactInboxID       *int  `json:"contactInboxID,omitempty"`
+	ContactInboxIDNEQ    *int  `json:"contactInboxIDNEQ,omitempty"`
+	ContactInboxIDIn     []int `json:"contactInboxIDIn,omitempty"`
+	ContactInboxIDNotIn  []int `json:"contactInboxIDNotIn,omitempty"`
+	ContactInboxIDIsNil  bool  `json:"contactInboxIDIsNil,omitempty"`
+	ContactInboxIDNotNil bool  `json:"contactInboxIDNotNil,omitempty"`
+
+	// "assignee_id" field predicates.
+	AssigneeID       *int  `json:"assigneeID,omitempty"`
+	AssigneeIDNEQ    *int  `json:"assigneeIDNEQ,omitempty"`
+	AssigneeIDIn     []int `json:"assigneeIDIn,omitempty"`
+	AssigneeIDNotIn  []int `json:"assigneeIDNotIn,omitempty"`
+	AssigneeIDIsNil  bool  `json:"assigneeIDIsNil,omitempty"`
+	AssigneeIDNotNil bool  `json:"assigneeIDNotNil,omitempty"`
+
+	// "team_id" field predicates.
+	TeamID       *int  `json:"teamID,omitempty"`
+	TeamIDNEQ    *int  `json:"teamIDNEQ,omitempty"`
+	TeamIDIn     []int `json:"teamIDIn,omitempty"`
+	TeamIDNotIn  []int `json:"teamIDNotIn,omitempty"`
+	TeamIDIsNil  bool  `json:"teamIDIsNil,omitempty"`
+	TeamIDNotNil bool  `json:"teamIDNotNil,omitempty"`
+
+	// "status" field predicates.
+	Status      *conversation.Status  `json:"status,omitempty"`
+	StatusNEQ   *conversation.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []conversation.Status `json:"statusIn,omitempty"`
+	StatusNotIn []conversation.Status `json:"statusNotIn,omitempty"`
+
+	// "priority" field predicates.
+	Priority       *conversation.Priority  `json:"priority,omitempty"`
+	PriorityNEQ    *conversation.Priority  `json:"priorityNEQ,omitempty"`
+	PriorityIn     []conversation.Priority `json:"priorityIn,omitempty"`
+	PriorityNotIn  []conversation.Priority `json:"priorityNotIn,omitempty"`
+	PriorityIsNil  bool                    `json:"priorityIsNil,omitempty"`
+	PriorityNotNil bool                    `json:"priorityNotNil,omitempty"`
+
+	// "snoozed_until" field predicates.
+	SnoozedUntil       *time.Time  `json:"snoozedUntil,omitempty"`
+	SnoozedUntilNEQ    *time.Time  `json:"snoozedUntilNEQ,omitempty"`
+	SnoozedUntilIn     []time.Time `json:"snoozedUntilIn,omitempty"`
+	SnoozedUntilNotIn  []time.Time `json:"snoozedUntilNotIn,omitempty"`
+	SnoozedUntilGT     *time.Time  `json:"snoozedUntilGT,omitempty"`
+	SnoozedUntilGTE    *time.Time  `json:"snoozedUntilGTE,omitempty"`
+	SnoozedUntilLT     *time.Time  `json:"snoozedUntilLT,omitempty"`
+	SnoozedUntilLTE    *time.Time  `json:"snoozedUntilLTE,omitempty"`
+	SnoozedUntilIsNil  bool        `json:"snoozedUntilIsNil,omitempty"`
+	SnoozedUntilNotNil bool        `json:"snoozedUntilNotNil,omitempty"`
+
+	// "last_activity_at" field predicates.
+	LastActivityAt      *time.Time  `json:"lastActivityAt,omitempty"`
+	LastActivityAtNEQ   *time.Time  `json:"lastActivityAtNEQ,omitempty"`
+	LastActivityAtIn    []time.Time `json:"lastActivityAtIn,omitempty"`
+	LastActivityAtNotIn []time.Time `json:"lastActivityAtNotIn,omitempty"`
+	LastActivityAtGT    *time.Time  `json:"lastActivityAtGT,omitempty"`
+	LastActivityAtGTE   *time.Time  `json:"lastActivityAtGTE,omitempty"`
+	LastActivityAtLT    *time.Time  `json:"lastActivityAtLT,omitempty"`
+	LastActivityAtLTE   *time.Time  `json:"lastActivityAtLTE,omitempty"`
+
+	// "last_incoming_at" field predicates.
+	LastIncomingAt       *time.Time  `json:"lastIncomingAt,omitempty"`
+	LastIncomingAtNEQ    *time.Time  `json:"lastIncomingAtNEQ,omitempty"`
+	LastIncomingAtIn     []time.Time `json:"lastIncomingAtIn,omitempty"`
+	LastIncomingAtNotIn  []time.Time `json:"lastIncomingAtNotIn,omitempty"`
+	LastIncomingAtGT     *time.Time  `json:"lastIncomingAtGT,omitempty"`
+	LastIncomingAtGTE    *time.Time  `json:"lastIncomingAtGTE,omitempty"`
+	LastIncomingAtLT     *time.Time  `json:"lastIncomingAtLT,omitempty"`
+	LastIncomingAtLTE    *time.Time  `json:"lastIncomingAtLTE,omitempty"`
+	LastIncomingAtIsNil  bool        `json:"lastIncomingAtIsNil,omitempty"`
+	LastIncomingAtNotNil bool        `json:"lastIncomingAtNotNil,omitempty"`
+
+	// "first_reply_created_at" field predicates.
+	FirstReplyCreatedAt       *time.Time  `json:"firstReplyCreatedAt,omitempty"`
+	FirstReplyCreatedAtNEQ    *time.Time  `json:"firstReplyCreatedAtNEQ,omitempty"`
+	FirstReplyCreatedAtIn     []time.Time `json:"firstReplyCreatedAtIn,omitempty"`
+	FirstReplyCreatedAtNotIn  []time.Time `json:"firstReplyCreatedAtNotIn,omitempty"`
+	FirstReplyCreatedAtGT     *time.Time  `json:"firstReplyCreatedAtGT,omitempty"`
+	FirstReplyCreatedAtGTE    *time.Time  `json:"firstReplyCreatedAtGTE,omitempty"`
+	FirstReplyCreatedAtLT     *time.Time  `json:"firstReplyCreatedAtLT,omitempty"`
+	FirstReplyCreatedAtLTE    *time.Time  `json:"firstReplyCreatedAtLTE,omitempty"`
+	FirstReplyCreatedAtIsNil  bool        `json:"firstReplyCreatedAtIsNil,omitempty"`
+	FirstReplyCreatedAtNotNil bool        `json:"firstReplyCreatedAtNotNil,omitempty"`
+
+	// "waiting_since" field predicates.
+	WaitingSince       *time.Time  `json:"waitingSince,omitempty"`
+	WaitingSinceNEQ    *time.Time  `json:"waitingSinceNEQ,omitempty"`
+	WaitingSinceIn     []time.Time `json:"waitingSinceIn,omitempty"`
+	WaitingSinceNotIn  []time.Time `json:"waitingSinceNotIn,omitempty"`
+	WaitingSinceGT     *time.Time  `json:"waitingSinceGT,omitempty"`
+	WaitingSinceGTE    *time.Time  `json:"waitingSinceGTE,omitempty"`
+	WaitingSinceLT     *time.Time  `json:"waitingSinceLT,omitempty"`
+	WaitingSinceLTE    *time.Time  `json:"waitingSinceLTE,omitempty"`
+	WaitingSinceIsNil  bool        `json:"waitingSinceIsNil,omitempty"`
+	WaitingSinceNotNil bool        `json:"waitingSinceNotNil,omitempty"`
+
+	// "agent_last_seen_at" field predicates.
+	AgentLastSeenAt       *time.Time  `json:"agentLastSeenAt,omitempty"`
+	AgentLastSeenAtNEQ    *time.Time  `json:"agentLastSeenAtNEQ,omitempty"`
+	AgentLastSeenAtIn     []time.Time `json:"agentLastSeenAtIn,omitempty"`
+	AgentLastSeenAtNotIn  []time.Time `json:"agentLastSeenAtNotIn,omitempty"`
+	AgentLastSeenAtGT     *time.Time  `json:"agentLastSeenAtGT,omitempty"`
+	AgentLastSeenAtGTE    *time.Time  `json:"agentLastSeenAtGTE,omitempty"`
+	AgentLastSeenAtLT     *time.Time  `json:"agentLastSeenAtLT,omitempty"`
+	AgentLastSeenAtLTE    *time.Time  `json:"agentLastSeenAtLTE,omitempty"`
+	AgentLastSeenAtIsNil  bool        `json:"agentLastSeenAtIsNil,omitempty"`
+	AgentLastSeenAtNotNil bool        `json:"agentLastSeenAtNotNil,omitempty"`
+
+	// "contact_last_seen_at" field predicates.
+	ContactLastSeenAt       *time.Time  `json:"contactLastSeenAt,omitempty"`
+	ContactLastSeenAtNEQ    *time.Time  `json:"contactLastSeenAtNEQ,omitempty"`
+	ContactLastSeenAtIn     []time.Time `json:"contactLastSeenAtIn,omitempty"`
+	ContactLastSeenAtNotIn  []time.Time `json:"contactLastSeenAtNotIn,omitempty"`
+	ContactLastSeenAtGT     *time.Time  `json:"contactLastSeenAtGT,omitempty"`
+	ContactLastSeenAtGTE    *time.Time  `json:"contactLastSeenAtGTE,omitempty"`
+	ContactLastSeenAtLT     *time.Time  `json:"contactLastSeenAtLT,omitempty"`
+	ContactLastSeenAtLTE    *time.Time  `json:"contactLastSeenAtLTE,omitempty"`
+	ContactLastSeenAtIsNil  bool        `json:"contactLastSeenAtIsNil,omitempty"`
+	ContactLastSeenAtNotNil bool        `json:"contactLastSeenAtNotNil,omitempty"`
+
+	// "inbox" edge predicates.
+	HasInbox     *bool              `json:"hasInbox,omitempty"`
+	HasInboxWith []*InboxWhereInput `json:"hasInboxWith,omitempty"`
+
+	// "contact" edge predicates.
+	HasContact     *bool                `json:"hasContact,omitempty"`
+	HasContactWith []*ContactWhereInput `json:"hasContactWith,omitempty"`
+
+	// "contact_inbox" edge predicates.
+	HasContactInbox     *bool                     `json:"hasContactInbox,omitempty"`
+	HasContactInboxWith []*ContactInboxWhereInput `json:"hasContactInboxWith,omitempty"`
+
+	// "assignee" edge predicates.
+	HasAssignee     *bool             `json:"hasAssignee,omitempty"`
+	HasAssigneeWith []*UserWhereInput `json:"hasAssigneeWith,omitempty"`
+
+	// "team" edge predicates.
+	HasTeam     *bool             `json:"hasTeam,omitempty"`
+	HasTeamWith []*TeamWhereInput `json:"hasTeamWith,omitempty"`
+
+	// "messages" edge predicates.
+	HasMessages     *bool                `json:"hasMessages,omitempty"`
+	HasMessagesWith []*MessageWhereInput `json:"hasMessagesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ConversationWhereInput) AddPredicates(predicates ...predicate.Conversation) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ConversationWhereInput filter on the ConversationQuery builder.
+func (i *ConversationWhereInput) Filter(q *ConversationQuery) (*ConversationQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyConversationWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyConversationWhereInput is returned in case the ConversationWhereInput is empty.
+var ErrEmptyConversationWhereInput = errors.New("ent: empty predicate ConversationWhereInput")
+
+// P returns a predicate for filtering conversations.
+// An error is returned if the input is empty or invalid.
+func (i *ConversationWhereInput) P() (predicate.Conversation, error) {
+	var predicates []predicate.Conversation
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, conversation.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Conversation, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, conversation.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Conversation, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, conversation.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, conversation.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, conversation.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, conversation.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, conversation.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, conversation.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, conversation.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, conversation.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, conversation.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, conversation.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, conversation.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, conversation.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, conversation.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, conversation.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, conversation.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, conversation.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, conversation.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, conversation.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, conversation.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, conversation.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, conversation.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, conversation.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, conversation.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, conversation.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, conversation.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, conversation.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, conversation.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, conversation.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, conversation.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.DisplayID != nil {
+		predicates = append(predicates, conversation.DisplayIDEQ(*i.DisplayID))
+	}
+	if i.DisplayIDNEQ != nil {
+		predicates = append(predicates, conversation.DisplayIDNEQ(*i.DisplayIDNEQ))
+	}
+	if len(i.DisplayIDIn) > 0 {
+		predicates = append(predicates, conversation.DisplayIDIn(i.DisplayIDIn...))
+	}
+	if len(i.DisplayIDNotIn) > 0 {
+		predicates = append(predicates, conversation.DisplayIDNotIn(i.DisplayIDNotIn...))
+	}
+	if i.DisplayIDGT != nil {
+		predicates = append(predicates, conversation.DisplayIDGT(*i.DisplayIDGT))
+	}
+	if i.DisplayIDGTE != nil {
+		predicates = append(predicates, conversation.DisplayIDGTE(*i.DisplayIDGTE))
+	}
+	if i.DisplayIDLT != nil {
+		predicates = append(predicates, conversation.DisplayIDLT(*i.DisplayIDLT))
+	}
+	if i.DisplayIDLTE != nil {
+		predicates = append(predicates, conversation.DisplayIDLTE(*i.DisplayIDLTE))
+	}
+	if i.UUID != nil {
+		predicates = append(predicates, conversation.UUIDEQ(*i.UUID))
+	}
+	if i.UUIDNEQ != nil {
+		predicates = append(predicates, conversation.UUIDNEQ(*i.UUIDNEQ))
+	}
+	if len(i.UUIDIn) > 0 {
+		predicates = append(predicates, conversation.UUIDIn(i.UUIDIn...))
+	}
+	if len(i.UUIDNotIn) > 0 {
+		predicates = append(predicates, conversation.UUIDNotIn(i.UUIDNotIn...))
+	}
+	if i.UUIDGT != nil {
+		predicates = append(predicates, conversation.UUIDGT(*i.UUIDGT))
+	}
+	if i.UUIDGTE != nil {
+		predicates = append(predicates, conversation.UUIDGTE(*i.UUIDGTE))
+	}
+	if i.UUIDLT != nil {
+		predicates = append(predicates, conversation.UUIDLT(*i.UUIDLT))
+	}
+	if i.UUIDLTE != nil {
+		predicates = append(predicates, conversation.UUIDLTE(*i.UUIDLTE))
+	}
+	if i.UUIDContains != nil {
+		predicates = append(predicates, conversation.UUIDContains(*i.UUIDContains))
+	}
+	if i.UUIDHasPrefix != nil {
+		predicates = append(predicates, conversation.UUIDHasPrefix(*i.UUIDHasPrefix))
+	}
+	if i.UUIDHasSuffix != nil {
+		predicates = append(predicates, conversation.UUIDHasSuffix(*i.UUIDHasSuffix))
+	}
+	if i.UUIDEqualFold != nil {
+		predicates = append(predicates, conversation.UUIDEqualFold(*i.UUIDEqualFold))
+	}
+	if i.UUIDContainsFold != nil {
+		predicates = append(predicates, conversation.UUIDContainsFold(*i.UUIDContainsFold))
+	}
+	if i.InboxID != nil {
+		predicates = append(predicates, conversation.InboxIDEQ(*i.InboxID))
+	}
+	if i.InboxIDNEQ != nil {
+		predicates = append(predicates, conversation.InboxIDNEQ(*i.InboxIDNEQ))
+	}
+	if len(i.InboxIDIn) > 0 {
+		predicates = append(predicates, conversation.InboxIDIn(i.InboxIDIn...))
+	}
+	if len(i.InboxIDNotIn) > 0 {
+		predicates = append(predicates, conversation.InboxIDNotIn(i.InboxIDNotIn...))
+	}
+	if i.ContactID != nil {
+		predicates = append(predicates, conversation.ContactIDEQ(*i.ContactID))
+	}
+	if i.ContactIDNEQ != nil {
+		predicates = append(predicates, conversation.ContactIDNEQ(*i.ContactIDNEQ))
+	}
+	if len(i.ContactIDIn) > 0 {
+		predicates = append(predicates, conversation.ContactIDIn(i.ContactIDIn...))
+	}
+	if len(i.ContactIDNotIn) > 0 {
+		predicates = append(predicates, conversation.ContactIDNotIn(i.ContactIDNotIn...))
+	}
+	if i.ContactInboxID != nil {
+		predicates = append(predicates, conversation.ContactInboxIDEQ(*i.ContactInboxID))
+	}
+	if i.ContactInboxIDNEQ != nil {
+		predicates = append(predicates, conversation.ContactInboxIDNEQ(*i.ContactInboxIDNEQ))
+	}
+	if len(i.ContactInboxIDIn) > 0 {
+		predicates = append(predicates, conversation.ContactInboxIDIn(i.ContactInboxIDIn...))
+	}
+	if len(i.ContactInboxIDNotIn) > 0 {
+		predicates = append(predicates, conversation.ContactInboxIDNotIn(i.ContactInboxIDNotIn...))
+	}
+	if i.ContactInboxIDIsNil {
+		predicates = append(predicates, conversation.ContactInboxIDIsNil())
+	}
+	if i.ContactInboxIDNotNil {
+		predicates = append(predicates, conversation.ContactInboxIDNotNil())
+	}
+	if i.AssigneeID != nil {
+		predicates = append(predicates, conversation.AssigneeIDEQ(*i.AssigneeID))
+	}
+	if i.AssigneeIDNEQ != nil {
+		predicates = append(predicates, conversation.AssigneeIDNEQ(*i.AssigneeIDNEQ))
+	}
+	if len(i.AssigneeIDIn) > 0 {
+		predicates = append(predicates, conversation.AssigneeIDIn(i.AssigneeIDIn...))
+	}
+	if len(i.AssigneeIDNotIn) > 0 {
+		predicates = append(predicates, conversation.AssigneeIDNotIn(i.AssigneeIDNotIn...))
+	}
+	if i.AssigneeIDIsNil {
+		predicates = append(predicates, conversation.AssigneeIDIsNil())
+	}
+	if i.AssigneeIDNotNil {
+		predicates = append(predicates, conversation.AssigneeIDNotNil())
+	}
+	if i.TeamID != nil {
+		predicates = append(predicates, conversation.TeamIDEQ(*i.TeamID))
+	}
+	if i.TeamIDNEQ != nil {
+		predicates = append(predicates, conversation.TeamIDNEQ(*i.TeamIDNEQ))
+	}
+	if len(i.TeamIDIn) > 0 {
+		predicates = append(predicates, conversation.TeamIDIn(i.TeamIDIn...))
+	}
+	if len(i.TeamIDNotIn) > 0 {
+		predicates = append(predicates, conversation.TeamIDNotIn(i.TeamIDNotIn...))
+	}
+	if i.TeamIDIsNil {
+		predicates = append(predicates, conversation.TeamIDIsNil())
+	}
+	if i.TeamIDNotNil {
+		predicates = append(predicates, conversation.TeamIDNotNil())
+	}
+	if i.Status != nil {
+		predicates = append(predicates, conversation.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, conversation.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, conversation.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, conversation.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Priority != nil {
+		predicates = append(predicates, conversation.PriorityEQ(*i.Priority))
+	}
+	if i.PriorityNEQ != nil {
+		predicates = append(predicates, conversation.PriorityNEQ(*i.PriorityNEQ))
+	}
+	if len(i.PriorityIn) > 0 {
+		predicates = append(predicates, conversation.PriorityIn(i.PriorityIn...))
+	}
+	if len(i.PriorityNotIn) > 0 {
+		predicates = append(predicates, conversation.PriorityNotIn(i.PriorityNotIn...))
+	}
+	if i.PriorityIsNil {
+		predicates = append(predicates, conversation.PriorityIsNil())
+	}
+	if i.PriorityNotNil {
+		predicates = append(predicates, conversation.PriorityNotNil())
+	}
+	if i.SnoozedUntil != nil {
+		predicates = append(predicates, conversation.SnoozedUntilEQ(*i.SnoozedUntil))
+	}
+	if i.SnoozedUntilNEQ != nil {
+		predicates = append(predicates, conversation.SnoozedUntilNEQ(*i.SnoozedUntilNEQ))
+	}
+	if len(i.SnoozedUntilIn) > 0 {
+		predicates = append(predicates, conversation.SnoozedUntilIn(i.SnoozedUntilIn...))
+	}
+	if len(i.SnoozedUntilNotIn) > 0 {
+		predicates = append(predicates, conversation.SnoozedUntilNotIn(i.SnoozedUntilNotIn...))
+	}
+	if i.SnoozedUntilGT != nil {
+		predicates = append(predicates, conversation.SnoozedUntilGT(*i.SnoozedUntilGT))
+	}
+	if i.SnoozedUntilGTE != nil {
+		predicates = append(predicates, conversation.SnoozedUntilGTE(*i.SnoozedUntilGTE))
+	}
+	if i.SnoozedUntilLT != nil {
+		predicates = append(predicates, conversation.SnoozedUntilLT(*i.SnoozedUntilLT))
+	}
+	if i.SnoozedUntilLTE != nil {
+		predicates = append(predicates, conversation.SnoozedUntilLTE(*i.SnoozedUntilLTE))
+	}
+	if i.SnoozedUntilIsNil {
+		predicates = append(predicates, conversation.SnoozedUntilIsNil())
+	}
+	if i.SnoozedUntilNotNil {
+		predicates = append(predicates, conversation.SnoozedUntilNotNil())
+	}
+	if i.LastActivityAt != nil {
+		predicates = append(predicates, conversation.LastActivityAtEQ(*i.LastActivityAt))
+	}
+	if i.LastActivityAtNEQ != nil {
+		predicates = append(predicates, conversation.LastActivityAtNEQ(*i.LastActivityAtNEQ))
+	}
+	if len(i.LastActivityAtIn) > 0 {
+		predicates = append(predicates, conversation.LastActivityAtIn(i.LastActivityAtIn...))
+	}
+	if len(i.LastActivityAtNotIn) > 0 {
+		predicates = append(predicates, conversation.LastActivityAtNotIn(i.LastActivityAtNotIn...))
+	}
+	if i.LastActivityAtGT != nil {
+		predicates = append(predicates, conversation.LastActivityAtGT(*i.LastActivityAtGT))
+	}
+	if i.LastActivityAtGTE != nil {
+		predicates = append(predicates, conversation.LastActivityAtGTE(*i.LastActivityAtGTE))
+	}
+	if i.LastActivityAtLT != nil {
+		predicates = append(predicates, conversation.LastActivityAtLT(*i.LastActivityAtLT))
+	}
+	if i.LastActivityAtLTE != nil {
+		predicates = append(predicates, conversation.LastActivityAtLTE(*i.LastActivityAtLTE))
+	}
+	if i.LastIncomingAt != nil {
+		predicates = append(predicates, conversation.LastIncomingAtEQ(*i.LastIncomingAt))
+	}
+	if i.LastIncomingAtNEQ != nil {
+		predicates = append(predicates, conversation.LastIncomingAtNEQ(*i.LastIncomingAtNEQ))
+	}
+	if len(i.LastIncomingAtIn) > 0 {
+		predicates = append(predicates, conversation.LastIncomingAtIn(i.LastIncomingAtIn...))
+	}
+	if len(i.LastIncomingAtNotIn) > 0 {
+		predicates = append(predicates, conversation.LastIncomingAtNotIn(i.LastIncomingAtNotIn...))
+	}
+	if i.LastIncomingAtGT != nil {
+		predicates = append(predicates, conversation.LastIncomingAtGT(*i.LastIncomingAtGT))
+	}
+	if i.LastIncomingAtGTE != nil {
+		predicates = append(predicates, conversation.LastIncomingAtGTE(*i.LastIncomingAtGTE))
+	}
+	if i.LastIncomingAtLT != nil {
+		predicates = append(predicates, conversation.LastIncomingAtLT(*i.LastIncomingAtLT))
+	}
+	if i.LastIncomingAtLTE != nil {
+		predicates = append(predicates, conversation.LastIncomingAtLTE(*i.LastIncomingAtLTE))
+	}
+	if i.LastIncomingAtIsNil {
+		predicates = append(predicates, conversation.LastIncomingAtIsNil())
+	}
+	if i.LastIncomingAtNotNil {
+		predicates = append(predicates, conversation.LastIncomingAtNotNil())
+	}
+	if i.FirstReplyCreatedAt != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtEQ(*i.FirstReplyCreatedAt))
+	}
+	if i.FirstReplyCreatedAtNEQ != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtNEQ(*i.FirstReplyCreatedAtNEQ))
+	}
+	if len(i.FirstReplyCreatedAtIn) > 0 {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtIn(i.FirstReplyCreatedAtIn...))
+	}
+	if len(i.FirstReplyCreatedAtNotIn) > 0 {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtNotIn(i.FirstReplyCreatedAtNotIn...))
+	}
+	if i.FirstReplyCreatedAtGT != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtGT(*i.FirstReplyCreatedAtGT))
+	}
+	if i.FirstReplyCreatedAtGTE != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtGTE(*i.FirstReplyCreatedAtGTE))
+	}
+	if i.FirstReplyCreatedAtLT != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtLT(*i.FirstReplyCreatedAtLT))
+	}
+	if i.FirstReplyCreatedAtLTE != nil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtLTE(*i.FirstReplyCreatedAtLTE))
+	}
+	if i.FirstReplyCreatedAtIsNil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtIsNil())
+	}
+	if i.FirstReplyCreatedAtNotNil {
+		predicates = append(predicates, conversation.FirstReplyCreatedAtNotNil())
+	}
+	if i.WaitingSince != nil {
+		predicates = append(predicates, conversation.WaitingSinceEQ(*i.WaitingSince))
+	}
+	if i.WaitingSinceNEQ != nil {
+		predicates = append(predicates, conversation.WaitingSinceNEQ(*i.WaitingSinceNEQ))
+	}
+	if len(i.WaitingSinceIn) > 0 {
+		predicates = append(predicates, conversation.WaitingSinceIn(i.WaitingSinceIn...))
+	}
+	if len(i.WaitingSinceNotIn) > 0 {
+		predicates = append(predicates, conversation.WaitingSinceNotIn(i.WaitingSinceNotIn...))
+	}
+	if i.WaitingSinceGT != nil {
+		predicates = append(predicates, conversation.WaitingSinceGT(*i.WaitingSinceGT))
+	}
+	if i.WaitingSinceGTE != nil {
+		predicates = append(predicates, conversation.WaitingSinceGTE(*i.WaitingSinceGTE))
+	}
+	if i.WaitingSinceLT != nil {
+		predicates = append(predicates, conversation.WaitingSinceLT(*i.WaitingSinceLT))
+	}
+	if i.WaitingSinceLTE != nil {
+		predicates = append(predicates, conversation.WaitingSinceLTE(*i.WaitingSinceLTE))
+	}
+	if i.WaitingSinceIsNil {
+		predicates = append(predicates, conversation.WaitingSinceIsNil())
+	}
+	if i.WaitingSinceNotNil {
+		predicates = append(predicates, conversation.WaitingSinceNotNil())
+	}
+	if i.AgentLastSeenAt != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtEQ(*i.AgentLastSeenAt))
+	}
+	if i.AgentLastSeenAtNEQ != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtNEQ(*i.AgentLastSeenAtNEQ))
+	}
+	if len(i.AgentLastSeenAtIn) > 0 {
+		predicates = append(predicates, conversation.AgentLastSeenAtIn(i.AgentLastSeenAtIn...))
+	}
+	if len(i.AgentLastSeenAtNotIn) > 0 {
+		predicates = append(predicates, conversation.AgentLastSeenAtNotIn(i.AgentLastSeenAtNotIn...))
+	}
+	if i.AgentLastSeenAtGT != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtGT(*i.AgentLastSeenAtGT))
+	}
+	if i.AgentLastSeenAtGTE != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtGTE(*i.AgentLastSeenAtGTE))
+	}
+	if i.AgentLastSeenAtLT != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtLT(*i.AgentLastSeenAtLT))
+	}
+	if i.AgentLastSeenAtLTE != nil {
+		predicates = append(predicates, conversation.AgentLastSeenAtLTE(*i.AgentLastSeenAtLTE))
+	}
+	if i.AgentLastSeenAtIsNil {
+		predicates = append(predicates, conversation.AgentLastSeenAtIsNil())
+	}
+	if i.AgentLastSeenAtNotNil {
+		predicates = append(predicates, conversation.AgentLastSeenAtNotNil())
+	}
+	if i.ContactLastSeenAt != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtEQ(*i.ContactLastSeenAt))
+	}
+	if i.ContactLastSeenAtNEQ != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtNEQ(*i.ContactLastSeenAtNEQ))
+	}
+	if len(i.ContactLastSeenAtIn) > 0 {
+		predicates = append(predicates, conversation.ContactLastSeenAtIn(i.ContactLastSeenAtIn...))
+	}
+	if len(i.ContactLastSeenAtNotIn) > 0 {
+		predicates = append(predicates, conversation.ContactLastSeenAtNotIn(i.ContactLastSeenAtNotIn...))
+	}
+	if i.ContactLastSeenAtGT != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtGT(*i.ContactLastSeenAtGT))
+	}
+	if i.ContactLastSeenAtGTE != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtGTE(*i.ContactLastSeenAtGTE))
+	}
+	if i.ContactLastSeenAtLT != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtLT(*i.ContactLastSeenAtLT))
+	}
+	if i.ContactLastSeenAtLTE != nil {
+		predicates = append(predicates, conversation.ContactLastSeenAtLTE(*i.ContactLastSeenAtLTE))
+	}
+	if i.ContactLastSeenAtIsNil {
+		predicates = append(predicates, conversation.ContactLastSeenAtIsNil())
+	}
+	if i.ContactLastSeenAtNotNil {
+		predicates = append(predicates, conversation.ContactLastSeenAtNotNil())
+	}
+
+	if i.HasInbox != nil {
+		p := conversation.HasInbox()
+		if !*i.HasInbox {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasInboxWith) > 0 {
+		with := make([]predicate.Inbox, 0, len(i.HasInboxWith))
+		for _, w := range i.HasInboxWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasInboxWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasInboxWith(with...))
+	}
+	if i.HasContact != nil {
+		p := conversation.HasContact()
+		if !*i.HasContact {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasContactWith) > 0 {
+		with := make([]predicate.Contact, 0, len(i.HasContactWith))
+		for _, w := range i.HasContactWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasContactWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasContactWith(with...))
+	}
+	if i.HasContactInbox != nil {
+		p := conversation.HasContactInbox()
+		if !*i.HasContactInbox {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasContactInboxWith) > 0 {
+		with := make([]predicate.ContactInbox, 0, len(i.HasContactInboxWith))
+		for _, w := range i.HasContactInboxWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasContactInboxWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasContactInboxWith(with...))
+	}
+	if i.HasAssignee != nil {
+		p := conversation.HasAssignee()
+		if !*i.HasAssignee {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAssigneeWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasAssigneeWith))
+		for _, w := range i.HasAssigneeWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAssigneeWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasAssigneeWith(with...))
+	}
+	if i.HasTeam != nil {
+		p := conversation.HasTeam()
+		if !*i.HasTeam {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasTeamWith) > 0 {
+		with := make([]predicate.Team, 0, len(i.HasTeamWith))
+		for _, w := range i.HasTeamWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasTeamWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasTeamWith(with...))
+	}
+	if i.HasMessages != nil {
+		p := conversation.HasMessages()
+		if !*i.HasMessages {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasMessagesWith) > 0 {
+		with := make([]predicate.Message, 0, len(i.HasMessagesWith))
+		for _, w := range i.HasMessagesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasMessagesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasMessagesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyConversationWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return conversation.And(predicates...), nil
+	}
+}
+
 // InboxWhereInput represents a where input for filtering Inbox queries.
 type InboxWhereInput struct {
 	Predicates []predicate.Inbox  `json:"-"`
@@ -1142,9 +2749,13 @@ type InboxWhereInput struct {
 	AgentBotIDIsNil  bool  `json:"agentBotIDIsNil,omitempty"`
 	AgentBotIDNotNil bool  `json:"agentBotIDNotNil,omitempty"`
 
-	// "contact_inboxes" edge predicates.
-	HasContactInboxes     *bool                     `json:"hasContactInboxes,omitempty"`
-	HasContactInboxesWith []*ContactInboxWhereInput `json:"hasContactInboxesWith,omitempty"`
+	// "members" edge predicates.
+	HasMembers     *bool                    `json:"hasMembers,omitempty"`
+	HasMembersWith []*InboxMemberWhereInput `json:"hasMembersWith,omitempty"`
+
+	// "agent_bot" edge predicates.
+	HasAgentBot     *bool                 `json:"hasAgentBot,omitempty"`
+	HasAgentBotWith []*AgentBotWhereInput `json:"hasAgentBotWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -1645,23 +3256,41 @@ func (i *InboxWhereInput) P() (predicate.Inbox, error) {
 		predicates = append(predicates, inbox.AgentBotIDNotNil())
 	}
 
-	if i.HasContactInboxes != nil {
-		p := inbox.HasContactInboxes()
-		if !*i.HasContactInboxes {
+	if i.HasMembers != nil {
+		p := inbox.HasMembers()
+		if !*i.HasMembers {
 			p = inbox.Not(p)
 		}
 		predicates = append(predicates, p)
 	}
-	if len(i.HasContactInboxesWith) > 0 {
-		with := make([]predicate.ContactInbox, 0, len(i.HasContactInboxesWith))
-		for _, w := range i.HasContactInboxesWith {
+	if len(i.HasMembersWith) > 0 {
+		with := make([]predicate.InboxMember, 0, len(i.HasMembersWith))
+		for _, w := range i.HasMembersWith {
 			p, err := w.P()
 			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasContactInboxesWith'", err)
+				return nil, fmt.Errorf("%w: field 'HasMembersWith'", err)
 			}
 			with = append(with, p)
 		}
-		predicates = append(predicates, inbox.HasContactInboxesWith(with...))
+		predicates = append(predicates, inbox.HasMembersWith(with...))
+	}
+	if i.HasAgentBot != nil {
+		p := inbox.HasAgentBot()
+		if !*i.HasAgentBot {
+			p = inbox.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAgentBotWith) > 0 {
+		with := make([]predicate.AgentBot, 0, len(i.HasAgentBotWith))
+		for _, w := range i.HasAgentBotWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAgentBotWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, inbox.HasAgentBotWith(with...))
 	}
 	switch len(predicates) {
 	case 0:
@@ -1670,5 +3299,2369 @@ func (i *InboxWhereInput) P() (predicate.Inbox, error) {
 		return predicates[0], nil
 	default:
 		return inbox.And(predicates...), nil
+	}
+}
+
+// InboxMemberWhereInput represents a where input for filtering InboxMember queries.
+type InboxMemberWhereInput struct {
+	Predicates []predicate.InboxMember  `json:"-"`
+	Not        *InboxMemberWhereInput   `json:"not,omitempty"`
+	Or         []*InboxMemberWhereInput `json:"or,omitempty"`
+	And        []*InboxMemberWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "inbox_id" field predicates.
+	InboxID      *int  `json:"inboxID,omitempty"`
+	InboxIDNEQ   *int  `json:"inboxIDNEQ,omitempty"`
+	InboxIDIn    []int `json:"inboxIDIn,omitempty"`
+	InboxIDNotIn []int `json:"inboxIDNotIn,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+
+	// "inbox" edge predicates.
+	HasInbox     *bool              `json:"hasInbox,omitempty"`
+	HasInboxWith []*InboxWhereInput `json:"hasInboxWith,omitempty"`
+
+	// "user" edge predicates.
+	HasUser     *bool             `json:"hasUser,omitempty"`
+	HasUserWith []*UserWhereInput `json:"hasUserWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *InboxMemberWhereInput) AddPredicates(predicates ...predicate.InboxMember) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the InboxMemberWhereInput filter on the InboxMemberQuery builder.
+func (i *InboxMemberWhereInput) Filter(q *InboxMemberQuery) (*InboxMemberQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyInboxMemberWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyInboxMemberWhereInput is returned in case the InboxMemberWhereInput is empty.
+var ErrEmptyInboxMemberWhereInput = errors.New("ent: empty predicate InboxMemberWhereInput")
+
+// P returns a predicate for filtering inboxmembers.
+// An error is returned if the input is empty or invalid.
+func (i *InboxMemberWhereInput) P() (predicate.InboxMember, error) {
+	var predicates []predicate.InboxMember
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, inboxmember.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.InboxMember, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, inboxmember.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.InboxMember, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, inboxmember.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, inboxmember.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, inboxmember.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, inboxmember.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, inboxmember.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, inboxmember.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, inboxmember.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, inboxmember.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, inboxmember.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, inboxmember.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, inboxmember.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, inboxmember.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, inboxmember.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, inboxmember.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, inboxmember.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, inboxmember.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, inboxmember.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, inboxmember.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, inboxmember.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, inboxmember.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, inboxmember.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, inboxmember.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, inboxmember.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, inboxmember.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.InboxID != nil {
+		predicates = append(predicates, inboxmember.InboxIDEQ(*i.InboxID))
+	}
+	if i.InboxIDNEQ != nil {
+		predicates = append(predicates, inboxmember.InboxIDNEQ(*i.InboxIDNEQ))
+	}
+	if len(i.InboxIDIn) > 0 {
+		predicates = append(predicates, inboxmember.InboxIDIn(i.InboxIDIn...))
+	}
+	if len(i.InboxIDNotIn) > 0 {
+		predicates = append(predicates, inboxmember.InboxIDNotIn(i.InboxIDNotIn...))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, inboxmember.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, inboxmember.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, inboxmember.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, inboxmember.UserIDNotIn(i.UserIDNotIn...))
+	}
+
+	if i.HasInbox != nil {
+		p := inboxmember.HasInbox()
+		if !*i.HasInbox {
+			p = inboxmember.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasInboxWith) > 0 {
+		with := make([]predicate.Inbox, 0, len(i.HasInboxWith))
+		for _, w := range i.HasInboxWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasInboxWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, inboxmember.HasInboxWith(with...))
+	}
+	if i.HasUser != nil {
+		p := inboxmember.HasUser()
+		if !*i.HasUser {
+			p = inboxmember.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasUserWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasUserWith))
+		for _, w := range i.HasUserWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasUserWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, inboxmember.HasUserWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyInboxMemberWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return inboxmember.And(predicates...), nil
+	}
+}
+
+// LabelWhereInput represents a where input for filtering Label queries.
+type LabelWhereInput struct {
+	Predicates []predicate.Label  `json:"-"`
+	Not        *LabelWhereInput   `json:"not,omitempty"`
+	Or         []*LabelWhereInput `json:"or,omitempty"`
+	And        []*LabelWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "color" field predicates.
+	Color             *string  `json:"color,omitempty"`
+	ColorNEQ          *string  `json:"colorNEQ,omitempty"`
+	ColorIn           []string `json:"colorIn,omitempty"`
+	ColorNotIn        []string `json:"colorNotIn,omitempty"`
+	ColorGT           *string  `json:"colorGT,omitempty"`
+	ColorGTE          *string  `json:"colorGTE,omitempty"`
+	ColorLT           *string  `json:"colorLT,omitempty"`
+	ColorLTE          *string  `json:"colorLTE,omitempty"`
+	ColorContains     *string  `json:"colorContains,omitempty"`
+	ColorHasPrefix    *string  `json:"colorHasPrefix,omitempty"`
+	ColorHasSuffix    *string  `json:"colorHasSuffix,omitempty"`
+	ColorEqualFold    *string  `json:"colorEqualFold,omitempty"`
+	ColorContainsFold *string  `json:"colorContainsFold,omitempty"`
+
+	// "show_on_sidebar" field predicates.
+	ShowOnSidebar    *bool `json:"showOnSidebar,omitempty"`
+	ShowOnSidebarNEQ *bool `json:"showOnSidebarNEQ,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *LabelWhereInput) AddPredicates(predicates ...predicate.Label) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the LabelWhereInput filter on the LabelQuery builder.
+func (i *LabelWhereInput) Filter(q *LabelQuery) (*LabelQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyLabelWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyLabelWhereInput is returned in case the LabelWhereInput is empty.
+var ErrEmptyLabelWhereInput = errors.New("ent: empty predicate LabelWhereInput")
+
+// P returns a predicate for filtering labels.
+// An error is returned if the input is empty or invalid.
+func (i *LabelWhereInput) P() (predicate.Label, error) {
+	var predicates []predicate.Label
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, label.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Label, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, label.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Label, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, label.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, label.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, label.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, label.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, label.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, label.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, label.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, label.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, label.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, label.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, label.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, label.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, label.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, label.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, label.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, label.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, label.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, label.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, label.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, label.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, label.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, label.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, label.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, label.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, label.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, label.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, label.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, label.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, label.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, label.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, label.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, label.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, label.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, label.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, label.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, label.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, label.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, label.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, label.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, label.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, label.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, label.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, label.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, label.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, label.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, label.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, label.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, label.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, label.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, label.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, label.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, label.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, label.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, label.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, label.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, label.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, label.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Color != nil {
+		predicates = append(predicates, label.ColorEQ(*i.Color))
+	}
+	if i.ColorNEQ != nil {
+		predicates = append(predicates, label.ColorNEQ(*i.ColorNEQ))
+	}
+	if len(i.ColorIn) > 0 {
+		predicates = append(predicates, label.ColorIn(i.ColorIn...))
+	}
+	if len(i.ColorNotIn) > 0 {
+		predicates = append(predicates, label.ColorNotIn(i.ColorNotIn...))
+	}
+	if i.ColorGT != nil {
+		predicates = append(predicates, label.ColorGT(*i.ColorGT))
+	}
+	if i.ColorGTE != nil {
+		predicates = append(predicates, label.ColorGTE(*i.ColorGTE))
+	}
+	if i.ColorLT != nil {
+		predicates = append(predicates, label.ColorLT(*i.ColorLT))
+	}
+	if i.ColorLTE != nil {
+		predicates = append(predicates, label.ColorLTE(*i.ColorLTE))
+	}
+	if i.ColorContains != nil {
+		predicates = append(predicates, label.ColorContains(*i.ColorContains))
+	}
+	if i.ColorHasPrefix != nil {
+		predicates = append(predicates, label.ColorHasPrefix(*i.ColorHasPrefix))
+	}
+	if i.ColorHasSuffix != nil {
+		predicates = append(predicates, label.ColorHasSuffix(*i.ColorHasSuffix))
+	}
+	if i.ColorEqualFold != nil {
+		predicates = append(predicates, label.ColorEqualFold(*i.ColorEqualFold))
+	}
+	if i.ColorContainsFold != nil {
+		predicates = append(predicates, label.ColorContainsFold(*i.ColorContainsFold))
+	}
+	if i.ShowOnSidebar != nil {
+		predicates = append(predicates, label.ShowOnSidebarEQ(*i.ShowOnSidebar))
+	}
+	if i.ShowOnSidebarNEQ != nil {
+		predicates = append(predicates, label.ShowOnSidebarNEQ(*i.ShowOnSidebarNEQ))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyLabelWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return label.And(predicates...), nil
+	}
+}
+
+// MessageWhereInput represents a where input for filtering Message queries.
+type MessageWhereInput struct {
+	Predicates []predicate.Message  `json:"-"`
+	Not        *MessageWhereInput   `json:"not,omitempty"`
+	Or         []*MessageWhereInput `json:"or,omitempty"`
+	And        []*MessageWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "conversation_id" field predicates.
+	ConversationID      *int  `json:"conversationID,omitempty"`
+	ConversationIDNEQ   *int  `json:"conversationIDNEQ,omitempty"`
+	ConversationIDIn    []int `json:"conversationIDIn,omitempty"`
+	ConversationIDNotIn []int `json:"conversationIDNotIn,omitempty"`
+
+	// "inbox_id" field predicates.
+	InboxID      *int  `json:"inboxID,omitempty"`
+	InboxIDNEQ   *int  `json:"inboxIDNEQ,omitempty"`
+	InboxIDIn    []int `json:"inboxIDIn,omitempty"`
+	InboxIDNotIn []int `json:"inboxIDNotIn,omitempty"`
+	InboxIDGT    *int  `json:"inboxIDGT,omitempty"`
+	InboxIDGTE   *int  `json:"inboxIDGTE,omitempty"`
+	InboxIDLT    *int  `json:"inboxIDLT,omitempty"`
+	InboxIDLTE   *int  `json:"inboxIDLTE,omitempty"`
+
+	// "content" field predicates.
+	Content             *string  `json:"content,omitempty"`
+	ContentNEQ          *string  `json:"contentNEQ,omitempty"`
+	ContentIn           []string `json:"contentIn,omitempty"`
+	ContentNotIn        []string `json:"contentNotIn,omitempty"`
+	ContentGT           *string  `json:"contentGT,omitempty"`
+	ContentGTE          *string  `json:"contentGTE,omitempty"`
+	ContentLT           *string  `json:"contentLT,omitempty"`
+	ContentLTE          *string  `json:"contentLTE,omitempty"`
+	ContentContains     *string  `json:"contentContains,omitempty"`
+	ContentHasPrefix    *string  `json:"contentHasPrefix,omitempty"`
+	ContentHasSuffix    *string  `json:"contentHasSuffix,omitempty"`
+	ContentIsNil        bool     `json:"contentIsNil,omitempty"`
+	ContentNotNil       bool     `json:"contentNotNil,omitempty"`
+	ContentEqualFold    *string  `json:"contentEqualFold,omitempty"`
+	ContentContainsFold *string  `json:"contentContainsFold,omitempty"`
+
+	// "message_type" field predicates.
+	MessageType      *message.MessageType  `json:"messageType,omitempty"`
+	MessageTypeNEQ   *message.MessageType  `json:"messageTypeNEQ,omitempty"`
+	MessageTypeIn    []message.MessageType `json:"messageTypeIn,omitempty"`
+	MessageTypeNotIn []message.MessageType `json:"messageTypeNotIn,omitempty"`
+
+	// "content_type" field predicates.
+	ContentType      *message.ContentType  `json:"contentType,omitempty"`
+	ContentTypeNEQ   *message.ContentType  `json:"contentTypeNEQ,omitempty"`
+	ContentTypeIn    []message.ContentType `json:"contentTypeIn,omitempty"`
+	ContentTypeNotIn []message.ContentType `json:"contentTypeNotIn,omitempty"`
+
+	// "private" field predicates.
+	Private    *bool `json:"private,omitempty"`
+	PrivateNEQ *bool `json:"privateNEQ,omitempty"`
+
+	// "status" field predicates.
+	Status      *message.Status  `json:"status,omitempty"`
+	StatusNEQ   *message.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []message.Status `json:"statusIn,omitempty"`
+	StatusNotIn []message.Status `json:"statusNotIn,omitempty"`
+
+	// "source_id" field predicates.
+	SourceID             *string  `json:"sourceID,omitempty"`
+	SourceIDNEQ          *string  `json:"sourceIDNEQ,omitempty"`
+	SourceIDIn           []string `json:"sourceIDIn,omitempty"`
+	SourceIDNotIn        []string `json:"sourceIDNotIn,omitempty"`
+	SourceIDGT           *string  `json:"sourceIDGT,omitempty"`
+	SourceIDGTE          *string  `json:"sourceIDGTE,omitempty"`
+	SourceIDLT           *string  `json:"sourceIDLT,omitempty"`
+	SourceIDLTE          *string  `json:"sourceIDLTE,omitempty"`
+	SourceIDContains     *string  `json:"sourceIDContains,omitempty"`
+	SourceIDHasPrefix    *string  `json:"sourceIDHasPrefix,omitempty"`
+	SourceIDHasSuffix    *string  `json:"sourceIDHasSuffix,omitempty"`
+	SourceIDIsNil        bool     `json:"sourceIDIsNil,omitempty"`
+	SourceIDNotNil       bool     `json:"sourceIDNotNil,omitempty"`
+	SourceIDEqualFold    *string  `json:"sourceIDEqualFold,omitempty"`
+	SourceIDContainsFold *string  `json:"sourceIDContainsFold,omitempty"`
+
+	// "echo_id" field predicates.
+	EchoID             *string  `json:"echoID,omitempty"`
+	EchoIDNEQ          *string  `json:"echoIDNEQ,omitempty"`
+	EchoIDIn           []string `json:"echoIDIn,omitempty"`
+	EchoIDNotIn        []string `json:"echoIDNotIn,omitempty"`
+	EchoIDGT           *string  `json:"echoIDGT,omitempty"`
+	EchoIDGTE          *string  `json:"echoIDGTE,omitempty"`
+	EchoIDLT           *string  `json:"echoIDLT,omitempty"`
+	EchoIDLTE          *string  `json:"echoIDLTE,omitempty"`
+	EchoIDContains     *string  `json:"echoIDContains,omitempty"`
+	EchoIDHasPrefix    *string  `json:"echoIDHasPrefix,omitempty"`
+	EchoIDHasSuffix    *string  `json:"echoIDHasSuffix,omitempty"`
+	EchoIDIsNil        bool     `json:"echoIDIsNil,omitempty"`
+	EchoIDNotNil       bool     `json:"echoIDNotNil,omitempty"`
+	EchoIDEqualFold    *string  `json:"echoIDEqualFold,omitempty"`
+	EchoIDContainsFold *string  `json:"echoIDContainsFold,omitempty"`
+
+	// "sender_type" field predicates.
+	SenderType       *message.SenderType  `json:"senderType,omitempty"`
+	SenderTypeNEQ    *message.SenderType  `json:"senderTypeNEQ,omitempty"`
+	SenderTypeIn     []message.SenderType `json:"senderTypeIn,omitempty"`
+	SenderTypeNotIn  []message.SenderType `json:"senderTypeNotIn,omitempty"`
+	SenderTypeIsNil  bool                 `json:"senderTypeIsNil,omitempty"`
+	SenderTypeNotNil bool                 `json:"senderTypeNotNil,omitempty"`
+
+	// "sender_id" field predicates.
+	SenderID       *int  `json:"senderID,omitempty"`
+	SenderIDNEQ    *int  `json:"senderIDNEQ,omitempty"`
+	SenderIDIn     []int `json:"senderIDIn,omitempty"`
+	SenderIDNotIn  []int `json:"senderIDNotIn,omitempty"`
+	SenderIDGT     *int  `json:"senderIDGT,omitempty"`
+	SenderIDGTE    *int  `json:"senderIDGTE,omitempty"`
+	SenderIDLT     *int  `json:"senderIDLT,omitempty"`
+	SenderIDLTE    *int  `json:"senderIDLTE,omitempty"`
+	SenderIDIsNil  bool  `json:"senderIDIsNil,omitempty"`
+	SenderIDNotNil bool  `json:"senderIDNotNil,omitempty"`
+
+	// "conversation" edge predicates.
+	HasConversation     *bool                     `json:"hasConversation,omitempty"`
+	HasConversationWith []*ConversationWhereInput `json:"hasConversationWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *MessageWhereInput) AddPredicates(predicates ...predicate.Message) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the MessageWhereInput filter on the MessageQuery builder.
+func (i *MessageWhereInput) Filter(q *MessageQuery) (*MessageQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyMessageWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyMessageWhereInput is returned in case the MessageWhereInput is empty.
+var ErrEmptyMessageWhereInput = errors.New("ent: empty predicate MessageWhereInput")
+
+// P returns a predicate for filtering messages.
+// An error is returned if the input is empty or invalid.
+func (i *MessageWhereInput) P() (predicate.Message, error) {
+	var predicates []predicate.Message
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, message.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Message, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, message.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Message, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, message.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, message.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, message.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, message.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, message.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, message.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, message.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, message.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, message.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, message.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, message.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, message.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, message.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, message.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, message.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, message.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, message.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, message.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, message.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, message.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, message.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, message.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, message.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, message.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, message.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, message.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, message.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, message.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, message.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.ConversationID != nil {
+		predicates = append(predicates, message.ConversationIDEQ(*i.ConversationID))
+	}
+	if i.ConversationIDNEQ != nil {
+		predicates = append(predicates, message.ConversationIDNEQ(*i.ConversationIDNEQ))
+	}
+	if len(i.ConversationIDIn) > 0 {
+		predicates = append(predicates, message.ConversationIDIn(i.ConversationIDIn...))
+	}
+	if len(i.ConversationIDNotIn) > 0 {
+		predicates = append(predicates, message.ConversationIDNotIn(i.ConversationIDNotIn...))
+	}
+	if i.InboxID != nil {
+		predicates = append(predicates, message.InboxIDEQ(*i.InboxID))
+	}
+	if i.InboxIDNEQ != nil {
+		predicates = append(predicates, message.InboxIDNEQ(*i.InboxIDNEQ))
+	}
+	if len(i.InboxIDIn) > 0 {
+		predicates = append(predicates, message.InboxIDIn(i.InboxIDIn...))
+	}
+	if len(i.InboxIDNotIn) > 0 {
+		predicates = append(predicates, message.InboxIDNotIn(i.InboxIDNotIn...))
+	}
+	if i.InboxIDGT != nil {
+		predicates = append(predicates, message.InboxIDGT(*i.InboxIDGT))
+	}
+	if i.InboxIDGTE != nil {
+		predicates = append(predicates, message.InboxIDGTE(*i.InboxIDGTE))
+	}
+	if i.InboxIDLT != nil {
+		predicates = append(predicates, message.InboxIDLT(*i.InboxIDLT))
+	}
+	if i.InboxIDLTE != nil {
+		predicates = append(predicates, message.InboxIDLTE(*i.InboxIDLTE))
+	}
+	if i.Content != nil {
+		predicates = append(predicates, message.ContentEQ(*i.Content))
+	}
+	if i.ContentNEQ != nil {
+		predicates = append(predicates, message.ContentNEQ(*i.ContentNEQ))
+	}
+	if len(i.ContentIn) > 0 {
+		predicates = append(predicates, message.ContentIn(i.ContentIn...))
+	}
+	if len(i.ContentNotIn) > 0 {
+		predicates = append(predicates, message.ContentNotIn(i.ContentNotIn...))
+	}
+	if i.ContentGT != nil {
+		predicates = append(predicates, message.ContentGT(*i.ContentGT))
+	}
+	if i.ContentGTE != nil {
+		predicates = append(predicates, message.ContentGTE(*i.ContentGTE))
+	}
+	if i.ContentLT != nil {
+		predicates = append(predicates, message.ContentLT(*i.ContentLT))
+	}
+	if i.ContentLTE != nil {
+		predicates = append(predicates, message.ContentLTE(*i.ContentLTE))
+	}
+	if i.ContentContains != nil {
+		predicates = append(predicates, message.ContentContains(*i.ContentContains))
+	}
+	if i.ContentHasPrefix != nil {
+		predicates = append(predicates, message.ContentHasPrefix(*i.ContentHasPrefix))
+	}
+	if i.ContentHasSuffix != nil {
+		predicates = append(predicates, message.ContentHasSuffix(*i.ContentHasSuffix))
+	}
+	if i.ContentIsNil {
+		predicates = append(predicates, message.ContentIsNil())
+	}
+	if i.ContentNotNil {
+		predicates = append(predicates, message.ContentNotNil())
+	}
+	if i.ContentEqualFold != nil {
+		predicates = append(predicates, message.ContentEqualFold(*i.ContentEqualFold))
+	}
+	if i.ContentContainsFold != nil {
+		predicates = append(predicates, message.ContentContainsFold(*i.ContentContainsFold))
+	}
+	if i.MessageType != nil {
+		predicates = append(predicates, message.MessageTypeEQ(*i.MessageType))
+	}
+	if i.MessageTypeNEQ != nil {
+		predicates = append(predicates, message.MessageTypeNEQ(*i.MessageTypeNEQ))
+	}
+	if len(i.MessageTypeIn) > 0 {
+		predicates = append(predicates, message.MessageTypeIn(i.MessageTypeIn...))
+	}
+	if len(i.MessageTypeNotIn) > 0 {
+		predicates = append(predicates, message.MessageTypeNotIn(i.MessageTypeNotIn...))
+	}
+	if i.ContentType != nil {
+		predicates = append(predicates, message.ContentTypeEQ(*i.ContentType))
+	}
+	if i.ContentTypeNEQ != nil {
+		predicates = append(predicates, message.ContentTypeNEQ(*i.ContentTypeNEQ))
+	}
+	if len(i.ContentTypeIn) > 0 {
+		predicates = append(predicates, message.ContentTypeIn(i.ContentTypeIn...))
+	}
+	if len(i.ContentTypeNotIn) > 0 {
+		predicates = append(predicates, message.ContentTypeNotIn(i.ContentTypeNotIn...))
+	}
+	if i.Private != nil {
+		predicates = append(predicates, message.PrivateEQ(*i.Private))
+	}
+	if i.PrivateNEQ != nil {
+		predicates = append(predicates, message.PrivateNEQ(*i.PrivateNEQ))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, message.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, message.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, message.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, message.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.SourceID != nil {
+		predicates = append(predicates, message.SourceIDEQ(*i.SourceID))
+	}
+	if i.SourceIDNEQ != nil {
+		predicates = append(predicates, message.SourceIDNEQ(*i.SourceIDNEQ))
+	}
+	if len(i.SourceIDIn) > 0 {
+		predicates = append(predicates, message.SourceIDIn(i.SourceIDIn...))
+	}
+	if len(i.SourceIDNotIn) > 0 {
+		predicates = append(predicates, message.SourceIDNotIn(i.SourceIDNotIn...))
+	}
+	if i.SourceIDGT != nil {
+		predicates = append(predicates, message.SourceIDGT(*i.SourceIDGT))
+	}
+	if i.SourceIDGTE != nil {
+		predicates = append(predicates, message.SourceIDGTE(*i.SourceIDGTE))
+	}
+	if i.SourceIDLT != nil {
+		predicates = append(predicates, message.SourceIDLT(*i.SourceIDLT))
+	}
+	if i.SourceIDLTE != nil {
+		predicates = append(predicates, message.SourceIDLTE(*i.SourceIDLTE))
+	}
+	if i.SourceIDContains != nil {
+		predicates = append(predicates, message.SourceIDContains(*i.SourceIDContains))
+	}
+	if i.SourceIDHasPrefix != nil {
+		predicates = append(predicates, message.SourceIDHasPrefix(*i.SourceIDHasPrefix))
+	}
+	if i.SourceIDHasSuffix != nil {
+		predicates = append(predicates, message.SourceIDHasSuffix(*i.SourceIDHasSuffix))
+	}
+	if i.SourceIDIsNil {
+		predicates = append(predicates, message.SourceIDIsNil())
+	}
+	if i.SourceIDNotNil {
+		predicates = append(predicates, message.SourceIDNotNil())
+	}
+	if i.SourceIDEqualFold != nil {
+		predicates = append(predicates, message.SourceIDEqualFold(*i.SourceIDEqualFold))
+	}
+	if i.SourceIDContainsFold != nil {
+		predicates = append(predicates, message.SourceIDContainsFold(*i.SourceIDContainsFold))
+	}
+	if i.EchoID != nil {
+		predicates = append(predicates, message.EchoIDEQ(*i.EchoID))
+	}
+	if i.EchoIDNEQ != nil {
+		predicates = append(predicates, message.EchoIDNEQ(*i.EchoIDNEQ))
+	}
+	if len(i.EchoIDIn) > 0 {
+		predicates = append(predicates, message.EchoIDIn(i.EchoIDIn...))
+	}
+	if len(i.EchoIDNotIn) > 0 {
+		predicates = append(predicates, message.EchoIDNotIn(i.EchoIDNotIn...))
+	}
+	if i.EchoIDGT != nil {
+		predicates = append(predicates, message.EchoIDGT(*i.EchoIDGT))
+	}
+	if i.EchoIDGTE != nil {
+		predicates = append(predicates, message.EchoIDGTE(*i.EchoIDGTE))
+	}
+	if i.EchoIDLT != nil {
+		predicates = append(predicates, message.EchoIDLT(*i.EchoIDLT))
+	}
+	if i.EchoIDLTE != nil {
+		predicates = append(predicates, message.EchoIDLTE(*i.EchoIDLTE))
+	}
+	if i.EchoIDContains != nil {
+		predicates = append(predicates, message.EchoIDContains(*i.EchoIDContains))
+	}
+	if i.EchoIDHasPrefix != nil {
+		predicates = append(predicates, message.EchoIDHasPrefix(*i.EchoIDHasPrefix))
+	}
+	if i.EchoIDHasSuffix != nil {
+		predicates = append(predicates, message.EchoIDHasSuffix(*i.EchoIDHasSuffix))
+	}
+	if i.EchoIDIsNil {
+		predicates = append(predicates, message.EchoIDIsNil())
+	}
+	if i.EchoIDNotNil {
+		predicates = append(predicates, message.EchoIDNotNil())
+	}
+	if i.EchoIDEqualFold != nil {
+		predicates = append(predicates, message.EchoIDEqualFold(*i.EchoIDEqualFold))
+	}
+	if i.EchoIDContainsFold != nil {
+		predicates = append(predicates, message.EchoIDContainsFold(*i.EchoIDContainsFold))
+	}
+	if i.SenderType != nil {
+		predicates = append(predicates, message.SenderTypeEQ(*i.SenderType))
+	}
+	if i.SenderTypeNEQ != nil {
+		predicates = append(predicates, message.SenderTypeNEQ(*i.SenderTypeNEQ))
+	}
+	if len(i.SenderTypeIn) > 0 {
+		predicates = append(predicates, message.SenderTypeIn(i.SenderTypeIn...))
+	}
+	if len(i.SenderTypeNotIn) > 0 {
+		predicates = append(predicates, message.SenderTypeNotIn(i.SenderTypeNotIn...))
+	}
+	if i.SenderTypeIsNil {
+		predicates = append(predicates, message.SenderTypeIsNil())
+	}
+	if i.SenderTypeNotNil {
+		predicates = append(predicates, message.SenderTypeNotNil())
+	}
+	if i.SenderID != nil {
+		predicates = append(predicates, message.SenderIDEQ(*i.SenderID))
+	}
+	if i.SenderIDNEQ != nil {
+		predicates = append(predicates, message.SenderIDNEQ(*i.SenderIDNEQ))
+	}
+	if len(i.SenderIDIn) > 0 {
+		predicates = append(predicates, message.SenderIDIn(i.SenderIDIn...))
+	}
+	if len(i.SenderIDNotIn) > 0 {
+		predicates = append(predicates, message.SenderIDNotIn(i.SenderIDNotIn...))
+	}
+	if i.SenderIDGT != nil {
+		predicates = append(predicates, message.SenderIDGT(*i.SenderIDGT))
+	}
+	if i.SenderIDGTE != nil {
+		predicates = append(predicates, message.SenderIDGTE(*i.SenderIDGTE))
+	}
+	if i.SenderIDLT != nil {
+		predicates = append(predicates, message.SenderIDLT(*i.SenderIDLT))
+	}
+	if i.SenderIDLTE != nil {
+		predicates = append(predicates, message.SenderIDLTE(*i.SenderIDLTE))
+	}
+	if i.SenderIDIsNil {
+		predicates = append(predicates, message.SenderIDIsNil())
+	}
+	if i.SenderIDNotNil {
+		predicates = append(predicates, message.SenderIDNotNil())
+	}
+
+	if i.HasConversation != nil {
+		p := message.HasConversation()
+		if !*i.HasConversation {
+			p = message.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasConversationWith) > 0 {
+		with := make([]predicate.Conversation, 0, len(i.HasConversationWith))
+		for _, w := range i.HasConversationWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasConversationWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, message.HasConversationWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyMessageWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return message.And(predicates...), nil
+	}
+}
+
+// TeamWhereInput represents a where input for filtering Team queries.
+type TeamWhereInput struct {
+	Predicates []predicate.Team  `json:"-"`
+	Not        *TeamWhereInput   `json:"not,omitempty"`
+	Or         []*TeamWhereInput `json:"or,omitempty"`
+	And        []*TeamWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "allow_auto_assign" field predicates.
+	AllowAutoAssign    *bool `json:"allowAutoAssign,omitempty"`
+	AllowAutoAssignNEQ *bool `json:"allowAutoAssignNEQ,omitempty"`
+
+	// "members" edge predicates.
+	HasMembers     *bool                   `json:"hasMembers,omitempty"`
+	HasMembersWith []*TeamMemberWhereInput `json:"hasMembersWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *TeamWhereInput) AddPredicates(predicates ...predicate.Team) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the TeamWhereInput filter on the TeamQuery builder.
+func (i *TeamWhereInput) Filter(q *TeamQuery) (*TeamQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyTeamWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyTeamWhereInput is returned in case the TeamWhereInput is empty.
+var ErrEmptyTeamWhereInput = errors.New("ent: empty predicate TeamWhereInput")
+
+// P returns a predicate for filtering teams.
+// An error is returned if the input is empty or invalid.
+func (i *TeamWhereInput) P() (predicate.Team, error) {
+	var predicates []predicate.Team
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, team.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Team, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, team.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Team, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, team.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, team.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, team.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, team.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, team.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, team.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, team.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, team.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, team.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, team.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, team.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, team.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, team.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, team.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, team.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, team.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, team.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, team.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, team.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, team.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, team.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, team.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, team.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, team.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, team.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, team.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, team.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, team.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, team.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, team.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, team.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, team.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, team.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, team.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, team.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, team.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, team.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, team.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, team.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, team.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, team.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, team.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, team.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, team.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, team.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, team.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, team.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, team.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, team.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, team.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, team.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, team.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, team.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, team.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, team.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, team.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, team.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.AllowAutoAssign != nil {
+		predicates = append(predicates, team.AllowAutoAssignEQ(*i.AllowAutoAssign))
+	}
+	if i.AllowAutoAssignNEQ != nil {
+		predicates = append(predicates, team.AllowAutoAssignNEQ(*i.AllowAutoAssignNEQ))
+	}
+
+	if i.HasMembers != nil {
+		p := team.HasMembers()
+		if !*i.HasMembers {
+			p = team.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasMembersWith) > 0 {
+		with := make([]predicate.TeamMember, 0, len(i.HasMembersWith))
+		for _, w := range i.HasMembersWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasMembersWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, team.HasMembersWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyTeamWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return team.And(predicates...), nil
+	}
+}
+
+// TeamMemberWhereInput represents a where input for filtering TeamMember queries.
+type TeamMemberWhereInput struct {
+	Predicates []predicate.TeamMember  `json:"-"`
+	Not        *TeamMemberWhereInput   `json:"not,omitempty"`
+	Or         []*TeamMemberWhereInput `json:"or,omitempty"`
+	And        []*TeamMemberWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "team_id" field predicates.
+	TeamID      *int  `json:"teamID,omitempty"`
+	TeamIDNEQ   *int  `json:"teamIDNEQ,omitempty"`
+	TeamIDIn    []int `json:"teamIDIn,omitempty"`
+	TeamIDNotIn []int `json:"teamIDNotIn,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+
+	// "team" edge predicates.
+	HasTeam     *bool             `json:"hasTeam,omitempty"`
+	HasTeamWith []*TeamWhereInput `json:"hasTeamWith,omitempty"`
+
+	// "user" edge predicates.
+	HasUser     *bool             `json:"hasUser,omitempty"`
+	HasUserWith []*UserWhereInput `json:"hasUserWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *TeamMemberWhereInput) AddPredicates(predicates ...predicate.TeamMember) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the TeamMemberWhereInput filter on the TeamMemberQuery builder.
+func (i *TeamMemberWhereInput) Filter(q *TeamMemberQuery) (*TeamMemberQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyTeamMemberWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyTeamMemberWhereInput is returned in case the TeamMemberWhereInput is empty.
+var ErrEmptyTeamMemberWhereInput = errors.New("ent: empty predicate TeamMemberWhereInput")
+
+// P returns a predicate for filtering teammembers.
+// An error is returned if the input is empty or invalid.
+func (i *TeamMemberWhereInput) P() (predicate.TeamMember, error) {
+	var predicates []predicate.TeamMember
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, teammember.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.TeamMember, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, teammember.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.TeamMember, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, teammember.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, teammember.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, teammember.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, teammember.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, teammember.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, teammember.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, teammember.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, teammember.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, teammember.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, teammember.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, teammember.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, teammember.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, teammember.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, teammember.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, teammember.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, teammember.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, teammember.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, teammember.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, teammember.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, teammember.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, teammember.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, teammember.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, teammember.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, teammember.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, teammember.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, teammember.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, teammember.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, teammember.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, teammember.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.TeamID != nil {
+		predicates = append(predicates, teammember.TeamIDEQ(*i.TeamID))
+	}
+	if i.TeamIDNEQ != nil {
+		predicates = append(predicates, teammember.TeamIDNEQ(*i.TeamIDNEQ))
+	}
+	if len(i.TeamIDIn) > 0 {
+		predicates = append(predicates, teammember.TeamIDIn(i.TeamIDIn...))
+	}
+	if len(i.TeamIDNotIn) > 0 {
+		predicates = append(predicates, teammember.TeamIDNotIn(i.TeamIDNotIn...))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, teammember.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, teammember.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, teammember.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, teammember.UserIDNotIn(i.UserIDNotIn...))
+	}
+
+	if i.HasTeam != nil {
+		p := teammember.HasTeam()
+		if !*i.HasTeam {
+			p = teammember.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasTeamWith) > 0 {
+		with := make([]predicate.Team, 0, len(i.HasTeamWith))
+		for _, w := range i.HasTeamWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasTeamWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, teammember.HasTeamWith(with...))
+	}
+	if i.HasUser != nil {
+		p := teammember.HasUser()
+		if !*i.HasUser {
+			p = teammember.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasUserWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasUserWith))
+		for _, w := range i.HasUserWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasUserWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, teammember.HasUserWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyTeamMemberWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return teammember.And(predicates...), nil
+	}
+}
+
+// UserWhereInput represents a where input for filtering User queries.
+type UserWhereInput struct {
+	Predicates []predicate.User  `json:"-"`
+	Not        *UserWhereInput   `json:"not,omitempty"`
+	Or         []*UserWhereInput `json:"or,omitempty"`
+	And        []*UserWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "display_name" field predicates.
+	DisplayName             *string  `json:"displayName,omitempty"`
+	DisplayNameNEQ          *string  `json:"displayNameNEQ,omitempty"`
+	DisplayNameIn           []string `json:"displayNameIn,omitempty"`
+	DisplayNameNotIn        []string `json:"displayNameNotIn,omitempty"`
+	DisplayNameGT           *string  `json:"displayNameGT,omitempty"`
+	DisplayNameGTE          *string  `json:"displayNameGTE,omitempty"`
+	DisplayNameLT           *string  `json:"displayNameLT,omitempty"`
+	DisplayNameLTE          *string  `json:"displayNameLTE,omitempty"`
+	DisplayNameContains     *string  `json:"displayNameContains,omitempty"`
+	DisplayNameHasPrefix    *string  `json:"displayNameHasPrefix,omitempty"`
+	DisplayNameHasSuffix    *string  `json:"displayNameHasSuffix,omitempty"`
+	DisplayNameIsNil        bool     `json:"displayNameIsNil,omitempty"`
+	DisplayNameNotNil       bool     `json:"displayNameNotNil,omitempty"`
+	DisplayNameEqualFold    *string  `json:"displayNameEqualFold,omitempty"`
+	DisplayNameContainsFold *string  `json:"displayNameContainsFold,omitempty"`
+
+	// "email" field predicates.
+	Email             *string  `json:"email,omitempty"`
+	EmailNEQ          *string  `json:"emailNEQ,omitempty"`
+	EmailIn           []string `json:"emailIn,omitempty"`
+	EmailNotIn        []string `json:"emailNotIn,omitempty"`
+	EmailGT           *string  `json:"emailGT,omitempty"`
+	EmailGTE          *string  `json:"emailGTE,omitempty"`
+	EmailLT           *string  `json:"emailLT,omitempty"`
+	EmailLTE          *string  `json:"emailLTE,omitempty"`
+	EmailContains     *string  `json:"emailContains,omitempty"`
+	EmailHasPrefix    *string  `json:"emailHasPrefix,omitempty"`
+	EmailHasSuffix    *string  `json:"emailHasSuffix,omitempty"`
+	EmailEqualFold    *string  `json:"emailEqualFold,omitempty"`
+	EmailContainsFold *string  `json:"emailContainsFold,omitempty"`
+
+	// "confirmed" field predicates.
+	Confirmed    *bool `json:"confirmed,omitempty"`
+	ConfirmedNEQ *bool `json:"confirmedNEQ,omitempty"`
+
+	// "avatar_url" field predicates.
+	AvatarURL             *string  `json:"avatarURL,omitempty"`
+	AvatarURLNEQ          *string  `json:"avatarURLNEQ,omitempty"`
+	AvatarURLIn           []string `json:"avatarURLIn,omitempty"`
+	AvatarURLNotIn        []string `json:"avatarURLNotIn,omitempty"`
+	AvatarURLGT           *string  `json:"avatarURLGT,omitempty"`
+	AvatarURLGTE          *string  `json:"avatarURLGTE,omitempty"`
+	AvatarURLLT           *string  `json:"avatarURLLT,omitempty"`
+	AvatarURLLTE          *string  `json:"avatarURLLTE,omitempty"`
+	AvatarURLContains     *string  `json:"avatarURLContains,omitempty"`
+	AvatarURLHasPrefix    *string  `json:"avatarURLHasPrefix,omitempty"`
+	AvatarURLHasSuffix    *string  `json:"avatarURLHasSuffix,omitempty"`
+	AvatarURLIsNil        bool     `json:"avatarURLIsNil,omitempty"`
+	AvatarURLNotNil       bool     `json:"avatarURLNotNil,omitempty"`
+	AvatarURLEqualFold    *string  `json:"avatarURLEqualFold,omitempty"`
+	AvatarURLContainsFold *string  `json:"avatarURLContainsFold,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *UserWhereInput) AddPredicates(predicates ...predicate.User) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the UserWhereInput filter on the UserQuery builder.
+func (i *UserWhereInput) Filter(q *UserQuery) (*UserQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyUserWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyUserWhereInput is returned in case the UserWhereInput is empty.
+var ErrEmptyUserWhereInput = errors.New("ent: empty predicate UserWhereInput")
+
+// P returns a predicate for filtering users.
+// An error is returned if the input is empty or invalid.
+func (i *UserWhereInput) P() (predicate.User, error) {
+	var predicates []predicate.User
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, user.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.User, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, user.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.User, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, user.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, user.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, user.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, user.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, user.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, user.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, user.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, user.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, user.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, user.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, user.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, user.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, user.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, user.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, user.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, user.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, user.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, user.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, user.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, user.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, user.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, user.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, user.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, user.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, user.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, user.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, user.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, user.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, user.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, user.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, user.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, user.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, user.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, user.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, user.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, user.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, user.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, user.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.DisplayName != nil {
+		predicates = append(predicates, user.DisplayNameEQ(*i.DisplayName))
+	}
+	if i.DisplayNameNEQ != nil {
+		predicates = append(predicates, user.DisplayNameNEQ(*i.DisplayNameNEQ))
+	}
+	if len(i.DisplayNameIn) > 0 {
+		predicates = append(predicates, user.DisplayNameIn(i.DisplayNameIn...))
+	}
+	if len(i.DisplayNameNotIn) > 0 {
+		predicates = append(predicates, user.DisplayNameNotIn(i.DisplayNameNotIn...))
+	}
+	if i.DisplayNameGT != nil {
+		predicates = append(predicates, user.DisplayNameGT(*i.DisplayNameGT))
+	}
+	if i.DisplayNameGTE != nil {
+		predicates = append(predicates, user.DisplayNameGTE(*i.DisplayNameGTE))
+	}
+	if i.DisplayNameLT != nil {
+		predicates = append(predicates, user.DisplayNameLT(*i.DisplayNameLT))
+	}
+	if i.DisplayNameLTE != nil {
+		predicates = append(predicates, user.DisplayNameLTE(*i.DisplayNameLTE))
+	}
+	if i.DisplayNameContains != nil {
+		predicates = append(predicates, user.DisplayNameContains(*i.DisplayNameContains))
+	}
+	if i.DisplayNameHasPrefix != nil {
+		predicates = append(predicates, user.DisplayNameHasPrefix(*i.DisplayNameHasPrefix))
+	}
+	if i.DisplayNameHasSuffix != nil {
+		predicates = append(predicates, user.DisplayNameHasSuffix(*i.DisplayNameHasSuffix))
+	}
+	if i.DisplayNameIsNil {
+		predicates = append(predicates, user.DisplayNameIsNil())
+	}
+	if i.DisplayNameNotNil {
+		predicates = append(predicates, user.DisplayNameNotNil())
+	}
+	if i.DisplayNameEqualFold != nil {
+		predicates = append(predicates, user.DisplayNameEqualFold(*i.DisplayNameEqualFold))
+	}
+	if i.DisplayNameContainsFold != nil {
+		predicates = append(predicates, user.DisplayNameContainsFold(*i.DisplayNameContainsFold))
+	}
+	if i.Email != nil {
+		predicates = append(predicates, user.EmailEQ(*i.Email))
+	}
+	if i.EmailNEQ != nil {
+		predicates = append(predicates, user.EmailNEQ(*i.EmailNEQ))
+	}
+	if len(i.EmailIn) > 0 {
+		predicates = append(predicates, user.EmailIn(i.EmailIn...))
+	}
+	if len(i.EmailNotIn) > 0 {
+		predicates = append(predicates, user.EmailNotIn(i.EmailNotIn...))
+	}
+	if i.EmailGT != nil {
+		predicates = append(predicates, user.EmailGT(*i.EmailGT))
+	}
+	if i.EmailGTE != nil {
+		predicates = append(predicates, user.EmailGTE(*i.EmailGTE))
+	}
+	if i.EmailLT != nil {
+		predicates = append(predicates, user.EmailLT(*i.EmailLT))
+	}
+	if i.EmailLTE != nil {
+		predicates = append(predicates, user.EmailLTE(*i.EmailLTE))
+	}
+	if i.EmailContains != nil {
+		predicates = append(predicates, user.EmailContains(*i.EmailContains))
+	}
+	if i.EmailHasPrefix != nil {
+		predicates = append(predicates, user.EmailHasPrefix(*i.EmailHasPrefix))
+	}
+	if i.EmailHasSuffix != nil {
+		predicates = append(predicates, user.EmailHasSuffix(*i.EmailHasSuffix))
+	}
+	if i.EmailEqualFold != nil {
+		predicates = append(predicates, user.EmailEqualFold(*i.EmailEqualFold))
+	}
+	if i.EmailContainsFold != nil {
+		predicates = append(predicates, user.EmailContainsFold(*i.EmailContainsFold))
+	}
+	if i.Confirmed != nil {
+		predicates = append(predicates, user.ConfirmedEQ(*i.Confirmed))
+	}
+	if i.ConfirmedNEQ != nil {
+		predicates = append(predicates, user.ConfirmedNEQ(*i.ConfirmedNEQ))
+	}
+	if i.AvatarURL != nil {
+		predicates = append(predicates, user.AvatarURLEQ(*i.AvatarURL))
+	}
+	if i.AvatarURLNEQ != nil {
+		predicates = append(predicates, user.AvatarURLNEQ(*i.AvatarURLNEQ))
+	}
+	if len(i.AvatarURLIn) > 0 {
+		predicates = append(predicates, user.AvatarURLIn(i.AvatarURLIn...))
+	}
+	if len(i.AvatarURLNotIn) > 0 {
+		predicates = append(predicates, user.AvatarURLNotIn(i.AvatarURLNotIn...))
+	}
+	if i.AvatarURLGT != nil {
+		predicates = append(predicates, user.AvatarURLGT(*i.AvatarURLGT))
+	}
+	if i.AvatarURLGTE != nil {
+		predicates = append(predicates, user.AvatarURLGTE(*i.AvatarURLGTE))
+	}
+	if i.AvatarURLLT != nil {
+		predicates = append(predicates, user.AvatarURLLT(*i.AvatarURLLT))
+	}
+	if i.AvatarURLLTE != nil {
+		predicates = append(predicates, user.AvatarURLLTE(*i.AvatarURLLTE))
+	}
+	if i.AvatarURLContains != nil {
+		predicates = append(predicates, user.AvatarURLContains(*i.AvatarURLContains))
+	}
+	if i.AvatarURLHasPrefix != nil {
+		predicates = append(predicates, user.AvatarURLHasPrefix(*i.AvatarURLHasPrefix))
+	}
+	if i.AvatarURLHasSuffix != nil {
+		predicates = append(predicates, user.AvatarURLHasSuffix(*i.AvatarURLHasSuffix))
+	}
+	if i.AvatarURLIsNil {
+		predicates = append(predicates, user.AvatarURLIsNil())
+	}
+	if i.AvatarURLNotNil {
+		predicates = append(predicates, user.AvatarURLNotNil())
+	}
+	if i.AvatarURLEqualFold != nil {
+		predicates = append(predicates, user.AvatarURLEqualFold(*i.AvatarURLEqualFold))
+	}
+	if i.AvatarURLContainsFold != nil {
+		predicates = append(predicates, user.AvatarURLContainsFold(*i.AvatarURLContainsFold))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyUserWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return user.And(predicates...), nil
 	}
 }

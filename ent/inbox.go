@@ -83,7 +83,7 @@ type InboxEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [5]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [2]map[string]int
 
 	namedContactInboxes map[string][]*ContactInbox
 	namedMembers        map[string][]*InboxMember

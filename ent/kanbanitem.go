@@ -83,6 +83,8 @@ type KanbanItemEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [8]bool
+	// totalCount holds the count of the edges above.
+	totalCount [2]map[string]int
 
 	namedAssignedAgents map[string][]*User
 	namedChecklistItems map[string][]*ChecklistItem

@@ -98,6 +98,8 @@ type ScheduledMessageEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [6]bool
+	// totalCount holds the count of the edges above.
+	totalCount [2]map[string]int
 
 	namedOccurrences map[string][]*ScheduledMessage
 	namedAttachments map[string][]*Attachment

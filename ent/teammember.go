@@ -47,6 +47,8 @@ type TeamMemberEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
+	// totalCount holds the count of the edges above.
+	totalCount [2]map[string]int
 }
 
 // AccountOrErr returns the Account value or an error if the edge

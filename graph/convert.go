@@ -1,7 +1,10 @@
 package graph
 
 import (
+	"encoding/json"
+
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/ops"
 )
@@ -34,4 +37,73 @@ func filterConditions(in []*model.FilterConditionInput) []ops.FilterCondition {
 		}
 	}
 	return out
+}
+
+func inboxInput(in model.InboxInput) ops.InboxInput {
+	return ops.InboxInput{
+		Name: in.Name, Channel: channelInput(in.Channel),
+		GreetingEnabled: in.GreetingEnabled, GreetingMessage: in.GreetingMessage,
+		EnableAutoAssignment: in.EnableAutoAssignment, EnableEmailCollect: in.EnableEmailCollect,
+		CSATSurveyEnabled: in.CsatSurveyEnabled, WorkingHoursEnabled: in.WorkingHoursEnabled,
+		OutOfOfficeMessage: in.OutOfOfficeMessage, Timezone: in.Timezone,
+		AllowMessagesAfterResolved: in.AllowMessagesAfterResolved, LockToSingleConversation: in.LockToSingleConversation,
+		SenderNameType: in.SenderNameType, BusinessName: in.BusinessName, AvatarURL: in.AvatarURL,
+	}
+}
+
+func channelInput(in *model.ChannelInput) *ops.ChannelInput {
+	if in == nil {
+		return nil
+	}
+	ch := schematype.Channel{
+		WebhookURL: deref(in.WebhookURL), HMACMandatory: deref(in.HmacMandatory),
+		PhoneNumber: deref(in.PhoneNumber), Provider: deref(in.Provider), Email: deref(in.Email),
+		WebsiteURL: deref(in.WebsiteURL), WidgetColor: deref(in.WidgetColor), WelcomeTitle: deref(in.WelcomeTitle),
+		MessageTemplates: messageTemplates(in.MessageTemplates),
+	}
+	if pc := in.ProviderConfig; pc != nil {
+		ch.ProviderConfig = &schematype.ProviderConfig{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+	}
+	if sm := in.SMTP; sm != nil {
+		ch.SMTP = &schematype.SMTPConfig{
+			Address: sm.Address, Port: deref(sm.Port), Login: deref(sm.Login), Password: deref(sm.Password),
+			Domain: deref(sm.Domain), Authentication: deref(sm.Authentication),
+			EnableStartTLS: deref(sm.EnableStartTLS), EnableSSLTLS: deref(sm.EnableSsltls),
+		}
+	}
+	return &ops.ChannelInput{Type: in.Type, Settings: ch}
+}
+
+// messageTemplates reads WhatsApp Cloud template objects; a template that
+// does not fit the shape is kept empty-named, which the operation rejects.
+func messageTemplates(in []map[string]any) []schematype.MessageTemplate {
+	if in == nil {
+		return nil
+	}
+	out := make([]schematype.MessageTemplate, len(in))
+	for i, m := range in {
+		raw, _ := json.Marshal(m)
+		_ = json.Unmarshal(raw, &out[i])
+	}
+	return out
+}
+
+func memberChange(c model.MemberChange) ops.MemberChange {
+	switch c {
+	case model.MemberChangeReplace:
+		return ops.ReplaceMembers
+	case model.MemberChangeRemove:
+		return ops.RemoveMembers
+	}
+	return ops.AddMembers
+}
+
+func messageInput(in *model.MessageInput) *ops.MessageInput {
+	if in == nil {
+		return nil
+	}
+	return &ops.MessageInput{
+		Content: in.Content, MessageType: deref(in.MessageType), ContentType: deref(in.ContentType),
+		Private: deref(in.Private), ContentAttributes: in.ContentAttributes, TemplateParams: in.TemplateParams,
+	}
 }

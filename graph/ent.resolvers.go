@@ -14,6 +14,10 @@ import (
 
 // Contacts is the resolver for the contacts field.
 func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
 	return r.client.Contact.Query().Paginate(ctx, after, first, before, last,
 		ent.WithContactOrder(orderBy), ent.WithContactFilter(where.Filter))
 }

@@ -593,7 +593,11 @@ func TestGraphQLContactsConnection(t *testing.T) {
 			{name: "a bad time in where is the caller's mistake", query: contactsQuery,
 				vars: H{"where": H{"createdAtGT": "yesterday"}}, code: "BAD_USER_INPUT", attrs: []string{"createdAtGT"}},
 			{name: "first and last together", query: contactsQuery, vars: H{"first": 1, "last": 1}, code: "BAD_USER_INPUT"},
-			{name: "negative first", query: contactsQuery, vars: H{"first": -1}, code: "INVALID_PAGINATION"},
+			{name: "negative first", query: contactsQuery, vars: H{"first": -1}, code: "BAD_USER_INPUT"},
+			{name: "a page over 100 is refused", query: contactsQuery, vars: H{"first": 101}, code: "BAD_USER_INPUT"},
+			{name: "nested unbounded connections exceed the complexity limit",
+				query: `{ contacts(first: 100) { edges { node { id contactInboxes { inbox { id members { user { id } } } } } } } conversations(status: "all") { nodes { messages { edges { node { id conversation { messages { edges { node { id } } } } } } } } } }`,
+				code:  "COMPLEXITY_LIMIT_EXCEEDED"},
 			{name: "unknown order field", query: contactsQuery, vars: H{"orderBy": []any{H{"field": "SHOE_SIZE"}}},
 				code: "GRAPHQL_VALIDATION_FAILED", status: http.StatusUnprocessableEntity},
 		})

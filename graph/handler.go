@@ -35,7 +35,7 @@ type Handler struct {
 // NewHandler builds the GraphQL endpoint. appCtx is cancelled at shutdown;
 // subscriptions end with it.
 func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, path string) *Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc)}))
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc), Complexity: complexity()}))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 10 * time.Second,
 		Upgrader: websocket.Upgrader{

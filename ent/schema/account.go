@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
@@ -39,7 +40,8 @@ func (User) Fields() []ent.Field {
 		// Stored lower-cased; unique over the installation.
 		field.String("email").NotEmpty().Unique(),
 		// Only the platform API and bootstrap may set it (see userPolicy).
-		field.String("password_hash").Optional().Sensitive(),
+		field.String("password_hash").Optional().Sensitive().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Bool("confirmed").Default(false),
 		field.String("avatar_url").Optional(),
 	}
@@ -47,14 +49,14 @@ func (User) Fields() []ent.Field {
 
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("memberships", AccountUser.Type),
+		edge.To("memberships", AccountUser.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.To("access_tokens", AccessToken.Type),
 	}
 }
 
 func (User) Policy() ent.Policy { return userPolicy() }
 
-func (User) Annotations() []schema.Annotation { return skipGraphQL() }
+func (User) Annotations() []schema.Annotation { return nil }
 
 // AccountUser is a user's membership of an account: the agent record.
 type AccountUser struct{ ent.Schema }
@@ -82,7 +84,9 @@ func (AccountUser) Indexes() []ent.Index {
 
 func (AccountUser) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (AccountUser) Annotations() []schema.Annotation { return skipGraphQL() }
+func (AccountUser) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Type("Agent")}
+}
 
 // AccessToken authenticates API calls of a user or an agent bot. Only a hash
 // of the token is stored; the token itself is shown once, when made.

@@ -46,7 +46,7 @@ func (Contact) Edges() []ent.Edge {
 		edge.To("contact_inboxes", ContactInbox.Type).
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("conversations", Conversation.Type).
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
 

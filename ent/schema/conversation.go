@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -47,7 +48,7 @@ func (Conversation) Edges() []ent.Edge {
 		edge.To("contact_inbox", ContactInbox.Type).Field("contact_inbox_id").Unique(),
 		edge.To("assignee", User.Type).Field("assignee_id").Unique(),
 		edge.From("team", Team.Type).Ref("conversations").Field("team_id").Unique(),
-		edge.To("messages", Message.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("messages", Message.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.RelayConnection()),
 		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("kanban_items", KanbanItem.Type),
 	}
@@ -63,7 +64,7 @@ func (Conversation) Indexes() []ent.Index {
 
 func (Conversation) Policy() ent.Policy { return conversationPolicy() }
 
-func (Conversation) Annotations() []schema.Annotation { return skipGraphQL() }
+func (Conversation) Annotations() []schema.Annotation { return nil }
 
 // Message is one message or private note of a conversation.
 type Message struct{ ent.Schema }
@@ -89,8 +90,8 @@ func (Message) Fields() []ent.Field {
 		field.Enum("sender_type").Values("user", "contact", "agent_bot").Optional().Nillable(),
 		field.Int("sender_id").Optional().Nillable(),
 		// Durable delivery state: the delivery job claims the row while due.
-		field.Int("delivery_attempts").Default(0),
-		field.Time("next_delivery_at").Optional().Nillable(),
+		field.Int("delivery_attempts").Default(0).Annotations(entgql.Skip(entgql.SkipAll)),
+		field.Time("next_delivery_at").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -110,7 +111,9 @@ func (Message) Indexes() []ent.Index {
 
 func (Message) Policy() ent.Policy { return messagePolicy() }
 
-func (Message) Annotations() []schema.Annotation { return skipGraphQL() }
+func (Message) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
 
 // Attachment is a file of a message or of a scheduled message.
 type Attachment struct{ ent.Schema }
@@ -160,4 +163,4 @@ func (Label) Indexes() []ent.Index {
 
 func (Label) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Label) Annotations() []schema.Annotation { return skipGraphQL() }
+func (Label) Annotations() []schema.Annotation { return nil }

@@ -42,9 +42,9 @@ func (Inbox) Fields() []ent.Field {
 
 func (Inbox) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("contact_inboxes", ContactInbox.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("contact_inboxes", ContactInbox.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.To("members", InboxMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.From("agent_bot", AgentBot.Type).Ref("inboxes").Field("agent_bot_id").Unique(),
 	}
 }
@@ -76,7 +76,7 @@ func (InboxMember) Indexes() []ent.Index {
 
 func (InboxMember) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (InboxMember) Annotations() []schema.Annotation { return skipGraphQL() }
+func (InboxMember) Annotations() []schema.Annotation { return nil }
 
 // AgentBot answers an inbox's conversations through its outgoing URL.
 type AgentBot struct{ ent.Schema }
@@ -102,4 +102,4 @@ func (AgentBot) Edges() []ent.Edge {
 
 func (AgentBot) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (AgentBot) Annotations() []schema.Annotation { return skipGraphQL() }
+func (AgentBot) Annotations() []schema.Annotation { return nil }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -26,7 +27,7 @@ func (Team) Fields() []ent.Field {
 func (Team) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("members", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("conversations", Conversation.Type),
+		edge.To("conversations", Conversation.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -36,7 +37,7 @@ func (Team) Indexes() []ent.Index {
 
 func (Team) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Team) Annotations() []schema.Annotation { return skipGraphQL() }
+func (Team) Annotations() []schema.Annotation { return nil }
 
 // TeamMember puts a user in a team.
 type TeamMember struct{ ent.Schema }
@@ -63,4 +64,4 @@ func (TeamMember) Indexes() []ent.Index {
 
 func (TeamMember) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (TeamMember) Annotations() []schema.Annotation { return skipGraphQL() }
+func (TeamMember) Annotations() []schema.Annotation { return nil }

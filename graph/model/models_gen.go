@@ -3,8 +3,47 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
 	"github.com/switchboard/switchboard/ent"
 )
+
+type AgentBotInput struct {
+	Name        *string        `json:"name,omitempty"`
+	Description *string        `json:"description,omitempty"`
+	OutgoingURL *string        `json:"outgoingURL,omitempty"`
+	BotConfig   map[string]any `json:"botConfig,omitempty"`
+}
+
+type AgentInput struct {
+	Name *string `json:"name,omitempty"`
+	// Create only: attaches the platform user with this e-mail, or invites a new one.
+	Email        *string `json:"email,omitempty"`
+	Role         *string `json:"role,omitempty"`
+	Availability *string `json:"availability,omitempty"`
+	AutoOffline  *bool   `json:"autoOffline,omitempty"`
+}
+
+// The channel of a new inbox: type is api, whatsapp, email or web_widget; the other fields are its settings.
+// messageTemplates take WhatsApp Cloud's template objects.
+type ChannelInput struct {
+	Type             string               `json:"type"`
+	WebhookURL       *string              `json:"webhookURL,omitempty"`
+	HmacMandatory    *bool                `json:"hmacMandatory,omitempty"`
+	PhoneNumber      *string              `json:"phoneNumber,omitempty"`
+	Provider         *string              `json:"provider,omitempty"`
+	ProviderConfig   *ProviderConfigInput `json:"providerConfig,omitempty"`
+	MessageTemplates []map[string]any     `json:"messageTemplates,omitempty"`
+	Email            *string              `json:"email,omitempty"`
+	SMTP             *SMTPInput           `json:"smtp,omitempty"`
+	WebsiteURL       *string              `json:"websiteURL,omitempty"`
+	WidgetColor      *string              `json:"widgetColor,omitempty"`
+	WelcomeTitle     *string              `json:"welcomeTitle,omitempty"`
+}
 
 // A page of contacts found by search or filter (offset pages, as the REST API).
 type ContactPage struct {
@@ -18,6 +57,20 @@ type ContactPage struct {
 type ContactReachability struct {
 	Inbox    *ent.Inbox `json:"inbox"`
 	SourceID string     `json:"sourceID"`
+}
+
+type ConversationCounts struct {
+	Mine       int `json:"mine"`
+	Assigned   int `json:"assigned"`
+	Unassigned int `json:"unassigned"`
+	All        int `json:"all"`
+}
+
+// A page of conversations (25 a page) with the counts of its filter.
+type ConversationList struct {
+	Nodes  []*ent.Conversation `json:"nodes"`
+	Counts *ConversationCounts `json:"counts"`
+	Page   int                 `json:"page"`
 }
 
 type CreateContactInput struct {
@@ -43,12 +96,84 @@ type CreateContactPayload struct {
 	ContactInbox *ent.ContactInbox `json:"contactInbox"`
 }
 
+type CreateConversationInput struct {
+	SourceID             *string        `json:"sourceID,omitempty"`
+	InboxID              *int           `json:"inboxID,omitempty"`
+	ContactID            *int           `json:"contactID,omitempty"`
+	Status               *string        `json:"status,omitempty"`
+	AssigneeID           *int           `json:"assigneeID,omitempty"`
+	TeamID               *int           `json:"teamID,omitempty"`
+	SnoozedUntil         *time.Time     `json:"snoozedUntil,omitempty"`
+	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
+	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
+	Message              *MessageInput  `json:"message,omitempty"`
+}
+
 // One condition of Chatwoot's contact filter; queryOperator (AND/OR) joins it to the next one.
 type FilterConditionInput struct {
 	AttributeKey   string   `json:"attributeKey"`
 	FilterOperator string   `json:"filterOperator"`
 	Values         []string `json:"values"`
 	QueryOperator  *string  `json:"queryOperator,omitempty"`
+}
+
+type InboxInput struct {
+	Name *string `json:"name,omitempty"`
+	// Required on create; ignored on update.
+	Channel                    *ChannelInput `json:"channel,omitempty"`
+	GreetingEnabled            *bool         `json:"greetingEnabled,omitempty"`
+	GreetingMessage            *string       `json:"greetingMessage,omitempty"`
+	EnableAutoAssignment       *bool         `json:"enableAutoAssignment,omitempty"`
+	EnableEmailCollect         *bool         `json:"enableEmailCollect,omitempty"`
+	CsatSurveyEnabled          *bool         `json:"csatSurveyEnabled,omitempty"`
+	WorkingHoursEnabled        *bool         `json:"workingHoursEnabled,omitempty"`
+	OutOfOfficeMessage         *string       `json:"outOfOfficeMessage,omitempty"`
+	Timezone                   *string       `json:"timezone,omitempty"`
+	AllowMessagesAfterResolved *bool         `json:"allowMessagesAfterResolved,omitempty"`
+	LockToSingleConversation   *bool         `json:"lockToSingleConversation,omitempty"`
+	SenderNameType             *string       `json:"senderNameType,omitempty"`
+	BusinessName               *string       `json:"businessName,omitempty"`
+	AvatarURL                  *string       `json:"avatarURL,omitempty"`
+}
+
+type LabelInput struct {
+	Title         *string `json:"title,omitempty"`
+	Description   *string `json:"description,omitempty"`
+	Color         *string `json:"color,omitempty"`
+	ShowOnSidebar *bool   `json:"showOnSidebar,omitempty"`
+}
+
+type MessageInput struct {
+	Content *string `json:"content,omitempty"`
+	// outgoing (default) or incoming
+	MessageType       *string        `json:"messageType,omitempty"`
+	ContentType       *string        `json:"contentType,omitempty"`
+	Private           *bool          `json:"private,omitempty"`
+	ContentAttributes map[string]any `json:"contentAttributes,omitempty"`
+	TemplateParams    map[string]any `json:"templateParams,omitempty"`
+}
+
+type ProviderConfigInput struct {
+	APIKey            string `json:"apiKey"`
+	PhoneNumberID     string `json:"phoneNumberID"`
+	BusinessAccountID string `json:"businessAccountID"`
+}
+
+type SMTPInput struct {
+	Address        string  `json:"address"`
+	Port           *int    `json:"port,omitempty"`
+	Login          *string `json:"login,omitempty"`
+	Password       *string `json:"password,omitempty"`
+	Domain         *string `json:"domain,omitempty"`
+	Authentication *string `json:"authentication,omitempty"`
+	EnableStartTLS *bool   `json:"enableStartTLS,omitempty"`
+	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
+}
+
+type TeamInput struct {
+	Name            *string `json:"name,omitempty"`
+	Description     *string `json:"description,omitempty"`
+	AllowAutoAssign *bool   `json:"allowAutoAssign,omitempty"`
 }
 
 // Fields left out are unchanged; an empty string clears email, phoneNumber or identifier.
@@ -62,4 +187,62 @@ type UpdateContactInput struct {
 	AvatarURL            *string        `json:"avatarURL,omitempty"`
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
 	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
+}
+
+// How a list of user ids changes a member set.
+type MemberChange string
+
+const (
+	MemberChangeAdd     MemberChange = "ADD"
+	MemberChangeReplace MemberChange = "REPLACE"
+	MemberChangeRemove  MemberChange = "REMOVE"
+)
+
+var AllMemberChange = []MemberChange{
+	MemberChangeAdd,
+	MemberChangeReplace,
+	MemberChangeRemove,
+}
+
+func (e MemberChange) IsValid() bool {
+	switch e {
+	case MemberChangeAdd, MemberChangeReplace, MemberChangeRemove:
+		return true
+	}
+	return false
+}
+
+func (e MemberChange) String() string {
+	return string(e)
+}
+
+func (e *MemberChange) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberChange(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberChange", str)
+	}
+	return nil
+}
+
+func (e MemberChange) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberChange) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberChange) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
