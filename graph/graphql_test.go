@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -46,9 +47,14 @@ type app struct {
 	seq      atomic.Int64
 }
 
+// acceptAll stands in for the channels: messages never leave the machine.
+type acceptAll struct{}
+
+func (acceptAll) Deliver(context.Context, delivery.Job) (string, error) { return "", nil }
+
 func newApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
-	srv := server.New(server.Config{StorageDir: t.TempDir()}, e.New(t))
+	srv := server.New(server.Config{StorageDir: t.TempDir(), Channels: acceptAll{}}, e.New(t))
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",

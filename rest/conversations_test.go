@@ -17,7 +17,10 @@ func TestTypicalFlow(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		a := newApp(t, e)
-		a.inbox("WhatsApp", whatsappChannel("+15550001000"))
+		wa := whatsappChannel("+15550001000")
+		wa["message_templates"] = []H{{"name": "order_shipped", "language": "pt_BR", "status": "APPROVED", "category": "UTILITY",
+			"components": []H{{"type": "BODY", "text": "Olá {{1}}, your order shipped"}}}}
+		a.inbox("WhatsApp", wa)
 		// Each step takes what an earlier one answered: the bodies hold
 		// pointers, marshalled when the request is sent.
 		var inboxID, contactID, conv int
@@ -49,11 +52,19 @@ func TestTypicalFlow(t *testing.T) {
 					contactID, sourceID = r.int(t, "payload.contact.id"), r.str(t, "payload.contact_inbox.source_id")
 				},
 			},
-			{
-				name: "4. POST /conversations with that source_id and a message creates conversation 1 with the message",
-				request: request{method: "POST", path: a.path("/conversations"), body: H{
+			invalid("4. outside the 24-hour window a free-form first message is refused",
+				request{method: "POST", path: a.path("/conversations"), body: H{
 					"source_id": &sourceID, "inbox_id": &inboxID, "contact_id": &contactID, "status": "open",
 					"message": H{"content": "Olá Maria, your order shipped"},
+				}}, "template_params"),
+			{
+				name: "4. POST /conversations with that source_id and a template message creates conversation 1 with the message",
+				request: request{method: "POST", path: a.path("/conversations"), body: H{
+					"source_id": &sourceID, "inbox_id": &inboxID, "contact_id": &contactID, "status": "open",
+					"message": H{"content": "Olá Maria, your order shipped", "template_params": H{
+						"name": "order_shipped", "language": "pt_BR", "category": "UTILITY",
+						"processed_params": H{"1": "Maria"},
+					}},
 				}},
 				wantStatus: http.StatusOK,
 				want: map[string]any{

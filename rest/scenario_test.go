@@ -21,12 +21,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -44,6 +46,7 @@ type H = map[string]any
 type app struct {
 	t        *testing.T
 	srv      *server.Server
+	channels *acceptingChannels
 	Account  int    // the bootstrapped account
 	AdminID  int    // its administrator
 	Admin    string // the administrator's access token
@@ -55,7 +58,8 @@ type app struct {
 // the first account.
 func newApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
-	srv := server.New(server.Config{StorageDir: t.TempDir()}, e.New(t))
+	channels := &acceptingChannels{}
+	srv := server.New(server.Config{StorageDir: t.TempDir(), Channels: channels}, e.New(t))
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
@@ -66,7 +70,21 @@ func newApp(t *testing.T, e testdb.Engine) *app {
 	if b.PlatformToken == "" {
 		t.Fatal("bootstrap on a fresh database returned no platform token")
 	}
-	return &app{t: t, srv: srv, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
+	return &app{t: t, srv: srv, channels: channels, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
+}
+
+// acceptingChannels stands in for the channels in scenario tests: every
+// message is accepted, and recorded, without leaving the machine.
+type acceptingChannels struct {
+	mu   sync.Mutex
+	sent []delivery.Job
+}
+
+func (c *acceptingChannels) Deliver(_ context.Context, job delivery.Job) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent = append(c.sent, job)
+	return "", nil
 }
 
 // sys is a context that passes every privacy rule, for seeding and for

@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -60,6 +61,18 @@ func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 		return nil, err
 	}
 	mt, ct := f.mt, f.ct
+	ib := cv.Edges.Inbox
+	if ib == nil {
+		if ib, err = c.Inbox.Get(ctx, cv.InboxID); err != nil {
+			return nil, err
+		}
+	}
+	outgoing := mt == message.MessageTypeOutgoing && !in.Private
+	if outgoing {
+		if err := checkReplyWindow(ib, cv, in.TemplateParams, s.now()); err != nil {
+			return nil, err
+		}
+	}
 	create := c.Message.Create().SetConversationID(cv.ID).SetInboxID(cv.InboxID).
 		SetContent(*in.Content).SetMessageType(mt).SetContentType(ct).
 		SetPrivate(in.Private)
@@ -77,6 +90,9 @@ func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	} else if v, ok := viewer.FromContext(ctx); ok && v.UserID != 0 {
 		create.SetSenderType(message.SenderTypeUser).SetSenderID(v.UserID)
 	}
+	if outgoing && delivery.Deliverable(ib) {
+		create.SetNextDeliveryAt(now) // the job runner picks it up after the commit
+	}
 	m, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
@@ -84,5 +100,8 @@ func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if err := convUpd.Exec(ctx); err != nil {
 		return nil, apperr.From(err)
 	}
-	return m, c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx)
+	if err := c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx); err != nil {
+		return nil, err
+	}
+	return m, s.emitMessageEvent(ctx, c, "message_created", m)
 }

@@ -21,7 +21,13 @@ type Service struct {
 	client  *ent.Client
 	now     func() time.Time
 	storage *storage.Store
+	// afterCommit runs after every committed transaction: it wakes the job
+	// runner, since a commit may have made work due (a message, a webhook).
+	afterCommit func()
 }
+
+// WithAfterCommit sets what runs after each committed transaction.
+func WithAfterCommit(f func()) Option { return func(s *Service) { s.afterCommit = f } }
 
 // Option configures a Service.
 type Option func(*Service)
@@ -68,6 +74,9 @@ func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, c *ent.
 	}
 	if err := tx.Commit(); err != nil {
 		return apperr.From(fmt.Errorf("committing: %w", err))
+	}
+	if s.afterCommit != nil {
+		s.afterCommit()
 	}
 	return nil
 }

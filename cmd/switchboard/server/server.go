@@ -11,6 +11,8 @@ import (
 	"github.com/switchboard/switchboard/graph"
 
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/jobs"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/rest"
@@ -25,15 +27,18 @@ type Config struct {
 	Storage *storage.Store
 	// MaxFileSize caps one attachment, in bytes (0: storage's default).
 	MaxFileSize int64
+	// Channels delivers messages (nil: the real channels).
+	Channels jobs.Channels
 	// BodyLimit caps request bodies (attachments included), in bytes.
 	BodyLimit int
 }
 
 // Server is the assembled application.
 type Server struct {
-	App *fiber.App
-	Svc *ops.Service
-	DB  *db.DB
+	App  *fiber.App
+	Svc  *ops.Service
+	DB   *db.DB
+	Jobs *jobs.Runner
 	// ctx is cancelled at shutdown; long-lived handlers (subscriptions,
 	// websockets) run under it rather than under a request context.
 	ctx    context.Context
@@ -55,13 +60,13 @@ func New(cfg Config, database *db.DB) *Server {
 		cfg.Storage = st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{
-		App:    rest.NewApp(cfg.BodyLimit),
-		Svc:    ops.New(database.Client, ops.WithStorage(cfg.Storage)),
-		DB:     database,
-		ctx:    ctx,
-		cancel: cancel,
+	if cfg.Channels == nil {
+		cfg.Channels = delivery.NewDispatcher()
 	}
+	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
+	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
+	s.Jobs = jobs.New(database, s.Svc, cfg.Channels)
+	s.Jobs.Start(ctx)
 	rest.Mount(s.App, s.Svc)
 	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, "/graphql")))
 	web.Mount(s.App, s.Svc)
@@ -69,8 +74,10 @@ func New(cfg Config, database *db.DB) *Server {
 	return s
 }
 
-// Shutdown stops long-lived handlers, then the HTTP server.
+// Shutdown stops long-lived handlers and the job runner, then the HTTP
+// server.
 func (s *Server) Shutdown() error {
 	s.cancel()
+	s.Jobs.Wait()
 	return s.App.Shutdown()
 }

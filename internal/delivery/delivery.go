@@ -1,0 +1,101 @@
+// Package delivery sends messages through their inbox's channel: the API
+// channel's webhook, the WhatsApp Cloud API, or e-mail over SMTP.
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/internal/outbound"
+)
+
+// Job is a message with everything a channel needs to send it.
+type Job struct {
+	Message      *ent.Message
+	Conversation *ent.Conversation
+	Inbox        *ent.Inbox
+	Contact      *ent.Contact
+	SourceID     string
+	// Payload is the message event, as the API channel's webhook receives it.
+	Payload map[string]any
+}
+
+// permanent marks a failure another attempt would not fix.
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
+
+// Permanent wraps err as final: the message fails without retries.
+func Permanent(err error) error { return permanent{err} }
+
+// IsPermanent reports whether err is final.
+func IsPermanent(err error) bool {
+	var p permanent
+	return errors.As(err, &p)
+}
+
+// Dispatcher sends jobs through their channels.
+type Dispatcher struct {
+	HTTP *http.Client
+	// WhatsAppBase is the Cloud API's base URL (WHATSAPP_API_BASE), so tests
+	// and on-premise proxies can stand in for the real host.
+	WhatsAppBase string
+	// SendMail sends one e-mail (net/smtp.SendMail in production).
+	SendMail SendMailFunc
+}
+
+// NewDispatcher returns the production dispatcher.
+func NewDispatcher() *Dispatcher {
+	base := os.Getenv("WHATSAPP_API_BASE")
+	if base == "" {
+		base = "https://graph.facebook.com/v20.0"
+	}
+	return &Dispatcher{HTTP: outbound.NewClient(15 * time.Second), WhatsAppBase: base, SendMail: smtpSendMail}
+}
+
+// Deliver sends the job's message and returns the channel's id for it.
+func (d *Dispatcher) Deliver(ctx context.Context, job Job) (string, error) {
+	switch job.Inbox.ChannelType {
+	case inbox.ChannelTypeAPI:
+		return "", d.deliverAPI(ctx, job)
+	case inbox.ChannelTypeWhatsapp:
+		return d.deliverWhatsApp(ctx, job)
+	case inbox.ChannelTypeEmail:
+		return "", d.deliverEmail(ctx, job)
+	}
+	return "", Permanent(fmt.Errorf("channel %s cannot send messages", job.Inbox.ChannelType))
+}
+
+// Deliverable reports whether a channel sends messages at all (an API
+// inbox without a webhook URL has nowhere to send them).
+func Deliverable(ib *ent.Inbox) bool {
+	switch ib.ChannelType {
+	case inbox.ChannelTypeAPI:
+		return ib.Channel.WebhookURL != ""
+	case inbox.ChannelTypeWhatsapp, inbox.ChannelTypeEmail:
+		return true
+	}
+	return false
+}
+
+// classify turns an HTTP outcome into nil, a retryable or a permanent error.
+func classify(what string, status int, err error) error {
+	switch {
+	case err == nil && status >= 200 && status < 300:
+		return nil
+	case err != nil && outbound.Retryable(0, err):
+		return fmt.Errorf("%s: %w", what, err)
+	case err != nil:
+		return Permanent(fmt.Errorf("%s: %w", what, err))
+	case outbound.Retryable(status, nil):
+		return fmt.Errorf("%s answered %d", what, status)
+	}
+	return Permanent(fmt.Errorf("%s answered %d", what, status))
+}

@@ -1,0 +1,100 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/kanbanconfig"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/outbound"
+	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/internal/webhook"
+)
+
+// webhookRetries are the waits between webhook attempts: a receiver that is
+// down for a while still gets the event.
+var webhookRetries = []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
+
+func webhookKind(r *Runner) kind {
+	return kind{
+		table: "webhook_deliveries", dueColumn: "next_attempt_at", extraWhere: " AND status = 'pending'",
+		run: r.deliverWebhook,
+	}
+}
+
+// deliverWebhook makes one attempt at a webhook delivery and records it.
+func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
+	ctx = viewer.SystemContext(ctx)
+	d, err := r.client().WebhookDelivery.Query().Where(webhookdelivery.ID(id)).WithSubscription().Only(ctx)
+	if err != nil {
+		return err
+	}
+	secret, err := r.webhookSecret(ctx, d)
+	if err != nil {
+		return err
+	}
+	status, sendErr := r.post(ctx, d.URL, d.DeliveryID, secret, []byte(d.Payload))
+	return r.recordWebhookAttempt(ctx, d, status, sendErr)
+}
+
+// webhookSecret is the key a delivery is signed with: its subscription's,
+// or the account's kanban config's for kanban receivers.
+func (r *Runner) webhookSecret(ctx context.Context, d *ent.WebhookDelivery) (string, error) {
+	if d.Edges.Subscription != nil {
+		return d.Edges.Subscription.Secret, nil
+	}
+	cfg, err := r.client().KanbanConfig.Query().Where(kanbanconfig.AccountID(d.AccountID)).Only(ctx)
+	if err != nil {
+		return "", fmt.Errorf("no signing secret for delivery %d: %w", d.ID, err)
+	}
+	return cfg.WebhookSecret, nil
+}
+
+// post sends one signed request and returns the receiver's status.
+func (r *Runner) post(ctx context.Context, url, id, secret string, body []byte) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Switchboard-Webhooks/1")
+	if err := webhook.SetHeaders(req, secret, id, r.now(), body); err != nil {
+		return 0, err
+	}
+	resp, err := r.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, nil
+}
+
+func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, status int, sendErr error) error {
+	attempts := d.Attempts + 1
+	upd := d.Update().SetAttempts(attempts)
+	if status != 0 {
+		upd.SetResponseStatus(status)
+	}
+	switch {
+	case sendErr == nil && status >= 200 && status < 300:
+		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
+			ClearNextAttemptAt().SetLastError("").Exec(ctx)
+	case sendErr != nil:
+		upd.SetLastError(sendErr.Error())
+	default:
+		upd.SetLastError(fmt.Sprintf("receiver answered %d", status))
+	}
+	// Any failure is retried (a receiver may answer 4xx while it deploys),
+	// except a destination the guard refuses: that will not change.
+	if wait, ok := backoff(webhookRetries, attempts); ok && !errors.Is(sendErr, outbound.ErrForbiddenAddress) {
+		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
+	}
+	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)
+}

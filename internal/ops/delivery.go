@@ -1,0 +1,109 @@
+package ops
+
+import (
+	"context"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Channel delivery of outgoing messages. A message to deliver has its
+// next_delivery_at set in the transaction that creates it; the job runner
+// claims it when due, sends it through its channel and records the outcome
+// here. Delivery runs as the system: no caller is involved any more.
+
+// DeliveryJob loads what a channel needs to send message id.
+func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error) {
+	ctx = viewer.SystemContext(ctx)
+	m, err := s.Client(ctx).Message.Query().Where(message.ID(id)).
+		WithConversation(func(q *ent.ConversationQuery) {
+			q.WithInbox().WithContact().WithContactInbox()
+		}).WithAttachments().Only(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cv := m.Edges.Conversation
+	job := &delivery.Job{Message: m, Conversation: cv, Inbox: cv.Edges.Inbox, Contact: cv.Edges.Contact}
+	if ci := cv.Edges.ContactInbox; ci != nil {
+		job.SourceID = ci.SourceID
+	}
+	acc, err := s.Client(ctx).Account.Get(ctx, m.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	job.Payload = messageEvent("message_created", m, cv, acc)
+	return job, nil
+}
+
+// MarkDelivered records that the channel accepted a message.
+func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) error {
+	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, _ *ent.Message) {
+		u.SetStatus(message.StatusDelivered)
+		if sourceID != "" {
+			u.SetSourceID(sourceID)
+		}
+	})
+}
+
+// MarkFailed records that a message could not be delivered, with the reason
+// in content_attributes.external_error (as Chatwoot).
+func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
+	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, m *ent.Message) {
+		u.SetStatus(message.StatusFailed).
+			SetContentAttributes(mergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
+	})
+}
+
+// finishDelivery ends a message's delivery and emits message_updated, in one
+// transaction.
+func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.MessageUpdateOne, *ent.Message)) error {
+	ctx = viewer.SystemContext(ctx)
+	return s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err := c.Message.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		u := c.Message.UpdateOne(m).ClearNextDeliveryAt().AddDeliveryAttempts(1)
+		set(u, m)
+		if m, err = u.Save(ctx); err != nil {
+			return err
+		}
+		return s.emitMessageEvent(ctx, c, "message_updated", m)
+	})
+}
+
+// RetryDelivery schedules another attempt at wait from now and returns the
+// number of attempts made so far.
+func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration) (int, error) {
+	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).
+		SetNextDeliveryAt(s.now().Add(wait)).Save(viewer.SystemContext(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return m.DeliveryAttempts, nil
+}
+
+// DeliveryAttempts returns how many attempts a message's delivery has had.
+func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
+	m, err := s.Client(ctx).Message.Get(viewer.SystemContext(ctx), id)
+	if err != nil {
+		return 0, err
+	}
+	return m.DeliveryAttempts, nil
+}
+
+func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event string, m *ent.Message) error {
+	cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
+	if err != nil {
+		return err
+	}
+	acc, err := c.Account.Get(viewer.SystemContext(ctx), m.AccountID)
+	if err != nil {
+		return err
+	}
+	return s.emit(ctx, c, event, messageEvent(event, m, cv, acc))
+}

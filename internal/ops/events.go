@@ -1,0 +1,88 @@
+package ops
+
+import (
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+)
+
+// Event payloads, in the shapes Chatwoot's webhooks send, with ISO 8601
+// timestamps. The API channel's webhook receives messageEvent too.
+
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func isoTimePtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return isoTime(*t)
+}
+
+func messageEvent(event string, m *ent.Message, cv *ent.Conversation, acc *ent.Account) map[string]any {
+	p := map[string]any{
+		"event":              event,
+		"id":                 m.ID,
+		"content":            m.Content,
+		"content_type":       string(m.ContentType),
+		"content_attributes": m.ContentAttributes,
+		"message_type":       string(m.MessageType),
+		"private":            m.Private,
+		"status":             string(m.Status),
+		"source_id":          m.SourceID,
+		"created_at":         isoTime(m.CreatedAt),
+		"account":            map[string]any{"id": acc.ID, "name": acc.Name},
+		"conversation":       conversationEvent(cv),
+	}
+	if cv.Edges.Inbox != nil {
+		p["inbox"] = map[string]any{"id": cv.Edges.Inbox.ID, "name": cv.Edges.Inbox.Name}
+	}
+	if m.SenderType != nil {
+		p["sender"] = map[string]any{"id": m.SenderID, "type": string(*m.SenderType)}
+	}
+	if len(m.Edges.Attachments) > 0 {
+		atts := make([]map[string]any, 0, len(m.Edges.Attachments))
+		for _, a := range m.Edges.Attachments {
+			atts = append(atts, map[string]any{
+				"id": a.ID, "file_type": string(a.FileType), "file_name": a.FileName,
+				"content_type": a.ContentType, "file_size": a.FileSize,
+			})
+		}
+		p["attachments"] = atts
+	}
+	return p
+}
+
+func conversationEvent(cv *ent.Conversation) map[string]any {
+	p := map[string]any{
+		"id":                    cv.DisplayID,
+		"inbox_id":              cv.InboxID,
+		"status":                string(cv.Status),
+		"labels":                cv.Labels,
+		"additional_attributes": cv.AdditionalAttributes,
+		"custom_attributes":     cv.CustomAttributes,
+		"assignee_id":           cv.AssigneeID,
+		"team_id":               cv.TeamID,
+		"snoozed_until":         isoTimePtr(cv.SnoozedUntil),
+		"last_activity_at":      isoTime(cv.LastActivityAt),
+		"created_at":            isoTime(cv.CreatedAt),
+		"updated_at":            isoTime(cv.UpdatedAt),
+	}
+	if ct := cv.Edges.Contact; ct != nil {
+		p["meta"] = map[string]any{"sender": contactEvent(ct)}
+	}
+	return p
+}
+
+func contactEvent(ct *ent.Contact) map[string]any {
+	return map[string]any{
+		"id":                    ct.ID,
+		"name":                  ct.Name,
+		"email":                 ct.Email,
+		"phone_number":          ct.PhoneNumber,
+		"identifier":            ct.Identifier,
+		"blocked":               ct.Blocked,
+		"thumbnail":             ct.AvatarURL,
+		"additional_attributes": ct.AdditionalAttributes,
+		"custom_attributes":     ct.CustomAttributes,
+	}
+}
