@@ -71,6 +71,14 @@ func (a *API) routes(app *fiber.App) {
 	acc.Delete("/conversations/:id/messages/:message_id", a.deleteMessage)
 	app.Get("/api/v1/accounts/:account_id/attachments/:id", a.downloadAttachment)
 
+	acc.Get("/webhooks", a.listWebhooks)
+	acc.Post("/webhooks", a.createWebhook)
+	acc.Get("/webhooks/:id", a.showWebhook)
+	acc.Patch("/webhooks/:id", a.updateWebhook)
+	acc.Put("/webhooks/:id", a.updateWebhook)
+	acc.Delete("/webhooks/:id", a.deleteWebhook)
+	acc.Get("/webhooks/:id/deliveries", a.webhookDeliveries)
+
 	acc.Get("/agents", a.listAgents)
 	acc.Post("/agents", a.createAgent)
 	acc.Patch("/agents/:id", a.updateAgent)

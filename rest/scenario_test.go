@@ -59,7 +59,17 @@ type app struct {
 func newApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
 	channels := &acceptingChannels{}
-	srv := server.New(server.Config{StorageDir: t.TempDir(), Channels: channels}, e.New(t))
+	a := newAppWith(t, e, server.Config{Channels: channels})
+	a.channels = channels
+	return a
+}
+
+// newAppWith is newApp with the server configured by cfg (its storage is a
+// temporary directory).
+func newAppWith(t *testing.T, e testdb.Engine, cfg server.Config) *app {
+	t.Helper()
+	cfg.StorageDir = t.TempDir()
+	srv := server.New(cfg, e.New(t))
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
@@ -70,7 +80,7 @@ func newApp(t *testing.T, e testdb.Engine) *app {
 	if b.PlatformToken == "" {
 		t.Fatal("bootstrap on a fresh database returned no platform token")
 	}
-	return &app{t: t, srv: srv, channels: channels, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
+	return &app{t: t, srv: srv, Account: b.AccountID, AdminID: b.UserID, Admin: b.AccessToken, Platform: b.PlatformToken}
 }
 
 // acceptingChannels stands in for the channels in scenario tests: every

@@ -2,15 +2,9 @@ package jobs
 
 import (
 	"context"
-	"time"
 
 	"github.com/switchboard/switchboard/internal/delivery"
 )
-
-// messageRetries are the waits between attempts at a channel delivery: a
-// few within about a minute, since a chat message hours late is worse than
-// a visible failure.
-var messageRetries = []time.Duration{time.Second, 3 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second}
 
 // Channels sends a message through its inbox's channel.
 type Channels interface {
@@ -35,7 +29,7 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if ctx.Err() != nil {
 		return ctx.Err() // shutting down: the lease runs out and the message is due again
 	}
-	wait, retry := backoff(messageRetries, job.Message.DeliveryAttempts+1)
+	wait, retry := backoff(r.retries.Messages, job.Message.DeliveryAttempts+1)
 	if delivery.IsPermanent(sendErr) || !retry {
 		return r.svc.MarkFailed(ctx, id, sendErr.Error())
 	}

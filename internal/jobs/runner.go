@@ -37,16 +37,33 @@ type Runner struct {
 	svc      *ops.Service
 	http     *http.Client
 	channels Channels
+	retries  Retries
 	now      func() time.Time
 	wake     chan struct{}
 	wg       sync.WaitGroup
 }
 
+// Retries are the waits between attempts, per kind of job; past the last
+// wait a job fails.
+type Retries struct {
+	Messages []time.Duration
+	Webhooks []time.Duration
+}
+
+// DefaultRetries: a few message attempts within about a minute (a chat
+// message hours late is worse than a visible failure), and webhook attempts
+// spread over hours (a receiver that is down for a while still gets them).
+var DefaultRetries = Retries{
+	Messages: []time.Duration{time.Second, 3 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second},
+	Webhooks: []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour},
+}
+
 // New returns a runner over database; channels deliver messages.
-func New(database *db.DB, svc *ops.Service, channels Channels) *Runner {
+func New(database *db.DB, svc *ops.Service, channels Channels, retries Retries) *Runner {
 	return &Runner{
 		db:       database,
 		svc:      svc,
+		retries:  retries,
 		http:     outbound.NewClient(10 * time.Second),
 		channels: channels,
 		now:      func() time.Time { return time.Now().UTC() },

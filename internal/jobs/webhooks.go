@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
@@ -16,10 +15,6 @@ import (
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhook"
 )
-
-// webhookRetries are the waits between webhook attempts: a receiver that is
-// down for a while still gets the event.
-var webhookRetries = []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
 
 func webhookKind(r *Runner) kind {
 	return kind{
@@ -93,7 +88,7 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDeliver
 	}
 	// Any failure is retried (a receiver may answer 4xx while it deploys),
 	// except a destination the guard refuses: that will not change.
-	if wait, ok := backoff(webhookRetries, attempts); ok && !errors.Is(sendErr, outbound.ErrForbiddenAddress) {
+	if wait, ok := backoff(r.retries.Webhooks, attempts); ok && !errors.Is(sendErr, outbound.ErrForbiddenAddress) {
 		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
 	}
 	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)

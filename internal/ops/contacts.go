@@ -80,7 +80,7 @@ func (s *Service) CreateContact(ctx context.Context, in ContactInput) (*CreatedC
 			return err
 		}
 		out = CreatedContact{Contact: ct, ContactInbox: ci}
-		return nil
+		return s.emitContactEvent(ctx, c, "contact_created", ct)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
@@ -125,8 +125,11 @@ func (s *Service) UpdateContact(ctx context.Context, id int, in ContactInput) (*
 		if f.custom != nil {
 			upd.SetCustomAttributes(mergeAttributes(ct.CustomAttributes, f.custom))
 		}
-		_, err = upd.Save(ctx)
-		return err
+		ct, err = upd.Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.emitContactEvent(ctx, c, "contact_updated", ct)
 	})
 	if err != nil {
 		return nil, apperr.From(err)

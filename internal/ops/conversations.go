@@ -198,6 +198,9 @@ func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) 
 			if cv, err = s.newConversation(ctx, c, ci, in); err != nil {
 				return err
 			}
+			if err := s.emitConversationEvent(ctx, c, "conversation_created", cv.ID); err != nil {
+				return err
+			}
 		}
 		displayID = cv.DisplayID
 		if in.Message != nil {
@@ -381,13 +384,22 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 			return nil, apperr.Invalid("Status must be open, resolved, pending or snoozed", "status")
 		}
 	}
-	upd := cv.Update().SetStatus(next)
-	if next == conversation.StatusSnoozed {
-		upd.SetNillableSnoozedUntil(snoozedUntil)
-	} else {
-		upd.ClearSnoozedUntil()
-	}
-	if err := upd.Exec(ctx); err != nil {
+	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		upd := c.Conversation.UpdateOneID(cv.ID).SetStatus(next)
+		if next == conversation.StatusSnoozed {
+			upd.SetNillableSnoozedUntil(snoozedUntil)
+		} else {
+			upd.ClearSnoozedUntil()
+		}
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		if next == cv.Status {
+			return nil
+		}
+		return s.emitConversationEvent(ctx, c, "conversation_status_changed", cv.ID)
+	})
+	if err != nil {
 		return nil, apperr.From(err)
 	}
 	return s.Conversation(ctx, displayID)

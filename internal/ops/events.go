@@ -1,9 +1,12 @@
 package ops
 
 import (
+	"context"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Event payloads, in the shapes Chatwoot's webhooks send, with ISO 8601
@@ -85,4 +88,22 @@ func contactEvent(ct *ent.Contact) map[string]any {
 		"additional_attributes": ct.AdditionalAttributes,
 		"custom_attributes":     ct.CustomAttributes,
 	}
+}
+
+func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event string, ct *ent.Contact) error {
+	acc, err := c.Account.Get(viewer.SystemContext(ctx), ct.AccountID)
+	if err != nil {
+		return err
+	}
+	p := contactEvent(ct)
+	p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
+	return s.emit(ctx, c, event, p)
+}
+
+func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, event string, id int) error {
+	cv, err := c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
+	if err != nil {
+		return err
+	}
+	return s.emit(ctx, c, event, conversationEvent(cv))
 }

@@ -29,6 +29,8 @@ type Config struct {
 	MaxFileSize int64
 	// Channels delivers messages (nil: the real channels).
 	Channels jobs.Channels
+	// Retries are the waits between job attempts (zero: jobs.DefaultRetries).
+	Retries jobs.Retries
 	// BodyLimit caps request bodies (attachments included), in bytes.
 	BodyLimit int
 }
@@ -65,7 +67,10 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
 	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
-	s.Jobs = jobs.New(database, s.Svc, cfg.Channels)
+	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
+		cfg.Retries = jobs.DefaultRetries
+	}
+	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, cfg.Retries)
 	s.Jobs.Start(ctx)
 	rest.Mount(s.App, s.Svc)
 	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, "/graphql")))

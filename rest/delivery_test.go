@@ -1,0 +1,284 @@
+package rest_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/outbound"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/internal/webhook"
+)
+
+// receiver is a local HTTP endpoint that records what it is sent and
+// answers with status.
+type receiver struct {
+	*httptest.Server
+	mu     sync.Mutex
+	status int
+	got    []received
+}
+
+type received struct {
+	Header http.Header
+	Body   []byte
+}
+
+func newReceiver(t *testing.T, status int) *receiver {
+	r := &receiver{status: status}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.got = append(r.got, received{Header: req.Header.Clone(), Body: body})
+		st := r.status
+		r.mu.Unlock()
+		w.WriteHeader(st)
+		_, _ = w.Write([]byte(`{"messages":[{"id":"wamid.TEST"}]}`))
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) requests() []received {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]received(nil), r.got...)
+}
+
+// fastRetries keeps the retry schedule short enough for a test.
+var fastRetries = jobs.Retries{
+	Messages: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
+	Webhooks: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
+}
+
+// newDeliveryApp is an app whose channels really send, to local receivers.
+func newDeliveryApp(t *testing.T, e testdb.Engine, whatsAppBase string) *app {
+	t.Helper()
+	d := &delivery.Dispatcher{HTTP: outbound.NewClient(5 * time.Second), WhatsAppBase: whatsAppBase}
+	return newAppWith(t, e, server.Config{Channels: d, Retries: fastRetries})
+}
+
+// waitFor polls until cond holds or fails the test after 10 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// messageStatus reads a message's status and external error from the list.
+func (a *app) messageStatus(conv, id int) (string, string) {
+	r := a.mustDo(request{method: "GET", path: a.path("/conversations/%d/messages", conv)}, http.StatusOK)
+	for i := range r.ints(a.t, "payload.*.id") {
+		if r.int(a.t, "payload."+itoa(i)+".id") == id {
+			ext, _ := r.get("payload." + itoa(i) + ".content_attributes.external_error")
+			s, _ := ext.(string)
+			return r.str(a.t, "payload."+itoa(i)+".status"), s
+		}
+	}
+	a.t.Fatalf("message %d not in conversation %d", id, conv)
+	return "", ""
+}
+
+func TestAPIChannelDelivery(t *testing.T) {
+	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		ok := newReceiver(t, http.StatusOK)
+		down := newReceiver(t, http.StatusInternalServerError)
+		a := newDeliveryApp(t, e, "")
+		good := a.inbox("Good", H{"type": "api", "webhook_url": ok.URL})
+		bad := a.inbox("Bad", H{"type": "api", "webhook_url": down.URL})
+
+		ct, _ := a.contact(good, H{"name": "Ann"})
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": good, "contact_id": ct})
+		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK)
+		id := m.int(t, "id")
+		if st := m.str(t, "status"); st != "sent" {
+			t.Errorf("a new outgoing message is %q, want sent", st)
+		}
+		waitFor(t, "the message to be delivered", func() bool { st, _ := a.messageStatus(conv, id); return st == "delivered" })
+		reqs := ok.requests()
+		if len(reqs) != 1 {
+			t.Fatalf("receiver got %d requests, want 1", len(reqs))
+		}
+		var body map[string]any
+		if err := json.Unmarshal(reqs[0].Body, &body); err != nil || body["event"] != "message_created" || body["content"] != "hello" {
+			t.Errorf("receiver got %s, want a message_created event with the content", reqs[0].Body)
+		}
+
+		note := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "internal", "private": true}}, http.StatusOK)
+		time.Sleep(200 * time.Millisecond)
+		if st, _ := a.messageStatus(conv, note.int(t, "id")); st != "sent" || len(ok.requests()) != 1 {
+			t.Errorf("a private note was delivered (status %s, %d requests)", st, len(ok.requests()))
+		}
+
+		ct2, _ := a.contact(bad, H{"name": "Bob"})
+		conv2 := a.startConversation(a.Account, a.Admin, H{"inbox_id": bad, "contact_id": ct2})
+		m2 := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv2), body: H{"content": "lost"}}, http.StatusOK)
+		waitFor(t, "the message to fail", func() bool { st, _ := a.messageStatus(conv2, m2.int(t, "id")); return st == "failed" })
+		if _, reason := a.messageStatus(conv2, m2.int(t, "id")); reason == "" {
+			t.Error("a failed message has no content_attributes.external_error")
+		}
+		if n := len(down.requests()); n != 1+len(fastRetries.Messages) {
+			t.Errorf("a failing receiver got %d attempts, want %d", n, 1+len(fastRetries.Messages))
+		}
+	})
+}
+
+func TestWhatsAppWindowAndTemplates(t *testing.T) {
+	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		cloud := newReceiver(t, http.StatusOK)
+		a := newDeliveryApp(t, e, cloud.URL)
+		wa := whatsappChannel("+15550001000")
+		wa["message_templates"] = []H{{"name": "order_update", "language": "en", "status": "APPROVED", "category": "UTILITY",
+			"components": []H{{"type": "BODY", "text": "Hi {{1}}, order {{2}} shipped"}}}}
+		ib := a.inbox("WA", wa)
+		ct, _ := a.contact(ib, H{"name": "Maria", "phone_number": "+5511912345678"})
+		tpl := func(params H) H {
+			return H{"name": "order_update", "language": "en", "category": "UTILITY", "processed_params": params}
+		}
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct,
+			"message": H{"content": "Hi Maria, order 42 shipped", "template_params": tpl(H{"1": "Maria", "2": "42"})}})
+		msgs := func() string { return a.path("/conversations/%d/messages", conv) }
+		a.run(t, []scenario{
+			invalid("free-form outside the 24-hour window is refused", request{method: "POST", path: msgs(), body: H{"content": "hello?"}}, "template_params"),
+			invalid("a template that does not exist is refused", request{method: "POST", path: msgs(),
+				body: H{"content": "x", "template_params": H{"name": "nope", "language": "en", "processed_params": H{"1": "a"}}}}, "template_params"),
+			invalid("a missing placeholder is refused", request{method: "POST", path: msgs(),
+				body: H{"content": "x", "template_params": tpl(H{"1": "Maria"})}}, "template_params"),
+			invalid("an extra placeholder is refused", request{method: "POST", path: msgs(),
+				body: H{"content": "x", "template_params": tpl(H{"1": "Maria", "2": "42", "3": "extra"})}}, "template_params"),
+			status("a private note needs no template", request{method: "POST", path: msgs(), body: H{"content": "note", "private": true}}, http.StatusOK),
+		})
+		waitFor(t, "the template message to reach the Cloud API", func() bool { return len(cloud.requests()) >= 1 })
+		first := cloud.requests()[0]
+		if got := first.Header.Get("Authorization"); got != "Bearer key" {
+			t.Errorf("Cloud API request authorization %q, want the inbox's bearer key", got)
+		}
+		var payload struct {
+			To       string `json:"to"`
+			Type     string `json:"type"`
+			Template struct {
+				Name       string `json:"name"`
+				Components []struct {
+					Parameters []struct{ Text string } `json:"parameters"`
+				} `json:"components"`
+			} `json:"template"`
+		}
+		if err := json.Unmarshal(first.Body, &payload); err != nil {
+			t.Fatal(err)
+		}
+		if payload.Type != "template" || payload.Template.Name != "order_update" || payload.To != "5511912345678" ||
+			len(payload.Template.Components) != 1 || len(payload.Template.Components[0].Parameters) != 2 ||
+			payload.Template.Components[0].Parameters[1].Text != "42" {
+			t.Errorf("Cloud API got %s, want the order_update template to 5511912345678 with parameters Maria, 42", first.Body)
+		}
+
+		// A customer message opens the window: free-form replies go out.
+		if err := a.srv.DB.Client.Conversation.Update().Where(conversation.DisplayID(conv)).
+			SetLastIncomingAt(time.Now().Add(-time.Hour)).Exec(viewer.SystemContext(context.Background())); err != nil {
+			t.Fatal(err)
+		}
+		m := a.mustDo(request{method: "POST", path: msgs(), body: H{"content": "free text now"}}, http.StatusOK)
+		waitFor(t, "the free-form reply to be delivered", func() bool { st, _ := a.messageStatus(conv, m.int(t, "id")); return st == "delivered" })
+		last := cloud.requests()[len(cloud.requests())-1]
+		var text struct {
+			Type string `json:"type"`
+			Text struct{ Body string } `json:"text"`
+		}
+		if json.Unmarshal(last.Body, &text); text.Type != "text" || text.Text.Body != "free text now" {
+			t.Errorf("Cloud API got %s, want a text message", last.Body)
+		}
+	})
+}
+
+func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
+	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		hook := newReceiver(t, http.StatusOK)
+		a := newDeliveryApp(t, e, "")
+		_, agent := a.agent(a.Account)
+		var secret string
+		var hookID int
+		a.run(t, []scenario{
+			status("an agent cannot subscribe", request{method: "POST", path: a.path("/webhooks"), token: agent,
+				body: H{"url": hook.URL, "subscriptions": []string{"contact_created"}}}, http.StatusForbidden),
+			invalid("an unknown event is refused", request{method: "POST", path: a.path("/webhooks"),
+				body: H{"url": hook.URL, "subscriptions": []string{"everything"}}}, "subscriptions"),
+			invalid("a URL is required", request{method: "POST", path: a.path("/webhooks"),
+				body: H{"subscriptions": []string{"contact_created"}}}, "url"),
+			{
+				name:       "create answers the secret once",
+				request:    request{method: "POST", path: a.path("/webhooks"), body: H{"url": hook.URL, "subscriptions": []string{"contact_created", "conversation_created"}}},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"payload.webhook.url": hook.URL, "payload.webhook.subscriptions": []any{"contact_created", "conversation_created"}},
+				check: func(t *testing.T, r *response) {
+					secret, hookID = r.str(t, "payload.webhook.secret"), r.int(t, "payload.webhook.id")
+				},
+			},
+		})
+		if len(secret) < 10 || secret[:6] != "whsec_" {
+			t.Fatalf("secret %q is not whsec_...", secret)
+		}
+		a.run(t, []scenario{{
+			name:       "the list never shows the secret",
+			request:    request{method: "GET", path: a.path("/webhooks")},
+			wantStatus: http.StatusOK,
+			want:       map[string]any{"payload.webhooks.#": 1, "payload.webhooks.0.secret": absent},
+		}})
+
+		a.contact(a.apiInbox("API"), H{"name": "Signed"})
+		waitFor(t, "the contact_created webhook", func() bool { return len(hook.requests()) >= 1 })
+		got := hook.requests()[0]
+		if err := webhook.Verify(secret, got.Header, got.Body, time.Now(), 5*time.Minute); err != nil {
+			t.Errorf("the webhook does not verify with the subscription's secret: %v", err)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(got.Body, &body); err != nil || body["event"] != "contact_created" || body["name"] != "Signed" {
+			t.Errorf("webhook body %s, want contact_created for Signed", got.Body)
+		}
+		waitFor(t, "the delivery log to say delivered", func() bool {
+			r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hookID)}, http.StatusOK)
+			st, _ := r.get("payload.0.status")
+			return st == "delivered"
+		})
+		r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hookID)}, http.StatusOK)
+		logged, _ := json.Marshal(mustGet(t, r, "payload.0.payload"))
+		var a1, a2 any
+		_ = json.Unmarshal(logged, &a1)
+		_ = json.Unmarshal(got.Body, &a2)
+		if !jsonEqual(a1, a2) || r.str(t, "payload.0.delivery_id") != got.Header.Get("webhook-id") {
+			t.Errorf("the log differs from what was sent:\nlog  %s (%s)\nsent %s (%s)", logged, r.str(t, "payload.0.delivery_id"), got.Body, got.Header.Get("webhook-id"))
+		}
+	})
+}
+
+func mustGet(t *testing.T, r *response, path string) any {
+	t.Helper()
+	v, ok := r.get(path)
+	if !ok {
+		t.Fatalf("no %s in %s", path, r)
+	}
+	return v
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

@@ -1,0 +1,138 @@
+package rest
+
+import (
+	"encoding/json"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+type webhookRequest struct {
+	Name          *string      `json:"name"`
+	URL           *string      `json:"url"`
+	Subscriptions *flexStrings `json:"subscriptions"`
+}
+
+func (r webhookRequest) input() ops.WebhookInput {
+	in := ops.WebhookInput{Name: r.Name, URL: r.URL}
+	if r.Subscriptions != nil {
+		in.Subscriptions = *r.Subscriptions
+	}
+	return in
+}
+
+// webhookJSON is Chatwoot's webhook object; the secret is added only to the
+// answer of the create.
+func webhookJSON(w *ent.WebhookSubscription) H {
+	return H{
+		"id":            w.ID,
+		"name":          w.Name,
+		"url":           w.URL,
+		"account_id":    w.AccountID,
+		"subscriptions": orEmpty(w.Subscriptions),
+		"inbox":         nil,
+		"created_at":    iso(w.CreatedAt),
+	}
+}
+
+func (a *API) listWebhooks(c *fiber.Ctx) error {
+	ws, err := a.svc.Webhooks(c.UserContext())
+	if err != nil {
+		return err
+	}
+	out := make([]H, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, webhookJSON(w))
+	}
+	return c.JSON(H{"payload": H{"webhooks": out}})
+}
+
+func (a *API) showWebhook(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Webhook")
+	if err != nil {
+		return err
+	}
+	w, err := a.svc.Webhook(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"payload": H{"webhook": webhookJSON(w)}})
+}
+
+func (a *API) createWebhook(c *fiber.Ctx) error {
+	var req webhookRequest
+	if err := decode(c, "webhook", &req); err != nil {
+		return err
+	}
+	w, err := a.svc.CreateWebhook(c.UserContext(), req.input())
+	if err != nil {
+		return err
+	}
+	h := webhookJSON(w)
+	h["secret"] = w.Secret // shown once: it is never rendered again
+	return c.JSON(H{"payload": H{"webhook": h}})
+}
+
+func (a *API) updateWebhook(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Webhook")
+	if err != nil {
+		return err
+	}
+	var req webhookRequest
+	if err := decode(c, "webhook", &req); err != nil {
+		return err
+	}
+	w, err := a.svc.UpdateWebhook(c.UserContext(), id, req.input())
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"payload": H{"webhook": webhookJSON(w)}})
+}
+
+func (a *API) deleteWebhook(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Webhook")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteWebhook(c.UserContext(), id); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}
+
+// webhookDeliveries is a subscription's delivery log: each event exactly as
+// it was (or will be) sent, with its delivery id, attempts and outcome.
+func (a *API) webhookDeliveries(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Webhook")
+	if err != nil {
+		return err
+	}
+	page, err := queryInt(c, "page", 1)
+	if err != nil {
+		return err
+	}
+	ds, err := a.svc.WebhookDeliveries(c.UserContext(), id, page)
+	if err != nil {
+		return err
+	}
+	out := make([]H, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, H{
+			"id":              d.ID,
+			"delivery_id":     d.DeliveryID,
+			"event":           d.Event,
+			"url":             d.URL,
+			"payload":         json.RawMessage(d.Payload),
+			"status":          string(d.Status),
+			"attempts":        d.Attempts,
+			"response_status": intPtr(d.ResponseStatus),
+			"last_error":      nilIfEmpty(d.LastError),
+			"next_attempt_at": isoPtr(d.NextAttemptAt),
+			"delivered_at":    isoPtr(d.DeliveredAt),
+			"created_at":      iso(d.CreatedAt),
+		})
+	}
+	return c.JSON(H{"payload": out})
+}
