@@ -198,7 +198,7 @@ func TestWhatsAppWindowAndTemplates(t *testing.T) {
 		waitFor(t, "the free-form reply to be delivered", func() bool { st, _ := a.messageStatus(conv, m.int(t, "id")); return st == "delivered" })
 		last := cloud.requests()[len(cloud.requests())-1]
 		var text struct {
-			Type string `json:"type"`
+			Type string                `json:"type"`
 			Text struct{ Body string } `json:"text"`
 		}
 		if json.Unmarshal(last.Body, &text); text.Type != "text" || text.Text.Body != "free text now" {
