@@ -16,6 +16,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -34,8 +35,8 @@ type Handler struct {
 
 // NewHandler builds the GraphQL endpoint. appCtx is cancelled at shutdown;
 // subscriptions end with it.
-func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, path string) *Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc), Complexity: complexity()}))
+func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string) *Handler {
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc, hub), Complexity: complexity()}))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 10 * time.Second,
 		Upgrader: websocket.Upgrader{

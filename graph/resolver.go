@@ -6,6 +6,7 @@ package graph
 
 import (
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -13,9 +14,10 @@ import (
 type Resolver struct {
 	client *ent.Client
 	svc    *ops.Service
+	events *events.Hub
 }
 
-// NewResolver returns the root resolver over svc.
-func NewResolver(client *ent.Client, svc *ops.Service) *Resolver {
-	return &Resolver{client: client, svc: svc}
+// NewResolver returns the root resolver over svc; subscriptions listen to hub.
+func NewResolver(client *ent.Client, svc *ops.Service, hub *events.Hub) *Resolver {
+	return &Resolver{client: client, svc: svc, events: hub}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -181,6 +182,19 @@ func (r *mutationResolver) SetConversationLabels(ctx context.Context, displayID 
 	return r.svc.SetConversationLabels(ctx, displayID, labels)
 }
 
+// CreateMessage is the resolver for the createMessage field.
+func (r *mutationResolver) CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error) {
+	return r.svc.CreateMessage(ctx, conversationDisplayID, *messageInput(&input), uploads(attachments))
+}
+
+// DeleteMessage is the resolver for the deleteMessage field.
+func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error) {
+	if _, err := r.svc.DeleteMessage(ctx, conversationDisplayID, messageID); err != nil {
+		return 0, err
+	}
+	return messageID, nil
+}
+
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
 	return r.svc.Contact(ctx, id)
@@ -286,7 +300,16 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 	return r.svc.Conversation(ctx, displayID)
 }
 
+// MessageCreated is the resolver for the messageCreated field.
+func (r *subscriptionResolver) MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error) {
+	return r.messagesOf(ctx, conversationDisplayID)
+}
+
 // Mutation returns MutationResolver implementation.
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 
+// Subscription returns SubscriptionResolver implementation.
+func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
+
 type mutationResolver struct{ *Resolver }
+type subscriptionResolver struct{ *Resolver }

@@ -107,8 +107,9 @@ func TestAPIChannelDelivery(t *testing.T) {
 		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": good, "contact_id": ct})
 		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK)
 		id := m.int(t, "id")
-		if st := m.str(t, "status"); st != "sent" {
-			t.Errorf("a new outgoing message is %q, want sent", st)
+		// The runner may finish before the answer is written.
+		if st := m.str(t, "status"); st != "sent" && st != "delivered" {
+			t.Errorf("a new outgoing message is %q, want sent (or already delivered)", st)
 		}
 		waitFor(t, "the message to be delivered", func() bool { st, _ := a.messageStatus(conv, id); return st == "delivered" })
 		reqs := ok.requests()

@@ -170,6 +170,9 @@ type SMTPInput struct {
 	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
 }
 
+type Subscription struct {
+}
+
 type TeamInput struct {
 	Name            *string `json:"name,omitempty"`
 	Description     *string `json:"description,omitempty"`

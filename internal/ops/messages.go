@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -103,5 +104,6 @@ func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if err := c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx); err != nil {
 		return nil, err
 	}
+	s.publishAfterCommit(ctx, events.Event{AccountID: m.AccountID, Kind: "message_created", ConversationID: cv.ID, MessageID: m.ID})
 	return m, s.emitMessageEvent(ctx, c, "message_created", m)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/privacy"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -24,6 +25,32 @@ type Service struct {
 	// afterCommit runs after every committed transaction: it wakes the job
 	// runner, since a commit may have made work due (a message, a webhook).
 	afterCommit func()
+	events      *events.Hub
+}
+
+// WithEvents gives the Service the hub it publishes committed changes to.
+func WithEvents(h *events.Hub) Option { return func(s *Service) { s.events = h } }
+
+// publishAfterCommit publishes e once the transaction in ctx commits (at
+// once when there is none): listeners never see a change that rolls back.
+func (s *Service) publishAfterCommit(ctx context.Context, e events.Event) {
+	if s.events == nil {
+		return
+	}
+	tx := ent.TxFromContext(ctx)
+	if tx == nil {
+		s.events.Publish(e)
+		return
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			if err == nil {
+				s.events.Publish(e)
+			}
+			return err
+		})
+	})
 }
 
 // WithAfterCommit sets what runs after each committed transaction.

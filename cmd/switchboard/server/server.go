@@ -12,6 +12,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/jobs"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
@@ -41,6 +42,8 @@ type Server struct {
 	Svc  *ops.Service
 	DB   *db.DB
 	Jobs *jobs.Runner
+	// Events carries committed changes to live listeners.
+	Events *events.Hub
 	// ctx is cancelled at shutdown; long-lived handlers (subscriptions,
 	// websockets) run under it rather than under a request context.
 	ctx    context.Context
@@ -66,14 +69,16 @@ func New(cfg Config, database *db.DB) *Server {
 		cfg.Channels = delivery.NewDispatcher()
 	}
 	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
-	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
+	s.Events = events.NewHub()
+	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
+		ops.WithAfterCommit(func() { s.Jobs.Wake() }))
 	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
 		cfg.Retries = jobs.DefaultRetries
 	}
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, cfg.Retries)
 	s.Jobs.Start(ctx)
 	rest.Mount(s.App, s.Svc)
-	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, "/graphql")))
+	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")))
 	web.Mount(s.App, s.Svc)
 	rest.NotFound(s.App)
 	return s

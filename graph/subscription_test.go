@@ -1,0 +1,119 @@
+package graph_test
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// wsMsg is a graphql-transport-ws protocol message.
+type wsMsg struct {
+	ID      string         `json:"id,omitempty"`
+	Type    string         `json:"type"`
+	Payload map[string]any `json:"payload,omitempty"`
+}
+
+// listen serves the app on a loopback port (websockets need a real
+// connection) and returns its address.
+func (a *app) listen() string {
+	a.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	go func() { _ = a.srv.App.Listener(ln) }()
+	return ln.Addr().String()
+}
+
+// subscribe opens a GraphQL subscription over a websocket as token.
+func subscribe(t *testing.T, addr, token, query string) *websocket.Conn {
+	t.Helper()
+	d := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 5 * time.Second}
+	conn, resp, err := d.Dial("ws://"+addr+"/graphql", nil)
+	if err != nil {
+		t.Fatalf("dialing the subscription endpoint: %v (%v)", err, resp)
+	}
+	t.Cleanup(func() { conn.Close() })
+	must(t, conn.WriteJSON(wsMsg{Type: "connection_init", Payload: map[string]any{"api_access_token": token}}))
+	if m := read(t, conn); m.Type != "connection_ack" {
+		t.Fatalf("connection_init answered %+v, want connection_ack", m)
+	}
+	must(t, conn.WriteJSON(wsMsg{ID: "1", Type: "subscribe", Payload: map[string]any{"query": query}}))
+	return conn
+}
+
+func read(t *testing.T, conn *websocket.Conn) wsMsg {
+	t.Helper()
+	for {
+		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var m wsMsg
+		if err := conn.ReadJSON(&m); err != nil {
+			t.Fatalf("reading from the subscription: %v", err)
+		}
+		if m.Type != "ping" && m.Type != "pong" && m.Type != "ka" {
+			return m
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMessageCreatedSubscriptionSeesMessagesFromREST(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		addr := a.listen()
+		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
+		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		conv := int(mustGet(t, a.mustREST("POST", base+"/conversations", a.Admin,
+			H{"inbox_id": ib, "contact_id": ct}, http.StatusOK), "id").(float64))
+		other := int(mustGet(t, a.mustREST("POST", base+"/conversations", a.Admin,
+			H{"inbox_id": ib, "contact_id": ct}, http.StatusOK), "id").(float64))
+
+		conn := subscribe(t, addr, a.Admin, fmt.Sprintf(
+			`subscription { messageCreated(conversationDisplayID: %d) { content messageType } }`, conv))
+		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+
+		a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, other), a.Admin, H{"content": "elsewhere"}, http.StatusOK)
+		a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, H{"content": "over REST"}, http.StatusOK)
+
+		m := read(t, conn)
+		if m.Type != "next" {
+			t.Fatalf("subscription sent %+v, want next", m)
+		}
+		if got := mustGet(t, m.Payload, "data.messageCreated.content"); got != "over REST" {
+			t.Errorf("subscription delivered %v, want the message of its conversation only", got)
+		}
+	})
+}
+
+func TestMessageCreatedSubscriptionRefusesStrangers(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		addr := a.listen()
+		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
+		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
+		conv := int(mustGet(t, a.mustREST("POST", fmt.Sprintf("/api/v1/accounts/%d/conversations", a.Account), a.Admin,
+			H{"inbox_id": ib, "contact_id": ct}, http.StatusOK), "id").(float64))
+		_, tokenB := a.otherAccount("Globex")
+		conn := subscribe(t, addr, tokenB, fmt.Sprintf(`subscription { messageCreated(conversationDisplayID: %d) { content } }`, conv))
+		m := read(t, conn)
+		if m.Type != "error" && m.Type != "next" {
+			t.Fatalf("a stranger's subscription got %+v, want an error", m)
+		}
+		if fmt.Sprint(m.Payload) == "" || m.Type == "next" && m.Payload["errors"] == nil {
+			t.Errorf("a stranger's subscription was not refused: %+v", m)
+		}
+	})
+}

@@ -1,0 +1,61 @@
+// Package events fans domain events out to live listeners (GraphQL
+// subscriptions, the console) in this process. Events are published after
+// the transaction that made them commits, never inside it.
+package events
+
+import "sync"
+
+// Event says what changed, in which account.
+type Event struct {
+	AccountID int
+	Kind      string // "message_created", ...
+	// ConversationID and MessageID are database ids.
+	ConversationID int
+	MessageID      int
+}
+
+// subscriberBuffer is how many events a slow listener may lag behind
+// before it misses some (it refetches on its next look, like a reconnect).
+const subscriberBuffer = 64
+
+// Hub is an in-process publish/subscribe of events by account.
+type Hub struct {
+	mu   sync.Mutex
+	subs map[int]map[chan Event]struct{}
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub { return &Hub{subs: map[int]map[chan Event]struct{}{}} }
+
+// Subscribe listens to an account's events until cancel is called.
+func (h *Hub) Subscribe(accountID int) (events <-chan Event, cancel func()) {
+	ch := make(chan Event, subscriberBuffer)
+	h.mu.Lock()
+	if h.subs[accountID] == nil {
+		h.subs[accountID] = map[chan Event]struct{}{}
+	}
+	h.subs[accountID][ch] = struct{}{}
+	h.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			h.mu.Lock()
+			delete(h.subs[accountID], ch)
+			h.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// Publish hands e to every listener of its account without waiting: a
+// listener whose buffer is full misses it rather than stall the publisher.
+func (h *Hub) Publish(e Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch := range h.subs[e.AccountID] {
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}
