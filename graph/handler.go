@@ -28,6 +28,7 @@ const maxComplexity = 2000
 // Handler serves /graphql: queries and mutations over POST and GET,
 // subscriptions over websocket, and GraphiQL to a browser asking for HTML.
 type Handler struct {
+	appCtx     context.Context
 	svc        *ops.Service
 	gql        *handler.Server
 	playground http.Handler
@@ -62,7 +63,7 @@ func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hu
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
-	return &Handler{svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
+	return &Handler{appCtx: appCtx, svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
 }
 
 // ServeHTTP authenticates the caller (the REST API's token headers:
@@ -75,7 +76,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if websocket.IsWebSocketUpgrade(r) {
-		h.gql.ServeHTTP(w, r) // authenticated by the connection's init payload
+		// A subscription outlives its request: its context is the app's, since
+		// the fasthttp request context behind the adaptor is recycled when the
+		// handler returns (its Done and Err then disagree, which panics
+		// context.WithCancel). Authenticated by the connection's init payload.
+		h.gql.ServeHTTP(w, r.WithContext(h.appCtx))
 		return
 	}
 	token := requestToken(r.Header)
