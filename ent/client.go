@@ -1919,6 +1919,22 @@ func (c *ContactClient) QueryConversations(_m *Contact) *ConversationQuery {
 	return query
 }
 
+// QueryScheduledMessages queries the scheduled_messages edge of a Contact.
+func (c *ContactClient) QueryScheduledMessages(_m *Contact) *ScheduledMessageQuery {
+	query := (&ScheduledMessageClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contact.Table, contact.FieldID, id),
+			sqlgraph.To(scheduledmessage.Table, scheduledmessage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, contact.ScheduledMessagesTable, contact.ScheduledMessagesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ContactClient) Hooks() []Hook {
 	hooks := c.hooks.Contact
@@ -3084,6 +3100,22 @@ func (c *InboxClient) QueryConversations(_m *Inbox) *ConversationQuery {
 			sqlgraph.From(inbox.Table, inbox.FieldID, id),
 			sqlgraph.To(conversation.Table, conversation.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, inbox.ConversationsTable, inbox.ConversationsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryScheduledMessages queries the scheduled_messages edge of a Inbox.
+func (c *InboxClient) QueryScheduledMessages(_m *Inbox) *ScheduledMessageQuery {
+	query := (&ScheduledMessageClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inbox.Table, inbox.FieldID, id),
+			sqlgraph.To(scheduledmessage.Table, scheduledmessage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, inbox.ScheduledMessagesTable, inbox.ScheduledMessagesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -4476,6 +4508,38 @@ func (c *ScheduledMessageClient) QueryConversation(_m *ScheduledMessage) *Conver
 			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, id),
 			sqlgraph.To(conversation.Table, conversation.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.ConversationTable, scheduledmessage.ConversationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInbox queries the inbox edge of a ScheduledMessage.
+func (c *ScheduledMessageClient) QueryInbox(_m *ScheduledMessage) *InboxQuery {
+	query := (&InboxClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, id),
+			sqlgraph.To(inbox.Table, inbox.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.InboxTable, scheduledmessage.InboxColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryContact queries the contact edge of a ScheduledMessage.
+func (c *ScheduledMessageClient) QueryContact(_m *ScheduledMessage) *ContactQuery {
+	query := (&ContactClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, id),
+			sqlgraph.To(contact.Table, contact.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.ContactTable, scheduledmessage.ContactColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

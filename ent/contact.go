@@ -61,14 +61,17 @@ type ContactEdges struct {
 	ContactInboxes []*ContactInbox `json:"contact_inboxes,omitempty"`
 	// Conversations holds the value of the conversations edge.
 	Conversations []*Conversation `json:"conversations,omitempty"`
+	// ScheduledMessages holds the value of the scheduled_messages edge.
+	ScheduledMessages []*ScheduledMessage `json:"scheduled_messages,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
-	namedContactInboxes map[string][]*ContactInbox
-	namedConversations  map[string][]*Conversation
+	namedContactInboxes    map[string][]*ContactInbox
+	namedConversations     map[string][]*Conversation
+	namedScheduledMessages map[string][]*ScheduledMessage
 }
 
 // AccountOrErr returns the Account value or an error if the edge
@@ -98,6 +101,15 @@ func (e ContactEdges) ConversationsOrErr() ([]*Conversation, error) {
 		return e.Conversations, nil
 	}
 	return nil, &NotLoadedError{edge: "conversations"}
+}
+
+// ScheduledMessagesOrErr returns the ScheduledMessages value or an error if the edge
+// was not loaded in eager-loading.
+func (e ContactEdges) ScheduledMessagesOrErr() ([]*ScheduledMessage, error) {
+	if e.loadedTypes[3] {
+		return e.ScheduledMessages, nil
+	}
+	return nil, &NotLoadedError{edge: "scheduled_messages"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -258,6 +270,11 @@ func (_m *Contact) QueryConversations() *ConversationQuery {
 	return NewContactClient(_m.config).QueryConversations(_m)
 }
 
+// QueryScheduledMessages queries the "scheduled_messages" edge of the Contact entity.
+func (_m *Contact) QueryScheduledMessages() *ScheduledMessageQuery {
+	return NewContactClient(_m.config).QueryScheduledMessages(_m)
+}
+
 // Update returns a builder for updating this Contact.
 // Note that you need to call Contact.Unwrap() before calling this method if this Contact
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -379,6 +396,30 @@ func (_m *Contact) appendNamedConversations(name string, edges ...*Conversation)
 		_m.Edges.namedConversations[name] = []*Conversation{}
 	} else {
 		_m.Edges.namedConversations[name] = append(_m.Edges.namedConversations[name], edges...)
+	}
+}
+
+// NamedScheduledMessages returns the ScheduledMessages named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Contact) NamedScheduledMessages(name string) ([]*ScheduledMessage, error) {
+	if _m.Edges.namedScheduledMessages == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedScheduledMessages[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Contact) appendNamedScheduledMessages(name string, edges ...*ScheduledMessage) {
+	if _m.Edges.namedScheduledMessages == nil {
+		_m.Edges.namedScheduledMessages = make(map[string][]*ScheduledMessage)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedScheduledMessages[name] = []*ScheduledMessage{}
+	} else {
+		_m.Edges.namedScheduledMessages[name] = append(_m.Edges.namedScheduledMessages[name], edges...)
 	}
 }
 

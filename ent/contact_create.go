@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 )
 
 // ContactCreate is the builder for creating a Contact entity.
@@ -222,6 +223,21 @@ func (_c *ContactCreate) AddConversations(v ...*Conversation) *ContactCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddConversationIDs(ids...)
+}
+
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_c *ContactCreate) AddScheduledMessageIDs(ids ...int) *ContactCreate {
+	_c.mutation.AddScheduledMessageIDs(ids...)
+	return _c
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_c *ContactCreate) AddScheduledMessages(v ...*ScheduledMessage) *ContactCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddScheduledMessageIDs(ids...)
 }
 
 // Mutation returns the ContactMutation object of the builder.
@@ -476,6 +492,22 @@ func (_c *ContactCreate) createSpec() (*Contact, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

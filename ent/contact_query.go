@@ -19,22 +19,25 @@ import (
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 )
 
 // ContactQuery is the builder for querying Contact entities.
 type ContactQuery struct {
 	config
-	ctx                     *QueryContext
-	order                   []contact.OrderOption
-	inters                  []Interceptor
-	predicates              []predicate.Contact
-	withAccount             *AccountQuery
-	withContactInboxes      *ContactInboxQuery
-	withConversations       *ConversationQuery
-	loadTotal               []func(context.Context, []*Contact) error
-	modifiers               []func(*sql.Selector)
-	withNamedContactInboxes map[string]*ContactInboxQuery
-	withNamedConversations  map[string]*ConversationQuery
+	ctx                        *QueryContext
+	order                      []contact.OrderOption
+	inters                     []Interceptor
+	predicates                 []predicate.Contact
+	withAccount                *AccountQuery
+	withContactInboxes         *ContactInboxQuery
+	withConversations          *ConversationQuery
+	withScheduledMessages      *ScheduledMessageQuery
+	loadTotal                  []func(context.Context, []*Contact) error
+	modifiers                  []func(*sql.Selector)
+	withNamedContactInboxes    map[string]*ContactInboxQuery
+	withNamedConversations     map[string]*ConversationQuery
+	withNamedScheduledMessages map[string]*ScheduledMessageQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -130,6 +133,28 @@ func (_q *ContactQuery) QueryConversations() *ConversationQuery {
 			sqlgraph.From(contact.Table, contact.FieldID, selector),
 			sqlgraph.To(conversation.Table, conversation.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, contact.ConversationsTable, contact.ConversationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryScheduledMessages chains the current query on the "scheduled_messages" edge.
+func (_q *ContactQuery) QueryScheduledMessages() *ScheduledMessageQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contact.Table, contact.FieldID, selector),
+			sqlgraph.To(scheduledmessage.Table, scheduledmessage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, contact.ScheduledMessagesTable, contact.ScheduledMessagesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -324,14 +349,15 @@ func (_q *ContactQuery) Clone() *ContactQuery {
 		return nil
 	}
 	return &ContactQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]contact.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Contact{}, _q.predicates...),
-		withAccount:        _q.withAccount.Clone(),
-		withContactInboxes: _q.withContactInboxes.Clone(),
-		withConversations:  _q.withConversations.Clone(),
+		config:                _q.config,
+		ctx:                   _q.ctx.Clone(),
+		order:                 append([]contact.OrderOption{}, _q.order...),
+		inters:                append([]Interceptor{}, _q.inters...),
+		predicates:            append([]predicate.Contact{}, _q.predicates...),
+		withAccount:           _q.withAccount.Clone(),
+		withContactInboxes:    _q.withContactInboxes.Clone(),
+		withConversations:     _q.withConversations.Clone(),
+		withScheduledMessages: _q.withScheduledMessages.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -369,6 +395,17 @@ func (_q *ContactQuery) WithConversations(opts ...func(*ConversationQuery)) *Con
 		opt(query)
 	}
 	_q.withConversations = query
+	return _q
+}
+
+// WithScheduledMessages tells the query-builder to eager-load the nodes that are connected to
+// the "scheduled_messages" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ContactQuery) WithScheduledMessages(opts ...func(*ScheduledMessageQuery)) *ContactQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withScheduledMessages = query
 	return _q
 }
 
@@ -456,10 +493,11 @@ func (_q *ContactQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Cont
 	var (
 		nodes       = []*Contact{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withAccount != nil,
 			_q.withContactInboxes != nil,
 			_q.withConversations != nil,
+			_q.withScheduledMessages != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -503,6 +541,15 @@ func (_q *ContactQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Cont
 			return nil, err
 		}
 	}
+	if query := _q.withScheduledMessages; query != nil {
+		if err := _q.loadScheduledMessages(ctx, query, nodes,
+			func(n *Contact) { n.Edges.ScheduledMessages = []*ScheduledMessage{} },
+			func(n *Contact, e *ScheduledMessage) {
+				n.Edges.ScheduledMessages = append(n.Edges.ScheduledMessages, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedContactInboxes {
 		if err := _q.loadContactInboxes(ctx, query, nodes,
 			func(n *Contact) { n.appendNamedContactInboxes(name) },
@@ -514,6 +561,13 @@ func (_q *ContactQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Cont
 		if err := _q.loadConversations(ctx, query, nodes,
 			func(n *Contact) { n.appendNamedConversations(name) },
 			func(n *Contact, e *Conversation) { n.appendNamedConversations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedScheduledMessages {
+		if err := _q.loadScheduledMessages(ctx, query, nodes,
+			func(n *Contact) { n.appendNamedScheduledMessages(name) },
+			func(n *Contact, e *ScheduledMessage) { n.appendNamedScheduledMessages(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -599,6 +653,36 @@ func (_q *ContactQuery) loadConversations(ctx context.Context, query *Conversati
 	}
 	query.Where(predicate.Conversation(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(contact.ConversationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ContactID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "contact_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ContactQuery) loadScheduledMessages(ctx context.Context, query *ScheduledMessageQuery, nodes []*Contact, init func(*Contact), assign func(*Contact, *ScheduledMessage)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Contact)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(scheduledmessage.FieldContactID)
+	}
+	query.Where(predicate.ScheduledMessage(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(contact.ScheduledMessagesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -762,6 +846,20 @@ func (_q *ContactQuery) WithNamedConversations(name string, opts ...func(*Conver
 		_q.withNamedConversations = make(map[string]*ConversationQuery)
 	}
 	_q.withNamedConversations[name] = query
+	return _q
+}
+
+// WithNamedScheduledMessages tells the query-builder to eager-load the nodes that are connected to the "scheduled_messages"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ContactQuery) WithNamedScheduledMessages(name string, opts ...func(*ScheduledMessageQuery)) *ContactQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedScheduledMessages == nil {
+		_q.withNamedScheduledMessages = make(map[string]*ScheduledMessageQuery)
+	}
+	_q.withNamedScheduledMessages[name] = query
 	return _q
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 )
 
 // ContactUpdate is the builder for updating Contact entities.
@@ -240,6 +241,21 @@ func (_u *ContactUpdate) AddConversations(v ...*Conversation) *ContactUpdate {
 	return _u.AddConversationIDs(ids...)
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_u *ContactUpdate) AddScheduledMessageIDs(ids ...int) *ContactUpdate {
+	_u.mutation.AddScheduledMessageIDs(ids...)
+	return _u
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *ContactUpdate) AddScheduledMessages(v ...*ScheduledMessage) *ContactUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddScheduledMessageIDs(ids...)
+}
+
 // Mutation returns the ContactMutation object of the builder.
 func (_u *ContactUpdate) Mutation() *ContactMutation {
 	return _u.mutation
@@ -285,6 +301,27 @@ func (_u *ContactUpdate) RemoveConversations(v ...*Conversation) *ContactUpdate 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConversationIDs(ids...)
+}
+
+// ClearScheduledMessages clears all "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *ContactUpdate) ClearScheduledMessages() *ContactUpdate {
+	_u.mutation.ClearScheduledMessages()
+	return _u
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to ScheduledMessage entities by IDs.
+func (_u *ContactUpdate) RemoveScheduledMessageIDs(ids ...int) *ContactUpdate {
+	_u.mutation.RemoveScheduledMessageIDs(ids...)
+	return _u
+}
+
+// RemoveScheduledMessages removes "scheduled_messages" edges to ScheduledMessage entities.
+func (_u *ContactUpdate) RemoveScheduledMessages(v ...*ScheduledMessage) *ContactUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveScheduledMessageIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -524,6 +561,51 @@ func (_u *ContactUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedScheduledMessagesIDs(); len(nodes) > 0 && !_u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -754,6 +836,21 @@ func (_u *ContactUpdateOne) AddConversations(v ...*Conversation) *ContactUpdateO
 	return _u.AddConversationIDs(ids...)
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_u *ContactUpdateOne) AddScheduledMessageIDs(ids ...int) *ContactUpdateOne {
+	_u.mutation.AddScheduledMessageIDs(ids...)
+	return _u
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *ContactUpdateOne) AddScheduledMessages(v ...*ScheduledMessage) *ContactUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddScheduledMessageIDs(ids...)
+}
+
 // Mutation returns the ContactMutation object of the builder.
 func (_u *ContactUpdateOne) Mutation() *ContactMutation {
 	return _u.mutation
@@ -799,6 +896,27 @@ func (_u *ContactUpdateOne) RemoveConversations(v ...*Conversation) *ContactUpda
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConversationIDs(ids...)
+}
+
+// ClearScheduledMessages clears all "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *ContactUpdateOne) ClearScheduledMessages() *ContactUpdateOne {
+	_u.mutation.ClearScheduledMessages()
+	return _u
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to ScheduledMessage entities by IDs.
+func (_u *ContactUpdateOne) RemoveScheduledMessageIDs(ids ...int) *ContactUpdateOne {
+	_u.mutation.RemoveScheduledMessageIDs(ids...)
+	return _u
+}
+
+// RemoveScheduledMessages removes "scheduled_messages" edges to ScheduledMessage entities.
+func (_u *ContactUpdateOne) RemoveScheduledMessages(v ...*ScheduledMessage) *ContactUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveScheduledMessageIDs(ids...)
 }
 
 // Where appends a list predicates to the ContactUpdate builder.
@@ -1061,6 +1179,51 @@ func (_u *ContactUpdateOne) sqlSave(ctx context.Context) (_node *Contact, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedScheduledMessagesIDs(); len(nodes) > 0 && !_u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

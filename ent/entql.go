@@ -927,6 +927,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Conversation",
 	)
 	graph.MustAddE(
+		"scheduled_messages",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   contact.ScheduledMessagesTable,
+			Columns: []string{contact.ScheduledMessagesColumn},
+			Bidi:    false,
+		},
+		"Contact",
+		"ScheduledMessage",
+	)
+	graph.MustAddE(
 		"account",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1203,6 +1215,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Conversation",
 	)
 	graph.MustAddE(
+		"scheduled_messages",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+		},
+		"Inbox",
+		"ScheduledMessage",
+	)
+	graph.MustAddE(
 		"agent_bot",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1441,6 +1465,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ScheduledMessage",
 		"Conversation",
+	)
+	graph.MustAddE(
+		"inbox",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+		},
+		"ScheduledMessage",
+		"Inbox",
+	)
+	graph.MustAddE(
+		"contact",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+		},
+		"ScheduledMessage",
+		"Contact",
 	)
 	graph.MustAddE(
 		"author",
@@ -2654,6 +2702,20 @@ func (f *ContactFilter) WhereHasConversationsWith(preds ...predicate.Conversatio
 	})))
 }
 
+// WhereHasScheduledMessages applies a predicate to check if query has an edge scheduled_messages.
+func (f *ContactFilter) WhereHasScheduledMessages() {
+	f.Where(entql.HasEdge("scheduled_messages"))
+}
+
+// WhereHasScheduledMessagesWith applies a predicate to check if query has an edge scheduled_messages with a given conditions (other predicates).
+func (f *ContactFilter) WhereHasScheduledMessagesWith(preds ...predicate.ScheduledMessage) {
+	f.Where(entql.HasEdgeWith("scheduled_messages", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *ContactInboxQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -3590,6 +3652,20 @@ func (f *InboxFilter) WhereHasConversations() {
 // WhereHasConversationsWith applies a predicate to check if query has an edge conversations with a given conditions (other predicates).
 func (f *InboxFilter) WhereHasConversationsWith(preds ...predicate.Conversation) {
 	f.Where(entql.HasEdgeWith("conversations", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasScheduledMessages applies a predicate to check if query has an edge scheduled_messages.
+func (f *InboxFilter) WhereHasScheduledMessages() {
+	f.Where(entql.HasEdge("scheduled_messages"))
+}
+
+// WhereHasScheduledMessagesWith applies a predicate to check if query has an edge scheduled_messages with a given conditions (other predicates).
+func (f *InboxFilter) WhereHasScheduledMessagesWith(preds ...predicate.ScheduledMessage) {
+	f.Where(entql.HasEdgeWith("scheduled_messages", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -4675,6 +4751,34 @@ func (f *ScheduledMessageFilter) WhereHasConversation() {
 // WhereHasConversationWith applies a predicate to check if query has an edge conversation with a given conditions (other predicates).
 func (f *ScheduledMessageFilter) WhereHasConversationWith(preds ...predicate.Conversation) {
 	f.Where(entql.HasEdgeWith("conversation", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInbox applies a predicate to check if query has an edge inbox.
+func (f *ScheduledMessageFilter) WhereHasInbox() {
+	f.Where(entql.HasEdge("inbox"))
+}
+
+// WhereHasInboxWith applies a predicate to check if query has an edge inbox with a given conditions (other predicates).
+func (f *ScheduledMessageFilter) WhereHasInboxWith(preds ...predicate.Inbox) {
+	f.Where(entql.HasEdgeWith("inbox", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasContact applies a predicate to check if query has an edge contact.
+func (f *ScheduledMessageFilter) WhereHasContact() {
+	f.Where(entql.HasEdge("contact"))
+}
+
+// WhereHasContactWith applies a predicate to check if query has an edge contact with a given conditions (other predicates).
+func (f *ScheduledMessageFilter) WhereHasContactWith(preds ...predicate.Contact) {
+	f.Where(entql.HasEdgeWith("contact", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

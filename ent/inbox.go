@@ -77,17 +77,20 @@ type InboxEdges struct {
 	Members []*InboxMember `json:"members,omitempty"`
 	// Conversations holds the value of the conversations edge.
 	Conversations []*Conversation `json:"conversations,omitempty"`
+	// ScheduledMessages holds the value of the scheduled_messages edge.
+	ScheduledMessages []*ScheduledMessage `json:"scheduled_messages,omitempty"`
 	// AgentBot holds the value of the agent_bot edge.
 	AgentBot *AgentBot `json:"agent_bot,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 	// totalCount holds the count of the edges above.
 	totalCount [2]map[string]int
 
-	namedContactInboxes map[string][]*ContactInbox
-	namedMembers        map[string][]*InboxMember
-	namedConversations  map[string][]*Conversation
+	namedContactInboxes    map[string][]*ContactInbox
+	namedMembers           map[string][]*InboxMember
+	namedConversations     map[string][]*Conversation
+	namedScheduledMessages map[string][]*ScheduledMessage
 }
 
 // AccountOrErr returns the Account value or an error if the edge
@@ -128,12 +131,21 @@ func (e InboxEdges) ConversationsOrErr() ([]*Conversation, error) {
 	return nil, &NotLoadedError{edge: "conversations"}
 }
 
+// ScheduledMessagesOrErr returns the ScheduledMessages value or an error if the edge
+// was not loaded in eager-loading.
+func (e InboxEdges) ScheduledMessagesOrErr() ([]*ScheduledMessage, error) {
+	if e.loadedTypes[4] {
+		return e.ScheduledMessages, nil
+	}
+	return nil, &NotLoadedError{edge: "scheduled_messages"}
+}
+
 // AgentBotOrErr returns the AgentBot value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e InboxEdges) AgentBotOrErr() (*AgentBot, error) {
 	if e.AgentBot != nil {
 		return e.AgentBot, nil
-	} else if e.loadedTypes[4] {
+	} else if e.loadedTypes[5] {
 		return nil, &NotFoundError{label: agentbot.Label}
 	}
 	return nil, &NotLoadedError{edge: "agent_bot"}
@@ -331,6 +343,11 @@ func (_m *Inbox) QueryConversations() *ConversationQuery {
 	return NewInboxClient(_m.config).QueryConversations(_m)
 }
 
+// QueryScheduledMessages queries the "scheduled_messages" edge of the Inbox entity.
+func (_m *Inbox) QueryScheduledMessages() *ScheduledMessageQuery {
+	return NewInboxClient(_m.config).QueryScheduledMessages(_m)
+}
+
 // QueryAgentBot queries the "agent_bot" edge of the Inbox entity.
 func (_m *Inbox) QueryAgentBot() *AgentBotQuery {
 	return NewInboxClient(_m.config).QueryAgentBot(_m)
@@ -493,6 +510,30 @@ func (_m *Inbox) appendNamedConversations(name string, edges ...*Conversation) {
 		_m.Edges.namedConversations[name] = []*Conversation{}
 	} else {
 		_m.Edges.namedConversations[name] = append(_m.Edges.namedConversations[name], edges...)
+	}
+}
+
+// NamedScheduledMessages returns the ScheduledMessages named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Inbox) NamedScheduledMessages(name string) ([]*ScheduledMessage, error) {
+	if _m.Edges.namedScheduledMessages == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedScheduledMessages[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Inbox) appendNamedScheduledMessages(name string, edges ...*ScheduledMessage) {
+	if _m.Edges.namedScheduledMessages == nil {
+		_m.Edges.namedScheduledMessages = make(map[string][]*ScheduledMessage)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedScheduledMessages[name] = []*ScheduledMessage{}
+	} else {
+		_m.Edges.namedScheduledMessages[name] = append(_m.Edges.namedScheduledMessages[name], edges...)
 	}
 }
 

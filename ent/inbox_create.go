@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
 
@@ -332,6 +333,21 @@ func (_c *InboxCreate) AddConversations(v ...*Conversation) *InboxCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddConversationIDs(ids...)
+}
+
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_c *InboxCreate) AddScheduledMessageIDs(ids ...int) *InboxCreate {
+	_c.mutation.AddScheduledMessageIDs(ids...)
+	return _c
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_c *InboxCreate) AddScheduledMessages(v ...*ScheduledMessage) *InboxCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddScheduledMessageIDs(ids...)
 }
 
 // SetAgentBot sets the "agent_bot" edge to the AgentBot entity.
@@ -671,6 +687,22 @@ func (_c *InboxCreate) createSpec() (*Inbox, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -21,25 +21,28 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 )
 
 // InboxQuery is the builder for querying Inbox entities.
 type InboxQuery struct {
 	config
-	ctx                     *QueryContext
-	order                   []inbox.OrderOption
-	inters                  []Interceptor
-	predicates              []predicate.Inbox
-	withAccount             *AccountQuery
-	withContactInboxes      *ContactInboxQuery
-	withMembers             *InboxMemberQuery
-	withConversations       *ConversationQuery
-	withAgentBot            *AgentBotQuery
-	loadTotal               []func(context.Context, []*Inbox) error
-	modifiers               []func(*sql.Selector)
-	withNamedContactInboxes map[string]*ContactInboxQuery
-	withNamedMembers        map[string]*InboxMemberQuery
-	withNamedConversations  map[string]*ConversationQuery
+	ctx                        *QueryContext
+	order                      []inbox.OrderOption
+	inters                     []Interceptor
+	predicates                 []predicate.Inbox
+	withAccount                *AccountQuery
+	withContactInboxes         *ContactInboxQuery
+	withMembers                *InboxMemberQuery
+	withConversations          *ConversationQuery
+	withScheduledMessages      *ScheduledMessageQuery
+	withAgentBot               *AgentBotQuery
+	loadTotal                  []func(context.Context, []*Inbox) error
+	modifiers                  []func(*sql.Selector)
+	withNamedContactInboxes    map[string]*ContactInboxQuery
+	withNamedMembers           map[string]*InboxMemberQuery
+	withNamedConversations     map[string]*ConversationQuery
+	withNamedScheduledMessages map[string]*ScheduledMessageQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -157,6 +160,28 @@ func (_q *InboxQuery) QueryConversations() *ConversationQuery {
 			sqlgraph.From(inbox.Table, inbox.FieldID, selector),
 			sqlgraph.To(conversation.Table, conversation.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, inbox.ConversationsTable, inbox.ConversationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryScheduledMessages chains the current query on the "scheduled_messages" edge.
+func (_q *InboxQuery) QueryScheduledMessages() *ScheduledMessageQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inbox.Table, inbox.FieldID, selector),
+			sqlgraph.To(scheduledmessage.Table, scheduledmessage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, inbox.ScheduledMessagesTable, inbox.ScheduledMessagesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -373,16 +398,17 @@ func (_q *InboxQuery) Clone() *InboxQuery {
 		return nil
 	}
 	return &InboxQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]inbox.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Inbox{}, _q.predicates...),
-		withAccount:        _q.withAccount.Clone(),
-		withContactInboxes: _q.withContactInboxes.Clone(),
-		withMembers:        _q.withMembers.Clone(),
-		withConversations:  _q.withConversations.Clone(),
-		withAgentBot:       _q.withAgentBot.Clone(),
+		config:                _q.config,
+		ctx:                   _q.ctx.Clone(),
+		order:                 append([]inbox.OrderOption{}, _q.order...),
+		inters:                append([]Interceptor{}, _q.inters...),
+		predicates:            append([]predicate.Inbox{}, _q.predicates...),
+		withAccount:           _q.withAccount.Clone(),
+		withContactInboxes:    _q.withContactInboxes.Clone(),
+		withMembers:           _q.withMembers.Clone(),
+		withConversations:     _q.withConversations.Clone(),
+		withScheduledMessages: _q.withScheduledMessages.Clone(),
+		withAgentBot:          _q.withAgentBot.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -431,6 +457,17 @@ func (_q *InboxQuery) WithConversations(opts ...func(*ConversationQuery)) *Inbox
 		opt(query)
 	}
 	_q.withConversations = query
+	return _q
+}
+
+// WithScheduledMessages tells the query-builder to eager-load the nodes that are connected to
+// the "scheduled_messages" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InboxQuery) WithScheduledMessages(opts ...func(*ScheduledMessageQuery)) *InboxQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withScheduledMessages = query
 	return _q
 }
 
@@ -529,11 +566,12 @@ func (_q *InboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Inbox,
 	var (
 		nodes       = []*Inbox{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withAccount != nil,
 			_q.withContactInboxes != nil,
 			_q.withMembers != nil,
 			_q.withConversations != nil,
+			_q.withScheduledMessages != nil,
 			_q.withAgentBot != nil,
 		}
 	)
@@ -585,6 +623,13 @@ func (_q *InboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Inbox,
 			return nil, err
 		}
 	}
+	if query := _q.withScheduledMessages; query != nil {
+		if err := _q.loadScheduledMessages(ctx, query, nodes,
+			func(n *Inbox) { n.Edges.ScheduledMessages = []*ScheduledMessage{} },
+			func(n *Inbox, e *ScheduledMessage) { n.Edges.ScheduledMessages = append(n.Edges.ScheduledMessages, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withAgentBot; query != nil {
 		if err := _q.loadAgentBot(ctx, query, nodes, nil,
 			func(n *Inbox, e *AgentBot) { n.Edges.AgentBot = e }); err != nil {
@@ -609,6 +654,13 @@ func (_q *InboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Inbox,
 		if err := _q.loadConversations(ctx, query, nodes,
 			func(n *Inbox) { n.appendNamedConversations(name) },
 			func(n *Inbox, e *Conversation) { n.appendNamedConversations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedScheduledMessages {
+		if err := _q.loadScheduledMessages(ctx, query, nodes,
+			func(n *Inbox) { n.appendNamedScheduledMessages(name) },
+			func(n *Inbox, e *ScheduledMessage) { n.appendNamedScheduledMessages(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -724,6 +776,36 @@ func (_q *InboxQuery) loadConversations(ctx context.Context, query *Conversation
 	}
 	query.Where(predicate.Conversation(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(inbox.ConversationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.InboxID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "inbox_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *InboxQuery) loadScheduledMessages(ctx context.Context, query *ScheduledMessageQuery, nodes []*Inbox, init func(*Inbox), assign func(*Inbox, *ScheduledMessage)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Inbox)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(scheduledmessage.FieldInboxID)
+	}
+	query.Where(predicate.ScheduledMessage(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(inbox.ScheduledMessagesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -936,6 +1018,20 @@ func (_q *InboxQuery) WithNamedConversations(name string, opts ...func(*Conversa
 		_q.withNamedConversations = make(map[string]*ConversationQuery)
 	}
 	_q.withNamedConversations[name] = query
+	return _q
+}
+
+// WithNamedScheduledMessages tells the query-builder to eager-load the nodes that are connected to the "scheduled_messages"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *InboxQuery) WithNamedScheduledMessages(name string, opts ...func(*ScheduledMessageQuery)) *InboxQuery {
+	query := (&ScheduledMessageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedScheduledMessages == nil {
+		_q.withNamedScheduledMessages = make(map[string]*ScheduledMessageQuery)
+	}
+	_q.withNamedScheduledMessages[name] = query
 	return _q
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
 
@@ -339,6 +340,21 @@ func (_u *InboxUpdate) AddConversations(v ...*Conversation) *InboxUpdate {
 	return _u.AddConversationIDs(ids...)
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_u *InboxUpdate) AddScheduledMessageIDs(ids ...int) *InboxUpdate {
+	_u.mutation.AddScheduledMessageIDs(ids...)
+	return _u
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *InboxUpdate) AddScheduledMessages(v ...*ScheduledMessage) *InboxUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddScheduledMessageIDs(ids...)
+}
+
 // SetAgentBot sets the "agent_bot" edge to the AgentBot entity.
 func (_u *InboxUpdate) SetAgentBot(v *AgentBot) *InboxUpdate {
 	return _u.SetAgentBotID(v.ID)
@@ -410,6 +426,27 @@ func (_u *InboxUpdate) RemoveConversations(v ...*Conversation) *InboxUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConversationIDs(ids...)
+}
+
+// ClearScheduledMessages clears all "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *InboxUpdate) ClearScheduledMessages() *InboxUpdate {
+	_u.mutation.ClearScheduledMessages()
+	return _u
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to ScheduledMessage entities by IDs.
+func (_u *InboxUpdate) RemoveScheduledMessageIDs(ids ...int) *InboxUpdate {
+	_u.mutation.RemoveScheduledMessageIDs(ids...)
+	return _u
+}
+
+// RemoveScheduledMessages removes "scheduled_messages" edges to ScheduledMessage entities.
+func (_u *InboxUpdate) RemoveScheduledMessages(v ...*ScheduledMessage) *InboxUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveScheduledMessageIDs(ids...)
 }
 
 // ClearAgentBot clears the "agent_bot" edge to the AgentBot entity.
@@ -684,6 +721,51 @@ func (_u *InboxUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedScheduledMessagesIDs(); len(nodes) > 0 && !_u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1047,6 +1129,21 @@ func (_u *InboxUpdateOne) AddConversations(v ...*Conversation) *InboxUpdateOne {
 	return _u.AddConversationIDs(ids...)
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (_u *InboxUpdateOne) AddScheduledMessageIDs(ids ...int) *InboxUpdateOne {
+	_u.mutation.AddScheduledMessageIDs(ids...)
+	return _u
+}
+
+// AddScheduledMessages adds the "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *InboxUpdateOne) AddScheduledMessages(v ...*ScheduledMessage) *InboxUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddScheduledMessageIDs(ids...)
+}
+
 // SetAgentBot sets the "agent_bot" edge to the AgentBot entity.
 func (_u *InboxUpdateOne) SetAgentBot(v *AgentBot) *InboxUpdateOne {
 	return _u.SetAgentBotID(v.ID)
@@ -1118,6 +1215,27 @@ func (_u *InboxUpdateOne) RemoveConversations(v ...*Conversation) *InboxUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConversationIDs(ids...)
+}
+
+// ClearScheduledMessages clears all "scheduled_messages" edges to the ScheduledMessage entity.
+func (_u *InboxUpdateOne) ClearScheduledMessages() *InboxUpdateOne {
+	_u.mutation.ClearScheduledMessages()
+	return _u
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to ScheduledMessage entities by IDs.
+func (_u *InboxUpdateOne) RemoveScheduledMessageIDs(ids ...int) *InboxUpdateOne {
+	_u.mutation.RemoveScheduledMessageIDs(ids...)
+	return _u
+}
+
+// RemoveScheduledMessages removes "scheduled_messages" edges to ScheduledMessage entities.
+func (_u *InboxUpdateOne) RemoveScheduledMessages(v ...*ScheduledMessage) *InboxUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveScheduledMessageIDs(ids...)
 }
 
 // ClearAgentBot clears the "agent_bot" edge to the AgentBot entity.
@@ -1422,6 +1540,51 @@ func (_u *InboxUpdateOne) sqlSave(ctx context.Context) (_node *Inbox, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedScheduledMessagesIDs(); len(nodes) > 0 && !_u.mutation.ScheduledMessagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ScheduledMessagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   inbox.ScheduledMessagesTable,
+			Columns: []string{inbox.ScheduledMessagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(scheduledmessage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -7233,35 +7233,38 @@ func (m *ChecklistItemMutation) ResetEdge(name string) error {
 // ContactMutation represents an operation that mutates the Contact nodes in the graph.
 type ContactMutation struct {
 	config
-	op                     Op
-	typ                    string
-	id                     *int
-	created_at             *time.Time
-	updated_at             *time.Time
-	name                   *string
-	email                  *string
-	phone_number           *string
-	identifier             *string
-	blocked                *bool
-	avatar_url             *string
-	additional_attributes  *map[string]interface{}
-	custom_attributes      *map[string]interface{}
-	labels                 *[]string
-	appendlabels           []string
-	last_activity_at       *time.Time
-	search_text            *string
-	clearedFields          map[string]struct{}
-	account                *int
-	clearedaccount         bool
-	contact_inboxes        map[int]struct{}
-	removedcontact_inboxes map[int]struct{}
-	clearedcontact_inboxes bool
-	conversations          map[int]struct{}
-	removedconversations   map[int]struct{}
-	clearedconversations   bool
-	done                   bool
-	oldValue               func(context.Context) (*Contact, error)
-	predicates             []predicate.Contact
+	op                        Op
+	typ                       string
+	id                        *int
+	created_at                *time.Time
+	updated_at                *time.Time
+	name                      *string
+	email                     *string
+	phone_number              *string
+	identifier                *string
+	blocked                   *bool
+	avatar_url                *string
+	additional_attributes     *map[string]interface{}
+	custom_attributes         *map[string]interface{}
+	labels                    *[]string
+	appendlabels              []string
+	last_activity_at          *time.Time
+	search_text               *string
+	clearedFields             map[string]struct{}
+	account                   *int
+	clearedaccount            bool
+	contact_inboxes           map[int]struct{}
+	removedcontact_inboxes    map[int]struct{}
+	clearedcontact_inboxes    bool
+	conversations             map[int]struct{}
+	removedconversations      map[int]struct{}
+	clearedconversations      bool
+	scheduled_messages        map[int]struct{}
+	removedscheduled_messages map[int]struct{}
+	clearedscheduled_messages bool
+	done                      bool
+	oldValue                  func(context.Context) (*Contact, error)
+	predicates                []predicate.Contact
 }
 
 var _ ent.Mutation = (*ContactMutation)(nil)
@@ -8094,6 +8097,60 @@ func (m *ContactMutation) ResetConversations() {
 	m.removedconversations = nil
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by ids.
+func (m *ContactMutation) AddScheduledMessageIDs(ids ...int) {
+	if m.scheduled_messages == nil {
+		m.scheduled_messages = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.scheduled_messages[ids[i]] = struct{}{}
+	}
+}
+
+// ClearScheduledMessages clears the "scheduled_messages" edge to the ScheduledMessage entity.
+func (m *ContactMutation) ClearScheduledMessages() {
+	m.clearedscheduled_messages = true
+}
+
+// ScheduledMessagesCleared reports if the "scheduled_messages" edge to the ScheduledMessage entity was cleared.
+func (m *ContactMutation) ScheduledMessagesCleared() bool {
+	return m.clearedscheduled_messages
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (m *ContactMutation) RemoveScheduledMessageIDs(ids ...int) {
+	if m.removedscheduled_messages == nil {
+		m.removedscheduled_messages = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.scheduled_messages, ids[i])
+		m.removedscheduled_messages[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedScheduledMessages returns the removed IDs of the "scheduled_messages" edge to the ScheduledMessage entity.
+func (m *ContactMutation) RemovedScheduledMessagesIDs() (ids []int) {
+	for id := range m.removedscheduled_messages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ScheduledMessagesIDs returns the "scheduled_messages" edge IDs in the mutation.
+func (m *ContactMutation) ScheduledMessagesIDs() (ids []int) {
+	for id := range m.scheduled_messages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetScheduledMessages resets all changes to the "scheduled_messages" edge.
+func (m *ContactMutation) ResetScheduledMessages() {
+	m.scheduled_messages = nil
+	m.clearedscheduled_messages = false
+	m.removedscheduled_messages = nil
+}
+
 // Where appends a list predicates to the ContactMutation builder.
 func (m *ContactMutation) Where(ps ...predicate.Contact) {
 	m.predicates = append(m.predicates, ps...)
@@ -8490,7 +8547,7 @@ func (m *ContactMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.account != nil {
 		edges = append(edges, contact.EdgeAccount)
 	}
@@ -8499,6 +8556,9 @@ func (m *ContactMutation) AddedEdges() []string {
 	}
 	if m.conversations != nil {
 		edges = append(edges, contact.EdgeConversations)
+	}
+	if m.scheduled_messages != nil {
+		edges = append(edges, contact.EdgeScheduledMessages)
 	}
 	return edges
 }
@@ -8523,18 +8583,27 @@ func (m *ContactMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case contact.EdgeScheduledMessages:
+		ids := make([]ent.Value, 0, len(m.scheduled_messages))
+		for id := range m.scheduled_messages {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedcontact_inboxes != nil {
 		edges = append(edges, contact.EdgeContactInboxes)
 	}
 	if m.removedconversations != nil {
 		edges = append(edges, contact.EdgeConversations)
+	}
+	if m.removedscheduled_messages != nil {
+		edges = append(edges, contact.EdgeScheduledMessages)
 	}
 	return edges
 }
@@ -8555,13 +8624,19 @@ func (m *ContactMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case contact.EdgeScheduledMessages:
+		ids := make([]ent.Value, 0, len(m.removedscheduled_messages))
+		for id := range m.removedscheduled_messages {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedaccount {
 		edges = append(edges, contact.EdgeAccount)
 	}
@@ -8570,6 +8645,9 @@ func (m *ContactMutation) ClearedEdges() []string {
 	}
 	if m.clearedconversations {
 		edges = append(edges, contact.EdgeConversations)
+	}
+	if m.clearedscheduled_messages {
+		edges = append(edges, contact.EdgeScheduledMessages)
 	}
 	return edges
 }
@@ -8584,6 +8662,8 @@ func (m *ContactMutation) EdgeCleared(name string) bool {
 		return m.clearedcontact_inboxes
 	case contact.EdgeConversations:
 		return m.clearedconversations
+	case contact.EdgeScheduledMessages:
+		return m.clearedscheduled_messages
 	}
 	return false
 }
@@ -8611,6 +8691,9 @@ func (m *ContactMutation) ResetEdge(name string) error {
 		return nil
 	case contact.EdgeConversations:
 		m.ResetConversations()
+		return nil
+	case contact.EdgeScheduledMessages:
+		m.ResetScheduledMessages()
 		return nil
 	}
 	return fmt.Errorf("unknown Contact edge %s", name)
@@ -14607,6 +14690,9 @@ type InboxMutation struct {
 	conversations                 map[int]struct{}
 	removedconversations          map[int]struct{}
 	clearedconversations          bool
+	scheduled_messages            map[int]struct{}
+	removedscheduled_messages     map[int]struct{}
+	clearedscheduled_messages     bool
 	agent_bot                     *int
 	clearedagent_bot              bool
 	done                          bool
@@ -15686,6 +15772,60 @@ func (m *InboxMutation) ResetConversations() {
 	m.removedconversations = nil
 }
 
+// AddScheduledMessageIDs adds the "scheduled_messages" edge to the ScheduledMessage entity by ids.
+func (m *InboxMutation) AddScheduledMessageIDs(ids ...int) {
+	if m.scheduled_messages == nil {
+		m.scheduled_messages = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.scheduled_messages[ids[i]] = struct{}{}
+	}
+}
+
+// ClearScheduledMessages clears the "scheduled_messages" edge to the ScheduledMessage entity.
+func (m *InboxMutation) ClearScheduledMessages() {
+	m.clearedscheduled_messages = true
+}
+
+// ScheduledMessagesCleared reports if the "scheduled_messages" edge to the ScheduledMessage entity was cleared.
+func (m *InboxMutation) ScheduledMessagesCleared() bool {
+	return m.clearedscheduled_messages
+}
+
+// RemoveScheduledMessageIDs removes the "scheduled_messages" edge to the ScheduledMessage entity by IDs.
+func (m *InboxMutation) RemoveScheduledMessageIDs(ids ...int) {
+	if m.removedscheduled_messages == nil {
+		m.removedscheduled_messages = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.scheduled_messages, ids[i])
+		m.removedscheduled_messages[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedScheduledMessages returns the removed IDs of the "scheduled_messages" edge to the ScheduledMessage entity.
+func (m *InboxMutation) RemovedScheduledMessagesIDs() (ids []int) {
+	for id := range m.removedscheduled_messages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ScheduledMessagesIDs returns the "scheduled_messages" edge IDs in the mutation.
+func (m *InboxMutation) ScheduledMessagesIDs() (ids []int) {
+	for id := range m.scheduled_messages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetScheduledMessages resets all changes to the "scheduled_messages" edge.
+func (m *InboxMutation) ResetScheduledMessages() {
+	m.scheduled_messages = nil
+	m.clearedscheduled_messages = false
+	m.removedscheduled_messages = nil
+}
+
 // ClearAgentBot clears the "agent_bot" edge to the AgentBot entity.
 func (m *InboxMutation) ClearAgentBot() {
 	m.clearedagent_bot = true
@@ -16205,7 +16345,7 @@ func (m *InboxMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InboxMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.account != nil {
 		edges = append(edges, inbox.EdgeAccount)
 	}
@@ -16217,6 +16357,9 @@ func (m *InboxMutation) AddedEdges() []string {
 	}
 	if m.conversations != nil {
 		edges = append(edges, inbox.EdgeConversations)
+	}
+	if m.scheduled_messages != nil {
+		edges = append(edges, inbox.EdgeScheduledMessages)
 	}
 	if m.agent_bot != nil {
 		edges = append(edges, inbox.EdgeAgentBot)
@@ -16250,6 +16393,12 @@ func (m *InboxMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case inbox.EdgeScheduledMessages:
+		ids := make([]ent.Value, 0, len(m.scheduled_messages))
+		for id := range m.scheduled_messages {
+			ids = append(ids, id)
+		}
+		return ids
 	case inbox.EdgeAgentBot:
 		if id := m.agent_bot; id != nil {
 			return []ent.Value{*id}
@@ -16260,7 +16409,7 @@ func (m *InboxMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InboxMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedcontact_inboxes != nil {
 		edges = append(edges, inbox.EdgeContactInboxes)
 	}
@@ -16269,6 +16418,9 @@ func (m *InboxMutation) RemovedEdges() []string {
 	}
 	if m.removedconversations != nil {
 		edges = append(edges, inbox.EdgeConversations)
+	}
+	if m.removedscheduled_messages != nil {
+		edges = append(edges, inbox.EdgeScheduledMessages)
 	}
 	return edges
 }
@@ -16295,13 +16447,19 @@ func (m *InboxMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case inbox.EdgeScheduledMessages:
+		ids := make([]ent.Value, 0, len(m.removedscheduled_messages))
+		for id := range m.removedscheduled_messages {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InboxMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedaccount {
 		edges = append(edges, inbox.EdgeAccount)
 	}
@@ -16313,6 +16471,9 @@ func (m *InboxMutation) ClearedEdges() []string {
 	}
 	if m.clearedconversations {
 		edges = append(edges, inbox.EdgeConversations)
+	}
+	if m.clearedscheduled_messages {
+		edges = append(edges, inbox.EdgeScheduledMessages)
 	}
 	if m.clearedagent_bot {
 		edges = append(edges, inbox.EdgeAgentBot)
@@ -16332,6 +16493,8 @@ func (m *InboxMutation) EdgeCleared(name string) bool {
 		return m.clearedmembers
 	case inbox.EdgeConversations:
 		return m.clearedconversations
+	case inbox.EdgeScheduledMessages:
+		return m.clearedscheduled_messages
 	case inbox.EdgeAgentBot:
 		return m.clearedagent_bot
 	}
@@ -16367,6 +16530,9 @@ func (m *InboxMutation) ResetEdge(name string) error {
 		return nil
 	case inbox.EdgeConversations:
 		m.ResetConversations()
+		return nil
+	case inbox.EdgeScheduledMessages:
+		m.ResetScheduledMessages()
 		return nil
 	case inbox.EdgeAgentBot:
 		m.ResetAgentBot()
@@ -23657,10 +23823,6 @@ type ScheduledMessageMutation struct {
 	id                            *int
 	created_at                    *time.Time
 	updated_at                    *time.Time
-	inbox_id                      *int
-	addinbox_id                   *int
-	contact_id                    *int
-	addcontact_id                 *int
 	title                         *string
 	content                       *string
 	scheduled_at                  *time.Time
@@ -23690,6 +23852,10 @@ type ScheduledMessageMutation struct {
 	clearedaccount                bool
 	conversation                  *int
 	clearedconversation           bool
+	inbox                         *int
+	clearedinbox                  bool
+	contact                       *int
+	clearedcontact                bool
 	author                        *int
 	clearedauthor                 bool
 	parent                        *int
@@ -23913,13 +24079,12 @@ func (m *ScheduledMessageMutation) ResetAccountID() {
 
 // SetInboxID sets the "inbox_id" field.
 func (m *ScheduledMessageMutation) SetInboxID(i int) {
-	m.inbox_id = &i
-	m.addinbox_id = nil
+	m.inbox = &i
 }
 
 // InboxID returns the value of the "inbox_id" field in the mutation.
 func (m *ScheduledMessageMutation) InboxID() (r int, exists bool) {
-	v := m.inbox_id
+	v := m.inbox
 	if v == nil {
 		return
 	}
@@ -23943,39 +24108,19 @@ func (m *ScheduledMessageMutation) OldInboxID(ctx context.Context) (v int, err e
 	return oldValue.InboxID, nil
 }
 
-// AddInboxID adds i to the "inbox_id" field.
-func (m *ScheduledMessageMutation) AddInboxID(i int) {
-	if m.addinbox_id != nil {
-		*m.addinbox_id += i
-	} else {
-		m.addinbox_id = &i
-	}
-}
-
-// AddedInboxID returns the value that was added to the "inbox_id" field in this mutation.
-func (m *ScheduledMessageMutation) AddedInboxID() (r int, exists bool) {
-	v := m.addinbox_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ResetInboxID resets all changes to the "inbox_id" field.
 func (m *ScheduledMessageMutation) ResetInboxID() {
-	m.inbox_id = nil
-	m.addinbox_id = nil
+	m.inbox = nil
 }
 
 // SetContactID sets the "contact_id" field.
 func (m *ScheduledMessageMutation) SetContactID(i int) {
-	m.contact_id = &i
-	m.addcontact_id = nil
+	m.contact = &i
 }
 
 // ContactID returns the value of the "contact_id" field in the mutation.
 func (m *ScheduledMessageMutation) ContactID() (r int, exists bool) {
-	v := m.contact_id
+	v := m.contact
 	if v == nil {
 		return
 	}
@@ -23999,28 +24144,9 @@ func (m *ScheduledMessageMutation) OldContactID(ctx context.Context) (v int, err
 	return oldValue.ContactID, nil
 }
 
-// AddContactID adds i to the "contact_id" field.
-func (m *ScheduledMessageMutation) AddContactID(i int) {
-	if m.addcontact_id != nil {
-		*m.addcontact_id += i
-	} else {
-		m.addcontact_id = &i
-	}
-}
-
-// AddedContactID returns the value that was added to the "contact_id" field in this mutation.
-func (m *ScheduledMessageMutation) AddedContactID() (r int, exists bool) {
-	v := m.addcontact_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ResetContactID resets all changes to the "contact_id" field.
 func (m *ScheduledMessageMutation) ResetContactID() {
-	m.contact_id = nil
-	m.addcontact_id = nil
+	m.contact = nil
 }
 
 // SetConversationID sets the "conversation_id" field.
@@ -25122,6 +25248,60 @@ func (m *ScheduledMessageMutation) ResetConversation() {
 	m.clearedconversation = false
 }
 
+// ClearInbox clears the "inbox" edge to the Inbox entity.
+func (m *ScheduledMessageMutation) ClearInbox() {
+	m.clearedinbox = true
+	m.clearedFields[scheduledmessage.FieldInboxID] = struct{}{}
+}
+
+// InboxCleared reports if the "inbox" edge to the Inbox entity was cleared.
+func (m *ScheduledMessageMutation) InboxCleared() bool {
+	return m.clearedinbox
+}
+
+// InboxIDs returns the "inbox" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InboxID instead. It exists only for internal usage by the builders.
+func (m *ScheduledMessageMutation) InboxIDs() (ids []int) {
+	if id := m.inbox; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInbox resets all changes to the "inbox" edge.
+func (m *ScheduledMessageMutation) ResetInbox() {
+	m.inbox = nil
+	m.clearedinbox = false
+}
+
+// ClearContact clears the "contact" edge to the Contact entity.
+func (m *ScheduledMessageMutation) ClearContact() {
+	m.clearedcontact = true
+	m.clearedFields[scheduledmessage.FieldContactID] = struct{}{}
+}
+
+// ContactCleared reports if the "contact" edge to the Contact entity was cleared.
+func (m *ScheduledMessageMutation) ContactCleared() bool {
+	return m.clearedcontact
+}
+
+// ContactIDs returns the "contact" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ContactID instead. It exists only for internal usage by the builders.
+func (m *ScheduledMessageMutation) ContactIDs() (ids []int) {
+	if id := m.contact; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetContact resets all changes to the "contact" edge.
+func (m *ScheduledMessageMutation) ResetContact() {
+	m.contact = nil
+	m.clearedcontact = false
+}
+
 // ClearAuthor clears the "author" edge to the User entity.
 func (m *ScheduledMessageMutation) ClearAuthor() {
 	m.clearedauthor = true
@@ -25328,10 +25508,10 @@ func (m *ScheduledMessageMutation) Fields() []string {
 	if m.account != nil {
 		fields = append(fields, scheduledmessage.FieldAccountID)
 	}
-	if m.inbox_id != nil {
+	if m.inbox != nil {
 		fields = append(fields, scheduledmessage.FieldInboxID)
 	}
-	if m.contact_id != nil {
+	if m.contact != nil {
 		fields = append(fields, scheduledmessage.FieldContactID)
 	}
 	if m.conversation != nil {
@@ -25731,12 +25911,6 @@ func (m *ScheduledMessageMutation) SetField(name string, value ent.Value) error 
 // this mutation.
 func (m *ScheduledMessageMutation) AddedFields() []string {
 	var fields []string
-	if m.addinbox_id != nil {
-		fields = append(fields, scheduledmessage.FieldInboxID)
-	}
-	if m.addcontact_id != nil {
-		fields = append(fields, scheduledmessage.FieldContactID)
-	}
 	if m.addrecurrence_interval != nil {
 		fields = append(fields, scheduledmessage.FieldRecurrenceInterval)
 	}
@@ -25757,10 +25931,6 @@ func (m *ScheduledMessageMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *ScheduledMessageMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
-	case scheduledmessage.FieldInboxID:
-		return m.AddedInboxID()
-	case scheduledmessage.FieldContactID:
-		return m.AddedContactID()
 	case scheduledmessage.FieldRecurrenceInterval:
 		return m.AddedRecurrenceInterval()
 	case scheduledmessage.FieldRecurrenceMaxOccurrences:
@@ -25778,20 +25948,6 @@ func (m *ScheduledMessageMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *ScheduledMessageMutation) AddField(name string, value ent.Value) error {
 	switch name {
-	case scheduledmessage.FieldInboxID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddInboxID(v)
-		return nil
-	case scheduledmessage.FieldContactID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddContactID(v)
-		return nil
 	case scheduledmessage.FieldRecurrenceInterval:
 		v, ok := value.(int)
 		if !ok {
@@ -26009,12 +26165,18 @@ func (m *ScheduledMessageMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ScheduledMessageMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.account != nil {
 		edges = append(edges, scheduledmessage.EdgeAccount)
 	}
 	if m.conversation != nil {
 		edges = append(edges, scheduledmessage.EdgeConversation)
+	}
+	if m.inbox != nil {
+		edges = append(edges, scheduledmessage.EdgeInbox)
+	}
+	if m.contact != nil {
+		edges = append(edges, scheduledmessage.EdgeContact)
 	}
 	if m.author != nil {
 		edges = append(edges, scheduledmessage.EdgeAuthor)
@@ -26043,6 +26205,14 @@ func (m *ScheduledMessageMutation) AddedIDs(name string) []ent.Value {
 		if id := m.conversation; id != nil {
 			return []ent.Value{*id}
 		}
+	case scheduledmessage.EdgeInbox:
+		if id := m.inbox; id != nil {
+			return []ent.Value{*id}
+		}
+	case scheduledmessage.EdgeContact:
+		if id := m.contact; id != nil {
+			return []ent.Value{*id}
+		}
 	case scheduledmessage.EdgeAuthor:
 		if id := m.author; id != nil {
 			return []ent.Value{*id}
@@ -26069,7 +26239,7 @@ func (m *ScheduledMessageMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ScheduledMessageMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.removedoccurrences != nil {
 		edges = append(edges, scheduledmessage.EdgeOccurrences)
 	}
@@ -26101,12 +26271,18 @@ func (m *ScheduledMessageMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ScheduledMessageMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.clearedaccount {
 		edges = append(edges, scheduledmessage.EdgeAccount)
 	}
 	if m.clearedconversation {
 		edges = append(edges, scheduledmessage.EdgeConversation)
+	}
+	if m.clearedinbox {
+		edges = append(edges, scheduledmessage.EdgeInbox)
+	}
+	if m.clearedcontact {
+		edges = append(edges, scheduledmessage.EdgeContact)
 	}
 	if m.clearedauthor {
 		edges = append(edges, scheduledmessage.EdgeAuthor)
@@ -26131,6 +26307,10 @@ func (m *ScheduledMessageMutation) EdgeCleared(name string) bool {
 		return m.clearedaccount
 	case scheduledmessage.EdgeConversation:
 		return m.clearedconversation
+	case scheduledmessage.EdgeInbox:
+		return m.clearedinbox
+	case scheduledmessage.EdgeContact:
+		return m.clearedcontact
 	case scheduledmessage.EdgeAuthor:
 		return m.clearedauthor
 	case scheduledmessage.EdgeParent:
@@ -26153,6 +26333,12 @@ func (m *ScheduledMessageMutation) ClearEdge(name string) error {
 	case scheduledmessage.EdgeConversation:
 		m.ClearConversation()
 		return nil
+	case scheduledmessage.EdgeInbox:
+		m.ClearInbox()
+		return nil
+	case scheduledmessage.EdgeContact:
+		m.ClearContact()
+		return nil
 	case scheduledmessage.EdgeAuthor:
 		m.ClearAuthor()
 		return nil
@@ -26172,6 +26358,12 @@ func (m *ScheduledMessageMutation) ResetEdge(name string) error {
 		return nil
 	case scheduledmessage.EdgeConversation:
 		m.ResetConversation()
+		return nil
+	case scheduledmessage.EdgeInbox:
+		m.ResetInbox()
+		return nil
+	case scheduledmessage.EdgeContact:
+		m.ResetContact()
 		return nil
 	case scheduledmessage.EdgeAuthor:
 		m.ResetAuthor()

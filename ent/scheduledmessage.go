@@ -11,7 +11,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/switchboard/switchboard/ent/account"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/user"
 )
@@ -87,6 +89,10 @@ type ScheduledMessageEdges struct {
 	Account *Account `json:"account,omitempty"`
 	// Conversation holds the value of the conversation edge.
 	Conversation *Conversation `json:"conversation,omitempty"`
+	// Inbox holds the value of the inbox edge.
+	Inbox *Inbox `json:"inbox,omitempty"`
+	// Contact holds the value of the contact edge.
+	Contact *Contact `json:"contact,omitempty"`
 	// Author holds the value of the author edge.
 	Author *User `json:"author,omitempty"`
 	// Parent holds the value of the parent edge.
@@ -97,9 +103,9 @@ type ScheduledMessageEdges struct {
 	Attachments []*Attachment `json:"attachments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [8]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [4]map[string]int
 
 	namedOccurrences map[string][]*ScheduledMessage
 	namedAttachments map[string][]*Attachment
@@ -127,12 +133,34 @@ func (e ScheduledMessageEdges) ConversationOrErr() (*Conversation, error) {
 	return nil, &NotLoadedError{edge: "conversation"}
 }
 
+// InboxOrErr returns the Inbox value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ScheduledMessageEdges) InboxOrErr() (*Inbox, error) {
+	if e.Inbox != nil {
+		return e.Inbox, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: inbox.Label}
+	}
+	return nil, &NotLoadedError{edge: "inbox"}
+}
+
+// ContactOrErr returns the Contact value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ScheduledMessageEdges) ContactOrErr() (*Contact, error) {
+	if e.Contact != nil {
+		return e.Contact, nil
+	} else if e.loadedTypes[3] {
+		return nil, &NotFoundError{label: contact.Label}
+	}
+	return nil, &NotLoadedError{edge: "contact"}
+}
+
 // AuthorOrErr returns the Author value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ScheduledMessageEdges) AuthorOrErr() (*User, error) {
 	if e.Author != nil {
 		return e.Author, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[4] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "author"}
@@ -143,7 +171,7 @@ func (e ScheduledMessageEdges) AuthorOrErr() (*User, error) {
 func (e ScheduledMessageEdges) ParentOrErr() (*ScheduledMessage, error) {
 	if e.Parent != nil {
 		return e.Parent, nil
-	} else if e.loadedTypes[3] {
+	} else if e.loadedTypes[5] {
 		return nil, &NotFoundError{label: scheduledmessage.Label}
 	}
 	return nil, &NotLoadedError{edge: "parent"}
@@ -152,7 +180,7 @@ func (e ScheduledMessageEdges) ParentOrErr() (*ScheduledMessage, error) {
 // OccurrencesOrErr returns the Occurrences value or an error if the edge
 // was not loaded in eager-loading.
 func (e ScheduledMessageEdges) OccurrencesOrErr() ([]*ScheduledMessage, error) {
-	if e.loadedTypes[4] {
+	if e.loadedTypes[6] {
 		return e.Occurrences, nil
 	}
 	return nil, &NotLoadedError{edge: "occurrences"}
@@ -161,7 +189,7 @@ func (e ScheduledMessageEdges) OccurrencesOrErr() ([]*ScheduledMessage, error) {
 // AttachmentsOrErr returns the Attachments value or an error if the edge
 // was not loaded in eager-loading.
 func (e ScheduledMessageEdges) AttachmentsOrErr() ([]*Attachment, error) {
-	if e.loadedTypes[5] {
+	if e.loadedTypes[7] {
 		return e.Attachments, nil
 	}
 	return nil, &NotLoadedError{edge: "attachments"}
@@ -401,6 +429,16 @@ func (_m *ScheduledMessage) QueryAccount() *AccountQuery {
 // QueryConversation queries the "conversation" edge of the ScheduledMessage entity.
 func (_m *ScheduledMessage) QueryConversation() *ConversationQuery {
 	return NewScheduledMessageClient(_m.config).QueryConversation(_m)
+}
+
+// QueryInbox queries the "inbox" edge of the ScheduledMessage entity.
+func (_m *ScheduledMessage) QueryInbox() *InboxQuery {
+	return NewScheduledMessageClient(_m.config).QueryInbox(_m)
+}
+
+// QueryContact queries the "contact" edge of the ScheduledMessage entity.
+func (_m *ScheduledMessage) QueryContact() *ContactQuery {
+	return NewScheduledMessageClient(_m.config).QueryContact(_m)
 }
 
 // QueryAuthor queries the "author" edge of the ScheduledMessage entity.

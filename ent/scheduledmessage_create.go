@@ -13,7 +13,9 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/user"
 )
@@ -358,6 +360,16 @@ func (_c *ScheduledMessageCreate) SetConversation(v *Conversation) *ScheduledMes
 	return _c.SetConversationID(v.ID)
 }
 
+// SetInbox sets the "inbox" edge to the Inbox entity.
+func (_c *ScheduledMessageCreate) SetInbox(v *Inbox) *ScheduledMessageCreate {
+	return _c.SetInboxID(v.ID)
+}
+
+// SetContact sets the "contact" edge to the Contact entity.
+func (_c *ScheduledMessageCreate) SetContact(v *Contact) *ScheduledMessageCreate {
+	return _c.SetContactID(v.ID)
+}
+
 // SetAuthor sets the "author" edge to the User entity.
 func (_c *ScheduledMessageCreate) SetAuthor(v *User) *ScheduledMessageCreate {
 	return _c.SetAuthorID(v.ID)
@@ -566,6 +578,12 @@ func (_c *ScheduledMessageCreate) check() error {
 	if len(_c.mutation.AccountIDs()) == 0 {
 		return &ValidationError{Name: "account", err: errors.New(`ent: missing required edge "ScheduledMessage.account"`)}
 	}
+	if len(_c.mutation.InboxIDs()) == 0 {
+		return &ValidationError{Name: "inbox", err: errors.New(`ent: missing required edge "ScheduledMessage.inbox"`)}
+	}
+	if len(_c.mutation.ContactIDs()) == 0 {
+		return &ValidationError{Name: "contact", err: errors.New(`ent: missing required edge "ScheduledMessage.contact"`)}
+	}
 	return nil
 }
 
@@ -600,14 +618,6 @@ func (_c *ScheduledMessageCreate) createSpec() (*ScheduledMessage, *sqlgraph.Cre
 	if value, ok := _c.mutation.UpdatedAt(); ok {
 		_spec.SetField(scheduledmessage.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
-	}
-	if value, ok := _c.mutation.InboxID(); ok {
-		_spec.SetField(scheduledmessage.FieldInboxID, field.TypeInt, value)
-		_node.InboxID = value
-	}
-	if value, ok := _c.mutation.ContactID(); ok {
-		_spec.SetField(scheduledmessage.FieldContactID, field.TypeInt, value)
-		_node.ContactID = value
 	}
 	if value, ok := _c.mutation.Title(); ok {
 		_spec.SetField(scheduledmessage.FieldTitle, field.TypeString, value)
@@ -717,6 +727,40 @@ func (_c *ScheduledMessageCreate) createSpec() (*ScheduledMessage, *sqlgraph.Cre
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ConversationID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.InboxIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(inbox.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.InboxID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ContactIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contact.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.ContactID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.AuthorIDs(); len(nodes) > 0 {
@@ -861,12 +905,6 @@ func (u *ScheduledMessageUpsert) UpdateInboxID() *ScheduledMessageUpsert {
 	return u
 }
 
-// AddInboxID adds v to the "inbox_id" field.
-func (u *ScheduledMessageUpsert) AddInboxID(v int) *ScheduledMessageUpsert {
-	u.Add(scheduledmessage.FieldInboxID, v)
-	return u
-}
-
 // SetContactID sets the "contact_id" field.
 func (u *ScheduledMessageUpsert) SetContactID(v int) *ScheduledMessageUpsert {
 	u.Set(scheduledmessage.FieldContactID, v)
@@ -876,12 +914,6 @@ func (u *ScheduledMessageUpsert) SetContactID(v int) *ScheduledMessageUpsert {
 // UpdateContactID sets the "contact_id" field to the value that was provided on create.
 func (u *ScheduledMessageUpsert) UpdateContactID() *ScheduledMessageUpsert {
 	u.SetExcluded(scheduledmessage.FieldContactID)
-	return u
-}
-
-// AddContactID adds v to the "contact_id" field.
-func (u *ScheduledMessageUpsert) AddContactID(v int) *ScheduledMessageUpsert {
-	u.Add(scheduledmessage.FieldContactID, v)
 	return u
 }
 
@@ -1314,13 +1346,6 @@ func (u *ScheduledMessageUpsertOne) SetInboxID(v int) *ScheduledMessageUpsertOne
 	})
 }
 
-// AddInboxID adds v to the "inbox_id" field.
-func (u *ScheduledMessageUpsertOne) AddInboxID(v int) *ScheduledMessageUpsertOne {
-	return u.Update(func(s *ScheduledMessageUpsert) {
-		s.AddInboxID(v)
-	})
-}
-
 // UpdateInboxID sets the "inbox_id" field to the value that was provided on create.
 func (u *ScheduledMessageUpsertOne) UpdateInboxID() *ScheduledMessageUpsertOne {
 	return u.Update(func(s *ScheduledMessageUpsert) {
@@ -1332,13 +1357,6 @@ func (u *ScheduledMessageUpsertOne) UpdateInboxID() *ScheduledMessageUpsertOne {
 func (u *ScheduledMessageUpsertOne) SetContactID(v int) *ScheduledMessageUpsertOne {
 	return u.Update(func(s *ScheduledMessageUpsert) {
 		s.SetContactID(v)
-	})
-}
-
-// AddContactID adds v to the "contact_id" field.
-func (u *ScheduledMessageUpsertOne) AddContactID(v int) *ScheduledMessageUpsertOne {
-	return u.Update(func(s *ScheduledMessageUpsert) {
-		s.AddContactID(v)
 	})
 }
 
@@ -2004,13 +2022,6 @@ func (u *ScheduledMessageUpsertBulk) SetInboxID(v int) *ScheduledMessageUpsertBu
 	})
 }
 
-// AddInboxID adds v to the "inbox_id" field.
-func (u *ScheduledMessageUpsertBulk) AddInboxID(v int) *ScheduledMessageUpsertBulk {
-	return u.Update(func(s *ScheduledMessageUpsert) {
-		s.AddInboxID(v)
-	})
-}
-
 // UpdateInboxID sets the "inbox_id" field to the value that was provided on create.
 func (u *ScheduledMessageUpsertBulk) UpdateInboxID() *ScheduledMessageUpsertBulk {
 	return u.Update(func(s *ScheduledMessageUpsert) {
@@ -2022,13 +2033,6 @@ func (u *ScheduledMessageUpsertBulk) UpdateInboxID() *ScheduledMessageUpsertBulk
 func (u *ScheduledMessageUpsertBulk) SetContactID(v int) *ScheduledMessageUpsertBulk {
 	return u.Update(func(s *ScheduledMessageUpsert) {
 		s.SetContactID(v)
-	})
-}
-
-// AddContactID adds v to the "contact_id" field.
-func (u *ScheduledMessageUpsertBulk) AddContactID(v int) *ScheduledMessageUpsertBulk {
-	return u.Update(func(s *ScheduledMessageUpsert) {
-		s.AddContactID(v)
 	})
 }
 

@@ -16,7 +16,9 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/user"
@@ -31,6 +33,8 @@ type ScheduledMessageQuery struct {
 	predicates           []predicate.ScheduledMessage
 	withAccount          *AccountQuery
 	withConversation     *ConversationQuery
+	withInbox            *InboxQuery
+	withContact          *ContactQuery
 	withAuthor           *UserQuery
 	withParent           *ScheduledMessageQuery
 	withOccurrences      *ScheduledMessageQuery
@@ -112,6 +116,50 @@ func (_q *ScheduledMessageQuery) QueryConversation() *ConversationQuery {
 			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, selector),
 			sqlgraph.To(conversation.Table, conversation.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.ConversationTable, scheduledmessage.ConversationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryInbox chains the current query on the "inbox" edge.
+func (_q *ScheduledMessageQuery) QueryInbox() *InboxQuery {
+	query := (&InboxClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, selector),
+			sqlgraph.To(inbox.Table, inbox.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.InboxTable, scheduledmessage.InboxColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryContact chains the current query on the "contact" edge.
+func (_q *ScheduledMessageQuery) QueryContact() *ContactQuery {
+	query := (&ContactClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scheduledmessage.Table, scheduledmessage.FieldID, selector),
+			sqlgraph.To(contact.Table, contact.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, scheduledmessage.ContactTable, scheduledmessage.ContactColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -401,6 +449,8 @@ func (_q *ScheduledMessageQuery) Clone() *ScheduledMessageQuery {
 		predicates:       append([]predicate.ScheduledMessage{}, _q.predicates...),
 		withAccount:      _q.withAccount.Clone(),
 		withConversation: _q.withConversation.Clone(),
+		withInbox:        _q.withInbox.Clone(),
+		withContact:      _q.withContact.Clone(),
 		withAuthor:       _q.withAuthor.Clone(),
 		withParent:       _q.withParent.Clone(),
 		withOccurrences:  _q.withOccurrences.Clone(),
@@ -431,6 +481,28 @@ func (_q *ScheduledMessageQuery) WithConversation(opts ...func(*ConversationQuer
 		opt(query)
 	}
 	_q.withConversation = query
+	return _q
+}
+
+// WithInbox tells the query-builder to eager-load the nodes that are connected to
+// the "inbox" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ScheduledMessageQuery) WithInbox(opts ...func(*InboxQuery)) *ScheduledMessageQuery {
+	query := (&InboxClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withInbox = query
+	return _q
+}
+
+// WithContact tells the query-builder to eager-load the nodes that are connected to
+// the "contact" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ScheduledMessageQuery) WithContact(opts ...func(*ContactQuery)) *ScheduledMessageQuery {
+	query := (&ContactClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withContact = query
 	return _q
 }
 
@@ -562,9 +634,11 @@ func (_q *ScheduledMessageQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	var (
 		nodes       = []*ScheduledMessage{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [8]bool{
 			_q.withAccount != nil,
 			_q.withConversation != nil,
+			_q.withInbox != nil,
+			_q.withContact != nil,
 			_q.withAuthor != nil,
 			_q.withParent != nil,
 			_q.withOccurrences != nil,
@@ -601,6 +675,18 @@ func (_q *ScheduledMessageQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	if query := _q.withConversation; query != nil {
 		if err := _q.loadConversation(ctx, query, nodes, nil,
 			func(n *ScheduledMessage, e *Conversation) { n.Edges.Conversation = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withInbox; query != nil {
+		if err := _q.loadInbox(ctx, query, nodes, nil,
+			func(n *ScheduledMessage, e *Inbox) { n.Edges.Inbox = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withContact; query != nil {
+		if err := _q.loadContact(ctx, query, nodes, nil,
+			func(n *ScheduledMessage, e *Contact) { n.Edges.Contact = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -706,6 +792,64 @@ func (_q *ScheduledMessageQuery) loadConversation(ctx context.Context, query *Co
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "conversation_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ScheduledMessageQuery) loadInbox(ctx context.Context, query *InboxQuery, nodes []*ScheduledMessage, init func(*ScheduledMessage), assign func(*ScheduledMessage, *Inbox)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ScheduledMessage)
+	for i := range nodes {
+		fk := nodes[i].InboxID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(inbox.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "inbox_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ScheduledMessageQuery) loadContact(ctx context.Context, query *ContactQuery, nodes []*ScheduledMessage, init func(*ScheduledMessage), assign func(*ScheduledMessage, *Contact)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ScheduledMessage)
+	for i := range nodes {
+		fk := nodes[i].ContactID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(contact.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "contact_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -877,6 +1021,12 @@ func (_q *ScheduledMessageQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withConversation != nil {
 			_spec.Node.AddColumnOnce(scheduledmessage.FieldConversationID)
+		}
+		if _q.withInbox != nil {
+			_spec.Node.AddColumnOnce(scheduledmessage.FieldInboxID)
+		}
+		if _q.withContact != nil {
+			_spec.Node.AddColumnOnce(scheduledmessage.FieldContactID)
 		}
 		if _q.withAuthor != nil {
 			_spec.Node.AddColumnOnce(scheduledmessage.FieldAuthorID)

@@ -13,7 +13,9 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/user"
@@ -41,7 +43,6 @@ func (_u *ScheduledMessageUpdate) SetUpdatedAt(v time.Time) *ScheduledMessageUpd
 
 // SetInboxID sets the "inbox_id" field.
 func (_u *ScheduledMessageUpdate) SetInboxID(v int) *ScheduledMessageUpdate {
-	_u.mutation.ResetInboxID()
 	_u.mutation.SetInboxID(v)
 	return _u
 }
@@ -54,15 +55,8 @@ func (_u *ScheduledMessageUpdate) SetNillableInboxID(v *int) *ScheduledMessageUp
 	return _u
 }
 
-// AddInboxID adds value to the "inbox_id" field.
-func (_u *ScheduledMessageUpdate) AddInboxID(v int) *ScheduledMessageUpdate {
-	_u.mutation.AddInboxID(v)
-	return _u
-}
-
 // SetContactID sets the "contact_id" field.
 func (_u *ScheduledMessageUpdate) SetContactID(v int) *ScheduledMessageUpdate {
-	_u.mutation.ResetContactID()
 	_u.mutation.SetContactID(v)
 	return _u
 }
@@ -72,12 +66,6 @@ func (_u *ScheduledMessageUpdate) SetNillableContactID(v *int) *ScheduledMessage
 	if v != nil {
 		_u.SetContactID(*v)
 	}
-	return _u
-}
-
-// AddContactID adds value to the "contact_id" field.
-func (_u *ScheduledMessageUpdate) AddContactID(v int) *ScheduledMessageUpdate {
-	_u.mutation.AddContactID(v)
 	return _u
 }
 
@@ -476,6 +464,16 @@ func (_u *ScheduledMessageUpdate) SetConversation(v *Conversation) *ScheduledMes
 	return _u.SetConversationID(v.ID)
 }
 
+// SetInbox sets the "inbox" edge to the Inbox entity.
+func (_u *ScheduledMessageUpdate) SetInbox(v *Inbox) *ScheduledMessageUpdate {
+	return _u.SetInboxID(v.ID)
+}
+
+// SetContact sets the "contact" edge to the Contact entity.
+func (_u *ScheduledMessageUpdate) SetContact(v *Contact) *ScheduledMessageUpdate {
+	return _u.SetContactID(v.ID)
+}
+
 // SetAuthor sets the "author" edge to the User entity.
 func (_u *ScheduledMessageUpdate) SetAuthor(v *User) *ScheduledMessageUpdate {
 	return _u.SetAuthorID(v.ID)
@@ -524,6 +522,18 @@ func (_u *ScheduledMessageUpdate) Mutation() *ScheduledMessageMutation {
 // ClearConversation clears the "conversation" edge to the Conversation entity.
 func (_u *ScheduledMessageUpdate) ClearConversation() *ScheduledMessageUpdate {
 	_u.mutation.ClearConversation()
+	return _u
+}
+
+// ClearInbox clears the "inbox" edge to the Inbox entity.
+func (_u *ScheduledMessageUpdate) ClearInbox() *ScheduledMessageUpdate {
+	_u.mutation.ClearInbox()
+	return _u
+}
+
+// ClearContact clears the "contact" edge to the Contact entity.
+func (_u *ScheduledMessageUpdate) ClearContact() *ScheduledMessageUpdate {
+	_u.mutation.ClearContact()
 	return _u
 }
 
@@ -648,6 +658,12 @@ func (_u *ScheduledMessageUpdate) check() error {
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.account"`)
 	}
+	if _u.mutation.InboxCleared() && len(_u.mutation.InboxIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.inbox"`)
+	}
+	if _u.mutation.ContactCleared() && len(_u.mutation.ContactIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.contact"`)
+	}
 	return nil
 }
 
@@ -671,18 +687,6 @@ func (_u *ScheduledMessageUpdate) sqlSave(ctx context.Context) (_node int, err e
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(scheduledmessage.FieldUpdatedAt, field.TypeTime, value)
-	}
-	if value, ok := _u.mutation.InboxID(); ok {
-		_spec.SetField(scheduledmessage.FieldInboxID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedInboxID(); ok {
-		_spec.AddField(scheduledmessage.FieldInboxID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.ContactID(); ok {
-		_spec.SetField(scheduledmessage.FieldContactID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedContactID(); ok {
-		_spec.AddField(scheduledmessage.FieldContactID, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(scheduledmessage.FieldTitle, field.TypeString, value)
@@ -807,6 +811,64 @@ func (_u *ScheduledMessageUpdate) sqlSave(ctx context.Context) (_node int, err e
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InboxCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(inbox.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InboxIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(inbox.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ContactCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contact.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ContactIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contact.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -992,7 +1054,6 @@ func (_u *ScheduledMessageUpdateOne) SetUpdatedAt(v time.Time) *ScheduledMessage
 
 // SetInboxID sets the "inbox_id" field.
 func (_u *ScheduledMessageUpdateOne) SetInboxID(v int) *ScheduledMessageUpdateOne {
-	_u.mutation.ResetInboxID()
 	_u.mutation.SetInboxID(v)
 	return _u
 }
@@ -1005,15 +1066,8 @@ func (_u *ScheduledMessageUpdateOne) SetNillableInboxID(v *int) *ScheduledMessag
 	return _u
 }
 
-// AddInboxID adds value to the "inbox_id" field.
-func (_u *ScheduledMessageUpdateOne) AddInboxID(v int) *ScheduledMessageUpdateOne {
-	_u.mutation.AddInboxID(v)
-	return _u
-}
-
 // SetContactID sets the "contact_id" field.
 func (_u *ScheduledMessageUpdateOne) SetContactID(v int) *ScheduledMessageUpdateOne {
-	_u.mutation.ResetContactID()
 	_u.mutation.SetContactID(v)
 	return _u
 }
@@ -1023,12 +1077,6 @@ func (_u *ScheduledMessageUpdateOne) SetNillableContactID(v *int) *ScheduledMess
 	if v != nil {
 		_u.SetContactID(*v)
 	}
-	return _u
-}
-
-// AddContactID adds value to the "contact_id" field.
-func (_u *ScheduledMessageUpdateOne) AddContactID(v int) *ScheduledMessageUpdateOne {
-	_u.mutation.AddContactID(v)
 	return _u
 }
 
@@ -1427,6 +1475,16 @@ func (_u *ScheduledMessageUpdateOne) SetConversation(v *Conversation) *Scheduled
 	return _u.SetConversationID(v.ID)
 }
 
+// SetInbox sets the "inbox" edge to the Inbox entity.
+func (_u *ScheduledMessageUpdateOne) SetInbox(v *Inbox) *ScheduledMessageUpdateOne {
+	return _u.SetInboxID(v.ID)
+}
+
+// SetContact sets the "contact" edge to the Contact entity.
+func (_u *ScheduledMessageUpdateOne) SetContact(v *Contact) *ScheduledMessageUpdateOne {
+	return _u.SetContactID(v.ID)
+}
+
 // SetAuthor sets the "author" edge to the User entity.
 func (_u *ScheduledMessageUpdateOne) SetAuthor(v *User) *ScheduledMessageUpdateOne {
 	return _u.SetAuthorID(v.ID)
@@ -1475,6 +1533,18 @@ func (_u *ScheduledMessageUpdateOne) Mutation() *ScheduledMessageMutation {
 // ClearConversation clears the "conversation" edge to the Conversation entity.
 func (_u *ScheduledMessageUpdateOne) ClearConversation() *ScheduledMessageUpdateOne {
 	_u.mutation.ClearConversation()
+	return _u
+}
+
+// ClearInbox clears the "inbox" edge to the Inbox entity.
+func (_u *ScheduledMessageUpdateOne) ClearInbox() *ScheduledMessageUpdateOne {
+	_u.mutation.ClearInbox()
+	return _u
+}
+
+// ClearContact clears the "contact" edge to the Contact entity.
+func (_u *ScheduledMessageUpdateOne) ClearContact() *ScheduledMessageUpdateOne {
+	_u.mutation.ClearContact()
 	return _u
 }
 
@@ -1612,6 +1682,12 @@ func (_u *ScheduledMessageUpdateOne) check() error {
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.account"`)
 	}
+	if _u.mutation.InboxCleared() && len(_u.mutation.InboxIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.inbox"`)
+	}
+	if _u.mutation.ContactCleared() && len(_u.mutation.ContactIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.contact"`)
+	}
 	return nil
 }
 
@@ -1652,18 +1728,6 @@ func (_u *ScheduledMessageUpdateOne) sqlSave(ctx context.Context) (_node *Schedu
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(scheduledmessage.FieldUpdatedAt, field.TypeTime, value)
-	}
-	if value, ok := _u.mutation.InboxID(); ok {
-		_spec.SetField(scheduledmessage.FieldInboxID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedInboxID(); ok {
-		_spec.AddField(scheduledmessage.FieldInboxID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.ContactID(); ok {
-		_spec.SetField(scheduledmessage.FieldContactID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedContactID(); ok {
-		_spec.AddField(scheduledmessage.FieldContactID, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(scheduledmessage.FieldTitle, field.TypeString, value)
@@ -1788,6 +1852,64 @@ func (_u *ScheduledMessageUpdateOne) sqlSave(ctx context.Context) (_node *Schedu
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(conversation.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InboxCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(inbox.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InboxIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.InboxTable,
+			Columns: []string{scheduledmessage.InboxColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(inbox.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ContactCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contact.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ContactIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   scheduledmessage.ContactTable,
+			Columns: []string{scheduledmessage.ContactColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contact.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -71,6 +71,17 @@ func (a *API) routes(app *fiber.App) {
 	acc.Delete("/conversations/:id/messages/:message_id", a.deleteMessage)
 	app.Get("/api/v1/accounts/:account_id/attachments/:id", a.downloadAttachment)
 
+	for _, prefix := range []string{"/scheduled_messages", "/conversations/:conversation_id/scheduled_messages"} {
+		acc.Get(prefix, a.listSchedules)
+		acc.Post(prefix, a.createSchedule)
+		acc.Get(prefix+"/count", a.countSchedules)
+		acc.Get(prefix+"/:id", a.showSchedule)
+		acc.Put(prefix+"/:id", a.updateSchedule)
+		acc.Patch(prefix+"/:id", a.updateSchedule)
+		acc.Post(prefix+"/:id/cancel", a.cancelSchedule)
+		acc.Delete(prefix+"/:id", a.deleteSchedule)
+	}
+
 	acc.Get("/webhooks", a.listWebhooks)
 	acc.Post("/webhooks", a.createWebhook)
 	acc.Get("/webhooks/:id", a.showWebhook)

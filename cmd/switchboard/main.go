@@ -45,6 +45,8 @@ type config struct {
 	StorageDir  string
 	MaxFileSize int64
 	PublicURL   string
+	// CatchUp is how late a scheduled message may still fire after downtime.
+	CatchUp time.Duration
 }
 
 func loadConfig() config {
@@ -53,6 +55,7 @@ func loadConfig() config {
 		DatabaseURL: envOr("DATABASE_URL", db.DefaultURL),
 		StorageDir:  envOr("STORAGE_DIR", "./storage"),
 		MaxFileSize: envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
+		CatchUp:     envDuration("SCHEDULE_CATCH_UP_WINDOW", ops.DefaultCatchUpWindow),
 	}
 	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
 	return c
@@ -71,6 +74,14 @@ func envInt64(name string, def int64) int64 {
 		return def
 	}
 	return n
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	d, err := time.ParseDuration(os.Getenv(name))
+	if err != nil || d <= 0 {
+		return def
+	}
+	return d
 }
 
 func openDatabase(ctx context.Context, url string) (*db.DB, error) {
@@ -98,7 +109,7 @@ func serve() error {
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
-	srv := server.New(server.Config{Storage: st}, database)
+	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}

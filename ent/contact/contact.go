@@ -49,6 +49,8 @@ const (
 	EdgeContactInboxes = "contact_inboxes"
 	// EdgeConversations holds the string denoting the conversations edge name in mutations.
 	EdgeConversations = "conversations"
+	// EdgeScheduledMessages holds the string denoting the scheduled_messages edge name in mutations.
+	EdgeScheduledMessages = "scheduled_messages"
 	// Table holds the table name of the contact in the database.
 	Table = "contacts"
 	// AccountTable is the table that holds the account relation/edge.
@@ -72,6 +74,13 @@ const (
 	ConversationsInverseTable = "conversations"
 	// ConversationsColumn is the table column denoting the conversations relation/edge.
 	ConversationsColumn = "contact_id"
+	// ScheduledMessagesTable is the table that holds the scheduled_messages relation/edge.
+	ScheduledMessagesTable = "scheduled_messages"
+	// ScheduledMessagesInverseTable is the table name for the ScheduledMessage entity.
+	// It exists in this package in order to avoid circular dependency with the "scheduledmessage" package.
+	ScheduledMessagesInverseTable = "scheduled_messages"
+	// ScheduledMessagesColumn is the table column denoting the scheduled_messages relation/edge.
+	ScheduledMessagesColumn = "contact_id"
 )
 
 // Columns holds all SQL columns for contact fields.
@@ -238,6 +247,20 @@ func ByConversations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newConversationsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByScheduledMessagesCount orders the results by scheduled_messages count.
+func ByScheduledMessagesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newScheduledMessagesStep(), opts...)
+	}
+}
+
+// ByScheduledMessages orders the results by scheduled_messages terms.
+func ByScheduledMessages(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newScheduledMessagesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccountStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -257,5 +280,12 @@ func newConversationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ConversationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ConversationsTable, ConversationsColumn),
+	)
+}
+func newScheduledMessagesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ScheduledMessagesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ScheduledMessagesTable, ScheduledMessagesColumn),
 	)
 }

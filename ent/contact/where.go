@@ -779,6 +779,29 @@ func HasConversationsWith(preds ...predicate.Conversation) predicate.Contact {
 	})
 }
 
+// HasScheduledMessages applies the HasEdge predicate on the "scheduled_messages" edge.
+func HasScheduledMessages() predicate.Contact {
+	return predicate.Contact(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ScheduledMessagesTable, ScheduledMessagesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasScheduledMessagesWith applies the HasEdge predicate on the "scheduled_messages" edge with a given conditions (other predicates).
+func HasScheduledMessagesWith(preds ...predicate.ScheduledMessage) predicate.Contact {
+	return predicate.Contact(func(s *sql.Selector) {
+		step := newScheduledMessagesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Contact) predicate.Contact {
 	return predicate.Contact(sql.AndPredicates(predicates...))

@@ -67,6 +67,8 @@ const (
 	EdgeMembers = "members"
 	// EdgeConversations holds the string denoting the conversations edge name in mutations.
 	EdgeConversations = "conversations"
+	// EdgeScheduledMessages holds the string denoting the scheduled_messages edge name in mutations.
+	EdgeScheduledMessages = "scheduled_messages"
 	// EdgeAgentBot holds the string denoting the agent_bot edge name in mutations.
 	EdgeAgentBot = "agent_bot"
 	// Table holds the table name of the inbox in the database.
@@ -99,6 +101,13 @@ const (
 	ConversationsInverseTable = "conversations"
 	// ConversationsColumn is the table column denoting the conversations relation/edge.
 	ConversationsColumn = "inbox_id"
+	// ScheduledMessagesTable is the table that holds the scheduled_messages relation/edge.
+	ScheduledMessagesTable = "scheduled_messages"
+	// ScheduledMessagesInverseTable is the table name for the ScheduledMessage entity.
+	// It exists in this package in order to avoid circular dependency with the "scheduledmessage" package.
+	ScheduledMessagesInverseTable = "scheduled_messages"
+	// ScheduledMessagesColumn is the table column denoting the scheduled_messages relation/edge.
+	ScheduledMessagesColumn = "inbox_id"
 	// AgentBotTable is the table that holds the agent_bot relation/edge.
 	AgentBotTable = "inboxes"
 	// AgentBotInverseTable is the table name for the AgentBot entity.
@@ -393,6 +402,20 @@ func ByConversations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByScheduledMessagesCount orders the results by scheduled_messages count.
+func ByScheduledMessagesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newScheduledMessagesStep(), opts...)
+	}
+}
+
+// ByScheduledMessages orders the results by scheduled_messages terms.
+func ByScheduledMessages(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newScheduledMessagesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByAgentBotField orders the results by agent_bot field.
 func ByAgentBotField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -425,6 +448,13 @@ func newConversationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ConversationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ConversationsTable, ConversationsColumn),
+	)
+}
+func newScheduledMessagesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ScheduledMessagesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ScheduledMessagesTable, ScheduledMessagesColumn),
 	)
 }
 func newAgentBotStep() *sqlgraph.Step {

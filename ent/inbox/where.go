@@ -902,6 +902,29 @@ func HasConversationsWith(preds ...predicate.Conversation) predicate.Inbox {
 	})
 }
 
+// HasScheduledMessages applies the HasEdge predicate on the "scheduled_messages" edge.
+func HasScheduledMessages() predicate.Inbox {
+	return predicate.Inbox(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ScheduledMessagesTable, ScheduledMessagesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasScheduledMessagesWith applies the HasEdge predicate on the "scheduled_messages" edge with a given conditions (other predicates).
+func HasScheduledMessagesWith(preds ...predicate.ScheduledMessage) predicate.Inbox {
+	return predicate.Inbox(func(s *sql.Selector) {
+		step := newScheduledMessagesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasAgentBot applies the HasEdge predicate on the "agent_bot" edge.
 func HasAgentBot() predicate.Inbox {
 	return predicate.Inbox(func(s *sql.Selector) {

@@ -988,8 +988,6 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "inbox_id", Type: field.TypeInt},
-		{Name: "contact_id", Type: field.TypeInt},
 		{Name: "title", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "content", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "scheduled_at", Type: field.TypeTime},
@@ -1009,7 +1007,9 @@ var (
 		{Name: "occurrence_at", Type: field.TypeTime, Nullable: true},
 		{Name: "message_id", Type: field.TypeInt, Nullable: true},
 		{Name: "sent_at", Type: field.TypeTime, Nullable: true},
+		{Name: "contact_id", Type: field.TypeInt},
 		{Name: "conversation_id", Type: field.TypeInt, Nullable: true},
+		{Name: "inbox_id", Type: field.TypeInt},
 		{Name: "account_id", Type: field.TypeInt},
 		{Name: "author_id", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
@@ -1021,9 +1021,21 @@ var (
 		PrimaryKey: []*schema.Column{ScheduledMessagesColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
+				Symbol:     "scheduled_messages_contacts_scheduled_messages",
+				Columns:    []*schema.Column{ScheduledMessagesColumns[22]},
+				RefColumns: []*schema.Column{ContactsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
 				Symbol:     "scheduled_messages_conversations_scheduled_messages",
-				Columns:    []*schema.Column{ScheduledMessagesColumns[24]},
+				Columns:    []*schema.Column{ScheduledMessagesColumns[23]},
 				RefColumns: []*schema.Column{ConversationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "scheduled_messages_inboxes_scheduled_messages",
+				Columns:    []*schema.Column{ScheduledMessagesColumns[24]},
+				RefColumns: []*schema.Column{InboxesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
@@ -1054,17 +1066,27 @@ var (
 			{
 				Name:    "scheduledmessage_status_scheduled_at",
 				Unique:  false,
-				Columns: []*schema.Column{ScheduledMessagesColumns[8], ScheduledMessagesColumns[7]},
+				Columns: []*schema.Column{ScheduledMessagesColumns[6], ScheduledMessagesColumns[5]},
 			},
 			{
 				Name:    "scheduledmessage_parent_id_occurrence_at",
 				Unique:  true,
-				Columns: []*schema.Column{ScheduledMessagesColumns[27], ScheduledMessagesColumns[21]},
+				Columns: []*schema.Column{ScheduledMessagesColumns[27], ScheduledMessagesColumns[19]},
 			},
 			{
 				Name:    "scheduledmessage_account_id_scheduled_at",
 				Unique:  false,
-				Columns: []*schema.Column{ScheduledMessagesColumns[25], ScheduledMessagesColumns[7]},
+				Columns: []*schema.Column{ScheduledMessagesColumns[25], ScheduledMessagesColumns[5]},
+			},
+			{
+				Name:    "scheduledmessage_next_occurrence_at",
+				Unique:  false,
+				Columns: []*schema.Column{ScheduledMessagesColumns[18]},
+			},
+			{
+				Name:    "scheduledmessage_message_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScheduledMessagesColumns[20]},
 			},
 		},
 	}
@@ -1338,10 +1360,12 @@ func init() {
 	LabelsTable.ForeignKeys[0].RefTable = AccountsTable
 	MessagesTable.ForeignKeys[0].RefTable = ConversationsTable
 	MessagesTable.ForeignKeys[1].RefTable = AccountsTable
-	ScheduledMessagesTable.ForeignKeys[0].RefTable = ConversationsTable
-	ScheduledMessagesTable.ForeignKeys[1].RefTable = AccountsTable
-	ScheduledMessagesTable.ForeignKeys[2].RefTable = UsersTable
-	ScheduledMessagesTable.ForeignKeys[3].RefTable = ScheduledMessagesTable
+	ScheduledMessagesTable.ForeignKeys[0].RefTable = ContactsTable
+	ScheduledMessagesTable.ForeignKeys[1].RefTable = ConversationsTable
+	ScheduledMessagesTable.ForeignKeys[2].RefTable = InboxesTable
+	ScheduledMessagesTable.ForeignKeys[3].RefTable = AccountsTable
+	ScheduledMessagesTable.ForeignKeys[4].RefTable = UsersTable
+	ScheduledMessagesTable.ForeignKeys[5].RefTable = ScheduledMessagesTable
 	TeamsTable.ForeignKeys[0].RefTable = AccountsTable
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = AccountsTable

@@ -76,6 +76,10 @@ const (
 	EdgeAccount = "account"
 	// EdgeConversation holds the string denoting the conversation edge name in mutations.
 	EdgeConversation = "conversation"
+	// EdgeInbox holds the string denoting the inbox edge name in mutations.
+	EdgeInbox = "inbox"
+	// EdgeContact holds the string denoting the contact edge name in mutations.
+	EdgeContact = "contact"
 	// EdgeAuthor holds the string denoting the author edge name in mutations.
 	EdgeAuthor = "author"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -100,6 +104,20 @@ const (
 	ConversationInverseTable = "conversations"
 	// ConversationColumn is the table column denoting the conversation relation/edge.
 	ConversationColumn = "conversation_id"
+	// InboxTable is the table that holds the inbox relation/edge.
+	InboxTable = "scheduled_messages"
+	// InboxInverseTable is the table name for the Inbox entity.
+	// It exists in this package in order to avoid circular dependency with the "inbox" package.
+	InboxInverseTable = "inboxes"
+	// InboxColumn is the table column denoting the inbox relation/edge.
+	InboxColumn = "inbox_id"
+	// ContactTable is the table that holds the contact relation/edge.
+	ContactTable = "scheduled_messages"
+	// ContactInverseTable is the table name for the Contact entity.
+	// It exists in this package in order to avoid circular dependency with the "contact" package.
+	ContactInverseTable = "contacts"
+	// ContactColumn is the table column denoting the contact relation/edge.
+	ContactColumn = "contact_id"
 	// AuthorTable is the table that holds the author relation/edge.
 	AuthorTable = "scheduled_messages"
 	// AuthorInverseTable is the table name for the User entity.
@@ -426,6 +444,20 @@ func ByConversationField(field string, opts ...sql.OrderTermOption) OrderOption 
 	}
 }
 
+// ByInboxField orders the results by inbox field.
+func ByInboxField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newInboxStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByContactField orders the results by contact field.
+func ByContactField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newContactStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByAuthorField orders the results by author field.
 func ByAuthorField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -479,6 +511,20 @@ func newConversationStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ConversationInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, ConversationTable, ConversationColumn),
+	)
+}
+func newInboxStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(InboxInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, InboxTable, InboxColumn),
+	)
+}
+func newContactStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ContactInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, ContactTable, ContactColumn),
 	)
 }
 func newAuthorStep() *sqlgraph.Step {

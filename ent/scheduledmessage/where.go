@@ -280,26 +280,6 @@ func InboxIDNotIn(vs ...int) predicate.ScheduledMessage {
 	return predicate.ScheduledMessage(sql.FieldNotIn(FieldInboxID, vs...))
 }
 
-// InboxIDGT applies the GT predicate on the "inbox_id" field.
-func InboxIDGT(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldGT(FieldInboxID, v))
-}
-
-// InboxIDGTE applies the GTE predicate on the "inbox_id" field.
-func InboxIDGTE(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldGTE(FieldInboxID, v))
-}
-
-// InboxIDLT applies the LT predicate on the "inbox_id" field.
-func InboxIDLT(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldLT(FieldInboxID, v))
-}
-
-// InboxIDLTE applies the LTE predicate on the "inbox_id" field.
-func InboxIDLTE(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldLTE(FieldInboxID, v))
-}
-
 // ContactIDEQ applies the EQ predicate on the "contact_id" field.
 func ContactIDEQ(v int) predicate.ScheduledMessage {
 	return predicate.ScheduledMessage(sql.FieldEQ(FieldContactID, v))
@@ -318,26 +298,6 @@ func ContactIDIn(vs ...int) predicate.ScheduledMessage {
 // ContactIDNotIn applies the NotIn predicate on the "contact_id" field.
 func ContactIDNotIn(vs ...int) predicate.ScheduledMessage {
 	return predicate.ScheduledMessage(sql.FieldNotIn(FieldContactID, vs...))
-}
-
-// ContactIDGT applies the GT predicate on the "contact_id" field.
-func ContactIDGT(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldGT(FieldContactID, v))
-}
-
-// ContactIDGTE applies the GTE predicate on the "contact_id" field.
-func ContactIDGTE(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldGTE(FieldContactID, v))
-}
-
-// ContactIDLT applies the LT predicate on the "contact_id" field.
-func ContactIDLT(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldLT(FieldContactID, v))
-}
-
-// ContactIDLTE applies the LTE predicate on the "contact_id" field.
-func ContactIDLTE(v int) predicate.ScheduledMessage {
-	return predicate.ScheduledMessage(sql.FieldLTE(FieldContactID, v))
 }
 
 // ConversationIDEQ applies the EQ predicate on the "conversation_id" field.
@@ -1183,6 +1143,52 @@ func HasConversation() predicate.ScheduledMessage {
 func HasConversationWith(preds ...predicate.Conversation) predicate.ScheduledMessage {
 	return predicate.ScheduledMessage(func(s *sql.Selector) {
 		step := newConversationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasInbox applies the HasEdge predicate on the "inbox" edge.
+func HasInbox() predicate.ScheduledMessage {
+	return predicate.ScheduledMessage(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, InboxTable, InboxColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasInboxWith applies the HasEdge predicate on the "inbox" edge with a given conditions (other predicates).
+func HasInboxWith(preds ...predicate.Inbox) predicate.ScheduledMessage {
+	return predicate.ScheduledMessage(func(s *sql.Selector) {
+		step := newInboxStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasContact applies the HasEdge predicate on the "contact" edge.
+func HasContact() predicate.ScheduledMessage {
+	return predicate.ScheduledMessage(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, ContactTable, ContactColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasContactWith applies the HasEdge predicate on the "contact" edge with a given conditions (other predicates).
+func HasContactWith(preds ...predicate.Contact) predicate.ScheduledMessage {
+	return predicate.ScheduledMessage(func(s *sql.Selector) {
+		step := newContactStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

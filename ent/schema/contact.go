@@ -47,6 +47,8 @@ func (Contact) Edges() []ent.Edge {
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("conversations", Conversation.Type).
 			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("scheduled_messages", ScheduledMessage.Type).
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
 

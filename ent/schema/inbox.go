@@ -45,6 +45,7 @@ func (Inbox) Edges() []ent.Edge {
 		edge.To("contact_inboxes", ContactInbox.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.To("members", InboxMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.From("agent_bot", AgentBot.Type).Ref("inboxes").Field("agent_bot_id").Unique(),
 	}
 }

@@ -72,10 +72,29 @@ func createInOwnAccount() privacy.MutationRule {
 	})
 }
 
+// stampSystemAccount gives rows the system creates on an account's behalf
+// (a schedule firing) that account, as createInOwnAccount does for members;
+// the system passes every rule after it.
+func stampSystemAccount() privacy.MutationRule {
+	return privacy.MutationRuleFunc(func(ctx context.Context, m ent.Mutation) error {
+		v, _ := viewer.FromContext(ctx)
+		if !m.Op().Is(ent.OpCreate) || !v.System || v.AccountID == 0 {
+			return privacy.Skip
+		}
+		if _, set := m.Field("account_id"); !set {
+			if err := m.SetField("account_id", v.AccountID); err != nil {
+				return privacy.Denyf("setting account: %v", err)
+			}
+		}
+		return privacy.Skip
+	})
+}
+
 func tenantPolicy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{trusted(), filterByAccount()},
 		Mutation: privacy.MutationPolicy{
+			stampSystemAccount(),
 			trusted(),
 			privacy.OnMutationOperation(filterByAccount(), ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne),
 			createInOwnAccount(),

@@ -38,7 +38,10 @@ func (ScheduledMessage) Fields() []ent.Field {
 		field.Time("recurrence_end_date").Optional().Nillable(),
 		field.Int("recurrence_max_occurrences").Optional().Nillable(),
 		field.Int("occurrences_count").Default(0),
-		// On a recurring parent: when its next occurrence is due.
+		// When the job runner next acts on the row: the time of a pending
+		// one-off, the next occurrence of a recurring parent (while a runner
+		// holds the row, the end of its lease). Nil when nothing is left to
+		// fire.
 		field.Time("next_occurrence_at").Optional().Nillable(),
 		field.Int("parent_id").Optional().Nillable(),
 		// On an occurrence: the instant it stands for.
@@ -51,6 +54,8 @@ func (ScheduledMessage) Fields() []ent.Field {
 func (ScheduledMessage) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("conversation", Conversation.Type).Ref("scheduled_messages").Field("conversation_id").Unique(),
+		edge.From("inbox", Inbox.Type).Ref("scheduled_messages").Field("inbox_id").Unique().Required(),
+		edge.From("contact", Contact.Type).Ref("scheduled_messages").Field("contact_id").Unique().Required(),
 		edge.To("author", User.Type).Field("author_id").Unique(),
 		edge.To("occurrences", ScheduledMessage.Type).
 			From("parent").Field("parent_id").Unique().
@@ -64,6 +69,8 @@ func (ScheduledMessage) Indexes() []ent.Index {
 		index.Fields("status", "scheduled_at"),
 		index.Fields("parent_id", "occurrence_at").Unique(),
 		index.Fields("account_id", "scheduled_at"),
+		index.Fields("next_occurrence_at"),
+		index.Fields("message_id"),
 	}
 }
 

@@ -12,6 +12,8 @@ type Event struct {
 	// ConversationID and MessageID are database ids.
 	ConversationID int
 	MessageID      int
+	// ScheduleID is a scheduled message's id.
+	ScheduleID int
 }
 
 // subscriberBuffer is how many events a slow listener may lag behind

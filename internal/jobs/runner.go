@@ -92,25 +92,39 @@ func (r *Runner) Start(ctx context.Context) {
 func (r *Runner) Wait() { r.wg.Wait() }
 
 func (r *Runner) loop(ctx context.Context) {
-	t := time.NewTicker(pollInterval)
-	defer t.Stop()
 	for {
 		for r.RunDue(ctx) > 0 && ctx.Err() == nil {
 		}
+		t := time.NewTimer(r.untilNextSchedule(ctx))
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-r.wake:
 		case <-t.C:
 		}
+		t.Stop()
 	}
+}
+
+// untilNextSchedule is how long the runner may sleep: until the earliest
+// schedule is due (a schedule fires on time, not on the next poll), and no
+// longer than the poll interval (work of other instances, retries).
+func (r *Runner) untilNextSchedule(ctx context.Context) time.Duration {
+	next, ok := r.svc.NextScheduleDue(ctx)
+	if !ok {
+		return pollInterval
+	}
+	return min(max(next.Sub(r.now()), 0), pollInterval)
 }
 
 // RunDue claims and runs one batch of each kind of due job and returns how
 // many it ran.
 func (r *Runner) RunDue(ctx context.Context) int {
 	n := 0
-	for _, k := range []kind{webhookKind(r), messageKind(r)} {
+	// Schedules first: the messages they post are then delivered in the
+	// same pass.
+	for _, k := range []kind{scheduleKind(r), messageKind(r), webhookKind(r)} {
 		ids, err := r.claim(ctx, k)
 		if err != nil {
 			if ctx.Err() == nil {

@@ -72,6 +72,9 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.Mess
 		if m, err = u.Save(ctx); err != nil {
 			return err
 		}
+		if err := s.settleSchedulesOf(ctx, c, m); err != nil {
+			return err
+		}
 		return s.emitMessageEvent(ctx, c, "message_updated", m)
 	})
 }

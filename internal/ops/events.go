@@ -6,6 +6,8 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -106,4 +108,76 @@ func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, even
 		return err
 	}
 	return s.emit(ctx, c, event, conversationEvent(cv))
+}
+
+// SchedulePayload is a scheduled message as the API shows it (REST body,
+// webhook event). conversation_id is the conversation's display id, as
+// everywhere in the API; sm needs its conversation edge loaded for it.
+func SchedulePayload(sm *ent.ScheduledMessage) map[string]any {
+	p := map[string]any{
+		"id":                         sm.ID,
+		"account_id":                 sm.AccountID,
+		"inbox_id":                   sm.InboxID,
+		"contact_id":                 sm.ContactID,
+		"conversation_id":            nil,
+		"author_id":                  sm.AuthorID,
+		"title":                      sm.Title,
+		"content":                    sm.Content,
+		"private":                    sm.Private,
+		"scheduled_at":               isoTime(sm.ScheduledAt),
+		"status":                     string(sm.Status),
+		"failure_reason":             nilIfBlank(sm.FailureReason),
+		"template_params":            sm.TemplateParams,
+		"content_attributes":         sm.ContentAttributes,
+		"recurrence_type":            string(sm.RecurrenceType),
+		"recurrence_interval":        sm.RecurrenceInterval,
+		"recurrence_days":            orEmptyInts(sm.RecurrenceDays),
+		"recurrence_end_type":        string(sm.RecurrenceEndType),
+		"recurrence_end_date":        isoTimePtr(sm.RecurrenceEndDate),
+		"recurrence_max_occurrences": sm.RecurrenceMaxOccurrences,
+		"occurrences_count":          sm.OccurrencesCount,
+		"next_occurrence_at":         nextOccurrence(sm),
+		"parent_id":                  sm.ParentID,
+		"occurrence_at":              isoTimePtr(sm.OccurrenceAt),
+		"message_id":                 sm.MessageID,
+		"sent_at":                    isoTimePtr(sm.SentAt),
+		"created_at":                 isoTime(sm.CreatedAt),
+		"updated_at":                 isoTime(sm.UpdatedAt),
+	}
+	if cv := sm.Edges.Conversation; cv != nil {
+		p["conversation_id"] = cv.DisplayID
+	}
+	return p
+}
+
+// nextOccurrence is when a pending schedule fires next. While a runner
+// holds the row its next_occurrence_at is the lease's end, so the time is
+// computed from the rule instead.
+func nextOccurrence(sm *ent.ScheduledMessage) any {
+	if sm.Status != "pending" || sm.NextOccurrenceAt == nil {
+		return nil
+	}
+	t, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
+	if !ok {
+		return nil
+	}
+	return isoTime(t)
+}
+
+func nilIfBlank(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// emitScheduleEvent writes a scheduled_message.* webhook event for schedule
+// id and tells live listeners once the transaction commits.
+func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, id int) error {
+	sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(viewer.SystemContext(ctx))
+	if err != nil {
+		return err
+	}
+	s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_updated", ScheduleID: sm.ID})
+	return s.emit(ctx, c, event, SchedulePayload(sm))
 }

@@ -51,11 +51,7 @@ func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageIn
 			return err
 		}
 		id = m.ID
-		return c.Attachment.MapCreateBulk(stored, func(b *ent.AttachmentCreate, i int) {
-			f := stored[i]
-			b.SetMessageID(m.ID).SetFileName(f.name).SetContentType(f.contentType).
-				SetFileSize(f.size).SetStorageKey(f.key).SetFileType(fileType(f.contentType))
-		}).Exec(ctx)
+		return createAttachments(ctx, c, stored, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) })
 	})
 	if err != nil {
 		s.removeStored(stored)
@@ -124,6 +120,31 @@ func (s *Service) storeUpload(accountID int, f Upload) (storedFile, error) {
 	return storedFile{name: f.Name, contentType: ct, key: key, size: size}, nil
 }
 
+// createAttachments records stored files as attachments of the owner that
+// own sets (a message or a schedule).
+func createAttachments(ctx context.Context, c *ent.Client, stored []storedFile, own func(*ent.AttachmentCreate)) error {
+	if len(stored) == 0 {
+		return nil
+	}
+	return c.Attachment.MapCreateBulk(stored, func(b *ent.AttachmentCreate, i int) {
+		f := stored[i]
+		own(b.SetFileName(f.name).SetContentType(f.contentType).
+			SetFileSize(f.size).SetStorageKey(f.key).SetFileType(fileType(f.contentType)))
+	}).Exec(ctx)
+}
+
+// removeUnreferenced deletes the stored files no attachment refers to any
+// more: the messages a schedule posted share its files.
+func (s *Service) removeUnreferenced(ctx context.Context, keys []string) {
+	ctx = viewer.SystemContext(ctx)
+	for _, k := range keys {
+		used, err := s.client.Attachment.Query().Where(attachment.StorageKey(k)).Exist(ctx)
+		if err == nil && !used {
+			s.storage.Remove(k)
+		}
+	}
+}
+
 func (s *Service) removeStored(files []storedFile) {
 	for _, f := range files {
 		s.storage.Remove(f.key)
@@ -161,9 +182,11 @@ func (s *Service) DeleteMessage(ctx context.Context, displayID, messageID int) (
 	if err != nil {
 		return nil, apperr.From(err)
 	}
+	keys := make([]string, 0, len(m.Edges.Attachments))
 	for _, a := range m.Edges.Attachments {
-		s.storage.Remove(a.StorageKey)
+		keys = append(keys, a.StorageKey)
 	}
+	s.removeUnreferenced(ctx, keys)
 	return m, nil
 }
 

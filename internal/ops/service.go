@@ -26,6 +26,8 @@ type Service struct {
 	// runner, since a commit may have made work due (a message, a webhook).
 	afterCommit func()
 	events      *events.Hub
+	// catchUp is how late a schedule may still fire (0: the default).
+	catchUp time.Duration
 }
 
 // WithEvents gives the Service the hub it publishes committed changes to.

@@ -30,8 +30,9 @@ type Viewer struct {
 // IsAdmin reports whether the viewer administers its account.
 func (v Viewer) IsAdmin() bool { return v.Role == RoleAdministrator }
 
-// IsMember reports whether the viewer acts inside one account.
-func (v Viewer) IsMember() bool { return v.AccountID != 0 && v.UserID != 0 }
+// IsMember reports whether the viewer is a user acting inside one account
+// (the system acting on an account's behalf is not).
+func (v Viewer) IsMember() bool { return !v.System && v.AccountID != 0 && v.UserID != 0 }
 
 type ctxKey struct{}
 
@@ -58,3 +59,11 @@ var ErrAdminOnly = errors.New("only administrators of the account may do this")
 
 // ErrNoViewer is the reason given when a context carries no viewer at all.
 var ErrNoViewer = errors.New("no viewer in context")
+
+// SystemInAccount acts for the system on one account's behalf (a schedule
+// firing): it passes every privacy rule, and rows it creates belong to that
+// account. userID, when not zero, is who the work is done for (the author
+// of a scheduled message becomes its message's sender).
+func SystemInAccount(ctx context.Context, accountID, userID int) context.Context {
+	return NewContext(ctx, Viewer{System: true, AccountID: accountID, UserID: userID})
+}

@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -34,6 +35,9 @@ type Config struct {
 	Retries jobs.Retries
 	// BodyLimit caps request bodies (attachments included), in bytes.
 	BodyLimit int
+	// CatchUp is how late a scheduled message may still fire (0: the
+	// default); older occurrences are marked failed as missed.
+	CatchUp time.Duration
 }
 
 // Server is the assembled application.
@@ -71,7 +75,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
 	s.Events = events.NewHub()
 	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
-		ops.WithAfterCommit(func() { s.Jobs.Wake() }))
+		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
 	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
 		cfg.Retries = jobs.DefaultRetries
 	}

@@ -1,0 +1,312 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/recurrence"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Firing. A schedule row is its own clock: next_occurrence_at is when the
+// job runner next acts on it. The runner claims due rows (moving the column
+// a lease ahead, so another runner skips them) and calls FireSchedule for
+// each. One firing is one transaction that posts the message and records
+// it; a duplicate is impossible, not just unlikely: a one-off records its
+// message only while it has none, and each occurrence of a series is a row
+// unique on (parent_id, occurrence_at).
+
+// DefaultCatchUpWindow is how late an occurrence may still fire (after a
+// restart, say); older ones are marked failed as missed instead of sending
+// a burst of stale messages.
+const DefaultCatchUpWindow = 10 * time.Minute
+
+// MissedReason is the failure reason of an occurrence not fired in time.
+const MissedReason = "missed"
+
+// errAlreadyFired rolls back a firing that another runner has done.
+var errAlreadyFired = errors.New("schedule already fired")
+
+// WithCatchUpWindow sets how late a schedule may still fire.
+func WithCatchUpWindow(d time.Duration) Option { return func(s *Service) { s.catchUp = d } }
+
+// NextScheduleDue returns when the earliest pending schedule is due.
+func (s *Service) NextScheduleDue(ctx context.Context) (time.Time, bool) {
+	sm, err := s.client.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtNotNil()).
+		Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt)).Select(scheduledmessage.FieldNextOccurrenceAt).
+		First(viewer.SystemContext(ctx))
+	if err != nil || sm.NextOccurrenceAt == nil {
+		return time.Time{}, false
+	}
+	return *sm.NextOccurrenceAt, true
+}
+
+// FireSchedule fires the due occurrence of a claimed schedule: it posts the
+// message in the schedule's conversation (creating the conversation when the
+// schedule names none), marks a missed occurrence failed, and moves a series
+// on to its next occurrence.
+func (s *Service) FireSchedule(ctx context.Context, id int) error {
+	sm, err := s.client.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).
+		WithAttachments().Only(viewer.SystemContext(ctx))
+	if ent.IsNotFound(err) {
+		return nil // deleted since it was claimed
+	}
+	if err != nil {
+		return err
+	}
+	author := 0
+	if sm.AuthorID != nil {
+		author = *sm.AuthorID
+	}
+	ctx = viewer.SystemInAccount(ctx, sm.AccountID, author)
+	if sm.Status != scheduledmessage.StatusPending || sm.ParentID != nil {
+		return s.client.ScheduledMessage.UpdateOne(sm).ClearNextOccurrenceAt().Exec(ctx)
+	}
+	at, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
+	if !ok {
+		return s.inTx(ctx, func(ctx context.Context, c *ent.Client) error { return s.endSeries(ctx, c, sm) })
+	}
+	if at.After(s.now()) {
+		// Not due yet (claimed early, or moved by an update): sleep again.
+		return s.client.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.OccurrencesCount(sm.OccurrencesCount)).
+			SetNextOccurrenceAt(at).Exec(ctx)
+	}
+	if s.now().Sub(at) > s.catchUpWindow() {
+		return s.failOccurrence(ctx, sm, at, MissedReason)
+	}
+	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error { return s.fire(ctx, c, sm, at) })
+	switch {
+	case err == nil || errors.Is(err, errAlreadyFired) || ent.IsConstraintError(err):
+		return nil // a constraint error: another runner recorded this occurrence first
+	case isRefusal(err):
+		// The message itself was refused (a closed reply window, an inbox
+		// gone): the occurrence fails with the reason, the series goes on.
+		return s.failOccurrence(ctx, sm, at, err.Error())
+	}
+	return err
+}
+
+func (s *Service) catchUpWindow() time.Duration {
+	if s.catchUp > 0 {
+		return s.catchUp
+	}
+	return DefaultCatchUpWindow
+}
+
+// isRefusal tells a business refusal (invalid, not found, forbidden) from a
+// failure worth retrying.
+func isRefusal(err error) bool {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.Kind {
+	case apperr.KindInvalid, apperr.KindNotFound, apperr.KindForbidden:
+		return true
+	}
+	return false
+}
+
+// fire posts occurrence at of sm, in the transaction of c.
+func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time) error {
+	cv, err := s.scheduleConversation(ctx, c, sm)
+	if err != nil {
+		return err
+	}
+	m, err := s.addMessage(ctx, c, cv, MessageInput{
+		Content: &sm.Content, Private: sm.Private,
+		ContentAttributes: sm.ContentAttributes, TemplateParams: sm.TemplateParams,
+	})
+	if err != nil {
+		return err
+	}
+	if err := shareFiles(ctx, c, sm.Edges.Attachments, m.ID); err != nil {
+		return err
+	}
+	record := c.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.MessageIDIsNil(),
+		scheduledmessage.StatusEQ(scheduledmessage.StatusPending), scheduledmessage.OccurrencesCount(sm.OccurrencesCount))
+	record.SetConversationID(cv.ID)
+	firedID := sm.ID
+	if ruleOf(sm).Type == recurrence.None {
+		record.SetMessageID(m.ID).ClearNextOccurrenceAt().SetOccurrencesCount(1)
+	} else {
+		occ, err := s.createOccurrence(ctx, c, sm, at, cv.ID, func(o *ent.ScheduledMessageCreate) { o.SetMessageID(m.ID) })
+		if err != nil {
+			return err
+		}
+		firedID = occ.ID
+		s.advanceSeries(record, sm)
+	}
+	n, err := record.Save(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errAlreadyFired
+	}
+	if m.NextDeliveryAt == nil {
+		// Nothing to deliver (a private note, an inbox without an outbound
+		// channel): posting it is sending it.
+		return s.settleSchedule(ctx, c, firedID, true, "")
+	}
+	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", firedID)
+}
+
+// scheduleConversation is the conversation a schedule posts in: its own, or
+// the contact's conversation in the inbox (new unless the inbox locks the
+// contact to its open one).
+func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage) (*ent.Conversation, error) {
+	if sm.ConversationID != nil {
+		return c.Conversation.Query().Where(conversation.ID(*sm.ConversationID)).WithInbox().Only(ctx)
+	}
+	ci, err := s.contactInboxFor(ctx, c, sm.ContactID, sm.InboxID)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := s.lockedConversation(ctx, c, ci)
+	if err != nil || cv != nil {
+		return cv, err
+	}
+	if cv, err = s.newConversation(ctx, c, ci, ConversationInput{}); err != nil {
+		return nil, err
+	}
+	return cv, s.emitConversationEvent(ctx, c, "conversation_created", cv.ID)
+}
+
+// shareFiles gives message id the schedule's files: new attachment rows on
+// the same stored files, which stay while any row refers to them.
+func shareFiles(ctx context.Context, c *ent.Client, atts []*ent.Attachment, messageID int) error {
+	if len(atts) == 0 {
+		return nil
+	}
+	return c.Attachment.MapCreateBulk(atts, func(b *ent.AttachmentCreate, i int) {
+		a := atts[i]
+		b.SetMessageID(messageID).SetFileName(a.FileName).SetContentType(a.ContentType).
+			SetFileSize(a.FileSize).SetStorageKey(a.StorageKey).SetFileType(a.FileType)
+	}).Exec(ctx)
+}
+
+// createOccurrence records occurrence at of series sm as its own row.
+func (s *Service) createOccurrence(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time, conversationID int, set func(*ent.ScheduledMessageCreate)) (*ent.ScheduledMessage, error) {
+	o := c.ScheduledMessage.Create().SetParentID(sm.ID).SetOccurrenceAt(at).SetScheduledAt(at).
+		SetInboxID(sm.InboxID).SetContactID(sm.ContactID).SetNillableAuthorID(sm.AuthorID).
+		SetTitle(sm.Title).SetContent(sm.Content).SetPrivate(sm.Private).
+		SetContentAttributes(sm.ContentAttributes)
+	if conversationID != 0 {
+		o.SetConversationID(conversationID)
+	}
+	if sm.TemplateParams != nil {
+		o.SetTemplateParams(sm.TemplateParams)
+	}
+	set(o)
+	return o.Save(ctx)
+}
+
+// advanceSeries moves a series past its current occurrence: to the next
+// one, or to its end.
+func (s *Service) advanceSeries(u *ent.ScheduledMessageUpdate, sm *ent.ScheduledMessage) {
+	count := sm.OccurrencesCount + 1
+	u.SetOccurrencesCount(count)
+	if next, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, count); ok {
+		u.SetNextOccurrenceAt(next)
+		return
+	}
+	u.ClearNextOccurrenceAt().SetStatus(scheduledmessage.StatusSent).SetSentAt(s.now())
+}
+
+// endSeries closes a series that has no occurrence left.
+func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage) error {
+	n, err := c.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.StatusEQ(scheduledmessage.StatusPending)).
+		ClearNextOccurrenceAt().SetStatus(scheduledmessage.StatusSent).SetSentAt(s.now()).Save(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.ID)
+}
+
+// failOccurrence records that occurrence at of sm did not fire, with the
+// reason; a series goes on to its next occurrence.
+func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, at time.Time, reason string) error {
+	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		record := c.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.MessageIDIsNil(),
+			scheduledmessage.StatusEQ(scheduledmessage.StatusPending), scheduledmessage.OccurrencesCount(sm.OccurrencesCount))
+		failedID := sm.ID
+		if ruleOf(sm).Type == recurrence.None {
+			record.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason).ClearNextOccurrenceAt().SetOccurrencesCount(1)
+		} else {
+			occ, err := s.createOccurrence(ctx, c, sm, at, conversationIDOf(sm), func(o *ent.ScheduledMessageCreate) {
+				o.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason)
+			})
+			if err != nil {
+				return err
+			}
+			failedID = occ.ID
+			s.advanceSeries(record, sm)
+		}
+		n, err := record.Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return errAlreadyFired
+		}
+		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.failed", failedID); err != nil {
+			return err
+		}
+		if failedID != sm.ID {
+			return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.ID)
+		}
+		return nil
+	})
+	if errors.Is(err, errAlreadyFired) || ent.IsConstraintError(err) {
+		return nil
+	}
+	return err
+}
+
+func conversationIDOf(sm *ent.ScheduledMessage) int {
+	if sm.ConversationID == nil {
+		return 0
+	}
+	return *sm.ConversationID
+}
+
+// settleSchedule ends the schedule row fired as message of the channel's
+// outcome: sent when the channel accepted its message, failed otherwise.
+func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, id int, delivered bool, reason string) error {
+	u := c.ScheduledMessage.Update().Where(scheduledmessage.ID(id), scheduledmessage.StatusEQ(scheduledmessage.StatusPending))
+	event := "scheduled_message.sent"
+	if delivered {
+		u.SetStatus(scheduledmessage.StatusSent).SetSentAt(s.now())
+	} else {
+		u.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason)
+		event = "scheduled_message.failed"
+	}
+	n, err := u.Save(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	return s.emitScheduleEvent(ctx, c, event, id)
+}
+
+// settleSchedulesOf settles the schedule rows that posted message m, once
+// its delivery has ended.
+func (s *Service) settleSchedulesOf(ctx context.Context, c *ent.Client, m *ent.Message) error {
+	ids, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageID(m.ID)).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	reason, _ := m.ContentAttributes["external_error"].(string)
+	for _, id := range ids {
+		if err := s.settleSchedule(ctx, c, id, m.Status == message.StatusDelivered, reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
