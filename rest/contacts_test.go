@@ -1013,6 +1013,8 @@ func TestContactMerge(t *testing.T) {
 		a.mustDo(request{method: "POST", path: a.path("/contacts/%d/labels", mergee), body: H{"labels": []string{"m1", "shared"}}}, http.StatusOK)
 		baseConv := a.conversation(a.Account, api, base)
 		mergeeConv := a.conversation(a.Account, api2, mergee)
+		mergeeSchedule := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: H{
+			"inbox_id": api2, "contact_id": mergee, "content": "later", "scheduled_at": inAnHour()}}, http.StatusOK).int(t, "id")
 		third, _ := a.contact(api, H{"name": "Third"})
 		_, agent := a.agent(a.Account)
 		merge := func(body any) request {
@@ -1051,6 +1053,12 @@ func TestContactMerge(t *testing.T) {
 				request:    request{method: "GET", path: a.path("/contacts/%d/conversations", base)},
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"payload.*.id": sameItems(baseConv, mergeeConv), "payload.*.meta.sender.id": []int{base, base}},
+			},
+			{
+				name:       "the mergee's scheduled messages moved to the base",
+				request:    request{method: "GET", path: a.path("/scheduled_messages/%d", mergeeSchedule)},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"contact_id": base},
 			},
 			{
 				name:       "the mergee's labels moved to the base",

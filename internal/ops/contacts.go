@@ -11,6 +11,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/inbox"
@@ -576,6 +577,10 @@ func (s *Service) MergeContacts(ctx context.Context, baseID, mergeeID *int) (*en
 
 func moveContactChildren(ctx context.Context, c *ent.Client, from, to int) error {
 	if _, err := c.Conversation.Update().Where(conversation.ContactID(from)).SetContactID(to).Save(ctx); err != nil {
+		return err
+	}
+	// The mergee's schedules would go with it (cascade): they are the base's now.
+	if _, err := c.ScheduledMessage.Update().Where(scheduledmessage.ContactID(from)).SetContactID(to).Save(ctx); err != nil {
 		return err
 	}
 	_, err := c.ContactInbox.Update().Where(contactinbox.ContactID(from)).SetContactID(to).Save(ctx)
