@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
@@ -795,6 +796,19 @@ func (_q *ConversationQuery) collectField(ctx context.Context, oneNode bool, opC
 				query = pager.applyOrder(query)
 			}
 			_q.WithNamedMessages(alias, func(wq *MessageQuery) {
+				*wq = *query
+			})
+
+		case "scheduledMessages":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ScheduledMessageClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, scheduledmessageImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedScheduledMessages(alias, func(wq *ScheduledMessageQuery) {
 				*wq = *query
 			})
 		case "createdAt":
@@ -1615,6 +1629,308 @@ func newMessagePaginateArgs(rv map[string]any) *messagePaginateArgs {
 	}
 	if v, ok := rv[whereField].(*MessageWhereInput); ok {
 		args.opts = append(args.opts, WithMessageFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ScheduledMessageQuery) CollectFields(ctx context.Context, satisfies ...string) (*ScheduledMessageQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ScheduledMessageQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(scheduledmessage.Columns))
+		selectedFields = []string{scheduledmessage.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "conversation":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ConversationClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, conversationImplementors)...); err != nil {
+				return err
+			}
+			_q.withConversation = query
+			if _, ok := fieldSeen[scheduledmessage.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldConversationID)
+				fieldSeen[scheduledmessage.FieldConversationID] = struct{}{}
+			}
+
+		case "inbox":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&InboxClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, inboxImplementors)...); err != nil {
+				return err
+			}
+			_q.withInbox = query
+			if _, ok := fieldSeen[scheduledmessage.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldInboxID)
+				fieldSeen[scheduledmessage.FieldInboxID] = struct{}{}
+			}
+
+		case "contact":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ContactClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, contactImplementors)...); err != nil {
+				return err
+			}
+			_q.withContact = query
+			if _, ok := fieldSeen[scheduledmessage.FieldContactID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldContactID)
+				fieldSeen[scheduledmessage.FieldContactID] = struct{}{}
+			}
+
+		case "author":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withAuthor = query
+			if _, ok := fieldSeen[scheduledmessage.FieldAuthorID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldAuthorID)
+				fieldSeen[scheduledmessage.FieldAuthorID] = struct{}{}
+			}
+
+		case "parent":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ScheduledMessageClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, scheduledmessageImplementors)...); err != nil {
+				return err
+			}
+			_q.withParent = query
+			if _, ok := fieldSeen[scheduledmessage.FieldParentID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldParentID)
+				fieldSeen[scheduledmessage.FieldParentID] = struct{}{}
+			}
+
+		case "occurrences":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ScheduledMessageClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, scheduledmessageImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedOccurrences(alias, func(wq *ScheduledMessageQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[scheduledmessage.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldCreatedAt)
+				fieldSeen[scheduledmessage.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[scheduledmessage.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldUpdatedAt)
+				fieldSeen[scheduledmessage.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[scheduledmessage.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldAccountID)
+				fieldSeen[scheduledmessage.FieldAccountID] = struct{}{}
+			}
+		case "inboxID":
+			if _, ok := fieldSeen[scheduledmessage.FieldInboxID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldInboxID)
+				fieldSeen[scheduledmessage.FieldInboxID] = struct{}{}
+			}
+		case "contactID":
+			if _, ok := fieldSeen[scheduledmessage.FieldContactID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldContactID)
+				fieldSeen[scheduledmessage.FieldContactID] = struct{}{}
+			}
+		case "conversationID":
+			if _, ok := fieldSeen[scheduledmessage.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldConversationID)
+				fieldSeen[scheduledmessage.FieldConversationID] = struct{}{}
+			}
+		case "authorID":
+			if _, ok := fieldSeen[scheduledmessage.FieldAuthorID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldAuthorID)
+				fieldSeen[scheduledmessage.FieldAuthorID] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[scheduledmessage.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldTitle)
+				fieldSeen[scheduledmessage.FieldTitle] = struct{}{}
+			}
+		case "content":
+			if _, ok := fieldSeen[scheduledmessage.FieldContent]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldContent)
+				fieldSeen[scheduledmessage.FieldContent] = struct{}{}
+			}
+		case "scheduledAt":
+			if _, ok := fieldSeen[scheduledmessage.FieldScheduledAt]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldScheduledAt)
+				fieldSeen[scheduledmessage.FieldScheduledAt] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[scheduledmessage.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldStatus)
+				fieldSeen[scheduledmessage.FieldStatus] = struct{}{}
+			}
+		case "failureReason":
+			if _, ok := fieldSeen[scheduledmessage.FieldFailureReason]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldFailureReason)
+				fieldSeen[scheduledmessage.FieldFailureReason] = struct{}{}
+			}
+		case "templateParams":
+			if _, ok := fieldSeen[scheduledmessage.FieldTemplateParams]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldTemplateParams)
+				fieldSeen[scheduledmessage.FieldTemplateParams] = struct{}{}
+			}
+		case "contentAttributes":
+			if _, ok := fieldSeen[scheduledmessage.FieldContentAttributes]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldContentAttributes)
+				fieldSeen[scheduledmessage.FieldContentAttributes] = struct{}{}
+			}
+		case "private":
+			if _, ok := fieldSeen[scheduledmessage.FieldPrivate]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldPrivate)
+				fieldSeen[scheduledmessage.FieldPrivate] = struct{}{}
+			}
+		case "recurrenceType":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceType]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceType)
+				fieldSeen[scheduledmessage.FieldRecurrenceType] = struct{}{}
+			}
+		case "recurrenceInterval":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceInterval]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceInterval)
+				fieldSeen[scheduledmessage.FieldRecurrenceInterval] = struct{}{}
+			}
+		case "recurrenceDays":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceDays]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceDays)
+				fieldSeen[scheduledmessage.FieldRecurrenceDays] = struct{}{}
+			}
+		case "recurrenceEndType":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceEndType]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceEndType)
+				fieldSeen[scheduledmessage.FieldRecurrenceEndType] = struct{}{}
+			}
+		case "recurrenceEndDate":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceEndDate]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceEndDate)
+				fieldSeen[scheduledmessage.FieldRecurrenceEndDate] = struct{}{}
+			}
+		case "recurrenceMaxOccurrences":
+			if _, ok := fieldSeen[scheduledmessage.FieldRecurrenceMaxOccurrences]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldRecurrenceMaxOccurrences)
+				fieldSeen[scheduledmessage.FieldRecurrenceMaxOccurrences] = struct{}{}
+			}
+		case "occurrencesCount":
+			if _, ok := fieldSeen[scheduledmessage.FieldOccurrencesCount]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldOccurrencesCount)
+				fieldSeen[scheduledmessage.FieldOccurrencesCount] = struct{}{}
+			}
+		case "parentID":
+			if _, ok := fieldSeen[scheduledmessage.FieldParentID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldParentID)
+				fieldSeen[scheduledmessage.FieldParentID] = struct{}{}
+			}
+		case "occurrenceAt":
+			if _, ok := fieldSeen[scheduledmessage.FieldOccurrenceAt]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldOccurrenceAt)
+				fieldSeen[scheduledmessage.FieldOccurrenceAt] = struct{}{}
+			}
+		case "messageID":
+			if _, ok := fieldSeen[scheduledmessage.FieldMessageID]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldMessageID)
+				fieldSeen[scheduledmessage.FieldMessageID] = struct{}{}
+			}
+		case "sentAt":
+			if _, ok := fieldSeen[scheduledmessage.FieldSentAt]; !ok {
+				selectedFields = append(selectedFields, scheduledmessage.FieldSentAt)
+				fieldSeen[scheduledmessage.FieldSentAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type scheduledmessagePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ScheduledMessagePaginateOption
+}
+
+func newScheduledMessagePaginateArgs(rv map[string]any) *scheduledmessagePaginateArgs {
+	args := &scheduledmessagePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ScheduledMessageOrder{Field: &ScheduledMessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithScheduledMessageOrder(order))
+			}
+		case *ScheduledMessageOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithScheduledMessageOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ScheduledMessageWhereInput); ok {
+		args.opts = append(args.opts, WithScheduledMessageFilter(v.Filter))
 	}
 	return args
 }

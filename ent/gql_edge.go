@@ -117,6 +117,18 @@ func (_m *Conversation) Messages(
 	return _m.QueryMessages().Paginate(ctx, after, first, before, last, opts...)
 }
 
+func (_m *Conversation) ScheduledMessages(ctx context.Context) (result []*ScheduledMessage, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedScheduledMessages(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.ScheduledMessagesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryScheduledMessages().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *Inbox) Members(ctx context.Context) (result []*InboxMember, err error) {
 	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
 		result, err = _m.NamedMembers(graphql.GetFieldContext(ctx).Field.Alias)
@@ -157,6 +169,58 @@ func (_m *Message) Conversation(ctx context.Context) (*Conversation, error) {
 	result, err := _m.Edges.ConversationOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryConversation().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ScheduledMessage) Conversation(ctx context.Context) (*Conversation, error) {
+	result, err := _m.Edges.ConversationOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryConversation().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *ScheduledMessage) Inbox(ctx context.Context) (*Inbox, error) {
+	result, err := _m.Edges.InboxOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryInbox().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ScheduledMessage) Contact(ctx context.Context) (*Contact, error) {
+	result, err := _m.Edges.ContactOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryContact().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ScheduledMessage) Author(ctx context.Context) (*User, error) {
+	result, err := _m.Edges.AuthorOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAuthor().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *ScheduledMessage) Parent(ctx context.Context) (*ScheduledMessage, error) {
+	result, err := _m.Edges.ParentOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryParent().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *ScheduledMessage) Occurrences(ctx context.Context) (result []*ScheduledMessage, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedOccurrences(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.OccurrencesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryOccurrences().All(ctx)
 	}
 	return result, err
 }

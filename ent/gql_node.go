@@ -23,6 +23,7 @@ import (
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
@@ -78,6 +79,11 @@ var messageImplementors = []string{"Message", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Message) IsNode() {}
+
+var scheduledmessageImplementors = []string{"ScheduledMessage", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ScheduledMessage) IsNode() {}
 
 var teamImplementors = []string{"Team", "Node"}
 
@@ -229,6 +235,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(message.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, messageImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case scheduledmessage.Table:
+		query := c.ScheduledMessage.Query().
+			Where(scheduledmessage.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, scheduledmessageImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -465,6 +480,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Message.Query().
 			Where(message.IDIn(ids...))
 		query, err := query.CollectFields(ctx, messageImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case scheduledmessage.Table:
+		query := c.ScheduledMessage.Query().
+			Where(scheduledmessage.IDIn(ids...))
+		query, err := query.CollectFields(ctx, scheduledmessageImplementors...)
 		if err != nil {
 			return nil, err
 		}

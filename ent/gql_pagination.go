@@ -23,6 +23,7 @@ import (
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
@@ -3041,6 +3042,320 @@ func (_m *Message) ToEdge(order *MessageOrder) *MessageEdge {
 		order = DefaultMessageOrder
 	}
 	return &MessageEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ScheduledMessageEdge is the edge representation of ScheduledMessage.
+type ScheduledMessageEdge struct {
+	Node   *ScheduledMessage `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// ScheduledMessageConnection is the connection containing edges to ScheduledMessage.
+type ScheduledMessageConnection struct {
+	Edges      []*ScheduledMessageEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *ScheduledMessageConnection) build(nodes []*ScheduledMessage, pager *scheduledmessagePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ScheduledMessage
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ScheduledMessage {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ScheduledMessage {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ScheduledMessageEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ScheduledMessageEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ScheduledMessagePaginateOption enables pagination customization.
+type ScheduledMessagePaginateOption func(*scheduledmessagePager) error
+
+// WithScheduledMessageOrder configures pagination ordering.
+func WithScheduledMessageOrder(order *ScheduledMessageOrder) ScheduledMessagePaginateOption {
+	if order == nil {
+		order = DefaultScheduledMessageOrder
+	}
+	o := *order
+	return func(pager *scheduledmessagePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultScheduledMessageOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithScheduledMessageFilter configures pagination filter.
+func WithScheduledMessageFilter(filter func(*ScheduledMessageQuery) (*ScheduledMessageQuery, error)) ScheduledMessagePaginateOption {
+	return func(pager *scheduledmessagePager) error {
+		if filter == nil {
+			return errors.New("ScheduledMessageQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type scheduledmessagePager struct {
+	reverse bool
+	order   *ScheduledMessageOrder
+	filter  func(*ScheduledMessageQuery) (*ScheduledMessageQuery, error)
+}
+
+func newScheduledMessagePager(opts []ScheduledMessagePaginateOption, reverse bool) (*scheduledmessagePager, error) {
+	pager := &scheduledmessagePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultScheduledMessageOrder
+	}
+	return pager, nil
+}
+
+func (p *scheduledmessagePager) applyFilter(query *ScheduledMessageQuery) (*ScheduledMessageQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *scheduledmessagePager) toCursor(_m *ScheduledMessage) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *scheduledmessagePager) applyCursors(query *ScheduledMessageQuery, after, before *Cursor) (*ScheduledMessageQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultScheduledMessageOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *scheduledmessagePager) applyOrder(query *ScheduledMessageQuery) *ScheduledMessageQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultScheduledMessageOrder.Field {
+		query = query.Order(DefaultScheduledMessageOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *scheduledmessagePager) orderExpr(query *ScheduledMessageQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultScheduledMessageOrder.Field {
+			b.Comma().Ident(DefaultScheduledMessageOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ScheduledMessage.
+func (_m *ScheduledMessageQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ScheduledMessagePaginateOption,
+) (*ScheduledMessageConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newScheduledMessagePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ScheduledMessageConnection{Edges: []*ScheduledMessageEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ScheduledMessageOrderFieldCreatedAt orders ScheduledMessage by created_at.
+	ScheduledMessageOrderFieldCreatedAt = &ScheduledMessageOrderField{
+		Value: func(_m *ScheduledMessage) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: scheduledmessage.FieldCreatedAt,
+		toTerm: scheduledmessage.ByCreatedAt,
+		toCursor: func(_m *ScheduledMessage) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ScheduledMessageOrderFieldUpdatedAt orders ScheduledMessage by updated_at.
+	ScheduledMessageOrderFieldUpdatedAt = &ScheduledMessageOrderField{
+		Value: func(_m *ScheduledMessage) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: scheduledmessage.FieldUpdatedAt,
+		toTerm: scheduledmessage.ByUpdatedAt,
+		toCursor: func(_m *ScheduledMessage) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ScheduledMessageOrderField) String() string {
+	var str string
+	switch f.column {
+	case ScheduledMessageOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ScheduledMessageOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ScheduledMessageOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ScheduledMessageOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ScheduledMessageOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ScheduledMessageOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ScheduledMessageOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ScheduledMessageOrderField", str)
+	}
+	return nil
+}
+
+// ScheduledMessageOrderField defines the ordering field of ScheduledMessage.
+type ScheduledMessageOrderField struct {
+	// Value extracts the ordering value from the given ScheduledMessage.
+	Value    func(*ScheduledMessage) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) scheduledmessage.OrderOption
+	toCursor func(*ScheduledMessage) Cursor
+}
+
+// ScheduledMessageOrder defines the ordering of ScheduledMessage.
+type ScheduledMessageOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *ScheduledMessageOrderField `json:"field"`
+}
+
+// DefaultScheduledMessageOrder is the default ordering of ScheduledMessage.
+var DefaultScheduledMessageOrder = &ScheduledMessageOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ScheduledMessageOrderField{
+		Value: func(_m *ScheduledMessage) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: scheduledmessage.FieldID,
+		toTerm: scheduledmessage.ByID,
+		toCursor: func(_m *ScheduledMessage) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ScheduledMessage into ScheduledMessageEdge.
+func (_m *ScheduledMessage) ToEdge(order *ScheduledMessageOrder) *ScheduledMessageEdge {
+	if order == nil {
+		order = DefaultScheduledMessageOrder
+	}
+	return &ScheduledMessageEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
@@ -1909,6 +1910,10 @@ type ConversationWhereInput struct {
 	// "messages" edge predicates.
 	HasMessages     *bool                `json:"hasMessages,omitempty"`
 	HasMessagesWith []*MessageWhereInput `json:"hasMessagesWith,omitempty"`
+
+	// "scheduled_messages" edge predicates.
+	HasScheduledMessages     *bool                         `json:"hasScheduledMessages,omitempty"`
+	HasScheduledMessagesWith []*ScheduledMessageWhereInput `json:"hasScheduledMessagesWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2549,6 +2554,24 @@ func (i *ConversationWhereInput) P() (predicate.Conversation, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, conversation.HasMessagesWith(with...))
+	}
+	if i.HasScheduledMessages != nil {
+		p := conversation.HasScheduledMessages()
+		if !*i.HasScheduledMessages {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasScheduledMessagesWith) > 0 {
+		with := make([]predicate.ScheduledMessage, 0, len(i.HasScheduledMessagesWith))
+		for _, w := range i.HasScheduledMessagesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasScheduledMessagesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasScheduledMessagesWith(with...))
 	}
 	switch len(predicates) {
 	case 0:
@@ -4581,6 +4604,1016 @@ func (i *MessageWhereInput) P() (predicate.Message, error) {
 		return predicates[0], nil
 	default:
 		return message.And(predicates...), nil
+	}
+}
+
+// ScheduledMessageWhereInput represents a where input for filtering ScheduledMessage queries.
+type ScheduledMessageWhereInput struct {
+	Predicates []predicate.ScheduledMessage  `json:"-"`
+	Not        *ScheduledMessageWhereInput   `json:"not,omitempty"`
+	Or         []*ScheduledMessageWhereInput `json:"or,omitempty"`
+	And        []*ScheduledMessageWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "inbox_id" field predicates.
+	InboxID      *int  `json:"inboxID,omitempty"`
+	InboxIDNEQ   *int  `json:"inboxIDNEQ,omitempty"`
+	InboxIDIn    []int `json:"inboxIDIn,omitempty"`
+	InboxIDNotIn []int `json:"inboxIDNotIn,omitempty"`
+
+	// "contact_id" field predicates.
+	ContactID      *int  `json:"contactID,omitempty"`
+	ContactIDNEQ   *int  `json:"contactIDNEQ,omitempty"`
+	ContactIDIn    []int `json:"contactIDIn,omitempty"`
+	ContactIDNotIn []int `json:"contactIDNotIn,omitempty"`
+
+	// "conversation_id" field predicates.
+	ConversationID       *int  `json:"conversationID,omitempty"`
+	ConversationIDNEQ    *int  `json:"conversationIDNEQ,omitempty"`
+	ConversationIDIn     []int `json:"conversationIDIn,omitempty"`
+	ConversationIDNotIn  []int `json:"conversationIDNotIn,omitempty"`
+	ConversationIDIsNil  bool  `json:"conversationIDIsNil,omitempty"`
+	ConversationIDNotNil bool  `json:"conversationIDNotNil,omitempty"`
+
+	// "author_id" field predicates.
+	AuthorID       *int  `json:"authorID,omitempty"`
+	AuthorIDNEQ    *int  `json:"authorIDNEQ,omitempty"`
+	AuthorIDIn     []int `json:"authorIDIn,omitempty"`
+	AuthorIDNotIn  []int `json:"authorIDNotIn,omitempty"`
+	AuthorIDIsNil  bool  `json:"authorIDIsNil,omitempty"`
+	AuthorIDNotNil bool  `json:"authorIDNotNil,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleIsNil        bool     `json:"titleIsNil,omitempty"`
+	TitleNotNil       bool     `json:"titleNotNil,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "content" field predicates.
+	Content             *string  `json:"content,omitempty"`
+	ContentNEQ          *string  `json:"contentNEQ,omitempty"`
+	ContentIn           []string `json:"contentIn,omitempty"`
+	ContentNotIn        []string `json:"contentNotIn,omitempty"`
+	ContentGT           *string  `json:"contentGT,omitempty"`
+	ContentGTE          *string  `json:"contentGTE,omitempty"`
+	ContentLT           *string  `json:"contentLT,omitempty"`
+	ContentLTE          *string  `json:"contentLTE,omitempty"`
+	ContentContains     *string  `json:"contentContains,omitempty"`
+	ContentHasPrefix    *string  `json:"contentHasPrefix,omitempty"`
+	ContentHasSuffix    *string  `json:"contentHasSuffix,omitempty"`
+	ContentEqualFold    *string  `json:"contentEqualFold,omitempty"`
+	ContentContainsFold *string  `json:"contentContainsFold,omitempty"`
+
+	// "scheduled_at" field predicates.
+	ScheduledAt      *time.Time  `json:"scheduledAt,omitempty"`
+	ScheduledAtNEQ   *time.Time  `json:"scheduledAtNEQ,omitempty"`
+	ScheduledAtIn    []time.Time `json:"scheduledAtIn,omitempty"`
+	ScheduledAtNotIn []time.Time `json:"scheduledAtNotIn,omitempty"`
+	ScheduledAtGT    *time.Time  `json:"scheduledAtGT,omitempty"`
+	ScheduledAtGTE   *time.Time  `json:"scheduledAtGTE,omitempty"`
+	ScheduledAtLT    *time.Time  `json:"scheduledAtLT,omitempty"`
+	ScheduledAtLTE   *time.Time  `json:"scheduledAtLTE,omitempty"`
+
+	// "status" field predicates.
+	Status      *scheduledmessage.Status  `json:"status,omitempty"`
+	StatusNEQ   *scheduledmessage.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []scheduledmessage.Status `json:"statusIn,omitempty"`
+	StatusNotIn []scheduledmessage.Status `json:"statusNotIn,omitempty"`
+
+	// "failure_reason" field predicates.
+	FailureReason             *string  `json:"failureReason,omitempty"`
+	FailureReasonNEQ          *string  `json:"failureReasonNEQ,omitempty"`
+	FailureReasonIn           []string `json:"failureReasonIn,omitempty"`
+	FailureReasonNotIn        []string `json:"failureReasonNotIn,omitempty"`
+	FailureReasonGT           *string  `json:"failureReasonGT,omitempty"`
+	FailureReasonGTE          *string  `json:"failureReasonGTE,omitempty"`
+	FailureReasonLT           *string  `json:"failureReasonLT,omitempty"`
+	FailureReasonLTE          *string  `json:"failureReasonLTE,omitempty"`
+	FailureReasonContains     *string  `json:"failureReasonContains,omitempty"`
+	FailureReasonHasPrefix    *string  `json:"failureReasonHasPrefix,omitempty"`
+	FailureReasonHasSuffix    *string  `json:"failureReasonHasSuffix,omitempty"`
+	FailureReasonIsNil        bool     `json:"failureReasonIsNil,omitempty"`
+	FailureReasonNotNil       bool     `json:"failureReasonNotNil,omitempty"`
+	FailureReasonEqualFold    *string  `json:"failureReasonEqualFold,omitempty"`
+	FailureReasonContainsFold *string  `json:"failureReasonContainsFold,omitempty"`
+
+	// "private" field predicates.
+	Private    *bool `json:"private,omitempty"`
+	PrivateNEQ *bool `json:"privateNEQ,omitempty"`
+
+	// "recurrence_type" field predicates.
+	RecurrenceType      *scheduledmessage.RecurrenceType  `json:"recurrenceType,omitempty"`
+	RecurrenceTypeNEQ   *scheduledmessage.RecurrenceType  `json:"recurrenceTypeNEQ,omitempty"`
+	RecurrenceTypeIn    []scheduledmessage.RecurrenceType `json:"recurrenceTypeIn,omitempty"`
+	RecurrenceTypeNotIn []scheduledmessage.RecurrenceType `json:"recurrenceTypeNotIn,omitempty"`
+
+	// "recurrence_interval" field predicates.
+	RecurrenceInterval      *int  `json:"recurrenceInterval,omitempty"`
+	RecurrenceIntervalNEQ   *int  `json:"recurrenceIntervalNEQ,omitempty"`
+	RecurrenceIntervalIn    []int `json:"recurrenceIntervalIn,omitempty"`
+	RecurrenceIntervalNotIn []int `json:"recurrenceIntervalNotIn,omitempty"`
+	RecurrenceIntervalGT    *int  `json:"recurrenceIntervalGT,omitempty"`
+	RecurrenceIntervalGTE   *int  `json:"recurrenceIntervalGTE,omitempty"`
+	RecurrenceIntervalLT    *int  `json:"recurrenceIntervalLT,omitempty"`
+	RecurrenceIntervalLTE   *int  `json:"recurrenceIntervalLTE,omitempty"`
+
+	// "recurrence_end_type" field predicates.
+	RecurrenceEndType      *scheduledmessage.RecurrenceEndType  `json:"recurrenceEndType,omitempty"`
+	RecurrenceEndTypeNEQ   *scheduledmessage.RecurrenceEndType  `json:"recurrenceEndTypeNEQ,omitempty"`
+	RecurrenceEndTypeIn    []scheduledmessage.RecurrenceEndType `json:"recurrenceEndTypeIn,omitempty"`
+	RecurrenceEndTypeNotIn []scheduledmessage.RecurrenceEndType `json:"recurrenceEndTypeNotIn,omitempty"`
+
+	// "recurrence_end_date" field predicates.
+	RecurrenceEndDate       *time.Time  `json:"recurrenceEndDate,omitempty"`
+	RecurrenceEndDateNEQ    *time.Time  `json:"recurrenceEndDateNEQ,omitempty"`
+	RecurrenceEndDateIn     []time.Time `json:"recurrenceEndDateIn,omitempty"`
+	RecurrenceEndDateNotIn  []time.Time `json:"recurrenceEndDateNotIn,omitempty"`
+	RecurrenceEndDateGT     *time.Time  `json:"recurrenceEndDateGT,omitempty"`
+	RecurrenceEndDateGTE    *time.Time  `json:"recurrenceEndDateGTE,omitempty"`
+	RecurrenceEndDateLT     *time.Time  `json:"recurrenceEndDateLT,omitempty"`
+	RecurrenceEndDateLTE    *time.Time  `json:"recurrenceEndDateLTE,omitempty"`
+	RecurrenceEndDateIsNil  bool        `json:"recurrenceEndDateIsNil,omitempty"`
+	RecurrenceEndDateNotNil bool        `json:"recurrenceEndDateNotNil,omitempty"`
+
+	// "recurrence_max_occurrences" field predicates.
+	RecurrenceMaxOccurrences       *int  `json:"recurrenceMaxOccurrences,omitempty"`
+	RecurrenceMaxOccurrencesNEQ    *int  `json:"recurrenceMaxOccurrencesNEQ,omitempty"`
+	RecurrenceMaxOccurrencesIn     []int `json:"recurrenceMaxOccurrencesIn,omitempty"`
+	RecurrenceMaxOccurrencesNotIn  []int `json:"recurrenceMaxOccurrencesNotIn,omitempty"`
+	RecurrenceMaxOccurrencesGT     *int  `json:"recurrenceMaxOccurrencesGT,omitempty"`
+	RecurrenceMaxOccurrencesGTE    *int  `json:"recurrenceMaxOccurrencesGTE,omitempty"`
+	RecurrenceMaxOccurrencesLT     *int  `json:"recurrenceMaxOccurrencesLT,omitempty"`
+	RecurrenceMaxOccurrencesLTE    *int  `json:"recurrenceMaxOccurrencesLTE,omitempty"`
+	RecurrenceMaxOccurrencesIsNil  bool  `json:"recurrenceMaxOccurrencesIsNil,omitempty"`
+	RecurrenceMaxOccurrencesNotNil bool  `json:"recurrenceMaxOccurrencesNotNil,omitempty"`
+
+	// "occurrences_count" field predicates.
+	OccurrencesCount      *int  `json:"occurrencesCount,omitempty"`
+	OccurrencesCountNEQ   *int  `json:"occurrencesCountNEQ,omitempty"`
+	OccurrencesCountIn    []int `json:"occurrencesCountIn,omitempty"`
+	OccurrencesCountNotIn []int `json:"occurrencesCountNotIn,omitempty"`
+	OccurrencesCountGT    *int  `json:"occurrencesCountGT,omitempty"`
+	OccurrencesCountGTE   *int  `json:"occurrencesCountGTE,omitempty"`
+	OccurrencesCountLT    *int  `json:"occurrencesCountLT,omitempty"`
+	OccurrencesCountLTE   *int  `json:"occurrencesCountLTE,omitempty"`
+
+	// "parent_id" field predicates.
+	ParentID       *int  `json:"parentID,omitempty"`
+	ParentIDNEQ    *int  `json:"parentIDNEQ,omitempty"`
+	ParentIDIn     []int `json:"parentIDIn,omitempty"`
+	ParentIDNotIn  []int `json:"parentIDNotIn,omitempty"`
+	ParentIDIsNil  bool  `json:"parentIDIsNil,omitempty"`
+	ParentIDNotNil bool  `json:"parentIDNotNil,omitempty"`
+
+	// "occurrence_at" field predicates.
+	OccurrenceAt       *time.Time  `json:"occurrenceAt,omitempty"`
+	OccurrenceAtNEQ    *time.Time  `json:"occurrenceAtNEQ,omitempty"`
+	OccurrenceAtIn     []time.Time `json:"occurrenceAtIn,omitempty"`
+	OccurrenceAtNotIn  []time.Time `json:"occurrenceAtNotIn,omitempty"`
+	OccurrenceAtGT     *time.Time  `json:"occurrenceAtGT,omitempty"`
+	OccurrenceAtGTE    *time.Time  `json:"occurrenceAtGTE,omitempty"`
+	OccurrenceAtLT     *time.Time  `json:"occurrenceAtLT,omitempty"`
+	OccurrenceAtLTE    *time.Time  `json:"occurrenceAtLTE,omitempty"`
+	OccurrenceAtIsNil  bool        `json:"occurrenceAtIsNil,omitempty"`
+	OccurrenceAtNotNil bool        `json:"occurrenceAtNotNil,omitempty"`
+
+	// "message_id" field predicates.
+	MessageID       *int  `json:"messageID,omitempty"`
+	MessageIDNEQ    *int  `json:"messageIDNEQ,omitempty"`
+	MessageIDIn     []int `json:"messageIDIn,omitempty"`
+	MessageIDNotIn  []int `json:"messageIDNotIn,omitempty"`
+	MessageIDGT     *int  `json:"messageIDGT,omitempty"`
+	MessageIDGTE    *int  `json:"messageIDGTE,omitempty"`
+	MessageIDLT     *int  `json:"messageIDLT,omitempty"`
+	MessageIDLTE    *int  `json:"messageIDLTE,omitempty"`
+	MessageIDIsNil  bool  `json:"messageIDIsNil,omitempty"`
+	MessageIDNotNil bool  `json:"messageIDNotNil,omitempty"`
+
+	// "sent_at" field predicates.
+	SentAt       *time.Time  `json:"sentAt,omitempty"`
+	SentAtNEQ    *time.Time  `json:"sentAtNEQ,omitempty"`
+	SentAtIn     []time.Time `json:"sentAtIn,omitempty"`
+	SentAtNotIn  []time.Time `json:"sentAtNotIn,omitempty"`
+	SentAtGT     *time.Time  `json:"sentAtGT,omitempty"`
+	SentAtGTE    *time.Time  `json:"sentAtGTE,omitempty"`
+	SentAtLT     *time.Time  `json:"sentAtLT,omitempty"`
+	SentAtLTE    *time.Time  `json:"sentAtLTE,omitempty"`
+	SentAtIsNil  bool        `json:"sentAtIsNil,omitempty"`
+	SentAtNotNil bool        `json:"sentAtNotNil,omitempty"`
+
+	// "conversation" edge predicates.
+	HasConversation     *bool                     `json:"hasConversation,omitempty"`
+	HasConversationWith []*ConversationWhereInput `json:"hasConversationWith,omitempty"`
+
+	// "inbox" edge predicates.
+	HasInbox     *bool              `json:"hasInbox,omitempty"`
+	HasInboxWith []*InboxWhereInput `json:"hasInboxWith,omitempty"`
+
+	// "contact" edge predicates.
+	HasContact     *bool                `json:"hasContact,omitempty"`
+	HasContactWith []*ContactWhereInput `json:"hasContactWith,omitempty"`
+
+	// "author" edge predicates.
+	HasAuthor     *bool             `json:"hasAuthor,omitempty"`
+	HasAuthorWith []*UserWhereInput `json:"hasAuthorWith,omitempty"`
+
+	// "parent" edge predicates.
+	HasParent     *bool                         `json:"hasParent,omitempty"`
+	HasParentWith []*ScheduledMessageWhereInput `json:"hasParentWith,omitempty"`
+
+	// "occurrences" edge predicates.
+	HasOccurrences     *bool                         `json:"hasOccurrences,omitempty"`
+	HasOccurrencesWith []*ScheduledMessageWhereInput `json:"hasOccurrencesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ScheduledMessageWhereInput) AddPredicates(predicates ...predicate.ScheduledMessage) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ScheduledMessageWhereInput filter on the ScheduledMessageQuery builder.
+func (i *ScheduledMessageWhereInput) Filter(q *ScheduledMessageQuery) (*ScheduledMessageQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyScheduledMessageWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyScheduledMessageWhereInput is returned in case the ScheduledMessageWhereInput is empty.
+var ErrEmptyScheduledMessageWhereInput = errors.New("ent: empty predicate ScheduledMessageWhereInput")
+
+// P returns a predicate for filtering scheduledmessages.
+// An error is returned if the input is empty or invalid.
+func (i *ScheduledMessageWhereInput) P() (predicate.ScheduledMessage, error) {
+	var predicates []predicate.ScheduledMessage
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, scheduledmessage.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ScheduledMessage, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, scheduledmessage.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ScheduledMessage, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, scheduledmessage.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, scheduledmessage.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, scheduledmessage.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, scheduledmessage.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, scheduledmessage.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, scheduledmessage.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, scheduledmessage.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, scheduledmessage.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, scheduledmessage.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, scheduledmessage.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, scheduledmessage.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.InboxID != nil {
+		predicates = append(predicates, scheduledmessage.InboxIDEQ(*i.InboxID))
+	}
+	if i.InboxIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.InboxIDNEQ(*i.InboxIDNEQ))
+	}
+	if len(i.InboxIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.InboxIDIn(i.InboxIDIn...))
+	}
+	if len(i.InboxIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.InboxIDNotIn(i.InboxIDNotIn...))
+	}
+	if i.ContactID != nil {
+		predicates = append(predicates, scheduledmessage.ContactIDEQ(*i.ContactID))
+	}
+	if i.ContactIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.ContactIDNEQ(*i.ContactIDNEQ))
+	}
+	if len(i.ContactIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ContactIDIn(i.ContactIDIn...))
+	}
+	if len(i.ContactIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ContactIDNotIn(i.ContactIDNotIn...))
+	}
+	if i.ConversationID != nil {
+		predicates = append(predicates, scheduledmessage.ConversationIDEQ(*i.ConversationID))
+	}
+	if i.ConversationIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.ConversationIDNEQ(*i.ConversationIDNEQ))
+	}
+	if len(i.ConversationIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ConversationIDIn(i.ConversationIDIn...))
+	}
+	if len(i.ConversationIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ConversationIDNotIn(i.ConversationIDNotIn...))
+	}
+	if i.ConversationIDIsNil {
+		predicates = append(predicates, scheduledmessage.ConversationIDIsNil())
+	}
+	if i.ConversationIDNotNil {
+		predicates = append(predicates, scheduledmessage.ConversationIDNotNil())
+	}
+	if i.AuthorID != nil {
+		predicates = append(predicates, scheduledmessage.AuthorIDEQ(*i.AuthorID))
+	}
+	if i.AuthorIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.AuthorIDNEQ(*i.AuthorIDNEQ))
+	}
+	if len(i.AuthorIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.AuthorIDIn(i.AuthorIDIn...))
+	}
+	if len(i.AuthorIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.AuthorIDNotIn(i.AuthorIDNotIn...))
+	}
+	if i.AuthorIDIsNil {
+		predicates = append(predicates, scheduledmessage.AuthorIDIsNil())
+	}
+	if i.AuthorIDNotNil {
+		predicates = append(predicates, scheduledmessage.AuthorIDNotNil())
+	}
+	if i.Title != nil {
+		predicates = append(predicates, scheduledmessage.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, scheduledmessage.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, scheduledmessage.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, scheduledmessage.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, scheduledmessage.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, scheduledmessage.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, scheduledmessage.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, scheduledmessage.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, scheduledmessage.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, scheduledmessage.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleIsNil {
+		predicates = append(predicates, scheduledmessage.TitleIsNil())
+	}
+	if i.TitleNotNil {
+		predicates = append(predicates, scheduledmessage.TitleNotNil())
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, scheduledmessage.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, scheduledmessage.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Content != nil {
+		predicates = append(predicates, scheduledmessage.ContentEQ(*i.Content))
+	}
+	if i.ContentNEQ != nil {
+		predicates = append(predicates, scheduledmessage.ContentNEQ(*i.ContentNEQ))
+	}
+	if len(i.ContentIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ContentIn(i.ContentIn...))
+	}
+	if len(i.ContentNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ContentNotIn(i.ContentNotIn...))
+	}
+	if i.ContentGT != nil {
+		predicates = append(predicates, scheduledmessage.ContentGT(*i.ContentGT))
+	}
+	if i.ContentGTE != nil {
+		predicates = append(predicates, scheduledmessage.ContentGTE(*i.ContentGTE))
+	}
+	if i.ContentLT != nil {
+		predicates = append(predicates, scheduledmessage.ContentLT(*i.ContentLT))
+	}
+	if i.ContentLTE != nil {
+		predicates = append(predicates, scheduledmessage.ContentLTE(*i.ContentLTE))
+	}
+	if i.ContentContains != nil {
+		predicates = append(predicates, scheduledmessage.ContentContains(*i.ContentContains))
+	}
+	if i.ContentHasPrefix != nil {
+		predicates = append(predicates, scheduledmessage.ContentHasPrefix(*i.ContentHasPrefix))
+	}
+	if i.ContentHasSuffix != nil {
+		predicates = append(predicates, scheduledmessage.ContentHasSuffix(*i.ContentHasSuffix))
+	}
+	if i.ContentEqualFold != nil {
+		predicates = append(predicates, scheduledmessage.ContentEqualFold(*i.ContentEqualFold))
+	}
+	if i.ContentContainsFold != nil {
+		predicates = append(predicates, scheduledmessage.ContentContainsFold(*i.ContentContainsFold))
+	}
+	if i.ScheduledAt != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtEQ(*i.ScheduledAt))
+	}
+	if i.ScheduledAtNEQ != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtNEQ(*i.ScheduledAtNEQ))
+	}
+	if len(i.ScheduledAtIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ScheduledAtIn(i.ScheduledAtIn...))
+	}
+	if len(i.ScheduledAtNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ScheduledAtNotIn(i.ScheduledAtNotIn...))
+	}
+	if i.ScheduledAtGT != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtGT(*i.ScheduledAtGT))
+	}
+	if i.ScheduledAtGTE != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtGTE(*i.ScheduledAtGTE))
+	}
+	if i.ScheduledAtLT != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtLT(*i.ScheduledAtLT))
+	}
+	if i.ScheduledAtLTE != nil {
+		predicates = append(predicates, scheduledmessage.ScheduledAtLTE(*i.ScheduledAtLTE))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, scheduledmessage.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, scheduledmessage.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, scheduledmessage.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.FailureReason != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonEQ(*i.FailureReason))
+	}
+	if i.FailureReasonNEQ != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonNEQ(*i.FailureReasonNEQ))
+	}
+	if len(i.FailureReasonIn) > 0 {
+		predicates = append(predicates, scheduledmessage.FailureReasonIn(i.FailureReasonIn...))
+	}
+	if len(i.FailureReasonNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.FailureReasonNotIn(i.FailureReasonNotIn...))
+	}
+	if i.FailureReasonGT != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonGT(*i.FailureReasonGT))
+	}
+	if i.FailureReasonGTE != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonGTE(*i.FailureReasonGTE))
+	}
+	if i.FailureReasonLT != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonLT(*i.FailureReasonLT))
+	}
+	if i.FailureReasonLTE != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonLTE(*i.FailureReasonLTE))
+	}
+	if i.FailureReasonContains != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonContains(*i.FailureReasonContains))
+	}
+	if i.FailureReasonHasPrefix != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonHasPrefix(*i.FailureReasonHasPrefix))
+	}
+	if i.FailureReasonHasSuffix != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonHasSuffix(*i.FailureReasonHasSuffix))
+	}
+	if i.FailureReasonIsNil {
+		predicates = append(predicates, scheduledmessage.FailureReasonIsNil())
+	}
+	if i.FailureReasonNotNil {
+		predicates = append(predicates, scheduledmessage.FailureReasonNotNil())
+	}
+	if i.FailureReasonEqualFold != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonEqualFold(*i.FailureReasonEqualFold))
+	}
+	if i.FailureReasonContainsFold != nil {
+		predicates = append(predicates, scheduledmessage.FailureReasonContainsFold(*i.FailureReasonContainsFold))
+	}
+	if i.Private != nil {
+		predicates = append(predicates, scheduledmessage.PrivateEQ(*i.Private))
+	}
+	if i.PrivateNEQ != nil {
+		predicates = append(predicates, scheduledmessage.PrivateNEQ(*i.PrivateNEQ))
+	}
+	if i.RecurrenceType != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceTypeEQ(*i.RecurrenceType))
+	}
+	if i.RecurrenceTypeNEQ != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceTypeNEQ(*i.RecurrenceTypeNEQ))
+	}
+	if len(i.RecurrenceTypeIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceTypeIn(i.RecurrenceTypeIn...))
+	}
+	if len(i.RecurrenceTypeNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceTypeNotIn(i.RecurrenceTypeNotIn...))
+	}
+	if i.RecurrenceInterval != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalEQ(*i.RecurrenceInterval))
+	}
+	if i.RecurrenceIntervalNEQ != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalNEQ(*i.RecurrenceIntervalNEQ))
+	}
+	if len(i.RecurrenceIntervalIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalIn(i.RecurrenceIntervalIn...))
+	}
+	if len(i.RecurrenceIntervalNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalNotIn(i.RecurrenceIntervalNotIn...))
+	}
+	if i.RecurrenceIntervalGT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalGT(*i.RecurrenceIntervalGT))
+	}
+	if i.RecurrenceIntervalGTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalGTE(*i.RecurrenceIntervalGTE))
+	}
+	if i.RecurrenceIntervalLT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalLT(*i.RecurrenceIntervalLT))
+	}
+	if i.RecurrenceIntervalLTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceIntervalLTE(*i.RecurrenceIntervalLTE))
+	}
+	if i.RecurrenceEndType != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndTypeEQ(*i.RecurrenceEndType))
+	}
+	if i.RecurrenceEndTypeNEQ != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndTypeNEQ(*i.RecurrenceEndTypeNEQ))
+	}
+	if len(i.RecurrenceEndTypeIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndTypeIn(i.RecurrenceEndTypeIn...))
+	}
+	if len(i.RecurrenceEndTypeNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndTypeNotIn(i.RecurrenceEndTypeNotIn...))
+	}
+	if i.RecurrenceEndDate != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateEQ(*i.RecurrenceEndDate))
+	}
+	if i.RecurrenceEndDateNEQ != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateNEQ(*i.RecurrenceEndDateNEQ))
+	}
+	if len(i.RecurrenceEndDateIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateIn(i.RecurrenceEndDateIn...))
+	}
+	if len(i.RecurrenceEndDateNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateNotIn(i.RecurrenceEndDateNotIn...))
+	}
+	if i.RecurrenceEndDateGT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateGT(*i.RecurrenceEndDateGT))
+	}
+	if i.RecurrenceEndDateGTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateGTE(*i.RecurrenceEndDateGTE))
+	}
+	if i.RecurrenceEndDateLT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateLT(*i.RecurrenceEndDateLT))
+	}
+	if i.RecurrenceEndDateLTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateLTE(*i.RecurrenceEndDateLTE))
+	}
+	if i.RecurrenceEndDateIsNil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateIsNil())
+	}
+	if i.RecurrenceEndDateNotNil {
+		predicates = append(predicates, scheduledmessage.RecurrenceEndDateNotNil())
+	}
+	if i.RecurrenceMaxOccurrences != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesEQ(*i.RecurrenceMaxOccurrences))
+	}
+	if i.RecurrenceMaxOccurrencesNEQ != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesNEQ(*i.RecurrenceMaxOccurrencesNEQ))
+	}
+	if len(i.RecurrenceMaxOccurrencesIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesIn(i.RecurrenceMaxOccurrencesIn...))
+	}
+	if len(i.RecurrenceMaxOccurrencesNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesNotIn(i.RecurrenceMaxOccurrencesNotIn...))
+	}
+	if i.RecurrenceMaxOccurrencesGT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesGT(*i.RecurrenceMaxOccurrencesGT))
+	}
+	if i.RecurrenceMaxOccurrencesGTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesGTE(*i.RecurrenceMaxOccurrencesGTE))
+	}
+	if i.RecurrenceMaxOccurrencesLT != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesLT(*i.RecurrenceMaxOccurrencesLT))
+	}
+	if i.RecurrenceMaxOccurrencesLTE != nil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesLTE(*i.RecurrenceMaxOccurrencesLTE))
+	}
+	if i.RecurrenceMaxOccurrencesIsNil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesIsNil())
+	}
+	if i.RecurrenceMaxOccurrencesNotNil {
+		predicates = append(predicates, scheduledmessage.RecurrenceMaxOccurrencesNotNil())
+	}
+	if i.OccurrencesCount != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountEQ(*i.OccurrencesCount))
+	}
+	if i.OccurrencesCountNEQ != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountNEQ(*i.OccurrencesCountNEQ))
+	}
+	if len(i.OccurrencesCountIn) > 0 {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountIn(i.OccurrencesCountIn...))
+	}
+	if len(i.OccurrencesCountNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountNotIn(i.OccurrencesCountNotIn...))
+	}
+	if i.OccurrencesCountGT != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountGT(*i.OccurrencesCountGT))
+	}
+	if i.OccurrencesCountGTE != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountGTE(*i.OccurrencesCountGTE))
+	}
+	if i.OccurrencesCountLT != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountLT(*i.OccurrencesCountLT))
+	}
+	if i.OccurrencesCountLTE != nil {
+		predicates = append(predicates, scheduledmessage.OccurrencesCountLTE(*i.OccurrencesCountLTE))
+	}
+	if i.ParentID != nil {
+		predicates = append(predicates, scheduledmessage.ParentIDEQ(*i.ParentID))
+	}
+	if i.ParentIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.ParentIDNEQ(*i.ParentIDNEQ))
+	}
+	if len(i.ParentIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ParentIDIn(i.ParentIDIn...))
+	}
+	if len(i.ParentIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.ParentIDNotIn(i.ParentIDNotIn...))
+	}
+	if i.ParentIDIsNil {
+		predicates = append(predicates, scheduledmessage.ParentIDIsNil())
+	}
+	if i.ParentIDNotNil {
+		predicates = append(predicates, scheduledmessage.ParentIDNotNil())
+	}
+	if i.OccurrenceAt != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtEQ(*i.OccurrenceAt))
+	}
+	if i.OccurrenceAtNEQ != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtNEQ(*i.OccurrenceAtNEQ))
+	}
+	if len(i.OccurrenceAtIn) > 0 {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtIn(i.OccurrenceAtIn...))
+	}
+	if len(i.OccurrenceAtNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtNotIn(i.OccurrenceAtNotIn...))
+	}
+	if i.OccurrenceAtGT != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtGT(*i.OccurrenceAtGT))
+	}
+	if i.OccurrenceAtGTE != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtGTE(*i.OccurrenceAtGTE))
+	}
+	if i.OccurrenceAtLT != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtLT(*i.OccurrenceAtLT))
+	}
+	if i.OccurrenceAtLTE != nil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtLTE(*i.OccurrenceAtLTE))
+	}
+	if i.OccurrenceAtIsNil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtIsNil())
+	}
+	if i.OccurrenceAtNotNil {
+		predicates = append(predicates, scheduledmessage.OccurrenceAtNotNil())
+	}
+	if i.MessageID != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDEQ(*i.MessageID))
+	}
+	if i.MessageIDNEQ != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDNEQ(*i.MessageIDNEQ))
+	}
+	if len(i.MessageIDIn) > 0 {
+		predicates = append(predicates, scheduledmessage.MessageIDIn(i.MessageIDIn...))
+	}
+	if len(i.MessageIDNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.MessageIDNotIn(i.MessageIDNotIn...))
+	}
+	if i.MessageIDGT != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDGT(*i.MessageIDGT))
+	}
+	if i.MessageIDGTE != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDGTE(*i.MessageIDGTE))
+	}
+	if i.MessageIDLT != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDLT(*i.MessageIDLT))
+	}
+	if i.MessageIDLTE != nil {
+		predicates = append(predicates, scheduledmessage.MessageIDLTE(*i.MessageIDLTE))
+	}
+	if i.MessageIDIsNil {
+		predicates = append(predicates, scheduledmessage.MessageIDIsNil())
+	}
+	if i.MessageIDNotNil {
+		predicates = append(predicates, scheduledmessage.MessageIDNotNil())
+	}
+	if i.SentAt != nil {
+		predicates = append(predicates, scheduledmessage.SentAtEQ(*i.SentAt))
+	}
+	if i.SentAtNEQ != nil {
+		predicates = append(predicates, scheduledmessage.SentAtNEQ(*i.SentAtNEQ))
+	}
+	if len(i.SentAtIn) > 0 {
+		predicates = append(predicates, scheduledmessage.SentAtIn(i.SentAtIn...))
+	}
+	if len(i.SentAtNotIn) > 0 {
+		predicates = append(predicates, scheduledmessage.SentAtNotIn(i.SentAtNotIn...))
+	}
+	if i.SentAtGT != nil {
+		predicates = append(predicates, scheduledmessage.SentAtGT(*i.SentAtGT))
+	}
+	if i.SentAtGTE != nil {
+		predicates = append(predicates, scheduledmessage.SentAtGTE(*i.SentAtGTE))
+	}
+	if i.SentAtLT != nil {
+		predicates = append(predicates, scheduledmessage.SentAtLT(*i.SentAtLT))
+	}
+	if i.SentAtLTE != nil {
+		predicates = append(predicates, scheduledmessage.SentAtLTE(*i.SentAtLTE))
+	}
+	if i.SentAtIsNil {
+		predicates = append(predicates, scheduledmessage.SentAtIsNil())
+	}
+	if i.SentAtNotNil {
+		predicates = append(predicates, scheduledmessage.SentAtNotNil())
+	}
+
+	if i.HasConversation != nil {
+		p := scheduledmessage.HasConversation()
+		if !*i.HasConversation {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasConversationWith) > 0 {
+		with := make([]predicate.Conversation, 0, len(i.HasConversationWith))
+		for _, w := range i.HasConversationWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasConversationWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasConversationWith(with...))
+	}
+	if i.HasInbox != nil {
+		p := scheduledmessage.HasInbox()
+		if !*i.HasInbox {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasInboxWith) > 0 {
+		with := make([]predicate.Inbox, 0, len(i.HasInboxWith))
+		for _, w := range i.HasInboxWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasInboxWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasInboxWith(with...))
+	}
+	if i.HasContact != nil {
+		p := scheduledmessage.HasContact()
+		if !*i.HasContact {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasContactWith) > 0 {
+		with := make([]predicate.Contact, 0, len(i.HasContactWith))
+		for _, w := range i.HasContactWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasContactWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasContactWith(with...))
+	}
+	if i.HasAuthor != nil {
+		p := scheduledmessage.HasAuthor()
+		if !*i.HasAuthor {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAuthorWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasAuthorWith))
+		for _, w := range i.HasAuthorWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAuthorWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasAuthorWith(with...))
+	}
+	if i.HasParent != nil {
+		p := scheduledmessage.HasParent()
+		if !*i.HasParent {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasParentWith) > 0 {
+		with := make([]predicate.ScheduledMessage, 0, len(i.HasParentWith))
+		for _, w := range i.HasParentWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasParentWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasParentWith(with...))
+	}
+	if i.HasOccurrences != nil {
+		p := scheduledmessage.HasOccurrences()
+		if !*i.HasOccurrences {
+			p = scheduledmessage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasOccurrencesWith) > 0 {
+		with := make([]predicate.ScheduledMessage, 0, len(i.HasOccurrencesWith))
+		for _, w := range i.HasOccurrencesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasOccurrencesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scheduledmessage.HasOccurrencesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyScheduledMessageWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return scheduledmessage.And(predicates...), nil
 	}
 }
 

@@ -105,7 +105,7 @@ type ScheduledMessageEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [8]bool
 	// totalCount holds the count of the edges above.
-	totalCount [4]map[string]int
+	totalCount [6]map[string]int
 
 	namedOccurrences map[string][]*ScheduledMessage
 	namedAttachments map[string][]*Attachment

@@ -107,3 +107,19 @@ func messageInput(in *model.MessageInput) *ops.MessageInput {
 		Private: deref(in.Private), ContentAttributes: in.ContentAttributes, TemplateParams: in.TemplateParams,
 	}
 }
+
+func scheduleInput(in model.ScheduledMessageInput) ops.ScheduleInput {
+	out := ops.ScheduleInput{
+		ConversationID: in.ConversationDisplayID, InboxID: in.InboxID, ContactID: in.ContactID,
+		Title: in.Title, Content: in.Content, ScheduledAt: in.ScheduledAt, Private: in.Private,
+		TemplateParams: in.TemplateParams, ContentAttributes: in.ContentAttributes,
+		RecurrenceType: in.RecurrenceType, RecurrenceInterval: in.RecurrenceInterval,
+		RecurrenceEndType: in.RecurrenceEndType, RecurrenceEndDate: in.RecurrenceEndDate,
+		RecurrenceMaxOccurrences: in.RecurrenceMaxOccurrences,
+	}
+	if in.RecurrenceDays != nil {
+		days := in.RecurrenceDays
+		out.RecurrenceDays = &days
+	}
+	return out
+}

@@ -25,4 +25,8 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+// ScheduledMessage returns ScheduledMessageResolver implementation.
+func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
+
 type queryResolver struct{ *Resolver }
+type scheduledMessageResolver struct{ *Resolver }

@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/graph/model"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -39,6 +40,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
+	ScheduledMessage() ScheduledMessageResolver
 	Subscription() SubscriptionResolver
 }
 
@@ -148,6 +150,7 @@ type ComplexityRoot struct {
 		LastIncomingAt       func(childComplexity int) int
 		Messages             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.MessageOrder, where *ent.MessageWhereInput) int
 		Priority             func(childComplexity int) int
+		ScheduledMessages    func(childComplexity int) int
 		SnoozedUntil         func(childComplexity int) int
 		Status               func(childComplexity int) int
 		Team                 func(childComplexity int) int
@@ -256,6 +259,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CancelScheduledMessage   func(childComplexity int, id int) int
 		ChangeInboxMembers       func(childComplexity int, inboxID int, userIDs []int, change model.MemberChange) int
 		ChangeTeamMembers        func(childComplexity int, teamID int, userIDs []int, change model.MemberChange) int
 		CreateAgent              func(childComplexity int, input model.AgentInput) int
@@ -266,6 +270,7 @@ type ComplexityRoot struct {
 		CreateInbox              func(childComplexity int, input model.InboxInput) int
 		CreateLabel              func(childComplexity int, input model.LabelInput) int
 		CreateMessage            func(childComplexity int, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) int
+		CreateScheduledMessage   func(childComplexity int, input model.ScheduledMessageInput, attachments []*graphql.Upload) int
 		CreateTeam               func(childComplexity int, input model.TeamInput) int
 		DeleteAgent              func(childComplexity int, id int) int
 		DeleteAgentBot           func(childComplexity int, id int) int
@@ -273,6 +278,7 @@ type ComplexityRoot struct {
 		DeleteInbox              func(childComplexity int, id int) int
 		DeleteLabel              func(childComplexity int, id int) int
 		DeleteMessage            func(childComplexity int, conversationDisplayID int, messageID int) int
+		DeleteScheduledMessage   func(childComplexity int, id int) int
 		DeleteTeam               func(childComplexity int, id int) int
 		MergeContacts            func(childComplexity int, baseContactID int, mergeeContactID int) int
 		SetContactLabels         func(childComplexity int, id int, labels []string) int
@@ -284,6 +290,7 @@ type ComplexityRoot struct {
 		UpdateContact            func(childComplexity int, id int, input model.UpdateContactInput) int
 		UpdateInbox              func(childComplexity int, id int, input model.InboxInput) int
 		UpdateLabel              func(childComplexity int, id int, input model.LabelInput) int
+		UpdateScheduledMessage   func(childComplexity int, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) int
 		UpdateTeam               func(childComplexity int, id int, input model.TeamInput) int
 	}
 
@@ -309,14 +316,61 @@ type ComplexityRoot struct {
 		Inboxes            func(childComplexity int) int
 		Label              func(childComplexity int, id int) int
 		Labels             func(childComplexity int) int
+		ScheduledMessage   func(childComplexity int, id int) int
+		ScheduledMessages  func(childComplexity int, conversationDisplayID *int, status *string, page *int) int
 		SearchContacts     func(childComplexity int, q string, sort *string, page *int) int
 		Team               func(childComplexity int, id int) int
 		TeamMembers        func(childComplexity int, teamID int) int
 		Teams              func(childComplexity int) int
 	}
 
+	ScheduledMessage struct {
+		AccountID                func(childComplexity int) int
+		Author                   func(childComplexity int) int
+		AuthorID                 func(childComplexity int) int
+		Contact                  func(childComplexity int) int
+		ContactID                func(childComplexity int) int
+		Content                  func(childComplexity int) int
+		ContentAttributes        func(childComplexity int) int
+		Conversation             func(childComplexity int) int
+		ConversationID           func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		FailureReason            func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		Inbox                    func(childComplexity int) int
+		InboxID                  func(childComplexity int) int
+		MessageID                func(childComplexity int) int
+		NextOccurrenceAt         func(childComplexity int) int
+		OccurrenceAt             func(childComplexity int) int
+		Occurrences              func(childComplexity int) int
+		OccurrencesCount         func(childComplexity int) int
+		Parent                   func(childComplexity int) int
+		ParentID                 func(childComplexity int) int
+		Private                  func(childComplexity int) int
+		RecurrenceDays           func(childComplexity int) int
+		RecurrenceEndDate        func(childComplexity int) int
+		RecurrenceEndType        func(childComplexity int) int
+		RecurrenceInterval       func(childComplexity int) int
+		RecurrenceMaxOccurrences func(childComplexity int) int
+		RecurrenceType           func(childComplexity int) int
+		ScheduledAt              func(childComplexity int) int
+		SentAt                   func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		TemplateParams           func(childComplexity int) int
+		Title                    func(childComplexity int) int
+		UpdatedAt                func(childComplexity int) int
+	}
+
+	ScheduledMessagePage struct {
+		HasMore    func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		Page       func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
 	Subscription struct {
-		MessageCreated func(childComplexity int, conversationDisplayID int) int
+		MessageCreated          func(childComplexity int, conversationDisplayID int) int
+		ScheduledMessageUpdated func(childComplexity int, conversationDisplayID *int) int
 	}
 
 	Team struct {
@@ -383,6 +437,10 @@ type MutationResolver interface {
 	SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error)
 	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error)
 	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error)
+	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
+	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
+	CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
+	DeleteScheduledMessage(ctx context.Context, id int) (int, error)
 }
 type QueryResolver interface {
 	Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
@@ -403,9 +461,15 @@ type QueryResolver interface {
 	TeamMembers(ctx context.Context, teamID int) ([]*ent.AccountUser, error)
 	Conversations(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationList, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
+	ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error)
+	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
+}
+type ScheduledMessageResolver interface {
+	NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error)
 }
 type SubscriptionResolver interface {
 	MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error)
+	ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *ent.ScheduledMessage, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -897,6 +961,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Conversation.Priority(childComplexity), true
+	case "Conversation.scheduledMessages":
+		if e.ComplexityRoot.Conversation.ScheduledMessages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.ScheduledMessages(childComplexity), true
 	case "Conversation.snoozedUntil":
 		if e.ComplexityRoot.Conversation.SnoozedUntil == nil {
 			break
@@ -1375,6 +1445,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MessageEdge.Node(childComplexity), true
 
+	case "Mutation.cancelScheduledMessage":
+		if e.ComplexityRoot.Mutation.CancelScheduledMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelScheduledMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelScheduledMessage(childComplexity, args["id"].(int)), true
 	case "Mutation.changeInboxMembers":
 		if e.ComplexityRoot.Mutation.ChangeInboxMembers == nil {
 			break
@@ -1485,6 +1566,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateMessage(childComplexity, args["conversationDisplayID"].(int), args["input"].(model.MessageInput), args["attachments"].([]*graphql.Upload)), true
+	case "Mutation.createScheduledMessage":
+		if e.ComplexityRoot.Mutation.CreateScheduledMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createScheduledMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateScheduledMessage(childComplexity, args["input"].(model.ScheduledMessageInput), args["attachments"].([]*graphql.Upload)), true
 	case "Mutation.createTeam":
 		if e.ComplexityRoot.Mutation.CreateTeam == nil {
 			break
@@ -1562,6 +1654,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteMessage(childComplexity, args["conversationDisplayID"].(int), args["messageID"].(int)), true
+	case "Mutation.deleteScheduledMessage":
+		if e.ComplexityRoot.Mutation.DeleteScheduledMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteScheduledMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteScheduledMessage(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteTeam":
 		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
 			break
@@ -1683,6 +1786,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateLabel(childComplexity, args["id"].(int), args["input"].(model.LabelInput)), true
+	case "Mutation.updateScheduledMessage":
+		if e.ComplexityRoot.Mutation.UpdateScheduledMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateScheduledMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateScheduledMessage(childComplexity, args["id"].(int), args["input"].(model.ScheduledMessageInput), args["attachments"].([]*graphql.Upload)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -1855,6 +1969,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Labels(childComplexity), true
+	case "Query.scheduledMessage":
+		if e.ComplexityRoot.Query.ScheduledMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scheduledMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ScheduledMessage(childComplexity, args["id"].(int)), true
+	case "Query.scheduledMessages":
+		if e.ComplexityRoot.Query.ScheduledMessages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scheduledMessages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ScheduledMessages(childComplexity, args["conversationDisplayID"].(*int), args["status"].(*string), args["page"].(*int)), true
 	case "Query.searchContacts":
 		if e.ComplexityRoot.Query.SearchContacts == nil {
 			break
@@ -1895,6 +2031,236 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Teams(childComplexity), true
 
+	case "ScheduledMessage.accountID":
+		if e.ComplexityRoot.ScheduledMessage.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.AccountID(childComplexity), true
+	case "ScheduledMessage.author":
+		if e.ComplexityRoot.ScheduledMessage.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Author(childComplexity), true
+	case "ScheduledMessage.authorID":
+		if e.ComplexityRoot.ScheduledMessage.AuthorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.AuthorID(childComplexity), true
+	case "ScheduledMessage.contact":
+		if e.ComplexityRoot.ScheduledMessage.Contact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Contact(childComplexity), true
+	case "ScheduledMessage.contactID":
+		if e.ComplexityRoot.ScheduledMessage.ContactID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ContactID(childComplexity), true
+	case "ScheduledMessage.content":
+		if e.ComplexityRoot.ScheduledMessage.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Content(childComplexity), true
+	case "ScheduledMessage.contentAttributes":
+		if e.ComplexityRoot.ScheduledMessage.ContentAttributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ContentAttributes(childComplexity), true
+	case "ScheduledMessage.conversation":
+		if e.ComplexityRoot.ScheduledMessage.Conversation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Conversation(childComplexity), true
+	case "ScheduledMessage.conversationID":
+		if e.ComplexityRoot.ScheduledMessage.ConversationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ConversationID(childComplexity), true
+	case "ScheduledMessage.createdAt":
+		if e.ComplexityRoot.ScheduledMessage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.CreatedAt(childComplexity), true
+	case "ScheduledMessage.failureReason":
+		if e.ComplexityRoot.ScheduledMessage.FailureReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.FailureReason(childComplexity), true
+	case "ScheduledMessage.id":
+		if e.ComplexityRoot.ScheduledMessage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ID(childComplexity), true
+	case "ScheduledMessage.inbox":
+		if e.ComplexityRoot.ScheduledMessage.Inbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Inbox(childComplexity), true
+	case "ScheduledMessage.inboxID":
+		if e.ComplexityRoot.ScheduledMessage.InboxID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.InboxID(childComplexity), true
+	case "ScheduledMessage.messageID":
+		if e.ComplexityRoot.ScheduledMessage.MessageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.MessageID(childComplexity), true
+	case "ScheduledMessage.nextOccurrenceAt":
+		if e.ComplexityRoot.ScheduledMessage.NextOccurrenceAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.NextOccurrenceAt(childComplexity), true
+	case "ScheduledMessage.occurrenceAt":
+		if e.ComplexityRoot.ScheduledMessage.OccurrenceAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.OccurrenceAt(childComplexity), true
+	case "ScheduledMessage.occurrences":
+		if e.ComplexityRoot.ScheduledMessage.Occurrences == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Occurrences(childComplexity), true
+	case "ScheduledMessage.occurrencesCount":
+		if e.ComplexityRoot.ScheduledMessage.OccurrencesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.OccurrencesCount(childComplexity), true
+	case "ScheduledMessage.parent":
+		if e.ComplexityRoot.ScheduledMessage.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Parent(childComplexity), true
+	case "ScheduledMessage.parentID":
+		if e.ComplexityRoot.ScheduledMessage.ParentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ParentID(childComplexity), true
+	case "ScheduledMessage.private":
+		if e.ComplexityRoot.ScheduledMessage.Private == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Private(childComplexity), true
+	case "ScheduledMessage.recurrenceDays":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceDays(childComplexity), true
+	case "ScheduledMessage.recurrenceEndDate":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceEndDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceEndDate(childComplexity), true
+	case "ScheduledMessage.recurrenceEndType":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceEndType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceEndType(childComplexity), true
+	case "ScheduledMessage.recurrenceInterval":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceInterval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceInterval(childComplexity), true
+	case "ScheduledMessage.recurrenceMaxOccurrences":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceMaxOccurrences == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceMaxOccurrences(childComplexity), true
+	case "ScheduledMessage.recurrenceType":
+		if e.ComplexityRoot.ScheduledMessage.RecurrenceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.RecurrenceType(childComplexity), true
+	case "ScheduledMessage.scheduledAt":
+		if e.ComplexityRoot.ScheduledMessage.ScheduledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.ScheduledAt(childComplexity), true
+	case "ScheduledMessage.sentAt":
+		if e.ComplexityRoot.ScheduledMessage.SentAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.SentAt(childComplexity), true
+	case "ScheduledMessage.status":
+		if e.ComplexityRoot.ScheduledMessage.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Status(childComplexity), true
+	case "ScheduledMessage.templateParams":
+		if e.ComplexityRoot.ScheduledMessage.TemplateParams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.TemplateParams(childComplexity), true
+	case "ScheduledMessage.title":
+		if e.ComplexityRoot.ScheduledMessage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Title(childComplexity), true
+	case "ScheduledMessage.updatedAt":
+		if e.ComplexityRoot.ScheduledMessage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.UpdatedAt(childComplexity), true
+
+	case "ScheduledMessagePage.hasMore":
+		if e.ComplexityRoot.ScheduledMessagePage.HasMore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessagePage.HasMore(childComplexity), true
+	case "ScheduledMessagePage.nodes":
+		if e.ComplexityRoot.ScheduledMessagePage.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessagePage.Nodes(childComplexity), true
+	case "ScheduledMessagePage.page":
+		if e.ComplexityRoot.ScheduledMessagePage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessagePage.Page(childComplexity), true
+	case "ScheduledMessagePage.totalCount":
+		if e.ComplexityRoot.ScheduledMessagePage.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessagePage.TotalCount(childComplexity), true
+
 	case "Subscription.messageCreated":
 		if e.ComplexityRoot.Subscription.MessageCreated == nil {
 			break
@@ -1906,6 +2272,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MessageCreated(childComplexity, args["conversationDisplayID"].(int)), true
+	case "Subscription.scheduledMessageUpdated":
+		if e.ComplexityRoot.Subscription.ScheduledMessageUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_scheduledMessageUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ScheduledMessageUpdated(childComplexity, args["conversationDisplayID"].(*int)), true
 
 	case "Team.accountID":
 		if e.ComplexityRoot.Team.AccountID == nil {
@@ -2091,6 +2468,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMessageWhereInput,
 		ec.unmarshalInputProviderConfigInput,
 		ec.unmarshalInputSMTPInput,
+		ec.unmarshalInputScheduledMessageInput,
+		ec.unmarshalInputScheduledMessageOrder,
+		ec.unmarshalInputScheduledMessageWhereInput,
 		ec.unmarshalInputTeamInput,
 		ec.unmarshalInputTeamMemberOrder,
 		ec.unmarshalInputTeamMemberWhereInput,
@@ -2429,6 +2809,8 @@ func (ec *executionContext) childFields_Conversation(ctx context.Context, field 
 		return ec.fieldContext_Conversation_team(ctx, field)
 	case "messages":
 		return ec.fieldContext_Conversation_messages(ctx, field)
+	case "scheduledMessages":
+		return ec.fieldContext_Conversation_scheduledMessages(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Conversation", field.Name)
 }
@@ -2641,6 +3023,94 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ScheduledMessage_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ScheduledMessage_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ScheduledMessage_updatedAt(ctx, field)
+	case "accountID":
+		return ec.fieldContext_ScheduledMessage_accountID(ctx, field)
+	case "inboxID":
+		return ec.fieldContext_ScheduledMessage_inboxID(ctx, field)
+	case "contactID":
+		return ec.fieldContext_ScheduledMessage_contactID(ctx, field)
+	case "conversationID":
+		return ec.fieldContext_ScheduledMessage_conversationID(ctx, field)
+	case "authorID":
+		return ec.fieldContext_ScheduledMessage_authorID(ctx, field)
+	case "title":
+		return ec.fieldContext_ScheduledMessage_title(ctx, field)
+	case "content":
+		return ec.fieldContext_ScheduledMessage_content(ctx, field)
+	case "scheduledAt":
+		return ec.fieldContext_ScheduledMessage_scheduledAt(ctx, field)
+	case "status":
+		return ec.fieldContext_ScheduledMessage_status(ctx, field)
+	case "failureReason":
+		return ec.fieldContext_ScheduledMessage_failureReason(ctx, field)
+	case "templateParams":
+		return ec.fieldContext_ScheduledMessage_templateParams(ctx, field)
+	case "contentAttributes":
+		return ec.fieldContext_ScheduledMessage_contentAttributes(ctx, field)
+	case "private":
+		return ec.fieldContext_ScheduledMessage_private(ctx, field)
+	case "recurrenceType":
+		return ec.fieldContext_ScheduledMessage_recurrenceType(ctx, field)
+	case "recurrenceInterval":
+		return ec.fieldContext_ScheduledMessage_recurrenceInterval(ctx, field)
+	case "recurrenceDays":
+		return ec.fieldContext_ScheduledMessage_recurrenceDays(ctx, field)
+	case "recurrenceEndType":
+		return ec.fieldContext_ScheduledMessage_recurrenceEndType(ctx, field)
+	case "recurrenceEndDate":
+		return ec.fieldContext_ScheduledMessage_recurrenceEndDate(ctx, field)
+	case "recurrenceMaxOccurrences":
+		return ec.fieldContext_ScheduledMessage_recurrenceMaxOccurrences(ctx, field)
+	case "occurrencesCount":
+		return ec.fieldContext_ScheduledMessage_occurrencesCount(ctx, field)
+	case "parentID":
+		return ec.fieldContext_ScheduledMessage_parentID(ctx, field)
+	case "occurrenceAt":
+		return ec.fieldContext_ScheduledMessage_occurrenceAt(ctx, field)
+	case "messageID":
+		return ec.fieldContext_ScheduledMessage_messageID(ctx, field)
+	case "sentAt":
+		return ec.fieldContext_ScheduledMessage_sentAt(ctx, field)
+	case "conversation":
+		return ec.fieldContext_ScheduledMessage_conversation(ctx, field)
+	case "inbox":
+		return ec.fieldContext_ScheduledMessage_inbox(ctx, field)
+	case "contact":
+		return ec.fieldContext_ScheduledMessage_contact(ctx, field)
+	case "author":
+		return ec.fieldContext_ScheduledMessage_author(ctx, field)
+	case "parent":
+		return ec.fieldContext_ScheduledMessage_parent(ctx, field)
+	case "occurrences":
+		return ec.fieldContext_ScheduledMessage_occurrences(ctx, field)
+	case "nextOccurrenceAt":
+		return ec.fieldContext_ScheduledMessage_nextOccurrenceAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessage", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledMessagePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
+	case "page":
+		return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
+	case "hasMore":
+		return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessagePage", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2879,6 +3349,20 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_changeInboxMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3083,6 +3567,28 @@ func (ec *executionContext) field_Mutation_createMessage_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ScheduledMessageInput, error) {
+			return ec.unmarshalNScheduledMessageInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "attachments",
+		func(ctx context.Context, v any) ([]*graphql.Upload, error) {
+			return ec.unmarshalOUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["attachments"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3186,6 +3692,20 @@ func (ec *executionContext) field_Mutation_deleteMessage_args(ctx context.Contex
 		return nil, err
 	}
 	args["messageID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3428,6 +3948,36 @@ func (ec *executionContext) field_Mutation_updateLabel_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ScheduledMessageInput, error) {
+			return ec.unmarshalNScheduledMessageInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "attachments",
+		func(ctx context.Context, v any) ([]*graphql.Upload, error) {
+			return ec.unmarshalOUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["attachments"] = arg2
 	return args, nil
 }
 
@@ -3695,6 +4245,50 @@ func (ec *executionContext) field_Query_label_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_scheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scheduledMessages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationDisplayID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_searchContacts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3759,6 +4353,20 @@ func (ec *executionContext) field_Subscription_messageCreated_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
 		func(ctx context.Context, v any) (int, error) {
 			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationDisplayID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_scheduledMessageUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5915,6 +6523,38 @@ func (ec *executionContext) fieldContext_Conversation_messages(ctx context.Conte
 	if fc.Args, err = ec.field_Conversation_messages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Conversation_scheduledMessages(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Conversation_scheduledMessages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledMessages(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Conversation_scheduledMessages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Conversation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -8936,6 +9576,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteMessage(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createScheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createScheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateScheduledMessage(ctx, fc.Args["input"].(model.ScheduledMessageInput), fc.Args["attachments"].([]*graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createScheduledMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateScheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateScheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateScheduledMessage(ctx, fc.Args["id"].(int), fc.Args["input"].(model.ScheduledMessageInput), fc.Args["attachments"].([]*graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateScheduledMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelScheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelScheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelScheduledMessage(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelScheduledMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteScheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteScheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteScheduledMessage(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteScheduledMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9760,6 +10576,94 @@ func (ec *executionContext) fieldContext_Query_conversation(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scheduledMessages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["conversationDisplayID"].(*int), fc.Args["status"].(*string), fc.Args["page"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
+			return ec.marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessagePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledMessages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_scheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ScheduledMessage(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9836,6 +10740,943 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _ScheduledMessage_id(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_accountID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_inboxID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InboxID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_contactID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_contactID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContactID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_contactID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_conversationID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_conversationID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConversationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_authorID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_authorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_authorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_title(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_content(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_scheduledAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_scheduledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_scheduledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_status(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v scheduledmessage.Status) graphql.Marshaler {
+			return ec.marshalNScheduledMessageStatus2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageStatus does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_failureReason(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_failureReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailureReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_failureReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_templateParams(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_templateParams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TemplateParams, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_templateParams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_contentAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_contentAttributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentAttributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_contentAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_private(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_private(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Private, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_private(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceType(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v scheduledmessage.RecurrenceType) graphql.Marshaler {
+			return ec.marshalNScheduledMessageRecurrenceType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageRecurrenceType does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceInterval(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceInterval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceInterval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceInterval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceDays(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceDays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceDays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceEndType(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceEndType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceEndType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v scheduledmessage.RecurrenceEndType) graphql.Marshaler {
+			return ec.marshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceEndType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageRecurrenceEndType does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceEndDate(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceEndDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceEndDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceEndDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_recurrenceMaxOccurrences(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_recurrenceMaxOccurrences(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecurrenceMaxOccurrences, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceMaxOccurrences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_occurrencesCount(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_occurrencesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurrencesCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_occurrencesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_parentID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_parentID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_parentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_occurrenceAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_occurrenceAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurrenceAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_occurrenceAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_messageID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_messageID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MessageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_messageID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_sentAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_sentAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SentAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_sentAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_conversation(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_inbox(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_inbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inbox(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+			return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_inbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Inbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_contact(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_contact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contact(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
+			return ec.marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_author(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Author(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_parent(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_occurrences(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_occurrences(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Occurrences(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_occurrences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessage_nextOccurrenceAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_nextOccurrenceAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ScheduledMessage().NextOccurrenceAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_nextOccurrenceAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessagePage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessagePage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessagePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessagePage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessagePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessagePage_page(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessagePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessagePage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasMore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessagePage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Subscription_messageCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -9874,6 +11715,50 @@ func (ec *executionContext) fieldContext_Subscription_messageCreated(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_messageCreated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_scheduledMessageUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_scheduledMessageUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ScheduledMessageUpdated(ctx, fc.Args["conversationDisplayID"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_scheduledMessageUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_scheduledMessageUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14163,7 +16048,7 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "displayID", "displayIDNEQ", "displayIDIn", "displayIDNotIn", "displayIDGT", "displayIDGTE", "displayIDLT", "displayIDLTE", "uuid", "uuidNEQ", "uuidIn", "uuidNotIn", "uuidGT", "uuidGTE", "uuidLT", "uuidLTE", "uuidContains", "uuidHasPrefix", "uuidHasSuffix", "uuidEqualFold", "uuidContainsFold", "inboxID", "inboxIDNEQ", "inboxIDIn", "inboxIDNotIn", "contactID", "contactIDNEQ", "contactIDIn", "contactIDNotIn", "contactInboxID", "contactInboxIDNEQ", "contactInboxIDIn", "contactInboxIDNotIn", "contactInboxIDIsNil", "contactInboxIDNotNil", "assigneeID", "assigneeIDNEQ", "assigneeIDIn", "assigneeIDNotIn", "assigneeIDIsNil", "assigneeIDNotNil", "teamID", "teamIDNEQ", "teamIDIn", "teamIDNotIn", "teamIDIsNil", "teamIDNotNil", "status", "statusNEQ", "statusIn", "statusNotIn", "priority", "priorityNEQ", "priorityIn", "priorityNotIn", "priorityIsNil", "priorityNotNil", "snoozedUntil", "snoozedUntilNEQ", "snoozedUntilIn", "snoozedUntilNotIn", "snoozedUntilGT", "snoozedUntilGTE", "snoozedUntilLT", "snoozedUntilLTE", "snoozedUntilIsNil", "snoozedUntilNotNil", "lastActivityAt", "lastActivityAtNEQ", "lastActivityAtIn", "lastActivityAtNotIn", "lastActivityAtGT", "lastActivityAtGTE", "lastActivityAtLT", "lastActivityAtLTE", "lastIncomingAt", "lastIncomingAtNEQ", "lastIncomingAtIn", "lastIncomingAtNotIn", "lastIncomingAtGT", "lastIncomingAtGTE", "lastIncomingAtLT", "lastIncomingAtLTE", "lastIncomingAtIsNil", "lastIncomingAtNotNil", "firstReplyCreatedAt", "firstReplyCreatedAtNEQ", "firstReplyCreatedAtIn", "firstReplyCreatedAtNotIn", "firstReplyCreatedAtGT", "firstReplyCreatedAtGTE", "firstReplyCreatedAtLT", "firstReplyCreatedAtLTE", "firstReplyCreatedAtIsNil", "firstReplyCreatedAtNotNil", "waitingSince", "waitingSinceNEQ", "waitingSinceIn", "waitingSinceNotIn", "waitingSinceGT", "waitingSinceGTE", "waitingSinceLT", "waitingSinceLTE", "waitingSinceIsNil", "waitingSinceNotNil", "agentLastSeenAt", "agentLastSeenAtNEQ", "agentLastSeenAtIn", "agentLastSeenAtNotIn", "agentLastSeenAtGT", "agentLastSeenAtGTE", "agentLastSeenAtLT", "agentLastSeenAtLTE", "agentLastSeenAtIsNil", "agentLastSeenAtNotNil", "contactLastSeenAt", "contactLastSeenAtNEQ", "contactLastSeenAtIn", "contactLastSeenAtNotIn", "contactLastSeenAtGT", "contactLastSeenAtGTE", "contactLastSeenAtLT", "contactLastSeenAtLTE", "contactLastSeenAtIsNil", "contactLastSeenAtNotNil", "hasInbox", "hasInboxWith", "hasContact", "hasContactWith", "hasContactInbox", "hasContactInboxWith", "hasAssignee", "hasAssigneeWith", "hasTeam", "hasTeamWith", "hasMessages", "hasMessagesWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "displayID", "displayIDNEQ", "displayIDIn", "displayIDNotIn", "displayIDGT", "displayIDGTE", "displayIDLT", "displayIDLTE", "uuid", "uuidNEQ", "uuidIn", "uuidNotIn", "uuidGT", "uuidGTE", "uuidLT", "uuidLTE", "uuidContains", "uuidHasPrefix", "uuidHasSuffix", "uuidEqualFold", "uuidContainsFold", "inboxID", "inboxIDNEQ", "inboxIDIn", "inboxIDNotIn", "contactID", "contactIDNEQ", "contactIDIn", "contactIDNotIn", "contactInboxID", "contactInboxIDNEQ", "contactInboxIDIn", "contactInboxIDNotIn", "contactInboxIDIsNil", "contactInboxIDNotNil", "assigneeID", "assigneeIDNEQ", "assigneeIDIn", "assigneeIDNotIn", "assigneeIDIsNil", "assigneeIDNotNil", "teamID", "teamIDNEQ", "teamIDIn", "teamIDNotIn", "teamIDIsNil", "teamIDNotNil", "status", "statusNEQ", "statusIn", "statusNotIn", "priority", "priorityNEQ", "priorityIn", "priorityNotIn", "priorityIsNil", "priorityNotNil", "snoozedUntil", "snoozedUntilNEQ", "snoozedUntilIn", "snoozedUntilNotIn", "snoozedUntilGT", "snoozedUntilGTE", "snoozedUntilLT", "snoozedUntilLTE", "snoozedUntilIsNil", "snoozedUntilNotNil", "lastActivityAt", "lastActivityAtNEQ", "lastActivityAtIn", "lastActivityAtNotIn", "lastActivityAtGT", "lastActivityAtGTE", "lastActivityAtLT", "lastActivityAtLTE", "lastIncomingAt", "lastIncomingAtNEQ", "lastIncomingAtIn", "lastIncomingAtNotIn", "lastIncomingAtGT", "lastIncomingAtGTE", "lastIncomingAtLT", "lastIncomingAtLTE", "lastIncomingAtIsNil", "lastIncomingAtNotNil", "firstReplyCreatedAt", "firstReplyCreatedAtNEQ", "firstReplyCreatedAtIn", "firstReplyCreatedAtNotIn", "firstReplyCreatedAtGT", "firstReplyCreatedAtGTE", "firstReplyCreatedAtLT", "firstReplyCreatedAtLTE", "firstReplyCreatedAtIsNil", "firstReplyCreatedAtNotNil", "waitingSince", "waitingSinceNEQ", "waitingSinceIn", "waitingSinceNotIn", "waitingSinceGT", "waitingSinceGTE", "waitingSinceLT", "waitingSinceLTE", "waitingSinceIsNil", "waitingSinceNotNil", "agentLastSeenAt", "agentLastSeenAtNEQ", "agentLastSeenAtIn", "agentLastSeenAtNotIn", "agentLastSeenAtGT", "agentLastSeenAtGTE", "agentLastSeenAtLT", "agentLastSeenAtLTE", "agentLastSeenAtIsNil", "agentLastSeenAtNotNil", "contactLastSeenAt", "contactLastSeenAtNEQ", "contactLastSeenAtIn", "contactLastSeenAtNotIn", "contactLastSeenAtGT", "contactLastSeenAtGTE", "contactLastSeenAtLT", "contactLastSeenAtLTE", "contactLastSeenAtIsNil", "contactLastSeenAtNotNil", "hasInbox", "hasInboxWith", "hasContact", "hasContactWith", "hasContactInbox", "hasContactInboxWith", "hasAssignee", "hasAssigneeWith", "hasTeam", "hasTeamWith", "hasMessages", "hasMessagesWith", "hasScheduledMessages", "hasScheduledMessagesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15346,6 +17231,20 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 				return it, err
 			}
 			it.HasMessagesWith = data
+		case "hasScheduledMessages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasScheduledMessages"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasScheduledMessages = data
+		case "hasScheduledMessagesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasScheduledMessagesWith"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasScheduledMessagesWith = data
 		}
 	}
 	return it, nil
@@ -18913,6 +20812,1598 @@ func (ec *executionContext) unmarshalInputSMTPInput(ctx context.Context, obj any
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputScheduledMessageInput(ctx context.Context, obj any) (model.ScheduledMessageInput, error) {
+	var it model.ScheduledMessageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"conversationDisplayID", "inboxID", "contactID", "title", "content", "scheduledAt", "private", "templateParams", "contentAttributes", "recurrenceType", "recurrenceInterval", "recurrenceDays", "recurrenceEndType", "recurrenceEndDate", "recurrenceMaxOccurrences"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "conversationDisplayID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationDisplayID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationDisplayID = data
+		case "inboxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InboxID = data
+		case "contactID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "scheduledAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAt = data
+		case "private":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("private"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Private = data
+		case "templateParams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("templateParams"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TemplateParams = data
+		case "contentAttributes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentAttributes"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentAttributes = data
+		case "recurrenceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceType = data
+		case "recurrenceInterval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceInterval"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceInterval = data
+		case "recurrenceDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceDays"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceDays = data
+		case "recurrenceEndType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndType = data
+		case "recurrenceEndDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDate"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDate = data
+		case "recurrenceMaxOccurrences":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrences"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrences = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputScheduledMessageOrder(ctx context.Context, obj any) (ent.ScheduledMessageOrder, error) {
+	var it ent.ScheduledMessageOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context.Context, obj any) (ent.ScheduledMessageWhereInput, error) {
+	var it ent.ScheduledMessageWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "inboxID", "inboxIDNEQ", "inboxIDIn", "inboxIDNotIn", "contactID", "contactIDNEQ", "contactIDIn", "contactIDNotIn", "conversationID", "conversationIDNEQ", "conversationIDIn", "conversationIDNotIn", "conversationIDIsNil", "conversationIDNotNil", "authorID", "authorIDNEQ", "authorIDIn", "authorIDNotIn", "authorIDIsNil", "authorIDNotNil", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleIsNil", "titleNotNil", "titleEqualFold", "titleContainsFold", "content", "contentNEQ", "contentIn", "contentNotIn", "contentGT", "contentGTE", "contentLT", "contentLTE", "contentContains", "contentHasPrefix", "contentHasSuffix", "contentEqualFold", "contentContainsFold", "scheduledAt", "scheduledAtNEQ", "scheduledAtIn", "scheduledAtNotIn", "scheduledAtGT", "scheduledAtGTE", "scheduledAtLT", "scheduledAtLTE", "status", "statusNEQ", "statusIn", "statusNotIn", "failureReason", "failureReasonNEQ", "failureReasonIn", "failureReasonNotIn", "failureReasonGT", "failureReasonGTE", "failureReasonLT", "failureReasonLTE", "failureReasonContains", "failureReasonHasPrefix", "failureReasonHasSuffix", "failureReasonIsNil", "failureReasonNotNil", "failureReasonEqualFold", "failureReasonContainsFold", "private", "privateNEQ", "recurrenceType", "recurrenceTypeNEQ", "recurrenceTypeIn", "recurrenceTypeNotIn", "recurrenceInterval", "recurrenceIntervalNEQ", "recurrenceIntervalIn", "recurrenceIntervalNotIn", "recurrenceIntervalGT", "recurrenceIntervalGTE", "recurrenceIntervalLT", "recurrenceIntervalLTE", "recurrenceEndType", "recurrenceEndTypeNEQ", "recurrenceEndTypeIn", "recurrenceEndTypeNotIn", "recurrenceEndDate", "recurrenceEndDateNEQ", "recurrenceEndDateIn", "recurrenceEndDateNotIn", "recurrenceEndDateGT", "recurrenceEndDateGTE", "recurrenceEndDateLT", "recurrenceEndDateLTE", "recurrenceEndDateIsNil", "recurrenceEndDateNotNil", "recurrenceMaxOccurrences", "recurrenceMaxOccurrencesNEQ", "recurrenceMaxOccurrencesIn", "recurrenceMaxOccurrencesNotIn", "recurrenceMaxOccurrencesGT", "recurrenceMaxOccurrencesGTE", "recurrenceMaxOccurrencesLT", "recurrenceMaxOccurrencesLTE", "recurrenceMaxOccurrencesIsNil", "recurrenceMaxOccurrencesNotNil", "occurrencesCount", "occurrencesCountNEQ", "occurrencesCountIn", "occurrencesCountNotIn", "occurrencesCountGT", "occurrencesCountGTE", "occurrencesCountLT", "occurrencesCountLTE", "parentID", "parentIDNEQ", "parentIDIn", "parentIDNotIn", "parentIDIsNil", "parentIDNotNil", "occurrenceAt", "occurrenceAtNEQ", "occurrenceAtIn", "occurrenceAtNotIn", "occurrenceAtGT", "occurrenceAtGTE", "occurrenceAtLT", "occurrenceAtLTE", "occurrenceAtIsNil", "occurrenceAtNotNil", "messageID", "messageIDNEQ", "messageIDIn", "messageIDNotIn", "messageIDGT", "messageIDGTE", "messageIDLT", "messageIDLTE", "messageIDIsNil", "messageIDNotNil", "sentAt", "sentAtNEQ", "sentAtIn", "sentAtNotIn", "sentAtGT", "sentAtGTE", "sentAtLT", "sentAtLTE", "sentAtIsNil", "sentAtNotNil", "hasConversation", "hasConversationWith", "hasInbox", "hasInboxWith", "hasContact", "hasContactWith", "hasAuthor", "hasAuthorWith", "hasParent", "hasParentWith", "hasOccurrences", "hasOccurrencesWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "accountID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "accountIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNEQ = data
+		case "accountIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDIn = data
+		case "accountIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNotIn = data
+		case "inboxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InboxID = data
+		case "inboxIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InboxIDNEQ = data
+		case "inboxIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InboxIDIn = data
+		case "inboxIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InboxIDNotIn = data
+		case "contactID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactID = data
+		case "contactIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactIDNEQ = data
+		case "contactIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactIDIn = data
+		case "contactIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactIDNotIn = data
+		case "conversationID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationID = data
+		case "conversationIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationIDNEQ = data
+		case "conversationIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationIDIn = data
+		case "conversationIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationIDNotIn = data
+		case "conversationIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationIDIsNil = data
+		case "conversationIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationIDNotNil = data
+		case "authorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorID = data
+		case "authorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorIDNEQ = data
+		case "authorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorIDIn = data
+		case "authorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorIDNotIn = data
+		case "authorIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorIDIsNil = data
+		case "authorIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorIDNotNil = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "titleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNEQ = data
+		case "titleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleIn = data
+		case "titleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNotIn = data
+		case "titleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGT = data
+		case "titleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGTE = data
+		case "titleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLT = data
+		case "titleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLTE = data
+		case "titleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContains = data
+		case "titleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasPrefix = data
+		case "titleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasSuffix = data
+		case "titleIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleIsNil = data
+		case "titleNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNotNil = data
+		case "titleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleEqualFold = data
+		case "titleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContainsFold = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "contentNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentNEQ = data
+		case "contentIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentIn = data
+		case "contentNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentNotIn = data
+		case "contentGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentGT = data
+		case "contentGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentGTE = data
+		case "contentLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentLT = data
+		case "contentLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentLTE = data
+		case "contentContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentContains = data
+		case "contentHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentHasPrefix = data
+		case "contentHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentHasSuffix = data
+		case "contentEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentEqualFold = data
+		case "contentContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentContainsFold = data
+		case "scheduledAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAt = data
+		case "scheduledAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtNEQ = data
+		case "scheduledAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtIn = data
+		case "scheduledAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtNotIn = data
+		case "scheduledAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtGT = data
+		case "scheduledAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtGTE = data
+		case "scheduledAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtLT = data
+		case "scheduledAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledAtLTE = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOScheduledMessageStatus2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOScheduledMessageStatus2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOScheduledMessageStatus2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOScheduledMessageStatus2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "failureReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReason = data
+		case "failureReasonNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonNEQ = data
+		case "failureReasonIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonIn = data
+		case "failureReasonNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonNotIn = data
+		case "failureReasonGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonGT = data
+		case "failureReasonGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonGTE = data
+		case "failureReasonLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonLT = data
+		case "failureReasonLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonLTE = data
+		case "failureReasonContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonContains = data
+		case "failureReasonHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonHasPrefix = data
+		case "failureReasonHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonHasSuffix = data
+		case "failureReasonIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonIsNil = data
+		case "failureReasonNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonNotNil = data
+		case "failureReasonEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonEqualFold = data
+		case "failureReasonContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("failureReasonContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FailureReasonContainsFold = data
+		case "private":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("private"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Private = data
+		case "privateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("privateNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PrivateNEQ = data
+		case "recurrenceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceType"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceType = data
+		case "recurrenceTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceTypeNEQ"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceTypeNEQ = data
+		case "recurrenceTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceTypeIn"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceTypeIn = data
+		case "recurrenceTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceTypeNotIn"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceTypeNotIn = data
+		case "recurrenceInterval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceInterval"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceInterval = data
+		case "recurrenceIntervalNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalNEQ = data
+		case "recurrenceIntervalIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalIn = data
+		case "recurrenceIntervalNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalNotIn = data
+		case "recurrenceIntervalGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalGT = data
+		case "recurrenceIntervalGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalGTE = data
+		case "recurrenceIntervalLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalLT = data
+		case "recurrenceIntervalLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceIntervalLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceIntervalLTE = data
+		case "recurrenceEndType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndType"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceEndType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndType = data
+		case "recurrenceEndTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndTypeNEQ"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceEndType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndTypeNEQ = data
+		case "recurrenceEndTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndTypeIn"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndTypeIn = data
+		case "recurrenceEndTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndTypeNotIn"))
+			data, err := ec.unmarshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndTypeNotIn = data
+		case "recurrenceEndDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDate"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDate = data
+		case "recurrenceEndDateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateNEQ = data
+		case "recurrenceEndDateIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateIn = data
+		case "recurrenceEndDateNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateNotIn = data
+		case "recurrenceEndDateGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateGT = data
+		case "recurrenceEndDateGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateGTE = data
+		case "recurrenceEndDateLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateLT = data
+		case "recurrenceEndDateLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateLTE = data
+		case "recurrenceEndDateIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateIsNil = data
+		case "recurrenceEndDateNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceEndDateNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceEndDateNotNil = data
+		case "recurrenceMaxOccurrences":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrences"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrences = data
+		case "recurrenceMaxOccurrencesNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesNEQ = data
+		case "recurrenceMaxOccurrencesIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesIn = data
+		case "recurrenceMaxOccurrencesNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesNotIn = data
+		case "recurrenceMaxOccurrencesGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesGT = data
+		case "recurrenceMaxOccurrencesGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesGTE = data
+		case "recurrenceMaxOccurrencesLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesLT = data
+		case "recurrenceMaxOccurrencesLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesLTE = data
+		case "recurrenceMaxOccurrencesIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesIsNil = data
+		case "recurrenceMaxOccurrencesNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurrenceMaxOccurrencesNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurrenceMaxOccurrencesNotNil = data
+		case "occurrencesCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCount = data
+		case "occurrencesCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountNEQ = data
+		case "occurrencesCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountIn = data
+		case "occurrencesCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountNotIn = data
+		case "occurrencesCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountGT = data
+		case "occurrencesCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountGTE = data
+		case "occurrencesCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountLT = data
+		case "occurrencesCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrencesCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrencesCountLTE = data
+		case "parentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentID = data
+		case "parentIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentIDNEQ = data
+		case "parentIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentIDIn = data
+		case "parentIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentIDNotIn = data
+		case "parentIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentIDIsNil = data
+		case "parentIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentIDNotNil = data
+		case "occurrenceAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAt = data
+		case "occurrenceAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtNEQ = data
+		case "occurrenceAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtIn = data
+		case "occurrenceAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtNotIn = data
+		case "occurrenceAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtGT = data
+		case "occurrenceAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtGTE = data
+		case "occurrenceAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtLT = data
+		case "occurrenceAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtLTE = data
+		case "occurrenceAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtIsNil = data
+		case "occurrenceAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrenceAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OccurrenceAtNotNil = data
+		case "messageID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageID = data
+		case "messageIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDNEQ = data
+		case "messageIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDIn = data
+		case "messageIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDNotIn = data
+		case "messageIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDGT = data
+		case "messageIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDGTE = data
+		case "messageIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDLT = data
+		case "messageIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDLTE = data
+		case "messageIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDIsNil = data
+		case "messageIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIDNotNil = data
+		case "sentAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAt = data
+		case "sentAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtNEQ = data
+		case "sentAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtIn = data
+		case "sentAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtNotIn = data
+		case "sentAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtGT = data
+		case "sentAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtGTE = data
+		case "sentAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtLT = data
+		case "sentAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtLTE = data
+		case "sentAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtIsNil = data
+		case "sentAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sentAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SentAtNotNil = data
+		case "hasConversation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasConversation"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasConversation = data
+		case "hasConversationWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasConversationWith"))
+			data, err := ec.unmarshalOConversationWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasConversationWith = data
+		case "hasInbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasInbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasInbox = data
+		case "hasInboxWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasInboxWith"))
+			data, err := ec.unmarshalOInboxWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasInboxWith = data
+		case "hasContact":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasContact"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasContact = data
+		case "hasContactWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasContactWith"))
+			data, err := ec.unmarshalOContactWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasContactWith = data
+		case "hasAuthor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAuthor"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAuthor = data
+		case "hasAuthorWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAuthorWith"))
+			data, err := ec.unmarshalOUserWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUserWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAuthorWith = data
+		case "hasParent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasParent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasParent = data
+		case "hasParentWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasParentWith"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasParentWith = data
+		case "hasOccurrences":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOccurrences"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOccurrences = data
+		case "hasOccurrencesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasOccurrencesWith"))
+			data, err := ec.unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasOccurrencesWith = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputTeamInput(ctx context.Context, obj any) (model.TeamInput, error) {
 	var it model.TeamInput
 	if obj == nil {
@@ -20588,6 +24079,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Team(ctx, sel, obj)
+	case *ent.ScheduledMessage:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ScheduledMessage(ctx, sel, obj)
 	case *ent.Message:
 		if obj == nil {
 			return graphql.Null
@@ -21595,6 +25091,39 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "scheduledMessages":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Conversation_scheduledMessages(ctx, field, obj)
 				return res
 			}
 
@@ -22631,6 +26160,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createScheduledMessage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createScheduledMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateScheduledMessage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateScheduledMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelScheduledMessage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelScheduledMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteScheduledMessage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteScheduledMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -23117,6 +26674,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scheduledMessages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scheduledMessages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scheduledMessage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scheduledMessage(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -23125,6 +26726,433 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___schema(ctx, field)
 			})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var scheduledMessageImplementors = []string{"ScheduledMessage", "Node"}
+
+func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledMessage")
+		case "id":
+			out.Values[i] = ec._ScheduledMessage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ScheduledMessage_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ScheduledMessage_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "accountID":
+			out.Values[i] = ec._ScheduledMessage_accountID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "inboxID":
+			out.Values[i] = ec._ScheduledMessage_inboxID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "contactID":
+			out.Values[i] = ec._ScheduledMessage_contactID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "conversationID":
+			out.Values[i] = ec._ScheduledMessage_conversationID(ctx, field, obj)
+		case "authorID":
+			out.Values[i] = ec._ScheduledMessage_authorID(ctx, field, obj)
+		case "title":
+			out.Values[i] = ec._ScheduledMessage_title(ctx, field, obj)
+		case "content":
+			out.Values[i] = ec._ScheduledMessage_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "scheduledAt":
+			out.Values[i] = ec._ScheduledMessage_scheduledAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ScheduledMessage_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failureReason":
+			out.Values[i] = ec._ScheduledMessage_failureReason(ctx, field, obj)
+		case "templateParams":
+			out.Values[i] = ec._ScheduledMessage_templateParams(ctx, field, obj)
+		case "contentAttributes":
+			out.Values[i] = ec._ScheduledMessage_contentAttributes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "private":
+			out.Values[i] = ec._ScheduledMessage_private(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurrenceType":
+			out.Values[i] = ec._ScheduledMessage_recurrenceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurrenceInterval":
+			out.Values[i] = ec._ScheduledMessage_recurrenceInterval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurrenceDays":
+			out.Values[i] = ec._ScheduledMessage_recurrenceDays(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurrenceEndType":
+			out.Values[i] = ec._ScheduledMessage_recurrenceEndType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurrenceEndDate":
+			out.Values[i] = ec._ScheduledMessage_recurrenceEndDate(ctx, field, obj)
+		case "recurrenceMaxOccurrences":
+			out.Values[i] = ec._ScheduledMessage_recurrenceMaxOccurrences(ctx, field, obj)
+		case "occurrencesCount":
+			out.Values[i] = ec._ScheduledMessage_occurrencesCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "parentID":
+			out.Values[i] = ec._ScheduledMessage_parentID(ctx, field, obj)
+		case "occurrenceAt":
+			out.Values[i] = ec._ScheduledMessage_occurrenceAt(ctx, field, obj)
+		case "messageID":
+			out.Values[i] = ec._ScheduledMessage_messageID(ctx, field, obj)
+		case "sentAt":
+			out.Values[i] = ec._ScheduledMessage_sentAt(ctx, field, obj)
+		case "conversation":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_conversation(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "inbox":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_inbox(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contact":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_contact(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_author(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "parent":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_parent(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "occurrences":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_occurrences(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "nextOccurrenceAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_nextOccurrenceAt(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var scheduledMessagePageImplementors = []string{"ScheduledMessagePage"}
+
+func (ec *executionContext) _ScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessagePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessagePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledMessagePage")
+		case "nodes":
+			out.Values[i] = ec._ScheduledMessagePage_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ScheduledMessagePage_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ScheduledMessagePage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasMore":
+			out.Values[i] = ec._ScheduledMessagePage_hasMore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -23163,6 +27191,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "messageCreated":
 		return ec._Subscription_messageCreated(ctx, fields[0])
+	case "scheduledMessageUpdated":
+		return ec._Subscription_scheduledMessageUpdated(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -24427,6 +28457,36 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v ent.Label) graphql.Marshaler {
 	return ec._Label(ctx, sel, &v)
 }
@@ -24617,6 +28677,106 @@ func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgql
 
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessage2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v ent.ScheduledMessage) graphql.Marshaler {
+	return ec._ScheduledMessage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageInput(ctx context.Context, v any) (model.ScheduledMessageInput, error) {
+	res, err := ec.unmarshalInputScheduledMessageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx context.Context, v any) (*ent.ScheduledMessageOrderField, error) {
+	var res = new(ent.ScheduledMessageOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalNScheduledMessagePage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessagePage) graphql.Marshaler {
+	return ec._ScheduledMessagePage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScheduledMessagePage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, v any) (scheduledmessage.RecurrenceEndType, error) {
+	var res scheduledmessage.RecurrenceEndType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, sel ast.SelectionSet, v scheduledmessage.RecurrenceEndType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageRecurrenceType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx context.Context, v any) (scheduledmessage.RecurrenceType, error) {
+	var res scheduledmessage.RecurrenceType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScheduledMessageRecurrenceType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx context.Context, sel ast.SelectionSet, v scheduledmessage.RecurrenceType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageStatus2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx context.Context, v any) (scheduledmessage.Status, error) {
+	var res scheduledmessage.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScheduledMessageStatus2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx context.Context, sel ast.SelectionSet, v scheduledmessage.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx context.Context, v any) (*ent.ScheduledMessageWhereInput, error) {
+	res, err := ec.unmarshalInputScheduledMessageWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -25344,6 +29504,13 @@ func (ec *executionContext) unmarshalOContactWhereInput2ᚖgithubᚗcomᚋswitch
 	}
 	res, err := ec.unmarshalInputContactWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Conversation(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOConversationPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋconversationᚐPriorityᚄ(ctx context.Context, v any) ([]conversation.Priority, error) {
@@ -26172,6 +30339,217 @@ func (ec *executionContext) unmarshalOSMTPInput2ᚖgithubᚗcomᚋswitchboardᚋ
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSMTPInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx context.Context, v any) ([]scheduledmessage.RecurrenceEndType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]scheduledmessage.RecurrenceEndType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []scheduledmessage.RecurrenceEndType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageRecurrenceEndType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, v any) (*scheduledmessage.RecurrenceEndType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(scheduledmessage.RecurrenceEndType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledMessageRecurrenceEndType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, sel ast.SelectionSet, v *scheduledmessage.RecurrenceEndType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageRecurrenceType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceTypeᚄ(ctx context.Context, v any) ([]scheduledmessage.RecurrenceType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]scheduledmessage.RecurrenceType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageRecurrenceType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOScheduledMessageRecurrenceType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []scheduledmessage.RecurrenceType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledMessageRecurrenceType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageRecurrenceType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx context.Context, v any) (*scheduledmessage.RecurrenceType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(scheduledmessage.RecurrenceType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledMessageRecurrenceType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceType(ctx context.Context, sel ast.SelectionSet, v *scheduledmessage.RecurrenceType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageStatus2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatusᚄ(ctx context.Context, v any) ([]scheduledmessage.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]scheduledmessage.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageStatus2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOScheduledMessageStatus2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []scheduledmessage.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledMessageStatus2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageStatus2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx context.Context, v any) (*scheduledmessage.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(scheduledmessage.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledMessageStatus2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐStatus(ctx context.Context, sel ast.SelectionSet, v *scheduledmessage.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInputᚄ(ctx context.Context, v any) ([]*ent.ScheduledMessageWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ScheduledMessageWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx context.Context, v any) (*ent.ScheduledMessageWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputScheduledMessageWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -195,6 +195,26 @@ func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDispla
 	return messageID, nil
 }
 
+// CreateScheduledMessage is the resolver for the createScheduledMessage field.
+func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
+	return r.svc.CreateScheduledMessage(ctx, ops.ScheduleScope{}, scheduleInput(input), uploads(attachments))
+}
+
+// UpdateScheduledMessage is the resolver for the updateScheduledMessage field.
+func (r *mutationResolver) UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
+	return r.svc.UpdateScheduledMessage(ctx, ops.ScheduleScope{}, id, scheduleInput(input), uploads(attachments))
+}
+
+// CancelScheduledMessage is the resolver for the cancelScheduledMessage field.
+func (r *mutationResolver) CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
+	return r.svc.CancelScheduledMessage(ctx, ops.ScheduleScope{}, id)
+}
+
+// DeleteScheduledMessage is the resolver for the deleteScheduledMessage field.
+func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteScheduledMessage(ctx, ops.ScheduleScope{}, id)
+}
+
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
 	return r.svc.Contact(ctx, id)
@@ -300,9 +320,35 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 	return r.svc.Conversation(ctx, displayID)
 }
 
+// ScheduledMessages is the resolver for the scheduledMessages field.
+func (r *queryResolver) ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error) {
+	p, err := r.svc.ScheduledMessages(ctx, ops.ScheduleListParams{
+		Scope: ops.ScheduleScope{ConversationID: deref(conversationDisplayID)}, Status: deref(status), Page: deref(page),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ScheduledMessagePage{Nodes: p.Items, TotalCount: p.Total, Page: p.Page, HasMore: p.HasMore}, nil
+}
+
+// ScheduledMessage is the resolver for the scheduledMessage field.
+func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
+	return r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, id)
+}
+
+// NextOccurrenceAt is the resolver for the nextOccurrenceAt field.
+func (r *scheduledMessageResolver) NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error) {
+	return ops.NextOccurrence(obj), nil
+}
+
 // MessageCreated is the resolver for the messageCreated field.
 func (r *subscriptionResolver) MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error) {
 	return r.messagesOf(ctx, conversationDisplayID)
+}
+
+// ScheduledMessageUpdated is the resolver for the scheduledMessageUpdated field.
+func (r *subscriptionResolver) ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *ent.ScheduledMessage, error) {
+	return r.schedulesOf(ctx, deref(conversationDisplayID))
 }
 
 // Mutation returns MutationResolver implementation.

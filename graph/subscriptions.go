@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // messagesOf streams the messages created in a conversation the viewer may
@@ -65,4 +66,48 @@ func uploads(in []*graphql.Upload) []ops.Upload {
 		})
 	}
 	return out
+}
+
+// schedulesOf streams the schedules of the account (or of one conversation,
+// by display id) as they change, until the subscription's context ends.
+func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.ScheduledMessage, error) {
+	v, _ := viewer.FromContext(ctx)
+	conversationID := 0
+	if displayID != 0 {
+		cv, err := r.svc.Conversation(ctx, displayID) // 404 unless the viewer may see it
+		if err != nil {
+			return nil, err
+		}
+		conversationID = cv.ID
+	}
+	events, cancel := r.events.Subscribe(v.AccountID)
+	out := make(chan *ent.ScheduledMessage, 1)
+	go func() {
+		defer close(out)
+		defer cancel()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-events:
+				if !ok {
+					return
+				}
+				if e.Kind != "scheduled_message_updated" {
+					continue
+				}
+				// Read as the subscriber: schedules it may not see are skipped.
+				sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
+				if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
+					continue
+				}
+				select {
+				case out <- sm:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
 }

@@ -170,6 +170,38 @@ type SMTPInput struct {
 	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
 }
 
+// A scheduled message's fields. On create, give conversationDisplayID, or inboxID and contactID (the
+// conversation is then created when it fires). status is read-only.
+type ScheduledMessageInput struct {
+	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
+	InboxID               *int    `json:"inboxID,omitempty"`
+	ContactID             *int    `json:"contactID,omitempty"`
+	Title                 *string `json:"title,omitempty"`
+	Content               *string `json:"content,omitempty"`
+	// ISO 8601, in the future.
+	ScheduledAt       *time.Time     `json:"scheduledAt,omitempty"`
+	Private           *bool          `json:"private,omitempty"`
+	TemplateParams    map[string]any `json:"templateParams,omitempty"`
+	ContentAttributes map[string]any `json:"contentAttributes,omitempty"`
+	// none, daily, weekly, monthly or yearly
+	RecurrenceType     *string `json:"recurrenceType,omitempty"`
+	RecurrenceInterval *int    `json:"recurrenceInterval,omitempty"`
+	// Weekdays 0 (Sunday) to 6 (Saturday); weekly only.
+	RecurrenceDays []int `json:"recurrenceDays,omitempty"`
+	// never, on_date or after_occurrences
+	RecurrenceEndType        *string    `json:"recurrenceEndType,omitempty"`
+	RecurrenceEndDate        *time.Time `json:"recurrenceEndDate,omitempty"`
+	RecurrenceMaxOccurrences *int       `json:"recurrenceMaxOccurrences,omitempty"`
+}
+
+// A page of scheduled messages (25 a page), latest scheduledAt first.
+type ScheduledMessagePage struct {
+	Nodes      []*ent.ScheduledMessage `json:"nodes"`
+	TotalCount int                     `json:"totalCount"`
+	Page       int                     `json:"page"`
+	HasMore    bool                    `json:"hasMore"`
+}
+
 type Subscription struct {
 }
 

@@ -136,7 +136,7 @@ func SchedulePayload(sm *ent.ScheduledMessage) map[string]any {
 		"recurrence_end_date":        isoTimePtr(sm.RecurrenceEndDate),
 		"recurrence_max_occurrences": sm.RecurrenceMaxOccurrences,
 		"occurrences_count":          sm.OccurrencesCount,
-		"next_occurrence_at":         nextOccurrence(sm),
+		"next_occurrence_at":         isoTimePtr(NextOccurrence(sm)),
 		"parent_id":                  sm.ParentID,
 		"occurrence_at":              isoTimePtr(sm.OccurrenceAt),
 		"message_id":                 sm.MessageID,
@@ -150,18 +150,18 @@ func SchedulePayload(sm *ent.ScheduledMessage) map[string]any {
 	return p
 }
 
-// nextOccurrence is when a pending schedule fires next. While a runner
-// holds the row its next_occurrence_at is the lease's end, so the time is
-// computed from the rule instead.
-func nextOccurrence(sm *ent.ScheduledMessage) any {
-	if sm.Status != "pending" || sm.NextOccurrenceAt == nil {
+// NextOccurrence is when a pending schedule fires next (nil when nothing is
+// left to fire). While a runner holds the row its next_occurrence_at is the
+// lease's end, so the time is computed from the rule instead.
+func NextOccurrence(sm *ent.ScheduledMessage) *time.Time {
+	if sm.Status != scheduledmessage.StatusPending || sm.NextOccurrenceAt == nil {
 		return nil
 	}
 	t, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
 	if !ok {
 		return nil
 	}
-	return isoTime(t)
+	return &t
 }
 
 func nilIfBlank(s string) any {

@@ -1,0 +1,94 @@
+package graph_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// Scheduled messages over GraphQL: the same operations as REST, with the
+// same rules and errors, and a subscription that sees a schedule fire.
+
+const scheduleFields = `id status content scheduledAt nextOccurrenceAt recurrenceType recurrenceDays
+	conversationID inboxID contactID authorID parentID`
+
+func TestGraphQLScheduledMessages(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
+		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
+		agent := a.agent(a.Account)
+		accB, adminB := a.otherAccount("Globex")
+		_ = accB
+		at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+		create := `mutation($in: ScheduledMessageInput!) { createScheduledMessage(input: $in) { ` + scheduleFields + ` } }`
+		var sched int
+		schedID := lazy(func() any { return id(sched) })
+		a.run(t, []gqlCase{
+			{name: "create a weekly schedule", query: create, vars: H{"in": H{
+				"inboxID": ib, "contactID": ct, "content": "Weekly digest", "scheduledAt": at.Format(time.RFC3339),
+				"recurrenceType": "weekly", "recurrenceDays": []int{1, 3}}},
+				want: H{"createScheduledMessage.status": "pending", "createScheduledMessage.recurrenceType": "weekly",
+					"createScheduledMessage.recurrenceDays": []any{1, 3}, "createScheduledMessage.parentID": nil,
+					"createScheduledMessage.nextOccurrenceAt": nonEmpty},
+				check: func(t *testing.T, r *gqlResp) { sched = atoi(t, mustGet(t, r.Data, "createScheduledMessage.id")) }},
+			{name: "a past scheduledAt is BAD_USER_INPUT naming scheduled_at", query: create, vars: H{"in": H{
+				"inboxID": ib, "contactID": ct, "content": "x", "scheduledAt": "2020-01-01T00:00:00Z"}},
+				code: "BAD_USER_INPUT", attrs: []string{"scheduled_at"}},
+			{name: "recurrence days without weekly are BAD_USER_INPUT", query: create, vars: H{"in": H{
+				"inboxID": ib, "contactID": ct, "content": "x", "scheduledAt": at.Format(time.RFC3339),
+				"recurrenceType": "daily", "recurrenceDays": []int{2}}},
+				code: "BAD_USER_INPUT", attrs: []string{"recurrence_days"}},
+			{name: "the list holds it", query: `{ scheduledMessages { totalCount nodes { id content } } }`,
+				want: H{"scheduledMessages.totalCount": 1, "scheduledMessages.nodes.0.content": "Weekly digest"}},
+			{name: "update its content", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "Digest"}) { content status } }`,
+				vars: H{"id": schedID}, want: H{"updateScheduledMessage.content": "Digest", "updateScheduledMessage.status": "pending"}},
+			{name: "an agent who is not its author may not cancel it", token: agent,
+				query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status } }`, vars: H{"id": schedID}, code: "FORBIDDEN"},
+			{name: "another account does not see it", token: adminB,
+				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
+			{name: "cancel", query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status nextOccurrenceAt } }`,
+				vars: H{"id": schedID}, want: H{"cancelScheduledMessage.status": "cancelled", "cancelScheduledMessage.nextOccurrenceAt": nil}},
+			{name: "update after cancel is BAD_USER_INPUT naming status", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "again"}) { id } }`,
+				vars: H{"id": schedID}, code: "BAD_USER_INPUT", attrs: []string{"status"}},
+			{name: "delete", query: `mutation($id: ID!) { deleteScheduledMessage(id: $id) }`,
+				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": schedID}},
+			{name: "it is gone", query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
+		})
+	})
+}
+
+func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		addr := a.listen()
+		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
+		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
+		conn := subscribe(t, addr, a.Admin, `subscription { scheduledMessageUpdated { id status messageID } }`)
+		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		r := a.mustREST("POST", base+"/scheduled_messages", a.Admin, H{"inbox_id": ib, "contact_id": ct, "content": "soon",
+			"scheduled_at": time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)}, http.StatusOK)
+		want := id(int(mustGet(t, r, "id").(float64)))
+		seen := []string{}
+		for len(seen) == 0 || seen[len(seen)-1] != "sent" {
+			m := read(t, conn)
+			if m.Type != "next" {
+				t.Fatalf("subscription sent %+v, want next", m)
+			}
+			if got := mustGet(t, m.Payload, "data.scheduledMessageUpdated.id"); got != want {
+				t.Fatalf("subscription delivered schedule %v, want %s", got, want)
+			}
+			seen = append(seen, mustGet(t, m.Payload, "data.scheduledMessageUpdated.status").(string))
+		}
+		if seen[0] != "pending" {
+			t.Errorf("first update %s, want the creation (pending); saw %v", seen[0], seen)
+		}
+	})
+}
