@@ -123,7 +123,11 @@ func serve() error {
 	}
 	slog.Info("shutting down")
 	done := make(chan error, 1)
-	go func() { done <- srv.Shutdown() }()
+	go func() {
+		err := srv.Shutdown()
+		logJobsRun(srv.Jobs.Ran())
+		done <- err
+	}()
 	select {
 	case err := <-done:
 		return err
@@ -186,4 +190,14 @@ func bootstrap(args []string, out io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(out).Encode(b)
+}
+
+// logJobsRun reports, at shutdown, how many jobs of each kind this instance
+// ran: with several instances on one database, how they shared the work.
+func logJobsRun(ran map[string]int64) {
+	args := make([]any, 0, 2*len(ran))
+	for table, n := range ran {
+		args = append(args, table, n)
+	}
+	slog.Info("jobs run", args...)
 }

@@ -12,7 +12,10 @@ import (
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+func TestMain(m *testing.M) {
+	serveIfChild()
+	testdb.Main(m)
+}
 
 // runBootstrap runs the bootstrap subcommand against DATABASE_URL and decodes
 // its single line of JSON.

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -41,6 +42,24 @@ type Runner struct {
 	now      func() time.Time
 	wake     chan struct{}
 	wg       sync.WaitGroup
+	// ran counts the jobs this runner has run, per table: with several
+	// instances it shows how they split the work.
+	ran sync.Map // table → *atomic.Int64
+}
+
+// Ran returns how many jobs of each table this runner has run.
+func (r *Runner) Ran() map[string]int64 {
+	out := map[string]int64{}
+	r.ran.Range(func(k, v any) bool {
+		out[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	return out
+}
+
+func (r *Runner) count(table string) {
+	n, _ := r.ran.LoadOrStore(table, new(atomic.Int64))
+	n.(*atomic.Int64).Add(1)
 }
 
 // Retries are the waits between attempts, per kind of job; past the last
@@ -136,6 +155,7 @@ func (r *Runner) RunDue(ctx context.Context) int {
 			if err := k.run(ctx, id); err != nil && ctx.Err() == nil {
 				slog.Error("running job", "table", k.table, "id", id, "err", err)
 			}
+			r.count(k.table)
 		}
 		n += len(ids)
 	}

@@ -1,0 +1,334 @@
+package main
+
+// BenchmarkScheduleFiring measures scheduled messages end to end: 10,000
+// schedules due within the same second, fired and delivered by real server
+// processes (this test binary re-executed as `switchboard serve`) through an
+// API channel to a local receiver:
+//
+//	go test ./cmd/switchboard/ -run '^$' -bench BenchmarkScheduleFiring -benchtime 1x -timeout 30m
+//
+// It reports how long until all are sent (all-sent-s, from the due second),
+// the lateness of each schedule's sent_at after its scheduled_at (p50, p99,
+// max, in ms), and the lateness of the firing itself (message created after
+// scheduled_at: fire-p50-ms, fire-p99-ms). With two instances on one
+// PostgreSQL database it checks there is not one duplicate message (in the
+// database or at the receiver) and reports how the two split the firings.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+const (
+	benchSchedules = 10_000
+	// benchServeEnv makes the test binary run the server instead of tests.
+	benchServeEnv = "SWITCHBOARD_BENCH_SERVE"
+)
+
+// serveIfChild runs the server when this test binary was started as one of
+// the benchmark's server processes; it never returns then.
+func serveIfChild() {
+	if os.Getenv(benchServeEnv) != "1" {
+		return
+	}
+	if err := serve(); err != nil {
+		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func BenchmarkScheduleFiring(b *testing.B) {
+	for _, e := range testdb.Engines(b) {
+		instances := []int{1}
+		if e.Name == "postgres" {
+			instances = append(instances, 2)
+		}
+		for _, n := range instances {
+			b.Run(fmt.Sprintf("%s/instances=%d", e.Name, n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					runScheduleBench(b, e, n)
+				}
+			})
+		}
+	}
+}
+
+// countingReceiver is the API channel's webhook: it counts the deliveries
+// of each message content, to catch a duplicate at the far end.
+type countingReceiver struct {
+	mu  sync.Mutex
+	got map[string]int
+}
+
+func (c *countingReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Content string `json:"content"`
+	}
+	raw, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(raw, &body)
+	c.mu.Lock()
+	c.got[body.Content]++
+	c.mu.Unlock()
+	w.WriteHeader(http.StatusOK)
+}
+
+func (c *countingReceiver) counts() (distinct, total, dup int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range c.got {
+		total += n
+		if n > 1 {
+			dup += n - 1
+		}
+	}
+	return len(c.got), total, dup
+}
+
+func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
+	b.StopTimer()
+	b.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	url := e.NewURL(b)
+	database, err := db.Open(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer database.Close()
+	boot, err := ops.New(database.Client).Bootstrap(context.Background(), ops.BootstrapInput{
+		AccountName: "Bench", Email: "bench@example.com", Name: "Bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	recv := &countingReceiver{got: map[string]int{}}
+	hook := httptest.NewServer(recv)
+	defer hook.Close()
+
+	var procs []*serverProcess
+	for i := 0; i < instances; i++ {
+		p := startServer(b, url)
+		defer p.stop()
+		procs = append(procs, p)
+	}
+	api := procs[0]
+	inbox := api.post(b, boot, "/inboxes", map[string]any{"name": "Bench", "channel": map[string]any{"type": "api", "webhook_url": hook.URL}}, "id")
+	contactID := api.post(b, boot, "/contacts", map[string]any{"inbox_id": inbox, "name": "Bench Contact"}, "payload", "contact", "id")
+	display := api.post(b, boot, "/conversations", map[string]any{"inbox_id": inbox, "contact_id": contactID}, "id")
+	ctx := viewer.SystemInAccount(context.Background(), boot.AccountID, boot.UserID)
+	conv, err := database.Client.Conversation.Query().Where(conversation.DisplayID(display)).Only(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	due := time.Now().Add(10 * time.Second).Truncate(time.Second)
+	if err := seedSchedules(ctx, database.Client, boot, inbox, contactID, conv.ID, due); err != nil {
+		b.Fatal(err)
+	}
+	if time.Now().After(due.Add(-500 * time.Millisecond)) {
+		b.Fatalf("seeding ended at %v, too close to the due second %v", time.Now(), due)
+	}
+	b.StartTimer()
+	waitAllSettled(b, database.Client, ctx)
+	b.StopTimer()
+
+	report(b, database.Client, ctx, due, conv.ID)
+	_, total, dup := recv.counts()
+	for _, p := range procs {
+		p.stop()
+	}
+	for i, p := range procs {
+		b.ReportMetric(float64(p.fired()), fmt.Sprintf("fired-by-%d", i+1))
+	}
+	b.ReportMetric(float64(dup), "receiver-duplicates")
+	if dup != 0 || total != benchSchedules {
+		b.Errorf("the receiver got %d deliveries with %d duplicates, want %d and none", total, dup, benchSchedules)
+	}
+}
+
+// seedSchedules inserts the schedules, due across one second from due.
+func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox, contactID, convID int, due time.Time) error {
+	const batch = 500
+	for start := 0; start < benchSchedules; start += batch {
+		bulk := make([]*ent.ScheduledMessageCreate, 0, batch)
+		for i := start; i < start+batch; i++ {
+			at := due.Add(time.Duration(i) * time.Second / benchSchedules).UTC()
+			bulk = append(bulk, c.ScheduledMessage.Create().SetAccountID(boot.AccountID).SetInboxID(inbox).
+				SetContactID(contactID).SetConversationID(convID).SetAuthorID(boot.UserID).
+				SetContent(fmt.Sprintf("bench %d", i)).SetScheduledAt(at).SetNextOccurrenceAt(at))
+		}
+		if err := c.ScheduledMessage.CreateBulk(bulk...).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func waitAllSettled(b *testing.B, c *ent.Client, ctx context.Context) {
+	deadline := time.Now().Add(20 * time.Minute)
+	for {
+		n, err := c.ScheduledMessage.Query().Where(scheduledmessage.StatusEQ(scheduledmessage.StatusPending)).Count(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d schedules still pending after 20 minutes", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// report computes the lateness figures from what the database recorded.
+func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time, convID int) {
+	all, err := c.ScheduledMessage.Query().All(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msgs, err := c.Message.Query().Where(message.ConversationID(convID)).All(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	created := make(map[int]time.Time, len(msgs))
+	for _, m := range msgs {
+		created[m.ID] = m.CreatedAt
+	}
+	var sent, fired []time.Duration
+	var last time.Time
+	failed := 0
+	for _, sm := range all {
+		if sm.Status != scheduledmessage.StatusSent || sm.SentAt == nil || sm.MessageID == nil {
+			failed++
+			continue
+		}
+		sent = append(sent, sm.SentAt.Sub(sm.ScheduledAt))
+		fired = append(fired, created[*sm.MessageID].Sub(sm.ScheduledAt))
+		if sm.SentAt.After(last) {
+			last = *sm.SentAt
+		}
+	}
+	if failed > 0 || len(msgs) != benchSchedules {
+		b.Errorf("%d schedules not sent, %d messages posted; want all %d sent, one message each", failed, len(msgs), benchSchedules)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	slices.Sort(sent)
+	slices.Sort(fired)
+	b.ReportMetric(last.Sub(due).Seconds(), "all-sent-s")
+	b.ReportMetric(ms(pct(sent, 50)), "p50-ms")
+	b.ReportMetric(ms(pct(sent, 99)), "p99-ms")
+	b.ReportMetric(ms(sent[len(sent)-1]), "max-ms")
+	b.ReportMetric(ms(pct(fired, 50)), "fire-p50-ms")
+	b.ReportMetric(ms(pct(fired, 99)), "fire-p99-ms")
+	b.ReportMetric(float64(len(msgs)-benchSchedules), "db-duplicates")
+}
+
+func pct(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[(len(sorted)-1)*p/100]
+}
+
+// serverProcess is `switchboard serve` running as a child process.
+type serverProcess struct {
+	cmd    *exec.Cmd
+	base   string
+	stderr bytes.Buffer
+	once   sync.Once
+}
+
+func startServer(b *testing.B, url string) *serverProcess {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p := &serverProcess{base: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	p.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	p.cmd.Env = append(os.Environ(), benchServeEnv+"=1", "DATABASE_URL="+url, "PORT="+strconv.Itoa(port),
+		"STORAGE_DIR="+b.TempDir(), "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=1")
+	p.cmd.Stderr = &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(p.base + "/api/v1/accounts/1/inboxes")
+		if err == nil {
+			res.Body.Close()
+			return p
+		}
+		if time.Now().After(deadline) {
+			p.stop()
+			b.Fatalf("server did not start: %s", p.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop ends the process as an operator would (SIGTERM) and waits for it.
+func (p *serverProcess) stop() {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	})
+}
+
+var firedPattern = regexp.MustCompile(`msg="jobs run".*scheduled_messages=(\d+)`)
+
+// fired is how many schedule firings the process ran, from its shutdown log.
+func (p *serverProcess) fired() int {
+	m := firedPattern.FindStringSubmatch(p.stderr.String())
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// post sends a REST create as the bootstrapped administrator and returns
+// the integer at path in the answer.
+func (p *serverProcess) post(b *testing.B, boot *ops.Bootstrapped, route string, body map[string]any, path ...string) int {
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", fmt.Sprintf("%s/api/v1/accounts/%d%s", p.base, boot.AccountID, route), bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("api_access_token", boot.AccessToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v any
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != http.StatusOK {
+		b.Fatalf("POST %s: %d %v", route, res.StatusCode, v)
+	}
+	for _, k := range path {
+		v = v.(map[string]any)[k]
+	}
+	return int(v.(float64))
+}
