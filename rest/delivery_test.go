@@ -71,7 +71,7 @@ var fastRetries = jobs.Retries{
 // newDeliveryApp is an app whose channels really send, to local receivers.
 func newDeliveryApp(t *testing.T, e testdb.Engine, whatsAppBase string) *app {
 	t.Helper()
-	d := &delivery.Dispatcher{HTTP: outbound.NewClient(5 * time.Second), WhatsAppBase: whatsAppBase}
+	d := &delivery.Dispatcher{HTTP: outbound.NewClient(5 * time.Second), WhatsAppBase: whatsAppBase, SMTPTimeout: time.Second}
 	return newAppWith(t, e, server.Config{Channels: d, Retries: fastRetries})
 }
 
@@ -296,11 +296,14 @@ func jsonEqual(a, b any) bool {
 // NOOP, QUIT). It records every accepted mail and answers RCPT TO with
 // rcptReply, so a test can make it refuse recipients.
 type smtpServer struct {
-	ln        net.Listener
-	rcptReply string
-	mu        sync.Mutex
-	sessions  int
-	mails     []smtpMail
+	ln net.Listener
+	// rcptReply answers RCPT TO in the n-th session (from 1).
+	rcptReply func(session int) string
+	// silent servers accept connections and never greet.
+	silent   bool
+	mu       sync.Mutex
+	sessions int
+	mails    []smtpMail
 }
 
 // smtpMail is one mail as the server received it: the envelope and the
@@ -313,11 +316,16 @@ type smtpMail struct {
 
 func newSMTPServer(t *testing.T, rcptReply string) *smtpServer {
 	t.Helper()
+	return startSMTPServer(t, &smtpServer{rcptReply: func(int) string { return rcptReply }})
+}
+
+func startSMTPServer(t *testing.T, s *smtpServer) *smtpServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &smtpServer{ln: ln, rcptReply: rcptReply}
+	s.ln = ln
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -338,7 +346,12 @@ func (s *smtpServer) serve(conn net.Conn) {
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	s.mu.Lock()
 	s.sessions++
+	session := s.sessions
 	s.mu.Unlock()
+	if s.silent {
+		_, _ = io.Copy(io.Discard, conn) // until the client gives up
+		return
+	}
 	tp := textproto.NewConn(conn)
 	reply := func(line string) { _ = tp.PrintfLine("%s", line) }
 	reply("220 smtp.test ESMTP stand-in")
@@ -357,8 +370,9 @@ func (s *smtpServer) serve(conn net.Conn) {
 			m.From = envelopeAddress(arg)
 			reply("250 2.1.0 OK")
 		case "RCPT":
-			reply(s.rcptReply)
-			if strings.HasPrefix(s.rcptReply, "2") {
+			answer := s.rcptReply(session)
+			reply(answer)
+			if strings.HasPrefix(answer, "2") {
 				m.To = append(m.To, envelopeAddress(arg))
 			}
 		case "DATA":
@@ -475,6 +489,48 @@ func TestEmailChannelDelivery(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // retries, were there any, would be 10 ms apart
 		if sessions, mails := refusing.received(); sessions != 1 || len(mails) != 0 {
 			t.Errorf("the refusing server had %d sessions and %d mails, want 1 and none", sessions, len(mails))
+		}
+	})
+}
+
+func TestEmailChannelRetries(t *testing.T) {
+	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		// 4xx is a temporary refusal: the next attempt goes through.
+		busy := startSMTPServer(t, &smtpServer{rcptReply: func(session int) string {
+			if session == 1 {
+				return "451 4.3.0 try again later"
+			}
+			return "250 2.1.5 OK"
+		}})
+		// A server that never answers holds an attempt only until the
+		// SMTP timeout; then it is retried, and fails in the end.
+		silent := startSMTPServer(t, &smtpServer{silent: true})
+		a := newDeliveryApp(t, e, "")
+		send := func(srv *smtpServer, name string) (conv, id int) {
+			ib := a.inbox(name, smtpChannel("support@acme.test", srv))
+			ct, _ := a.contact(ib, H{"name": name, "email": strings.ToLower(name) + "@customer.test"})
+			conv = a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+			m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK)
+			return conv, m.int(t, "id")
+		}
+		conv, id := send(busy, "Busy")
+		waitFor(t, "the e-mail to be delivered on the second attempt", func() bool { st, _ := a.messageStatus(conv, id); return st == "delivered" })
+		if sessions, mails := busy.received(); sessions != 2 || len(mails) != 1 {
+			t.Errorf("the busy server had %d sessions and %d mails, want 2 and 1", sessions, len(mails))
+		}
+
+		started := time.Now()
+		conv, id = send(silent, "Silent")
+		waitFor(t, "the e-mail to fail", func() bool { st, _ := a.messageStatus(conv, id); return st == "failed" })
+		if _, reason := a.messageStatus(conv, id); !strings.Contains(reason, "timeout") {
+			t.Errorf("content_attributes.external_error is %q, want a timeout", reason)
+		}
+		if sessions, _ := silent.received(); sessions != 1+len(fastRetries.Messages) {
+			t.Errorf("the silent server had %d sessions, want %d (an attempt and the retries)", sessions, 1+len(fastRetries.Messages))
+		}
+		if took := time.Since(started); took > 6*time.Second {
+			t.Errorf("failing took %s: attempts are not bounded by the 1-second SMTP timeout", took)
 		}
 	})
 }

@@ -48,6 +48,8 @@ type Dispatcher struct {
 	// WhatsAppBase is the Cloud API's base URL (WHATSAPP_API_BASE), so tests
 	// and on-premise proxies can stand in for the real host.
 	WhatsAppBase string
+	// SMTPTimeout bounds one SMTP exchange (0: 30 seconds).
+	SMTPTimeout time.Duration
 }
 
 // NewDispatcher returns the production dispatcher.

@@ -19,9 +19,10 @@ import (
 	"github.com/switchboard/switchboard/internal/outbound"
 )
 
-// smtpTimeout bounds one whole SMTP conversation: the job runner sends one
-// message at a time, so a server that stops answering must not hold it.
-const smtpTimeout = 30 * time.Second
+// defaultSMTPTimeout bounds one whole SMTP conversation: the job runner
+// sends one message at a time, so a server that stops answering must not
+// hold it.
+const defaultSMTPTimeout = 30 * time.Second
 
 // deliverEmail sends the message to the conversation's contact through the
 // inbox's SMTP settings.
@@ -34,7 +35,11 @@ func (d *Dispatcher) deliverEmail(ctx context.Context, job Job) error {
 		return Permanent(fmt.Errorf("the contact has no e-mail address"))
 	}
 	to := *job.Contact.Email
-	err := sendMail(ctx, ch.SMTP, ch.Email, to, emailBody(job, ch.Email, to))
+	timeout := d.SMTPTimeout
+	if timeout <= 0 {
+		timeout = defaultSMTPTimeout
+	}
+	err := sendMail(ctx, timeout, ch.SMTP, ch.Email, to, emailBody(job, ch.Email, to))
 	switch {
 	case err == nil:
 		return nil
@@ -48,7 +53,7 @@ func (d *Dispatcher) deliverEmail(ctx context.Context, job Job) error {
 // outbound address guard, a deadline (and cancellation) for the whole
 // exchange, implicit TLS (enable_ssl_tls, port 465) and the HELO domain.
 // STARTTLS is used whenever the server offers it, as SendMail does.
-func sendMail(ctx context.Context, cfg *schematype.SMTPConfig, from, to string, msg []byte) error {
+func sendMail(ctx context.Context, timeout time.Duration, cfg *schematype.SMTPConfig, from, to string, msg []byte) error {
 	port := cfg.Port
 	if port == 0 {
 		port = 587
@@ -56,7 +61,7 @@ func sendMail(ctx context.Context, cfg *schematype.SMTPConfig, from, to string, 
 			port = 465
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, smtpTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	conn, err := outbound.Dial(ctx, net.JoinHostPort(cfg.Address, strconv.Itoa(port)))
 	if err != nil {
