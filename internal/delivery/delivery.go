@@ -1,5 +1,6 @@
 // Package delivery sends messages through their inbox's channel: the API
-// channel's webhook, the WhatsApp Cloud API, or e-mail over SMTP.
+// channel's webhook, the WhatsApp Cloud API, or e-mail over SMTP. Every
+// connection goes through package outbound's address guard.
 package delivery
 
 import (
@@ -47,8 +48,8 @@ type Dispatcher struct {
 	// WhatsAppBase is the Cloud API's base URL (WHATSAPP_API_BASE), so tests
 	// and on-premise proxies can stand in for the real host.
 	WhatsAppBase string
-	// SendMail sends one e-mail (net/smtp.SendMail in production).
-	SendMail SendMailFunc
+	// SMTPTimeout bounds one SMTP exchange (0: 30 seconds).
+	SMTPTimeout time.Duration
 }
 
 // NewDispatcher returns the production dispatcher.
@@ -57,7 +58,7 @@ func NewDispatcher() *Dispatcher {
 	if base == "" {
 		base = "https://graph.facebook.com/v20.0"
 	}
-	return &Dispatcher{HTTP: outbound.NewClient(15 * time.Second), WhatsAppBase: base, SendMail: smtpSendMail}
+	return &Dispatcher{HTTP: outbound.NewClient(15 * time.Second), WhatsAppBase: base}
 }
 
 // Deliver sends the job's message and returns the channel's id for it.

@@ -1,7 +1,8 @@
 // Package outbound is the HTTP client for every request the service makes
-// to the outside (webhooks, channel APIs). It refuses loopback, private and
-// link-local addresses, so a URL a user typed cannot reach the service's own
-// network, unless SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=1 (tests, on-premise).
+// to the outside (webhooks, channel APIs), and the dialer of its SMTP
+// connections. Both refuse loopback, private and link-local addresses, so an
+// address a user typed cannot reach the service's own network, unless
+// SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=1 (tests, on-premise).
 package outbound
 
 import (
@@ -34,6 +35,13 @@ func NewClient(timeout time.Duration) *http.Client {
 		ResponseHeaderTimeout: timeout,
 	}
 	return &http.Client{Timeout: timeout, Transport: tr, CheckRedirect: noRedirects}
+}
+
+// Dial opens a TCP connection to address under the same guard, for the
+// protocols that are not HTTP (SMTP).
+func Dial(ctx context.Context, address string) (net.Conn, error) {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: guard(AllowPrivate())}
+	return dialer.DialContext(ctx, "tcp", address)
 }
 
 // noRedirects keeps a receiver from bouncing a request elsewhere: its answer
