@@ -24,6 +24,11 @@ func NewApp(bodyLimit int) *fiber.App {
 		BodyLimit:             bodyLimit,
 		DisableStartupMessage: true,
 		ReadBufferSize:        16 * 1024,
+		// fasthttp would otherwise parse large multipart bodies into a map up
+		// front and hand the GraphQL adaptor a body rebuilt from it, with its
+		// parts in random order (the GraphQL multipart spec needs
+		// "operations" first). Handlers parse forms themselves.
+		DisablePreParseMultipartForm: true,
 	})
 }
 
