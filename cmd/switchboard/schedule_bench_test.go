@@ -45,6 +45,8 @@ import (
 
 const (
 	benchSchedules = 10_000
+	// benchConversations share the schedules, as a campaign to many contacts.
+	benchConversations = 100
 	// benchServeEnv makes the test binary run the server instead of tests.
 	benchServeEnv = "SWITCHBOARD_BENCH_SERVE"
 )
@@ -135,16 +137,20 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 	}
 	api := procs[0]
 	inbox := api.post(b, boot, "/inboxes", map[string]any{"name": "Bench", "channel": map[string]any{"type": "api", "webhook_url": hook.URL}}, "id")
-	contactID := api.post(b, boot, "/contacts", map[string]any{"inbox_id": inbox, "name": "Bench Contact"}, "payload", "contact", "id")
-	display := api.post(b, boot, "/conversations", map[string]any{"inbox_id": inbox, "contact_id": contactID}, "id")
 	ctx := viewer.SystemInAccount(context.Background(), boot.AccountID, boot.UserID)
-	conv, err := database.Client.Conversation.Query().Where(conversation.DisplayID(display)).Only(ctx)
-	if err != nil {
-		b.Fatal(err)
+	var targets []target
+	for i := 0; i < benchConversations; i++ {
+		contactID := api.post(b, boot, "/contacts", map[string]any{"inbox_id": inbox, "name": fmt.Sprintf("Contact %d", i)}, "payload", "contact", "id")
+		display := api.post(b, boot, "/conversations", map[string]any{"inbox_id": inbox, "contact_id": contactID}, "id")
+		conv, err := database.Client.Conversation.Query().Where(conversation.DisplayID(display)).Only(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		targets = append(targets, target{contactID, conv.ID})
 	}
 
 	due := time.Now().Add(10 * time.Second).Truncate(time.Second)
-	if err := seedSchedules(ctx, database.Client, boot, inbox, contactID, conv.ID, due); err != nil {
+	if err := seedSchedules(ctx, database.Client, boot, inbox, targets, due); err != nil {
 		b.Fatal(err)
 	}
 	if time.Now().After(due.Add(-500 * time.Millisecond)) {
@@ -154,13 +160,17 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 	waitAllSettled(b, database.Client, ctx)
 	b.StopTimer()
 
-	report(b, database.Client, ctx, due, conv.ID)
+	report(b, database.Client, ctx, due)
 	_, total, dup := recv.counts()
 	for _, p := range procs {
 		p.stop()
 	}
 	for i, p := range procs {
-		b.ReportMetric(float64(p.fired()), fmt.Sprintf("fired-by-%d", i+1))
+		n := p.fired()
+		if n == 0 {
+			b.Logf("instance %d log:\n%s", i+1, tail(p.stderr.String(), 2000))
+		}
+		b.ReportMetric(float64(n), fmt.Sprintf("fired-by-%d", i+1))
 	}
 	b.ReportMetric(float64(dup), "receiver-duplicates")
 	if dup != 0 || total != benchSchedules {
@@ -168,15 +178,20 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 	}
 }
 
-// seedSchedules inserts the schedules, due across one second from due.
-func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox, contactID, convID int, due time.Time) error {
+// target is a contact and its conversation.
+type target struct{ contactID, conversationID int }
+
+// seedSchedules inserts the schedules, due across one second from due,
+// spread over the targets.
+func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox int, targets []target, due time.Time) error {
 	const batch = 500
 	for start := 0; start < benchSchedules; start += batch {
 		bulk := make([]*ent.ScheduledMessageCreate, 0, batch)
 		for i := start; i < start+batch; i++ {
 			at := due.Add(time.Duration(i) * time.Second / benchSchedules).UTC()
+			tg := targets[i%len(targets)]
 			bulk = append(bulk, c.ScheduledMessage.Create().SetAccountID(boot.AccountID).SetInboxID(inbox).
-				SetContactID(contactID).SetConversationID(convID).SetAuthorID(boot.UserID).
+				SetContactID(tg.contactID).SetConversationID(tg.conversationID).SetAuthorID(boot.UserID).
 				SetContent(fmt.Sprintf("bench %d", i)).SetScheduledAt(at).SetNextOccurrenceAt(at))
 		}
 		if err := c.ScheduledMessage.CreateBulk(bulk...).Exec(ctx); err != nil {
@@ -204,12 +219,12 @@ func waitAllSettled(b *testing.B, c *ent.Client, ctx context.Context) {
 }
 
 // report computes the lateness figures from what the database recorded.
-func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time, convID int) {
+func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time) {
 	all, err := c.ScheduledMessage.Query().All(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
-	msgs, err := c.Message.Query().Where(message.ConversationID(convID)).All(ctx)
+	msgs, err := c.Message.Query().Where(message.ContentHasPrefix("bench ")).All(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -299,7 +314,7 @@ func (p *serverProcess) stop() {
 	})
 }
 
-var firedPattern = regexp.MustCompile(`msg="jobs run".*scheduled_messages=(\d+)`)
+var firedPattern = regexp.MustCompile(`jobs run.*scheduled_messages=(\d+)`)
 
 // fired is how many schedule firings the process ran, from its shutdown log.
 func (p *serverProcess) fired() int {
@@ -331,4 +346,11 @@ func (p *serverProcess) post(b *testing.B, boot *ops.Bootstrapped, route string,
 		v = v.(map[string]any)[k]
 	}
 	return int(v.(float64))
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +44,9 @@ func TestConcurrentClaimsNeverShareARow(t *testing.T) {
 					if len(got) == 0 {
 						return
 					}
-					claimed[i] = append(claimed[i], got...)
+					for _, j := range got {
+						claimed[i] = append(claimed[i], j.id)
+					}
 				}
 			}()
 		}
@@ -91,4 +94,12 @@ func seedDueMessages(t *testing.T, ctx context.Context, c *ent.Client, n int) []
 		ids[i] = m.ID
 	}
 	return ids
+}
+
+func TestGroupJobsKeepsEachGroupInOrder(t *testing.T) {
+	got := groupJobs([]job{{1, 10}, {2, 20}, {3, 10}, {4, 30}, {5, 20}})
+	want := [][]int{{1, 3}, {2, 5}, {4}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("groupJobs = %v, want %v", got, want)
+	}
 }

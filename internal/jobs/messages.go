@@ -12,7 +12,7 @@ type Channels interface {
 }
 
 func messageKind(r *Runner) kind {
-	return kind{table: "messages", dueColumn: "next_delivery_at", run: r.deliverMessage}
+	return kind{table: "messages", dueColumn: "next_delivery_at", groupColumn: "conversation_id", run: r.deliverMessage}
 }
 
 // deliverMessage makes one attempt at sending a message and records it:

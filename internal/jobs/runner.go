@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,9 @@ const (
 	// for (another instance's rows, retries coming due).
 	pollInterval = 500 * time.Millisecond
 	batchSize    = 32
+	// workers is how many jobs of a batch run at once: a slow receiver or
+	// channel must not hold up every other delivery behind it.
+	workers = 8
 )
 
 // Runner claims and runs due jobs.
@@ -144,57 +148,100 @@ func (r *Runner) RunDue(ctx context.Context) int {
 	// Schedules first: the messages they post are then delivered in the
 	// same pass.
 	for _, k := range []kind{scheduleKind(r), messageKind(r), webhookKind(r)} {
-		ids, err := r.claim(ctx, k)
+		jobs, err := r.claim(ctx, k)
 		if err != nil {
 			if ctx.Err() == nil {
 				slog.Error("claiming jobs", "table", k.table, "err", err)
 			}
 			continue
 		}
-		for _, id := range ids {
-			if err := k.run(ctx, id); err != nil && ctx.Err() == nil {
-				slog.Error("running job", "table", k.table, "id", id, "err", err)
-			}
-			r.count(k.table)
-		}
-		n += len(ids)
+		r.runGroups(ctx, k, groupJobs(jobs))
+		n += len(jobs)
 	}
 	return n
 }
 
+// job is a claimed row and the group it must keep its order in.
+type job struct{ id, group int }
+
+// groupJobs splits claimed jobs by group, each group in claim order.
+func groupJobs(jobs []job) [][]int {
+	index := map[int]int{}
+	var groups [][]int
+	for _, j := range jobs {
+		i, ok := index[j.group]
+		if !ok {
+			i = len(groups)
+			index[j.group] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], j.id)
+	}
+	return groups
+}
+
+// runGroups runs groups concurrently (up to workers at a time), the jobs of
+// one group one after another: two messages of one conversation are
+// delivered in the order they were written.
+func (r *Runner) runGroups(ctx context.Context, k kind, groups [][]int) {
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			for _, id := range g {
+				if err := k.run(ctx, id); err != nil && ctx.Err() == nil {
+					slog.Error("running job", "table", k.table, "id", id, "err", err)
+				}
+				r.count(k.table)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // kind is one table of jobs: rows whose dueColumn is set and past are due.
+// Jobs with the same groupColumn value run in order, others concurrently.
 type kind struct {
-	table, dueColumn, extraWhere string
-	run                          func(ctx context.Context, id int) error
+	table, dueColumn, groupColumn, extraWhere string
+	run                                       func(ctx context.Context, id int) error
 }
 
 // claim moves the due column of up to batchSize due rows a lease ahead and
-// returns their ids. One statement does both, so two runners never claim
-// the same row: PostgreSQL skips rows another claim holds, SQLite runs one
+// returns them. One statement does both, so two runners never claim the
+// same row: PostgreSQL skips rows another claim holds, SQLite runs one
 // writer at a time.
-func (r *Runner) claim(ctx context.Context, k kind) ([]int, error) {
+func (r *Runner) claim(ctx context.Context, k kind) ([]job, error) {
 	lock, ph := "", func(i int) string { return "?" }
 	if r.db.Dialect == dialect.Postgres {
 		lock, ph = " FOR UPDATE SKIP LOCKED", func(i int) string { return fmt.Sprintf("$%d", i) }
 	}
+	group := k.groupColumn
+	if group == "" {
+		group = "id"
+	}
 	now := r.now()
 	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
-		SELECT id FROM %[1]s WHERE %[2]s <= %[4]s%[5]s ORDER BY %[2]s LIMIT %[6]d%[7]s) RETURNING id`,
-		k.table, k.dueColumn, ph(1), ph(2), k.extraWhere, batchSize, lock)
+		SELECT id FROM %[1]s WHERE %[2]s <= %[4]s%[5]s ORDER BY %[2]s, id LIMIT %[6]d%[7]s) RETURNING id, %[8]s`,
+		k.table, k.dueColumn, ph(1), ph(2), k.extraWhere, batchSize, lock, group)
 	rows, err := r.db.SQL.QueryContext(ctx, q, now.Add(lease), now)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var ids []int
+	var jobs []job
 	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
+		var j job
+		if err := rows.Scan(&j.id, &j.group); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		jobs = append(jobs, j)
 	}
-	return ids, rows.Err()
+	// RETURNING gives rows in no set order; the claim order is by id.
+	slices.SortFunc(jobs, func(a, b job) int { return a.id - b.id })
+	return jobs, rows.Err()
 }
 
 // client is the ent client jobs use: they act as the system.

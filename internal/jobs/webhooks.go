@@ -18,7 +18,7 @@ import (
 
 func webhookKind(r *Runner) kind {
 	return kind{
-		table: "webhook_deliveries", dueColumn: "next_attempt_at", extraWhere: " AND status = 'pending'",
+		table: "webhook_deliveries", dueColumn: "next_attempt_at", groupColumn: "subscription_id", extraWhere: " AND status = 'pending'",
 		run: r.deliverWebhook,
 	}
 }

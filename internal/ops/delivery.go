@@ -100,13 +100,15 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 }
 
 func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event string, m *ent.Message) error {
-	cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
-	if err != nil {
-		return err
-	}
-	acc, err := c.Account.Get(viewer.SystemContext(ctx), m.AccountID)
-	if err != nil {
-		return err
-	}
-	return s.emit(ctx, c, event, messageEvent(event, m, cv, acc))
+	return s.emit(ctx, c, event, func() (map[string]any, error) {
+		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
+		if err != nil {
+			return nil, err
+		}
+		acc, err := c.Account.Get(viewer.SystemContext(ctx), m.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		return messageEvent(event, m, cv, acc), nil
+	})
 }

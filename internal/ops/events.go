@@ -93,21 +93,25 @@ func contactEvent(ct *ent.Contact) map[string]any {
 }
 
 func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event string, ct *ent.Contact) error {
-	acc, err := c.Account.Get(viewer.SystemContext(ctx), ct.AccountID)
-	if err != nil {
-		return err
-	}
-	p := contactEvent(ct)
-	p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
-	return s.emit(ctx, c, event, p)
+	return s.emit(ctx, c, event, func() (map[string]any, error) {
+		acc, err := c.Account.Get(viewer.SystemContext(ctx), ct.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		p := contactEvent(ct)
+		p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
+		return p, nil
+	})
 }
 
 func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, event string, id int) error {
-	cv, err := c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
-	if err != nil {
-		return err
-	}
-	return s.emit(ctx, c, event, conversationEvent(cv))
+	return s.emit(ctx, c, event, func() (map[string]any, error) {
+		cv, err := c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return conversationEvent(cv), nil
+	})
 }
 
 // SchedulePayload is a scheduled message as the API shows it (REST body,
@@ -173,11 +177,13 @@ func nilIfBlank(s string) any {
 
 // emitScheduleEvent writes a scheduled_message.* webhook event for schedule
 // id and tells live listeners once the transaction commits.
-func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, id int) error {
-	sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(viewer.SystemContext(ctx))
-	if err != nil {
-		return err
-	}
-	s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_updated", ScheduleID: sm.ID})
-	return s.emit(ctx, c, event, SchedulePayload(sm))
+func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, accountID, id int) error {
+	s.publishAfterCommit(ctx, events.Event{AccountID: accountID, Kind: "scheduled_message_updated", ScheduleID: id})
+	return s.emit(ctx, c, event, func() (map[string]any, error) {
+		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(viewer.SystemContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return SchedulePayload(sm), nil
+	})
 }

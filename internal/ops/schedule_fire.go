@@ -153,9 +153,9 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 	if m.NextDeliveryAt == nil {
 		// Nothing to deliver (a private note, an inbox without an outbound
 		// channel): posting it is sending it.
-		return s.settleSchedule(ctx, c, firedID, true, "")
+		return s.settleSchedule(ctx, c, sm.AccountID, firedID, true, "")
 	}
-	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", firedID)
+	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, firedID)
 }
 
 // scheduleConversation is the conversation a schedule posts in: its own, or
@@ -227,7 +227,7 @@ func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.Schedule
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.ID)
+	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, sm.ID)
 }
 
 // failOccurrence records that occurrence at of sm did not fire, with the
@@ -256,11 +256,11 @@ func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, 
 		if n == 0 {
 			return errAlreadyFired
 		}
-		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.failed", failedID); err != nil {
+		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.failed", sm.AccountID, failedID); err != nil {
 			return err
 		}
 		if failedID != sm.ID {
-			return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.ID)
+			return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, sm.ID)
 		}
 		return nil
 	})
@@ -279,7 +279,7 @@ func conversationIDOf(sm *ent.ScheduledMessage) int {
 
 // settleSchedule ends the schedule row fired as message of the channel's
 // outcome: sent when the channel accepted its message, failed otherwise.
-func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, id int, delivered bool, reason string) error {
+func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, accountID, id int, delivered bool, reason string) error {
 	u := c.ScheduledMessage.Update().Where(scheduledmessage.ID(id), scheduledmessage.StatusEQ(scheduledmessage.StatusPending))
 	event := "scheduled_message.sent"
 	if delivered {
@@ -292,7 +292,7 @@ func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, id int, del
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.emitScheduleEvent(ctx, c, event, id)
+	return s.emitScheduleEvent(ctx, c, event, accountID, id)
 }
 
 // settleSchedulesOf settles the schedule rows that posted message m, once
@@ -304,7 +304,7 @@ func (s *Service) settleSchedulesOf(ctx context.Context, c *ent.Client, m *ent.M
 	}
 	reason, _ := m.ContentAttributes["external_error"].(string)
 	for _, id := range ids {
-		if err := s.settleSchedule(ctx, c, id, m.Status == message.StatusDelivered, reason); err != nil {
+		if err := s.settleSchedule(ctx, c, m.AccountID, id, m.Status == message.StatusDelivered, reason); err != nil {
 			return err
 		}
 	}

@@ -178,7 +178,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, scope ScheduleScop
 		if err := s.attachScheduleFiles(ctx, c, sm.ID, stored); err != nil {
 			return err
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.created", sm.ID)
+		return s.emitScheduleEvent(ctx, c, "scheduled_message.created", sm.AccountID, sm.ID)
 	})
 	if err != nil {
 		s.removeStored(stored)
@@ -292,7 +292,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, scope ScheduleScop
 				return err
 			}
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", id)
+		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, id)
 	})
 	if err != nil {
 		s.removeStored(stored)
@@ -335,7 +335,7 @@ func (s *Service) CancelScheduledMessage(ctx context.Context, scope ScheduleScop
 		if n == 0 {
 			return apperr.Invalid("Only a pending scheduled message can be cancelled", "status")
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", id)
+		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, id)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
@@ -352,7 +352,7 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 	}
 	var keys []string
 	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.deleted", sm.ID); err != nil {
+		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.deleted", sm.AccountID, sm.ID); err != nil {
 			return err
 		}
 		if keys, err = s.detachScheduleFiles(ctx, c, sm.ID); err != nil {

@@ -136,16 +136,22 @@ func uniqueStrings(xs []string) []string {
 
 // emit writes an event for every subscription of the account that wants it
 // into the outbox, in the transaction of the change (c must be its client):
-// if the change commits, the deliveries exist; if not, neither do they.
-func (s *Service) emit(ctx context.Context, c *ent.Client, event string, payload map[string]any) error {
+// if the change commits, the deliveries exist; if not, neither do they. The
+// payload is built only when someone subscribes: most changes have no
+// subscriber, and building it costs queries.
+func (s *Service) emit(ctx context.Context, c *ent.Client, event string, payload func() (map[string]any, error)) error {
 	subs, err := c.WebhookSubscription.Query().Where(func(sel *sql.Selector) {
 		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), event))
 	}).All(ctx)
 	if err != nil || len(subs) == 0 {
 		return err
 	}
+	p, err := payload()
+	if err != nil {
+		return err
+	}
 	body := map[string]any{"event": event}
-	for k, v := range payload {
+	for k, v := range p {
 		body[k] = v
 	}
 	raw, err := json.Marshal(body)
