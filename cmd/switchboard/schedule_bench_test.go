@@ -1,9 +1,10 @@
 package main
 
 // BenchmarkScheduleFiring measures scheduled messages end to end: 10,000
-// schedules due within the same second, fired and delivered by real server
-// processes (this test binary re-executed as `switchboard serve`) through an
-// API channel to a local receiver:
+// schedules due within the same second (burst), and 200 due one every
+// 100 ms (idle: the lateness an idle server gives each), fired and
+// delivered by real server processes (this test binary re-executed as
+// `switchboard serve`) through an API channel to a local receiver:
 //
 //	go test ./cmd/switchboard/ -run '^$' -bench BenchmarkScheduleFiring -benchtime 1x -timeout 30m
 //
@@ -44,7 +45,7 @@ import (
 )
 
 const (
-	benchSchedules = 10_000
+	burstSchedules = 10_000
 	// benchConversations share the schedules, as a campaign to many contacts.
 	benchConversations = 100
 	// benchServeEnv makes the test binary run the server instead of tests.
@@ -71,13 +72,25 @@ func BenchmarkScheduleFiring(b *testing.B) {
 			instances = append(instances, 2)
 		}
 		for _, n := range instances {
-			b.Run(fmt.Sprintf("%s/instances=%d", e.Name, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/burst/instances=%d", e.Name, n), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					runScheduleBench(b, e, n)
+					runScheduleBench(b, e, n, load{count: burstSchedules, spread: time.Second})
 				}
 			})
 		}
+		b.Run(e.Name+"/idle", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				runScheduleBench(b, e, 1, load{count: 200, spread: 20 * time.Second})
+			}
+		})
 	}
+}
+
+// load is how many schedules come due, evenly over spread: a burst (10,000
+// in one second) or an idle server's trickle (one every 100 ms).
+type load struct {
+	count  int
+	spread time.Duration
 }
 
 // countingReceiver is the API channel's webhook: it counts the deliveries
@@ -111,7 +124,7 @@ func (c *countingReceiver) counts() (distinct, total, dup int) {
 	return len(c.got), total, dup
 }
 
-func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
+func runScheduleBench(b *testing.B, e testdb.Engine, instances int, l load) {
 	b.StopTimer()
 	b.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
 	url := e.NewURL(b)
@@ -150,7 +163,7 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 	}
 
 	due := time.Now().Add(10 * time.Second).Truncate(time.Second)
-	if err := seedSchedules(ctx, database.Client, boot, inbox, targets, due); err != nil {
+	if err := seedSchedules(ctx, database.Client, boot, inbox, targets, due, l); err != nil {
 		b.Fatal(err)
 	}
 	if time.Now().After(due.Add(-500 * time.Millisecond)) {
@@ -160,7 +173,7 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 	waitAllSettled(b, database.Client, ctx)
 	b.StopTimer()
 
-	report(b, database.Client, ctx, due)
+	report(b, database.Client, ctx, due, l.count)
 	_, total, dup := recv.counts()
 	for _, p := range procs {
 		p.stop()
@@ -173,8 +186,8 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int) {
 		b.ReportMetric(float64(n), fmt.Sprintf("fired-by-%d", i+1))
 	}
 	b.ReportMetric(float64(dup), "receiver-duplicates")
-	if dup != 0 || total != benchSchedules {
-		b.Errorf("the receiver got %d deliveries with %d duplicates, want %d and none", total, dup, benchSchedules)
+	if dup != 0 || total != l.count {
+		b.Errorf("the receiver got %d deliveries with %d duplicates, want %d and none", total, dup, l.count)
 	}
 }
 
@@ -183,12 +196,12 @@ type target struct{ contactID, conversationID int }
 
 // seedSchedules inserts the schedules, due across one second from due,
 // spread over the targets.
-func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox int, targets []target, due time.Time) error {
+func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox int, targets []target, due time.Time, l load) error {
 	const batch = 500
-	for start := 0; start < benchSchedules; start += batch {
+	for start := 0; start < l.count; start += batch {
 		bulk := make([]*ent.ScheduledMessageCreate, 0, batch)
-		for i := start; i < start+batch; i++ {
-			at := due.Add(time.Duration(i) * time.Second / benchSchedules).UTC()
+		for i := start; i < min(start+batch, l.count); i++ {
+			at := due.Add(time.Duration(i) * l.spread / time.Duration(l.count)).UTC()
 			tg := targets[i%len(targets)]
 			bulk = append(bulk, c.ScheduledMessage.Create().SetAccountID(boot.AccountID).SetInboxID(inbox).
 				SetContactID(tg.contactID).SetConversationID(tg.conversationID).SetAuthorID(boot.UserID).
@@ -219,7 +232,7 @@ func waitAllSettled(b *testing.B, c *ent.Client, ctx context.Context) {
 }
 
 // report computes the lateness figures from what the database recorded.
-func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time) {
+func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time, want int) {
 	all, err := c.ScheduledMessage.Query().All(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -246,8 +259,8 @@ func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time) {
 			last = *sm.SentAt
 		}
 	}
-	if failed > 0 || len(msgs) != benchSchedules {
-		b.Errorf("%d schedules not sent, %d messages posted; want all %d sent, one message each", failed, len(msgs), benchSchedules)
+	if failed > 0 || len(msgs) != want {
+		b.Errorf("%d schedules not sent, %d messages posted; want all %d sent, one message each", failed, len(msgs), want)
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	slices.Sort(sent)
@@ -258,7 +271,7 @@ func report(b *testing.B, c *ent.Client, ctx context.Context, due time.Time) {
 	b.ReportMetric(ms(sent[len(sent)-1]), "max-ms")
 	b.ReportMetric(ms(pct(fired, 50)), "fire-p50-ms")
 	b.ReportMetric(ms(pct(fired, 99)), "fire-p99-ms")
-	b.ReportMetric(float64(len(msgs)-benchSchedules), "db-duplicates")
+	b.ReportMetric(float64(len(msgs)-want), "db-duplicates")
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {
