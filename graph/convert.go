@@ -123,3 +123,16 @@ func scheduleInput(in model.ScheduledMessageInput) ops.ScheduleInput {
 	}
 	return out
 }
+
+// fileAttachments are attachments as GraphQL shows them, with signed
+// download paths.
+func (r *Resolver) fileAttachments(atts []*ent.Attachment) []*model.FileAttachment {
+	out := make([]*model.FileAttachment, 0, len(atts))
+	for _, a := range atts {
+		out = append(out, &model.FileAttachment{
+			ID: a.ID, FileType: string(a.FileType), ContentType: a.ContentType, FileName: a.FileName,
+			FileSize: int(a.FileSize), DataURL: r.svc.SignedAttachmentPath(a),
+		})
+	}
+	return out
+}

@@ -22,11 +22,15 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 		ent.WithContactOrder(orderBy), ent.WithContactFilter(where.Filter))
 }
 
+// Message returns MessageResolver implementation.
+func (r *Resolver) Message() MessageResolver { return &messageResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
 // ScheduledMessage returns ScheduledMessageResolver implementation.
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
+type messageResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
 type scheduledMessageResolver struct{ *Resolver }

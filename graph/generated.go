@@ -38,6 +38,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Message() MessageResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	ScheduledMessage() ScheduledMessageResolver
@@ -178,6 +179,15 @@ type ComplexityRoot struct {
 		ContactInbox func(childComplexity int) int
 	}
 
+	FileAttachment struct {
+		ContentType func(childComplexity int) int
+		DataURL     func(childComplexity int) int
+		FileName    func(childComplexity int) int
+		FileSize    func(childComplexity int) int
+		FileType    func(childComplexity int) int
+		ID          func(childComplexity int) int
+	}
+
 	Inbox struct {
 		AccountID                  func(childComplexity int) int
 		AgentBot                   func(childComplexity int) int
@@ -228,6 +238,7 @@ type ComplexityRoot struct {
 	Message struct {
 		AccountID            func(childComplexity int) int
 		AdditionalAttributes func(childComplexity int) int
+		Attachments          func(childComplexity int) int
 		Content              func(childComplexity int) int
 		ContentAttributes    func(childComplexity int) int
 		ContentType          func(childComplexity int) int
@@ -326,6 +337,7 @@ type ComplexityRoot struct {
 
 	ScheduledMessage struct {
 		AccountID                func(childComplexity int) int
+		Attachments              func(childComplexity int) int
 		Author                   func(childComplexity int) int
 		AuthorID                 func(childComplexity int) int
 		Contact                  func(childComplexity int) int
@@ -407,6 +419,9 @@ type ComplexityRoot struct {
 	}
 }
 
+type MessageResolver interface {
+	Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error)
+}
 type MutationResolver interface {
 	CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error)
 	UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*ent.Contact, error)
@@ -466,6 +481,7 @@ type QueryResolver interface {
 }
 type ScheduledMessageResolver interface {
 	NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error)
+	Attachments(ctx context.Context, obj *ent.ScheduledMessage) ([]*model.FileAttachment, error)
 }
 type SubscriptionResolver interface {
 	MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error)
@@ -1067,6 +1083,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateContactPayload.ContactInbox(childComplexity), true
 
+	case "FileAttachment.contentType":
+		if e.ComplexityRoot.FileAttachment.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.ContentType(childComplexity), true
+	case "FileAttachment.dataURL":
+		if e.ComplexityRoot.FileAttachment.DataURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.DataURL(childComplexity), true
+	case "FileAttachment.fileName":
+		if e.ComplexityRoot.FileAttachment.FileName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.FileName(childComplexity), true
+	case "FileAttachment.fileSize":
+		if e.ComplexityRoot.FileAttachment.FileSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.FileSize(childComplexity), true
+	case "FileAttachment.fileType":
+		if e.ComplexityRoot.FileAttachment.FileType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.FileType(childComplexity), true
+	case "FileAttachment.id":
+		if e.ComplexityRoot.FileAttachment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileAttachment.ID(childComplexity), true
+
 	case "Inbox.accountID":
 		if e.ComplexityRoot.Inbox.AccountID == nil {
 			break
@@ -1310,6 +1363,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Message.AdditionalAttributes(childComplexity), true
+	case "Message.attachments":
+		if e.ComplexityRoot.Message.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Message.Attachments(childComplexity), true
 	case "Message.content":
 		if e.ComplexityRoot.Message.Content == nil {
 			break
@@ -2037,6 +2096,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScheduledMessage.AccountID(childComplexity), true
+	case "ScheduledMessage.attachments":
+		if e.ComplexityRoot.ScheduledMessage.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessage.Attachments(childComplexity), true
 	case "ScheduledMessage.author":
 		if e.ComplexityRoot.ScheduledMessage.Author == nil {
 			break
@@ -2851,6 +2916,24 @@ func (ec *executionContext) childFields_CreateContactPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type CreateContactPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_FileAttachment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FileAttachment_id(ctx, field)
+	case "fileType":
+		return ec.fieldContext_FileAttachment_fileType(ctx, field)
+	case "contentType":
+		return ec.fieldContext_FileAttachment_contentType(ctx, field)
+	case "fileName":
+		return ec.fieldContext_FileAttachment_fileName(ctx, field)
+	case "fileSize":
+		return ec.fieldContext_FileAttachment_fileSize(ctx, field)
+	case "dataURL":
+		return ec.fieldContext_FileAttachment_dataURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FileAttachment", field.Name)
+}
+
 func (ec *executionContext) childFields_Inbox(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2985,6 +3068,8 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 		return ec.fieldContext_Message_senderID(ctx, field)
 	case "conversation":
 		return ec.fieldContext_Message_conversation(ctx, field)
+	case "attachments":
+		return ec.fieldContext_Message_attachments(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Message", field.Name)
 }
@@ -3095,6 +3180,8 @@ func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, fi
 		return ec.fieldContext_ScheduledMessage_occurrences(ctx, field)
 	case "nextOccurrenceAt":
 		return ec.fieldContext_ScheduledMessage_nextOccurrenceAt(ctx, field)
+	case "attachments":
+		return ec.fieldContext_ScheduledMessage_attachments(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessage", field.Name)
 }
@@ -6802,6 +6889,144 @@ func (ec *executionContext) fieldContext_CreateContactPayload_contactInbox(_ con
 	return fc, nil
 }
 
+func (ec *executionContext) _FileAttachment_id(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FileAttachment_fileType(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_fileType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_fileType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FileAttachment_contentType(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FileAttachment_fileName(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_fileName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_fileName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FileAttachment_fileSize(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_fileSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_fileSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FileAttachment_dataURL(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileAttachment_dataURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DataURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileAttachment_dataURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Inbox_id(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8153,6 +8378,38 @@ func (ec *executionContext) fieldContext_Message_conversation(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Message_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Message_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Message().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.FileAttachment) graphql.Marshaler {
+			return ec.marshalNFileAttachment2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Message_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Message",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FileAttachment(ctx, field)
 		},
 	}
 	return fc, nil
@@ -11574,6 +11831,38 @@ func (ec *executionContext) _ScheduledMessage_nextOccurrenceAt(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_nextOccurrenceAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessage_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ScheduledMessage().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.FileAttachment) graphql.Marshaler {
+			return ec.marshalNFileAttachment2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FileAttachment(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ScheduledMessagePage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
@@ -25317,6 +25606,70 @@ func (ec *executionContext) _CreateContactPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var fileAttachmentImplementors = []string{"FileAttachment"}
+
+func (ec *executionContext) _FileAttachment(ctx context.Context, sel ast.SelectionSet, obj *model.FileAttachment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fileAttachmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FileAttachment")
+		case "id":
+			out.Values[i] = ec._FileAttachment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fileType":
+			out.Values[i] = ec._FileAttachment_fileType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._FileAttachment_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fileName":
+			out.Values[i] = ec._FileAttachment_fileName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fileSize":
+			out.Values[i] = ec._FileAttachment_fileSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dataURL":
+			out.Values[i] = ec._FileAttachment_dataURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var inboxImplementors = []string{"Inbox", "Node"}
 
 func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, obj *ent.Inbox) graphql.Marshaler {
@@ -25802,6 +26155,42 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Message_conversation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Message_attachments(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -27099,6 +27488,42 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScheduledMessage_attachments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -28266,6 +28691,32 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNFileAttachment2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachmentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.FileAttachment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFileAttachment2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFileAttachment2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachment(ctx context.Context, sel ast.SelectionSet, v *model.FileAttachment) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FileAttachment(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFilterConditionInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFilterConditionInputᚄ(ctx context.Context, v any) ([]*model.FilterConditionInput, error) {

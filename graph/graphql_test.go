@@ -1272,7 +1272,8 @@ func (a *app) download(path, token string) (int, string, []byte) {
 }
 
 const createMessageWithFiles = `mutation($conv: Int!, $in: MessageInput!, $files: [Upload!]) {
-	createMessage(conversationDisplayID: $conv, input: $in, attachments: $files) { id content private status }
+	createMessage(conversationDisplayID: $conv, input: $in, attachments: $files) {
+		id content private status attachments { fileName fileType contentType fileSize dataURL } }
 }`
 
 func TestGraphQLCreateMessageWithUploads(t *testing.T) {
@@ -1300,6 +1301,16 @@ func TestGraphQLCreateMessageWithUploads(t *testing.T) {
 			t.Errorf("createMessage answered content %v", got)
 		}
 		msgID := atoi(t, mustGet(t, r.Data, "createMessage.id"))
+		for i, name := range []string{"photo.png", "order.txt"} {
+			p := fmt.Sprintf("createMessage.attachments.%d.", i)
+			if got := mustGet(t, r.Data, p+"fileName"); got != name {
+				t.Errorf("GraphQL attachment %d is %v, want %s", i, got, name)
+			}
+			status, _, body := a.download(mustGet(t, r.Data, p+"dataURL").(string), noToken)
+			if want := map[int][]byte{0: png, 1: text}[i]; status != http.StatusOK || !bytes.Equal(body, want) {
+				t.Errorf("GraphQL dataURL of %s: %d, %d bytes; want 200 and the uploaded file", name, status, len(body))
+			}
+		}
 
 		// The files are on the message, as REST lists it.
 		list := a.mustREST("GET", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, nil, http.StatusOK)

@@ -15,6 +15,15 @@ import (
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
+// Attachments is the resolver for the attachments field.
+func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error) {
+	atts, err := obj.Edges.AttachmentsOrErr()
+	if err != nil {
+		atts, err = obj.QueryAttachments().All(ctx)
+	}
+	return r.fileAttachments(atts), err
+}
+
 // CreateContact is the resolver for the createContact field.
 func (r *mutationResolver) CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error) {
 	out, err := r.svc.CreateContact(ctx, ops.ContactInput{
@@ -339,6 +348,15 @@ func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.Sche
 // NextOccurrenceAt is the resolver for the nextOccurrenceAt field.
 func (r *scheduledMessageResolver) NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error) {
 	return ops.NextOccurrence(obj), nil
+}
+
+// Attachments is the resolver for the attachments field.
+func (r *scheduledMessageResolver) Attachments(ctx context.Context, obj *ent.ScheduledMessage) ([]*model.FileAttachment, error) {
+	atts, err := obj.Edges.AttachmentsOrErr()
+	if err != nil {
+		atts, err = obj.QueryAttachments().All(ctx)
+	}
+	return r.fileAttachments(atts), err
 }
 
 // MessageCreated is the resolver for the messageCreated field.

@@ -16,9 +16,6 @@ import (
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
-// signedURLLifetime is how long an attachment's data_url works without a token.
-const signedURLLifetime = 24 * time.Hour
-
 func (a *API) listMessages(c *fiber.Ctx) error {
 	id, err := pathID(c, "id", "Conversation")
 	if err != nil {
@@ -139,9 +136,7 @@ func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) H {
 }
 
 func (a *API) attachmentJSON(c *fiber.Ctx, at *ent.Attachment) H {
-	exp := time.Now().Add(signedURLLifetime)
-	url := fmt.Sprintf("%s/api/v1/accounts/%d/attachments/%d?exp=%d&sig=%s",
-		c.BaseURL(), at.AccountID, at.ID, exp.Unix(), a.svc.Storage().Sign(at.ID, exp))
+	url := c.BaseURL() + a.svc.SignedAttachmentPath(at)
 	return H{
 		"id":           at.ID,
 		"message_id":   intPtr(at.MessageID),

@@ -109,6 +109,17 @@ type CreateConversationInput struct {
 	Message              *MessageInput  `json:"message,omitempty"`
 }
 
+// A file of a message or of a scheduled message. dataURL downloads it without a token for a day (its query string
+// carries a signature); with the API token, /api/v1/accounts/{accountID}/attachments/{id} serves it any time.
+type FileAttachment struct {
+	ID          int    `json:"id"`
+	FileType    string `json:"fileType"`
+	ContentType string `json:"contentType"`
+	FileName    string `json:"fileName"`
+	FileSize    int    `json:"fileSize"`
+	DataURL     string `json:"dataURL"`
+}
+
 // One condition of Chatwoot's contact filter; queryOperator (AND/OR) joins it to the next one.
 type FilterConditionInput struct {
 	AttributeKey   string   `json:"attributeKey"`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/attachment"
@@ -211,4 +212,17 @@ func (s *Service) SignedAttachment(ctx context.Context, accountID, id int) (*ent
 	a, err := s.Client(ctx).Attachment.Query().
 		Where(attachment.ID(id), attachment.AccountID(accountID)).Only(viewer.SystemContext(ctx))
 	return a, apperrOrNil(notFound(err, "Attachment"))
+}
+
+// SignedURLLifetime is how long an attachment's data URL works without a
+// token.
+const SignedURLLifetime = 24 * time.Hour
+
+// SignedAttachmentPath is the download path of an attachment with a
+// signature valid for SignedURLLifetime, for browsers that cannot send the
+// API token.
+func (s *Service) SignedAttachmentPath(at *ent.Attachment) string {
+	exp := s.now().Add(SignedURLLifetime)
+	return fmt.Sprintf("/api/v1/accounts/%d/attachments/%d?exp=%d&sig=%s",
+		at.AccountID, at.ID, exp.Unix(), s.storage.Sign(at.ID, exp))
 }
