@@ -96,6 +96,29 @@ func (a *API) routes(app *fiber.App) {
 	acc.Patch("/teams/:id/team_members", a.changeTeamMembers(ops.ReplaceMembers))
 	acc.Delete("/teams/:id/team_members", a.changeTeamMembers(ops.RemoveMembers))
 
+	acc.Get("/funnels", a.listFunnels)
+	acc.Post("/funnels", a.createFunnel)
+	acc.Get("/funnels/:id", a.showFunnel)
+	acc.Patch("/funnels/:id", a.updateFunnel)
+	acc.Put("/funnels/:id", a.updateFunnel)
+	acc.Delete("/funnels/:id", a.deleteFunnel)
+	acc.Patch("/funnels/:id/reorder", a.reorderStages)
+	acc.Get("/funnels/:id/stage_stats", a.funnelStageStats)
+	acc.Get("/funnels/:funnel_id/kanban_items", a.funnelCards)
+
+	// The fixed /kanban_items/... paths come before /kanban_items/:id.
+	acc.Get("/kanban_items", a.listCards)
+	acc.Post("/kanban_items", a.createCard)
+	acc.Get("/kanban_items/batch", a.batchCards)
+	acc.Post("/kanban_items/reorder", a.reorderCards)
+	acc.Get("/kanban_items/:id", a.showCard)
+	acc.Patch("/kanban_items/:id", a.updateCard)
+	acc.Put("/kanban_items/:id", a.updateCard)
+	acc.Delete("/kanban_items/:id", a.deleteCard)
+	acc.Post("/kanban_items/:id/move_to_stage", a.moveCard(false))
+	acc.Post("/kanban_items/:id/move", a.moveCard(true))
+	acc.Post("/kanban_items/:id/change_status", a.changeCardStatus)
+
 	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)

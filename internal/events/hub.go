@@ -12,6 +12,10 @@ type Event struct {
 	// ConversationID and MessageID are database ids.
 	ConversationID int
 	MessageID      int
+	// FunnelID and KanbanItemID name the card of a kanban_item.* event (the
+	// funnel it is in after the change), so a board viewer can pick its own.
+	FunnelID     int
+	KanbanItemID int
 }
 
 // subscriberBuffer is how many events a slow listener may lag behind
