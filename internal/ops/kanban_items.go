@@ -241,7 +241,7 @@ func (s *Service) CreateCard(ctx context.Context, in CardInput) (*ent.KanbanItem
 		return nil, err
 	}
 	var out *ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		if err := lockFunnels(ctx, c, *in.FunnelID); err != nil {
 			return err
 		}
@@ -304,7 +304,7 @@ func (s *Service) UpdateCard(ctx context.Context, id int, in CardInput) (*ent.Ka
 		return nil, err
 	}
 	var out *ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		it, err := lockCard(ctx, c, id, deref(in.FunnelID))
 		if err != nil {
 			return err
@@ -376,7 +376,7 @@ func (s *Service) DeleteCard(ctx context.Context, id int) error {
 	if err := requireAdmin(ctx); err != nil {
 		return err
 	}
-	return apperrOrNil(s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	return apperrOrNil(s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		it, err := lockCard(ctx, c, id, 0)
 		if err != nil {
 			return err
@@ -402,10 +402,10 @@ func (s *Service) ChangeCardStatus(ctx context.Context, id int, status string) (
 		return nil, apperr.Invalidf("status", "Status must be one of %s", strings.Join(CardStatuses, ", "))
 	}
 	var out *ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		it, err := c.KanbanItem.Get(ctx, id)
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		it, err := lockCard(ctx, c, id, 0)
 		if err != nil {
-			return notFound(err, "Kanban item")
+			return err
 		}
 		changed, err := s.setStatus(ctx, c, it, kanbanitem.Status(status))
 		if err != nil {

@@ -2,8 +2,11 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
+
+	"github.com/lib/pq"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
@@ -22,6 +25,31 @@ import (
 // stage is renumbered: PostgreSQL and SQLite check the unique index row by
 // row, so "position = position + 1" over a range would collide with itself.
 const shiftOffset = int64(1) << 40
+
+// errCardsMoved says a card changed funnel between being read and its
+// funnel being locked. The transaction is then retried from the start
+// rather than locking one more funnel: a transaction takes all its funnel
+// locks at once, in id order, so two of them never wait on each other.
+var errCardsMoved = errors.New("a card moved to another funnel while its funnel was being locked")
+
+// cardTx runs fn in a transaction, retrying it from the start when its
+// cards moved under it or PostgreSQL broke a deadlock by aborting it.
+func (s *Service) cardTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.inTx(ctx, fn)
+		if err == nil || !retryableTx(err) {
+			return err
+		}
+		if attempt == 5 || ent.TxFromContext(ctx) != nil {
+			return apperr.Conflict("The cards kept changing while this request ran; try again")
+		}
+	}
+}
+
+func retryableTx(err error) bool {
+	var pqErr *pq.Error
+	return errors.Is(err, errCardsMoved) || (errors.As(err, &pqErr) && pqErr.Code == "40P01")
+}
 
 // MoveInput says where a card goes: a stage slug of the card's funnel (or of
 // FunnelID when set), and optionally a position in it (default: last).
@@ -52,7 +80,7 @@ func (s *Service) MoveCard(ctx context.Context, id int, in MoveInput) (*ent.Kanb
 		return nil, err
 	}
 	var out *ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		it, err := lockCard(ctx, c, id, deref(in.FunnelID))
 		if err != nil {
 			return err
@@ -95,7 +123,8 @@ func (s *Service) ReorderCards(ctx context.Context, entries []ReorderEntry) ([]*
 	sorted := append([]ReorderEntry(nil), entries...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Position < sorted[j].Position })
 	var out []*ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		out = nil // a retried transaction starts over
 		cards, err := lockCards(ctx, c, idsOf(entries), "positions")
 		if err != nil {
 			return err
@@ -174,27 +203,25 @@ func lockCard(ctx context.Context, c *ent.Client, id, extraFunnel int) (*ent.Kan
 // returns the cards by id, read under the locks. Every id must name a card
 // of the account: a missing one is a 404, or a 422 on field when set.
 func lockCards(ctx context.Context, c *ent.Client, ids []int, field string, extraFunnels ...int) (map[int]*ent.KanbanItem, error) {
-	for attempt := 0; attempt < 5; attempt++ {
-		before, err := cardsByID(ctx, c, ids, field)
-		if err != nil {
-			return nil, err
-		}
-		funnels := append([]int(nil), extraFunnels...)
-		for _, it := range before {
-			funnels = append(funnels, it.FunnelID)
-		}
-		if err := lockFunnels(ctx, c, funnels...); err != nil {
-			return nil, err
-		}
-		after, err := cardsByID(ctx, c, ids, field)
-		if err != nil {
-			return nil, err
-		}
-		if sameFunnels(before, after) {
-			return after, nil
-		}
+	before, err := cardsByID(ctx, c, ids, field)
+	if err != nil {
+		return nil, err
 	}
-	return nil, apperr.Conflict("The cards kept moving between funnels; try again")
+	funnels := append([]int(nil), extraFunnels...)
+	for _, it := range before {
+		funnels = append(funnels, it.FunnelID)
+	}
+	if err := lockFunnels(ctx, c, funnels...); err != nil {
+		return nil, err
+	}
+	after, err := cardsByID(ctx, c, ids, field)
+	if err != nil {
+		return nil, err
+	}
+	if !sameFunnels(before, after) {
+		return nil, errCardsMoved
+	}
+	return after, nil
 }
 
 func cardsByID(ctx context.Context, c *ent.Client, ids []int, field string) (map[int]*ent.KanbanItem, error) {
