@@ -174,3 +174,5 @@ func deref[T any](p *T) T {
 func sortStable[T any](xs []T, less func(a, b T) bool) {
 	sort.SliceStable(xs, func(i, j int) bool { return less(xs[i], xs[j]) })
 }
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

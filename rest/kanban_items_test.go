@@ -307,7 +307,7 @@ func TestKanbanItems(t *testing.T) {
 					t.Errorf("no %s event in the outbox (got %v)", ev, got)
 				}
 			}
-			ds, err := a.srv.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.Event("kanban_item.moved")).All(sys())
+			ds, err := a.srv.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.Event("kanban_item.moved")).Order(webhookdelivery.ByID()).All(sys())
 			if err != nil || len(ds) == 0 {
 				t.Fatalf("moved events: %v %v", len(ds), err)
 			}
