@@ -4,8 +4,11 @@ import (
 	"context"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
@@ -52,8 +55,18 @@ type CardFilter struct {
 	Stage                 string
 	AgentID               int
 	ConversationDisplayID int
-	Page                  int
-	PerPage               int
+	// Query matches title, description, notes and the linked contact's
+	// name or e-mail, ignoring case.
+	Query      string
+	Priorities []string
+	Statuses   []string
+	ValueMin   *float64
+	ValueMax   *float64
+	// CreatedFrom and CreatedTo bound created_at: [from, to).
+	CreatedFrom *time.Time
+	CreatedTo   *time.Time
+	Page        int
+	PerPage     int
 }
 
 // Card page sizes: the forks' fixed 100, with a ceiling for boards that
@@ -177,7 +190,66 @@ func (s *Service) cardQuery(_ context.Context, c *ent.Client, f CardFilter) (*en
 	if f.ConversationDisplayID != 0 {
 		q.Where(kanbanitem.HasConversationWith(conversation.DisplayID(f.ConversationDisplayID)))
 	}
+	if err := checkFilter(f); err != nil {
+		return nil, err
+	}
+	if len(f.Priorities) > 0 {
+		q.Where(kanbanitem.PriorityIn(enumValues[kanbanitem.Priority](f.Priorities)...))
+	}
+	if len(f.Statuses) > 0 {
+		q.Where(kanbanitem.StatusIn(enumValues[kanbanitem.Status](f.Statuses)...))
+	}
+	if f.ValueMin != nil {
+		q.Where(kanbanitem.ValueGTE(*f.ValueMin))
+	}
+	if f.ValueMax != nil {
+		q.Where(kanbanitem.ValueLTE(*f.ValueMax))
+	}
+	if f.CreatedFrom != nil {
+		q.Where(kanbanitem.CreatedAtGTE(*f.CreatedFrom))
+	}
+	if f.CreatedTo != nil {
+		q.Where(kanbanitem.CreatedAtLT(*f.CreatedTo))
+	}
+	if text := strings.TrimSpace(f.Query); text != "" {
+		q.Where(kanbanitem.Or(
+			kanbanitem.TitleContainsFold(text),
+			kanbanitem.DescriptionContainsFold(text),
+			kanbanitem.HasNotesWith(cardnote.ContentContainsFold(text)),
+			kanbanitem.HasConversationWith(conversation.HasContactWith(
+				contact.Or(contact.NameContainsFold(text), contact.EmailContainsFold(text)))),
+		))
+	}
 	return q, nil
+}
+
+// checkFilter refuses filter values that can match nothing by mistake.
+func checkFilter(f CardFilter) error {
+	var errs fieldErrors
+	for _, p := range f.Priorities {
+		if !containsString(CardPriorities, p) {
+			errs.add("priority", "Priority must be one of "+strings.Join(CardPriorities, ", "))
+			break
+		}
+	}
+	for _, st := range f.Statuses {
+		if !containsString(CardStatuses, st) {
+			errs.add("status", "Status must be one of "+strings.Join(CardStatuses, ", "))
+			break
+		}
+	}
+	if f.ValueMin != nil && f.ValueMax != nil && *f.ValueMin > *f.ValueMax {
+		errs.add("value_min", "value_min must not exceed value_max")
+	}
+	return errs.err()
+}
+
+func enumValues[T ~string](xs []string) []T {
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = T(x)
+	}
+	return out
 }
 
 // loadCard reads one card with what its JSON shows.
