@@ -146,6 +146,13 @@ func (a *API) routes(app *fiber.App) {
 	acc.Get("/kanban_items/:id/stage_time_breakdown", a.cardStageBreakdown)
 	acc.Get("/kanban_items/:id/counts", a.cardCounts)
 
+	acc.Get("/kanban_config", a.showKanbanConfig)
+	acc.Post("/kanban_config", a.saveKanbanConfig)
+	acc.Put("/kanban_config", a.saveKanbanConfig)
+	acc.Patch("/kanban_config", a.saveKanbanConfig)
+	acc.Delete("/kanban_config", a.deleteKanbanConfig)
+	acc.Post("/kanban_config/test_webhook", a.testKanbanWebhook)
+
 	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)

@@ -66,8 +66,9 @@ func cardAgents(us []*ent.User) []map[string]any {
 	return out
 }
 
-// announceCard writes a kanban_item.* event to the webhook outbox in the
-// transaction of the change and publishes it to live listeners once that
+// announceCard writes a kanban_item.* event to the webhook outbox (for the
+// account's subscriptions and its kanban webhook) in the transaction of the
+// change and publishes it to live listeners once that
 // commits. extra adds keys to the webhook payload (changes, from/to stage).
 func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string, it *ent.KanbanItem, extra map[string]any) error {
 	p := map[string]any{"kanban_item": CardPayload(it), "account": map[string]any{"id": it.AccountID}}
@@ -75,6 +76,9 @@ func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string,
 		p[k] = v
 	}
 	if err := s.emit(ctx, c, event, p); err != nil {
+		return err
+	}
+	if err := s.emitToKanbanWebhook(ctx, c, it.AccountID, event, p); err != nil {
 		return err
 	}
 	s.publishAfterCommit(ctx, events.Event{AccountID: it.AccountID, Kind: event, FunnelID: it.FunnelID, KanbanItemID: it.ID})
