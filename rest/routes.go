@@ -153,6 +153,13 @@ func (a *API) routes(app *fiber.App) {
 	acc.Delete("/kanban_config", a.deleteKanbanConfig)
 	acc.Post("/kanban_config/test_webhook", a.testKanbanWebhook)
 
+	acc.Get("/kanban/automations", a.listAutomations)
+	acc.Post("/kanban/automations", a.createAutomation)
+	acc.Get("/kanban/automations/:id", a.showAutomation)
+	acc.Patch("/kanban/automations/:id", a.updateAutomation)
+	acc.Put("/kanban/automations/:id", a.updateAutomation)
+	acc.Delete("/kanban/automations/:id", a.deleteAutomation)
+
 	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)

@@ -41,6 +41,9 @@ type Runner struct {
 	now      func() time.Time
 	wake     chan struct{}
 	wg       sync.WaitGroup
+	// lastIdleCheck is when idle kanban automations were last looked at
+	// (only the loop's goroutine touches it).
+	lastIdleCheck time.Time
 }
 
 // Retries are the waits between attempts, per kind of job; past the last
@@ -97,6 +100,7 @@ func (r *Runner) loop(ctx context.Context) {
 	for {
 		for r.RunDue(ctx) > 0 && ctx.Err() == nil {
 		}
+		r.runIdleAutomations(ctx)
 		select {
 		case <-ctx.Done():
 			return

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -355,6 +356,8 @@ func (s *Service) CreateCard(ctx context.Context, in CardInput) (*ent.KanbanItem
 		if err := s.recordCreated(ctx, c, it.ID, stage); err != nil {
 			return err
 		}
+		s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
+			trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
 		out, err = s.loadCard(ctx, c, it.ID)
 		if err != nil {
 			return err
@@ -507,6 +510,8 @@ func (s *Service) setStatus(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 	if err := upd.Exec(ctx); err != nil {
 		return false, err
 	}
+	s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: it.FunnelID,
+		trigger: kanbanautomation.TriggerTypeStatusChanged, status: string(status)})
 	hist := c.CardStageHistory.Create().SetKanbanItemID(it.ID).SetKind("status_changed").
 		SetFromStatus(string(it.Status)).SetToStatus(string(status)).
 		SetFromStageID(it.StageID).SetToStageID(it.StageID).

@@ -9,6 +9,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -310,6 +311,8 @@ func (s *Service) placeCard(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 		if err := s.recordStageChange(ctx, c, it, stage); err != nil {
 			return false, err
 		}
+		s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
+			trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
 	}
 	return stageChanged || pos != it.Position, nil
 }
