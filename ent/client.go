@@ -3827,7 +3827,7 @@ func (c *KanbanItemClient) QueryAssignedAgents(_m *KanbanItem) *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(kanbanitem.Table, kanbanitem.FieldID, id),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, kanbanitem.AssignedAgentsTable, kanbanitem.AssignedAgentsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, kanbanitem.AssignedAgentsTable, kanbanitem.AssignedAgentsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -5134,6 +5134,22 @@ func (c *UserClient) QueryAccessTokens(_m *User) *AccessTokenQuery {
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(accesstoken.Table, accesstoken.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.AccessTokensTable, user.AccessTokensColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryKanbanItems queries the kanban_items edge of a User.
+func (c *UserClient) QueryKanbanItems(_m *User) *KanbanItemQuery {
+	query := (&KanbanItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(kanbanitem.Table, kanbanitem.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.KanbanItemsTable, user.KanbanItemsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -1349,10 +1349,10 @@ var schemaGraph = func() *sqlgraph.Schema {
 	graph.MustAddE(
 		"assigned_agents",
 		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 		},
 		"KanbanItem",
@@ -1633,6 +1633,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"User",
 		"AccessToken",
+	)
+	graph.MustAddE(
+		"kanban_items",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+		},
+		"User",
+		"KanbanItem",
 	)
 	graph.MustAddE(
 		"account",
@@ -5162,6 +5174,20 @@ func (f *UserFilter) WhereHasAccessTokens() {
 // WhereHasAccessTokensWith applies a predicate to check if query has an edge access_tokens with a given conditions (other predicates).
 func (f *UserFilter) WhereHasAccessTokensWith(preds ...predicate.AccessToken) {
 	f.Where(entql.HasEdgeWith("access_tokens", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasKanbanItems applies a predicate to check if query has an edge kanban_items.
+func (f *UserFilter) WhereHasKanbanItems() {
+	f.Where(entql.HasEdge("kanban_items"))
+}
+
+// WhereHasKanbanItemsWith applies a predicate to check if query has an edge kanban_items with a given conditions (other predicates).
+func (f *UserFilter) WhereHasKanbanItemsWith(preds ...predicate.KanbanItem) {
+	f.Where(entql.HasEdgeWith("kanban_items", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

@@ -615,10 +615,10 @@ func (_c *KanbanItemCreate) createSpec() (*KanbanItem, *sqlgraph.CreateSpec) {
 	}
 	if nodes := _c.mutation.AssignedAgentsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),

@@ -185,7 +185,7 @@ func (_q *KanbanItemQuery) QueryAssignedAgents() *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(kanbanitem.Table, kanbanitem.FieldID, selector),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, kanbanitem.AssignedAgentsTable, kanbanitem.AssignedAgentsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, kanbanitem.AssignedAgentsTable, kanbanitem.AssignedAgentsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -878,33 +878,63 @@ func (_q *KanbanItemQuery) loadConversation(ctx context.Context, query *Conversa
 	return nil
 }
 func (_q *KanbanItemQuery) loadAssignedAgents(ctx context.Context, query *UserQuery, nodes []*KanbanItem, init func(*KanbanItem), assign func(*KanbanItem, *User)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*KanbanItem)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*KanbanItem)
+	nids := make(map[int]map[*KanbanItem]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
 		if init != nil {
-			init(nodes[i])
+			init(node)
 		}
 	}
-	query.withFKs = true
-	query.Where(predicate.User(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(kanbanitem.AssignedAgentsColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(kanbanitem.AssignedAgentsTable)
+		s.Join(joinT).On(s.C(user.FieldID), joinT.C(kanbanitem.AssignedAgentsPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(kanbanitem.AssignedAgentsPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(kanbanitem.AssignedAgentsPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*KanbanItem]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*User](ctx, query, qr, query.inters)
 	if err != nil {
 		return err
 	}
 	for _, n := range neighbors {
-		fk := n.kanban_item_assigned_agents
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "kanban_item_assigned_agents" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
+		nodes, ok := nids[n.ID]
 		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "kanban_item_assigned_agents" returned %v for node %v`, *fk, n.ID)
+			return fmt.Errorf(`unexpected "assigned_agents" node returned %v`, n.ID)
 		}
-		assign(node, n)
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }

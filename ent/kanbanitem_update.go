@@ -681,10 +681,10 @@ func (_u *KanbanItemUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if _u.mutation.AssignedAgentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -694,10 +694,10 @@ func (_u *KanbanItemUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if nodes := _u.mutation.RemovedAssignedAgentsIDs(); len(nodes) > 0 && !_u.mutation.AssignedAgentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -710,10 +710,10 @@ func (_u *KanbanItemUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if nodes := _u.mutation.AssignedAgentsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1556,10 +1556,10 @@ func (_u *KanbanItemUpdateOne) sqlSave(ctx context.Context) (_node *KanbanItem, 
 	}
 	if _u.mutation.AssignedAgentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1569,10 +1569,10 @@ func (_u *KanbanItemUpdateOne) sqlSave(ctx context.Context) (_node *KanbanItem, 
 	}
 	if nodes := _u.mutation.RemovedAssignedAgentsIDs(); len(nodes) > 0 && !_u.mutation.AssignedAgentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1585,10 +1585,10 @@ func (_u *KanbanItemUpdateOne) sqlSave(ctx context.Context) (_node *KanbanItem, 
 	}
 	if nodes := _u.mutation.AssignedAgentsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   kanbanitem.AssignedAgentsTable,
-			Columns: []string{kanbanitem.AssignedAgentsColumn},
+			Columns: kanbanitem.AssignedAgentsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),

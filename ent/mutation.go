@@ -27936,6 +27936,9 @@ type UserMutation struct {
 	access_tokens        map[int]struct{}
 	removedaccess_tokens map[int]struct{}
 	clearedaccess_tokens bool
+	kanban_items         map[int]struct{}
+	removedkanban_items  map[int]struct{}
+	clearedkanban_items  bool
 	done                 bool
 	oldValue             func(context.Context) (*User, error)
 	predicates           []predicate.User
@@ -28474,6 +28477,60 @@ func (m *UserMutation) ResetAccessTokens() {
 	m.removedaccess_tokens = nil
 }
 
+// AddKanbanItemIDs adds the "kanban_items" edge to the KanbanItem entity by ids.
+func (m *UserMutation) AddKanbanItemIDs(ids ...int) {
+	if m.kanban_items == nil {
+		m.kanban_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.kanban_items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearKanbanItems clears the "kanban_items" edge to the KanbanItem entity.
+func (m *UserMutation) ClearKanbanItems() {
+	m.clearedkanban_items = true
+}
+
+// KanbanItemsCleared reports if the "kanban_items" edge to the KanbanItem entity was cleared.
+func (m *UserMutation) KanbanItemsCleared() bool {
+	return m.clearedkanban_items
+}
+
+// RemoveKanbanItemIDs removes the "kanban_items" edge to the KanbanItem entity by IDs.
+func (m *UserMutation) RemoveKanbanItemIDs(ids ...int) {
+	if m.removedkanban_items == nil {
+		m.removedkanban_items = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.kanban_items, ids[i])
+		m.removedkanban_items[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedKanbanItems returns the removed IDs of the "kanban_items" edge to the KanbanItem entity.
+func (m *UserMutation) RemovedKanbanItemsIDs() (ids []int) {
+	for id := range m.removedkanban_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// KanbanItemsIDs returns the "kanban_items" edge IDs in the mutation.
+func (m *UserMutation) KanbanItemsIDs() (ids []int) {
+	for id := range m.kanban_items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetKanbanItems resets all changes to the "kanban_items" edge.
+func (m *UserMutation) ResetKanbanItems() {
+	m.kanban_items = nil
+	m.clearedkanban_items = false
+	m.removedkanban_items = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -28747,12 +28804,15 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.access_tokens != nil {
 		edges = append(edges, user.EdgeAccessTokens)
+	}
+	if m.kanban_items != nil {
+		edges = append(edges, user.EdgeKanbanItems)
 	}
 	return edges
 }
@@ -28773,18 +28833,27 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeKanbanItems:
+		ids := make([]ent.Value, 0, len(m.kanban_items))
+		for id := range m.kanban_items {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.removedaccess_tokens != nil {
 		edges = append(edges, user.EdgeAccessTokens)
+	}
+	if m.removedkanban_items != nil {
+		edges = append(edges, user.EdgeKanbanItems)
 	}
 	return edges
 }
@@ -28805,18 +28874,27 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeKanbanItems:
+		ids := make([]ent.Value, 0, len(m.removedkanban_items))
+		for id := range m.removedkanban_items {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.clearedaccess_tokens {
 		edges = append(edges, user.EdgeAccessTokens)
+	}
+	if m.clearedkanban_items {
+		edges = append(edges, user.EdgeKanbanItems)
 	}
 	return edges
 }
@@ -28829,6 +28907,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedmemberships
 	case user.EdgeAccessTokens:
 		return m.clearedaccess_tokens
+	case user.EdgeKanbanItems:
+		return m.clearedkanban_items
 	}
 	return false
 }
@@ -28850,6 +28930,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeAccessTokens:
 		m.ResetAccessTokens()
+		return nil
+	case user.EdgeKanbanItems:
+		m.ResetKanbanItems()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -35,9 +35,8 @@ type User struct {
 	AvatarURL string `json:"avatar_url,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
-	Edges                       UserEdges `json:"edges"`
-	kanban_item_assigned_agents *int
-	selectValues                sql.SelectValues
+	Edges        UserEdges `json:"edges"`
+	selectValues sql.SelectValues
 }
 
 // UserEdges holds the relations/edges for other nodes in the graph.
@@ -46,12 +45,15 @@ type UserEdges struct {
 	Memberships []*AccountUser `json:"memberships,omitempty"`
 	// AccessTokens holds the value of the access_tokens edge.
 	AccessTokens []*AccessToken `json:"access_tokens,omitempty"`
+	// KanbanItems holds the value of the kanban_items edge.
+	KanbanItems []*KanbanItem `json:"kanban_items,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 
 	namedMemberships  map[string][]*AccountUser
 	namedAccessTokens map[string][]*AccessToken
+	namedKanbanItems  map[string][]*KanbanItem
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -72,6 +74,15 @@ func (e UserEdges) AccessTokensOrErr() ([]*AccessToken, error) {
 	return nil, &NotLoadedError{edge: "access_tokens"}
 }
 
+// KanbanItemsOrErr returns the KanbanItems value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) KanbanItemsOrErr() ([]*KanbanItem, error) {
+	if e.loadedTypes[2] {
+		return e.KanbanItems, nil
+	}
+	return nil, &NotLoadedError{edge: "kanban_items"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -85,8 +96,6 @@ func (*User) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
-		case user.ForeignKeys[0]: // kanban_item_assigned_agents
-			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -156,13 +165,6 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.AvatarURL = value.String
 			}
-		case user.ForeignKeys[0]:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for edge-field kanban_item_assigned_agents", value)
-			} else if value.Valid {
-				_m.kanban_item_assigned_agents = new(int)
-				*_m.kanban_item_assigned_agents = int(value.Int64)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -184,6 +186,11 @@ func (_m *User) QueryMemberships() *AccountUserQuery {
 // QueryAccessTokens queries the "access_tokens" edge of the User entity.
 func (_m *User) QueryAccessTokens() *AccessTokenQuery {
 	return NewUserClient(_m.config).QueryAccessTokens(_m)
+}
+
+// QueryKanbanItems queries the "kanban_items" edge of the User entity.
+func (_m *User) QueryKanbanItems() *KanbanItemQuery {
+	return NewUserClient(_m.config).QueryKanbanItems(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -280,6 +287,30 @@ func (_m *User) appendNamedAccessTokens(name string, edges ...*AccessToken) {
 		_m.Edges.namedAccessTokens[name] = []*AccessToken{}
 	} else {
 		_m.Edges.namedAccessTokens[name] = append(_m.Edges.namedAccessTokens[name], edges...)
+	}
+}
+
+// NamedKanbanItems returns the KanbanItems named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedKanbanItems(name string) ([]*KanbanItem, error) {
+	if _m.Edges.namedKanbanItems == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedKanbanItems[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedKanbanItems(name string, edges ...*KanbanItem) {
+	if _m.Edges.namedKanbanItems == nil {
+		_m.Edges.namedKanbanItems = make(map[string][]*KanbanItem)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedKanbanItems[name] = []*KanbanItem{}
+	} else {
+		_m.Edges.namedKanbanItems[name] = append(_m.Edges.namedKanbanItems[name], edges...)
 	}
 }
 

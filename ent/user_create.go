@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 )
 
@@ -148,6 +149,21 @@ func (_c *UserCreate) AddAccessTokens(v ...*AccessToken) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddAccessTokenIDs(ids...)
+}
+
+// AddKanbanItemIDs adds the "kanban_items" edge to the KanbanItem entity by IDs.
+func (_c *UserCreate) AddKanbanItemIDs(ids ...int) *UserCreate {
+	_c.mutation.AddKanbanItemIDs(ids...)
+	return _c
+}
+
+// AddKanbanItems adds the "kanban_items" edges to the KanbanItem entity.
+func (_c *UserCreate) AddKanbanItems(v ...*KanbanItem) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddKanbanItemIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -319,6 +335,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(accesstoken.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.KanbanItemsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/user"
 )
@@ -29,11 +30,12 @@ type UserQuery struct {
 	predicates            []predicate.User
 	withMemberships       *AccountUserQuery
 	withAccessTokens      *AccessTokenQuery
-	withFKs               bool
+	withKanbanItems       *KanbanItemQuery
 	loadTotal             []func(context.Context, []*User) error
 	modifiers             []func(*sql.Selector)
 	withNamedMemberships  map[string]*AccountUserQuery
 	withNamedAccessTokens map[string]*AccessTokenQuery
+	withNamedKanbanItems  map[string]*KanbanItemQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -107,6 +109,28 @@ func (_q *UserQuery) QueryAccessTokens() *AccessTokenQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(accesstoken.Table, accesstoken.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.AccessTokensTable, user.AccessTokensColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryKanbanItems chains the current query on the "kanban_items" edge.
+func (_q *UserQuery) QueryKanbanItems() *KanbanItemQuery {
+	query := (&KanbanItemClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(kanbanitem.Table, kanbanitem.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.KanbanItemsTable, user.KanbanItemsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -308,6 +332,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		predicates:       append([]predicate.User{}, _q.predicates...),
 		withMemberships:  _q.withMemberships.Clone(),
 		withAccessTokens: _q.withAccessTokens.Clone(),
+		withKanbanItems:  _q.withKanbanItems.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -334,6 +359,17 @@ func (_q *UserQuery) WithAccessTokens(opts ...func(*AccessTokenQuery)) *UserQuer
 		opt(query)
 	}
 	_q.withAccessTokens = query
+	return _q
+}
+
+// WithKanbanItems tells the query-builder to eager-load the nodes that are connected to
+// the "kanban_items" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithKanbanItems(opts ...func(*KanbanItemQuery)) *UserQuery {
+	query := (&KanbanItemClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withKanbanItems = query
 	return _q
 }
 
@@ -420,16 +456,13 @@ func (_q *UserQuery) prepareQuery(ctx context.Context) error {
 func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, error) {
 	var (
 		nodes       = []*User{}
-		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withMemberships != nil,
 			_q.withAccessTokens != nil,
+			_q.withKanbanItems != nil,
 		}
 	)
-	if withFKs {
-		_spec.Node.Columns = append(_spec.Node.Columns, user.ForeignKeys...)
-	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*User).scanValues(nil, columns)
 	}
@@ -465,6 +498,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withKanbanItems; query != nil {
+		if err := _q.loadKanbanItems(ctx, query, nodes,
+			func(n *User) { n.Edges.KanbanItems = []*KanbanItem{} },
+			func(n *User, e *KanbanItem) { n.Edges.KanbanItems = append(n.Edges.KanbanItems, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
@@ -476,6 +516,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadAccessTokens(ctx, query, nodes,
 			func(n *User) { n.appendNamedAccessTokens(name) },
 			func(n *User, e *AccessToken) { n.appendNamedAccessTokens(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedKanbanItems {
+		if err := _q.loadKanbanItems(ctx, query, nodes,
+			func(n *User) { n.appendNamedKanbanItems(name) },
+			func(n *User, e *KanbanItem) { n.appendNamedKanbanItems(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -547,6 +594,67 @@ func (_q *UserQuery) loadAccessTokens(ctx context.Context, query *AccessTokenQue
 			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadKanbanItems(ctx context.Context, query *KanbanItemQuery, nodes []*User, init func(*User), assign func(*User, *KanbanItem)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*User)
+	nids := make(map[int]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.KanbanItemsTable)
+		s.Join(joinT).On(s.C(kanbanitem.FieldID), joinT.C(user.KanbanItemsPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.KanbanItemsPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.KanbanItemsPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*KanbanItem](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "kanban_items" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
@@ -695,6 +803,20 @@ func (_q *UserQuery) WithNamedAccessTokens(name string, opts ...func(*AccessToke
 		_q.withNamedAccessTokens = make(map[string]*AccessTokenQuery)
 	}
 	_q.withNamedAccessTokens[name] = query
+	return _q
+}
+
+// WithNamedKanbanItems tells the query-builder to eager-load the nodes that are connected to the "kanban_items"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedKanbanItems(name string, opts ...func(*KanbanItemQuery)) *UserQuery {
+	query := (&KanbanItemClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedKanbanItems == nil {
+		_q.withNamedKanbanItems = make(map[string]*KanbanItemQuery)
+	}
+	_q.withNamedKanbanItems[name] = query
 	return _q
 }
 

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/user"
 )
@@ -169,6 +170,21 @@ func (_u *UserUpdate) AddAccessTokens(v ...*AccessToken) *UserUpdate {
 	return _u.AddAccessTokenIDs(ids...)
 }
 
+// AddKanbanItemIDs adds the "kanban_items" edge to the KanbanItem entity by IDs.
+func (_u *UserUpdate) AddKanbanItemIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddKanbanItemIDs(ids...)
+	return _u
+}
+
+// AddKanbanItems adds the "kanban_items" edges to the KanbanItem entity.
+func (_u *UserUpdate) AddKanbanItems(v ...*KanbanItem) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddKanbanItemIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -214,6 +230,27 @@ func (_u *UserUpdate) RemoveAccessTokens(v ...*AccessToken) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAccessTokenIDs(ids...)
+}
+
+// ClearKanbanItems clears all "kanban_items" edges to the KanbanItem entity.
+func (_u *UserUpdate) ClearKanbanItems() *UserUpdate {
+	_u.mutation.ClearKanbanItems()
+	return _u
+}
+
+// RemoveKanbanItemIDs removes the "kanban_items" edge to KanbanItem entities by IDs.
+func (_u *UserUpdate) RemoveKanbanItemIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveKanbanItemIDs(ids...)
+	return _u
+}
+
+// RemoveKanbanItems removes "kanban_items" edges to KanbanItem entities.
+func (_u *UserUpdate) RemoveKanbanItems(v ...*KanbanItem) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveKanbanItemIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -411,6 +448,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.KanbanItemsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedKanbanItemsIDs(); len(nodes) > 0 && !_u.mutation.KanbanItemsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.KanbanItemsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -571,6 +653,21 @@ func (_u *UserUpdateOne) AddAccessTokens(v ...*AccessToken) *UserUpdateOne {
 	return _u.AddAccessTokenIDs(ids...)
 }
 
+// AddKanbanItemIDs adds the "kanban_items" edge to the KanbanItem entity by IDs.
+func (_u *UserUpdateOne) AddKanbanItemIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddKanbanItemIDs(ids...)
+	return _u
+}
+
+// AddKanbanItems adds the "kanban_items" edges to the KanbanItem entity.
+func (_u *UserUpdateOne) AddKanbanItems(v ...*KanbanItem) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddKanbanItemIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -616,6 +713,27 @@ func (_u *UserUpdateOne) RemoveAccessTokens(v ...*AccessToken) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAccessTokenIDs(ids...)
+}
+
+// ClearKanbanItems clears all "kanban_items" edges to the KanbanItem entity.
+func (_u *UserUpdateOne) ClearKanbanItems() *UserUpdateOne {
+	_u.mutation.ClearKanbanItems()
+	return _u
+}
+
+// RemoveKanbanItemIDs removes the "kanban_items" edge to KanbanItem entities by IDs.
+func (_u *UserUpdateOne) RemoveKanbanItemIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveKanbanItemIDs(ids...)
+	return _u
+}
+
+// RemoveKanbanItems removes "kanban_items" edges to KanbanItem entities.
+func (_u *UserUpdateOne) RemoveKanbanItems(v ...*KanbanItem) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveKanbanItemIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -836,6 +954,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(accesstoken.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.KanbanItemsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedKanbanItemsIDs(); len(nodes) > 0 && !_u.mutation.KanbanItemsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.KanbanItemsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.KanbanItemsTable,
+			Columns: user.KanbanItemsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(kanbanitem.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -98,13 +98,11 @@ const (
 	ConversationInverseTable = "conversations"
 	// ConversationColumn is the table column denoting the conversation relation/edge.
 	ConversationColumn = "conversation_id"
-	// AssignedAgentsTable is the table that holds the assigned_agents relation/edge.
-	AssignedAgentsTable = "users"
+	// AssignedAgentsTable is the table that holds the assigned_agents relation/edge. The primary key declared below.
+	AssignedAgentsTable = "kanban_item_assigned_agents"
 	// AssignedAgentsInverseTable is the table name for the User entity.
 	// It exists in this package in order to avoid circular dependency with the "user" package.
 	AssignedAgentsInverseTable = "users"
-	// AssignedAgentsColumn is the table column denoting the assigned_agents relation/edge.
-	AssignedAgentsColumn = "kanban_item_assigned_agents"
 	// ChecklistItemsTable is the table that holds the checklist_items relation/edge.
 	ChecklistItemsTable = "checklist_items"
 	// ChecklistItemsInverseTable is the table name for the ChecklistItem entity.
@@ -149,6 +147,12 @@ var Columns = []string{
 	FieldClosedAt,
 	FieldCreatedByID,
 }
+
+var (
+	// AssignedAgentsPrimaryKey and AssignedAgentsColumn2 are the table columns denoting the
+	// primary key for the assigned_agents relation (M2M).
+	AssignedAgentsPrimaryKey = []string{"kanban_item_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -446,7 +450,7 @@ func newAssignedAgentsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AssignedAgentsInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, false, AssignedAgentsTable, AssignedAgentsColumn),
+		sqlgraph.Edge(sqlgraph.M2M, false, AssignedAgentsTable, AssignedAgentsPrimaryKey...),
 	)
 }
 func newChecklistItemsStep() *sqlgraph.Step {

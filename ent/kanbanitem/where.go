@@ -787,7 +787,7 @@ func HasAssignedAgents() predicate.KanbanItem {
 	return predicate.KanbanItem(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, AssignedAgentsTable, AssignedAgentsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, AssignedAgentsTable, AssignedAgentsPrimaryKey...),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})

@@ -1184,21 +1184,12 @@ var (
 		{Name: "password_hash", Type: field.TypeString, Nullable: true},
 		{Name: "confirmed", Type: field.TypeBool, Default: false},
 		{Name: "avatar_url", Type: field.TypeString, Nullable: true},
-		{Name: "kanban_item_assigned_agents", Type: field.TypeInt, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
 		Name:       "users",
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "users_kanban_items_assigned_agents",
-				Columns:    []*schema.Column{UsersColumns[9]},
-				RefColumns: []*schema.Column{KanbanItemsColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-		},
 	}
 	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
 	WebhookDeliveriesColumns = []*schema.Column{
@@ -1284,6 +1275,31 @@ var (
 			},
 		},
 	}
+	// KanbanItemAssignedAgentsColumns holds the columns for the "kanban_item_assigned_agents" table.
+	KanbanItemAssignedAgentsColumns = []*schema.Column{
+		{Name: "kanban_item_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// KanbanItemAssignedAgentsTable holds the schema information for the "kanban_item_assigned_agents" table.
+	KanbanItemAssignedAgentsTable = &schema.Table{
+		Name:       "kanban_item_assigned_agents",
+		Columns:    KanbanItemAssignedAgentsColumns,
+		PrimaryKey: []*schema.Column{KanbanItemAssignedAgentsColumns[0], KanbanItemAssignedAgentsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "kanban_item_assigned_agents_kanban_item_id",
+				Columns:    []*schema.Column{KanbanItemAssignedAgentsColumns[0]},
+				RefColumns: []*schema.Column{KanbanItemsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "kanban_item_assigned_agents_user_id",
+				Columns:    []*schema.Column{KanbanItemAssignedAgentsColumns[1]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessTokensTable,
@@ -1314,6 +1330,7 @@ var (
 		UsersTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
+		KanbanItemAssignedAgentsTable,
 	}
 )
 
@@ -1370,8 +1387,9 @@ func init() {
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = AccountsTable
 	TeamMembersTable.ForeignKeys[2].RefTable = UsersTable
-	UsersTable.ForeignKeys[0].RefTable = KanbanItemsTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = AccountsTable
 	WebhookDeliveriesTable.ForeignKeys[1].RefTable = WebhookSubscriptionsTable
 	WebhookSubscriptionsTable.ForeignKeys[0].RefTable = AccountsTable
+	KanbanItemAssignedAgentsTable.ForeignKeys[0].RefTable = KanbanItemsTable
+	KanbanItemAssignedAgentsTable.ForeignKeys[1].RefTable = UsersTable
 }

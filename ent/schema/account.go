@@ -51,6 +51,10 @@ func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("memberships", AccountUser.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.To("access_tokens", AccessToken.Type),
+		// The inverse of a card's assigned agents: it makes that edge
+		// many-to-many (one join table), so an agent can hold many cards.
+		edge.From("kanban_items", KanbanItem.Type).Ref("assigned_agents").
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

@@ -35,6 +35,8 @@ const (
 	EdgeMemberships = "memberships"
 	// EdgeAccessTokens holds the string denoting the access_tokens edge name in mutations.
 	EdgeAccessTokens = "access_tokens"
+	// EdgeKanbanItems holds the string denoting the kanban_items edge name in mutations.
+	EdgeKanbanItems = "kanban_items"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -51,6 +53,11 @@ const (
 	AccessTokensInverseTable = "access_tokens"
 	// AccessTokensColumn is the table column denoting the access_tokens relation/edge.
 	AccessTokensColumn = "user_id"
+	// KanbanItemsTable is the table that holds the kanban_items relation/edge. The primary key declared below.
+	KanbanItemsTable = "kanban_item_assigned_agents"
+	// KanbanItemsInverseTable is the table name for the KanbanItem entity.
+	// It exists in this package in order to avoid circular dependency with the "kanbanitem" package.
+	KanbanItemsInverseTable = "kanban_items"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -66,21 +73,16 @@ var Columns = []string{
 	FieldAvatarURL,
 }
 
-// ForeignKeys holds the SQL foreign-keys that are owned by the "users"
-// table and are not defined as standalone fields in the schema.
-var ForeignKeys = []string{
-	"kanban_item_assigned_agents",
-}
+var (
+	// KanbanItemsPrimaryKey and KanbanItemsColumn2 are the table columns denoting the
+	// primary key for the kanban_items relation (M2M).
+	KanbanItemsPrimaryKey = []string{"kanban_item_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
-			return true
-		}
-	}
-	for i := range ForeignKeys {
-		if column == ForeignKeys[i] {
 			return true
 		}
 	}
@@ -184,6 +186,20 @@ func ByAccessTokens(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newAccessTokensStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByKanbanItemsCount orders the results by kanban_items count.
+func ByKanbanItemsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newKanbanItemsStep(), opts...)
+	}
+}
+
+// ByKanbanItems orders the results by kanban_items terms.
+func ByKanbanItems(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newKanbanItemsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -196,5 +212,12 @@ func newAccessTokensStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AccessTokensInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, AccessTokensTable, AccessTokensColumn),
+	)
+}
+func newKanbanItemsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(KanbanItemsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, KanbanItemsTable, KanbanItemsPrimaryKey...),
 	)
 }

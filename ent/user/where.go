@@ -586,6 +586,29 @@ func HasAccessTokensWith(preds ...predicate.AccessToken) predicate.User {
 	})
 }
 
+// HasKanbanItems applies the HasEdge predicate on the "kanban_items" edge.
+func HasKanbanItems() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, KanbanItemsTable, KanbanItemsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasKanbanItemsWith applies the HasEdge predicate on the "kanban_items" edge with a given conditions (other predicates).
+func HasKanbanItemsWith(preds ...predicate.KanbanItem) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newKanbanItemsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.User) predicate.User {
 	return predicate.User(sql.AndPredicates(predicates...))

@@ -14,6 +14,10 @@ type Event struct {
 	MessageID      int
 	// ScheduleID is a scheduled message's id.
 	ScheduleID int
+	// FunnelID and KanbanItemID name the card of a kanban_item.* event (the
+	// funnel it is in after the change), so a board viewer can pick its own.
+	FunnelID     int
+	KanbanItemID int
 }
 
 // subscriberBuffer is how many events a slow listener may lag behind

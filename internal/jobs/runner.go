@@ -48,6 +48,9 @@ type Runner struct {
 	now      func() time.Time
 	wake     chan struct{}
 	wg       sync.WaitGroup
+	// lastIdleCheck is when idle kanban automations were last looked at
+	// (only the loop's goroutine touches it).
+	lastIdleCheck time.Time
 	// ran counts the jobs this runner has run, per table: with several
 	// instances it shows how they split the work.
 	ran sync.Map // table → *atomic.Int64
@@ -120,6 +123,7 @@ func (r *Runner) loop(ctx context.Context) {
 	for {
 		for r.RunDue(ctx) > 0 && ctx.Err() == nil {
 		}
+		r.runIdleAutomations(ctx)
 		t := time.NewTimer(r.untilNextSchedule(ctx))
 		select {
 		case <-ctx.Done():

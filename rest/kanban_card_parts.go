@@ -1,0 +1,401 @@
+package rest
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+// Per-card routes: /kanban_items/{id}/assign_agent, get_checklist, ... Their
+// parameters are top-level (no wrapper), in the body or, for DELETE, in the
+// query string.
+
+// params merges the query string and the body (the body wins).
+func params(c *fiber.Ctx) (map[string]any, error) {
+	m, err := bodyMap(c)
+	if err != nil {
+		return nil, err
+	}
+	c.Context().QueryArgs().VisitAll(func(k, v []byte) {
+		if _, ok := m[string(k)]; !ok {
+			m[string(k)] = string(v)
+		}
+	})
+	return m, nil
+}
+
+// cardPart reads the card id and the parameters of a per-card request.
+func cardPart(c *fiber.Ctx) (int, map[string]any, error) {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return 0, nil, err
+	}
+	m, err := params(c)
+	return id, m, err
+}
+
+func (a *API) changeCardAgent(assign bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, m, err := cardPart(c)
+		if err != nil {
+			return err
+		}
+		agentID, err := optInt(m, "agent_id", "agent_id")
+		if err != nil {
+			return err
+		}
+		change := a.svc.RemoveCardAgent
+		if assign {
+			change = a.svc.AssignCardAgent
+		}
+		it, err := change(c.UserContext(), id, deref(agentID))
+		if err != nil {
+			return err
+		}
+		return c.JSON(ops.CardPayload(it))
+	}
+}
+
+func (a *API) cardAgents(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return err
+	}
+	it, err := a.svc.Card(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	p := ops.CardPayload(it)
+	agents := p["assigned_agents"].([]map[string]any)
+	var primary any
+	if len(agents) > 0 {
+		primary = agents[0]
+	}
+	return c.JSON(H{"item_id": id, "assigned_agents": agents, "primary_agent": primary})
+}
+
+// checklistInput reads the checklist fields; null due_date or agent_id
+// clears them.
+func checklistInput(m map[string]any) (ops.ChecklistInput, error) {
+	var in ops.ChecklistInput
+	var err error
+	if in.Text, err = optString(m, "text", "text"); err != nil {
+		return in, err
+	}
+	if in.Completed, err = optBool(m, "completed", "completed"); err != nil {
+		return in, err
+	}
+	if v, sent := m["due_date"]; sent && (v == nil || v == "") {
+		in.ClearDueDate = true
+	} else if raw, err := optString(m, "due_date", "due_date"); err != nil {
+		return in, err
+	} else if raw != nil {
+		t, err := parseDay("due_date", *raw)
+		if err != nil {
+			return in, err
+		}
+		in.DueDate = &t
+	}
+	if v, sent := m["agent_id"]; sent && (v == nil || v == "") {
+		in.ClearAgent = true
+	} else if in.AgentID, err = optInt(m, "agent_id", "agent_id"); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// parseDay reads YYYY-MM-DD or an ISO 8601 time, as UTC.
+func parseDay(field, s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, invalidField(field, humanField(field)+" must be a date (YYYY-MM-DD) or an ISO 8601 time")
+}
+
+func (a *API) getChecklist(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return err
+	}
+	return a.renderChecklist(c, id, nil)
+}
+
+// renderChecklist answers with the card's whole checklist, and the item
+// just written when there is one.
+func (a *API) renderChecklist(c *fiber.Ctx, cardID int, written *ent.ChecklistItem) error {
+	items, err := a.svc.Checklist(c.UserContext(), cardID)
+	if err != nil {
+		return err
+	}
+	list := make([]H, 0, len(items))
+	done := 0
+	for _, ci := range items {
+		list = append(list, checklistItemJSON(ci))
+		if ci.Completed {
+			done++
+		}
+	}
+	out := H{"item_id": cardID, "checklist": list, "checklist_count": len(items), "completed_count": done}
+	if written != nil {
+		out["checklist_item"] = checklistItemJSON(written)
+	}
+	return c.JSON(out)
+}
+
+func checklistItemJSON(ci *ent.ChecklistItem) H {
+	return H{
+		"id": ci.ID, "text": ci.Text, "completed": ci.Completed, "due_date": isoPtr(ci.DueDate),
+		"agent_id": intPtr(ci.AgentID), "position": ci.Position,
+		"created_at": iso(ci.CreatedAt), "updated_at": iso(ci.UpdatedAt),
+	}
+}
+
+func (a *API) createChecklistItem(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	in, err := checklistInput(m)
+	if err != nil {
+		return err
+	}
+	ci, err := a.svc.CreateChecklistItem(c.UserContext(), id, in)
+	if err != nil {
+		return err
+	}
+	return a.renderChecklist(c, id, ci)
+}
+
+func (a *API) updateChecklistItem(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
+	if err != nil {
+		return err
+	}
+	in, err := checklistInput(m)
+	if err != nil {
+		return err
+	}
+	ci, err := a.svc.UpdateChecklistItem(c.UserContext(), id, deref(itemID), in)
+	if err != nil {
+		return err
+	}
+	return a.renderChecklist(c, id, ci)
+}
+
+func (a *API) toggleChecklistItem(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
+	if err != nil {
+		return err
+	}
+	ci, err := a.svc.ToggleChecklistItem(c.UserContext(), id, deref(itemID))
+	if err != nil {
+		return err
+	}
+	return a.renderChecklist(c, id, ci)
+}
+
+func (a *API) deleteChecklistItem(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteChecklistItem(c.UserContext(), id, deref(itemID)); err != nil {
+		return err
+	}
+	return a.renderChecklist(c, id, nil)
+}
+
+// noteContent reads a note's content (the forks call it text).
+func noteContent(m map[string]any) (*string, error) {
+	content, err := optString(m, "content", "content")
+	if content == nil && err == nil {
+		content, err = optString(m, "text", "content")
+	}
+	return content, err
+}
+
+func (a *API) getNotes(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return err
+	}
+	return a.renderNotes(c, id, nil)
+}
+
+func (a *API) renderNotes(c *fiber.Ctx, cardID int, written *ent.CardNote) error {
+	notes, err := a.svc.Notes(c.UserContext(), cardID)
+	if err != nil {
+		return err
+	}
+	all := notes
+	if written != nil {
+		all = append(all, written)
+	}
+	authors, err := a.svc.NoteAuthors(c.UserContext(), all)
+	if err != nil {
+		return err
+	}
+	list := make([]H, 0, len(notes))
+	for _, n := range notes {
+		list = append(list, noteJSON(n, authors))
+	}
+	out := H{"item_id": cardID, "notes": list, "notes_count": len(notes)}
+	if written != nil {
+		out["note"] = noteJSON(written, authors)
+	}
+	return c.JSON(out)
+}
+
+func noteJSON(n *ent.CardNote, authors map[int]*ent.User) H {
+	var author any
+	if n.AuthorID != nil {
+		if u := authors[*n.AuthorID]; u != nil {
+			author = H{"id": u.ID, "name": u.Name, "email": u.Email, "avatar_url": u.AvatarURL}
+		}
+	}
+	return H{
+		"id": n.ID, "content": n.Content, "author_id": intPtr(n.AuthorID), "author": author,
+		"created_at": iso(n.CreatedAt), "updated_at": iso(n.UpdatedAt),
+	}
+}
+
+func (a *API) createNote(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	content, err := noteContent(m)
+	if err != nil {
+		return err
+	}
+	n, err := a.svc.CreateNote(c.UserContext(), id, deref(content))
+	if err != nil {
+		return err
+	}
+	return a.renderNotes(c, id, n)
+}
+
+func (a *API) updateNote(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	noteID, err := optInt(m, "note_id", "note_id")
+	if err != nil {
+		return err
+	}
+	content, err := noteContent(m)
+	if err != nil {
+		return err
+	}
+	n, err := a.svc.UpdateNote(c.UserContext(), id, deref(noteID), content)
+	if err != nil {
+		return err
+	}
+	return a.renderNotes(c, id, n)
+}
+
+func (a *API) deleteNote(c *fiber.Ctx) error {
+	id, m, err := cardPart(c)
+	if err != nil {
+		return err
+	}
+	noteID, err := optInt(m, "note_id", "note_id")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteNote(c.UserContext(), id, deref(noteID)); err != nil {
+		return err
+	}
+	return a.renderNotes(c, id, nil)
+}
+
+func (a *API) cardCounts(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return err
+	}
+	n, err := a.svc.CardCounts(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{
+		"item_id": id, "checklist_count": n.ChecklistTotal, "checklist_completed_count": n.ChecklistDone,
+		"notes_count": n.Notes, "assigned_agents_count": n.Agents, "stage_changes_count": n.StageChanges,
+	})
+}
+
+func (a *API) cardTimeReport(c *fiber.Ctx) error {
+	ct, err := a.cardTime(c)
+	if err != nil {
+		return err
+	}
+	it := ct.Card
+	current := H{}
+	if n := len(ct.Spans); n > 0 {
+		sp := ct.Spans[n-1]
+		current = H{"stage": sp.Slug, "entered_at": iso(sp.EnteredAt), "duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds)}
+	}
+	return c.JSON(H{
+		"item_id": it.ID, "status": string(it.Status), "created_at": iso(it.CreatedAt), "closed_at": isoPtr(it.ClosedAt),
+		"total_duration_seconds": ct.Total, "total_duration_formatted": formatDuration(ct.Total),
+		"current_stage": current, "time_per_stage": ct.PerStage, "stage_changes": max(len(ct.Spans)-1, 0),
+	})
+}
+
+func (a *API) cardStageBreakdown(c *fiber.Ctx) error {
+	ct, err := a.cardTime(c)
+	if err != nil {
+		return err
+	}
+	spans := make([]H, 0, len(ct.Spans))
+	for _, sp := range ct.Spans {
+		spans = append(spans, H{
+			"stage": sp.Slug, "stage_name": sp.Name, "stage_id": sp.StageID, "funnel_id": sp.FunnelID,
+			"entered_at": iso(sp.EnteredAt), "left_at": isoPtr(sp.LeftAt),
+			"duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds),
+		})
+	}
+	return c.JSON(H{"item_id": ct.Card.ID, "stage_breakdown": spans, "time_per_stage": ct.PerStage, "total_stages": len(spans)})
+}
+
+func (a *API) cardTime(c *fiber.Ctx) (*ops.CardTime, error) {
+	id, err := pathID(c, "id", "Kanban item")
+	if err != nil {
+		return nil, err
+	}
+	return a.svc.CardTimeReport(c.UserContext(), id)
+}
+
+// formatDuration spells seconds as "1h 2m 3s" (days as "2d 1h 0m 0s").
+func formatDuration(s int64) string {
+	d := time.Duration(s) * time.Second
+	days := int64(d / (24 * time.Hour))
+	d -= time.Duration(days) * 24 * time.Hour
+	h, m, sec := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
+	out := ""
+	if days > 0 {
+		out = itoa64(days) + "d "
+	}
+	return out + itoa64(h) + "h " + itoa64(m) + "m " + itoa64(sec) + "s"
+}

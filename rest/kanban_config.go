@@ -1,0 +1,113 @@
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
+)
+
+// /kanban_config: the account's kanban webhook (administrators only).
+
+func kanbanConfigInput(c *fiber.Ctx) (ops.KanbanConfigInput, error) {
+	var in ops.KanbanConfigInput
+	m, err := bodyMap(c)
+	if err != nil {
+		return in, err
+	}
+	m = unwrap(m, "kanban_config")
+	if in.WebhookURL, err = optString(m, "webhook_url", "webhook_url"); err != nil {
+		return in, err
+	}
+	if in.WebhookSecret, err = optString(m, "webhook_secret", "webhook_secret"); err != nil {
+		return in, err
+	}
+	regen, err := optBool(m, "regenerate_secret", "regenerate_secret")
+	if err != nil {
+		return in, err
+	}
+	in.RegenerateSecret = deref(regen)
+	if in.Enabled, err = optBool(m, "enabled", "enabled"); err != nil {
+		return in, err
+	}
+	if v, sent := m["webhook_events"]; sent {
+		list, ok := v.([]any)
+		if !ok {
+			return in, invalidField("webhook_events", "Webhook events must be a list of event names")
+		}
+		events := make([]string, 0, len(list))
+		for _, e := range list {
+			s, ok := e.(string)
+			if !ok {
+				return in, invalidField("webhook_events", "Webhook events must be a list of event names")
+			}
+			events = append(events, s)
+		}
+		in.Events = &events
+	}
+	for _, key := range []string{"settings", "config"} { // the forks call it config
+		if v, sent := m[key]; sent && v != nil {
+			obj, ok := v.(map[string]any)
+			if !ok {
+				return in, invalidField(key, humanField(key)+" must be an object")
+			}
+			in.Settings = obj
+		}
+	}
+	return in, nil
+}
+
+func kanbanConfigJSON(cfg *ent.KanbanConfig) H {
+	settings := orEmptyMap(cfg.Settings)
+	return H{
+		"id": cfg.ID, "account_id": cfg.AccountID, "enabled": cfg.Enabled,
+		"webhook_url": cfg.WebhookURL, "webhook_secret": cfg.WebhookSecret,
+		"webhook_events": settings["webhook_events"], "settings": settings,
+		"created_at": iso(cfg.CreatedAt), "updated_at": iso(cfg.UpdatedAt),
+	}
+}
+
+func (a *API) showKanbanConfig(c *fiber.Ctx) error {
+	cfg, err := a.svc.KanbanConfig(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(kanbanConfigJSON(cfg))
+}
+
+func (a *API) saveKanbanConfig(c *fiber.Ctx) error {
+	if err := requireAdminFirst(c); err != nil {
+		return err
+	}
+	in, err := kanbanConfigInput(c)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.svc.SaveKanbanConfig(c.UserContext(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(kanbanConfigJSON(cfg))
+}
+
+func (a *API) deleteKanbanConfig(c *fiber.Ctx) error {
+	if err := a.svc.DeleteKanbanConfig(c.UserContext()); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}
+
+// testKanbanWebhook sends a signed kanban.test event and reports the
+// receiver's answer (success means a 2xx).
+func (a *API) testKanbanWebhook(c *fiber.Ctx) error {
+	res, err := a.svc.TestKanbanWebhook(c.UserContext())
+	if err != nil {
+		return err
+	}
+	ok := res.Err == "" && res.Status >= 200 && res.Status < 300
+	out := H{"success": ok, "response_code": res.Status, "response_body": res.Body}
+	if res.Err != "" {
+		out["error"] = res.Err
+	}
+	return c.JSON(out)
+}
