@@ -51,27 +51,29 @@ func inboxInput(in model.InboxInput) ops.InboxInput {
 	}
 }
 
+// channelInput passes the sent settings on as they are: nil fields were not
+// sent, so that updateInbox keeps their stored values.
 func channelInput(in *model.ChannelInput) *ops.ChannelInput {
 	if in == nil {
 		return nil
 	}
-	ch := schematype.Channel{
-		WebhookURL: deref(in.WebhookURL), HMACMandatory: deref(in.HmacMandatory),
-		PhoneNumber: deref(in.PhoneNumber), Provider: deref(in.Provider), Email: deref(in.Email),
-		WebsiteURL: deref(in.WebsiteURL), WidgetColor: deref(in.WidgetColor), WelcomeTitle: deref(in.WelcomeTitle),
+	ch := &ops.ChannelInput{
+		Type: in.Type, WebhookURL: in.WebhookURL, HMACMandatory: in.HmacMandatory,
+		PhoneNumber: in.PhoneNumber, Provider: in.Provider, Email: in.Email,
+		WebsiteURL: in.WebsiteURL, WidgetColor: in.WidgetColor, WelcomeTitle: in.WelcomeTitle,
 		MessageTemplates: messageTemplates(in.MessageTemplates),
 	}
 	if pc := in.ProviderConfig; pc != nil {
-		ch.ProviderConfig = &schematype.ProviderConfig{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+		ch.ProviderConfig = &ops.ProviderConfigInput{APIKey: &pc.APIKey, PhoneNumberID: &pc.PhoneNumberID, BusinessAccountID: &pc.BusinessAccountID}
 	}
 	if sm := in.SMTP; sm != nil {
-		ch.SMTP = &schematype.SMTPConfig{
-			Address: sm.Address, Port: deref(sm.Port), Login: deref(sm.Login), Password: deref(sm.Password),
-			Domain: deref(sm.Domain), Authentication: deref(sm.Authentication),
-			EnableStartTLS: deref(sm.EnableStartTLS), EnableSSLTLS: deref(sm.EnableSsltls),
+		ch.SMTP = &ops.SMTPInput{
+			Address: &sm.Address, Port: sm.Port, Login: sm.Login, Password: sm.Password,
+			Domain: sm.Domain, Authentication: sm.Authentication,
+			EnableStartTLS: sm.EnableStartTLS, EnableSSLTLS: sm.EnableSsltls,
 		}
 	}
-	return &ops.ChannelInput{Type: in.Type, Settings: ch}
+	return ch
 }
 
 // messageTemplates reads WhatsApp Cloud template objects; a template that

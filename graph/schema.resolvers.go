@@ -77,9 +77,7 @@ func (r *mutationResolver) CreateInbox(ctx context.Context, input model.InboxInp
 
 // UpdateInbox is the resolver for the updateInbox field.
 func (r *mutationResolver) UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*ent.Inbox, error) {
-	in := inboxInput(input)
-	in.Channel = nil
-	return r.svc.UpdateInbox(ctx, id, in)
+	return r.svc.UpdateInbox(ctx, id, inboxInput(input))
 }
 
 // DeleteInbox is the resolver for the deleteInbox field.

@@ -139,13 +139,18 @@ func typeError(err error, m map[string]any, dst any) error {
 	return apperr.Invalidf(field, "%s is invalid: %s", apperr.Humanize(field), msg)
 }
 
-// failingField names the top-level key of m whose value alone dst rejects
-// ("" when none does on its own).
+// failingField names the key of m whose value alone dst rejects, followed
+// into nested objects so that the 422 names the setting itself
+// ("channel.hmac_mandatory", not "channel"); "" when no key fails alone.
 func failingField(m map[string]any, dst any) string {
 	t := reflect.TypeOf(dst)
 	if t == nil || t.Kind() != reflect.Pointer {
 		return ""
 	}
+	return failingPath(m, t.Elem())
+}
+
+func failingPath(m map[string]any, t reflect.Type) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -156,11 +161,44 @@ func failingField(m map[string]any, dst any) string {
 		if err != nil {
 			continue
 		}
-		if json.Unmarshal(one, reflect.New(t.Elem()).Interface()) != nil {
-			return k
+		if json.Unmarshal(one, reflect.New(t).Interface()) == nil {
+			continue
 		}
+		if sub, ok := m[k].(map[string]any); ok {
+			if ft, ok := jsonFieldType(t, k); ok {
+				if inner := failingPath(sub, ft); inner != "" {
+					return k + "." + inner
+				}
+			}
+		}
+		return k
 	}
 	return ""
+}
+
+// jsonFieldType is the type of the struct field of t that the JSON key
+// fills, when that field is itself a struct (pointers followed on both):
+// only then do the object's keys name settings. A flex type that merely
+// accepts an object (a list, say) is named as a whole.
+func jsonFieldType(t reflect.Type, key string) (reflect.Type, bool) {
+	t = derefType(t)
+	if t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == key {
+			return f.Type, derefType(f.Type).Kind() == reflect.Struct
+		}
+	}
+	return nil, false
+}
+
+func derefType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
 }
 
 // flexBool accepts true/false and the strings multipart forms carry.

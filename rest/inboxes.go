@@ -29,48 +29,65 @@ type inboxRequest struct {
 }
 
 // channelRequest is the channel object, in Chatwoot's flat keys per type.
+// Settings are pointers: on update, a key that was not sent keeps its value.
 type channelRequest struct {
 	Type                 string                       `json:"type"`
-	WebhookURL           string                       `json:"webhook_url"`
-	HMACMandatory        flexBool                     `json:"hmac_mandatory"`
-	PhoneNumber          string                       `json:"phone_number"`
-	Provider             string                       `json:"provider"`
-	ProviderConfig       *schematype.ProviderConfig   `json:"provider_config"`
+	WebhookURL           *string                      `json:"webhook_url"`
+	HMACMandatory        *flexBool                    `json:"hmac_mandatory"`
+	PhoneNumber          *string                      `json:"phone_number"`
+	Provider             *string                      `json:"provider"`
+	ProviderConfig       *providerConfigRequest       `json:"provider_config"`
 	MessageTemplates     []schematype.MessageTemplate `json:"message_templates"`
-	Email                string                       `json:"email"`
-	SMTPAddress          string                       `json:"smtp_address"`
-	SMTPPort             flexInt                      `json:"smtp_port"`
-	SMTPLogin            string                       `json:"smtp_login"`
-	SMTPPassword         string                       `json:"smtp_password"`
-	SMTPDomain           string                       `json:"smtp_domain"`
-	SMTPAuthentication   string                       `json:"smtp_authentication"`
-	SMTPStartTLS         flexBool                     `json:"smtp_enable_starttls_auto"`
-	SMTPSSLTLS           flexBool                     `json:"smtp_enable_ssl_tls"`
-	WebsiteURL           string                       `json:"website_url"`
-	WidgetColor          string                       `json:"widget_color"`
-	WelcomeTitle         string                       `json:"welcome_title"`
+	Email                *string                      `json:"email"`
+	SMTPAddress          *string                      `json:"smtp_address"`
+	SMTPPort             *flexInt                     `json:"smtp_port"`
+	SMTPLogin            *string                      `json:"smtp_login"`
+	SMTPPassword         *string                      `json:"smtp_password"`
+	SMTPDomain           *string                      `json:"smtp_domain"`
+	SMTPAuthentication   *string                      `json:"smtp_authentication"`
+	SMTPStartTLS         *flexBool                    `json:"smtp_enable_starttls_auto"`
+	SMTPSSLTLS           *flexBool                    `json:"smtp_enable_ssl_tls"`
+	WebsiteURL           *string                      `json:"website_url"`
+	WidgetColor          *string                      `json:"widget_color"`
+	WelcomeTitle         *string                      `json:"welcome_title"`
 	AdditionalAttributes flexObject                   `json:"additional_attributes"`
+}
+
+// providerConfigRequest is WhatsApp Cloud's provider_config object.
+type providerConfigRequest struct {
+	APIKey            *string `json:"api_key"`
+	PhoneNumberID     *string `json:"phone_number_id"`
+	BusinessAccountID *string `json:"business_account_id"`
 }
 
 func (r *channelRequest) input() *ops.ChannelInput {
 	if r == nil {
 		return nil
 	}
-	ch := schematype.Channel{
-		WebhookURL: r.WebhookURL, HMACMandatory: bool(r.HMACMandatory),
-		PhoneNumber: r.PhoneNumber, Provider: r.Provider, ProviderConfig: r.ProviderConfig,
-		MessageTemplates: r.MessageTemplates, Email: r.Email,
+	in := &ops.ChannelInput{
+		Type: r.Type, WebhookURL: r.WebhookURL, HMACMandatory: r.HMACMandatory.ptr(),
+		PhoneNumber: r.PhoneNumber, Provider: r.Provider, MessageTemplates: r.MessageTemplates,
+		Email: r.Email, SMTP: r.smtp(),
 		WebsiteURL: r.WebsiteURL, WidgetColor: r.WidgetColor, WelcomeTitle: r.WelcomeTitle,
 		AdditionalAttributes: r.AdditionalAttributes,
 	}
-	if r.SMTPAddress != "" {
-		ch.SMTP = &schematype.SMTPConfig{
-			Address: r.SMTPAddress, Port: int(r.SMTPPort), Login: r.SMTPLogin, Password: r.SMTPPassword,
-			Domain: r.SMTPDomain, Authentication: r.SMTPAuthentication,
-			EnableStartTLS: bool(r.SMTPStartTLS), EnableSSLTLS: bool(r.SMTPSSLTLS),
-		}
+	if pc := r.ProviderConfig; pc != nil {
+		in.ProviderConfig = &ops.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
 	}
-	return &ops.ChannelInput{Type: r.Type, Settings: ch}
+	return in
+}
+
+// smtp gathers Chatwoot's flat smtp_* keys; nil when none was sent.
+func (r *channelRequest) smtp() *ops.SMTPInput {
+	in := ops.SMTPInput{
+		Address: r.SMTPAddress, Port: r.SMTPPort.ptr(), Login: r.SMTPLogin, Password: r.SMTPPassword,
+		Domain: r.SMTPDomain, Authentication: r.SMTPAuthentication,
+		EnableStartTLS: r.SMTPStartTLS.ptr(), EnableSSLTLS: r.SMTPSSLTLS.ptr(),
+	}
+	if in == (ops.SMTPInput{}) {
+		return nil
+	}
+	return &in
 }
 
 func (r inboxRequest) input() ops.InboxInput {
@@ -136,9 +153,7 @@ func (a *API) updateInbox(c *fiber.Ctx) error {
 	if err := decode(c, "inbox", &req); err != nil {
 		return err
 	}
-	in := req.input()
-	in.Channel = nil
-	ib, err := a.svc.UpdateInbox(c.UserContext(), id, in)
+	ib, err := a.svc.UpdateInbox(c.UserContext(), id, req.input())
 	if err != nil {
 		return err
 	}

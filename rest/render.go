@@ -185,6 +185,9 @@ func addInboxSecrets(h H, ib *ent.Inbox) {
 			h["smtp_login"] = ch.SMTP.Login
 			h["smtp_password"] = ch.SMTP.Password
 			h["smtp_domain"] = ch.SMTP.Domain
+			h["smtp_authentication"] = ch.SMTP.Authentication
+			h["smtp_enable_starttls_auto"] = ch.SMTP.EnableStartTLS
+			h["smtp_enable_ssl_tls"] = ch.SMTP.EnableSSLTLS
 		}
 	}
 }

@@ -18,6 +18,10 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	// The IANA time zone database, built in: inbox timezones are validated
+	// with time.LoadLocation, which would reject every name on a machine
+	// (or a scratch container) without /usr/share/zoneinfo.
+	_ "time/tzdata"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/db"

@@ -340,7 +340,7 @@ func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 	create := c.Conversation.Create().SetDisplayID(displayID).SetUUID(uuid.NewString()).
 		SetInboxID(ci.InboxID).SetContactID(ci.ContactID).SetContactInboxID(ci.ID).
 		SetStatus(status).SetNillableAssigneeID(in.AssigneeID).SetNillableTeamID(in.TeamID).
-		SetNillableSnoozedUntil(in.SnoozedUntil).SetLastActivityAt(s.now())
+		SetNillableSnoozedUntil(snoozedUntil(status, in.SnoozedUntil)).SetLastActivityAt(s.now())
 	if in.AdditionalAttributes != nil {
 		create.SetAdditionalAttributes(in.AdditionalAttributes)
 	}
@@ -369,7 +369,7 @@ func (s *Service) nextDisplayID(ctx context.Context, c *ent.Client) (int, error)
 
 // ToggleStatus sets a conversation's status; without one it toggles between
 // open and resolved, as Chatwoot does.
-func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*ent.Conversation, error) {
+func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *string, until *time.Time) (*ent.Conversation, error) {
 	cv, err := s.Conversation(ctx, displayID)
 	if err != nil {
 		return nil, err
@@ -387,8 +387,10 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		upd := c.Conversation.UpdateOneID(cv.ID).SetStatus(next)
 		if next == conversation.StatusSnoozed {
-			upd.SetNillableSnoozedUntil(snoozedUntil)
+			// Snoozed again without a time keeps the time it had.
+			upd.SetNillableSnoozedUntil(until)
 		} else {
+			// Only a snoozed conversation has a wake-up time.
 			upd.ClearSnoozedUntil()
 		}
 		if err := upd.Exec(ctx); err != nil {
@@ -403,6 +405,16 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 		return nil, apperr.From(err)
 	}
 	return s.Conversation(ctx, displayID)
+}
+
+// snoozedUntil is the snoozed_until a new conversation with status keeps:
+// only a snoozed conversation has a wake-up time (ToggleStatus clears it
+// likewise), so one sent with any other status is dropped.
+func snoozedUntil(status conversation.Status, until *time.Time) *time.Time {
+	if status != conversation.StatusSnoozed {
+		return nil
+	}
+	return until
 }
 
 // ConversationLabels returns a conversation's labels.

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
@@ -30,13 +28,6 @@ type InboxInput struct {
 	SenderNameType             *string
 	BusinessName               *string
 	AvatarURL                  *string
-}
-
-// ChannelInput is the channel object of an inbox request: Type picks the
-// channel, Settings carries its connection settings.
-type ChannelInput struct {
-	Type     string
-	Settings schematype.Channel
 }
 
 // Inboxes lists the account's inboxes.
@@ -64,15 +55,7 @@ func (s *Service) CreateInbox(ctx context.Context, in InboxInput) (*ent.Inbox, e
 	if name == "" {
 		errs.add("name", "Name can't be blank")
 	}
-	var channel schematype.Channel
-	var channelType inbox.ChannelType
-	if in.Channel == nil {
-		errs.add("channel", "Channel can't be blank: send a channel object with a type")
-	} else {
-		channelType = inbox.ChannelType(strings.TrimSpace(in.Channel.Type))
-		channel = in.Channel.Settings
-		checkChannel(channelType, &channel, &errs)
-	}
+	channelType, channel := newChannel(in.Channel, &errs)
 	checkInboxBehaviour(in, &errs)
 	if err := errs.err(); err != nil {
 		return nil, err
@@ -83,82 +66,41 @@ func (s *Service) CreateInbox(ctx context.Context, in InboxInput) (*ent.Inbox, e
 	return ib, apperrOrNil(err)
 }
 
-// UpdateInbox changes the sent behaviour fields (and editable channel
-// settings) of an inbox (administrators only).
+// UpdateInbox changes the sent behaviour fields and channel settings of an
+// inbox (administrators only). Channel settings merge over the stored ones;
+// the channel type cannot change.
 func (s *Service) UpdateInbox(ctx context.Context, id int, in InboxInput) (*ent.Inbox, error) {
 	if err := requireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	// The stored inbox comes first: its channel type decides which channel
+	// settings are valid.
+	ib, err := s.Inbox(ctx, id)
+	if err != nil {
 		return nil, err
 	}
 	var errs fieldErrors
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
 		errs.add("name", "Name can't be blank")
 	}
+	var channel schematype.Channel
+	if in.Channel != nil {
+		channel = updatedChannel(ib, in.Channel, &errs)
+	}
 	checkInboxBehaviour(in, &errs)
 	if err := errs.err(); err != nil {
-		return nil, err
-	}
-	ib, err := s.Inbox(ctx, id)
-	if err != nil {
 		return nil, err
 	}
 	upd := ib.Update()
 	if in.Name != nil {
 		upd.SetName(strings.TrimSpace(*in.Name))
 	}
+	if in.Channel != nil {
+		upd.SetChannel(channel)
+	}
 	applyInboxBehaviour(in, upd.Mutation())
 	ib, err = upd.Save(ctx)
 	return ib, apperrOrNil(err)
-}
-
-// checkChannel validates the settings a channel type requires and fills the
-// ones the service generates.
-func checkChannel(t inbox.ChannelType, ch *schematype.Channel, errs *fieldErrors) {
-	switch t {
-	case inbox.ChannelTypeAPI:
-		if ch.WebhookURL != "" && !validHTTPURL(ch.WebhookURL) {
-			errs.add("channel.webhook_url", "Webhook url must be an http(s) URL")
-		}
-		ch.InboxIdentifier = uuid.NewString()
-		ch.HMACToken, _ = newToken()
-	case inbox.ChannelTypeWhatsapp:
-		checkWhatsAppChannel(ch, errs)
-	case inbox.ChannelTypeEmail:
-		ch.Email = normalizeEmail(ch.Email)
-		if !validEmail(ch.Email) {
-			errs.add("channel.email", "Channel email is missing or invalid")
-		}
-	case inbox.ChannelTypeWebWidget:
-		if !validHTTPURL(ch.WebsiteURL) {
-			errs.add("channel.website_url", "Website url is missing or not an http(s) URL")
-		}
-		ch.WebsiteToken = uuid.NewString()
-		ch.HMACToken, _ = newToken()
-	case "":
-		errs.add("channel.type", "Channel type can't be blank")
-	default:
-		errs.add("channel.type", "Channel type "+string(t)+" is not supported: use api, whatsapp, email or web_widget")
-	}
-}
-
-func checkWhatsAppChannel(ch *schematype.Channel, errs *fieldErrors) {
-	if !validPhone(ch.PhoneNumber) {
-		errs.add("channel.phone_number", "Phone number is missing or not in e164 format")
-	}
-	if ch.Provider == "" {
-		ch.Provider = "whatsapp_cloud"
-	}
-	if ch.Provider != "whatsapp_cloud" {
-		errs.add("channel.provider", "Provider must be whatsapp_cloud")
-	}
-	pc := ch.ProviderConfig
-	if pc == nil {
-		pc = &schematype.ProviderConfig{}
-	}
-	for field, v := range map[string]string{"api_key": pc.APIKey, "phone_number_id": pc.PhoneNumberID, "business_account_id": pc.BusinessAccountID} {
-		if strings.TrimSpace(v) == "" {
-			errs.add("channel.provider_config."+field, "Provider config "+field+" can't be blank")
-		}
-	}
 }
 
 func checkInboxBehaviour(in InboxInput, errs *fieldErrors) {
