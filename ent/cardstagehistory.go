@@ -56,6 +56,8 @@ type CardStageHistoryEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [2]bool
+	// totalCount holds the count of the edges above.
+	totalCount [1]map[string]int
 }
 
 // AccountOrErr returns the Account value or an error if the edge

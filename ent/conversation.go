@@ -98,7 +98,7 @@ type ConversationEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [9]bool
 	// totalCount holds the count of the edges above.
-	totalCount [7]map[string]int
+	totalCount [8]map[string]int
 
 	namedMessages          map[string][]*Message
 	namedScheduledMessages map[string][]*ScheduledMessage

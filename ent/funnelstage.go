@@ -54,6 +54,8 @@ type FunnelStageEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
+	// totalCount holds the count of the edges above.
+	totalCount [1]map[string]int
 
 	namedItems map[string][]*KanbanItem
 }

@@ -12,11 +12,16 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/checklistitem"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/funnel"
+	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -292,6 +297,279 @@ func newAgentBotPaginateArgs(rv map[string]any) *agentbotPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*AgentBotWhereInput); ok {
 		args.opts = append(args.opts, WithAgentBotFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CardNoteQuery) CollectFields(ctx context.Context, satisfies ...string) (*CardNoteQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CardNoteQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(cardnote.Columns))
+		selectedFields = []string{cardnote.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "kanbanItem":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&KanbanItemClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, kanbanitemImplementors)...); err != nil {
+				return err
+			}
+			_q.withKanbanItem = query
+			if _, ok := fieldSeen[cardnote.FieldKanbanItemID]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldKanbanItemID)
+				fieldSeen[cardnote.FieldKanbanItemID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[cardnote.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldCreatedAt)
+				fieldSeen[cardnote.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[cardnote.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldUpdatedAt)
+				fieldSeen[cardnote.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[cardnote.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldAccountID)
+				fieldSeen[cardnote.FieldAccountID] = struct{}{}
+			}
+		case "kanbanItemID":
+			if _, ok := fieldSeen[cardnote.FieldKanbanItemID]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldKanbanItemID)
+				fieldSeen[cardnote.FieldKanbanItemID] = struct{}{}
+			}
+		case "authorID":
+			if _, ok := fieldSeen[cardnote.FieldAuthorID]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldAuthorID)
+				fieldSeen[cardnote.FieldAuthorID] = struct{}{}
+			}
+		case "content":
+			if _, ok := fieldSeen[cardnote.FieldContent]; !ok {
+				selectedFields = append(selectedFields, cardnote.FieldContent)
+				fieldSeen[cardnote.FieldContent] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type cardnotePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CardNotePaginateOption
+}
+
+func newCardNotePaginateArgs(rv map[string]any) *cardnotePaginateArgs {
+	args := &cardnotePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &CardNoteOrder{Field: &CardNoteOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithCardNoteOrder(order))
+			}
+		case *CardNoteOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithCardNoteOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*CardNoteWhereInput); ok {
+		args.opts = append(args.opts, WithCardNoteFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ChecklistItemQuery) CollectFields(ctx context.Context, satisfies ...string) (*ChecklistItemQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ChecklistItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(checklistitem.Columns))
+		selectedFields = []string{checklistitem.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "kanbanItem":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&KanbanItemClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, kanbanitemImplementors)...); err != nil {
+				return err
+			}
+			_q.withKanbanItem = query
+			if _, ok := fieldSeen[checklistitem.FieldKanbanItemID]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldKanbanItemID)
+				fieldSeen[checklistitem.FieldKanbanItemID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[checklistitem.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldCreatedAt)
+				fieldSeen[checklistitem.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[checklistitem.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldUpdatedAt)
+				fieldSeen[checklistitem.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[checklistitem.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldAccountID)
+				fieldSeen[checklistitem.FieldAccountID] = struct{}{}
+			}
+		case "kanbanItemID":
+			if _, ok := fieldSeen[checklistitem.FieldKanbanItemID]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldKanbanItemID)
+				fieldSeen[checklistitem.FieldKanbanItemID] = struct{}{}
+			}
+		case "text":
+			if _, ok := fieldSeen[checklistitem.FieldText]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldText)
+				fieldSeen[checklistitem.FieldText] = struct{}{}
+			}
+		case "completed":
+			if _, ok := fieldSeen[checklistitem.FieldCompleted]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldCompleted)
+				fieldSeen[checklistitem.FieldCompleted] = struct{}{}
+			}
+		case "dueDate":
+			if _, ok := fieldSeen[checklistitem.FieldDueDate]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldDueDate)
+				fieldSeen[checklistitem.FieldDueDate] = struct{}{}
+			}
+		case "agentID":
+			if _, ok := fieldSeen[checklistitem.FieldAgentID]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldAgentID)
+				fieldSeen[checklistitem.FieldAgentID] = struct{}{}
+			}
+		case "position":
+			if _, ok := fieldSeen[checklistitem.FieldPosition]; !ok {
+				selectedFields = append(selectedFields, checklistitem.FieldPosition)
+				fieldSeen[checklistitem.FieldPosition] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type checklistitemPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ChecklistItemPaginateOption
+}
+
+func newChecklistItemPaginateArgs(rv map[string]any) *checklistitemPaginateArgs {
+	args := &checklistitemPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ChecklistItemOrder{Field: &ChecklistItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithChecklistItemOrder(order))
+			}
+		case *ChecklistItemOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithChecklistItemOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ChecklistItemWhereInput); ok {
+		args.opts = append(args.opts, WithChecklistItemFilter(v.Filter))
 	}
 	return args
 }
@@ -811,6 +1089,19 @@ func (_q *ConversationQuery) collectField(ctx context.Context, oneNode bool, opC
 			_q.WithNamedScheduledMessages(alias, func(wq *ScheduledMessageQuery) {
 				*wq = *query
 			})
+
+		case "kanbanItems":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&KanbanItemClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, kanbanitemImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedKanbanItems(alias, func(wq *KanbanItemQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[conversation.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, conversation.FieldCreatedAt)
@@ -980,6 +1271,358 @@ func newConversationPaginateArgs(rv map[string]any) *conversationPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*ConversationWhereInput); ok {
 		args.opts = append(args.opts, WithConversationFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *FunnelQuery) CollectFields(ctx context.Context, satisfies ...string) (*FunnelQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *FunnelQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(funnel.Columns))
+		selectedFields = []string{funnel.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "items":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&KanbanItemClient{config: _q.config}).Query()
+			)
+			args := newKanbanItemPaginateArgs(fieldArgs(ctx, new(KanbanItemWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newKanbanItemPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Funnel) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"funnel_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(funnel.ItemsColumn), ids...))
+						})
+						if err := query.GroupBy(funnel.ItemsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Funnel) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Items)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, kanbanitemImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(funnel.ItemsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedItems(alias, func(wq *KanbanItemQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[funnel.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldCreatedAt)
+				fieldSeen[funnel.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[funnel.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldUpdatedAt)
+				fieldSeen[funnel.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[funnel.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldAccountID)
+				fieldSeen[funnel.FieldAccountID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[funnel.FieldName]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldName)
+				fieldSeen[funnel.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[funnel.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldDescription)
+				fieldSeen[funnel.FieldDescription] = struct{}{}
+			}
+		case "active":
+			if _, ok := fieldSeen[funnel.FieldActive]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldActive)
+				fieldSeen[funnel.FieldActive] = struct{}{}
+			}
+		case "settings":
+			if _, ok := fieldSeen[funnel.FieldSettings]; !ok {
+				selectedFields = append(selectedFields, funnel.FieldSettings)
+				fieldSeen[funnel.FieldSettings] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type funnelPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []FunnelPaginateOption
+}
+
+func newFunnelPaginateArgs(rv map[string]any) *funnelPaginateArgs {
+	args := &funnelPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &FunnelOrder{Field: &FunnelOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithFunnelOrder(order))
+			}
+		case *FunnelOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithFunnelOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*FunnelWhereInput); ok {
+		args.opts = append(args.opts, WithFunnelFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *FunnelStageQuery) CollectFields(ctx context.Context, satisfies ...string) (*FunnelStageQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *FunnelStageQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(funnelstage.Columns))
+		selectedFields = []string{funnelstage.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "funnel":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&FunnelClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, funnelImplementors)...); err != nil {
+				return err
+			}
+			_q.withFunnel = query
+			if _, ok := fieldSeen[funnelstage.FieldFunnelID]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldFunnelID)
+				fieldSeen[funnelstage.FieldFunnelID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[funnelstage.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldCreatedAt)
+				fieldSeen[funnelstage.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[funnelstage.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldUpdatedAt)
+				fieldSeen[funnelstage.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[funnelstage.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldAccountID)
+				fieldSeen[funnelstage.FieldAccountID] = struct{}{}
+			}
+		case "funnelID":
+			if _, ok := fieldSeen[funnelstage.FieldFunnelID]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldFunnelID)
+				fieldSeen[funnelstage.FieldFunnelID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[funnelstage.FieldName]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldName)
+				fieldSeen[funnelstage.FieldName] = struct{}{}
+			}
+		case "slug":
+			if _, ok := fieldSeen[funnelstage.FieldSlug]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldSlug)
+				fieldSeen[funnelstage.FieldSlug] = struct{}{}
+			}
+		case "color":
+			if _, ok := fieldSeen[funnelstage.FieldColor]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldColor)
+				fieldSeen[funnelstage.FieldColor] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[funnelstage.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldDescription)
+				fieldSeen[funnelstage.FieldDescription] = struct{}{}
+			}
+		case "position":
+			if _, ok := fieldSeen[funnelstage.FieldPosition]; !ok {
+				selectedFields = append(selectedFields, funnelstage.FieldPosition)
+				fieldSeen[funnelstage.FieldPosition] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type funnelstagePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []FunnelStagePaginateOption
+}
+
+func newFunnelStagePaginateArgs(rv map[string]any) *funnelstagePaginateArgs {
+	args := &funnelstagePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &FunnelStageOrder{Field: &FunnelStageOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithFunnelStageOrder(order))
+			}
+		case *FunnelStageOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithFunnelStageOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*FunnelStageWhereInput); ok {
+		args.opts = append(args.opts, WithFunnelStageFilter(v.Filter))
 	}
 	return args
 }
@@ -1326,6 +1969,254 @@ func newInboxMemberPaginateArgs(rv map[string]any) *inboxmemberPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*InboxMemberWhereInput); ok {
 		args.opts = append(args.opts, WithInboxMemberFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *KanbanItemQuery) CollectFields(ctx context.Context, satisfies ...string) (*KanbanItemQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *KanbanItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(kanbanitem.Columns))
+		selectedFields = []string{kanbanitem.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "funnel":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&FunnelClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, funnelImplementors)...); err != nil {
+				return err
+			}
+			_q.withFunnel = query
+			if _, ok := fieldSeen[kanbanitem.FieldFunnelID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldFunnelID)
+				fieldSeen[kanbanitem.FieldFunnelID] = struct{}{}
+			}
+
+		case "stage":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&FunnelStageClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, funnelstageImplementors)...); err != nil {
+				return err
+			}
+			_q.withStage = query
+			if _, ok := fieldSeen[kanbanitem.FieldStageID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldStageID)
+				fieldSeen[kanbanitem.FieldStageID] = struct{}{}
+			}
+
+		case "conversation":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ConversationClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, conversationImplementors)...); err != nil {
+				return err
+			}
+			_q.withConversation = query
+			if _, ok := fieldSeen[kanbanitem.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldConversationID)
+				fieldSeen[kanbanitem.FieldConversationID] = struct{}{}
+			}
+
+		case "assignedAgents":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedAssignedAgents(alias, func(wq *UserQuery) {
+				*wq = *query
+			})
+
+		case "checklistItems":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ChecklistItemClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, checklistitemImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedChecklistItems(alias, func(wq *ChecklistItemQuery) {
+				*wq = *query
+			})
+
+		case "notes":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&CardNoteClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, cardnoteImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedNotes(alias, func(wq *CardNoteQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[kanbanitem.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldCreatedAt)
+				fieldSeen[kanbanitem.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[kanbanitem.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldUpdatedAt)
+				fieldSeen[kanbanitem.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[kanbanitem.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldAccountID)
+				fieldSeen[kanbanitem.FieldAccountID] = struct{}{}
+			}
+		case "funnelID":
+			if _, ok := fieldSeen[kanbanitem.FieldFunnelID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldFunnelID)
+				fieldSeen[kanbanitem.FieldFunnelID] = struct{}{}
+			}
+		case "stageID":
+			if _, ok := fieldSeen[kanbanitem.FieldStageID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldStageID)
+				fieldSeen[kanbanitem.FieldStageID] = struct{}{}
+			}
+		case "position":
+			if _, ok := fieldSeen[kanbanitem.FieldPosition]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldPosition)
+				fieldSeen[kanbanitem.FieldPosition] = struct{}{}
+			}
+		case "conversationID":
+			if _, ok := fieldSeen[kanbanitem.FieldConversationID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldConversationID)
+				fieldSeen[kanbanitem.FieldConversationID] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[kanbanitem.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldTitle)
+				fieldSeen[kanbanitem.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[kanbanitem.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldDescription)
+				fieldSeen[kanbanitem.FieldDescription] = struct{}{}
+			}
+		case "priority":
+			if _, ok := fieldSeen[kanbanitem.FieldPriority]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldPriority)
+				fieldSeen[kanbanitem.FieldPriority] = struct{}{}
+			}
+		case "value":
+			if _, ok := fieldSeen[kanbanitem.FieldValue]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldValue)
+				fieldSeen[kanbanitem.FieldValue] = struct{}{}
+			}
+		case "itemDetails":
+			if _, ok := fieldSeen[kanbanitem.FieldItemDetails]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldItemDetails)
+				fieldSeen[kanbanitem.FieldItemDetails] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[kanbanitem.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldStatus)
+				fieldSeen[kanbanitem.FieldStatus] = struct{}{}
+			}
+		case "stageEnteredAt":
+			if _, ok := fieldSeen[kanbanitem.FieldStageEnteredAt]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldStageEnteredAt)
+				fieldSeen[kanbanitem.FieldStageEnteredAt] = struct{}{}
+			}
+		case "closedAt":
+			if _, ok := fieldSeen[kanbanitem.FieldClosedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldClosedAt)
+				fieldSeen[kanbanitem.FieldClosedAt] = struct{}{}
+			}
+		case "createdByID":
+			if _, ok := fieldSeen[kanbanitem.FieldCreatedByID]; !ok {
+				selectedFields = append(selectedFields, kanbanitem.FieldCreatedByID)
+				fieldSeen[kanbanitem.FieldCreatedByID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type kanbanitemPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []KanbanItemPaginateOption
+}
+
+func newKanbanItemPaginateArgs(rv map[string]any) *kanbanitemPaginateArgs {
+	args := &kanbanitemPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &KanbanItemOrder{Field: &KanbanItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithKanbanItemOrder(order))
+			}
+		case *KanbanItemOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithKanbanItemOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*KanbanItemWhereInput); ok {
+		args.opts = append(args.opts, WithKanbanItemFilter(v.Filter))
 	}
 	return args
 }

@@ -28,6 +28,22 @@ func (_m *AgentBot) Inboxes(ctx context.Context) (result []*Inbox, err error) {
 	return result, err
 }
 
+func (_m *CardNote) KanbanItem(ctx context.Context) (*KanbanItem, error) {
+	result, err := _m.Edges.KanbanItemOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryKanbanItem().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ChecklistItem) KanbanItem(ctx context.Context) (*KanbanItem, error) {
+	result, err := _m.Edges.KanbanItemOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryKanbanItem().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Contact) ContactInboxes(ctx context.Context) (result []*ContactInbox, err error) {
 	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
 		result, err = _m.NamedContactInboxes(graphql.GetFieldContext(ctx).Field.Alias)
@@ -129,6 +145,47 @@ func (_m *Conversation) ScheduledMessages(ctx context.Context) (result []*Schedu
 	return result, err
 }
 
+func (_m *Conversation) KanbanItems(ctx context.Context) (result []*KanbanItem, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedKanbanItems(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.KanbanItemsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryKanbanItems().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *Funnel) Items(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *KanbanItemOrder, where *KanbanItemWhereInput,
+) (*KanbanItemConnection, error) {
+	opts := []KanbanItemPaginateOption{
+		WithKanbanItemOrder(orderBy),
+		WithKanbanItemFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	if nodes, err := _m.NamedItems(alias); err == nil || hasTotalCount {
+		pager, err := newKanbanItemPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &KanbanItemConnection{Edges: []*KanbanItemEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryItems().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *FunnelStage) Funnel(ctx context.Context) (*Funnel, error) {
+	result, err := _m.Edges.FunnelOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryFunnel().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Inbox) Members(ctx context.Context) (result []*InboxMember, err error) {
 	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
 		result, err = _m.NamedMembers(graphql.GetFieldContext(ctx).Field.Alias)
@@ -161,6 +218,66 @@ func (_m *InboxMember) User(ctx context.Context) (*User, error) {
 	result, err := _m.Edges.UserOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryUser().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *KanbanItem) Funnel(ctx context.Context) (*Funnel, error) {
+	result, err := _m.Edges.FunnelOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryFunnel().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *KanbanItem) Stage(ctx context.Context) (*FunnelStage, error) {
+	result, err := _m.Edges.StageOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryStage().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *KanbanItem) Conversation(ctx context.Context) (*Conversation, error) {
+	result, err := _m.Edges.ConversationOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryConversation().Only(ctx)
+	}
+	return result, MaskNotFound(err)
+}
+
+func (_m *KanbanItem) AssignedAgents(ctx context.Context) (result []*User, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedAssignedAgents(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.AssignedAgentsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryAssignedAgents().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *KanbanItem) ChecklistItems(ctx context.Context) (result []*ChecklistItem, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedChecklistItems(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.ChecklistItemsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryChecklistItems().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *KanbanItem) Notes(ctx context.Context) (result []*CardNote, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedNotes(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.NotesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryNotes().All(ctx)
 	}
 	return result, err
 }

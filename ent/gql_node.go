@@ -16,11 +16,16 @@ import (
 	"github.com/hashicorp/go-multierror"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/checklistitem"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/funnel"
+	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -45,6 +50,16 @@ var agentbotImplementors = []string{"AgentBot", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*AgentBot) IsNode() {}
 
+var cardnoteImplementors = []string{"CardNote", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CardNote) IsNode() {}
+
+var checklistitemImplementors = []string{"ChecklistItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ChecklistItem) IsNode() {}
+
 var contactImplementors = []string{"Contact", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
@@ -60,6 +75,16 @@ var conversationImplementors = []string{"Conversation", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*Conversation) IsNode() {}
 
+var funnelImplementors = []string{"Funnel", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Funnel) IsNode() {}
+
+var funnelstageImplementors = []string{"FunnelStage", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*FunnelStage) IsNode() {}
+
 var inboxImplementors = []string{"Inbox", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
@@ -69,6 +94,11 @@ var inboxmemberImplementors = []string{"InboxMember", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*InboxMember) IsNode() {}
+
+var kanbanitemImplementors = []string{"KanbanItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*KanbanItem) IsNode() {}
 
 var labelImplementors = []string{"Label", "Node"}
 
@@ -176,6 +206,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case cardnote.Table:
+		query := c.CardNote.Query().
+			Where(cardnote.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, cardnoteImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case checklistitem.Table:
+		query := c.ChecklistItem.Query().
+			Where(checklistitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, checklistitemImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case contact.Table:
 		query := c.Contact.Query().
 			Where(contact.ID(id))
@@ -203,6 +251,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case funnel.Table:
+		query := c.Funnel.Query().
+			Where(funnel.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, funnelImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case funnelstage.Table:
+		query := c.FunnelStage.Query().
+			Where(funnelstage.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, funnelstageImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case inbox.Table:
 		query := c.Inbox.Query().
 			Where(inbox.ID(id))
@@ -217,6 +283,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(inboxmember.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, inboxmemberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case kanbanitem.Table:
+		query := c.KanbanItem.Query().
+			Where(kanbanitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, kanbanitemImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -380,6 +455,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case cardnote.Table:
+		query := c.CardNote.Query().
+			Where(cardnote.IDIn(ids...))
+		query, err := query.CollectFields(ctx, cardnoteImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case checklistitem.Table:
+		query := c.ChecklistItem.Query().
+			Where(checklistitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, checklistitemImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case contact.Table:
 		query := c.Contact.Query().
 			Where(contact.IDIn(ids...))
@@ -428,6 +535,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case funnel.Table:
+		query := c.Funnel.Query().
+			Where(funnel.IDIn(ids...))
+		query, err := query.CollectFields(ctx, funnelImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case funnelstage.Table:
+		query := c.FunnelStage.Query().
+			Where(funnelstage.IDIn(ids...))
+		query, err := query.CollectFields(ctx, funnelstageImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case inbox.Table:
 		query := c.Inbox.Query().
 			Where(inbox.IDIn(ids...))
@@ -448,6 +587,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.InboxMember.Query().
 			Where(inboxmember.IDIn(ids...))
 		query, err := query.CollectFields(ctx, inboxmemberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case kanbanitem.Table:
+		query := c.KanbanItem.Query().
+			Where(kanbanitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, kanbanitemImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -16,11 +16,16 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/checklistitem"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/funnel"
+	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -736,6 +741,634 @@ func (_m *AgentBot) ToEdge(order *AgentBotOrder) *AgentBotEdge {
 		order = DefaultAgentBotOrder
 	}
 	return &AgentBotEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CardNoteEdge is the edge representation of CardNote.
+type CardNoteEdge struct {
+	Node   *CardNote `json:"node"`
+	Cursor Cursor    `json:"cursor"`
+}
+
+// CardNoteConnection is the connection containing edges to CardNote.
+type CardNoteConnection struct {
+	Edges      []*CardNoteEdge `json:"edges"`
+	PageInfo   PageInfo        `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+func (c *CardNoteConnection) build(nodes []*CardNote, pager *cardnotePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CardNote
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CardNote {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CardNote {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CardNoteEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CardNoteEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CardNotePaginateOption enables pagination customization.
+type CardNotePaginateOption func(*cardnotePager) error
+
+// WithCardNoteOrder configures pagination ordering.
+func WithCardNoteOrder(order *CardNoteOrder) CardNotePaginateOption {
+	if order == nil {
+		order = DefaultCardNoteOrder
+	}
+	o := *order
+	return func(pager *cardnotePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCardNoteOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCardNoteFilter configures pagination filter.
+func WithCardNoteFilter(filter func(*CardNoteQuery) (*CardNoteQuery, error)) CardNotePaginateOption {
+	return func(pager *cardnotePager) error {
+		if filter == nil {
+			return errors.New("CardNoteQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type cardnotePager struct {
+	reverse bool
+	order   *CardNoteOrder
+	filter  func(*CardNoteQuery) (*CardNoteQuery, error)
+}
+
+func newCardNotePager(opts []CardNotePaginateOption, reverse bool) (*cardnotePager, error) {
+	pager := &cardnotePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCardNoteOrder
+	}
+	return pager, nil
+}
+
+func (p *cardnotePager) applyFilter(query *CardNoteQuery) (*CardNoteQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *cardnotePager) toCursor(_m *CardNote) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *cardnotePager) applyCursors(query *CardNoteQuery, after, before *Cursor) (*CardNoteQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCardNoteOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *cardnotePager) applyOrder(query *CardNoteQuery) *CardNoteQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCardNoteOrder.Field {
+		query = query.Order(DefaultCardNoteOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *cardnotePager) orderExpr(query *CardNoteQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCardNoteOrder.Field {
+			b.Comma().Ident(DefaultCardNoteOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CardNote.
+func (_m *CardNoteQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CardNotePaginateOption,
+) (*CardNoteConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCardNotePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CardNoteConnection{Edges: []*CardNoteEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// CardNoteOrderFieldCreatedAt orders CardNote by created_at.
+	CardNoteOrderFieldCreatedAt = &CardNoteOrderField{
+		Value: func(_m *CardNote) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: cardnote.FieldCreatedAt,
+		toTerm: cardnote.ByCreatedAt,
+		toCursor: func(_m *CardNote) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// CardNoteOrderFieldUpdatedAt orders CardNote by updated_at.
+	CardNoteOrderFieldUpdatedAt = &CardNoteOrderField{
+		Value: func(_m *CardNote) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: cardnote.FieldUpdatedAt,
+		toTerm: cardnote.ByUpdatedAt,
+		toCursor: func(_m *CardNote) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f CardNoteOrderField) String() string {
+	var str string
+	switch f.column {
+	case CardNoteOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case CardNoteOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f CardNoteOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *CardNoteOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("CardNoteOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *CardNoteOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *CardNoteOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid CardNoteOrderField", str)
+	}
+	return nil
+}
+
+// CardNoteOrderField defines the ordering field of CardNote.
+type CardNoteOrderField struct {
+	// Value extracts the ordering value from the given CardNote.
+	Value    func(*CardNote) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) cardnote.OrderOption
+	toCursor func(*CardNote) Cursor
+}
+
+// CardNoteOrder defines the ordering of CardNote.
+type CardNoteOrder struct {
+	Direction OrderDirection      `json:"direction"`
+	Field     *CardNoteOrderField `json:"field"`
+}
+
+// DefaultCardNoteOrder is the default ordering of CardNote.
+var DefaultCardNoteOrder = &CardNoteOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CardNoteOrderField{
+		Value: func(_m *CardNote) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: cardnote.FieldID,
+		toTerm: cardnote.ByID,
+		toCursor: func(_m *CardNote) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CardNote into CardNoteEdge.
+func (_m *CardNote) ToEdge(order *CardNoteOrder) *CardNoteEdge {
+	if order == nil {
+		order = DefaultCardNoteOrder
+	}
+	return &CardNoteEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ChecklistItemEdge is the edge representation of ChecklistItem.
+type ChecklistItemEdge struct {
+	Node   *ChecklistItem `json:"node"`
+	Cursor Cursor         `json:"cursor"`
+}
+
+// ChecklistItemConnection is the connection containing edges to ChecklistItem.
+type ChecklistItemConnection struct {
+	Edges      []*ChecklistItemEdge `json:"edges"`
+	PageInfo   PageInfo             `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+func (c *ChecklistItemConnection) build(nodes []*ChecklistItem, pager *checklistitemPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ChecklistItem
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ChecklistItem {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ChecklistItem {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ChecklistItemEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ChecklistItemEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ChecklistItemPaginateOption enables pagination customization.
+type ChecklistItemPaginateOption func(*checklistitemPager) error
+
+// WithChecklistItemOrder configures pagination ordering.
+func WithChecklistItemOrder(order *ChecklistItemOrder) ChecklistItemPaginateOption {
+	if order == nil {
+		order = DefaultChecklistItemOrder
+	}
+	o := *order
+	return func(pager *checklistitemPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultChecklistItemOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithChecklistItemFilter configures pagination filter.
+func WithChecklistItemFilter(filter func(*ChecklistItemQuery) (*ChecklistItemQuery, error)) ChecklistItemPaginateOption {
+	return func(pager *checklistitemPager) error {
+		if filter == nil {
+			return errors.New("ChecklistItemQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type checklistitemPager struct {
+	reverse bool
+	order   *ChecklistItemOrder
+	filter  func(*ChecklistItemQuery) (*ChecklistItemQuery, error)
+}
+
+func newChecklistItemPager(opts []ChecklistItemPaginateOption, reverse bool) (*checklistitemPager, error) {
+	pager := &checklistitemPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultChecklistItemOrder
+	}
+	return pager, nil
+}
+
+func (p *checklistitemPager) applyFilter(query *ChecklistItemQuery) (*ChecklistItemQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *checklistitemPager) toCursor(_m *ChecklistItem) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *checklistitemPager) applyCursors(query *ChecklistItemQuery, after, before *Cursor) (*ChecklistItemQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultChecklistItemOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *checklistitemPager) applyOrder(query *ChecklistItemQuery) *ChecklistItemQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultChecklistItemOrder.Field {
+		query = query.Order(DefaultChecklistItemOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *checklistitemPager) orderExpr(query *ChecklistItemQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultChecklistItemOrder.Field {
+			b.Comma().Ident(DefaultChecklistItemOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ChecklistItem.
+func (_m *ChecklistItemQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ChecklistItemPaginateOption,
+) (*ChecklistItemConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newChecklistItemPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ChecklistItemConnection{Edges: []*ChecklistItemEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ChecklistItemOrderFieldCreatedAt orders ChecklistItem by created_at.
+	ChecklistItemOrderFieldCreatedAt = &ChecklistItemOrderField{
+		Value: func(_m *ChecklistItem) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: checklistitem.FieldCreatedAt,
+		toTerm: checklistitem.ByCreatedAt,
+		toCursor: func(_m *ChecklistItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ChecklistItemOrderFieldUpdatedAt orders ChecklistItem by updated_at.
+	ChecklistItemOrderFieldUpdatedAt = &ChecklistItemOrderField{
+		Value: func(_m *ChecklistItem) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: checklistitem.FieldUpdatedAt,
+		toTerm: checklistitem.ByUpdatedAt,
+		toCursor: func(_m *ChecklistItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ChecklistItemOrderField) String() string {
+	var str string
+	switch f.column {
+	case ChecklistItemOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ChecklistItemOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ChecklistItemOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ChecklistItemOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ChecklistItemOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ChecklistItemOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *ChecklistItemOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ChecklistItemOrderField", str)
+	}
+	return nil
+}
+
+// ChecklistItemOrderField defines the ordering field of ChecklistItem.
+type ChecklistItemOrderField struct {
+	// Value extracts the ordering value from the given ChecklistItem.
+	Value    func(*ChecklistItem) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) checklistitem.OrderOption
+	toCursor func(*ChecklistItem) Cursor
+}
+
+// ChecklistItemOrder defines the ordering of ChecklistItem.
+type ChecklistItemOrder struct {
+	Direction OrderDirection           `json:"direction"`
+	Field     *ChecklistItemOrderField `json:"field"`
+}
+
+// DefaultChecklistItemOrder is the default ordering of ChecklistItem.
+var DefaultChecklistItemOrder = &ChecklistItemOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ChecklistItemOrderField{
+		Value: func(_m *ChecklistItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: checklistitem.FieldID,
+		toTerm: checklistitem.ByID,
+		toCursor: func(_m *ChecklistItem) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ChecklistItem into ChecklistItemEdge.
+func (_m *ChecklistItem) ToEdge(order *ChecklistItemOrder) *ChecklistItemEdge {
+	if order == nil {
+		order = DefaultChecklistItemOrder
+	}
+	return &ChecklistItemEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}
@@ -1791,6 +2424,634 @@ func (_m *Conversation) ToEdge(order *ConversationOrder) *ConversationEdge {
 	}
 }
 
+// FunnelEdge is the edge representation of Funnel.
+type FunnelEdge struct {
+	Node   *Funnel `json:"node"`
+	Cursor Cursor  `json:"cursor"`
+}
+
+// FunnelConnection is the connection containing edges to Funnel.
+type FunnelConnection struct {
+	Edges      []*FunnelEdge `json:"edges"`
+	PageInfo   PageInfo      `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+func (c *FunnelConnection) build(nodes []*Funnel, pager *funnelPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Funnel
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Funnel {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Funnel {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*FunnelEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &FunnelEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// FunnelPaginateOption enables pagination customization.
+type FunnelPaginateOption func(*funnelPager) error
+
+// WithFunnelOrder configures pagination ordering.
+func WithFunnelOrder(order *FunnelOrder) FunnelPaginateOption {
+	if order == nil {
+		order = DefaultFunnelOrder
+	}
+	o := *order
+	return func(pager *funnelPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultFunnelOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithFunnelFilter configures pagination filter.
+func WithFunnelFilter(filter func(*FunnelQuery) (*FunnelQuery, error)) FunnelPaginateOption {
+	return func(pager *funnelPager) error {
+		if filter == nil {
+			return errors.New("FunnelQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type funnelPager struct {
+	reverse bool
+	order   *FunnelOrder
+	filter  func(*FunnelQuery) (*FunnelQuery, error)
+}
+
+func newFunnelPager(opts []FunnelPaginateOption, reverse bool) (*funnelPager, error) {
+	pager := &funnelPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultFunnelOrder
+	}
+	return pager, nil
+}
+
+func (p *funnelPager) applyFilter(query *FunnelQuery) (*FunnelQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *funnelPager) toCursor(_m *Funnel) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *funnelPager) applyCursors(query *FunnelQuery, after, before *Cursor) (*FunnelQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultFunnelOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *funnelPager) applyOrder(query *FunnelQuery) *FunnelQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultFunnelOrder.Field {
+		query = query.Order(DefaultFunnelOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *funnelPager) orderExpr(query *FunnelQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultFunnelOrder.Field {
+			b.Comma().Ident(DefaultFunnelOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Funnel.
+func (_m *FunnelQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...FunnelPaginateOption,
+) (*FunnelConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newFunnelPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &FunnelConnection{Edges: []*FunnelEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// FunnelOrderFieldCreatedAt orders Funnel by created_at.
+	FunnelOrderFieldCreatedAt = &FunnelOrderField{
+		Value: func(_m *Funnel) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: funnel.FieldCreatedAt,
+		toTerm: funnel.ByCreatedAt,
+		toCursor: func(_m *Funnel) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// FunnelOrderFieldUpdatedAt orders Funnel by updated_at.
+	FunnelOrderFieldUpdatedAt = &FunnelOrderField{
+		Value: func(_m *Funnel) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: funnel.FieldUpdatedAt,
+		toTerm: funnel.ByUpdatedAt,
+		toCursor: func(_m *Funnel) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f FunnelOrderField) String() string {
+	var str string
+	switch f.column {
+	case FunnelOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case FunnelOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f FunnelOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *FunnelOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("FunnelOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *FunnelOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *FunnelOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid FunnelOrderField", str)
+	}
+	return nil
+}
+
+// FunnelOrderField defines the ordering field of Funnel.
+type FunnelOrderField struct {
+	// Value extracts the ordering value from the given Funnel.
+	Value    func(*Funnel) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) funnel.OrderOption
+	toCursor func(*Funnel) Cursor
+}
+
+// FunnelOrder defines the ordering of Funnel.
+type FunnelOrder struct {
+	Direction OrderDirection    `json:"direction"`
+	Field     *FunnelOrderField `json:"field"`
+}
+
+// DefaultFunnelOrder is the default ordering of Funnel.
+var DefaultFunnelOrder = &FunnelOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &FunnelOrderField{
+		Value: func(_m *Funnel) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: funnel.FieldID,
+		toTerm: funnel.ByID,
+		toCursor: func(_m *Funnel) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Funnel into FunnelEdge.
+func (_m *Funnel) ToEdge(order *FunnelOrder) *FunnelEdge {
+	if order == nil {
+		order = DefaultFunnelOrder
+	}
+	return &FunnelEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// FunnelStageEdge is the edge representation of FunnelStage.
+type FunnelStageEdge struct {
+	Node   *FunnelStage `json:"node"`
+	Cursor Cursor       `json:"cursor"`
+}
+
+// FunnelStageConnection is the connection containing edges to FunnelStage.
+type FunnelStageConnection struct {
+	Edges      []*FunnelStageEdge `json:"edges"`
+	PageInfo   PageInfo           `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+func (c *FunnelStageConnection) build(nodes []*FunnelStage, pager *funnelstagePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *FunnelStage
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *FunnelStage {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *FunnelStage {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*FunnelStageEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &FunnelStageEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// FunnelStagePaginateOption enables pagination customization.
+type FunnelStagePaginateOption func(*funnelstagePager) error
+
+// WithFunnelStageOrder configures pagination ordering.
+func WithFunnelStageOrder(order *FunnelStageOrder) FunnelStagePaginateOption {
+	if order == nil {
+		order = DefaultFunnelStageOrder
+	}
+	o := *order
+	return func(pager *funnelstagePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultFunnelStageOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithFunnelStageFilter configures pagination filter.
+func WithFunnelStageFilter(filter func(*FunnelStageQuery) (*FunnelStageQuery, error)) FunnelStagePaginateOption {
+	return func(pager *funnelstagePager) error {
+		if filter == nil {
+			return errors.New("FunnelStageQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type funnelstagePager struct {
+	reverse bool
+	order   *FunnelStageOrder
+	filter  func(*FunnelStageQuery) (*FunnelStageQuery, error)
+}
+
+func newFunnelStagePager(opts []FunnelStagePaginateOption, reverse bool) (*funnelstagePager, error) {
+	pager := &funnelstagePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultFunnelStageOrder
+	}
+	return pager, nil
+}
+
+func (p *funnelstagePager) applyFilter(query *FunnelStageQuery) (*FunnelStageQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *funnelstagePager) toCursor(_m *FunnelStage) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *funnelstagePager) applyCursors(query *FunnelStageQuery, after, before *Cursor) (*FunnelStageQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultFunnelStageOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *funnelstagePager) applyOrder(query *FunnelStageQuery) *FunnelStageQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultFunnelStageOrder.Field {
+		query = query.Order(DefaultFunnelStageOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *funnelstagePager) orderExpr(query *FunnelStageQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultFunnelStageOrder.Field {
+			b.Comma().Ident(DefaultFunnelStageOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to FunnelStage.
+func (_m *FunnelStageQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...FunnelStagePaginateOption,
+) (*FunnelStageConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newFunnelStagePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &FunnelStageConnection{Edges: []*FunnelStageEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// FunnelStageOrderFieldCreatedAt orders FunnelStage by created_at.
+	FunnelStageOrderFieldCreatedAt = &FunnelStageOrderField{
+		Value: func(_m *FunnelStage) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: funnelstage.FieldCreatedAt,
+		toTerm: funnelstage.ByCreatedAt,
+		toCursor: func(_m *FunnelStage) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// FunnelStageOrderFieldUpdatedAt orders FunnelStage by updated_at.
+	FunnelStageOrderFieldUpdatedAt = &FunnelStageOrderField{
+		Value: func(_m *FunnelStage) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: funnelstage.FieldUpdatedAt,
+		toTerm: funnelstage.ByUpdatedAt,
+		toCursor: func(_m *FunnelStage) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f FunnelStageOrderField) String() string {
+	var str string
+	switch f.column {
+	case FunnelStageOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case FunnelStageOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f FunnelStageOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *FunnelStageOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("FunnelStageOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *FunnelStageOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *FunnelStageOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid FunnelStageOrderField", str)
+	}
+	return nil
+}
+
+// FunnelStageOrderField defines the ordering field of FunnelStage.
+type FunnelStageOrderField struct {
+	// Value extracts the ordering value from the given FunnelStage.
+	Value    func(*FunnelStage) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) funnelstage.OrderOption
+	toCursor func(*FunnelStage) Cursor
+}
+
+// FunnelStageOrder defines the ordering of FunnelStage.
+type FunnelStageOrder struct {
+	Direction OrderDirection         `json:"direction"`
+	Field     *FunnelStageOrderField `json:"field"`
+}
+
+// DefaultFunnelStageOrder is the default ordering of FunnelStage.
+var DefaultFunnelStageOrder = &FunnelStageOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &FunnelStageOrderField{
+		Value: func(_m *FunnelStage) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: funnelstage.FieldID,
+		toTerm: funnelstage.ByID,
+		toCursor: func(_m *FunnelStage) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts FunnelStage into FunnelStageEdge.
+func (_m *FunnelStage) ToEdge(order *FunnelStageOrder) *FunnelStageEdge {
+	if order == nil {
+		order = DefaultFunnelStageOrder
+	}
+	return &FunnelStageEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // InboxEdge is the edge representation of Inbox.
 type InboxEdge struct {
 	Node   *Inbox `json:"node"`
@@ -2414,6 +3675,356 @@ func (_m *InboxMember) ToEdge(order *InboxMemberOrder) *InboxMemberEdge {
 		order = DefaultInboxMemberOrder
 	}
 	return &InboxMemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// KanbanItemEdge is the edge representation of KanbanItem.
+type KanbanItemEdge struct {
+	Node   *KanbanItem `json:"node"`
+	Cursor Cursor      `json:"cursor"`
+}
+
+// KanbanItemConnection is the connection containing edges to KanbanItem.
+type KanbanItemConnection struct {
+	Edges      []*KanbanItemEdge `json:"edges"`
+	PageInfo   PageInfo          `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+func (c *KanbanItemConnection) build(nodes []*KanbanItem, pager *kanbanitemPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *KanbanItem
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *KanbanItem {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *KanbanItem {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*KanbanItemEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &KanbanItemEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// KanbanItemPaginateOption enables pagination customization.
+type KanbanItemPaginateOption func(*kanbanitemPager) error
+
+// WithKanbanItemOrder configures pagination ordering.
+func WithKanbanItemOrder(order *KanbanItemOrder) KanbanItemPaginateOption {
+	if order == nil {
+		order = DefaultKanbanItemOrder
+	}
+	o := *order
+	return func(pager *kanbanitemPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultKanbanItemOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithKanbanItemFilter configures pagination filter.
+func WithKanbanItemFilter(filter func(*KanbanItemQuery) (*KanbanItemQuery, error)) KanbanItemPaginateOption {
+	return func(pager *kanbanitemPager) error {
+		if filter == nil {
+			return errors.New("KanbanItemQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type kanbanitemPager struct {
+	reverse bool
+	order   *KanbanItemOrder
+	filter  func(*KanbanItemQuery) (*KanbanItemQuery, error)
+}
+
+func newKanbanItemPager(opts []KanbanItemPaginateOption, reverse bool) (*kanbanitemPager, error) {
+	pager := &kanbanitemPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultKanbanItemOrder
+	}
+	return pager, nil
+}
+
+func (p *kanbanitemPager) applyFilter(query *KanbanItemQuery) (*KanbanItemQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *kanbanitemPager) toCursor(_m *KanbanItem) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *kanbanitemPager) applyCursors(query *KanbanItemQuery, after, before *Cursor) (*KanbanItemQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultKanbanItemOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *kanbanitemPager) applyOrder(query *KanbanItemQuery) *KanbanItemQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultKanbanItemOrder.Field {
+		query = query.Order(DefaultKanbanItemOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *kanbanitemPager) orderExpr(query *KanbanItemQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultKanbanItemOrder.Field {
+			b.Comma().Ident(DefaultKanbanItemOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to KanbanItem.
+func (_m *KanbanItemQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...KanbanItemPaginateOption,
+) (*KanbanItemConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newKanbanItemPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &KanbanItemConnection{Edges: []*KanbanItemEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// KanbanItemOrderFieldCreatedAt orders KanbanItem by created_at.
+	KanbanItemOrderFieldCreatedAt = &KanbanItemOrderField{
+		Value: func(_m *KanbanItem) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: kanbanitem.FieldCreatedAt,
+		toTerm: kanbanitem.ByCreatedAt,
+		toCursor: func(_m *KanbanItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// KanbanItemOrderFieldUpdatedAt orders KanbanItem by updated_at.
+	KanbanItemOrderFieldUpdatedAt = &KanbanItemOrderField{
+		Value: func(_m *KanbanItem) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: kanbanitem.FieldUpdatedAt,
+		toTerm: kanbanitem.ByUpdatedAt,
+		toCursor: func(_m *KanbanItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// KanbanItemOrderFieldPosition orders KanbanItem by position.
+	KanbanItemOrderFieldPosition = &KanbanItemOrderField{
+		Value: func(_m *KanbanItem) (ent.Value, error) {
+			return _m.Position, nil
+		},
+		column: kanbanitem.FieldPosition,
+		toTerm: kanbanitem.ByPosition,
+		toCursor: func(_m *KanbanItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Position,
+			}
+		},
+	}
+	// KanbanItemOrderFieldValue orders KanbanItem by value.
+	KanbanItemOrderFieldValue = &KanbanItemOrderField{
+		Value: func(_m *KanbanItem) (ent.Value, error) {
+			return _m.Value, nil
+		},
+		column: kanbanitem.FieldValue,
+		toTerm: kanbanitem.ByValue,
+		toCursor: func(_m *KanbanItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Value,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f KanbanItemOrderField) String() string {
+	var str string
+	switch f.column {
+	case KanbanItemOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case KanbanItemOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case KanbanItemOrderFieldPosition.column:
+		str = "POSITION"
+	case KanbanItemOrderFieldValue.column:
+		str = "VALUE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f KanbanItemOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *KanbanItemOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("KanbanItemOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *KanbanItemOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *KanbanItemOrderFieldUpdatedAt
+	case "POSITION":
+		*f = *KanbanItemOrderFieldPosition
+	case "VALUE":
+		*f = *KanbanItemOrderFieldValue
+	default:
+		return fmt.Errorf("%s is not a valid KanbanItemOrderField", str)
+	}
+	return nil
+}
+
+// KanbanItemOrderField defines the ordering field of KanbanItem.
+type KanbanItemOrderField struct {
+	// Value extracts the ordering value from the given KanbanItem.
+	Value    func(*KanbanItem) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) kanbanitem.OrderOption
+	toCursor func(*KanbanItem) Cursor
+}
+
+// KanbanItemOrder defines the ordering of KanbanItem.
+type KanbanItemOrder struct {
+	Direction OrderDirection        `json:"direction"`
+	Field     *KanbanItemOrderField `json:"field"`
+}
+
+// DefaultKanbanItemOrder is the default ordering of KanbanItem.
+var DefaultKanbanItemOrder = &KanbanItemOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &KanbanItemOrderField{
+		Value: func(_m *KanbanItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: kanbanitem.FieldID,
+		toTerm: kanbanitem.ByID,
+		toCursor: func(_m *KanbanItem) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts KanbanItem into KanbanItemEdge.
+func (_m *KanbanItem) ToEdge(order *KanbanItemOrder) *KanbanItemEdge {
+	if order == nil {
+		order = DefaultKanbanItemOrder
+	}
+	return &KanbanItemEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -9,11 +9,16 @@ import (
 
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/checklistitem"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/funnel"
+	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
@@ -744,6 +749,784 @@ func (i *AgentBotWhereInput) P() (predicate.AgentBot, error) {
 		return predicates[0], nil
 	default:
 		return agentbot.And(predicates...), nil
+	}
+}
+
+// CardNoteWhereInput represents a where input for filtering CardNote queries.
+type CardNoteWhereInput struct {
+	Predicates []predicate.CardNote  `json:"-"`
+	Not        *CardNoteWhereInput   `json:"not,omitempty"`
+	Or         []*CardNoteWhereInput `json:"or,omitempty"`
+	And        []*CardNoteWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "kanban_item_id" field predicates.
+	KanbanItemID      *int  `json:"kanbanItemID,omitempty"`
+	KanbanItemIDNEQ   *int  `json:"kanbanItemIDNEQ,omitempty"`
+	KanbanItemIDIn    []int `json:"kanbanItemIDIn,omitempty"`
+	KanbanItemIDNotIn []int `json:"kanbanItemIDNotIn,omitempty"`
+
+	// "author_id" field predicates.
+	AuthorID       *int  `json:"authorID,omitempty"`
+	AuthorIDNEQ    *int  `json:"authorIDNEQ,omitempty"`
+	AuthorIDIn     []int `json:"authorIDIn,omitempty"`
+	AuthorIDNotIn  []int `json:"authorIDNotIn,omitempty"`
+	AuthorIDGT     *int  `json:"authorIDGT,omitempty"`
+	AuthorIDGTE    *int  `json:"authorIDGTE,omitempty"`
+	AuthorIDLT     *int  `json:"authorIDLT,omitempty"`
+	AuthorIDLTE    *int  `json:"authorIDLTE,omitempty"`
+	AuthorIDIsNil  bool  `json:"authorIDIsNil,omitempty"`
+	AuthorIDNotNil bool  `json:"authorIDNotNil,omitempty"`
+
+	// "content" field predicates.
+	Content             *string  `json:"content,omitempty"`
+	ContentNEQ          *string  `json:"contentNEQ,omitempty"`
+	ContentIn           []string `json:"contentIn,omitempty"`
+	ContentNotIn        []string `json:"contentNotIn,omitempty"`
+	ContentGT           *string  `json:"contentGT,omitempty"`
+	ContentGTE          *string  `json:"contentGTE,omitempty"`
+	ContentLT           *string  `json:"contentLT,omitempty"`
+	ContentLTE          *string  `json:"contentLTE,omitempty"`
+	ContentContains     *string  `json:"contentContains,omitempty"`
+	ContentHasPrefix    *string  `json:"contentHasPrefix,omitempty"`
+	ContentHasSuffix    *string  `json:"contentHasSuffix,omitempty"`
+	ContentEqualFold    *string  `json:"contentEqualFold,omitempty"`
+	ContentContainsFold *string  `json:"contentContainsFold,omitempty"`
+
+	// "kanban_item" edge predicates.
+	HasKanbanItem     *bool                   `json:"hasKanbanItem,omitempty"`
+	HasKanbanItemWith []*KanbanItemWhereInput `json:"hasKanbanItemWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *CardNoteWhereInput) AddPredicates(predicates ...predicate.CardNote) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the CardNoteWhereInput filter on the CardNoteQuery builder.
+func (i *CardNoteWhereInput) Filter(q *CardNoteQuery) (*CardNoteQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyCardNoteWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyCardNoteWhereInput is returned in case the CardNoteWhereInput is empty.
+var ErrEmptyCardNoteWhereInput = errors.New("ent: empty predicate CardNoteWhereInput")
+
+// P returns a predicate for filtering cardnotes.
+// An error is returned if the input is empty or invalid.
+func (i *CardNoteWhereInput) P() (predicate.CardNote, error) {
+	var predicates []predicate.CardNote
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, cardnote.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.CardNote, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, cardnote.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.CardNote, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, cardnote.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, cardnote.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, cardnote.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, cardnote.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, cardnote.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, cardnote.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, cardnote.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, cardnote.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, cardnote.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, cardnote.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, cardnote.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, cardnote.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, cardnote.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, cardnote.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, cardnote.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, cardnote.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, cardnote.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, cardnote.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, cardnote.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, cardnote.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, cardnote.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, cardnote.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, cardnote.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, cardnote.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, cardnote.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, cardnote.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, cardnote.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, cardnote.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, cardnote.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.KanbanItemID != nil {
+		predicates = append(predicates, cardnote.KanbanItemIDEQ(*i.KanbanItemID))
+	}
+	if i.KanbanItemIDNEQ != nil {
+		predicates = append(predicates, cardnote.KanbanItemIDNEQ(*i.KanbanItemIDNEQ))
+	}
+	if len(i.KanbanItemIDIn) > 0 {
+		predicates = append(predicates, cardnote.KanbanItemIDIn(i.KanbanItemIDIn...))
+	}
+	if len(i.KanbanItemIDNotIn) > 0 {
+		predicates = append(predicates, cardnote.KanbanItemIDNotIn(i.KanbanItemIDNotIn...))
+	}
+	if i.AuthorID != nil {
+		predicates = append(predicates, cardnote.AuthorIDEQ(*i.AuthorID))
+	}
+	if i.AuthorIDNEQ != nil {
+		predicates = append(predicates, cardnote.AuthorIDNEQ(*i.AuthorIDNEQ))
+	}
+	if len(i.AuthorIDIn) > 0 {
+		predicates = append(predicates, cardnote.AuthorIDIn(i.AuthorIDIn...))
+	}
+	if len(i.AuthorIDNotIn) > 0 {
+		predicates = append(predicates, cardnote.AuthorIDNotIn(i.AuthorIDNotIn...))
+	}
+	if i.AuthorIDGT != nil {
+		predicates = append(predicates, cardnote.AuthorIDGT(*i.AuthorIDGT))
+	}
+	if i.AuthorIDGTE != nil {
+		predicates = append(predicates, cardnote.AuthorIDGTE(*i.AuthorIDGTE))
+	}
+	if i.AuthorIDLT != nil {
+		predicates = append(predicates, cardnote.AuthorIDLT(*i.AuthorIDLT))
+	}
+	if i.AuthorIDLTE != nil {
+		predicates = append(predicates, cardnote.AuthorIDLTE(*i.AuthorIDLTE))
+	}
+	if i.AuthorIDIsNil {
+		predicates = append(predicates, cardnote.AuthorIDIsNil())
+	}
+	if i.AuthorIDNotNil {
+		predicates = append(predicates, cardnote.AuthorIDNotNil())
+	}
+	if i.Content != nil {
+		predicates = append(predicates, cardnote.ContentEQ(*i.Content))
+	}
+	if i.ContentNEQ != nil {
+		predicates = append(predicates, cardnote.ContentNEQ(*i.ContentNEQ))
+	}
+	if len(i.ContentIn) > 0 {
+		predicates = append(predicates, cardnote.ContentIn(i.ContentIn...))
+	}
+	if len(i.ContentNotIn) > 0 {
+		predicates = append(predicates, cardnote.ContentNotIn(i.ContentNotIn...))
+	}
+	if i.ContentGT != nil {
+		predicates = append(predicates, cardnote.ContentGT(*i.ContentGT))
+	}
+	if i.ContentGTE != nil {
+		predicates = append(predicates, cardnote.ContentGTE(*i.ContentGTE))
+	}
+	if i.ContentLT != nil {
+		predicates = append(predicates, cardnote.ContentLT(*i.ContentLT))
+	}
+	if i.ContentLTE != nil {
+		predicates = append(predicates, cardnote.ContentLTE(*i.ContentLTE))
+	}
+	if i.ContentContains != nil {
+		predicates = append(predicates, cardnote.ContentContains(*i.ContentContains))
+	}
+	if i.ContentHasPrefix != nil {
+		predicates = append(predicates, cardnote.ContentHasPrefix(*i.ContentHasPrefix))
+	}
+	if i.ContentHasSuffix != nil {
+		predicates = append(predicates, cardnote.ContentHasSuffix(*i.ContentHasSuffix))
+	}
+	if i.ContentEqualFold != nil {
+		predicates = append(predicates, cardnote.ContentEqualFold(*i.ContentEqualFold))
+	}
+	if i.ContentContainsFold != nil {
+		predicates = append(predicates, cardnote.ContentContainsFold(*i.ContentContainsFold))
+	}
+
+	if i.HasKanbanItem != nil {
+		p := cardnote.HasKanbanItem()
+		if !*i.HasKanbanItem {
+			p = cardnote.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasKanbanItemWith) > 0 {
+		with := make([]predicate.KanbanItem, 0, len(i.HasKanbanItemWith))
+		for _, w := range i.HasKanbanItemWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasKanbanItemWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, cardnote.HasKanbanItemWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyCardNoteWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return cardnote.And(predicates...), nil
+	}
+}
+
+// ChecklistItemWhereInput represents a where input for filtering ChecklistItem queries.
+type ChecklistItemWhereInput struct {
+	Predicates []predicate.ChecklistItem  `json:"-"`
+	Not        *ChecklistItemWhereInput   `json:"not,omitempty"`
+	Or         []*ChecklistItemWhereInput `json:"or,omitempty"`
+	And        []*ChecklistItemWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "kanban_item_id" field predicates.
+	KanbanItemID      *int  `json:"kanbanItemID,omitempty"`
+	KanbanItemIDNEQ   *int  `json:"kanbanItemIDNEQ,omitempty"`
+	KanbanItemIDIn    []int `json:"kanbanItemIDIn,omitempty"`
+	KanbanItemIDNotIn []int `json:"kanbanItemIDNotIn,omitempty"`
+
+	// "text" field predicates.
+	Text             *string  `json:"text,omitempty"`
+	TextNEQ          *string  `json:"textNEQ,omitempty"`
+	TextIn           []string `json:"textIn,omitempty"`
+	TextNotIn        []string `json:"textNotIn,omitempty"`
+	TextGT           *string  `json:"textGT,omitempty"`
+	TextGTE          *string  `json:"textGTE,omitempty"`
+	TextLT           *string  `json:"textLT,omitempty"`
+	TextLTE          *string  `json:"textLTE,omitempty"`
+	TextContains     *string  `json:"textContains,omitempty"`
+	TextHasPrefix    *string  `json:"textHasPrefix,omitempty"`
+	TextHasSuffix    *string  `json:"textHasSuffix,omitempty"`
+	TextEqualFold    *string  `json:"textEqualFold,omitempty"`
+	TextContainsFold *string  `json:"textContainsFold,omitempty"`
+
+	// "completed" field predicates.
+	Completed    *bool `json:"completed,omitempty"`
+	CompletedNEQ *bool `json:"completedNEQ,omitempty"`
+
+	// "due_date" field predicates.
+	DueDate       *time.Time  `json:"dueDate,omitempty"`
+	DueDateNEQ    *time.Time  `json:"dueDateNEQ,omitempty"`
+	DueDateIn     []time.Time `json:"dueDateIn,omitempty"`
+	DueDateNotIn  []time.Time `json:"dueDateNotIn,omitempty"`
+	DueDateGT     *time.Time  `json:"dueDateGT,omitempty"`
+	DueDateGTE    *time.Time  `json:"dueDateGTE,omitempty"`
+	DueDateLT     *time.Time  `json:"dueDateLT,omitempty"`
+	DueDateLTE    *time.Time  `json:"dueDateLTE,omitempty"`
+	DueDateIsNil  bool        `json:"dueDateIsNil,omitempty"`
+	DueDateNotNil bool        `json:"dueDateNotNil,omitempty"`
+
+	// "agent_id" field predicates.
+	AgentID       *int  `json:"agentID,omitempty"`
+	AgentIDNEQ    *int  `json:"agentIDNEQ,omitempty"`
+	AgentIDIn     []int `json:"agentIDIn,omitempty"`
+	AgentIDNotIn  []int `json:"agentIDNotIn,omitempty"`
+	AgentIDGT     *int  `json:"agentIDGT,omitempty"`
+	AgentIDGTE    *int  `json:"agentIDGTE,omitempty"`
+	AgentIDLT     *int  `json:"agentIDLT,omitempty"`
+	AgentIDLTE    *int  `json:"agentIDLTE,omitempty"`
+	AgentIDIsNil  bool  `json:"agentIDIsNil,omitempty"`
+	AgentIDNotNil bool  `json:"agentIDNotNil,omitempty"`
+
+	// "position" field predicates.
+	Position      *int  `json:"position,omitempty"`
+	PositionNEQ   *int  `json:"positionNEQ,omitempty"`
+	PositionIn    []int `json:"positionIn,omitempty"`
+	PositionNotIn []int `json:"positionNotIn,omitempty"`
+	PositionGT    *int  `json:"positionGT,omitempty"`
+	PositionGTE   *int  `json:"positionGTE,omitempty"`
+	PositionLT    *int  `json:"positionLT,omitempty"`
+	PositionLTE   *int  `json:"positionLTE,omitempty"`
+
+	// "kanban_item" edge predicates.
+	HasKanbanItem     *bool                   `json:"hasKanbanItem,omitempty"`
+	HasKanbanItemWith []*KanbanItemWhereInput `json:"hasKanbanItemWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ChecklistItemWhereInput) AddPredicates(predicates ...predicate.ChecklistItem) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ChecklistItemWhereInput filter on the ChecklistItemQuery builder.
+func (i *ChecklistItemWhereInput) Filter(q *ChecklistItemQuery) (*ChecklistItemQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyChecklistItemWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyChecklistItemWhereInput is returned in case the ChecklistItemWhereInput is empty.
+var ErrEmptyChecklistItemWhereInput = errors.New("ent: empty predicate ChecklistItemWhereInput")
+
+// P returns a predicate for filtering checklistitems.
+// An error is returned if the input is empty or invalid.
+func (i *ChecklistItemWhereInput) P() (predicate.ChecklistItem, error) {
+	var predicates []predicate.ChecklistItem
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, checklistitem.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ChecklistItem, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, checklistitem.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ChecklistItem, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, checklistitem.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, checklistitem.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, checklistitem.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, checklistitem.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, checklistitem.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, checklistitem.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, checklistitem.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, checklistitem.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, checklistitem.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, checklistitem.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, checklistitem.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, checklistitem.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, checklistitem.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, checklistitem.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, checklistitem.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, checklistitem.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, checklistitem.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, checklistitem.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, checklistitem.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, checklistitem.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, checklistitem.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, checklistitem.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, checklistitem.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, checklistitem.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.KanbanItemID != nil {
+		predicates = append(predicates, checklistitem.KanbanItemIDEQ(*i.KanbanItemID))
+	}
+	if i.KanbanItemIDNEQ != nil {
+		predicates = append(predicates, checklistitem.KanbanItemIDNEQ(*i.KanbanItemIDNEQ))
+	}
+	if len(i.KanbanItemIDIn) > 0 {
+		predicates = append(predicates, checklistitem.KanbanItemIDIn(i.KanbanItemIDIn...))
+	}
+	if len(i.KanbanItemIDNotIn) > 0 {
+		predicates = append(predicates, checklistitem.KanbanItemIDNotIn(i.KanbanItemIDNotIn...))
+	}
+	if i.Text != nil {
+		predicates = append(predicates, checklistitem.TextEQ(*i.Text))
+	}
+	if i.TextNEQ != nil {
+		predicates = append(predicates, checklistitem.TextNEQ(*i.TextNEQ))
+	}
+	if len(i.TextIn) > 0 {
+		predicates = append(predicates, checklistitem.TextIn(i.TextIn...))
+	}
+	if len(i.TextNotIn) > 0 {
+		predicates = append(predicates, checklistitem.TextNotIn(i.TextNotIn...))
+	}
+	if i.TextGT != nil {
+		predicates = append(predicates, checklistitem.TextGT(*i.TextGT))
+	}
+	if i.TextGTE != nil {
+		predicates = append(predicates, checklistitem.TextGTE(*i.TextGTE))
+	}
+	if i.TextLT != nil {
+		predicates = append(predicates, checklistitem.TextLT(*i.TextLT))
+	}
+	if i.TextLTE != nil {
+		predicates = append(predicates, checklistitem.TextLTE(*i.TextLTE))
+	}
+	if i.TextContains != nil {
+		predicates = append(predicates, checklistitem.TextContains(*i.TextContains))
+	}
+	if i.TextHasPrefix != nil {
+		predicates = append(predicates, checklistitem.TextHasPrefix(*i.TextHasPrefix))
+	}
+	if i.TextHasSuffix != nil {
+		predicates = append(predicates, checklistitem.TextHasSuffix(*i.TextHasSuffix))
+	}
+	if i.TextEqualFold != nil {
+		predicates = append(predicates, checklistitem.TextEqualFold(*i.TextEqualFold))
+	}
+	if i.TextContainsFold != nil {
+		predicates = append(predicates, checklistitem.TextContainsFold(*i.TextContainsFold))
+	}
+	if i.Completed != nil {
+		predicates = append(predicates, checklistitem.CompletedEQ(*i.Completed))
+	}
+	if i.CompletedNEQ != nil {
+		predicates = append(predicates, checklistitem.CompletedNEQ(*i.CompletedNEQ))
+	}
+	if i.DueDate != nil {
+		predicates = append(predicates, checklistitem.DueDateEQ(*i.DueDate))
+	}
+	if i.DueDateNEQ != nil {
+		predicates = append(predicates, checklistitem.DueDateNEQ(*i.DueDateNEQ))
+	}
+	if len(i.DueDateIn) > 0 {
+		predicates = append(predicates, checklistitem.DueDateIn(i.DueDateIn...))
+	}
+	if len(i.DueDateNotIn) > 0 {
+		predicates = append(predicates, checklistitem.DueDateNotIn(i.DueDateNotIn...))
+	}
+	if i.DueDateGT != nil {
+		predicates = append(predicates, checklistitem.DueDateGT(*i.DueDateGT))
+	}
+	if i.DueDateGTE != nil {
+		predicates = append(predicates, checklistitem.DueDateGTE(*i.DueDateGTE))
+	}
+	if i.DueDateLT != nil {
+		predicates = append(predicates, checklistitem.DueDateLT(*i.DueDateLT))
+	}
+	if i.DueDateLTE != nil {
+		predicates = append(predicates, checklistitem.DueDateLTE(*i.DueDateLTE))
+	}
+	if i.DueDateIsNil {
+		predicates = append(predicates, checklistitem.DueDateIsNil())
+	}
+	if i.DueDateNotNil {
+		predicates = append(predicates, checklistitem.DueDateNotNil())
+	}
+	if i.AgentID != nil {
+		predicates = append(predicates, checklistitem.AgentIDEQ(*i.AgentID))
+	}
+	if i.AgentIDNEQ != nil {
+		predicates = append(predicates, checklistitem.AgentIDNEQ(*i.AgentIDNEQ))
+	}
+	if len(i.AgentIDIn) > 0 {
+		predicates = append(predicates, checklistitem.AgentIDIn(i.AgentIDIn...))
+	}
+	if len(i.AgentIDNotIn) > 0 {
+		predicates = append(predicates, checklistitem.AgentIDNotIn(i.AgentIDNotIn...))
+	}
+	if i.AgentIDGT != nil {
+		predicates = append(predicates, checklistitem.AgentIDGT(*i.AgentIDGT))
+	}
+	if i.AgentIDGTE != nil {
+		predicates = append(predicates, checklistitem.AgentIDGTE(*i.AgentIDGTE))
+	}
+	if i.AgentIDLT != nil {
+		predicates = append(predicates, checklistitem.AgentIDLT(*i.AgentIDLT))
+	}
+	if i.AgentIDLTE != nil {
+		predicates = append(predicates, checklistitem.AgentIDLTE(*i.AgentIDLTE))
+	}
+	if i.AgentIDIsNil {
+		predicates = append(predicates, checklistitem.AgentIDIsNil())
+	}
+	if i.AgentIDNotNil {
+		predicates = append(predicates, checklistitem.AgentIDNotNil())
+	}
+	if i.Position != nil {
+		predicates = append(predicates, checklistitem.PositionEQ(*i.Position))
+	}
+	if i.PositionNEQ != nil {
+		predicates = append(predicates, checklistitem.PositionNEQ(*i.PositionNEQ))
+	}
+	if len(i.PositionIn) > 0 {
+		predicates = append(predicates, checklistitem.PositionIn(i.PositionIn...))
+	}
+	if len(i.PositionNotIn) > 0 {
+		predicates = append(predicates, checklistitem.PositionNotIn(i.PositionNotIn...))
+	}
+	if i.PositionGT != nil {
+		predicates = append(predicates, checklistitem.PositionGT(*i.PositionGT))
+	}
+	if i.PositionGTE != nil {
+		predicates = append(predicates, checklistitem.PositionGTE(*i.PositionGTE))
+	}
+	if i.PositionLT != nil {
+		predicates = append(predicates, checklistitem.PositionLT(*i.PositionLT))
+	}
+	if i.PositionLTE != nil {
+		predicates = append(predicates, checklistitem.PositionLTE(*i.PositionLTE))
+	}
+
+	if i.HasKanbanItem != nil {
+		p := checklistitem.HasKanbanItem()
+		if !*i.HasKanbanItem {
+			p = checklistitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasKanbanItemWith) > 0 {
+		with := make([]predicate.KanbanItem, 0, len(i.HasKanbanItemWith))
+		for _, w := range i.HasKanbanItemWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasKanbanItemWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, checklistitem.HasKanbanItemWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyChecklistItemWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return checklistitem.And(predicates...), nil
 	}
 }
 
@@ -1914,6 +2697,10 @@ type ConversationWhereInput struct {
 	// "scheduled_messages" edge predicates.
 	HasScheduledMessages     *bool                         `json:"hasScheduledMessages,omitempty"`
 	HasScheduledMessagesWith []*ScheduledMessageWhereInput `json:"hasScheduledMessagesWith,omitempty"`
+
+	// "kanban_items" edge predicates.
+	HasKanbanItems     *bool                   `json:"hasKanbanItems,omitempty"`
+	HasKanbanItemsWith []*KanbanItemWhereInput `json:"hasKanbanItemsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2573,6 +3360,24 @@ func (i *ConversationWhereInput) P() (predicate.Conversation, error) {
 		}
 		predicates = append(predicates, conversation.HasScheduledMessagesWith(with...))
 	}
+	if i.HasKanbanItems != nil {
+		p := conversation.HasKanbanItems()
+		if !*i.HasKanbanItems {
+			p = conversation.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasKanbanItemsWith) > 0 {
+		with := make([]predicate.KanbanItem, 0, len(i.HasKanbanItemsWith))
+		for _, w := range i.HasKanbanItemsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasKanbanItemsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, conversation.HasKanbanItemsWith(with...))
+	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyConversationWhereInput
@@ -2580,6 +3385,880 @@ func (i *ConversationWhereInput) P() (predicate.Conversation, error) {
 		return predicates[0], nil
 	default:
 		return conversation.And(predicates...), nil
+	}
+}
+
+// FunnelWhereInput represents a where input for filtering Funnel queries.
+type FunnelWhereInput struct {
+	Predicates []predicate.Funnel  `json:"-"`
+	Not        *FunnelWhereInput   `json:"not,omitempty"`
+	Or         []*FunnelWhereInput `json:"or,omitempty"`
+	And        []*FunnelWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "active" field predicates.
+	Active    *bool `json:"active,omitempty"`
+	ActiveNEQ *bool `json:"activeNEQ,omitempty"`
+
+	// "items" edge predicates.
+	HasItems     *bool                   `json:"hasItems,omitempty"`
+	HasItemsWith []*KanbanItemWhereInput `json:"hasItemsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *FunnelWhereInput) AddPredicates(predicates ...predicate.Funnel) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the FunnelWhereInput filter on the FunnelQuery builder.
+func (i *FunnelWhereInput) Filter(q *FunnelQuery) (*FunnelQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyFunnelWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyFunnelWhereInput is returned in case the FunnelWhereInput is empty.
+var ErrEmptyFunnelWhereInput = errors.New("ent: empty predicate FunnelWhereInput")
+
+// P returns a predicate for filtering funnels.
+// An error is returned if the input is empty or invalid.
+func (i *FunnelWhereInput) P() (predicate.Funnel, error) {
+	var predicates []predicate.Funnel
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, funnel.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Funnel, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, funnel.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Funnel, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, funnel.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, funnel.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, funnel.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, funnel.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, funnel.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, funnel.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, funnel.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, funnel.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, funnel.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, funnel.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, funnel.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, funnel.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, funnel.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, funnel.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, funnel.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, funnel.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, funnel.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, funnel.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, funnel.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, funnel.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, funnel.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, funnel.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, funnel.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, funnel.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, funnel.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, funnel.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, funnel.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, funnel.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, funnel.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, funnel.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, funnel.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, funnel.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, funnel.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, funnel.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, funnel.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, funnel.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, funnel.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, funnel.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, funnel.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, funnel.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, funnel.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, funnel.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, funnel.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, funnel.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, funnel.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, funnel.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, funnel.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, funnel.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, funnel.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, funnel.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, funnel.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, funnel.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, funnel.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, funnel.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, funnel.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, funnel.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, funnel.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Active != nil {
+		predicates = append(predicates, funnel.ActiveEQ(*i.Active))
+	}
+	if i.ActiveNEQ != nil {
+		predicates = append(predicates, funnel.ActiveNEQ(*i.ActiveNEQ))
+	}
+
+	if i.HasItems != nil {
+		p := funnel.HasItems()
+		if !*i.HasItems {
+			p = funnel.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasItemsWith) > 0 {
+		with := make([]predicate.KanbanItem, 0, len(i.HasItemsWith))
+		for _, w := range i.HasItemsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasItemsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, funnel.HasItemsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyFunnelWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return funnel.And(predicates...), nil
+	}
+}
+
+// FunnelStageWhereInput represents a where input for filtering FunnelStage queries.
+type FunnelStageWhereInput struct {
+	Predicates []predicate.FunnelStage  `json:"-"`
+	Not        *FunnelStageWhereInput   `json:"not,omitempty"`
+	Or         []*FunnelStageWhereInput `json:"or,omitempty"`
+	And        []*FunnelStageWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "funnel_id" field predicates.
+	FunnelID      *int  `json:"funnelID,omitempty"`
+	FunnelIDNEQ   *int  `json:"funnelIDNEQ,omitempty"`
+	FunnelIDIn    []int `json:"funnelIDIn,omitempty"`
+	FunnelIDNotIn []int `json:"funnelIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "slug" field predicates.
+	Slug             *string  `json:"slug,omitempty"`
+	SlugNEQ          *string  `json:"slugNEQ,omitempty"`
+	SlugIn           []string `json:"slugIn,omitempty"`
+	SlugNotIn        []string `json:"slugNotIn,omitempty"`
+	SlugGT           *string  `json:"slugGT,omitempty"`
+	SlugGTE          *string  `json:"slugGTE,omitempty"`
+	SlugLT           *string  `json:"slugLT,omitempty"`
+	SlugLTE          *string  `json:"slugLTE,omitempty"`
+	SlugContains     *string  `json:"slugContains,omitempty"`
+	SlugHasPrefix    *string  `json:"slugHasPrefix,omitempty"`
+	SlugHasSuffix    *string  `json:"slugHasSuffix,omitempty"`
+	SlugEqualFold    *string  `json:"slugEqualFold,omitempty"`
+	SlugContainsFold *string  `json:"slugContainsFold,omitempty"`
+
+	// "color" field predicates.
+	Color             *string  `json:"color,omitempty"`
+	ColorNEQ          *string  `json:"colorNEQ,omitempty"`
+	ColorIn           []string `json:"colorIn,omitempty"`
+	ColorNotIn        []string `json:"colorNotIn,omitempty"`
+	ColorGT           *string  `json:"colorGT,omitempty"`
+	ColorGTE          *string  `json:"colorGTE,omitempty"`
+	ColorLT           *string  `json:"colorLT,omitempty"`
+	ColorLTE          *string  `json:"colorLTE,omitempty"`
+	ColorContains     *string  `json:"colorContains,omitempty"`
+	ColorHasPrefix    *string  `json:"colorHasPrefix,omitempty"`
+	ColorHasSuffix    *string  `json:"colorHasSuffix,omitempty"`
+	ColorIsNil        bool     `json:"colorIsNil,omitempty"`
+	ColorNotNil       bool     `json:"colorNotNil,omitempty"`
+	ColorEqualFold    *string  `json:"colorEqualFold,omitempty"`
+	ColorContainsFold *string  `json:"colorContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "position" field predicates.
+	Position      *int  `json:"position,omitempty"`
+	PositionNEQ   *int  `json:"positionNEQ,omitempty"`
+	PositionIn    []int `json:"positionIn,omitempty"`
+	PositionNotIn []int `json:"positionNotIn,omitempty"`
+	PositionGT    *int  `json:"positionGT,omitempty"`
+	PositionGTE   *int  `json:"positionGTE,omitempty"`
+	PositionLT    *int  `json:"positionLT,omitempty"`
+	PositionLTE   *int  `json:"positionLTE,omitempty"`
+
+	// "funnel" edge predicates.
+	HasFunnel     *bool               `json:"hasFunnel,omitempty"`
+	HasFunnelWith []*FunnelWhereInput `json:"hasFunnelWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *FunnelStageWhereInput) AddPredicates(predicates ...predicate.FunnelStage) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the FunnelStageWhereInput filter on the FunnelStageQuery builder.
+func (i *FunnelStageWhereInput) Filter(q *FunnelStageQuery) (*FunnelStageQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyFunnelStageWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyFunnelStageWhereInput is returned in case the FunnelStageWhereInput is empty.
+var ErrEmptyFunnelStageWhereInput = errors.New("ent: empty predicate FunnelStageWhereInput")
+
+// P returns a predicate for filtering funnelstages.
+// An error is returned if the input is empty or invalid.
+func (i *FunnelStageWhereInput) P() (predicate.FunnelStage, error) {
+	var predicates []predicate.FunnelStage
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, funnelstage.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.FunnelStage, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, funnelstage.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.FunnelStage, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, funnelstage.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, funnelstage.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, funnelstage.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, funnelstage.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, funnelstage.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, funnelstage.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, funnelstage.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, funnelstage.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, funnelstage.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, funnelstage.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, funnelstage.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, funnelstage.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, funnelstage.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, funnelstage.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, funnelstage.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, funnelstage.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, funnelstage.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, funnelstage.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, funnelstage.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, funnelstage.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, funnelstage.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, funnelstage.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, funnelstage.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, funnelstage.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.FunnelID != nil {
+		predicates = append(predicates, funnelstage.FunnelIDEQ(*i.FunnelID))
+	}
+	if i.FunnelIDNEQ != nil {
+		predicates = append(predicates, funnelstage.FunnelIDNEQ(*i.FunnelIDNEQ))
+	}
+	if len(i.FunnelIDIn) > 0 {
+		predicates = append(predicates, funnelstage.FunnelIDIn(i.FunnelIDIn...))
+	}
+	if len(i.FunnelIDNotIn) > 0 {
+		predicates = append(predicates, funnelstage.FunnelIDNotIn(i.FunnelIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, funnelstage.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, funnelstage.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, funnelstage.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, funnelstage.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, funnelstage.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, funnelstage.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, funnelstage.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, funnelstage.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, funnelstage.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, funnelstage.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, funnelstage.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, funnelstage.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, funnelstage.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Slug != nil {
+		predicates = append(predicates, funnelstage.SlugEQ(*i.Slug))
+	}
+	if i.SlugNEQ != nil {
+		predicates = append(predicates, funnelstage.SlugNEQ(*i.SlugNEQ))
+	}
+	if len(i.SlugIn) > 0 {
+		predicates = append(predicates, funnelstage.SlugIn(i.SlugIn...))
+	}
+	if len(i.SlugNotIn) > 0 {
+		predicates = append(predicates, funnelstage.SlugNotIn(i.SlugNotIn...))
+	}
+	if i.SlugGT != nil {
+		predicates = append(predicates, funnelstage.SlugGT(*i.SlugGT))
+	}
+	if i.SlugGTE != nil {
+		predicates = append(predicates, funnelstage.SlugGTE(*i.SlugGTE))
+	}
+	if i.SlugLT != nil {
+		predicates = append(predicates, funnelstage.SlugLT(*i.SlugLT))
+	}
+	if i.SlugLTE != nil {
+		predicates = append(predicates, funnelstage.SlugLTE(*i.SlugLTE))
+	}
+	if i.SlugContains != nil {
+		predicates = append(predicates, funnelstage.SlugContains(*i.SlugContains))
+	}
+	if i.SlugHasPrefix != nil {
+		predicates = append(predicates, funnelstage.SlugHasPrefix(*i.SlugHasPrefix))
+	}
+	if i.SlugHasSuffix != nil {
+		predicates = append(predicates, funnelstage.SlugHasSuffix(*i.SlugHasSuffix))
+	}
+	if i.SlugEqualFold != nil {
+		predicates = append(predicates, funnelstage.SlugEqualFold(*i.SlugEqualFold))
+	}
+	if i.SlugContainsFold != nil {
+		predicates = append(predicates, funnelstage.SlugContainsFold(*i.SlugContainsFold))
+	}
+	if i.Color != nil {
+		predicates = append(predicates, funnelstage.ColorEQ(*i.Color))
+	}
+	if i.ColorNEQ != nil {
+		predicates = append(predicates, funnelstage.ColorNEQ(*i.ColorNEQ))
+	}
+	if len(i.ColorIn) > 0 {
+		predicates = append(predicates, funnelstage.ColorIn(i.ColorIn...))
+	}
+	if len(i.ColorNotIn) > 0 {
+		predicates = append(predicates, funnelstage.ColorNotIn(i.ColorNotIn...))
+	}
+	if i.ColorGT != nil {
+		predicates = append(predicates, funnelstage.ColorGT(*i.ColorGT))
+	}
+	if i.ColorGTE != nil {
+		predicates = append(predicates, funnelstage.ColorGTE(*i.ColorGTE))
+	}
+	if i.ColorLT != nil {
+		predicates = append(predicates, funnelstage.ColorLT(*i.ColorLT))
+	}
+	if i.ColorLTE != nil {
+		predicates = append(predicates, funnelstage.ColorLTE(*i.ColorLTE))
+	}
+	if i.ColorContains != nil {
+		predicates = append(predicates, funnelstage.ColorContains(*i.ColorContains))
+	}
+	if i.ColorHasPrefix != nil {
+		predicates = append(predicates, funnelstage.ColorHasPrefix(*i.ColorHasPrefix))
+	}
+	if i.ColorHasSuffix != nil {
+		predicates = append(predicates, funnelstage.ColorHasSuffix(*i.ColorHasSuffix))
+	}
+	if i.ColorIsNil {
+		predicates = append(predicates, funnelstage.ColorIsNil())
+	}
+	if i.ColorNotNil {
+		predicates = append(predicates, funnelstage.ColorNotNil())
+	}
+	if i.ColorEqualFold != nil {
+		predicates = append(predicates, funnelstage.ColorEqualFold(*i.ColorEqualFold))
+	}
+	if i.ColorContainsFold != nil {
+		predicates = append(predicates, funnelstage.ColorContainsFold(*i.ColorContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, funnelstage.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, funnelstage.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, funnelstage.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, funnelstage.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, funnelstage.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, funnelstage.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, funnelstage.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, funnelstage.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, funnelstage.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, funnelstage.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, funnelstage.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, funnelstage.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, funnelstage.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, funnelstage.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, funnelstage.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Position != nil {
+		predicates = append(predicates, funnelstage.PositionEQ(*i.Position))
+	}
+	if i.PositionNEQ != nil {
+		predicates = append(predicates, funnelstage.PositionNEQ(*i.PositionNEQ))
+	}
+	if len(i.PositionIn) > 0 {
+		predicates = append(predicates, funnelstage.PositionIn(i.PositionIn...))
+	}
+	if len(i.PositionNotIn) > 0 {
+		predicates = append(predicates, funnelstage.PositionNotIn(i.PositionNotIn...))
+	}
+	if i.PositionGT != nil {
+		predicates = append(predicates, funnelstage.PositionGT(*i.PositionGT))
+	}
+	if i.PositionGTE != nil {
+		predicates = append(predicates, funnelstage.PositionGTE(*i.PositionGTE))
+	}
+	if i.PositionLT != nil {
+		predicates = append(predicates, funnelstage.PositionLT(*i.PositionLT))
+	}
+	if i.PositionLTE != nil {
+		predicates = append(predicates, funnelstage.PositionLTE(*i.PositionLTE))
+	}
+
+	if i.HasFunnel != nil {
+		p := funnelstage.HasFunnel()
+		if !*i.HasFunnel {
+			p = funnelstage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasFunnelWith) > 0 {
+		with := make([]predicate.Funnel, 0, len(i.HasFunnelWith))
+		for _, w := range i.HasFunnelWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasFunnelWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, funnelstage.HasFunnelWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyFunnelStageWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return funnelstage.And(predicates...), nil
 	}
 }
 
@@ -3612,6 +5291,748 @@ func (i *InboxMemberWhereInput) P() (predicate.InboxMember, error) {
 		return predicates[0], nil
 	default:
 		return inboxmember.And(predicates...), nil
+	}
+}
+
+// KanbanItemWhereInput represents a where input for filtering KanbanItem queries.
+type KanbanItemWhereInput struct {
+	Predicates []predicate.KanbanItem  `json:"-"`
+	Not        *KanbanItemWhereInput   `json:"not,omitempty"`
+	Or         []*KanbanItemWhereInput `json:"or,omitempty"`
+	And        []*KanbanItemWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "funnel_id" field predicates.
+	FunnelID      *int  `json:"funnelID,omitempty"`
+	FunnelIDNEQ   *int  `json:"funnelIDNEQ,omitempty"`
+	FunnelIDIn    []int `json:"funnelIDIn,omitempty"`
+	FunnelIDNotIn []int `json:"funnelIDNotIn,omitempty"`
+
+	// "stage_id" field predicates.
+	StageID      *int  `json:"stageID,omitempty"`
+	StageIDNEQ   *int  `json:"stageIDNEQ,omitempty"`
+	StageIDIn    []int `json:"stageIDIn,omitempty"`
+	StageIDNotIn []int `json:"stageIDNotIn,omitempty"`
+
+	// "position" field predicates.
+	Position      *int64  `json:"position,omitempty"`
+	PositionNEQ   *int64  `json:"positionNEQ,omitempty"`
+	PositionIn    []int64 `json:"positionIn,omitempty"`
+	PositionNotIn []int64 `json:"positionNotIn,omitempty"`
+	PositionGT    *int64  `json:"positionGT,omitempty"`
+	PositionGTE   *int64  `json:"positionGTE,omitempty"`
+	PositionLT    *int64  `json:"positionLT,omitempty"`
+	PositionLTE   *int64  `json:"positionLTE,omitempty"`
+
+	// "conversation_id" field predicates.
+	ConversationID       *int  `json:"conversationID,omitempty"`
+	ConversationIDNEQ    *int  `json:"conversationIDNEQ,omitempty"`
+	ConversationIDIn     []int `json:"conversationIDIn,omitempty"`
+	ConversationIDNotIn  []int `json:"conversationIDNotIn,omitempty"`
+	ConversationIDIsNil  bool  `json:"conversationIDIsNil,omitempty"`
+	ConversationIDNotNil bool  `json:"conversationIDNotNil,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "priority" field predicates.
+	Priority      *kanbanitem.Priority  `json:"priority,omitempty"`
+	PriorityNEQ   *kanbanitem.Priority  `json:"priorityNEQ,omitempty"`
+	PriorityIn    []kanbanitem.Priority `json:"priorityIn,omitempty"`
+	PriorityNotIn []kanbanitem.Priority `json:"priorityNotIn,omitempty"`
+
+	// "value" field predicates.
+	Value      *float64  `json:"value,omitempty"`
+	ValueNEQ   *float64  `json:"valueNEQ,omitempty"`
+	ValueIn    []float64 `json:"valueIn,omitempty"`
+	ValueNotIn []float64 `json:"valueNotIn,omitempty"`
+	ValueGT    *float64  `json:"valueGT,omitempty"`
+	ValueGTE   *float64  `json:"valueGTE,omitempty"`
+	ValueLT    *float64  `json:"valueLT,omitempty"`
+	ValueLTE   *float64  `json:"valueLTE,omitempty"`
+
+	// "status" field predicates.
+	Status      *kanbanitem.Status  `json:"status,omitempty"`
+	StatusNEQ   *kanbanitem.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []kanbanitem.Status `json:"statusIn,omitempty"`
+	StatusNotIn []kanbanitem.Status `json:"statusNotIn,omitempty"`
+
+	// "stage_entered_at" field predicates.
+	StageEnteredAt      *time.Time  `json:"stageEnteredAt,omitempty"`
+	StageEnteredAtNEQ   *time.Time  `json:"stageEnteredAtNEQ,omitempty"`
+	StageEnteredAtIn    []time.Time `json:"stageEnteredAtIn,omitempty"`
+	StageEnteredAtNotIn []time.Time `json:"stageEnteredAtNotIn,omitempty"`
+	StageEnteredAtGT    *time.Time  `json:"stageEnteredAtGT,omitempty"`
+	StageEnteredAtGTE   *time.Time  `json:"stageEnteredAtGTE,omitempty"`
+	StageEnteredAtLT    *time.Time  `json:"stageEnteredAtLT,omitempty"`
+	StageEnteredAtLTE   *time.Time  `json:"stageEnteredAtLTE,omitempty"`
+
+	// "closed_at" field predicates.
+	ClosedAt       *time.Time  `json:"closedAt,omitempty"`
+	ClosedAtNEQ    *time.Time  `json:"closedAtNEQ,omitempty"`
+	ClosedAtIn     []time.Time `json:"closedAtIn,omitempty"`
+	ClosedAtNotIn  []time.Time `json:"closedAtNotIn,omitempty"`
+	ClosedAtGT     *time.Time  `json:"closedAtGT,omitempty"`
+	ClosedAtGTE    *time.Time  `json:"closedAtGTE,omitempty"`
+	ClosedAtLT     *time.Time  `json:"closedAtLT,omitempty"`
+	ClosedAtLTE    *time.Time  `json:"closedAtLTE,omitempty"`
+	ClosedAtIsNil  bool        `json:"closedAtIsNil,omitempty"`
+	ClosedAtNotNil bool        `json:"closedAtNotNil,omitempty"`
+
+	// "created_by_id" field predicates.
+	CreatedByID       *int  `json:"createdByID,omitempty"`
+	CreatedByIDNEQ    *int  `json:"createdByIDNEQ,omitempty"`
+	CreatedByIDIn     []int `json:"createdByIDIn,omitempty"`
+	CreatedByIDNotIn  []int `json:"createdByIDNotIn,omitempty"`
+	CreatedByIDGT     *int  `json:"createdByIDGT,omitempty"`
+	CreatedByIDGTE    *int  `json:"createdByIDGTE,omitempty"`
+	CreatedByIDLT     *int  `json:"createdByIDLT,omitempty"`
+	CreatedByIDLTE    *int  `json:"createdByIDLTE,omitempty"`
+	CreatedByIDIsNil  bool  `json:"createdByIDIsNil,omitempty"`
+	CreatedByIDNotNil bool  `json:"createdByIDNotNil,omitempty"`
+
+	// "funnel" edge predicates.
+	HasFunnel     *bool               `json:"hasFunnel,omitempty"`
+	HasFunnelWith []*FunnelWhereInput `json:"hasFunnelWith,omitempty"`
+
+	// "stage" edge predicates.
+	HasStage     *bool                    `json:"hasStage,omitempty"`
+	HasStageWith []*FunnelStageWhereInput `json:"hasStageWith,omitempty"`
+
+	// "conversation" edge predicates.
+	HasConversation     *bool                     `json:"hasConversation,omitempty"`
+	HasConversationWith []*ConversationWhereInput `json:"hasConversationWith,omitempty"`
+
+	// "assigned_agents" edge predicates.
+	HasAssignedAgents     *bool             `json:"hasAssignedAgents,omitempty"`
+	HasAssignedAgentsWith []*UserWhereInput `json:"hasAssignedAgentsWith,omitempty"`
+
+	// "checklist_items" edge predicates.
+	HasChecklistItems     *bool                      `json:"hasChecklistItems,omitempty"`
+	HasChecklistItemsWith []*ChecklistItemWhereInput `json:"hasChecklistItemsWith,omitempty"`
+
+	// "notes" edge predicates.
+	HasNotes     *bool                 `json:"hasNotes,omitempty"`
+	HasNotesWith []*CardNoteWhereInput `json:"hasNotesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *KanbanItemWhereInput) AddPredicates(predicates ...predicate.KanbanItem) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the KanbanItemWhereInput filter on the KanbanItemQuery builder.
+func (i *KanbanItemWhereInput) Filter(q *KanbanItemQuery) (*KanbanItemQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyKanbanItemWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyKanbanItemWhereInput is returned in case the KanbanItemWhereInput is empty.
+var ErrEmptyKanbanItemWhereInput = errors.New("ent: empty predicate KanbanItemWhereInput")
+
+// P returns a predicate for filtering kanbanitems.
+// An error is returned if the input is empty or invalid.
+func (i *KanbanItemWhereInput) P() (predicate.KanbanItem, error) {
+	var predicates []predicate.KanbanItem
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, kanbanitem.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.KanbanItem, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, kanbanitem.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.KanbanItem, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, kanbanitem.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, kanbanitem.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, kanbanitem.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, kanbanitem.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, kanbanitem.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, kanbanitem.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, kanbanitem.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, kanbanitem.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, kanbanitem.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, kanbanitem.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, kanbanitem.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, kanbanitem.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, kanbanitem.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, kanbanitem.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, kanbanitem.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.FunnelID != nil {
+		predicates = append(predicates, kanbanitem.FunnelIDEQ(*i.FunnelID))
+	}
+	if i.FunnelIDNEQ != nil {
+		predicates = append(predicates, kanbanitem.FunnelIDNEQ(*i.FunnelIDNEQ))
+	}
+	if len(i.FunnelIDIn) > 0 {
+		predicates = append(predicates, kanbanitem.FunnelIDIn(i.FunnelIDIn...))
+	}
+	if len(i.FunnelIDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.FunnelIDNotIn(i.FunnelIDNotIn...))
+	}
+	if i.StageID != nil {
+		predicates = append(predicates, kanbanitem.StageIDEQ(*i.StageID))
+	}
+	if i.StageIDNEQ != nil {
+		predicates = append(predicates, kanbanitem.StageIDNEQ(*i.StageIDNEQ))
+	}
+	if len(i.StageIDIn) > 0 {
+		predicates = append(predicates, kanbanitem.StageIDIn(i.StageIDIn...))
+	}
+	if len(i.StageIDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.StageIDNotIn(i.StageIDNotIn...))
+	}
+	if i.Position != nil {
+		predicates = append(predicates, kanbanitem.PositionEQ(*i.Position))
+	}
+	if i.PositionNEQ != nil {
+		predicates = append(predicates, kanbanitem.PositionNEQ(*i.PositionNEQ))
+	}
+	if len(i.PositionIn) > 0 {
+		predicates = append(predicates, kanbanitem.PositionIn(i.PositionIn...))
+	}
+	if len(i.PositionNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.PositionNotIn(i.PositionNotIn...))
+	}
+	if i.PositionGT != nil {
+		predicates = append(predicates, kanbanitem.PositionGT(*i.PositionGT))
+	}
+	if i.PositionGTE != nil {
+		predicates = append(predicates, kanbanitem.PositionGTE(*i.PositionGTE))
+	}
+	if i.PositionLT != nil {
+		predicates = append(predicates, kanbanitem.PositionLT(*i.PositionLT))
+	}
+	if i.PositionLTE != nil {
+		predicates = append(predicates, kanbanitem.PositionLTE(*i.PositionLTE))
+	}
+	if i.ConversationID != nil {
+		predicates = append(predicates, kanbanitem.ConversationIDEQ(*i.ConversationID))
+	}
+	if i.ConversationIDNEQ != nil {
+		predicates = append(predicates, kanbanitem.ConversationIDNEQ(*i.ConversationIDNEQ))
+	}
+	if len(i.ConversationIDIn) > 0 {
+		predicates = append(predicates, kanbanitem.ConversationIDIn(i.ConversationIDIn...))
+	}
+	if len(i.ConversationIDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.ConversationIDNotIn(i.ConversationIDNotIn...))
+	}
+	if i.ConversationIDIsNil {
+		predicates = append(predicates, kanbanitem.ConversationIDIsNil())
+	}
+	if i.ConversationIDNotNil {
+		predicates = append(predicates, kanbanitem.ConversationIDNotNil())
+	}
+	if i.Title != nil {
+		predicates = append(predicates, kanbanitem.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, kanbanitem.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, kanbanitem.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, kanbanitem.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, kanbanitem.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, kanbanitem.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, kanbanitem.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, kanbanitem.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, kanbanitem.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, kanbanitem.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, kanbanitem.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, kanbanitem.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, kanbanitem.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, kanbanitem.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, kanbanitem.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, kanbanitem.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, kanbanitem.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, kanbanitem.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, kanbanitem.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, kanbanitem.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, kanbanitem.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, kanbanitem.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, kanbanitem.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, kanbanitem.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, kanbanitem.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, kanbanitem.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Priority != nil {
+		predicates = append(predicates, kanbanitem.PriorityEQ(*i.Priority))
+	}
+	if i.PriorityNEQ != nil {
+		predicates = append(predicates, kanbanitem.PriorityNEQ(*i.PriorityNEQ))
+	}
+	if len(i.PriorityIn) > 0 {
+		predicates = append(predicates, kanbanitem.PriorityIn(i.PriorityIn...))
+	}
+	if len(i.PriorityNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.PriorityNotIn(i.PriorityNotIn...))
+	}
+	if i.Value != nil {
+		predicates = append(predicates, kanbanitem.ValueEQ(*i.Value))
+	}
+	if i.ValueNEQ != nil {
+		predicates = append(predicates, kanbanitem.ValueNEQ(*i.ValueNEQ))
+	}
+	if len(i.ValueIn) > 0 {
+		predicates = append(predicates, kanbanitem.ValueIn(i.ValueIn...))
+	}
+	if len(i.ValueNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.ValueNotIn(i.ValueNotIn...))
+	}
+	if i.ValueGT != nil {
+		predicates = append(predicates, kanbanitem.ValueGT(*i.ValueGT))
+	}
+	if i.ValueGTE != nil {
+		predicates = append(predicates, kanbanitem.ValueGTE(*i.ValueGTE))
+	}
+	if i.ValueLT != nil {
+		predicates = append(predicates, kanbanitem.ValueLT(*i.ValueLT))
+	}
+	if i.ValueLTE != nil {
+		predicates = append(predicates, kanbanitem.ValueLTE(*i.ValueLTE))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, kanbanitem.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, kanbanitem.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, kanbanitem.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.StageEnteredAt != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtEQ(*i.StageEnteredAt))
+	}
+	if i.StageEnteredAtNEQ != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtNEQ(*i.StageEnteredAtNEQ))
+	}
+	if len(i.StageEnteredAtIn) > 0 {
+		predicates = append(predicates, kanbanitem.StageEnteredAtIn(i.StageEnteredAtIn...))
+	}
+	if len(i.StageEnteredAtNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.StageEnteredAtNotIn(i.StageEnteredAtNotIn...))
+	}
+	if i.StageEnteredAtGT != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtGT(*i.StageEnteredAtGT))
+	}
+	if i.StageEnteredAtGTE != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtGTE(*i.StageEnteredAtGTE))
+	}
+	if i.StageEnteredAtLT != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtLT(*i.StageEnteredAtLT))
+	}
+	if i.StageEnteredAtLTE != nil {
+		predicates = append(predicates, kanbanitem.StageEnteredAtLTE(*i.StageEnteredAtLTE))
+	}
+	if i.ClosedAt != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtEQ(*i.ClosedAt))
+	}
+	if i.ClosedAtNEQ != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtNEQ(*i.ClosedAtNEQ))
+	}
+	if len(i.ClosedAtIn) > 0 {
+		predicates = append(predicates, kanbanitem.ClosedAtIn(i.ClosedAtIn...))
+	}
+	if len(i.ClosedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.ClosedAtNotIn(i.ClosedAtNotIn...))
+	}
+	if i.ClosedAtGT != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtGT(*i.ClosedAtGT))
+	}
+	if i.ClosedAtGTE != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtGTE(*i.ClosedAtGTE))
+	}
+	if i.ClosedAtLT != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtLT(*i.ClosedAtLT))
+	}
+	if i.ClosedAtLTE != nil {
+		predicates = append(predicates, kanbanitem.ClosedAtLTE(*i.ClosedAtLTE))
+	}
+	if i.ClosedAtIsNil {
+		predicates = append(predicates, kanbanitem.ClosedAtIsNil())
+	}
+	if i.ClosedAtNotNil {
+		predicates = append(predicates, kanbanitem.ClosedAtNotNil())
+	}
+	if i.CreatedByID != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDEQ(*i.CreatedByID))
+	}
+	if i.CreatedByIDNEQ != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDNEQ(*i.CreatedByIDNEQ))
+	}
+	if len(i.CreatedByIDIn) > 0 {
+		predicates = append(predicates, kanbanitem.CreatedByIDIn(i.CreatedByIDIn...))
+	}
+	if len(i.CreatedByIDNotIn) > 0 {
+		predicates = append(predicates, kanbanitem.CreatedByIDNotIn(i.CreatedByIDNotIn...))
+	}
+	if i.CreatedByIDGT != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDGT(*i.CreatedByIDGT))
+	}
+	if i.CreatedByIDGTE != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDGTE(*i.CreatedByIDGTE))
+	}
+	if i.CreatedByIDLT != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDLT(*i.CreatedByIDLT))
+	}
+	if i.CreatedByIDLTE != nil {
+		predicates = append(predicates, kanbanitem.CreatedByIDLTE(*i.CreatedByIDLTE))
+	}
+	if i.CreatedByIDIsNil {
+		predicates = append(predicates, kanbanitem.CreatedByIDIsNil())
+	}
+	if i.CreatedByIDNotNil {
+		predicates = append(predicates, kanbanitem.CreatedByIDNotNil())
+	}
+
+	if i.HasFunnel != nil {
+		p := kanbanitem.HasFunnel()
+		if !*i.HasFunnel {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasFunnelWith) > 0 {
+		with := make([]predicate.Funnel, 0, len(i.HasFunnelWith))
+		for _, w := range i.HasFunnelWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasFunnelWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasFunnelWith(with...))
+	}
+	if i.HasStage != nil {
+		p := kanbanitem.HasStage()
+		if !*i.HasStage {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasStageWith) > 0 {
+		with := make([]predicate.FunnelStage, 0, len(i.HasStageWith))
+		for _, w := range i.HasStageWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasStageWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasStageWith(with...))
+	}
+	if i.HasConversation != nil {
+		p := kanbanitem.HasConversation()
+		if !*i.HasConversation {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasConversationWith) > 0 {
+		with := make([]predicate.Conversation, 0, len(i.HasConversationWith))
+		for _, w := range i.HasConversationWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasConversationWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasConversationWith(with...))
+	}
+	if i.HasAssignedAgents != nil {
+		p := kanbanitem.HasAssignedAgents()
+		if !*i.HasAssignedAgents {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAssignedAgentsWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasAssignedAgentsWith))
+		for _, w := range i.HasAssignedAgentsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAssignedAgentsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasAssignedAgentsWith(with...))
+	}
+	if i.HasChecklistItems != nil {
+		p := kanbanitem.HasChecklistItems()
+		if !*i.HasChecklistItems {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasChecklistItemsWith) > 0 {
+		with := make([]predicate.ChecklistItem, 0, len(i.HasChecklistItemsWith))
+		for _, w := range i.HasChecklistItemsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasChecklistItemsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasChecklistItemsWith(with...))
+	}
+	if i.HasNotes != nil {
+		p := kanbanitem.HasNotes()
+		if !*i.HasNotes {
+			p = kanbanitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasNotesWith) > 0 {
+		with := make([]predicate.CardNote, 0, len(i.HasNotesWith))
+		for _, w := range i.HasNotesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasNotesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, kanbanitem.HasNotesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyKanbanItemWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return kanbanitem.And(predicates...), nil
 	}
 }
 

@@ -84,7 +84,7 @@ type KanbanItemEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [8]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [6]map[string]int
 
 	namedAssignedAgents map[string][]*User
 	namedChecklistItems map[string][]*ChecklistItem

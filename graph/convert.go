@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
@@ -137,4 +138,50 @@ func (r *Resolver) fileAttachments(atts []*ent.Attachment) []*model.FileAttachme
 		})
 	}
 	return out
+}
+
+func funnelInput(in model.FunnelInput) ops.FunnelInput {
+	out := ops.FunnelInput{Name: in.Name, Description: in.Description, Active: in.Active, Settings: in.Settings}
+	if in.Stages != nil {
+		stages := make([]ops.StageInput, 0, len(in.Stages))
+		for _, st := range in.Stages {
+			stages = append(stages, ops.StageInput{ID: st.ID, Name: st.Name, Slug: st.Slug, Color: st.Color, Description: st.Description})
+		}
+		out.Stages = &stages
+	}
+	return out
+}
+
+func cardInput(in model.KanbanItemInput) ops.CardInput {
+	out := ops.CardInput{
+		FunnelID: in.FunnelID, Stage: in.Stage, Position: in.Position, ConversationDisplayID: in.ConversationDisplayID,
+		Title: in.Title, Description: in.Description, Priority: in.Priority, Value: in.Value, Details: in.Details,
+	}
+	if in.AssignedAgents != nil {
+		agents := in.AssignedAgents
+		out.AssignedAgents = &agents
+	}
+	if in.Currency != nil {
+		out.Currency = map[string]string{}
+		for k, v := range in.Currency {
+			out.Currency[k] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+func checklistInput(in model.ChecklistItemInput) ops.ChecklistInput {
+	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
+}
+
+func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
+	f := ops.CardFilter{Page: page}
+	if in == nil {
+		return f
+	}
+	f.FunnelID, f.Stage, f.AgentID = deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
+	f.ConversationDisplayID, f.Query = deref(in.ConversationDisplayID), deref(in.Query)
+	f.Priorities, f.Statuses = in.Priorities, in.Statuses
+	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, in.CreatedFrom, in.CreatedTo
+	return f
 }

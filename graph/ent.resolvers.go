@@ -22,6 +22,12 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 		ent.WithContactOrder(orderBy), ent.WithContactFilter(where.Filter))
 }
 
+// Funnel returns FunnelResolver implementation.
+func (r *Resolver) Funnel() FunnelResolver { return &funnelResolver{r} }
+
+// KanbanItem returns KanbanItemResolver implementation.
+func (r *Resolver) KanbanItem() KanbanItemResolver { return &kanbanItemResolver{r} }
+
 // Message returns MessageResolver implementation.
 func (r *Resolver) Message() MessageResolver { return &messageResolver{r} }
 
@@ -31,6 +37,8 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // ScheduledMessage returns ScheduledMessageResolver implementation.
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
+type funnelResolver struct{ *Resolver }
+type kanbanItemResolver struct{ *Resolver }
 type messageResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
 type scheduledMessageResolver struct{ *Resolver }

@@ -15,6 +15,24 @@ import (
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
+// Stages is the resolver for the stages field.
+func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
+	f, err := r.svc.Funnel(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return f.Edges.Stages, nil
+}
+
+// Currency is the resolver for the currency field.
+func (r *kanbanItemResolver) Currency(ctx context.Context, obj *ent.KanbanItem) (map[string]any, error) {
+	out := make(map[string]any, len(obj.Currency))
+	for k, v := range obj.Currency {
+		out[k] = v
+	}
+	return out, nil
+}
+
 // Attachments is the resolver for the attachments field.
 func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error) {
 	atts, err := obj.Edges.AttachmentsOrErr()
@@ -222,6 +240,120 @@ func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (
 	return id, r.svc.DeleteScheduledMessage(ctx, ops.ScheduleScope{}, id)
 }
 
+// CreateFunnel is the resolver for the createFunnel field.
+func (r *mutationResolver) CreateFunnel(ctx context.Context, input model.FunnelInput) (*ent.Funnel, error) {
+	return r.svc.CreateFunnel(ctx, funnelInput(input))
+}
+
+// UpdateFunnel is the resolver for the updateFunnel field.
+func (r *mutationResolver) UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*ent.Funnel, error) {
+	return r.svc.UpdateFunnel(ctx, id, funnelInput(input))
+}
+
+// DeleteFunnel is the resolver for the deleteFunnel field.
+func (r *mutationResolver) DeleteFunnel(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteFunnel(ctx, id)
+}
+
+// ReorderFunnelStages is the resolver for the reorderFunnelStages field.
+func (r *mutationResolver) ReorderFunnelStages(ctx context.Context, id int, slugs []string) (*ent.Funnel, error) {
+	return r.svc.ReorderStages(ctx, id, slugs)
+}
+
+// CreateKanbanItem is the resolver for the createKanbanItem field.
+func (r *mutationResolver) CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*ent.KanbanItem, error) {
+	return r.svc.CreateCard(ctx, cardInput(input))
+}
+
+// UpdateKanbanItem is the resolver for the updateKanbanItem field.
+func (r *mutationResolver) UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*ent.KanbanItem, error) {
+	return r.svc.UpdateCard(ctx, id, cardInput(input))
+}
+
+// DeleteKanbanItem is the resolver for the deleteKanbanItem field.
+func (r *mutationResolver) DeleteKanbanItem(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteCard(ctx, id)
+}
+
+// MoveKanbanItem is the resolver for the moveKanbanItem field.
+func (r *mutationResolver) MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*ent.KanbanItem, error) {
+	return r.svc.MoveCard(ctx, id, ops.MoveInput{FunnelID: funnelID, Stage: &stage, Position: position})
+}
+
+// ReorderKanbanItems is the resolver for the reorderKanbanItems field.
+func (r *mutationResolver) ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) ([]*ent.KanbanItem, error) {
+	entries := make([]ops.ReorderEntry, 0, len(positions))
+	for _, p := range positions {
+		entries = append(entries, ops.ReorderEntry{ID: p.ID, Position: p.Position, Stage: p.Stage})
+	}
+	return r.svc.ReorderCards(ctx, entries)
+}
+
+// ChangeKanbanItemStatus is the resolver for the changeKanbanItemStatus field.
+func (r *mutationResolver) ChangeKanbanItemStatus(ctx context.Context, id int, status string) (*ent.KanbanItem, error) {
+	return r.svc.ChangeCardStatus(ctx, id, status)
+}
+
+// AssignKanbanItemAgent is the resolver for the assignKanbanItemAgent field.
+func (r *mutationResolver) AssignKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error) {
+	return r.svc.AssignCardAgent(ctx, id, agentID)
+}
+
+// RemoveKanbanItemAgent is the resolver for the removeKanbanItemAgent field.
+func (r *mutationResolver) RemoveKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error) {
+	return r.svc.RemoveCardAgent(ctx, id, agentID)
+}
+
+// CreateChecklistItem is the resolver for the createChecklistItem field.
+func (r *mutationResolver) CreateChecklistItem(ctx context.Context, kanbanItemID int, input model.ChecklistItemInput) (*ent.ChecklistItem, error) {
+	return r.svc.CreateChecklistItem(ctx, kanbanItemID, checklistInput(input))
+}
+
+// UpdateChecklistItem is the resolver for the updateChecklistItem field.
+func (r *mutationResolver) UpdateChecklistItem(ctx context.Context, kanbanItemID int, id int, input model.ChecklistItemInput) (*ent.ChecklistItem, error) {
+	return r.svc.UpdateChecklistItem(ctx, kanbanItemID, id, checklistInput(input))
+}
+
+// ToggleChecklistItem is the resolver for the toggleChecklistItem field.
+func (r *mutationResolver) ToggleChecklistItem(ctx context.Context, kanbanItemID int, id int) (*ent.ChecklistItem, error) {
+	return r.svc.ToggleChecklistItem(ctx, kanbanItemID, id)
+}
+
+// DeleteChecklistItem is the resolver for the deleteChecklistItem field.
+func (r *mutationResolver) DeleteChecklistItem(ctx context.Context, kanbanItemID int, id int) (int, error) {
+	return id, r.svc.DeleteChecklistItem(ctx, kanbanItemID, id)
+}
+
+// CreateCardNote is the resolver for the createCardNote field.
+func (r *mutationResolver) CreateCardNote(ctx context.Context, kanbanItemID int, content string) (*ent.CardNote, error) {
+	return r.svc.CreateNote(ctx, kanbanItemID, content)
+}
+
+// UpdateCardNote is the resolver for the updateCardNote field.
+func (r *mutationResolver) UpdateCardNote(ctx context.Context, kanbanItemID int, id int, content string) (*ent.CardNote, error) {
+	return r.svc.UpdateNote(ctx, kanbanItemID, id, &content)
+}
+
+// DeleteCardNote is the resolver for the deleteCardNote field.
+func (r *mutationResolver) DeleteCardNote(ctx context.Context, kanbanItemID int, id int) (int, error) {
+	return id, r.svc.DeleteNote(ctx, kanbanItemID, id)
+}
+
+// BulkMoveKanbanItems is the resolver for the bulkMoveKanbanItems field.
+func (r *mutationResolver) BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) ([]*ent.KanbanItem, error) {
+	return r.svc.BulkMove(ctx, ids, funnelID, stage)
+}
+
+// BulkAssignKanbanAgent is the resolver for the bulkAssignKanbanAgent field.
+func (r *mutationResolver) BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) ([]*ent.KanbanItem, error) {
+	return r.svc.BulkAssignAgent(ctx, ids, agentID, false)
+}
+
+// BulkSetKanbanPriority is the resolver for the bulkSetKanbanPriority field.
+func (r *mutationResolver) BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) ([]*ent.KanbanItem, error) {
+	return r.svc.BulkSetPriority(ctx, ids, priority)
+}
+
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
 	return r.svc.Contact(ctx, id)
@@ -343,6 +475,30 @@ func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.Sche
 	return r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, id)
 }
 
+// Funnels is the resolver for the funnels field.
+func (r *queryResolver) Funnels(ctx context.Context) ([]*ent.Funnel, error) {
+	return r.svc.Funnels(ctx)
+}
+
+// Funnel is the resolver for the funnel field.
+func (r *queryResolver) Funnel(ctx context.Context, id int) (*ent.Funnel, error) {
+	return r.svc.Funnel(ctx, id)
+}
+
+// KanbanItems is the resolver for the kanbanItems field.
+func (r *queryResolver) KanbanItems(ctx context.Context, filter *model.KanbanItemsFilter, page *int) (*model.KanbanItemPage, error) {
+	p, err := r.svc.Cards(ctx, cardFilter(filter, deref(page)))
+	if err != nil {
+		return nil, err
+	}
+	return &model.KanbanItemPage{Nodes: p.Items, TotalCount: p.Total, Page: p.Page, HasMore: p.HasMore}, nil
+}
+
+// KanbanItem is the resolver for the kanbanItem field.
+func (r *queryResolver) KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error) {
+	return r.svc.Card(ctx, id)
+}
+
 // NextOccurrenceAt is the resolver for the nextOccurrenceAt field.
 func (r *scheduledMessageResolver) NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error) {
 	return ops.NextOccurrence(obj), nil
@@ -365,6 +521,11 @@ func (r *subscriptionResolver) MessageCreated(ctx context.Context, conversationD
 // ScheduledMessageUpdated is the resolver for the scheduledMessageUpdated field.
 func (r *subscriptionResolver) ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *ent.ScheduledMessage, error) {
 	return r.schedulesOf(ctx, deref(conversationDisplayID))
+}
+
+// KanbanBoardChanged is the resolver for the kanbanBoardChanged field.
+func (r *subscriptionResolver) KanbanBoardChanged(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error) {
+	return r.boardOf(ctx, funnelID)
 }
 
 // Mutation returns MutationResolver implementation.

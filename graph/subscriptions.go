@@ -4,11 +4,13 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -103,6 +105,48 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.
 				}
 				select {
 				case out <- sm:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}
+
+// boardOf streams every change of a funnel's cards, until the
+// subscription's context ends. A deleted card comes without its item.
+func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error) {
+	f, err := r.svc.Funnel(ctx, funnelID) // 404 unless the viewer may see it
+	if err != nil {
+		return nil, err
+	}
+	events, cancel := r.events.Subscribe(f.AccountID)
+	out := make(chan *model.KanbanBoardEvent, 1)
+	go func() {
+		defer close(out)
+		defer cancel()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-events:
+				if !ok {
+					return
+				}
+				if !strings.HasPrefix(e.Kind, "kanban_item.") || e.FunnelID != funnelID {
+					continue
+				}
+				ev := &model.KanbanBoardEvent{Kind: strings.TrimPrefix(e.Kind, "kanban_item."), ItemID: e.KanbanItemID}
+				if ev.Kind != "deleted" {
+					item, err := r.svc.Card(ctx, e.KanbanItemID)
+					if err != nil {
+						continue // gone again since: its deletion follows
+					}
+					ev.Item = item
+				}
+				select {
+				case out <- ev:
 				case <-ctx.Done():
 					return
 				}

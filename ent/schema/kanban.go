@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -25,14 +26,15 @@ func (Funnel) Fields() []ent.Field {
 
 func (Funnel) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("stages", FunnelStage.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("items", KanbanItem.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		// stages are shown in board order by a resolver of graph/.
+		edge.To("stages", FunnelStage.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("items", KanbanItem.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.RelayConnection()),
 	}
 }
 
 func (Funnel) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Funnel) Annotations() []schema.Annotation { return skipGraphQL() }
+func (Funnel) Annotations() []schema.Annotation { return nil }
 
 // FunnelStage is a column of a funnel, referenced by cards through its slug.
 type FunnelStage struct{ ent.Schema }
@@ -53,7 +55,7 @@ func (FunnelStage) Fields() []ent.Field {
 func (FunnelStage) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("funnel", Funnel.Type).Ref("stages").Field("funnel_id").Unique().Required().Immutable(),
-		edge.To("items", KanbanItem.Type),
+		edge.To("items", KanbanItem.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -63,7 +65,7 @@ func (FunnelStage) Indexes() []ent.Index {
 
 func (FunnelStage) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (FunnelStage) Annotations() []schema.Annotation { return skipGraphQL() }
+func (FunnelStage) Annotations() []schema.Annotation { return nil }
 
 // KanbanItem is a card in a funnel stage.
 type KanbanItem struct{ ent.Schema }
@@ -75,13 +77,13 @@ func (KanbanItem) Fields() []ent.Field {
 		field.Int("funnel_id"),
 		field.Int("stage_id"),
 		// Sort key inside the stage; (stage_id, position) is unique.
-		field.Int64("position").Default(0),
+		field.Int64("position").Default(0).Annotations(entgql.OrderField("POSITION")),
 		field.Int("conversation_id").Optional().Nillable(),
 		field.String("title").Default(""),
 		field.Text("description").Optional().Default(""),
 		field.Enum("priority").Values("none", "low", "medium", "high", "urgent").Default("none"),
-		field.Float("value").Default(0).Min(0),
-		field.JSON("currency", map[string]string{}).Default(map[string]string{}),
+		field.Float("value").Default(0).Min(0).Annotations(entgql.OrderField("VALUE")),
+		field.JSON("currency", map[string]string{}).Default(map[string]string{}).Annotations(entgql.Skip(entgql.SkipAll)),
 		field.JSON("item_details", map[string]any{}).Default(map[string]any{}),
 		field.Enum("status").Values("open", "won", "lost").Default("open"),
 		field.Time("stage_entered_at").Default(utcNow),
@@ -98,7 +100,7 @@ func (KanbanItem) Edges() []ent.Edge {
 		edge.To("assigned_agents", User.Type),
 		edge.To("checklist_items", ChecklistItem.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("notes", CardNote.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("stage_history", CardStageHistory.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("stage_history", CardStageHistory.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -111,7 +113,9 @@ func (KanbanItem) Indexes() []ent.Index {
 
 func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
 
-func (KanbanItem) Annotations() []schema.Annotation { return skipGraphQL() }
+func (KanbanItem) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
 
 // ChecklistItem is a to-do on a card.
 type ChecklistItem struct{ ent.Schema }
@@ -135,7 +139,7 @@ func (ChecklistItem) Edges() []ent.Edge {
 	}
 }
 
-func (ChecklistItem) Annotations() []schema.Annotation { return skipGraphQL() }
+func (ChecklistItem) Annotations() []schema.Annotation { return nil }
 
 // CardNote is a note on a card, with its author.
 type CardNote struct{ ent.Schema }
@@ -156,7 +160,7 @@ func (CardNote) Edges() []ent.Edge {
 	}
 }
 
-func (CardNote) Annotations() []schema.Annotation { return skipGraphQL() }
+func (CardNote) Annotations() []schema.Annotation { return nil }
 
 // CardStageHistory records each stage or status change of a card; reports
 // and time-in-stage figures are computed from it.

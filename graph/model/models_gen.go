@@ -45,6 +45,13 @@ type ChannelInput struct {
 	WelcomeTitle     *string              `json:"welcomeTitle,omitempty"`
 }
 
+type ChecklistItemInput struct {
+	Text      *string    `json:"text,omitempty"`
+	Completed *bool      `json:"completed,omitempty"`
+	DueDate   *time.Time `json:"dueDate,omitempty"`
+	AgentID   *int       `json:"agentID,omitempty"`
+}
+
 // A page of contacts found by search or filter (offset pages, as the REST API).
 type ContactPage struct {
 	Nodes      []*ent.Contact `json:"nodes"`
@@ -128,6 +135,25 @@ type FilterConditionInput struct {
 	QueryOperator  *string  `json:"queryOperator,omitempty"`
 }
 
+type FunnelInput struct {
+	Name        *string        `json:"name,omitempty"`
+	Description *string        `json:"description,omitempty"`
+	Active      *bool          `json:"active,omitempty"`
+	Settings    map[string]any `json:"settings,omitempty"`
+	// When sent, the whole list of stages in board order.
+	Stages []*FunnelStageInput `json:"stages,omitempty"`
+}
+
+type FunnelStageInput struct {
+	// The stage's id keeps it (and its cards) through a rename.
+	ID   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+	// [a-z0-9_-]+, unique in the funnel; derived from the name when missing.
+	Slug        *string `json:"slug,omitempty"`
+	Color       *string `json:"color,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
 type InboxInput struct {
 	Name *string `json:"name,omitempty"`
 	// Required on create; ignored on update.
@@ -145,6 +171,61 @@ type InboxInput struct {
 	SenderNameType             *string       `json:"senderNameType,omitempty"`
 	BusinessName               *string       `json:"businessName,omitempty"`
 	AvatarURL                  *string       `json:"avatarURL,omitempty"`
+}
+
+// One change of a board: created, updated, moved, status_changed or deleted (item is null then).
+type KanbanBoardEvent struct {
+	Kind   string          `json:"kind"`
+	ItemID int             `json:"itemID"`
+	Item   *ent.KanbanItem `json:"item,omitempty"`
+}
+
+type KanbanItemInput struct {
+	FunnelID *int `json:"funnelID,omitempty"`
+	// The slug of a stage of the funnel.
+	Stage                 *string `json:"stage,omitempty"`
+	Position              *int    `json:"position,omitempty"`
+	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
+	AssignedAgents        []int   `json:"assignedAgents,omitempty"`
+	Title                 *string `json:"title,omitempty"`
+	Description           *string `json:"description,omitempty"`
+	// none, low, medium, high or urgent
+	Priority *string  `json:"priority,omitempty"`
+	Value    *float64 `json:"value,omitempty"`
+	// {symbol, code, locale}
+	Currency map[string]any `json:"currency,omitempty"`
+	// Further item_details keys, merged into the stored ones on update.
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// A page of cards (page numbers, as the REST API), each stage's card count for the same filter.
+type KanbanItemPage struct {
+	Nodes      []*ent.KanbanItem `json:"nodes"`
+	TotalCount int               `json:"totalCount"`
+	Page       int               `json:"page"`
+	HasMore    bool              `json:"hasMore"`
+}
+
+type KanbanItemsFilter struct {
+	FunnelID *int `json:"funnelID,omitempty"`
+	// A stage slug.
+	Stage                 *string `json:"stage,omitempty"`
+	AgentID               *int    `json:"agentID,omitempty"`
+	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
+	// Matches title, description, notes and the linked contact's name or e-mail.
+	Query       *string    `json:"query,omitempty"`
+	Priorities  []string   `json:"priorities,omitempty"`
+	Statuses    []string   `json:"statuses,omitempty"`
+	ValueMin    *float64   `json:"valueMin,omitempty"`
+	ValueMax    *float64   `json:"valueMax,omitempty"`
+	CreatedFrom *time.Time `json:"createdFrom,omitempty"`
+	CreatedTo   *time.Time `json:"createdTo,omitempty"`
+}
+
+type KanbanPositionInput struct {
+	ID       int     `json:"id"`
+	Position int     `json:"position"`
+	Stage    *string `json:"stage,omitempty"`
 }
 
 type LabelInput struct {

@@ -1,0 +1,127 @@
+package graph_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// Funnels and kanban cards over GraphQL: the same operations as REST (same
+// rules, same errors), the board as a connection with filters, and a
+// subscription that sees moves made over REST.
+
+func TestGraphQLKanban(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		agent := a.agent(a.Account)
+		_, adminB := a.otherAccount("Globex")
+		var funnel, card, second int
+		funnelID := lazy(func() any { return id(funnel) })
+		cardID := lazy(func() any { return id(card) })
+		a.run(t, []gqlCase{
+			{name: "an administrator creates a funnel with ordered stages",
+				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New Lead"}, {name: "Won deal", slug: "won"}]}) {
+					id name stages { name slug position } } }`,
+				want: H{"createFunnel.stages.*.slug": []any{"new_lead", "won"}},
+				check: func(t *testing.T, r *gqlResp) { funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id")) }},
+			{name: "an agent may not create a funnel", token: agent,
+				query: `mutation { createFunnel(input: {name: "Mine", stages: [{name: "a"}]}) { id } }`, code: "FORBIDDEN"},
+			{name: "a bad slug is BAD_USER_INPUT",
+				query: `mutation { createFunnel(input: {name: "X", stages: [{name: "a", slug: "Not A Slug"}]}) { id } }`, code: "BAD_USER_INPUT"},
+			{name: "an agent creates a card",
+				token: agent, query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "new_lead", title: "Acme deal", priority: "high", value: 1200,
+					currency: {code: "USD", symbol: "$"}}) { id title priority value currency stage { slug } position } }`,
+				vars: H{"f": funnelID},
+				want: H{"createKanbanItem.stage.slug": "new_lead", "createKanbanItem.priority": "high", "createKanbanItem.currency.code": "USD"},
+				check: func(t *testing.T, r *gqlResp) { card = atoi(t, mustGet(t, r.Data, "createKanbanItem.id")) }},
+			{name: "a second card in the same stage",
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "new_lead", title: "Globex deal"}) { id position } }`,
+				vars: H{"f": funnelID}, want: H{"createKanbanItem.position": 1},
+				check: func(t *testing.T, r *gqlResp) { second = atoi(t, mustGet(t, r.Data, "createKanbanItem.id")) }},
+			{name: "an unknown stage is BAD_USER_INPUT",
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "nowhere", title: "x"}) { id } }`,
+				vars: H{"f": funnelID}, code: "BAD_USER_INPUT"},
+			{name: "a negative value is BAD_USER_INPUT",
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "won", title: "x", value: -1}) { id } }`,
+				vars: H{"f": funnelID}, code: "BAD_USER_INPUT"},
+			{name: "the funnel's cards as a connection, filtered and ordered by position",
+				query: `query($f: ID!) { funnel(id: $f) { items(first: 10, where: {priorityNEQ: low}, orderBy: {field: POSITION}) {
+					totalCount edges { node { title position } } } } }`,
+				vars: H{"f": funnelID},
+				want: H{"funnel.items.totalCount": 2, "funnel.items.edges.*.node.title": []any{"Acme deal", "Globex deal"}}},
+			{name: "move the card to the other stage",
+				query: `mutation($id: ID!) { moveKanbanItem(id: $id, stage: "won") { stage { slug } position } }`,
+				vars: H{"id": cardID}, want: H{"moveKanbanItem.stage.slug": "won", "moveKanbanItem.position": 0}},
+			{name: "the card list filters by stage",
+				query: `query($f: ID!) { kanbanItems(filter: {funnelID: $f, stage: "new_lead"}) { totalCount nodes { title position } } }`,
+				vars: H{"f": funnelID}, want: H{"kanbanItems.totalCount": 1, "kanbanItems.nodes.0.position": 0}},
+			{name: "a status change keeps the stage",
+				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "won") { status stage { slug } } }`,
+				vars: H{"id": cardID}, want: H{"changeKanbanItemStatus.status": "won", "changeKanbanItemStatus.stage.slug": "won"}},
+			{name: "an unknown status is BAD_USER_INPUT",
+				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "maybe") { status } }`,
+				vars: H{"id": cardID}, code: "BAD_USER_INPUT"},
+			{name: "a checklist item and a note",
+				query: `mutation($id: ID!) { a: createChecklistItem(kanbanItemID: $id, input: {text: "Send quote"}) { text completed }
+					b: createCardNote(kanbanItemID: $id, content: "Called them") { content authorID } }`,
+				vars: H{"id": cardID}, want: H{"a.text": "Send quote", "a.completed": false, "b.content": "Called them"}},
+			{name: "the card with its checklist and notes",
+				query: `query($id: ID!) { kanbanItem(id: $id) { checklistItems { text } notes { content } } }`,
+				vars: H{"id": cardID}, want: H{"kanbanItem.checklistItems.*.text": []any{"Send quote"}, "kanbanItem.notes.*.content": []any{"Called them"}}},
+			{name: "another account does not see the card", token: adminB,
+				query: `query($id: ID!) { kanbanItem(id: $id) { id } }`, vars: H{"id": cardID}, code: "NOT_FOUND"},
+			{name: "an agent may not delete a card", token: agent,
+				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": cardID}, code: "FORBIDDEN"},
+			{name: "bulk priority is all or nothing",
+				query: `mutation($id: ID!) { bulkSetKanbanPriority(ids: [$id, 999999], priority: "low") { id } }`,
+				vars: H{"id": cardID}, code: "BAD_USER_INPUT"},
+			{name: "the card kept its priority",
+				query: `query($id: ID!) { kanbanItem(id: $id) { priority } }`, vars: H{"id": cardID}, want: H{"kanbanItem.priority": "high"}},
+			{name: "an administrator deletes a card",
+				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": lazy(func() any { return id(second) })},
+				want: H{"deleteKanbanItem": lazy(func() any { return id(second) })}},
+		})
+	})
+}
+
+func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		addr := a.listen()
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		funnel := int(mustGet(t, a.mustREST("POST", base+"/funnels", a.Admin, H{"funnel": H{"name": "Sales",
+			"stages": []H{{"name": "New", "slug": "new"}, {"name": "Won", "slug": "won"}}}}, http.StatusOK), "id").(float64))
+		other := int(mustGet(t, a.mustREST("POST", base+"/funnels", a.Admin, H{"funnel": H{"name": "Other",
+			"stages": []H{{"name": "New", "slug": "new"}}}}, http.StatusOK), "id").(float64))
+		card := int(mustGet(t, a.mustREST("POST", base+"/kanban_items", a.Admin, H{"kanban_item": H{
+			"funnel_id": funnel, "funnel_stage": "new", "item_details": H{"title": "Deal"}}}, http.StatusOK), "id").(float64))
+
+		agent := a.agent(a.Account)
+		conn := subscribe(t, addr, agent, fmt.Sprintf(
+			`subscription { kanbanBoardChanged(funnelID: %d) { kind itemID item { stage { slug } position } } }`, funnel))
+		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+
+		a.mustREST("POST", base+"/kanban_items", a.Admin, H{"kanban_item": H{"funnel_id": other, "funnel_stage": "new",
+			"item_details": H{"title": "Elsewhere"}}}, http.StatusOK)
+		a.mustREST("POST", fmt.Sprintf("%s/kanban_items/%d/move_to_stage", base, card), a.Admin, H{"funnel_stage": "won"}, http.StatusOK)
+
+		m := read(t, conn)
+		if m.Type != "next" {
+			t.Fatalf("subscription sent %+v, want next", m)
+		}
+		if kind := mustGet(t, m.Payload, "data.kanbanBoardChanged.kind"); kind != "moved" {
+			t.Errorf("first event %v, want the move of this funnel's card (not the other funnel's create)", kind)
+		}
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.itemID"); got != id(card) {
+			t.Errorf("event for card %v, want %d", got, card)
+		}
+		if slug := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.stage.slug"); slug != "won" {
+			t.Errorf("moved card is in %v, want won", slug)
+		}
+	})
+}
