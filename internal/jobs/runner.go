@@ -228,9 +228,11 @@ func (r *Runner) claim(ctx context.Context, k kind) ([]job, error) {
 	if r.db.Dialect == dialect.Postgres {
 		lock, ph = " FOR UPDATE SKIP LOCKED", func(i int) string { return fmt.Sprintf("$%d", i) }
 	}
-	group := k.groupColumn
-	if group == "" {
-		group = "id"
+	// A row without a group (a webhook to the kanban URL has no
+	// subscription) is a group of its own.
+	group := "id"
+	if k.groupColumn != "" {
+		group = fmt.Sprintf("COALESCE(%s, -id)", k.groupColumn)
 	}
 	now := r.now()
 	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
