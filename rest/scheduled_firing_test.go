@@ -215,3 +215,41 @@ func TestScheduleFiresExactlyOnceUnderConcurrentRunners(t *testing.T) {
 		}
 	})
 }
+
+func TestCancellingASeriesStopsItsFutureOccurrences(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: H{
+			"inbox_id": ib, "contact_id": ct, "content": "daily tip", "scheduled_at": inAnHour(), "recurrence_type": "daily",
+		}}, http.StatusOK).int(t, "id")
+		// The first occurrence is due now; fire it as a runner would.
+		a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-time.Second).UTC()).ExecX(sys())
+		if err := a.srv.Svc.FireSchedule(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		if r := a.schedule(id); r.int(t, "occurrences_count") != 1 || r.str(t, "status") != "pending" {
+			t.Fatalf("after one occurrence the series is %s", r)
+		}
+		a.mustDo(request{method: "POST", path: a.path("/scheduled_messages/%d/cancel", id)}, http.StatusOK)
+		// Even a runner that claimed the row before the cancel fires nothing more.
+		a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-48 * time.Hour).UTC()).ExecX(sys())
+		if err := a.srv.Svc.FireSchedule(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		if n := a.srv.DB.Client.ScheduledMessage.Query().Where(scheduledmessage.ParentID(id)).CountX(sys()); n != 1 {
+			t.Errorf("%d occurrences after the cancel, want the 1 from before", n)
+		}
+		r := a.schedule(id)
+		if r.str(t, "status") != "cancelled" {
+			t.Errorf("the series is %s, want cancelled", r.str(t, "status"))
+		}
+		if next, _ := r.get("next_occurrence_at"); next != nil {
+			t.Errorf("a cancelled series still shows a next occurrence %v", next)
+		}
+		if n := a.srv.DB.Client.Message.Query().Where(message.Content("daily tip")).CountX(sys()); n != 1 {
+			t.Errorf("%d messages, want 1", n)
+		}
+	})
+}
