@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"io"
-	"log/slog"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -11,19 +10,18 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
-// messagesOf streams the messages created in a conversation the viewer may
-// see, until the subscription's context ends (client gone, or shutdown).
-func (r *Resolver) messagesOf(ctx context.Context, displayID int) (<-chan *ent.Message, error) {
-	cv, err := r.svc.Conversation(ctx, displayID) // 404 unless the viewer may see it
-	if err != nil {
-		return nil, err
-	}
-	events, cancel := r.events.Subscribe(cv.AccountID)
-	out := make(chan *ent.Message, 1)
+// stream sends what pick makes of each event of the account (skipping the
+// events it declines) until the subscription's context ends: client gone,
+// or shutdown. pick reads as the subscriber, so its privacy rules still
+// apply to what it loads.
+func stream[T any](ctx context.Context, hub *events.Hub, accountID int, pick func(events.Event) (T, bool)) <-chan T {
+	in, cancel := hub.Subscribe(accountID)
+	out := make(chan T, 1)
 	go func() {
 		defer close(out)
 		defer cancel()
@@ -31,30 +29,84 @@ func (r *Resolver) messagesOf(ctx context.Context, displayID int) (<-chan *ent.M
 			select {
 			case <-ctx.Done():
 				return
-			case e, ok := <-events:
+			case e, ok := <-in:
 				if !ok {
 					return
 				}
-				if e.Kind != "message_created" || e.ConversationID != cv.ID {
-					continue
-				}
-				// Read as the subscriber: its privacy rules still apply.
-				m, err := r.client.Message.Query().Where(message.ID(e.MessageID)).Only(ctx)
-				if err != nil {
-					if ctx.Err() == nil {
-						slog.Warn("subscription could not load message", "id", e.MessageID, "err", err)
-					}
+				v, ok := pick(e)
+				if !ok {
 					continue
 				}
 				select {
-				case out <- m:
+				case out <- v:
 				case <-ctx.Done():
 					return
 				}
 			}
 		}
 	}()
-	return out, nil
+	return out
+}
+
+// messagesOf streams the messages created in a conversation the viewer may
+// see.
+func (r *Resolver) messagesOf(ctx context.Context, displayID int) (<-chan *ent.Message, error) {
+	cv, err := r.svc.Conversation(ctx, displayID) // 404 unless the viewer may see it
+	if err != nil {
+		return nil, err
+	}
+	return stream(ctx, r.events, cv.AccountID, func(e events.Event) (*ent.Message, bool) {
+		if e.Kind != "message_created" || e.ConversationID != cv.ID {
+			return nil, false
+		}
+		m, err := r.client.Message.Query().Where(message.ID(e.MessageID)).Only(ctx)
+		return m, err == nil
+	}), nil
+}
+
+// schedulesOf streams the schedules of the account (or of one conversation,
+// by display id) as they change.
+func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.ScheduledMessage, error) {
+	v, _ := viewer.FromContext(ctx)
+	conversationID := 0
+	if displayID != 0 {
+		cv, err := r.svc.Conversation(ctx, displayID) // 404 unless the viewer may see it
+		if err != nil {
+			return nil, err
+		}
+		conversationID = cv.ID
+	}
+	return stream(ctx, r.events, v.AccountID, func(e events.Event) (*ent.ScheduledMessage, bool) {
+		if e.Kind != "scheduled_message_updated" {
+			return nil, false
+		}
+		sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
+		if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
+			return nil, false
+		}
+		return sm, true
+	}), nil
+}
+
+// boardOf streams every change of a funnel's cards. A deleted card comes
+// without its item.
+func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error) {
+	f, err := r.svc.Funnel(ctx, funnelID) // 404 unless the viewer may see it
+	if err != nil {
+		return nil, err
+	}
+	return stream(ctx, r.events, f.AccountID, func(e events.Event) (*model.KanbanBoardEvent, bool) {
+		if !strings.HasPrefix(e.Kind, "kanban_item.") || e.FunnelID != funnelID {
+			return nil, false
+		}
+		ev := &model.KanbanBoardEvent{Kind: strings.TrimPrefix(e.Kind, "kanban_item."), ItemID: e.KanbanItemID}
+		if ev.Kind == "deleted" {
+			return ev, true
+		}
+		item, err := r.svc.Card(ctx, e.KanbanItemID)
+		ev.Item = item
+		return ev, err == nil // a card gone since: its deletion follows
+	}), nil
 }
 
 // uploads turns GraphQL uploads into the operation's uploads.
@@ -68,90 +120,4 @@ func uploads(in []*graphql.Upload) []ops.Upload {
 		})
 	}
 	return out
-}
-
-// schedulesOf streams the schedules of the account (or of one conversation,
-// by display id) as they change, until the subscription's context ends.
-func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.ScheduledMessage, error) {
-	v, _ := viewer.FromContext(ctx)
-	conversationID := 0
-	if displayID != 0 {
-		cv, err := r.svc.Conversation(ctx, displayID) // 404 unless the viewer may see it
-		if err != nil {
-			return nil, err
-		}
-		conversationID = cv.ID
-	}
-	events, cancel := r.events.Subscribe(v.AccountID)
-	out := make(chan *ent.ScheduledMessage, 1)
-	go func() {
-		defer close(out)
-		defer cancel()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e, ok := <-events:
-				if !ok {
-					return
-				}
-				if e.Kind != "scheduled_message_updated" {
-					continue
-				}
-				// Read as the subscriber: schedules it may not see are skipped.
-				sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
-				if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
-					continue
-				}
-				select {
-				case out <- sm:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-	}()
-	return out, nil
-}
-
-// boardOf streams every change of a funnel's cards, until the
-// subscription's context ends. A deleted card comes without its item.
-func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error) {
-	f, err := r.svc.Funnel(ctx, funnelID) // 404 unless the viewer may see it
-	if err != nil {
-		return nil, err
-	}
-	events, cancel := r.events.Subscribe(f.AccountID)
-	out := make(chan *model.KanbanBoardEvent, 1)
-	go func() {
-		defer close(out)
-		defer cancel()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e, ok := <-events:
-				if !ok {
-					return
-				}
-				if !strings.HasPrefix(e.Kind, "kanban_item.") || e.FunnelID != funnelID {
-					continue
-				}
-				ev := &model.KanbanBoardEvent{Kind: strings.TrimPrefix(e.Kind, "kanban_item."), ItemID: e.KanbanItemID}
-				if ev.Kind != "deleted" {
-					item, err := r.svc.Card(ctx, e.KanbanItemID)
-					if err != nil {
-						continue // gone again since: its deletion follows
-					}
-					ev.Item = item
-				}
-				select {
-				case out <- ev:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-	}()
-	return out, nil
 }
