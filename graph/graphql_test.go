@@ -25,6 +25,7 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -64,8 +65,15 @@ func newApp(t *testing.T, e testdb.Engine) *app {
 // temporary directory).
 func newAppWith(t *testing.T, e testdb.Engine, cfg server.Config) *app {
 	t.Helper()
+	return newAppOn(t, e.New(t), cfg)
+}
+
+// newAppOn builds the server over an open, migrated database and
+// bootstraps account A.
+func newAppOn(t *testing.T, database *db.DB, cfg server.Config) *app {
+	t.Helper()
 	cfg.StorageDir = t.TempDir()
-	srv := server.New(cfg, e.New(t))
+	srv := server.New(cfg, database)
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -116,4 +118,47 @@ func TestMessageCreatedSubscriptionRefusesStrangers(t *testing.T) {
 			t.Errorf("a stranger's subscription was not refused: %+v", m)
 		}
 	})
+}
+
+// TestSubscriptionsSeeChangesMadeOnAnotherInstance runs two servers on one
+// PostgreSQL database (instances of one deployment): a viewer subscribed on
+// one sees a message posted through the other (events travel by
+// PostgreSQL's LISTEN/NOTIFY).
+func TestSubscriptionsSeeChangesMadeOnAnotherInstance(t *testing.T) {
+	var pg *testdb.Engine
+	for _, e := range testdb.Engines(t) {
+		if e.Name == "postgres" {
+			pg = &e
+		}
+	}
+	if pg == nil {
+		t.Skip("several instances share a PostgreSQL database; none is available here")
+	}
+	url := pg.NewURL(t)
+	open := func() *db.DB {
+		d, err := db.Open(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	a := newAppOn(t, open(), server.Config{Channels: acceptAll{}})
+	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: acceptAll{}}, open())
+	t.Cleanup(func() { _ = other.Shutdown() })
+	b := &app{t: t, srv: other, Account: a.Account, Admin: a.Admin}
+	addr := b.listen()
+
+	ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
+	ct := a.contact(a.Admin, ib, H{"name": "Ann"})
+	base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+	conv := int(mustGet(t, a.mustREST("POST", base+"/conversations", a.Admin, H{"inbox_id": ib, "contact_id": ct}, http.StatusOK), "id").(float64))
+	conn := subscribe(t, addr, a.Admin, fmt.Sprintf(`subscription { messageCreated(conversationDisplayID: %d) { content } }`, conv))
+	time.Sleep(100 * time.Millisecond) // let the subscription register before the write
+
+	a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, H{"content": "from instance one"}, http.StatusOK)
+	m := read(t, conn)
+	if m.Type != "next" || mustGet(t, m.Payload, "data.messageCreated.content") != "from instance one" {
+		t.Fatalf("the subscriber on instance two got %+v, want the message posted on instance one", m)
+	}
 }

@@ -29,6 +29,9 @@ type DB struct {
 	Client  *ent.Client
 	SQL     *sql.DB
 	Dialect string
+	// DSN is what the driver was opened with (a PostgreSQL listener opens
+	// its own connection with it).
+	DSN string
 }
 
 // Close releases the connections.
@@ -62,7 +65,7 @@ func Open(databaseURL string) (*DB, error) {
 		return nil, fmt.Errorf("connecting to %s database: %w", dia, err)
 	}
 	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, sqlDB)))
-	return &DB{Client: client, SQL: sqlDB, Dialect: dia}, nil
+	return &DB{Client: client, SQL: sqlDB, Dialect: dia, DSN: dsn}, nil
 }
 
 func parseURL(raw string) (driver, dsn, dia string, err error) {

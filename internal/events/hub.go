@@ -3,7 +3,10 @@
 // the transaction that made them commits, never inside it.
 package events
 
-import "sync"
+import (
+	"log/slog"
+	"sync"
+)
 
 // Event says what changed, in which account.
 type Event struct {
@@ -26,8 +29,9 @@ const subscriberBuffer = 64
 
 // Hub is an in-process publish/subscribe of events by account.
 type Hub struct {
-	mu   sync.Mutex
-	subs map[int]map[chan Event]struct{}
+	mu    sync.Mutex
+	subs  map[int]map[chan Event]struct{}
+	relay func(Event) error
 }
 
 // NewHub returns an empty hub.
@@ -55,7 +59,24 @@ func (h *Hub) Subscribe(accountID int) (events <-chan Event, cancel func()) {
 
 // Publish hands e to every listener of its account without waiting: a
 // listener whose buffer is full misses it rather than stall the publisher.
+// With a relay (several instances on one PostgreSQL database) the event goes
+// through it and comes back to every instance, this one included.
 func (h *Hub) Publish(e Event) {
+	h.mu.Lock()
+	relay := h.relay
+	h.mu.Unlock()
+	if relay != nil {
+		err := relay(e)
+		if err == nil {
+			return
+		}
+		slog.Warn("relaying an event to other instances failed; delivering it here only", "kind", e.Kind, "err", err)
+	}
+	h.Deliver(e)
+}
+
+// Deliver hands e to this instance's listeners.
+func (h *Hub) Deliver(e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch := range h.subs[e.AccountID] {
@@ -64,4 +85,12 @@ func (h *Hub) Publish(e Event) {
 		default:
 		}
 	}
+}
+
+// SetRelay makes Publish send events through relay, which must bring each
+// back to Deliver on every instance.
+func (h *Hub) SetRelay(relay func(Event) error) {
+	h.mu.Lock()
+	h.relay = relay
+	h.mu.Unlock()
 }

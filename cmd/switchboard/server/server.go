@@ -4,6 +4,9 @@ package server
 
 import (
 	"context"
+	"log/slog"
+
+	"entgo.io/ent/dialect"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -74,6 +77,12 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
 	s.Events = events.NewHub()
+	if database.Dialect == dialect.Postgres {
+		if err := events.RelayThroughPostgres(ctx, s.Events, database.DSN, database.SQL); err != nil {
+			// Live updates then reach this instance's viewers only.
+			slog.Error("live updates across instances are off", "err", err)
+		}
+	}
 	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
 		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
 	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
