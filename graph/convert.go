@@ -65,11 +65,11 @@ func channelInput(in *model.ChannelInput) *ops.ChannelInput {
 		MessageTemplates: messageTemplates(in.MessageTemplates),
 	}
 	if pc := in.ProviderConfig; pc != nil {
-		ch.ProviderConfig = &ops.ProviderConfigInput{APIKey: &pc.APIKey, PhoneNumberID: &pc.PhoneNumberID, BusinessAccountID: &pc.BusinessAccountID}
+		ch.ProviderConfig = &ops.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
 	}
 	if sm := in.SMTP; sm != nil {
 		ch.SMTP = &ops.SMTPInput{
-			Address: &sm.Address, Port: sm.Port, Login: sm.Login, Password: sm.Password,
+			Address: sm.Address, Port: sm.Port, Login: sm.Login, Password: sm.Password,
 			Domain: sm.Domain, Authentication: sm.Authentication,
 			EnableStartTLS: sm.EnableStartTLS, EnableSSLTLS: sm.EnableSsltls,
 		}

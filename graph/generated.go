@@ -29703,21 +29703,21 @@ func (ec *executionContext) unmarshalInputProviderConfigInput(ctx context.Contex
 		switch k {
 		case "apiKey":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("apiKey"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.APIKey = data
 		case "phoneNumberID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneNumberID"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.PhoneNumberID = data
 		case "businessAccountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessAccountID"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -29747,7 +29747,7 @@ func (ec *executionContext) unmarshalInputSMTPInput(ctx context.Context, obj any
 		switch k {
 		case "address":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}

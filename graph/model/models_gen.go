@@ -28,7 +28,8 @@ type AgentInput struct {
 	AutoOffline  *bool   `json:"autoOffline,omitempty"`
 }
 
-// The channel of a new inbox: type is api, whatsapp, email or web_widget; the other fields are its settings.
+// An inbox's channel: type is api, whatsapp, email or web_widget; the other fields are its settings. On update the
+// type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay).
 // messageTemplates take WhatsApp Cloud's template objects.
 type ChannelInput struct {
 	Type             string               `json:"type"`
@@ -156,7 +157,7 @@ type FunnelStageInput struct {
 
 type InboxInput struct {
 	Name *string `json:"name,omitempty"`
-	// Required on create; ignored on update.
+	// Required on create; on update its settings are merged over the stored ones.
 	Channel                    *ChannelInput `json:"channel,omitempty"`
 	GreetingEnabled            *bool         `json:"greetingEnabled,omitempty"`
 	GreetingMessage            *string       `json:"greetingMessage,omitempty"`
@@ -245,14 +246,16 @@ type MessageInput struct {
 	TemplateParams    map[string]any `json:"templateParams,omitempty"`
 }
 
+// All three are required on create; on update, keys not sent keep their values.
 type ProviderConfigInput struct {
-	APIKey            string `json:"apiKey"`
-	PhoneNumberID     string `json:"phoneNumberID"`
-	BusinessAccountID string `json:"businessAccountID"`
+	APIKey            *string `json:"apiKey,omitempty"`
+	PhoneNumberID     *string `json:"phoneNumberID,omitempty"`
+	BusinessAccountID *string `json:"businessAccountID,omitempty"`
 }
 
+// address is required on create; on update, settings not sent keep their values.
 type SMTPInput struct {
-	Address        string  `json:"address"`
+	Address        *string `json:"address,omitempty"`
 	Port           *int    `json:"port,omitempty"`
 	Login          *string `json:"login,omitempty"`
 	Password       *string `json:"password,omitempty"`
