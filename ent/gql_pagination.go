@@ -2347,6 +2347,20 @@ var (
 			}
 		},
 	}
+	// ConversationOrderFieldLastActivityAt orders Conversation by last_activity_at.
+	ConversationOrderFieldLastActivityAt = &ConversationOrderField{
+		Value: func(_m *Conversation) (ent.Value, error) {
+			return _m.LastActivityAt, nil
+		},
+		column: conversation.FieldLastActivityAt,
+		toTerm: conversation.ByLastActivityAt,
+		toCursor: func(_m *Conversation) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.LastActivityAt,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -2357,6 +2371,8 @@ func (f ConversationOrderField) String() string {
 		str = "CREATED_AT"
 	case ConversationOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case ConversationOrderFieldLastActivityAt.column:
+		str = "LAST_ACTIVITY_AT"
 	}
 	return str
 }
@@ -2377,6 +2393,8 @@ func (f *ConversationOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *ConversationOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *ConversationOrderFieldUpdatedAt
+	case "LAST_ACTIVITY_AT":
+		*f = *ConversationOrderFieldLastActivityAt
 	default:
 		return fmt.Errorf("%s is not a valid ConversationOrderField", str)
 	}
@@ -3289,6 +3307,20 @@ var (
 			}
 		},
 	}
+	// InboxOrderFieldName orders Inbox by name.
+	InboxOrderFieldName = &InboxOrderField{
+		Value: func(_m *Inbox) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: inbox.FieldName,
+		toTerm: inbox.ByName,
+		toCursor: func(_m *Inbox) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -3299,6 +3331,8 @@ func (f InboxOrderField) String() string {
 		str = "CREATED_AT"
 	case InboxOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case InboxOrderFieldName.column:
+		str = "NAME"
 	}
 	return str
 }
@@ -3319,6 +3353,8 @@ func (f *InboxOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *InboxOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *InboxOrderFieldUpdatedAt
+	case "NAME":
+		*f = *InboxOrderFieldName
 	default:
 		return fmt.Errorf("%s is not a valid InboxOrderField", str)
 	}
@@ -4267,6 +4303,20 @@ var (
 			}
 		},
 	}
+	// LabelOrderFieldTitle orders Label by title.
+	LabelOrderFieldTitle = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: label.FieldTitle,
+		toTerm: label.ByTitle,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -4277,6 +4327,8 @@ func (f LabelOrderField) String() string {
 		str = "CREATED_AT"
 	case LabelOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case LabelOrderFieldTitle.column:
+		str = "TITLE"
 	}
 	return str
 }
@@ -4297,6 +4349,8 @@ func (f *LabelOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *LabelOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *LabelOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *LabelOrderFieldTitle
 	default:
 		return fmt.Errorf("%s is not a valid LabelOrderField", str)
 	}
@@ -5209,6 +5263,20 @@ var (
 			}
 		},
 	}
+	// TeamOrderFieldName orders Team by name.
+	TeamOrderFieldName = &TeamOrderField{
+		Value: func(_m *Team) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: team.FieldName,
+		toTerm: team.ByName,
+		toCursor: func(_m *Team) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -5219,6 +5287,8 @@ func (f TeamOrderField) String() string {
 		str = "CREATED_AT"
 	case TeamOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case TeamOrderFieldName.column:
+		str = "NAME"
 	}
 	return str
 }
@@ -5239,6 +5309,8 @@ func (f *TeamOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *TeamOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *TeamOrderFieldUpdatedAt
+	case "NAME":
+		*f = *TeamOrderFieldName
 	default:
 		return fmt.Errorf("%s is not a valid TeamOrderField", str)
 	}

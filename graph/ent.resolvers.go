@@ -12,6 +12,16 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
+// AgentsConnection is the resolver for the agentsConnection field.
+func (r *queryResolver) AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.AccountUser.Query().Paginate(ctx, after, first, before, last,
+		ent.WithAgentOrder(orderBy), ent.WithAgentFilter(where.Filter))
+}
+
 // Contacts is the resolver for the contacts field.
 func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error) {
 	first, err := checkPage(first, last)
@@ -20,6 +30,66 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 	}
 	return r.client.Contact.Query().Paginate(ctx, after, first, before, last,
 		ent.WithContactOrder(orderBy), ent.WithContactFilter(where.Filter))
+}
+
+// ConversationsConnection is the resolver for the conversationsConnection field.
+func (r *queryResolver) ConversationsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Conversation.Query().Paginate(ctx, after, first, before, last,
+		ent.WithConversationOrder(orderBy), ent.WithConversationFilter(where.Filter))
+}
+
+// FunnelsConnection is the resolver for the funnelsConnection field.
+func (r *queryResolver) FunnelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Funnel.Query().Paginate(ctx, after, first, before, last,
+		ent.WithFunnelOrder(orderBy), ent.WithFunnelFilter(where.Filter))
+}
+
+// InboxesConnection is the resolver for the inboxesConnection field.
+func (r *queryResolver) InboxesConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Inbox.Query().Paginate(ctx, after, first, before, last,
+		ent.WithInboxOrder(orderBy), ent.WithInboxFilter(where.Filter))
+}
+
+// KanbanItemsConnection is the resolver for the kanbanItemsConnection field.
+func (r *queryResolver) KanbanItemsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.KanbanItem.Query().Paginate(ctx, after, first, before, last,
+		ent.WithKanbanItemOrder(orderBy), ent.WithKanbanItemFilter(where.Filter))
+}
+
+// LabelsConnection is the resolver for the labelsConnection field.
+func (r *queryResolver) LabelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Label.Query().Paginate(ctx, after, first, before, last,
+		ent.WithLabelOrder(orderBy), ent.WithLabelFilter(where.Filter))
+}
+
+// TeamsConnection is the resolver for the teamsConnection field.
+func (r *queryResolver) TeamsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.Team.Query().Paginate(ctx, after, first, before, last,
+		ent.WithTeamOrder(orderBy), ent.WithTeamFilter(where.Filter))
 }
 
 // Funnel returns FunnelResolver implementation.

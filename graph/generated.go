@@ -77,6 +77,17 @@ type ComplexityRoot struct {
 		UpdatedAt   func(childComplexity int) int
 	}
 
+	AgentConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AgentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	CardNote struct {
 		AccountID    func(childComplexity int) int
 		AuthorID     func(childComplexity int) int
@@ -190,11 +201,22 @@ type ComplexityRoot struct {
 		WaitingSince         func(childComplexity int) int
 	}
 
+	ConversationConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
 	ConversationCounts struct {
 		All        func(childComplexity int) int
 		Assigned   func(childComplexity int) int
 		Mine       func(childComplexity int) int
 		Unassigned func(childComplexity int) int
+	}
+
+	ConversationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ConversationList struct {
@@ -228,6 +250,17 @@ type ComplexityRoot struct {
 		Settings    func(childComplexity int) int
 		Stages      func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
+	}
+
+	FunnelConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	FunnelEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	FunnelStage struct {
@@ -267,6 +300,17 @@ type ComplexityRoot struct {
 		Timezone                   func(childComplexity int) int
 		UpdatedAt                  func(childComplexity int) int
 		WorkingHoursEnabled        func(childComplexity int) int
+	}
+
+	InboxConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InboxEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	InboxMember struct {
@@ -340,6 +384,17 @@ type ComplexityRoot struct {
 		ShowOnSidebar func(childComplexity int) int
 		Title         func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
+	}
+
+	LabelConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LabelEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Message struct {
@@ -442,30 +497,37 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AgentBot           func(childComplexity int, id int) int
-		AgentBots          func(childComplexity int) int
-		Agents             func(childComplexity int) int
-		Contact            func(childComplexity int, id int) int
-		ContactableInboxes func(childComplexity int, contactID int) int
-		Contacts           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
-		Conversation       func(childComplexity int, displayID int) int
-		Conversations      func(childComplexity int, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) int
-		FilterContacts     func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
-		Funnel             func(childComplexity int, id int) int
-		Funnels            func(childComplexity int) int
-		Inbox              func(childComplexity int, id int) int
-		InboxMembers       func(childComplexity int, inboxID int) int
-		Inboxes            func(childComplexity int) int
-		KanbanItem         func(childComplexity int, id int) int
-		KanbanItems        func(childComplexity int, filter *model.KanbanItemsFilter, page *int) int
-		Label              func(childComplexity int, id int) int
-		Labels             func(childComplexity int) int
-		ScheduledMessage   func(childComplexity int, id int) int
-		ScheduledMessages  func(childComplexity int, conversationDisplayID *int, status *string, page *int) int
-		SearchContacts     func(childComplexity int, q string, sort *string, page *int) int
-		Team               func(childComplexity int, id int) int
-		TeamMembers        func(childComplexity int, teamID int) int
-		Teams              func(childComplexity int) int
+		AgentBot                func(childComplexity int, id int) int
+		AgentBots               func(childComplexity int) int
+		Agents                  func(childComplexity int) int
+		AgentsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) int
+		Contact                 func(childComplexity int, id int) int
+		ContactableInboxes      func(childComplexity int, contactID int) int
+		Contacts                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
+		Conversation            func(childComplexity int, displayID int) int
+		Conversations           func(childComplexity int, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) int
+		ConversationsConnection func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) int
+		FilterContacts          func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
+		Funnel                  func(childComplexity int, id int) int
+		Funnels                 func(childComplexity int) int
+		FunnelsConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) int
+		Inbox                   func(childComplexity int, id int) int
+		InboxMembers            func(childComplexity int, inboxID int) int
+		Inboxes                 func(childComplexity int) int
+		InboxesConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) int
+		KanbanItem              func(childComplexity int, id int) int
+		KanbanItems             func(childComplexity int, filter *model.KanbanItemsFilter, page *int) int
+		KanbanItemsConnection   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
+		Label                   func(childComplexity int, id int) int
+		Labels                  func(childComplexity int) int
+		LabelsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) int
+		ScheduledMessage        func(childComplexity int, id int) int
+		ScheduledMessages       func(childComplexity int, conversationDisplayID *int, status *string, page *int) int
+		SearchContacts          func(childComplexity int, q string, sort *string, page *int) int
+		Team                    func(childComplexity int, id int) int
+		TeamMembers             func(childComplexity int, teamID int) int
+		Teams                   func(childComplexity int) int
+		TeamsConnection         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) int
 	}
 
 	ScheduledMessage struct {
@@ -528,6 +590,17 @@ type ComplexityRoot struct {
 		Members         func(childComplexity int) int
 		Name            func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
+	}
+
+	TeamConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	TeamMember struct {
@@ -620,7 +693,14 @@ type MutationResolver interface {
 	BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) ([]*ent.KanbanItem, error)
 }
 type QueryResolver interface {
+	AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
 	Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
+	ConversationsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
+	FunnelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
+	InboxesConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
+	KanbanItemsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
+	LabelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
+	TeamsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
 	FilterContacts(ctx context.Context, conditions []*model.FilterConditionInput, page *int) (*model.ContactPage, error)
@@ -784,6 +864,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AgentBot.UpdatedAt(childComplexity), true
+
+	case "AgentConnection.edges":
+		if e.ComplexityRoot.AgentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.Edges(childComplexity), true
+	case "AgentConnection.pageInfo":
+		if e.ComplexityRoot.AgentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.PageInfo(childComplexity), true
+	case "AgentConnection.totalCount":
+		if e.ComplexityRoot.AgentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.TotalCount(childComplexity), true
+
+	case "AgentEdge.cursor":
+		if e.ComplexityRoot.AgentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentEdge.Cursor(childComplexity), true
+	case "AgentEdge.node":
+		if e.ComplexityRoot.AgentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentEdge.Node(childComplexity), true
 
 	case "CardNote.accountID":
 		if e.ComplexityRoot.CardNote.AccountID == nil {
@@ -1315,6 +1427,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Conversation.WaitingSince(childComplexity), true
 
+	case "ConversationConnection.edges":
+		if e.ComplexityRoot.ConversationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.Edges(childComplexity), true
+	case "ConversationConnection.pageInfo":
+		if e.ComplexityRoot.ConversationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.PageInfo(childComplexity), true
+	case "ConversationConnection.totalCount":
+		if e.ComplexityRoot.ConversationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.TotalCount(childComplexity), true
+
 	case "ConversationCounts.all":
 		if e.ComplexityRoot.ConversationCounts.All == nil {
 			break
@@ -1339,6 +1470,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConversationCounts.Unassigned(childComplexity), true
+
+	case "ConversationEdge.cursor":
+		if e.ComplexityRoot.ConversationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEdge.Cursor(childComplexity), true
+	case "ConversationEdge.node":
+		if e.ComplexityRoot.ConversationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
 
 	case "ConversationList.counts":
 		if e.ComplexityRoot.ConversationList.Counts == nil {
@@ -1474,6 +1618,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Funnel.UpdatedAt(childComplexity), true
+
+	case "FunnelConnection.edges":
+		if e.ComplexityRoot.FunnelConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelConnection.Edges(childComplexity), true
+	case "FunnelConnection.pageInfo":
+		if e.ComplexityRoot.FunnelConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelConnection.PageInfo(childComplexity), true
+	case "FunnelConnection.totalCount":
+		if e.ComplexityRoot.FunnelConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelConnection.TotalCount(childComplexity), true
+
+	case "FunnelEdge.cursor":
+		if e.ComplexityRoot.FunnelEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelEdge.Cursor(childComplexity), true
+	case "FunnelEdge.node":
+		if e.ComplexityRoot.FunnelEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FunnelEdge.Node(childComplexity), true
 
 	case "FunnelStage.accountID":
 		if e.ComplexityRoot.FunnelStage.AccountID == nil {
@@ -1674,6 +1850,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inbox.WorkingHoursEnabled(childComplexity), true
+
+	case "InboxConnection.edges":
+		if e.ComplexityRoot.InboxConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxConnection.Edges(childComplexity), true
+	case "InboxConnection.pageInfo":
+		if e.ComplexityRoot.InboxConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxConnection.PageInfo(childComplexity), true
+	case "InboxConnection.totalCount":
+		if e.ComplexityRoot.InboxConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxConnection.TotalCount(childComplexity), true
+
+	case "InboxEdge.cursor":
+		if e.ComplexityRoot.InboxEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxEdge.Cursor(childComplexity), true
+	case "InboxEdge.node":
+		if e.ComplexityRoot.InboxEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxEdge.Node(childComplexity), true
 
 	case "InboxMember.accountID":
 		if e.ComplexityRoot.InboxMember.AccountID == nil {
@@ -1993,6 +2201,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Label.UpdatedAt(childComplexity), true
+
+	case "LabelConnection.edges":
+		if e.ComplexityRoot.LabelConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.Edges(childComplexity), true
+	case "LabelConnection.pageInfo":
+		if e.ComplexityRoot.LabelConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.PageInfo(childComplexity), true
+	case "LabelConnection.totalCount":
+		if e.ComplexityRoot.LabelConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.TotalCount(childComplexity), true
+
+	case "LabelEdge.cursor":
+		if e.ComplexityRoot.LabelEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelEdge.Cursor(childComplexity), true
+	case "LabelEdge.node":
+		if e.ComplexityRoot.LabelEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelEdge.Node(childComplexity), true
 
 	case "Message.accountID":
 		if e.ComplexityRoot.Message.AccountID == nil {
@@ -2801,6 +3041,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Agents(childComplexity), true
+	case "Query.agentsConnection":
+		if e.ComplexityRoot.Query.AgentsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_agentsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AgentsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.AgentOrder), args["where"].(*ent.AgentWhereInput)), true
 	case "Query.contact":
 		if e.ComplexityRoot.Query.Contact == nil {
 			break
@@ -2856,6 +3107,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Conversations(childComplexity, args["status"].(*string), args["assigneeType"].(*string), args["inboxID"].(*int), args["teamID"].(*int), args["labels"].([]string), args["page"].(*int)), true
+	case "Query.conversationsConnection":
+		if e.ComplexityRoot.Query.ConversationsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conversationsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConversationsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ConversationOrder), args["where"].(*ent.ConversationWhereInput)), true
 	case "Query.filterContacts":
 		if e.ComplexityRoot.Query.FilterContacts == nil {
 			break
@@ -2884,6 +3146,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Funnels(childComplexity), true
+	case "Query.funnelsConnection":
+		if e.ComplexityRoot.Query.FunnelsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_funnelsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FunnelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.FunnelOrder), args["where"].(*ent.FunnelWhereInput)), true
 	case "Query.inbox":
 		if e.ComplexityRoot.Query.Inbox == nil {
 			break
@@ -2912,6 +3185,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Inboxes(childComplexity), true
+	case "Query.inboxesConnection":
+		if e.ComplexityRoot.Query.InboxesConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_inboxesConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InboxesConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
 
 	case "Query.kanbanItem":
 		if e.ComplexityRoot.Query.KanbanItem == nil {
@@ -2935,6 +3219,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.KanbanItems(childComplexity, args["filter"].(*model.KanbanItemsFilter), args["page"].(*int)), true
+	case "Query.kanbanItemsConnection":
+		if e.ComplexityRoot.Query.KanbanItemsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_kanbanItemsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.KanbanItemsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "Query.label":
 		if e.ComplexityRoot.Query.Label == nil {
 			break
@@ -2952,6 +3247,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Labels(childComplexity), true
+	case "Query.labelsConnection":
+		if e.ComplexityRoot.Query.LabelsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_labelsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LabelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LabelOrder), args["where"].(*ent.LabelWhereInput)), true
 	case "Query.scheduledMessage":
 		if e.ComplexityRoot.Query.ScheduledMessage == nil {
 			break
@@ -3013,6 +3319,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Teams(childComplexity), true
+	case "Query.teamsConnection":
+		if e.ComplexityRoot.Query.TeamsConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_teamsConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TeamsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
 
 	case "ScheduledMessage.accountID":
 		if e.ComplexityRoot.ScheduledMessage.AccountID == nil {
@@ -3332,6 +3649,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.UpdatedAt(childComplexity), true
+
+	case "TeamConnection.edges":
+		if e.ComplexityRoot.TeamConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.Edges(childComplexity), true
+	case "TeamConnection.pageInfo":
+		if e.ComplexityRoot.TeamConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.PageInfo(childComplexity), true
+	case "TeamConnection.totalCount":
+		if e.ComplexityRoot.TeamConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.TotalCount(childComplexity), true
+
+	case "TeamEdge.cursor":
+		if e.ComplexityRoot.TeamEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Cursor(childComplexity), true
+	case "TeamEdge.node":
+		if e.ComplexityRoot.TeamEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Node(childComplexity), true
 
 	case "TeamMember.accountID":
 		if e.ComplexityRoot.TeamMember.AccountID == nil {
@@ -3657,6 +4006,28 @@ func (ec *executionContext) childFields_AgentBot(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type AgentBot", field.Name)
 }
 
+func (ec *executionContext) childFields_AgentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AgentConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AgentConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AgentConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_AgentEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_AgentEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_CardNote(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3883,6 +4254,18 @@ func (ec *executionContext) childFields_Conversation(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type Conversation", field.Name)
 }
 
+func (ec *executionContext) childFields_ConversationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ConversationConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConversationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ConversationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationConnection", field.Name)
+}
+
 func (ec *executionContext) childFields_ConversationCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "mine":
@@ -3895,6 +4278,16 @@ func (ec *executionContext) childFields_ConversationCounts(ctx context.Context, 
 		return ec.fieldContext_ConversationCounts_all(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationCounts", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ConversationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ConversationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ConversationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3961,6 +4354,28 @@ func (ec *executionContext) childFields_Funnel(ctx context.Context, field graphq
 		return ec.fieldContext_Funnel_stages(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Funnel", field.Name)
+}
+
+func (ec *executionContext) childFields_FunnelConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_FunnelConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FunnelConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_FunnelConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_FunnelEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_FunnelEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_FunnelEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_FunnelStage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4039,6 +4454,28 @@ func (ec *executionContext) childFields_Inbox(ctx context.Context, field graphql
 		return ec.fieldContext_Inbox_agentBot(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Inbox", field.Name)
+}
+
+func (ec *executionContext) childFields_InboxConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InboxConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InboxConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_InboxConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InboxConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InboxEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_InboxEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_InboxEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InboxEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_InboxMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4185,6 +4622,28 @@ func (ec *executionContext) childFields_Label(ctx context.Context, field graphql
 		return ec.fieldContext_Label_showOnSidebar(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Label", field.Name)
+}
+
+func (ec *executionContext) childFields_LabelConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LabelConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LabelConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LabelConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LabelConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LabelEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_LabelEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_LabelEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LabelEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Message(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4379,6 +4838,28 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 		return ec.fieldContext_Team_members(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TeamEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TeamEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_TeamMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5815,6 +6296,60 @@ func (ec *executionContext) field_Query_agentBot_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.AgentOrder, error) {
+			return ec.unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.AgentWhereInput, error) {
+			return ec.unmarshalOAgentWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_contact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5911,6 +6446,60 @@ func (ec *executionContext) field_Query_conversation_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_conversationsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+			return ec.unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ConversationWhereInput, error) {
+			return ec.unmarshalOConversationWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_conversations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6001,6 +6590,60 @@ func (ec *executionContext) field_Query_funnel_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+			return ec.unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FunnelWhereInput, error) {
+			return ec.unmarshalOFunnelWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_inboxMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6029,6 +6672,60 @@ func (ec *executionContext) field_Query_inbox_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.InboxOrder, error) {
+			return ec.unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.InboxWhereInput, error) {
+			return ec.unmarshalOInboxWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_kanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6040,6 +6737,60 @@ func (ec *executionContext) field_Query_kanbanItem_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.KanbanItemWhereInput, error) {
+			return ec.unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -6076,6 +6827,60 @@ func (ec *executionContext) field_Query_label_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.LabelOrder, error) {
+			return ec.unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.LabelWhereInput, error) {
+			return ec.unmarshalOLabelWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -6178,6 +6983,60 @@ func (ec *executionContext) field_Query_team_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.TeamOrder, error) {
+			return ec.unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.TeamWhereInput, error) {
+			return ec.unmarshalOTeamWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -6740,6 +7599,148 @@ func (ec *executionContext) fieldContext_AgentBot_inboxes(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.AgentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AgentEdge) graphql.Marshaler {
+			return ec.marshalOAgentEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.AgentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.AgentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AgentEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.AgentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
+			return ec.marshalOAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AgentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.AgentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _CardNote_id(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -8894,6 +9895,93 @@ func (ec *executionContext) fieldContext_Conversation_kanbanItems(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _ConversationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ConversationEdge) graphql.Marshaler {
+			return ec.marshalOConversationEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConversationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConversationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConversationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConversationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ConversationCounts_mine(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8984,6 +10072,61 @@ func (ec *executionContext) _ConversationCounts_all(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_ConversationCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConversationEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConversationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _ConversationList_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
@@ -9533,6 +10676,148 @@ func (ec *executionContext) fieldContext_Funnel_stages(_ context.Context, field 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _FunnelConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.FunnelEdge) graphql.Marshaler {
+			return ec.marshalOFunnelEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FunnelEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FunnelEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
+			return ec.marshalOFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Funnel(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _FunnelStage_id(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -10319,6 +11604,148 @@ func (ec *executionContext) fieldContext_Inbox_agentBot(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _InboxConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.InboxConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.InboxEdge) graphql.Marshaler {
+			return ec.marshalOInboxEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InboxConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InboxConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InboxEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InboxConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.InboxConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InboxConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InboxConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.InboxConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InboxConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InboxEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.InboxEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+			return ec.marshalOInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InboxEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InboxEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Inbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InboxEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.InboxEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InboxEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _InboxMember_id(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -11632,6 +13059,148 @@ func (ec *executionContext) _Label_showOnSidebar(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Label_showOnSidebar(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LabelConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LabelEdge) graphql.Marshaler {
+			return ec.marshalOLabelEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LabelEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LabelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.LabelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Message_id(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -14766,6 +16335,50 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_agentsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AgentsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
+			return ec.marshalNAgentConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_agentsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_contacts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14804,6 +16417,270 @@ func (ec *executionContext) fieldContext_Query_contacts(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_contacts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_conversationsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConversationsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
+			return ec.marshalNConversationConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_conversationsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_funnelsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FunnelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
+			return ec.marshalNFunnelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FunnelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_funnelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_inboxesConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InboxesConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
+			return ec.marshalNInboxConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InboxConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_inboxesConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_kanbanItemsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().KanbanItemsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
+			return ec.marshalNKanbanItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_kanbanItemsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_labelsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LabelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalNLabelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_labelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_teamsConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TeamsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
+			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_teamsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17118,6 +18995,148 @@ func (ec *executionContext) fieldContext_Team_members(_ context.Context, field g
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TeamEdge) graphql.Marshaler {
+			return ec.marshalOTeamEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.TeamEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.TeamEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _TeamMember_id(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -33377,6 +35396,93 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var agentConnectionImplementors = []string{"AgentConnection"}
+
+func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.AgentConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentConnection")
+		case "edges":
+			out.Values[i] = ec._AgentConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._AgentConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._AgentConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var agentEdgeImplementors = []string{"AgentEdge"}
+
+func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.AgentEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentEdge")
+		case "node":
+			out.Values[i] = ec._AgentEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._AgentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var cardNoteImplementors = []string{"CardNote", "Node"}
 
 func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet, obj *ent.CardNote) graphql.Marshaler {
@@ -34438,6 +36544,52 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var conversationConnectionImplementors = []string{"ConversationConnection"}
+
+func (ec *executionContext) _ConversationConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ConversationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, conversationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConversationConnection")
+		case "edges":
+			out.Values[i] = ec._ConversationConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._ConversationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ConversationConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var conversationCountsImplementors = []string{"ConversationCounts"}
 
 func (ec *executionContext) _ConversationCounts(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationCounts) graphql.Marshaler {
@@ -34466,6 +36618,47 @@ func (ec *executionContext) _ConversationCounts(ctx context.Context, sel ast.Sel
 			}
 		case "all":
 			out.Values[i] = ec._ConversationCounts_all(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var conversationEdgeImplementors = []string{"ConversationEdge"}
+
+func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ConversationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, conversationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConversationEdge")
+		case "node":
+			out.Values[i] = ec._ConversationEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._ConversationEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -34792,6 +36985,93 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var funnelConnectionImplementors = []string{"FunnelConnection"}
+
+func (ec *executionContext) _FunnelConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.FunnelConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelConnection")
+		case "edges":
+			out.Values[i] = ec._FunnelConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._FunnelConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._FunnelConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var funnelEdgeImplementors = []string{"FunnelEdge"}
+
+func (ec *executionContext) _FunnelEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.FunnelEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelEdge")
+		case "node":
+			out.Values[i] = ec._FunnelEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._FunnelEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var funnelStageImplementors = []string{"FunnelStage", "Node"}
 
 func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionSet, obj *ent.FunnelStage) graphql.Marshaler {
@@ -35068,6 +37348,93 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var inboxConnectionImplementors = []string{"InboxConnection"}
+
+func (ec *executionContext) _InboxConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.InboxConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inboxConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InboxConnection")
+		case "edges":
+			out.Values[i] = ec._InboxConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._InboxConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._InboxConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var inboxEdgeImplementors = []string{"InboxEdge"}
+
+func (ec *executionContext) _InboxEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.InboxEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inboxEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InboxEdge")
+		case "node":
+			out.Values[i] = ec._InboxEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._InboxEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -35806,6 +38173,93 @@ func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "showOnSidebar":
 			out.Values[i] = ec._Label_showOnSidebar(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var labelConnectionImplementors = []string{"LabelConnection"}
+
+func (ec *executionContext) _LabelConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.LabelConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LabelConnection")
+		case "edges":
+			out.Values[i] = ec._LabelConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._LabelConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LabelConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var labelEdgeImplementors = []string{"LabelEdge"}
+
+func (ec *executionContext) _LabelEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.LabelEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LabelEdge")
+		case "node":
+			out.Values[i] = ec._LabelEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._LabelEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -36591,6 +39045,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "agentsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_agentsConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "contacts":
 			field := field
 
@@ -36601,6 +39077,138 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_contacts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "conversationsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_conversationsConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "funnelsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_funnelsConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "inboxesConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_inboxesConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "kanbanItemsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_kanbanItemsConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "labelsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_labelsConnection(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "teamsConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_teamsConnection(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -37736,6 +40344,93 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var teamConnectionImplementors = []string{"TeamConnection"}
+
+func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamConnection")
+		case "edges":
+			out.Values[i] = ec._TeamConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._TeamConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var teamEdgeImplementors = []string{"TeamEdge"}
+
+func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamEdge")
+		case "node":
+			out.Values[i] = ec._TeamEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._TeamEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var teamMemberImplementors = []string{"TeamMember", "Node"}
 
 func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
@@ -38381,6 +41076,20 @@ func (ec *executionContext) unmarshalNAgentBotWhereInput2ᚖgithubᚗcomᚋswitc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNAgentConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v ent.AgentConnection) graphql.Marshaler {
+	return ec._AgentConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAgentConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AgentConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAgentInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAgentInput(ctx context.Context, v any) (model.AgentInput, error) {
 	res, err := ec.unmarshalInputAgentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -38683,6 +41392,20 @@ func (ec *executionContext) marshalNConversation2ᚖgithubᚗcomᚋswitchboard�
 	return ec._Conversation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNConversationConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationConnection(ctx context.Context, sel ast.SelectionSet, v ent.ConversationConnection) graphql.Marshaler {
+	return ec._ConversationConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNConversationConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConversationConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNConversationCounts2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationCounts(ctx context.Context, sel ast.SelectionSet, v *model.ConversationCounts) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -38874,6 +41597,20 @@ func (ec *executionContext) marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitc
 	return ec._Funnel(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNFunnelConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelConnection(ctx context.Context, sel ast.SelectionSet, v ent.FunnelConnection) graphql.Marshaler {
+	return ec._FunnelConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFunnelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelConnection(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FunnelConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFunnelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelInput(ctx context.Context, v any) (model.FunnelInput, error) {
 	res, err := ec.unmarshalInputFunnelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39036,6 +41773,20 @@ func (ec *executionContext) unmarshalNInboxChannelType2githubᚗcomᚋswitchboar
 
 func (ec *executionContext) marshalNInboxChannelType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋinboxᚐChannelType(ctx context.Context, sel ast.SelectionSet, v inbox.ChannelType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNInboxConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxConnection(ctx context.Context, sel ast.SelectionSet, v ent.InboxConnection) graphql.Marshaler {
+	return ec._InboxConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInboxConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxConnection(ctx context.Context, sel ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InboxConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNInboxInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐInboxInput(ctx context.Context, v any) (model.InboxInput, error) {
@@ -39211,6 +41962,10 @@ func (ec *executionContext) marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋs
 	return ec._KanbanItem(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNKanbanItemConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx context.Context, sel ast.SelectionSet, v ent.KanbanItemConnection) graphql.Marshaler {
+	return ec._KanbanItemConnection(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNKanbanItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -39329,6 +42084,20 @@ func (ec *executionContext) marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitch
 		return graphql.Null
 	}
 	return ec._Label(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLabelConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelConnection(ctx context.Context, sel ast.SelectionSet, v ent.LabelConnection) graphql.Marshaler {
+	return ec._LabelConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLabelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LabelConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNLabelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐLabelInput(ctx context.Context, v any) (model.LabelInput, error) {
@@ -39669,6 +42438,20 @@ func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchb
 	return ec._Team(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeamConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v ent.TeamConnection) graphql.Marshaler {
+	return ec._TeamConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TeamConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNTeamInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTeamInput(ctx context.Context, v any) (model.TeamInput, error) {
 	res, err := ec.unmarshalInputTeamInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39941,6 +42724,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx context.Context, sel ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Agent(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOAgentAvailability2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋaccountuserᚐAvailabilityᚄ(ctx context.Context, v any) ([]accountuser.Availability, error) {
 	if v == nil {
 		return nil, nil
@@ -40077,6 +42867,34 @@ func (ec *executionContext) unmarshalOAgentBotWhereInput2ᚖgithubᚗcomᚋswitc
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputAgentBotWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAgentEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.AgentEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOAgentEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOAgentEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentEdge(ctx context.Context, sel ast.SelectionSet, v *ent.AgentEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AgentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx context.Context, v any) (*ent.AgentOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAgentOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -40417,6 +43235,34 @@ func (ec *executionContext) marshalOConversation2ᚖgithubᚗcomᚋswitchboard�
 	return ec._Conversation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOConversationEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ConversationEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOConversationEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOConversationEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ConversationEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ConversationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConversationOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOConversationPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋconversationᚐPriorityᚄ(ctx context.Context, v any) ([]conversation.Priority, error) {
 	if v == nil {
 		return nil, nil
@@ -40618,6 +43464,41 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalOFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx context.Context, sel ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Funnel(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFunnelEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.FunnelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOFunnelEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOFunnelEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelEdge(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FunnelEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFunnelOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOFunnelStageInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelStageInputᚄ(ctx context.Context, v any) ([]*model.FunnelStageInput, error) {
 	if v == nil {
 		return nil, nil
@@ -40761,6 +43642,13 @@ func (ec *executionContext) marshalOInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswi
 	return ret
 }
 
+func (ec *executionContext) marshalOInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Inbox(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOInboxChannelType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋinboxᚐChannelTypeᚄ(ctx context.Context, v any) ([]inbox.ChannelType, error) {
 	if v == nil {
 		return nil, nil
@@ -40814,6 +43702,26 @@ func (ec *executionContext) marshalOInboxChannelType2ᚖgithubᚗcomᚋswitchboa
 	return v
 }
 
+func (ec *executionContext) marshalOInboxEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.InboxEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOInboxEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOInboxEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxEdge(ctx context.Context, sel ast.SelectionSet, v *ent.InboxEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InboxEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOInboxMember2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.InboxMember) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -40856,6 +43764,14 @@ func (ec *executionContext) unmarshalOInboxMemberWhereInput2ᚖgithubᚗcomᚋsw
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputInboxMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx context.Context, v any) (*ent.InboxOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputInboxOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -41237,6 +44153,41 @@ func (ec *executionContext) unmarshalOKanbanItemsFilter2ᚖgithubᚗcomᚋswitch
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputKanbanItemsFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Label(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLabelEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.LabelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLabelEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLabelEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelEdge(ctx context.Context, sel ast.SelectionSet, v *ent.LabelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LabelEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx context.Context, v any) (*ent.LabelOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLabelOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -41901,6 +44852,26 @@ func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchb
 	return ec._Team(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOTeamEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.TeamEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTeamEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTeamEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamEdge(ctx context.Context, sel ast.SelectionSet, v *ent.TeamEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOTeamMember2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TeamMember) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -41943,6 +44914,14 @@ func (ec *executionContext) unmarshalOTeamMemberWhereInput2ᚖgithubᚗcomᚋswi
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputTeamMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx context.Context, v any) (*ent.TeamOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTeamOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

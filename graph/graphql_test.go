@@ -107,13 +107,20 @@ func (a *app) otherAccount(name string) (accountID int, adminToken string) {
 // agent makes a new platform user an agent of accountID and returns its token.
 func (a *app) agent(accountID int) string {
 	a.t.Helper()
+	_, token := a.agentUser(accountID)
+	return token
+}
+
+// agentUser is agent, returning the user's id too.
+func (a *app) agentUser(accountID int) (int, string) {
+	a.t.Helper()
 	r := a.mustREST("POST", "/platform/api/v1/users", a.Platform, H{
 		"name": "Agent", "email": fmt.Sprintf("agent%d@people.test", a.next()), "password": "s3cret-pass",
 	}, http.StatusOK)
 	userID := int(mustGet(a.t, r, "id").(float64))
 	a.mustREST("POST", fmt.Sprintf("/platform/api/v1/accounts/%d/account_users", accountID), a.Platform,
 		H{"user_id": userID, "role": "agent"}, http.StatusOK)
-	return mustGet(a.t, r, "access_token").(string)
+	return userID, mustGet(a.t, r, "access_token").(string)
 }
 
 // inbox creates an inbox in accountID through REST and returns its id.

@@ -125,3 +125,46 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 		}
 	})
 }
+
+// TestGraphQLConnections: inboxes, labels, teams, agents, conversations and
+// funnels as Relay connections with where-filters and ordering, under the
+// same tenancy and inbox rules as the rest of the API.
+func TestGraphQLConnections(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		agentID, agent := a.agentUser(a.Account)
+		_, adminB := a.otherAccount("Globex")
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		support := a.inbox(a.Account, a.Admin, "Support", apiChannel())
+		sales := a.inbox(a.Account, a.Admin, "Sales", apiChannel())
+		ct := a.contact(a.Admin, support, H{"name": "Ann"})
+		for _, ib := range []int{support, sales} {
+			a.mustREST("POST", base+"/conversations", a.Admin, H{"inbox_id": ib, "contact_id": ct}, http.StatusOK)
+		}
+		for _, title := range []string{"vip", "billing", "urgent"} {
+			a.mustREST("POST", base+"/labels", a.Admin, H{"title": title}, http.StatusOK)
+		}
+		a.mustREST("POST", base+"/inbox_members", a.Admin, H{"inbox_id": sales, "user_ids": []int{agentID}}, http.StatusOK)
+		a.run(t, []gqlCase{
+			{name: "inboxes ordered by name",
+				query: `{ inboxesConnection(first: 10, orderBy: {field: NAME}) { totalCount edges { node { name } } } }`,
+				want:  H{"inboxesConnection.totalCount": 2, "inboxesConnection.edges.*.node.name": []any{"Sales", "Support"}}},
+			{name: "labels filtered and ordered by title",
+				query: `{ labelsConnection(first: 10, where: {titleNEQ: "urgent"}, orderBy: {field: TITLE}) { edges { node { title } } } }`,
+				want:  H{"labelsConnection.edges.*.node.title": []any{"billing", "vip"}}},
+			{name: "an agent's conversations connection holds its inboxes' only", token: agent,
+				query: `{ conversationsConnection(first: 10) { totalCount edges { node { inboxID } } } }`,
+				want:  H{"conversationsConnection.totalCount": 1, "conversationsConnection.edges.*.node.inboxID": []any{id(sales)}}},
+			{name: "another account sees none of them", token: adminB,
+				query: `{ labelsConnection(first: 10) { totalCount } inboxesConnection(first: 10) { totalCount } }`,
+				want:  H{"labelsConnection.totalCount": 0, "inboxesConnection.totalCount": 0}},
+			{name: "agents and teams are connections too",
+				query: `{ agentsConnection(first: 10) { totalCount } teamsConnection(first: 10) { totalCount } funnelsConnection(first: 10) { totalCount } }`,
+				want:  H{"agentsConnection.totalCount": 2, "teamsConnection.totalCount": 0, "funnelsConnection.totalCount": 0}},
+			{name: "a page over 100 is refused",
+				query: `{ labelsConnection(first: 500) { totalCount } }`, code: "BAD_USER_INPUT"},
+		})
+	})
+}

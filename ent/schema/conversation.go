@@ -31,7 +31,7 @@ func (Conversation) Fields() []ent.Field {
 		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}),
 		field.JSON("custom_attributes", map[string]any{}).Default(map[string]any{}),
 		field.Time("snoozed_until").Optional().Nillable(),
-		field.Time("last_activity_at").Default(utcNow),
+		field.Time("last_activity_at").Default(utcNow).Annotations(entgql.OrderField("LAST_ACTIVITY_AT")),
 		// Opens the messaging-app 24-hour window for free-form replies.
 		field.Time("last_incoming_at").Optional().Nillable(),
 		field.Time("first_reply_created_at").Optional().Nillable(),
@@ -64,7 +64,9 @@ func (Conversation) Indexes() []ent.Index {
 
 func (Conversation) Policy() ent.Policy { return conversationPolicy() }
 
-func (Conversation) Annotations() []schema.Annotation { return nil }
+func (Conversation) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("conversationsConnection")}
+}
 
 // Message is one message or private note of a conversation.
 type Message struct{ ent.Schema }
@@ -150,7 +152,7 @@ func (Label) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{
 func (Label) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, so the unique index ignores case.
-		field.String("title").NotEmpty().MaxLen(255).Match(labelTitlePattern),
+		field.String("title").NotEmpty().MaxLen(255).Match(labelTitlePattern).Annotations(entgql.OrderField("TITLE")),
 		field.String("description").Optional().Default(""),
 		field.String("color").Default("#1f93ff").Match(hexColorPattern),
 		field.Bool("show_on_sidebar").Default(false),
@@ -163,4 +165,6 @@ func (Label) Indexes() []ent.Index {
 
 func (Label) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Label) Annotations() []schema.Annotation { return nil }
+func (Label) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("labelsConnection")}
+}

@@ -19,7 +19,7 @@ func (Inbox) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{
 
 func (Inbox) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255),
+		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")),
 		field.Enum("channel_type").Values("api", "whatsapp", "email", "web_widget", "sms", "telegram", "line").Immutable(),
 		field.JSON("channel", schematype.Channel{}).Default(schematype.Channel{}).
 			Annotations(entgql.Skip(entgql.SkipAll)),
@@ -51,6 +51,10 @@ func (Inbox) Edges() []ent.Edge {
 }
 
 func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
+
+func (Inbox) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("inboxesConnection")}
+}
 
 // InboxMember lets an agent see and work the inbox's conversations.
 type InboxMember struct{ ent.Schema }

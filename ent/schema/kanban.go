@@ -34,7 +34,9 @@ func (Funnel) Edges() []ent.Edge {
 
 func (Funnel) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Funnel) Annotations() []schema.Annotation { return nil }
+func (Funnel) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("funnelsConnection")}
+}
 
 // FunnelStage is a column of a funnel, referenced by cards through its slug.
 type FunnelStage struct{ ent.Schema }
@@ -114,7 +116,7 @@ func (KanbanItem) Indexes() []ent.Index {
 func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
 
 func (KanbanItem) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItemsConnection")}
 }
 
 // ChecklistItem is a to-do on a card.

@@ -18,7 +18,7 @@ func (Team) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, unique per account (as Chatwoot).
-		field.String("name").NotEmpty().MaxLen(255),
+		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")),
 		field.String("description").Optional().Default(""),
 		field.Bool("allow_auto_assign").Default(true),
 	}
@@ -37,7 +37,9 @@ func (Team) Indexes() []ent.Index {
 
 func (Team) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (Team) Annotations() []schema.Annotation { return nil }
+func (Team) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("teamsConnection")}
+}
 
 // TeamMember puts a user in a team.
 type TeamMember struct{ ent.Schema }
