@@ -70,6 +70,10 @@ type CardFilter struct {
 	PerPage     int
 }
 
+// UnassignedAgent as CardFilter.AgentID selects the cards nobody is
+// assigned to (agent_id=-1, as the forks' clients send it).
+const UnassignedAgent = -1
+
 // Card page sizes: the forks' fixed 100, with a ceiling for boards that
 // load a whole stage at once.
 const (
@@ -198,7 +202,10 @@ func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*
 	case f.Stage != "":
 		q.Where(kanbanitem.HasStageWith(funnelstage.Slug(f.Stage)))
 	}
-	if f.AgentID != 0 {
+	switch {
+	case f.AgentID == UnassignedAgent:
+		q.Where(kanbanitem.Not(kanbanitem.HasAssignedAgents()))
+	case f.AgentID != 0:
 		q.Where(kanbanitem.HasAssignedAgentsWith(user.ID(f.AgentID)))
 	}
 	if f.ConversationDisplayID != 0 {
