@@ -193,8 +193,18 @@ func TestKanbanCardParts(t *testing.T) {
 				want: map[string]any{"total_duration_seconds": 9 * 3600, "total_duration_formatted": "9h 0m 0s", "status": "won",
 					"current_stage.stage": "won", "stage_changes": 2},
 			},
+			{
+				name: "reports average the same history: time in each stage and time to win", request: request{method: "GET", path: a.path("/kanban_items/reports?funnel_id=%d", sales)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{"stages.*.slug": []string{"new", "qualified", "won"}, "stages.*.avg_time_seconds": []int{3 * 3600, 4 * 3600, 2 * 3600},
+					"avg_time_to_win_seconds": 9 * 3600, "win_rate": 1},
+			},
 			status("time_report of another account's card is 404", other("GET", "time_report", nil), http.StatusNotFound),
 			status("stage_time_breakdown of an unknown card is 404", request{method: "GET", path: a.path("/kanban_items/999999/stage_time_breakdown")}, http.StatusNotFound),
+			{name: "an agent removed from the account leaves its cards", request: request{method: "DELETE", path: a.path("/agents/%d", agentID)}, wantStatus: http.StatusOK},
+			{name: "the card has no agent left", request: part("GET", "counts", nil), wantStatus: http.StatusOK, want: map[string]any{"assigned_agents_count": 0}},
+			{name: "and the agent filter finds nothing", request: request{method: "GET", path: a.path("/kanban_items?agent_id=%d", agentID)},
+				wantStatus: http.StatusOK, want: map[string]any{"payload.#": 0}},
 		})
 	})
 }

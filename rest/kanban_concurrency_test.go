@@ -16,8 +16,8 @@ import (
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-// TestKanbanConcurrentMoves has many clients move, reorder and carry the
-// same cards between two funnels at once, over HTTP, then checks the board:
+// TestKanbanConcurrentMoves has many clients move, reorder, bulk-change and
+// carry the same cards between two funnels at once, over HTTP, then checks the board:
 // every card in exactly one stage, positions 0..n-1 in every stage, and the
 // stage history ending where each card is.
 func TestKanbanConcurrentMoves(t *testing.T) {
@@ -73,17 +73,22 @@ func TestKanbanConcurrentMoves(t *testing.T) {
 }
 
 // randomMove picks one request of the mix: move_to_stage, move to another
-// funnel, or a reorder of a few cards.
+// funnel, a bulk move or bulk priority change, or a reorder of a few cards.
 func randomMove(a *app, rng *rand.Rand, cards, funnels []int, slugs []string) (method, path string, body any) {
 	card := cards[rng.Intn(len(cards))]
 	slug := slugs[rng.Intn(len(slugs))]
-	switch rng.Intn(3) {
+	picked := rng.Perm(len(cards))[:3]
+	some := []int{cards[picked[0]], cards[picked[1]], cards[picked[2]]}
+	switch rng.Intn(5) {
 	case 0:
 		return "POST", a.path("/kanban_items/%d/move_to_stage", card), H{"funnel_stage": slug, "position": rng.Intn(6)}
 	case 1:
 		return "POST", a.path("/kanban_items/%d/move", card), H{"funnel_id": funnels[rng.Intn(len(funnels))], "funnel_stage": slug, "position": rng.Intn(6)}
+	case 2:
+		return "POST", a.path("/kanban_items/bulk_move_items"), H{"item_ids": some, "funnel_stage": slug}
+	case 3:
+		return "POST", a.path("/kanban_items/bulk_set_priority"), H{"item_ids": some, "priority": []string{"low", "high"}[rng.Intn(2)]}
 	}
-	picked := rng.Perm(len(cards))[:3]
 	var positions []H
 	for i, p := range picked {
 		positions = append(positions, H{"id": cards[p], "position": i, "funnel_stage": slugs[rng.Intn(len(slugs))]})

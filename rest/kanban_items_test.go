@@ -174,6 +174,10 @@ func TestKanbanItems(t *testing.T) {
 				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{c1}},
 			},
 			{
+				name: "agent_id=-1 finds the unassigned cards", request: request{method: "GET", path: items + "?funnel_id=" + itoa(sales) + "&agent_id=-1"},
+				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{c3, c2}},
+			},
+			{
 				name: "filter by conversation display id", request: request{method: "GET", path: items + "?conversation_id=" + itoa(conv)},
 				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{c1}},
 			},

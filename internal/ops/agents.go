@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -144,7 +145,8 @@ func (s *Service) UpdateAgent(ctx context.Context, userID int, in AgentInput) (*
 }
 
 // DeleteAgent removes a user from the account (its inbox and team
-// memberships too, and its conversation assignments); the platform user stays.
+// memberships too, and its conversation and card assignments); the platform
+// user stays.
 func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
 	if err := requireAdmin(ctx); err != nil {
 		return err
@@ -165,6 +167,12 @@ func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
 		}
 		// Its conversations go back to the queue, as in Chatwoot.
 		if err := c.Conversation.Update().Where(conversation.AssigneeID(userID)).ClearAssigneeID().Exec(ctx); err != nil {
+			return err
+		}
+		// And it leaves the kanban cards of this account (not of its others).
+		err = c.KanbanItem.Update().Where(kanbanitem.HasAssignedAgentsWith(user.ID(userID))).
+			RemoveAssignedAgentIDs(userID).Exec(ctx)
+		if err != nil {
 			return err
 		}
 		return c.AccountUser.DeleteOne(m).Exec(ctx)

@@ -300,16 +300,22 @@ func (s *Service) runAutomations(ctx context.Context, userID int, ev cardEvent) 
 		slog.Error("loading kanban automations", "account", ev.accountID, "err", err)
 		return
 	}
+	var matching []*ent.KanbanAutomation
+	for _, a := range as {
+		if automationMatches(a, ev) {
+			matching = append(matching, a)
+		}
+	}
+	if len(matching) == 0 {
+		return
+	}
 	actor, err := s.automationActor(sys, ev.accountID, userID)
 	if err != nil {
 		slog.Error("kanban automations: no administrator to act as", "account", ev.accountID, "err", err)
 		return
 	}
 	actCtx := viewer.NewContext(ctx, actor)
-	for _, a := range as {
-		if !automationMatches(a, ev) {
-			continue
-		}
+	for _, a := range matching {
 		if err := s.runAction(actCtx, a, ev.cardID); err != nil {
 			slog.Warn("kanban automation failed", "automation", a.ID, "card", ev.cardID, "err", err)
 			continue

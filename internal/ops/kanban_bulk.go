@@ -97,12 +97,15 @@ func (s *Service) BulkSetPriority(ctx context.Context, ids []int, priority strin
 }
 
 // bulkUpdate applies change to every card in one transaction, after check,
-// and announces each as updated.
+// and announces each as updated. It locks the cards' funnels first, like a
+// move: it writes many card rows, and taking those row locks in another
+// order than a concurrent renumbering would let the two deadlock.
 func (s *Service) bulkUpdate(ctx context.Context, ids []int, check func(context.Context, *ent.Client) error,
 	change func(context.Context, *ent.Client, *ent.KanbanItem) error) ([]*ent.KanbanItem, error) {
 	var out []*ent.KanbanItem
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		cards, err := cardsByID(ctx, c, ids, "item_ids")
+	err := s.cardTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		out = nil // a retried transaction starts over
+		cards, err := lockCards(ctx, c, ids, "item_ids")
 		if err != nil {
 			return err
 		}

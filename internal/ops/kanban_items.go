@@ -70,6 +70,10 @@ type CardFilter struct {
 	PerPage     int
 }
 
+// UnassignedAgent as CardFilter.AgentID selects the cards nobody is
+// assigned to (agent_id=-1, as the forks' clients send it).
+const UnassignedAgent = -1
+
 // Card page sizes: the forks' fixed 100, with a ceiling for boards that
 // load a whole stage at once.
 const (
@@ -101,7 +105,11 @@ func (s *Service) Cards(ctx context.Context, f CardFilter) (*Page[*ent.KanbanIte
 		return nil, apperr.From(err)
 	}
 	size := pageSize(f.PerPage)
-	items, err := s.loadCards(ctx, c, q.Order(boardOrder()...).Offset(pageOffset(f.Page, size)).Limit(size))
+	order := boardOrder()
+	if f.FunnelID != 0 && f.Stage != "" {
+		order = []kanbanitem.OrderOption{kanbanitem.ByPosition()} // one stage: its (stage, position) index serves the page
+	}
+	items, err := s.loadCards(ctx, c, q.Order(order...).Offset(pageOffset(f.Page, size)).Limit(size))
 	if err != nil {
 		return nil, apperr.From(err)
 	}
@@ -177,15 +185,27 @@ func boardOrder() []kanbanitem.OrderOption {
 
 // cardQuery turns a filter into a query; an unknown funnel or stage simply
 // matches nothing.
-func (s *Service) cardQuery(_ context.Context, c *ent.Client, f CardFilter) (*ent.KanbanItemQuery, error) {
+func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*ent.KanbanItemQuery, error) {
 	q := c.KanbanItem.Query()
 	if f.FunnelID != 0 {
 		q.Where(kanbanitem.FunnelID(f.FunnelID))
 	}
-	if f.Stage != "" {
+	switch {
+	case f.Stage != "" && f.FunnelID != 0:
+		// A slug names one stage of a funnel: filter by its id, so the
+		// (stage, position) index can answer.
+		id, err := c.FunnelStage.Query().Where(funnelstage.FunnelID(f.FunnelID), funnelstage.Slug(f.Stage)).OnlyID(ctx)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, apperr.From(err)
+		}
+		q.Where(kanbanitem.StageID(id)) // 0 when there is no such stage: matches nothing
+	case f.Stage != "":
 		q.Where(kanbanitem.HasStageWith(funnelstage.Slug(f.Stage)))
 	}
-	if f.AgentID != 0 {
+	switch {
+	case f.AgentID == UnassignedAgent:
+		q.Where(kanbanitem.Not(kanbanitem.HasAssignedAgents()))
+	case f.AgentID != 0:
 		q.Where(kanbanitem.HasAssignedAgentsWith(user.ID(f.AgentID)))
 	}
 	if f.ConversationDisplayID != 0 {

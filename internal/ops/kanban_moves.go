@@ -284,8 +284,11 @@ func (s *Service) moveLocked(ctx context.Context, c *ent.Client, it *ent.KanbanI
 // into stage at want (opening one). A change of stage is recorded in the
 // card's stage history.
 func (s *Service) placeCard(ctx context.Context, c *ent.Client, it *ent.KanbanItem, stage *ent.FunnelStage, want *int) (bool, error) {
-	if it.StageID == stage.ID && (want == nil || int64(*want) == it.Position) {
-		return false, nil
+	if it.StageID == stage.ID {
+		if want == nil || int64(*want) == it.Position {
+			return false, nil
+		}
+		return s.shiftWithinStage(ctx, c, it, int64(*want))
 	}
 	// -1 is free: real positions are 0 or more, and the funnel lock keeps
 	// every other move out until this one has put its card back.
@@ -299,22 +302,42 @@ func (s *Service) placeCard(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 	if err != nil {
 		return false, err
 	}
-	upd := c.KanbanItem.UpdateOneID(it.ID).SetPosition(pos).SetStageID(stage.ID).SetFunnelID(stage.FunnelID)
-	stageChanged := stage.ID != it.StageID
-	if stageChanged {
-		upd.SetStageEnteredAt(s.now())
-	}
-	if err := upd.Exec(ctx); err != nil {
+	err = c.KanbanItem.UpdateOneID(it.ID).SetPosition(pos).SetStageID(stage.ID).SetFunnelID(stage.FunnelID).
+		SetStageEnteredAt(s.now()).Exec(ctx)
+	if err != nil {
 		return false, err
 	}
-	if stageChanged {
-		if err := s.recordStageChange(ctx, c, it, stage); err != nil {
-			return false, err
-		}
-		s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
-			trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
+	if err := s.recordStageChange(ctx, c, it, stage); err != nil {
+		return false, err
 	}
-	return stageChanged || pos != it.Position, nil
+	s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
+		trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
+	return true, nil
+}
+
+// shiftWithinStage moves a card to another position of its own stage,
+// renumbering only the cards between the old and the new position.
+func (s *Service) shiftWithinStage(ctx context.Context, c *ent.Client, it *ent.KanbanItem, want int64) (bool, error) {
+	n, err := c.KanbanItem.Query().Where(kanbanitem.StageID(it.StageID)).Count(ctx)
+	if err != nil {
+		return false, err
+	}
+	pos := min(want, int64(n-1))
+	if pos == it.Position {
+		return false, nil
+	}
+	if err := c.KanbanItem.UpdateOneID(it.ID).SetPosition(-1).Exec(ctx); err != nil {
+		return false, err
+	}
+	if pos < it.Position {
+		err = shiftRange(ctx, c, it.StageID, pos, it.Position-1, 1)
+	} else {
+		err = shiftRange(ctx, c, it.StageID, it.Position+1, pos, -1)
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, c.KanbanItem.UpdateOneID(it.ID).SetPosition(pos).Exec(ctx)
 }
 
 // openSlot makes room at want in a stage (clamped to the end; nil: the end)
@@ -329,19 +352,19 @@ func openSlot(ctx context.Context, c *ent.Client, stageID int, want *int, exclud
 	if want != nil && int64(*want) < pos {
 		pos = int64(*want)
 	}
-	return pos, shiftPositions(ctx, c, stageID, pos, 1)
+	return pos, shiftRange(ctx, c, stageID, pos, shiftOffset-1, 1)
 }
 
 // closeSlot moves the cards after pos one place up.
 func closeSlot(ctx context.Context, c *ent.Client, stageID int, pos int64) error {
-	return shiftPositions(ctx, c, stageID, pos+1, -1)
+	return shiftRange(ctx, c, stageID, pos+1, shiftOffset-1, -1)
 }
 
-// shiftPositions adds delta to every position ≥ from in a stage, in two
+// shiftRange adds delta to every position in [from, to] of a stage, in two
 // steps so that no intermediate row meets another's position.
-func shiftPositions(ctx context.Context, c *ent.Client, stageID int, from, delta int64) error {
-	n, err := c.KanbanItem.Update().Where(kanbanitem.StageID(stageID), kanbanitem.PositionGTE(from)).
-		AddPosition(shiftOffset).Save(ctx)
+func shiftRange(ctx context.Context, c *ent.Client, stageID int, from, to, delta int64) error {
+	n, err := c.KanbanItem.Update().Where(kanbanitem.StageID(stageID), kanbanitem.PositionGTE(from),
+		kanbanitem.PositionLTE(to)).AddPosition(shiftOffset).Save(ctx)
 	if err != nil || n == 0 {
 		return err
 	}
