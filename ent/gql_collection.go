@@ -21,6 +21,8 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
+	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
@@ -1969,6 +1971,259 @@ func newInboxMemberPaginateArgs(rv map[string]any) *inboxmemberPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*InboxMemberWhereInput); ok {
 		args.opts = append(args.opts, WithInboxMemberFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *KanbanAutomationQuery) CollectFields(ctx context.Context, satisfies ...string) (*KanbanAutomationQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *KanbanAutomationQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(kanbanautomation.Columns))
+		selectedFields = []string{kanbanautomation.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[kanbanautomation.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldCreatedAt)
+				fieldSeen[kanbanautomation.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[kanbanautomation.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldUpdatedAt)
+				fieldSeen[kanbanautomation.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[kanbanautomation.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldAccountID)
+				fieldSeen[kanbanautomation.FieldAccountID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[kanbanautomation.FieldName]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldName)
+				fieldSeen[kanbanautomation.FieldName] = struct{}{}
+			}
+		case "funnelID":
+			if _, ok := fieldSeen[kanbanautomation.FieldFunnelID]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldFunnelID)
+				fieldSeen[kanbanautomation.FieldFunnelID] = struct{}{}
+			}
+		case "triggerType":
+			if _, ok := fieldSeen[kanbanautomation.FieldTriggerType]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldTriggerType)
+				fieldSeen[kanbanautomation.FieldTriggerType] = struct{}{}
+			}
+		case "triggerConfig":
+			if _, ok := fieldSeen[kanbanautomation.FieldTriggerConfig]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldTriggerConfig)
+				fieldSeen[kanbanautomation.FieldTriggerConfig] = struct{}{}
+			}
+		case "actionType":
+			if _, ok := fieldSeen[kanbanautomation.FieldActionType]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldActionType)
+				fieldSeen[kanbanautomation.FieldActionType] = struct{}{}
+			}
+		case "actionConfig":
+			if _, ok := fieldSeen[kanbanautomation.FieldActionConfig]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldActionConfig)
+				fieldSeen[kanbanautomation.FieldActionConfig] = struct{}{}
+			}
+		case "enabled":
+			if _, ok := fieldSeen[kanbanautomation.FieldEnabled]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldEnabled)
+				fieldSeen[kanbanautomation.FieldEnabled] = struct{}{}
+			}
+		case "lastRunAt":
+			if _, ok := fieldSeen[kanbanautomation.FieldLastRunAt]; !ok {
+				selectedFields = append(selectedFields, kanbanautomation.FieldLastRunAt)
+				fieldSeen[kanbanautomation.FieldLastRunAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type kanbanautomationPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []KanbanAutomationPaginateOption
+}
+
+func newKanbanAutomationPaginateArgs(rv map[string]any) *kanbanautomationPaginateArgs {
+	args := &kanbanautomationPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &KanbanAutomationOrder{Field: &KanbanAutomationOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithKanbanAutomationOrder(order))
+			}
+		case *KanbanAutomationOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithKanbanAutomationOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*KanbanAutomationWhereInput); ok {
+		args.opts = append(args.opts, WithKanbanAutomationFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *KanbanConfigQuery) CollectFields(ctx context.Context, satisfies ...string) (*KanbanConfigQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *KanbanConfigQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(kanbanconfig.Columns))
+		selectedFields = []string{kanbanconfig.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[kanbanconfig.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldCreatedAt)
+				fieldSeen[kanbanconfig.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[kanbanconfig.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldUpdatedAt)
+				fieldSeen[kanbanconfig.FieldUpdatedAt] = struct{}{}
+			}
+		case "accountID":
+			if _, ok := fieldSeen[kanbanconfig.FieldAccountID]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldAccountID)
+				fieldSeen[kanbanconfig.FieldAccountID] = struct{}{}
+			}
+		case "webhookURL":
+			if _, ok := fieldSeen[kanbanconfig.FieldWebhookURL]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldWebhookURL)
+				fieldSeen[kanbanconfig.FieldWebhookURL] = struct{}{}
+			}
+		case "enabled":
+			if _, ok := fieldSeen[kanbanconfig.FieldEnabled]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldEnabled)
+				fieldSeen[kanbanconfig.FieldEnabled] = struct{}{}
+			}
+		case "settings":
+			if _, ok := fieldSeen[kanbanconfig.FieldSettings]; !ok {
+				selectedFields = append(selectedFields, kanbanconfig.FieldSettings)
+				fieldSeen[kanbanconfig.FieldSettings] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type kanbanconfigPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []KanbanConfigPaginateOption
+}
+
+func newKanbanConfigPaginateArgs(rv map[string]any) *kanbanconfigPaginateArgs {
+	args := &kanbanconfigPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &KanbanConfigOrder{Field: &KanbanConfigOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithKanbanConfigOrder(order))
+			}
+		case *KanbanConfigOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithKanbanConfigOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*KanbanConfigWhereInput); ok {
+		args.opts = append(args.opts, WithKanbanConfigFilter(v.Filter))
 	}
 	return args
 }

@@ -25,6 +25,8 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
+	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
@@ -94,6 +96,16 @@ var inboxmemberImplementors = []string{"InboxMember", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*InboxMember) IsNode() {}
+
+var kanbanautomationImplementors = []string{"KanbanAutomation", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*KanbanAutomation) IsNode() {}
+
+var kanbanconfigImplementors = []string{"KanbanConfig", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*KanbanConfig) IsNode() {}
 
 var kanbanitemImplementors = []string{"KanbanItem", "Node"}
 
@@ -283,6 +295,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(inboxmember.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, inboxmemberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case kanbanautomation.Table:
+		query := c.KanbanAutomation.Query().
+			Where(kanbanautomation.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, kanbanautomationImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case kanbanconfig.Table:
+		query := c.KanbanConfig.Query().
+			Where(kanbanconfig.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, kanbanconfigImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -587,6 +617,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.InboxMember.Query().
 			Where(inboxmember.IDIn(ids...))
 		query, err := query.CollectFields(ctx, inboxmemberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case kanbanautomation.Table:
+		query := c.KanbanAutomation.Query().
+			Where(kanbanautomation.IDIn(ids...))
+		query, err := query.CollectFields(ctx, kanbanautomationImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case kanbanconfig.Table:
+		query := c.KanbanConfig.Query().
+			Where(kanbanconfig.IDIn(ids...))
+		query, err := query.CollectFields(ctx, kanbanconfigImplementors...)
 		if err != nil {
 			return nil, err
 		}

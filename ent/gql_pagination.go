@@ -25,6 +25,8 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
+	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
@@ -3711,6 +3713,634 @@ func (_m *InboxMember) ToEdge(order *InboxMemberOrder) *InboxMemberEdge {
 		order = DefaultInboxMemberOrder
 	}
 	return &InboxMemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// KanbanAutomationEdge is the edge representation of KanbanAutomation.
+type KanbanAutomationEdge struct {
+	Node   *KanbanAutomation `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// KanbanAutomationConnection is the connection containing edges to KanbanAutomation.
+type KanbanAutomationConnection struct {
+	Edges      []*KanbanAutomationEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *KanbanAutomationConnection) build(nodes []*KanbanAutomation, pager *kanbanautomationPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *KanbanAutomation
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *KanbanAutomation {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *KanbanAutomation {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*KanbanAutomationEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &KanbanAutomationEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// KanbanAutomationPaginateOption enables pagination customization.
+type KanbanAutomationPaginateOption func(*kanbanautomationPager) error
+
+// WithKanbanAutomationOrder configures pagination ordering.
+func WithKanbanAutomationOrder(order *KanbanAutomationOrder) KanbanAutomationPaginateOption {
+	if order == nil {
+		order = DefaultKanbanAutomationOrder
+	}
+	o := *order
+	return func(pager *kanbanautomationPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultKanbanAutomationOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithKanbanAutomationFilter configures pagination filter.
+func WithKanbanAutomationFilter(filter func(*KanbanAutomationQuery) (*KanbanAutomationQuery, error)) KanbanAutomationPaginateOption {
+	return func(pager *kanbanautomationPager) error {
+		if filter == nil {
+			return errors.New("KanbanAutomationQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type kanbanautomationPager struct {
+	reverse bool
+	order   *KanbanAutomationOrder
+	filter  func(*KanbanAutomationQuery) (*KanbanAutomationQuery, error)
+}
+
+func newKanbanAutomationPager(opts []KanbanAutomationPaginateOption, reverse bool) (*kanbanautomationPager, error) {
+	pager := &kanbanautomationPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultKanbanAutomationOrder
+	}
+	return pager, nil
+}
+
+func (p *kanbanautomationPager) applyFilter(query *KanbanAutomationQuery) (*KanbanAutomationQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *kanbanautomationPager) toCursor(_m *KanbanAutomation) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *kanbanautomationPager) applyCursors(query *KanbanAutomationQuery, after, before *Cursor) (*KanbanAutomationQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultKanbanAutomationOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *kanbanautomationPager) applyOrder(query *KanbanAutomationQuery) *KanbanAutomationQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultKanbanAutomationOrder.Field {
+		query = query.Order(DefaultKanbanAutomationOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *kanbanautomationPager) orderExpr(query *KanbanAutomationQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultKanbanAutomationOrder.Field {
+			b.Comma().Ident(DefaultKanbanAutomationOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to KanbanAutomation.
+func (_m *KanbanAutomationQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...KanbanAutomationPaginateOption,
+) (*KanbanAutomationConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newKanbanAutomationPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &KanbanAutomationConnection{Edges: []*KanbanAutomationEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// KanbanAutomationOrderFieldCreatedAt orders KanbanAutomation by created_at.
+	KanbanAutomationOrderFieldCreatedAt = &KanbanAutomationOrderField{
+		Value: func(_m *KanbanAutomation) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: kanbanautomation.FieldCreatedAt,
+		toTerm: kanbanautomation.ByCreatedAt,
+		toCursor: func(_m *KanbanAutomation) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// KanbanAutomationOrderFieldUpdatedAt orders KanbanAutomation by updated_at.
+	KanbanAutomationOrderFieldUpdatedAt = &KanbanAutomationOrderField{
+		Value: func(_m *KanbanAutomation) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: kanbanautomation.FieldUpdatedAt,
+		toTerm: kanbanautomation.ByUpdatedAt,
+		toCursor: func(_m *KanbanAutomation) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f KanbanAutomationOrderField) String() string {
+	var str string
+	switch f.column {
+	case KanbanAutomationOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case KanbanAutomationOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f KanbanAutomationOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *KanbanAutomationOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("KanbanAutomationOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *KanbanAutomationOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *KanbanAutomationOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid KanbanAutomationOrderField", str)
+	}
+	return nil
+}
+
+// KanbanAutomationOrderField defines the ordering field of KanbanAutomation.
+type KanbanAutomationOrderField struct {
+	// Value extracts the ordering value from the given KanbanAutomation.
+	Value    func(*KanbanAutomation) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) kanbanautomation.OrderOption
+	toCursor func(*KanbanAutomation) Cursor
+}
+
+// KanbanAutomationOrder defines the ordering of KanbanAutomation.
+type KanbanAutomationOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *KanbanAutomationOrderField `json:"field"`
+}
+
+// DefaultKanbanAutomationOrder is the default ordering of KanbanAutomation.
+var DefaultKanbanAutomationOrder = &KanbanAutomationOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &KanbanAutomationOrderField{
+		Value: func(_m *KanbanAutomation) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: kanbanautomation.FieldID,
+		toTerm: kanbanautomation.ByID,
+		toCursor: func(_m *KanbanAutomation) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts KanbanAutomation into KanbanAutomationEdge.
+func (_m *KanbanAutomation) ToEdge(order *KanbanAutomationOrder) *KanbanAutomationEdge {
+	if order == nil {
+		order = DefaultKanbanAutomationOrder
+	}
+	return &KanbanAutomationEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// KanbanConfigEdge is the edge representation of KanbanConfig.
+type KanbanConfigEdge struct {
+	Node   *KanbanConfig `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// KanbanConfigConnection is the connection containing edges to KanbanConfig.
+type KanbanConfigConnection struct {
+	Edges      []*KanbanConfigEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *KanbanConfigConnection) build(nodes []*KanbanConfig, pager *kanbanconfigPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *KanbanConfig
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *KanbanConfig {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *KanbanConfig {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*KanbanConfigEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &KanbanConfigEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// KanbanConfigPaginateOption enables pagination customization.
+type KanbanConfigPaginateOption func(*kanbanconfigPager) error
+
+// WithKanbanConfigOrder configures pagination ordering.
+func WithKanbanConfigOrder(order *KanbanConfigOrder) KanbanConfigPaginateOption {
+	if order == nil {
+		order = DefaultKanbanConfigOrder
+	}
+	o := *order
+	return func(pager *kanbanconfigPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultKanbanConfigOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithKanbanConfigFilter configures pagination filter.
+func WithKanbanConfigFilter(filter func(*KanbanConfigQuery) (*KanbanConfigQuery, error)) KanbanConfigPaginateOption {
+	return func(pager *kanbanconfigPager) error {
+		if filter == nil {
+			return errors.New("KanbanConfigQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type kanbanconfigPager struct {
+	reverse bool
+	order   *KanbanConfigOrder
+	filter  func(*KanbanConfigQuery) (*KanbanConfigQuery, error)
+}
+
+func newKanbanConfigPager(opts []KanbanConfigPaginateOption, reverse bool) (*kanbanconfigPager, error) {
+	pager := &kanbanconfigPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultKanbanConfigOrder
+	}
+	return pager, nil
+}
+
+func (p *kanbanconfigPager) applyFilter(query *KanbanConfigQuery) (*KanbanConfigQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *kanbanconfigPager) toCursor(_m *KanbanConfig) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *kanbanconfigPager) applyCursors(query *KanbanConfigQuery, after, before *Cursor) (*KanbanConfigQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultKanbanConfigOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *kanbanconfigPager) applyOrder(query *KanbanConfigQuery) *KanbanConfigQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultKanbanConfigOrder.Field {
+		query = query.Order(DefaultKanbanConfigOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *kanbanconfigPager) orderExpr(query *KanbanConfigQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultKanbanConfigOrder.Field {
+			b.Comma().Ident(DefaultKanbanConfigOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to KanbanConfig.
+func (_m *KanbanConfigQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...KanbanConfigPaginateOption,
+) (*KanbanConfigConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newKanbanConfigPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &KanbanConfigConnection{Edges: []*KanbanConfigEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// KanbanConfigOrderFieldCreatedAt orders KanbanConfig by created_at.
+	KanbanConfigOrderFieldCreatedAt = &KanbanConfigOrderField{
+		Value: func(_m *KanbanConfig) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: kanbanconfig.FieldCreatedAt,
+		toTerm: kanbanconfig.ByCreatedAt,
+		toCursor: func(_m *KanbanConfig) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// KanbanConfigOrderFieldUpdatedAt orders KanbanConfig by updated_at.
+	KanbanConfigOrderFieldUpdatedAt = &KanbanConfigOrderField{
+		Value: func(_m *KanbanConfig) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: kanbanconfig.FieldUpdatedAt,
+		toTerm: kanbanconfig.ByUpdatedAt,
+		toCursor: func(_m *KanbanConfig) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f KanbanConfigOrderField) String() string {
+	var str string
+	switch f.column {
+	case KanbanConfigOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case KanbanConfigOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f KanbanConfigOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *KanbanConfigOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("KanbanConfigOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *KanbanConfigOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *KanbanConfigOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid KanbanConfigOrderField", str)
+	}
+	return nil
+}
+
+// KanbanConfigOrderField defines the ordering field of KanbanConfig.
+type KanbanConfigOrderField struct {
+	// Value extracts the ordering value from the given KanbanConfig.
+	Value    func(*KanbanConfig) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) kanbanconfig.OrderOption
+	toCursor func(*KanbanConfig) Cursor
+}
+
+// KanbanConfigOrder defines the ordering of KanbanConfig.
+type KanbanConfigOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *KanbanConfigOrderField `json:"field"`
+}
+
+// DefaultKanbanConfigOrder is the default ordering of KanbanConfig.
+var DefaultKanbanConfigOrder = &KanbanConfigOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &KanbanConfigOrderField{
+		Value: func(_m *KanbanConfig) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: kanbanconfig.FieldID,
+		toTerm: kanbanconfig.ByID,
+		toCursor: func(_m *KanbanConfig) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts KanbanConfig into KanbanConfigEdge.
+func (_m *KanbanConfig) ToEdge(order *KanbanConfigOrder) *KanbanConfigEdge {
+	if order == nil {
+		order = DefaultKanbanConfigOrder
+	}
+	return &KanbanConfigEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

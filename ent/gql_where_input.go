@@ -18,6 +18,8 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
+	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
@@ -5291,6 +5293,682 @@ func (i *InboxMemberWhereInput) P() (predicate.InboxMember, error) {
 		return predicates[0], nil
 	default:
 		return inboxmember.And(predicates...), nil
+	}
+}
+
+// KanbanAutomationWhereInput represents a where input for filtering KanbanAutomation queries.
+type KanbanAutomationWhereInput struct {
+	Predicates []predicate.KanbanAutomation  `json:"-"`
+	Not        *KanbanAutomationWhereInput   `json:"not,omitempty"`
+	Or         []*KanbanAutomationWhereInput `json:"or,omitempty"`
+	And        []*KanbanAutomationWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "funnel_id" field predicates.
+	FunnelID       *int  `json:"funnelID,omitempty"`
+	FunnelIDNEQ    *int  `json:"funnelIDNEQ,omitempty"`
+	FunnelIDIn     []int `json:"funnelIDIn,omitempty"`
+	FunnelIDNotIn  []int `json:"funnelIDNotIn,omitempty"`
+	FunnelIDGT     *int  `json:"funnelIDGT,omitempty"`
+	FunnelIDGTE    *int  `json:"funnelIDGTE,omitempty"`
+	FunnelIDLT     *int  `json:"funnelIDLT,omitempty"`
+	FunnelIDLTE    *int  `json:"funnelIDLTE,omitempty"`
+	FunnelIDIsNil  bool  `json:"funnelIDIsNil,omitempty"`
+	FunnelIDNotNil bool  `json:"funnelIDNotNil,omitempty"`
+
+	// "trigger_type" field predicates.
+	TriggerType      *kanbanautomation.TriggerType  `json:"triggerType,omitempty"`
+	TriggerTypeNEQ   *kanbanautomation.TriggerType  `json:"triggerTypeNEQ,omitempty"`
+	TriggerTypeIn    []kanbanautomation.TriggerType `json:"triggerTypeIn,omitempty"`
+	TriggerTypeNotIn []kanbanautomation.TriggerType `json:"triggerTypeNotIn,omitempty"`
+
+	// "action_type" field predicates.
+	ActionType      *kanbanautomation.ActionType  `json:"actionType,omitempty"`
+	ActionTypeNEQ   *kanbanautomation.ActionType  `json:"actionTypeNEQ,omitempty"`
+	ActionTypeIn    []kanbanautomation.ActionType `json:"actionTypeIn,omitempty"`
+	ActionTypeNotIn []kanbanautomation.ActionType `json:"actionTypeNotIn,omitempty"`
+
+	// "enabled" field predicates.
+	Enabled    *bool `json:"enabled,omitempty"`
+	EnabledNEQ *bool `json:"enabledNEQ,omitempty"`
+
+	// "last_run_at" field predicates.
+	LastRunAt       *time.Time  `json:"lastRunAt,omitempty"`
+	LastRunAtNEQ    *time.Time  `json:"lastRunAtNEQ,omitempty"`
+	LastRunAtIn     []time.Time `json:"lastRunAtIn,omitempty"`
+	LastRunAtNotIn  []time.Time `json:"lastRunAtNotIn,omitempty"`
+	LastRunAtGT     *time.Time  `json:"lastRunAtGT,omitempty"`
+	LastRunAtGTE    *time.Time  `json:"lastRunAtGTE,omitempty"`
+	LastRunAtLT     *time.Time  `json:"lastRunAtLT,omitempty"`
+	LastRunAtLTE    *time.Time  `json:"lastRunAtLTE,omitempty"`
+	LastRunAtIsNil  bool        `json:"lastRunAtIsNil,omitempty"`
+	LastRunAtNotNil bool        `json:"lastRunAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *KanbanAutomationWhereInput) AddPredicates(predicates ...predicate.KanbanAutomation) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the KanbanAutomationWhereInput filter on the KanbanAutomationQuery builder.
+func (i *KanbanAutomationWhereInput) Filter(q *KanbanAutomationQuery) (*KanbanAutomationQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyKanbanAutomationWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyKanbanAutomationWhereInput is returned in case the KanbanAutomationWhereInput is empty.
+var ErrEmptyKanbanAutomationWhereInput = errors.New("ent: empty predicate KanbanAutomationWhereInput")
+
+// P returns a predicate for filtering kanbanautomations.
+// An error is returned if the input is empty or invalid.
+func (i *KanbanAutomationWhereInput) P() (predicate.KanbanAutomation, error) {
+	var predicates []predicate.KanbanAutomation
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, kanbanautomation.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.KanbanAutomation, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, kanbanautomation.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.KanbanAutomation, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, kanbanautomation.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, kanbanautomation.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, kanbanautomation.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, kanbanautomation.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, kanbanautomation.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, kanbanautomation.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, kanbanautomation.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, kanbanautomation.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, kanbanautomation.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, kanbanautomation.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, kanbanautomation.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, kanbanautomation.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, kanbanautomation.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, kanbanautomation.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, kanbanautomation.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, kanbanautomation.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, kanbanautomation.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, kanbanautomation.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, kanbanautomation.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, kanbanautomation.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, kanbanautomation.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, kanbanautomation.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, kanbanautomation.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, kanbanautomation.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, kanbanautomation.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, kanbanautomation.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, kanbanautomation.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.FunnelID != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDEQ(*i.FunnelID))
+	}
+	if i.FunnelIDNEQ != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDNEQ(*i.FunnelIDNEQ))
+	}
+	if len(i.FunnelIDIn) > 0 {
+		predicates = append(predicates, kanbanautomation.FunnelIDIn(i.FunnelIDIn...))
+	}
+	if len(i.FunnelIDNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.FunnelIDNotIn(i.FunnelIDNotIn...))
+	}
+	if i.FunnelIDGT != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDGT(*i.FunnelIDGT))
+	}
+	if i.FunnelIDGTE != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDGTE(*i.FunnelIDGTE))
+	}
+	if i.FunnelIDLT != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDLT(*i.FunnelIDLT))
+	}
+	if i.FunnelIDLTE != nil {
+		predicates = append(predicates, kanbanautomation.FunnelIDLTE(*i.FunnelIDLTE))
+	}
+	if i.FunnelIDIsNil {
+		predicates = append(predicates, kanbanautomation.FunnelIDIsNil())
+	}
+	if i.FunnelIDNotNil {
+		predicates = append(predicates, kanbanautomation.FunnelIDNotNil())
+	}
+	if i.TriggerType != nil {
+		predicates = append(predicates, kanbanautomation.TriggerTypeEQ(*i.TriggerType))
+	}
+	if i.TriggerTypeNEQ != nil {
+		predicates = append(predicates, kanbanautomation.TriggerTypeNEQ(*i.TriggerTypeNEQ))
+	}
+	if len(i.TriggerTypeIn) > 0 {
+		predicates = append(predicates, kanbanautomation.TriggerTypeIn(i.TriggerTypeIn...))
+	}
+	if len(i.TriggerTypeNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.TriggerTypeNotIn(i.TriggerTypeNotIn...))
+	}
+	if i.ActionType != nil {
+		predicates = append(predicates, kanbanautomation.ActionTypeEQ(*i.ActionType))
+	}
+	if i.ActionTypeNEQ != nil {
+		predicates = append(predicates, kanbanautomation.ActionTypeNEQ(*i.ActionTypeNEQ))
+	}
+	if len(i.ActionTypeIn) > 0 {
+		predicates = append(predicates, kanbanautomation.ActionTypeIn(i.ActionTypeIn...))
+	}
+	if len(i.ActionTypeNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.ActionTypeNotIn(i.ActionTypeNotIn...))
+	}
+	if i.Enabled != nil {
+		predicates = append(predicates, kanbanautomation.EnabledEQ(*i.Enabled))
+	}
+	if i.EnabledNEQ != nil {
+		predicates = append(predicates, kanbanautomation.EnabledNEQ(*i.EnabledNEQ))
+	}
+	if i.LastRunAt != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtEQ(*i.LastRunAt))
+	}
+	if i.LastRunAtNEQ != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtNEQ(*i.LastRunAtNEQ))
+	}
+	if len(i.LastRunAtIn) > 0 {
+		predicates = append(predicates, kanbanautomation.LastRunAtIn(i.LastRunAtIn...))
+	}
+	if len(i.LastRunAtNotIn) > 0 {
+		predicates = append(predicates, kanbanautomation.LastRunAtNotIn(i.LastRunAtNotIn...))
+	}
+	if i.LastRunAtGT != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtGT(*i.LastRunAtGT))
+	}
+	if i.LastRunAtGTE != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtGTE(*i.LastRunAtGTE))
+	}
+	if i.LastRunAtLT != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtLT(*i.LastRunAtLT))
+	}
+	if i.LastRunAtLTE != nil {
+		predicates = append(predicates, kanbanautomation.LastRunAtLTE(*i.LastRunAtLTE))
+	}
+	if i.LastRunAtIsNil {
+		predicates = append(predicates, kanbanautomation.LastRunAtIsNil())
+	}
+	if i.LastRunAtNotNil {
+		predicates = append(predicates, kanbanautomation.LastRunAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyKanbanAutomationWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return kanbanautomation.And(predicates...), nil
+	}
+}
+
+// KanbanConfigWhereInput represents a where input for filtering KanbanConfig queries.
+type KanbanConfigWhereInput struct {
+	Predicates []predicate.KanbanConfig  `json:"-"`
+	Not        *KanbanConfigWhereInput   `json:"not,omitempty"`
+	Or         []*KanbanConfigWhereInput `json:"or,omitempty"`
+	And        []*KanbanConfigWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "account_id" field predicates.
+	AccountID      *int  `json:"accountID,omitempty"`
+	AccountIDNEQ   *int  `json:"accountIDNEQ,omitempty"`
+	AccountIDIn    []int `json:"accountIDIn,omitempty"`
+	AccountIDNotIn []int `json:"accountIDNotIn,omitempty"`
+
+	// "webhook_url" field predicates.
+	WebhookURL             *string  `json:"webhookURL,omitempty"`
+	WebhookURLNEQ          *string  `json:"webhookURLNEQ,omitempty"`
+	WebhookURLIn           []string `json:"webhookURLIn,omitempty"`
+	WebhookURLNotIn        []string `json:"webhookURLNotIn,omitempty"`
+	WebhookURLGT           *string  `json:"webhookURLGT,omitempty"`
+	WebhookURLGTE          *string  `json:"webhookURLGTE,omitempty"`
+	WebhookURLLT           *string  `json:"webhookURLLT,omitempty"`
+	WebhookURLLTE          *string  `json:"webhookURLLTE,omitempty"`
+	WebhookURLContains     *string  `json:"webhookURLContains,omitempty"`
+	WebhookURLHasPrefix    *string  `json:"webhookURLHasPrefix,omitempty"`
+	WebhookURLHasSuffix    *string  `json:"webhookURLHasSuffix,omitempty"`
+	WebhookURLIsNil        bool     `json:"webhookURLIsNil,omitempty"`
+	WebhookURLNotNil       bool     `json:"webhookURLNotNil,omitempty"`
+	WebhookURLEqualFold    *string  `json:"webhookURLEqualFold,omitempty"`
+	WebhookURLContainsFold *string  `json:"webhookURLContainsFold,omitempty"`
+
+	// "enabled" field predicates.
+	Enabled    *bool `json:"enabled,omitempty"`
+	EnabledNEQ *bool `json:"enabledNEQ,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *KanbanConfigWhereInput) AddPredicates(predicates ...predicate.KanbanConfig) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the KanbanConfigWhereInput filter on the KanbanConfigQuery builder.
+func (i *KanbanConfigWhereInput) Filter(q *KanbanConfigQuery) (*KanbanConfigQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyKanbanConfigWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyKanbanConfigWhereInput is returned in case the KanbanConfigWhereInput is empty.
+var ErrEmptyKanbanConfigWhereInput = errors.New("ent: empty predicate KanbanConfigWhereInput")
+
+// P returns a predicate for filtering kanbanconfigs.
+// An error is returned if the input is empty or invalid.
+func (i *KanbanConfigWhereInput) P() (predicate.KanbanConfig, error) {
+	var predicates []predicate.KanbanConfig
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, kanbanconfig.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.KanbanConfig, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, kanbanconfig.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.KanbanConfig, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, kanbanconfig.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, kanbanconfig.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, kanbanconfig.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, kanbanconfig.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, kanbanconfig.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, kanbanconfig.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, kanbanconfig.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, kanbanconfig.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, kanbanconfig.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, kanbanconfig.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanconfig.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, kanbanconfig.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, kanbanconfig.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, kanbanconfig.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, kanbanconfig.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.AccountID != nil {
+		predicates = append(predicates, kanbanconfig.AccountIDEQ(*i.AccountID))
+	}
+	if i.AccountIDNEQ != nil {
+		predicates = append(predicates, kanbanconfig.AccountIDNEQ(*i.AccountIDNEQ))
+	}
+	if len(i.AccountIDIn) > 0 {
+		predicates = append(predicates, kanbanconfig.AccountIDIn(i.AccountIDIn...))
+	}
+	if len(i.AccountIDNotIn) > 0 {
+		predicates = append(predicates, kanbanconfig.AccountIDNotIn(i.AccountIDNotIn...))
+	}
+	if i.WebhookURL != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLEQ(*i.WebhookURL))
+	}
+	if i.WebhookURLNEQ != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLNEQ(*i.WebhookURLNEQ))
+	}
+	if len(i.WebhookURLIn) > 0 {
+		predicates = append(predicates, kanbanconfig.WebhookURLIn(i.WebhookURLIn...))
+	}
+	if len(i.WebhookURLNotIn) > 0 {
+		predicates = append(predicates, kanbanconfig.WebhookURLNotIn(i.WebhookURLNotIn...))
+	}
+	if i.WebhookURLGT != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLGT(*i.WebhookURLGT))
+	}
+	if i.WebhookURLGTE != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLGTE(*i.WebhookURLGTE))
+	}
+	if i.WebhookURLLT != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLLT(*i.WebhookURLLT))
+	}
+	if i.WebhookURLLTE != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLLTE(*i.WebhookURLLTE))
+	}
+	if i.WebhookURLContains != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLContains(*i.WebhookURLContains))
+	}
+	if i.WebhookURLHasPrefix != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLHasPrefix(*i.WebhookURLHasPrefix))
+	}
+	if i.WebhookURLHasSuffix != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLHasSuffix(*i.WebhookURLHasSuffix))
+	}
+	if i.WebhookURLIsNil {
+		predicates = append(predicates, kanbanconfig.WebhookURLIsNil())
+	}
+	if i.WebhookURLNotNil {
+		predicates = append(predicates, kanbanconfig.WebhookURLNotNil())
+	}
+	if i.WebhookURLEqualFold != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLEqualFold(*i.WebhookURLEqualFold))
+	}
+	if i.WebhookURLContainsFold != nil {
+		predicates = append(predicates, kanbanconfig.WebhookURLContainsFold(*i.WebhookURLContainsFold))
+	}
+	if i.Enabled != nil {
+		predicates = append(predicates, kanbanconfig.EnabledEQ(*i.Enabled))
+	}
+	if i.EnabledNEQ != nil {
+		predicates = append(predicates, kanbanconfig.EnabledNEQ(*i.EnabledNEQ))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyKanbanConfigWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return kanbanconfig.And(predicates...), nil
 	}
 }
 

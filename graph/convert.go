@@ -185,3 +185,30 @@ func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
 	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, in.CreatedFrom, in.CreatedTo
 	return f
 }
+
+func automationInput(in model.KanbanAutomationInput) ops.AutomationInput {
+	return ops.AutomationInput{
+		Name: in.Name, FunnelID: in.FunnelID, TriggerType: in.TriggerType, TriggerConfig: in.TriggerConfig,
+		ActionType: in.ActionType, ActionConfig: in.ActionConfig, Enabled: in.Enabled,
+	}
+}
+
+// optionalList tells a list not sent (nil) from one sent empty.
+func optionalList[T any](xs []T) *[]T {
+	if xs == nil {
+		return nil
+	}
+	return &xs
+}
+
+// stringMap reads a GraphQL Map of strings (a CSV column mapping).
+func stringMap(m map[string]any) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = fmt.Sprint(v)
+	}
+	return out
+}

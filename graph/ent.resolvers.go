@@ -95,6 +95,9 @@ func (r *queryResolver) TeamsConnection(ctx context.Context, after *entgql.Curso
 // Funnel returns FunnelResolver implementation.
 func (r *Resolver) Funnel() FunnelResolver { return &funnelResolver{r} }
 
+// KanbanConfig returns KanbanConfigResolver implementation.
+func (r *Resolver) KanbanConfig() KanbanConfigResolver { return &kanbanConfigResolver{r} }
+
 // KanbanItem returns KanbanItemResolver implementation.
 func (r *Resolver) KanbanItem() KanbanItemResolver { return &kanbanItemResolver{r} }
 
@@ -108,6 +111,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
 type funnelResolver struct{ *Resolver }
+type kanbanConfigResolver struct{ *Resolver }
 type kanbanItemResolver struct{ *Resolver }
 type messageResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -40,6 +41,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Funnel() FunnelResolver
+	KanbanConfig() KanbanConfigResolver
 	KanbanItem() KanbanItemResolver
 	Message() MessageResolver
 	Mutation() MutationResolver
@@ -324,10 +326,47 @@ type ComplexityRoot struct {
 		UserID    func(childComplexity int) int
 	}
 
+	KanbanAutomation struct {
+		AccountID     func(childComplexity int) int
+		ActionConfig  func(childComplexity int) int
+		ActionType    func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Enabled       func(childComplexity int) int
+		FunnelID      func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastRunAt     func(childComplexity int) int
+		Name          func(childComplexity int) int
+		TriggerConfig func(childComplexity int) int
+		TriggerType   func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
 	KanbanBoardEvent struct {
 		Item   func(childComplexity int) int
 		ItemID func(childComplexity int) int
 		Kind   func(childComplexity int) int
+	}
+
+	KanbanConfig struct {
+		AccountID     func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Enabled       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Settings      func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		WebhookSecret func(childComplexity int) int
+		WebhookURL    func(childComplexity int) int
+	}
+
+	KanbanImportError struct {
+		Error func(childComplexity int) int
+		Row   func(childComplexity int) int
+	}
+
+	KanbanImportResult struct {
+		Created func(childComplexity int) int
+		Errors  func(childComplexity int) int
+		Total   func(childComplexity int) int
 	}
 
 	KanbanItem struct {
@@ -373,6 +412,13 @@ type ComplexityRoot struct {
 		Nodes      func(childComplexity int) int
 		Page       func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	KanbanWebhookTest struct {
+		Error        func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		ResponseCode func(childComplexity int) int
+		Success      func(childComplexity int) int
 	}
 
 	Label struct {
@@ -449,6 +495,7 @@ type ComplexityRoot struct {
 		CreateConversation       func(childComplexity int, input model.CreateConversationInput) int
 		CreateFunnel             func(childComplexity int, input model.FunnelInput) int
 		CreateInbox              func(childComplexity int, input model.InboxInput) int
+		CreateKanbanAutomation   func(childComplexity int, input model.KanbanAutomationInput) int
 		CreateKanbanItem         func(childComplexity int, input model.KanbanItemInput) int
 		CreateLabel              func(childComplexity int, input model.LabelInput) int
 		CreateMessage            func(childComplexity int, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) int
@@ -461,19 +508,24 @@ type ComplexityRoot struct {
 		DeleteContact            func(childComplexity int, id int) int
 		DeleteFunnel             func(childComplexity int, id int) int
 		DeleteInbox              func(childComplexity int, id int) int
+		DeleteKanbanAutomation   func(childComplexity int, id int) int
+		DeleteKanbanConfig       func(childComplexity int) int
 		DeleteKanbanItem         func(childComplexity int, id int) int
 		DeleteLabel              func(childComplexity int, id int) int
 		DeleteMessage            func(childComplexity int, conversationDisplayID int, messageID int) int
 		DeleteScheduledMessage   func(childComplexity int, id int) int
 		DeleteTeam               func(childComplexity int, id int) int
+		ImportKanbanItems        func(childComplexity int, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) int
 		MergeContacts            func(childComplexity int, baseContactID int, mergeeContactID int) int
 		MoveKanbanItem           func(childComplexity int, id int, funnelID *int, stage string, position *int) int
 		RemoveKanbanItemAgent    func(childComplexity int, id int, agentID int) int
 		ReorderFunnelStages      func(childComplexity int, id int, slugs []string) int
 		ReorderKanbanItems       func(childComplexity int, positions []*model.KanbanPositionInput) int
+		SaveKanbanConfig         func(childComplexity int, input model.KanbanConfigInput) int
 		SetContactLabels         func(childComplexity int, id int, labels []string) int
 		SetConversationLabels    func(childComplexity int, displayID int, labels []string) int
 		SetInboxAgentBot         func(childComplexity int, inboxID int, agentBotID *int) int
+		TestKanbanWebhook        func(childComplexity int) int
 		ToggleChecklistItem      func(childComplexity int, kanbanItemID int, id int) int
 		ToggleConversationStatus func(childComplexity int, displayID int, status *string, snoozedUntil *time.Time) int
 		UpdateAgent              func(childComplexity int, id int, input model.AgentInput) int
@@ -483,6 +535,7 @@ type ComplexityRoot struct {
 		UpdateContact            func(childComplexity int, id int, input model.UpdateContactInput) int
 		UpdateFunnel             func(childComplexity int, id int, input model.FunnelInput) int
 		UpdateInbox              func(childComplexity int, id int, input model.InboxInput) int
+		UpdateKanbanAutomation   func(childComplexity int, id int, input model.KanbanAutomationInput) int
 		UpdateKanbanItem         func(childComplexity int, id int, input model.KanbanItemInput) int
 		UpdateLabel              func(childComplexity int, id int, input model.LabelInput) int
 		UpdateScheduledMessage   func(childComplexity int, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) int
@@ -515,6 +568,8 @@ type ComplexityRoot struct {
 		InboxMembers            func(childComplexity int, inboxID int) int
 		Inboxes                 func(childComplexity int) int
 		InboxesConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) int
+		KanbanAutomations       func(childComplexity int) int
+		KanbanConfig            func(childComplexity int) int
 		KanbanItem              func(childComplexity int, id int) int
 		KanbanItems             func(childComplexity int, filter *model.KanbanItemsFilter, page *int) int
 		KanbanItemsConnection   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
@@ -629,6 +684,9 @@ type ComplexityRoot struct {
 type FunnelResolver interface {
 	Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error)
 }
+type KanbanConfigResolver interface {
+	WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (string, error)
+}
 type KanbanItemResolver interface {
 	Currency(ctx context.Context, obj *ent.KanbanItem) (map[string]any, error)
 }
@@ -691,6 +749,13 @@ type MutationResolver interface {
 	BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) ([]*ent.KanbanItem, error)
 	BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) ([]*ent.KanbanItem, error)
 	BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) ([]*ent.KanbanItem, error)
+	SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*ent.KanbanConfig, error)
+	DeleteKanbanConfig(ctx context.Context) (bool, error)
+	TestKanbanWebhook(ctx context.Context) (*model.KanbanWebhookTest, error)
+	CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error)
+	UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error)
+	DeleteKanbanAutomation(ctx context.Context, id int) (int, error)
+	ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.KanbanImportResult, error)
 }
 type QueryResolver interface {
 	AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
@@ -724,6 +789,8 @@ type QueryResolver interface {
 	Funnel(ctx context.Context, id int) (*ent.Funnel, error)
 	KanbanItems(ctx context.Context, filter *model.KanbanItemsFilter, page *int) (*model.KanbanItemPage, error)
 	KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error)
+	KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error)
+	KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error)
 }
 type ScheduledMessageResolver interface {
 	NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error)
@@ -1932,6 +1999,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InboxMember.UserID(childComplexity), true
 
+	case "KanbanAutomation.accountID":
+		if e.ComplexityRoot.KanbanAutomation.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.AccountID(childComplexity), true
+	case "KanbanAutomation.actionConfig":
+		if e.ComplexityRoot.KanbanAutomation.ActionConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.ActionConfig(childComplexity), true
+	case "KanbanAutomation.actionType":
+		if e.ComplexityRoot.KanbanAutomation.ActionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.ActionType(childComplexity), true
+	case "KanbanAutomation.createdAt":
+		if e.ComplexityRoot.KanbanAutomation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.CreatedAt(childComplexity), true
+	case "KanbanAutomation.enabled":
+		if e.ComplexityRoot.KanbanAutomation.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.Enabled(childComplexity), true
+	case "KanbanAutomation.funnelID":
+		if e.ComplexityRoot.KanbanAutomation.FunnelID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.FunnelID(childComplexity), true
+	case "KanbanAutomation.id":
+		if e.ComplexityRoot.KanbanAutomation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.ID(childComplexity), true
+	case "KanbanAutomation.lastRunAt":
+		if e.ComplexityRoot.KanbanAutomation.LastRunAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.LastRunAt(childComplexity), true
+	case "KanbanAutomation.name":
+		if e.ComplexityRoot.KanbanAutomation.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.Name(childComplexity), true
+	case "KanbanAutomation.triggerConfig":
+		if e.ComplexityRoot.KanbanAutomation.TriggerConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.TriggerConfig(childComplexity), true
+	case "KanbanAutomation.triggerType":
+		if e.ComplexityRoot.KanbanAutomation.TriggerType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.TriggerType(childComplexity), true
+	case "KanbanAutomation.updatedAt":
+		if e.ComplexityRoot.KanbanAutomation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanAutomation.UpdatedAt(childComplexity), true
+
 	case "KanbanBoardEvent.item":
 		if e.ComplexityRoot.KanbanBoardEvent.Item == nil {
 			break
@@ -1950,6 +2090,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanBoardEvent.Kind(childComplexity), true
+
+	case "KanbanConfig.accountID":
+		if e.ComplexityRoot.KanbanConfig.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.AccountID(childComplexity), true
+	case "KanbanConfig.createdAt":
+		if e.ComplexityRoot.KanbanConfig.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.CreatedAt(childComplexity), true
+	case "KanbanConfig.enabled":
+		if e.ComplexityRoot.KanbanConfig.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.Enabled(childComplexity), true
+	case "KanbanConfig.id":
+		if e.ComplexityRoot.KanbanConfig.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.ID(childComplexity), true
+	case "KanbanConfig.settings":
+		if e.ComplexityRoot.KanbanConfig.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.Settings(childComplexity), true
+	case "KanbanConfig.updatedAt":
+		if e.ComplexityRoot.KanbanConfig.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.UpdatedAt(childComplexity), true
+	case "KanbanConfig.webhookSecret":
+		if e.ComplexityRoot.KanbanConfig.WebhookSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.WebhookSecret(childComplexity), true
+	case "KanbanConfig.webhookURL":
+		if e.ComplexityRoot.KanbanConfig.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanConfig.WebhookURL(childComplexity), true
+
+	case "KanbanImportError.error":
+		if e.ComplexityRoot.KanbanImportError.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanImportError.Error(childComplexity), true
+	case "KanbanImportError.row":
+		if e.ComplexityRoot.KanbanImportError.Row == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanImportError.Row(childComplexity), true
+
+	case "KanbanImportResult.created":
+		if e.ComplexityRoot.KanbanImportResult.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanImportResult.Created(childComplexity), true
+	case "KanbanImportResult.errors":
+		if e.ComplexityRoot.KanbanImportResult.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanImportResult.Errors(childComplexity), true
+	case "KanbanImportResult.total":
+		if e.ComplexityRoot.KanbanImportResult.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanImportResult.Total(childComplexity), true
 
 	case "KanbanItem.accountID":
 		if e.ComplexityRoot.KanbanItem.AccountID == nil {
@@ -2152,6 +2373,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanItemPage.TotalCount(childComplexity), true
+
+	case "KanbanWebhookTest.error":
+		if e.ComplexityRoot.KanbanWebhookTest.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanWebhookTest.Error(childComplexity), true
+	case "KanbanWebhookTest.responseBody":
+		if e.ComplexityRoot.KanbanWebhookTest.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanWebhookTest.ResponseBody(childComplexity), true
+	case "KanbanWebhookTest.responseCode":
+		if e.ComplexityRoot.KanbanWebhookTest.ResponseCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanWebhookTest.ResponseCode(childComplexity), true
+	case "KanbanWebhookTest.success":
+		if e.ComplexityRoot.KanbanWebhookTest.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanWebhookTest.Success(childComplexity), true
 
 	case "Label.accountID":
 		if e.ComplexityRoot.Label.AccountID == nil {
@@ -2574,6 +2820,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInbox(childComplexity, args["input"].(model.InboxInput)), true
+	case "Mutation.createKanbanAutomation":
+		if e.ComplexityRoot.Mutation.CreateKanbanAutomation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createKanbanAutomation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateKanbanAutomation(childComplexity, args["input"].(model.KanbanAutomationInput)), true
 	case "Mutation.createKanbanItem":
 		if e.ComplexityRoot.Mutation.CreateKanbanItem == nil {
 			break
@@ -2706,6 +2963,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInbox(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteKanbanAutomation":
+		if e.ComplexityRoot.Mutation.DeleteKanbanAutomation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteKanbanAutomation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteKanbanAutomation(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteKanbanConfig":
+		if e.ComplexityRoot.Mutation.DeleteKanbanConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteKanbanConfig(childComplexity), true
 	case "Mutation.deleteKanbanItem":
 		if e.ComplexityRoot.Mutation.DeleteKanbanItem == nil {
 			break
@@ -2761,6 +3035,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["id"].(int)), true
+	case "Mutation.importKanbanItems":
+		if e.ComplexityRoot.Mutation.ImportKanbanItems == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importKanbanItems_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportKanbanItems(childComplexity, args["funnelID"].(int), args["file"].(graphql.Upload), args["mapping"].(map[string]any), args["defaultStage"].(*string)), true
 	case "Mutation.mergeContacts":
 		if e.ComplexityRoot.Mutation.MergeContacts == nil {
 			break
@@ -2816,6 +3101,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReorderKanbanItems(childComplexity, args["positions"].([]*model.KanbanPositionInput)), true
+	case "Mutation.saveKanbanConfig":
+		if e.ComplexityRoot.Mutation.SaveKanbanConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_saveKanbanConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SaveKanbanConfig(childComplexity, args["input"].(model.KanbanConfigInput)), true
 	case "Mutation.setContactLabels":
 		if e.ComplexityRoot.Mutation.SetContactLabels == nil {
 			break
@@ -2849,6 +3145,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetInboxAgentBot(childComplexity, args["inboxID"].(int), args["agentBotID"].(*int)), true
+	case "Mutation.testKanbanWebhook":
+		if e.ComplexityRoot.Mutation.TestKanbanWebhook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.TestKanbanWebhook(childComplexity), true
 	case "Mutation.toggleChecklistItem":
 		if e.ComplexityRoot.Mutation.ToggleChecklistItem == nil {
 			break
@@ -2948,6 +3250,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateInbox(childComplexity, args["id"].(int), args["input"].(model.InboxInput)), true
+	case "Mutation.updateKanbanAutomation":
+		if e.ComplexityRoot.Mutation.UpdateKanbanAutomation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateKanbanAutomation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateKanbanAutomation(childComplexity, args["id"].(int), args["input"].(model.KanbanAutomationInput)), true
 	case "Mutation.updateKanbanItem":
 		if e.ComplexityRoot.Mutation.UpdateKanbanItem == nil {
 			break
@@ -3197,6 +3510,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.InboxesConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
 
+	case "Query.kanbanAutomations":
+		if e.ComplexityRoot.Query.KanbanAutomations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.KanbanAutomations(childComplexity), true
+	case "Query.kanbanConfig":
+		if e.ComplexityRoot.Query.KanbanConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.KanbanConfig(childComplexity), true
 	case "Query.kanbanItem":
 		if e.ComplexityRoot.Query.KanbanItem == nil {
 			break
@@ -3820,6 +4145,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputInboxMemberWhereInput,
 		ec.unmarshalInputInboxOrder,
 		ec.unmarshalInputInboxWhereInput,
+		ec.unmarshalInputKanbanAutomationInput,
+		ec.unmarshalInputKanbanAutomationOrder,
+		ec.unmarshalInputKanbanAutomationWhereInput,
+		ec.unmarshalInputKanbanConfigInput,
+		ec.unmarshalInputKanbanConfigOrder,
+		ec.unmarshalInputKanbanConfigWhereInput,
 		ec.unmarshalInputKanbanItemInput,
 		ec.unmarshalInputKanbanItemOrder,
 		ec.unmarshalInputKanbanItemWhereInput,
@@ -4500,6 +4831,36 @@ func (ec *executionContext) childFields_InboxMember(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type InboxMember", field.Name)
 }
 
+func (ec *executionContext) childFields_KanbanAutomation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_KanbanAutomation_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_KanbanAutomation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_KanbanAutomation_updatedAt(ctx, field)
+	case "accountID":
+		return ec.fieldContext_KanbanAutomation_accountID(ctx, field)
+	case "name":
+		return ec.fieldContext_KanbanAutomation_name(ctx, field)
+	case "funnelID":
+		return ec.fieldContext_KanbanAutomation_funnelID(ctx, field)
+	case "triggerType":
+		return ec.fieldContext_KanbanAutomation_triggerType(ctx, field)
+	case "triggerConfig":
+		return ec.fieldContext_KanbanAutomation_triggerConfig(ctx, field)
+	case "actionType":
+		return ec.fieldContext_KanbanAutomation_actionType(ctx, field)
+	case "actionConfig":
+		return ec.fieldContext_KanbanAutomation_actionConfig(ctx, field)
+	case "enabled":
+		return ec.fieldContext_KanbanAutomation_enabled(ctx, field)
+	case "lastRunAt":
+		return ec.fieldContext_KanbanAutomation_lastRunAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanAutomation", field.Name)
+}
+
 func (ec *executionContext) childFields_KanbanBoardEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -4510,6 +4871,50 @@ func (ec *executionContext) childFields_KanbanBoardEvent(ctx context.Context, fi
 		return ec.fieldContext_KanbanBoardEvent_item(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanBoardEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanConfig(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_KanbanConfig_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_KanbanConfig_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_KanbanConfig_updatedAt(ctx, field)
+	case "accountID":
+		return ec.fieldContext_KanbanConfig_accountID(ctx, field)
+	case "webhookURL":
+		return ec.fieldContext_KanbanConfig_webhookURL(ctx, field)
+	case "enabled":
+		return ec.fieldContext_KanbanConfig_enabled(ctx, field)
+	case "settings":
+		return ec.fieldContext_KanbanConfig_settings(ctx, field)
+	case "webhookSecret":
+		return ec.fieldContext_KanbanConfig_webhookSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanConfig", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanImportError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "row":
+		return ec.fieldContext_KanbanImportError_row(ctx, field)
+	case "error":
+		return ec.fieldContext_KanbanImportError_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanImportError", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanImportResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_KanbanImportResult_total(ctx, field)
+	case "created":
+		return ec.fieldContext_KanbanImportResult_created(ctx, field)
+	case "errors":
+		return ec.fieldContext_KanbanImportResult_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanImportResult", field.Name)
 }
 
 func (ec *executionContext) childFields_KanbanItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4600,6 +5005,20 @@ func (ec *executionContext) childFields_KanbanItemPage(ctx context.Context, fiel
 		return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemPage", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanWebhookTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "success":
+		return ec.fieldContext_KanbanWebhookTest_success(ctx, field)
+	case "responseCode":
+		return ec.fieldContext_KanbanWebhookTest_responseCode(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_KanbanWebhookTest_responseBody(ctx, field)
+	case "error":
+		return ec.fieldContext_KanbanWebhookTest_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanWebhookTest", field.Name)
 }
 
 func (ec *executionContext) childFields_Label(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5480,6 +5899,20 @@ func (ec *executionContext) field_Mutation_createInbox_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createKanbanAutomation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.KanbanAutomationInput, error) {
+			return ec.unmarshalNKanbanAutomationInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAutomationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createKanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5688,6 +6121,20 @@ func (ec *executionContext) field_Mutation_deleteInbox_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteKanbanAutomation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteKanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5763,6 +6210,44 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importKanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "funnelID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["funnelID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "mapping",
+		func(ctx context.Context, v any) (map[string]any, error) {
+			return ec.unmarshalOMap2map(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mapping"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "defaultStage",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["defaultStage"] = arg3
 	return args, nil
 }
 
@@ -5881,6 +6366,20 @@ func (ec *executionContext) field_Mutation_reorderKanbanItems_args(ctx context.C
 		return nil, err
 	}
 	args["positions"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_saveKanbanConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.KanbanConfigInput, error) {
+			return ec.unmarshalNKanbanConfigInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanConfigInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -6164,6 +6663,28 @@ func (ec *executionContext) field_Mutation_updateInbox_args(ctx context.Context,
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.InboxInput, error) {
 			return ec.unmarshalNInboxInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐInboxInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateKanbanAutomation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.KanbanAutomationInput, error) {
+			return ec.unmarshalNKanbanAutomationInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAutomationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11950,6 +12471,282 @@ func (ec *executionContext) fieldContext_InboxMember_user(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _KanbanAutomation_id(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_accountID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_name(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_funnelID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_funnelID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_triggerType(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_triggerType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TriggerType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v kanbanautomation.TriggerType) graphql.Marshaler {
+			return ec.marshalNKanbanAutomationTriggerType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_triggerType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type KanbanAutomationTriggerType does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_triggerConfig(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_triggerConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TriggerConfig, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_triggerConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_actionType(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v kanbanautomation.ActionType) graphql.Marshaler {
+			return ec.marshalNKanbanAutomationActionType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type KanbanAutomationActionType does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_actionConfig(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_actionConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionConfig, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_actionConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanAutomation_lastRunAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_lastRunAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastRunAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_lastRunAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _KanbanBoardEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.KanbanBoardEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12023,6 +12820,323 @@ func (ec *executionContext) fieldContext_KanbanBoardEvent_item(_ context.Context
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanConfig_id(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_accountID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_webhookURL(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_webhookURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_webhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_settings(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanConfig_webhookSecret(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_webhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.KanbanConfig().WebhookSecret(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_webhookSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanImportError_row(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportError_row(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Row, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportError_row(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanImportError_error(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportError_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportError_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanImportResult_total(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportResult_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportResult_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportResult", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanImportResult_created(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportResult_created(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Created, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportResult_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanImportResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanImportResult_errors(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportResult_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.KanbanImportError) graphql.Marshaler {
+			return ec.marshalNKanbanImportError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportResult_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanImportResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanImportError(ctx, field)
 		},
 	}
 	return fc, nil
@@ -12875,6 +13989,98 @@ func (ec *executionContext) _KanbanItemPage_hasMore(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_KanbanItemPage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanWebhookTest_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanWebhookTest_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanWebhookTest_responseCode(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanWebhookTest_responseCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanWebhookTest_responseCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanWebhookTest_responseBody(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanWebhookTest_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanWebhookTest_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _KanbanWebhookTest_error(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanWebhookTest_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanWebhookTest_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Label_id(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -16243,6 +17449,281 @@ func (ec *executionContext) fieldContext_Mutation_bulkSetKanbanPriority(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_saveKanbanConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_saveKanbanConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SaveKanbanConfig(ctx, fc.Args["input"].(model.KanbanConfigInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
+			return ec.marshalNKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_saveKanbanConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanConfig(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_saveKanbanConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteKanbanConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteKanbanConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().DeleteKanbanConfig(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteKanbanConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_testKanbanWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testKanbanWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().TestKanbanWebhook(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
+			return ec.marshalNKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testKanbanWebhook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanWebhookTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createKanbanAutomation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createKanbanAutomation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateKanbanAutomation(ctx, fc.Args["input"].(model.KanbanAutomationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+			return ec.marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAutomation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createKanbanAutomation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateKanbanAutomation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateKanbanAutomation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateKanbanAutomation(ctx, fc.Args["id"].(int), fc.Args["input"].(model.KanbanAutomationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+			return ec.marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAutomation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateKanbanAutomation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteKanbanAutomation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteKanbanAutomation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteKanbanAutomation(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteKanbanAutomation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importKanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importKanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportKanbanItems(ctx, fc.Args["funnelID"].(int), fc.Args["file"].(graphql.Upload), fc.Args["mapping"].(map[string]any), fc.Args["defaultStage"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
+			return ec.marshalNKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importKanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanImportResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importKanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17623,6 +19104,70 @@ func (ec *executionContext) fieldContext_Query_kanbanItem(ctx context.Context, f
 	if fc.Args, err = ec.field_Query_kanbanItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_kanbanConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_kanbanConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().KanbanConfig(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
+			return ec.marshalNKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_kanbanConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanConfig(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_kanbanAutomations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_kanbanAutomations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().KanbanAutomations(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanAutomation) graphql.Marshaler {
+			return ec.marshalNKanbanAutomation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_kanbanAutomations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAutomation(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -28833,6 +30378,1125 @@ func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputKanbanAutomationInput(ctx context.Context, obj any) (model.KanbanAutomationInput, error) {
+	var it model.KanbanAutomationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "funnelID", "triggerType", "triggerConfig", "actionType", "actionConfig", "enabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "funnelID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelID = data
+		case "triggerType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerType = data
+		case "triggerConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerConfig = data
+		case "actionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionType = data
+		case "actionConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionConfig = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputKanbanAutomationOrder(ctx context.Context, obj any) (ent.KanbanAutomationOrder, error) {
+	var it ent.KanbanAutomationOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNKanbanAutomationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputKanbanAutomationWhereInput(ctx context.Context, obj any) (ent.KanbanAutomationWhereInput, error) {
+	var it ent.KanbanAutomationWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "funnelID", "funnelIDNEQ", "funnelIDIn", "funnelIDNotIn", "funnelIDGT", "funnelIDGTE", "funnelIDLT", "funnelIDLTE", "funnelIDIsNil", "funnelIDNotNil", "triggerType", "triggerTypeNEQ", "triggerTypeIn", "triggerTypeNotIn", "actionType", "actionTypeNEQ", "actionTypeIn", "actionTypeNotIn", "enabled", "enabledNEQ", "lastRunAt", "lastRunAtNEQ", "lastRunAtIn", "lastRunAtNotIn", "lastRunAtGT", "lastRunAtGTE", "lastRunAtLT", "lastRunAtLTE", "lastRunAtIsNil", "lastRunAtNotNil"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOKanbanAutomationWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOKanbanAutomationWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOKanbanAutomationWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "accountID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "accountIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNEQ = data
+		case "accountIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDIn = data
+		case "accountIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNotIn = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "funnelID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelID = data
+		case "funnelIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDNEQ = data
+		case "funnelIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDIn = data
+		case "funnelIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDNotIn = data
+		case "funnelIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDGT = data
+		case "funnelIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDGTE = data
+		case "funnelIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDLT = data
+		case "funnelIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDLTE = data
+		case "funnelIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDIsNil = data
+		case "funnelIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FunnelIDNotNil = data
+		case "triggerType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerType"))
+			data, err := ec.unmarshalOKanbanAutomationTriggerType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerType = data
+		case "triggerTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerTypeNEQ"))
+			data, err := ec.unmarshalOKanbanAutomationTriggerType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerTypeNEQ = data
+		case "triggerTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerTypeIn"))
+			data, err := ec.unmarshalOKanbanAutomationTriggerType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerTypeIn = data
+		case "triggerTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerTypeNotIn"))
+			data, err := ec.unmarshalOKanbanAutomationTriggerType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TriggerTypeNotIn = data
+		case "actionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionType"))
+			data, err := ec.unmarshalOKanbanAutomationActionType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionType = data
+		case "actionTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionTypeNEQ"))
+			data, err := ec.unmarshalOKanbanAutomationActionType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionTypeNEQ = data
+		case "actionTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionTypeIn"))
+			data, err := ec.unmarshalOKanbanAutomationActionType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionTypeIn = data
+		case "actionTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actionTypeNotIn"))
+			data, err := ec.unmarshalOKanbanAutomationActionType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActionTypeNotIn = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "enabledNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabledNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnabledNEQ = data
+		case "lastRunAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAt = data
+		case "lastRunAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtNEQ = data
+		case "lastRunAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtIn = data
+		case "lastRunAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtNotIn = data
+		case "lastRunAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtGT = data
+		case "lastRunAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtGTE = data
+		case "lastRunAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtLT = data
+		case "lastRunAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtLTE = data
+		case "lastRunAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtIsNil = data
+		case "lastRunAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastRunAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastRunAtNotNil = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputKanbanConfigInput(ctx context.Context, obj any) (model.KanbanConfigInput, error) {
+	var it model.KanbanConfigInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"webhookURL", "webhookSecret", "regenerateSecret", "enabled", "events", "settings"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "webhookURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "webhookSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookSecret = data
+		case "regenerateSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regenerateSecret"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegenerateSecret = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		case "settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settings"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Settings = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputKanbanConfigOrder(ctx context.Context, obj any) (ent.KanbanConfigOrder, error) {
+	var it ent.KanbanConfigOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNKanbanConfigOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputKanbanConfigWhereInput(ctx context.Context, obj any) (ent.KanbanConfigWhereInput, error) {
+	var it ent.KanbanConfigWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "webhookURL", "webhookURLNEQ", "webhookURLIn", "webhookURLNotIn", "webhookURLGT", "webhookURLGTE", "webhookURLLT", "webhookURLLTE", "webhookURLContains", "webhookURLHasPrefix", "webhookURLHasSuffix", "webhookURLIsNil", "webhookURLNotNil", "webhookURLEqualFold", "webhookURLContainsFold", "enabled", "enabledNEQ"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOKanbanConfigWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOKanbanConfigWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOKanbanConfigWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "accountID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "accountIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNEQ = data
+		case "accountIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDIn = data
+		case "accountIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountIDNotIn = data
+		case "webhookURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "webhookURLNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLNEQ = data
+		case "webhookURLIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLIn = data
+		case "webhookURLNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLNotIn = data
+		case "webhookURLGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLGT = data
+		case "webhookURLGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLGTE = data
+		case "webhookURLLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLLT = data
+		case "webhookURLLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLLTE = data
+		case "webhookURLContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLContains = data
+		case "webhookURLHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLHasPrefix = data
+		case "webhookURLHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLHasSuffix = data
+		case "webhookURLIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLIsNil = data
+		case "webhookURLNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLNotNil = data
+		case "webhookURLEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLEqualFold = data
+		case "webhookURLContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURLContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURLContainsFold = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "enabledNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabledNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnabledNEQ = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputKanbanItemInput(ctx context.Context, obj any) (model.KanbanItemInput, error) {
 	var it model.KanbanItemInput
 	if obj == nil {
@@ -35112,6 +37776,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._KanbanItem(ctx, sel, obj)
+	case *ent.KanbanConfig:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._KanbanConfig(ctx, sel, obj)
+	case *ent.KanbanAutomation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._KanbanAutomation(ctx, sel, obj)
 	case *ent.InboxMember:
 		if obj == nil {
 			return graphql.Null
@@ -37594,6 +40268,94 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var kanbanAutomationImplementors = []string{"KanbanAutomation", "Node"}
+
+func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.SelectionSet, obj *ent.KanbanAutomation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanAutomationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanAutomation")
+		case "id":
+			out.Values[i] = ec._KanbanAutomation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._KanbanAutomation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._KanbanAutomation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountID":
+			out.Values[i] = ec._KanbanAutomation_accountID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._KanbanAutomation_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnelID":
+			out.Values[i] = ec._KanbanAutomation_funnelID(ctx, field, obj)
+		case "triggerType":
+			out.Values[i] = ec._KanbanAutomation_triggerType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "triggerConfig":
+			out.Values[i] = ec._KanbanAutomation_triggerConfig(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionType":
+			out.Values[i] = ec._KanbanAutomation_actionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionConfig":
+			out.Values[i] = ec._KanbanAutomation_actionConfig(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._KanbanAutomation_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastRunAt":
+			out.Values[i] = ec._KanbanAutomation_lastRunAt(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var kanbanBoardEventImplementors = []string{"KanbanBoardEvent"}
 
 func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanBoardEvent) graphql.Marshaler {
@@ -37617,6 +40379,201 @@ func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.Selec
 			}
 		case "item":
 			out.Values[i] = ec._KanbanBoardEvent_item(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var kanbanConfigImplementors = []string{"KanbanConfig", "Node"}
+
+func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.SelectionSet, obj *ent.KanbanConfig) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanConfigImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanConfig")
+		case "id":
+			out.Values[i] = ec._KanbanConfig_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._KanbanConfig_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._KanbanConfig_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "accountID":
+			out.Values[i] = ec._KanbanConfig_accountID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhookURL":
+			out.Values[i] = ec._KanbanConfig_webhookURL(ctx, field, obj)
+		case "enabled":
+			out.Values[i] = ec._KanbanConfig_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "settings":
+			out.Values[i] = ec._KanbanConfig_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhookSecret":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._KanbanConfig_webhookSecret(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var kanbanImportErrorImplementors = []string{"KanbanImportError"}
+
+func (ec *executionContext) _KanbanImportError(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanImportError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanImportErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanImportError")
+		case "row":
+			out.Values[i] = ec._KanbanImportError_row(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._KanbanImportError_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var kanbanImportResultImplementors = []string{"KanbanImportResult"}
+
+func (ec *executionContext) _KanbanImportResult(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanImportResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanImportResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanImportResult")
+		case "total":
+			out.Values[i] = ec._KanbanImportResult_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created":
+			out.Values[i] = ec._KanbanImportResult_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._KanbanImportResult_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -38105,6 +41062,57 @@ func (ec *executionContext) _KanbanItemPage(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var kanbanWebhookTestImplementors = []string{"KanbanWebhookTest"}
+
+func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanWebhookTest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanWebhookTestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanWebhookTest")
+		case "success":
+			out.Values[i] = ec._KanbanWebhookTest_success(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "responseCode":
+			out.Values[i] = ec._KanbanWebhookTest_responseCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._KanbanWebhookTest_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._KanbanWebhookTest_error(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -38955,6 +41963,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "saveKanbanConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_saveKanbanConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteKanbanConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteKanbanConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testKanbanWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testKanbanWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createKanbanAutomation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createKanbanAutomation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateKanbanAutomation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateKanbanAutomation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteKanbanAutomation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteKanbanAutomation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importKanbanItems":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importKanbanItems(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39715,6 +42772,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_kanbanItem(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "kanbanConfig":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_kanbanConfig(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "kanbanAutomations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_kanbanAutomations(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -41918,6 +45019,82 @@ func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.S
 	return ret
 }
 
+func (ec *executionContext) marshalNKanbanAutomation2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx context.Context, sel ast.SelectionSet, v ent.KanbanAutomation) graphql.Marshaler {
+	return ec._KanbanAutomation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKanbanAutomation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanAutomation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._KanbanAutomation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNKanbanAutomationActionType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx context.Context, v any) (kanbanautomation.ActionType, error) {
+	var res kanbanautomation.ActionType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanAutomationActionType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx context.Context, sel ast.SelectionSet, v kanbanautomation.ActionType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNKanbanAutomationInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAutomationInput(ctx context.Context, v any) (model.KanbanAutomationInput, error) {
+	res, err := ec.unmarshalInputKanbanAutomationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNKanbanAutomationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationOrderField(ctx context.Context, v any) (*ent.KanbanAutomationOrderField, error) {
+	var res = new(ent.KanbanAutomationOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanAutomationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanAutomationOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNKanbanAutomationTriggerType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx context.Context, v any) (kanbanautomation.TriggerType, error) {
+	var res kanbanautomation.TriggerType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanAutomationTriggerType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx context.Context, sel ast.SelectionSet, v kanbanautomation.TriggerType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNKanbanAutomationWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInput(ctx context.Context, v any) (*ent.KanbanAutomationWhereInput, error) {
+	res, err := ec.unmarshalInputKanbanAutomationWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNKanbanBoardEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanBoardEvent(ctx context.Context, sel ast.SelectionSet, v model.KanbanBoardEvent) graphql.Marshaler {
 	return ec._KanbanBoardEvent(ctx, sel, &v)
 }
@@ -41930,6 +45107,86 @@ func (ec *executionContext) marshalNKanbanBoardEvent2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._KanbanBoardEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNKanbanConfig2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx context.Context, sel ast.SelectionSet, v ent.KanbanConfig) graphql.Marshaler {
+	return ec._KanbanConfig(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._KanbanConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNKanbanConfigInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanConfigInput(ctx context.Context, v any) (model.KanbanConfigInput, error) {
+	res, err := ec.unmarshalInputKanbanConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNKanbanConfigOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigOrderField(ctx context.Context, v any) (*ent.KanbanConfigOrderField, error) {
+	var res = new(ent.KanbanConfigOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanConfigOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanConfigOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNKanbanConfigWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInput(ctx context.Context, v any) (*ent.KanbanConfigWhereInput, error) {
+	res, err := ec.unmarshalInputKanbanConfigWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanImportError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.KanbanImportError) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanImportError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanImportError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportError(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportError) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._KanbanImportError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNKanbanImportResult2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v model.KanbanImportResult) graphql.Marshaler {
+	return ec._KanbanImportResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._KanbanImportResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNKanbanItem2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx context.Context, sel ast.SelectionSet, v ent.KanbanItem) graphql.Marshaler {
@@ -42054,6 +45311,20 @@ func (ec *executionContext) unmarshalNKanbanPositionInput2ᚕᚖgithubᚗcomᚋs
 func (ec *executionContext) unmarshalNKanbanPositionInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPositionInput(ctx context.Context, v any) (*model.KanbanPositionInput, error) {
 	res, err := ec.unmarshalInputKanbanPositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanWebhookTest2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, v model.KanbanWebhookTest) graphql.Marshaler {
+	return ec._KanbanWebhookTest(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._KanbanWebhookTest(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v ent.Label) graphql.Marshaler {
@@ -42528,6 +45799,22 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 func (ec *executionContext) unmarshalNUpdateContactInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateContactInput(ctx context.Context, v any) (model.UpdateContactInput, error) {
 	res, err := ec.unmarshalInputUpdateContactInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v graphql.Upload) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalUpload(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (*graphql.Upload, error) {
@@ -43960,6 +47247,164 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalInt64(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationActionType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionTypeᚄ(ctx context.Context, v any) ([]kanbanautomation.ActionType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]kanbanautomation.ActionType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanAutomationActionType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOKanbanAutomationActionType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []kanbanautomation.ActionType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanAutomationActionType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationActionType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx context.Context, v any) (*kanbanautomation.ActionType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(kanbanautomation.ActionType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOKanbanAutomationActionType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionType(ctx context.Context, sel ast.SelectionSet, v *kanbanautomation.ActionType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationTriggerType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerTypeᚄ(ctx context.Context, v any) ([]kanbanautomation.TriggerType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]kanbanautomation.TriggerType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanAutomationTriggerType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOKanbanAutomationTriggerType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []kanbanautomation.TriggerType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanAutomationTriggerType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationTriggerType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx context.Context, v any) (*kanbanautomation.TriggerType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(kanbanautomation.TriggerType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOKanbanAutomationTriggerType2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐTriggerType(ctx context.Context, sel ast.SelectionSet, v *kanbanautomation.TriggerType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInputᚄ(ctx context.Context, v any) ([]*ent.KanbanAutomationWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.KanbanAutomationWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanAutomationWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOKanbanAutomationWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationWhereInput(ctx context.Context, v any) (*ent.KanbanAutomationWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputKanbanAutomationWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.KanbanConfigWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.KanbanConfigWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanConfigWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInput(ctx context.Context, v any) (*ent.KanbanConfigWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputKanbanConfigWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {

@@ -168,3 +168,42 @@ func TestGraphQLConnections(t *testing.T) {
 		})
 	})
 }
+
+func TestGraphQLKanbanConfigAutomationsAndImport(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		agent := a.agent(a.Account)
+		var funnel int
+		a.run(t, []gqlCase{
+			{name: "a funnel to work on",
+				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New", slug: "new"}, {name: "Won", slug: "won"}]}) { id } }`,
+				check: func(t *testing.T, r *gqlResp) { funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id")) }},
+			{name: "an agent may not read the kanban config", token: agent, query: `{ kanbanConfig { webhookURL } }`, code: "FORBIDDEN"},
+			{name: "an administrator sets the webhook and sees its secret",
+				query: `mutation { saveKanbanConfig(input: {webhookURL: "https://hooks.example.com/kanban", events: ["kanban_item.moved"]}) {
+					webhookURL enabled webhookSecret } }`,
+				want: H{"saveKanbanConfig.webhookURL": "https://hooks.example.com/kanban", "saveKanbanConfig.webhookSecret": nonEmpty}},
+			{name: "an automation with an incomplete trigger is BAD_USER_INPUT",
+				query: `mutation { createKanbanAutomation(input: {name: "x", triggerType: "idle", triggerConfig: {}, actionType: "set_priority",
+					actionConfig: {priority: "high"}}) { id } }`, code: "BAD_USER_INPUT"},
+			{name: "an automation: idle for 24 hours raises the priority",
+				query: `mutation { createKanbanAutomation(input: {name: "Nudge", triggerType: "idle", triggerConfig: {hours: 24},
+					actionType: "set_priority", actionConfig: {priority: "high"}}) { name triggerType actionType enabled } }`,
+				want: H{"createKanbanAutomation.triggerType": "idle", "createKanbanAutomation.enabled": true}},
+			{name: "an agent may not list automations", token: agent, query: `{ kanbanAutomations { id } }`, code: "FORBIDDEN"},
+		})
+		csv := []byte("Deal,Amount,Stage\nAcme,100,won\nGlobex,-5,new\nInitech,20,\n")
+		r := a.gqlMultipart("", `mutation($f: ID!, $file: Upload!) { importKanbanItems(funnelID: $f, file: $file,
+			mapping: {Deal: "title", Amount: "value", Stage: "funnel_stage"}) { total created { title stage { slug } } errors { row error } } }`,
+			H{"f": funnel, "file": nil}, []upload{{"variables.file", "cards.csv", "text/csv", csv}})
+		if r.Status != http.StatusOK || len(r.Errors) > 0 {
+			t.Fatalf("import: %s", r)
+		}
+		if got := mustGet(t, r.Data, "importKanbanItems.created.#"); got != float64(2) {
+			t.Errorf("imported %v cards, want 2 (the negative value refused): %s", got, r)
+		}
+		if got := mustGet(t, r.Data, "importKanbanItems.errors.0.row"); got != float64(3) {
+			t.Errorf("the refused row is %v, want row 3: %s", got, r)
+		}
+	})
+}

@@ -24,6 +24,11 @@ func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.Fu
 	return f.Edges.Stages, nil
 }
 
+// WebhookSecret is the resolver for the webhookSecret field.
+func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (string, error) {
+	return obj.WebhookSecret, nil
+}
+
 // Currency is the resolver for the currency field.
 func (r *kanbanItemResolver) Currency(ctx context.Context, obj *ent.KanbanItem) (map[string]any, error) {
 	out := make(map[string]any, len(obj.Currency))
@@ -354,6 +359,66 @@ func (r *mutationResolver) BulkSetKanbanPriority(ctx context.Context, ids []int,
 	return r.svc.BulkSetPriority(ctx, ids, priority)
 }
 
+// SaveKanbanConfig is the resolver for the saveKanbanConfig field.
+func (r *mutationResolver) SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*ent.KanbanConfig, error) {
+	return r.svc.SaveKanbanConfig(ctx, ops.KanbanConfigInput{
+		WebhookURL: input.WebhookURL, WebhookSecret: input.WebhookSecret, RegenerateSecret: deref(input.RegenerateSecret),
+		Enabled: input.Enabled, Events: optionalList(input.Events), Settings: input.Settings,
+	})
+}
+
+// DeleteKanbanConfig is the resolver for the deleteKanbanConfig field.
+func (r *mutationResolver) DeleteKanbanConfig(ctx context.Context) (bool, error) {
+	return true, r.svc.DeleteKanbanConfig(ctx)
+}
+
+// TestKanbanWebhook is the resolver for the testKanbanWebhook field.
+func (r *mutationResolver) TestKanbanWebhook(ctx context.Context) (*model.KanbanWebhookTest, error) {
+	res, err := r.svc.TestKanbanWebhook(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.KanbanWebhookTest{Success: res.Err == "" && res.Status >= 200 && res.Status < 300,
+		ResponseCode: res.Status, ResponseBody: res.Body}
+	if res.Err != "" {
+		out.Error = &res.Err
+	}
+	return out, nil
+}
+
+// CreateKanbanAutomation is the resolver for the createKanbanAutomation field.
+func (r *mutationResolver) CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error) {
+	return r.svc.CreateAutomation(ctx, automationInput(input))
+}
+
+// UpdateKanbanAutomation is the resolver for the updateKanbanAutomation field.
+func (r *mutationResolver) UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error) {
+	return r.svc.UpdateAutomation(ctx, id, automationInput(input))
+}
+
+// DeleteKanbanAutomation is the resolver for the deleteKanbanAutomation field.
+func (r *mutationResolver) DeleteKanbanAutomation(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteAutomation(ctx, id)
+}
+
+// ImportKanbanItems is the resolver for the importKanbanItems field.
+func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.KanbanImportResult, error) {
+	header, rows, err := ops.ParseCSV(file.File)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.svc.ImportCards(ctx, ops.ImportInput{FunnelID: funnelID, DefaultStage: deref(defaultStage),
+		Mapping: stringMap(mapping), Header: header, Rows: rows})
+	if err != nil {
+		return nil, err
+	}
+	out := &model.KanbanImportResult{Total: res.Total, Created: res.Created, Errors: []*model.KanbanImportError{}}
+	for _, e := range res.Errors {
+		out.Errors = append(out.Errors, &model.KanbanImportError{Row: e.Row, Error: e.Error})
+	}
+	return out, nil
+}
+
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
 	return r.svc.Contact(ctx, id)
@@ -497,6 +562,16 @@ func (r *queryResolver) KanbanItems(ctx context.Context, filter *model.KanbanIte
 // KanbanItem is the resolver for the kanbanItem field.
 func (r *queryResolver) KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error) {
 	return r.svc.Card(ctx, id)
+}
+
+// KanbanConfig is the resolver for the kanbanConfig field.
+func (r *queryResolver) KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error) {
+	return r.svc.KanbanConfig(ctx)
+}
+
+// KanbanAutomations is the resolver for the kanbanAutomations field.
+func (r *queryResolver) KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error) {
+	return r.svc.Automations(ctx)
 }
 
 // NextOccurrenceAt is the resolver for the nextOccurrenceAt field.

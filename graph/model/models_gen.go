@@ -174,11 +174,47 @@ type InboxInput struct {
 	AvatarURL                  *string       `json:"avatarURL,omitempty"`
 }
 
+type KanbanAutomationInput struct {
+	Name *string `json:"name,omitempty"`
+	// null applies the automation to every funnel.
+	FunnelID *int `json:"funnelID,omitempty"`
+	// stage_entered, status_changed or idle
+	TriggerType   *string        `json:"triggerType,omitempty"`
+	TriggerConfig map[string]any `json:"triggerConfig,omitempty"`
+	// move, assign, set_priority or send_message
+	ActionType   *string        `json:"actionType,omitempty"`
+	ActionConfig map[string]any `json:"actionConfig,omitempty"`
+	Enabled      *bool          `json:"enabled,omitempty"`
+}
+
 // One change of a board: created, updated, moved, status_changed or deleted (item is null then).
 type KanbanBoardEvent struct {
 	Kind   string          `json:"kind"`
 	ItemID int             `json:"itemID"`
 	Item   *ent.KanbanItem `json:"item,omitempty"`
+}
+
+type KanbanConfigInput struct {
+	WebhookURL *string `json:"webhookURL,omitempty"`
+	// Sets the secret; regenerateSecret makes a fresh one instead.
+	WebhookSecret    *string `json:"webhookSecret,omitempty"`
+	RegenerateSecret *bool   `json:"regenerateSecret,omitempty"`
+	Enabled          *bool   `json:"enabled,omitempty"`
+	// The kanban_item.* events sent to the URL (default: all).
+	Events   []string       `json:"events,omitempty"`
+	Settings map[string]any `json:"settings,omitempty"`
+}
+
+type KanbanImportError struct {
+	// The CSV row (the header is row 1).
+	Row   int    `json:"row"`
+	Error string `json:"error"`
+}
+
+type KanbanImportResult struct {
+	Total   int                  `json:"total"`
+	Created []*ent.KanbanItem    `json:"created"`
+	Errors  []*KanbanImportError `json:"errors"`
 }
 
 type KanbanItemInput struct {
@@ -227,6 +263,14 @@ type KanbanPositionInput struct {
 	ID       int     `json:"id"`
 	Position int     `json:"position"`
 	Stage    *string `json:"stage,omitempty"`
+}
+
+// What the kanban webhook's receiver answered to a signed kanban.test event.
+type KanbanWebhookTest struct {
+	Success      bool    `json:"success"`
+	ResponseCode int     `json:"responseCode"`
+	ResponseBody string  `json:"responseBody"`
+	Error        *string `json:"error,omitempty"`
 }
 
 type LabelInput struct {

@@ -237,12 +237,15 @@ func (s *Service) checkAction(ctx context.Context, c *ent.Client, a *ent.KanbanA
 	return nil
 }
 
-// numberOf reads a JSON number (or numeric string).
+// numberOf reads a number as JSON (float64) or GraphQL (int64) decode it,
+// or a numeric string.
 func numberOf(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
 	case int:
+		return float64(x), true
+	case int64:
 		return float64(x), true
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
