@@ -103,7 +103,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 
 		agent := a.agent(a.Account)
 		conn := subscribe(t, addr, agent, fmt.Sprintf(
-			`subscription { kanbanBoardChanged(funnelID: %d) { kind itemID item { stage { slug } position } } }`, funnel))
+			`subscription { kanbanBoardChanged(funnelID: %d) { kind itemID item { funnelID stage { slug } position } } }`, funnel))
 		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
 
 		a.mustREST("POST", base+"/kanban_items", a.Admin, H{"kanban_item": H{"funnel_id": other, "funnel_stage": "new",
@@ -122,6 +122,12 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 		}
 		if slug := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.stage.slug"); slug != "won" {
 			t.Errorf("moved card is in %v, want won", slug)
+		}
+
+		a.mustREST("POST", fmt.Sprintf("%s/kanban_items/%d/move", base, card), a.Admin, H{"funnel_id": other, "funnel_stage": "new"}, http.StatusOK)
+		m = read(t, conn)
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.funnelID"); got != id(other) {
+			t.Errorf("the board the card left got %v, want the move with the card's new funnel %d", m.Payload, other)
 		}
 	})
 }

@@ -187,7 +187,7 @@ type KanbanAutomationInput struct {
 	Enabled      *bool          `json:"enabled,omitempty"`
 }
 
-// One change of a board: created, updated, moved, status_changed or deleted (item is null then).
+// One change of a board: created, updated, moved, status_changed or deleted (item is null then). A card moved to another funnel comes with its new place, so the board it left can drop it.
 type KanbanBoardEvent struct {
 	Kind   string          `json:"kind"`
 	ItemID int             `json:"itemID"`

@@ -94,9 +94,14 @@ func (s *Service) announceMove(ctx context.Context, c *ent.Client, from, to *ent
 	if to.Edges.Stage != nil {
 		toStage = to.Edges.Stage.Slug
 	}
-	return s.announceCard(ctx, c, "kanban_item.moved", to, map[string]any{
+	err := s.announceCard(ctx, c, "kanban_item.moved", to, map[string]any{
 		"from_funnel_id": from.FunnelID, "to_funnel_id": to.FunnelID,
 		"from_stage": fromStage, "to_stage": toStage,
 		"from_position": from.Position, "to_position": to.Position,
 	})
+	if err == nil && from.FunnelID != to.FunnelID {
+		// Viewers of the board the card left see it go.
+		s.publishAfterCommit(ctx, events.Event{AccountID: to.AccountID, Kind: "kanban_item.moved", FunnelID: from.FunnelID, KanbanItemID: to.ID})
+	}
+	return err
 }
