@@ -5,5 +5,5 @@ import "embed"
 
 // Files are served under /static/.
 //
-//go:embed *.css
+//go:embed *.css *.js
 var Files embed.FS

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/static"
@@ -24,11 +26,15 @@ const sessionCookie = "sb_session"
 // Console is the web console over the operations.
 type Console struct {
 	svc *ops.Service
+	hub *events.Hub
+	// ctx ends at shutdown, and with it the live board connections.
+	ctx context.Context
 }
 
-// Mount registers the console's routes and its static files.
-func Mount(app *fiber.App, svc *ops.Service) {
-	c := &Console{svc: svc}
+// Mount registers the console's routes and its static files. Live boards
+// follow hub until ctx ends.
+func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub) {
+	c := &Console{svc: svc, hub: hub, ctx: ctx}
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.Files), MaxAge: 3600}))
 	app.Get("/", func(ctx *fiber.Ctx) error { return ctx.Redirect("/app") })
 	app.Get("/app/login", c.loginPage)
@@ -37,6 +43,10 @@ func Mount(app *fiber.App, svc *ops.Service) {
 	app.Get("/app", c.home)
 	acc := app.Group("/app/accounts/:account_id", c.requireSession)
 	acc.Get("/contacts", c.contacts)
+	acc.Get("/funnels", c.funnels)
+	acc.Get("/funnels/:funnel_id/board", c.board)
+	acc.Get("/funnels/:funnel_id/live", c.live)
+	acc.Post("/kanban_items/:id/move", c.moveCard)
 }
 
 func render(c *fiber.Ctx, status int, comp templ.Component) error {

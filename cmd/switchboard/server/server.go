@@ -92,7 +92,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s.Jobs.Start(ctx)
 	rest.Mount(s.App, s.Svc)
 	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")))
-	web.Mount(s.App, s.Svc)
+	web.Mount(ctx, s.App, s.Svc, s.Events)
 	rest.NotFound(s.App)
 	return s
 }

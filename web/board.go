@@ -1,0 +1,209 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gorilla/websocket"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/views"
+)
+
+// The kanban screens: the account's funnels, and one funnel's board, where
+// agents drag cards and see every viewer's moves live.
+
+// funnels lists the account's funnels.
+func (c *Console) funnels(ctx *fiber.Ctx) error {
+	nav, err := c.nav(ctx)
+	if err != nil {
+		return err
+	}
+	fs, err := c.svc.Funnels(ctx.UserContext())
+	if err != nil {
+		return err
+	}
+	l := views.BoardList{Nav: nav}
+	for _, f := range fs {
+		l.Funnels = append(l.Funnels, views.BoardLink{ID: f.ID, Name: f.Name})
+	}
+	return render(ctx, fiber.StatusOK, views.Boards(l))
+}
+
+// board is a funnel's board; with ?fragment=1 only its columns (what the
+// board's script swaps in after a change).
+func (c *Console) board(ctx *fiber.Ctx) error {
+	id, err := strconv.Atoi(ctx.Params("funnel_id"))
+	if err != nil {
+		return apperr.NotFound("Funnel")
+	}
+	b, err := c.loadBoard(ctx.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	if ctx.Query("fragment") == "1" {
+		return render(ctx, fiber.StatusOK, views.BoardColumns(*b))
+	}
+	if b.Nav, err = c.nav(ctx); err != nil {
+		return err
+	}
+	return render(ctx, fiber.StatusOK, views.BoardPage(*b))
+}
+
+// loadBoard reads a funnel's stages and cards in board order.
+func (c *Console) loadBoard(ctx context.Context, id int) (*views.Board, error) {
+	f, err := c.svc.Funnel(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	cards, err := c.svc.FunnelCards(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	byStage := map[int][]views.BoardCard{}
+	for _, it := range cards {
+		byStage[it.StageID] = append(byStage[it.StageID], boardCard(it))
+	}
+	b := &views.Board{FunnelID: f.ID, Name: f.Name}
+	for _, st := range f.Edges.Stages {
+		b.Stages = append(b.Stages, views.BoardStage{Slug: st.Slug, Name: st.Name, Color: st.Color, Cards: byStage[st.ID]})
+	}
+	return b, nil
+}
+
+func boardCard(it *ent.KanbanItem) views.BoardCard {
+	title := it.Title
+	if title == "" {
+		title = fmt.Sprintf("Card %d", it.ID)
+	}
+	value := strconv.FormatFloat(it.Value, 'f', -1, 64)
+	if code := it.Currency["code"]; code != "" {
+		value += " " + code
+	}
+	return views.BoardCard{ID: it.ID, Title: title, Priority: string(it.Priority), Value: value, Status: string(it.Status)}
+}
+
+// moveCard is a drop on the board: the card goes to a stage and position,
+// through the operation the APIs use.
+func (c *Console) moveCard(ctx *fiber.Ctx) error {
+	id, err := strconv.Atoi(ctx.Params("id"))
+	if err != nil {
+		return apperr.NotFound("Kanban item")
+	}
+	var body struct {
+		Stage    string `json:"funnel_stage"`
+		Position *int   `json:"position"`
+	}
+	if err := json.Unmarshal(ctx.Body(), &body); err != nil {
+		return apperr.BadRequest("Malformed JSON body: %v", err)
+	}
+	it, err := c.svc.MoveCard(ctx.UserContext(), id, ops.MoveInput{Stage: &body.Stage, Position: body.Position})
+	if err != nil {
+		return err
+	}
+	return ctx.JSON(fiber.Map{"id": it.ID, "position": it.Position})
+}
+
+// Live updates of a board, per gorilla/websocket's chat example: the
+// handler's goroutine writes, a second one reads (to see the close), a
+// viewer too slow to keep up is dropped and refetches on reconnect.
+const (
+	writeWait  = 10 * time.Second
+	pongWait   = 60 * time.Second
+	pingPeriod = pongWait * 9 / 10
+)
+
+var upgrader = websocket.Upgrader{
+	// The session cookie is SameSite=Lax, but a websocket handshake is a
+	// GET any page may start: only the console's own pages may connect.
+	CheckOrigin: sameOrigin,
+}
+
+func sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	return origin == "" || strings.TrimPrefix(strings.TrimPrefix(origin, "https://"), "http://") == r.Host
+}
+
+// live streams the board's changes as small JSON events ({kind, item_id});
+// the page refetches its columns on each.
+func (c *Console) live(ctx *fiber.Ctx) error {
+	id, err := strconv.Atoi(ctx.Params("funnel_id"))
+	if err != nil {
+		return apperr.NotFound("Funnel")
+	}
+	f, err := c.svc.Funnel(ctx.UserContext(), id) // 404 unless the viewer may see it
+	if err != nil {
+		return err
+	}
+	return adaptor.HTTPHandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Subscribed before the handshake ends: a change made as soon as the
+		// browser is connected is not missed.
+		in, cancel := c.hub.Subscribe(f.AccountID)
+		defer cancel()
+		conn, err := upgrader.Upgrade(w, r, nil)
+		if err != nil {
+			return // the upgrader has answered
+		}
+		c.streamBoard(conn, in, f.ID)
+	})(ctx)
+}
+
+func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funnelID int) {
+	defer conn.Close()
+	gone := make(chan struct{})
+	go readUntilClosed(conn, gone)
+	ping := time.NewTicker(pingPeriod)
+	defer ping.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-gone:
+			return
+		case e, ok := <-in:
+			if !ok {
+				return
+			}
+			if !boardEvent(e, funnelID) {
+				continue
+			}
+			_ = conn.SetWriteDeadline(time.Now().Add(writeWait))
+			msg := fiber.Map{"kind": strings.TrimPrefix(e.Kind, "kanban_item."), "item_id": e.KanbanItemID}
+			if err := conn.WriteJSON(msg); err != nil {
+				return
+			}
+		case <-ping.C:
+			_ = conn.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := conn.WriteMessage(websocket.PingMessage, nil); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func boardEvent(e events.Event, funnelID int) bool {
+	return strings.HasPrefix(e.Kind, "kanban_item.") && e.FunnelID == funnelID
+}
+
+// readUntilClosed reads (and drops) what the browser sends, answering
+// pings, until the connection ends.
+func readUntilClosed(conn *websocket.Conn, gone chan<- struct{}) {
+	defer close(gone)
+	_ = conn.SetReadDeadline(time.Now().Add(pongWait))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(pongWait)) })
+	for {
+		if _, _, err := conn.NextReader(); err != nil {
+			return
+		}
+	}
+}
