@@ -1,0 +1,237 @@
+package web_test
+
+// The console in a real browser: Debian's headless Chromium, driven from Go
+// over the DevTools protocol (a few commands, no library).
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// browser is a headless Chromium and its DevTools connection.
+type browser struct {
+	t    *testing.T
+	conn *websocket.Conn
+	mu   sync.Mutex
+	next int
+	wait map[int]chan cdpReply
+}
+
+type cdpReply struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
+
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skip("Debian's chromium is not installed (.ci/run installs it)")
+	}
+	cmd := exec.Command(chromiumPath, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-port=0", "about:blank")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := devtoolsURL.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	var wsURL string
+	select {
+	case wsURL = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatal("chromium did not start its DevTools endpoint")
+	}
+	conn, _, err := websocket.DefaultDialer.Dial(wsURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	b := &browser{t: t, conn: conn, wait: map[int]chan cdpReply{}}
+	go b.readReplies()
+	return b
+}
+
+func (b *browser) readReplies() {
+	for {
+		var msg struct {
+			ID int `json:"id"`
+			cdpReply
+		}
+		if err := b.conn.ReadJSON(&msg); err != nil {
+			return
+		}
+		b.mu.Lock()
+		ch := b.wait[msg.ID]
+		delete(b.wait, msg.ID)
+		b.mu.Unlock()
+		if ch != nil {
+			ch <- msg.cdpReply
+		}
+	}
+}
+
+// call sends a DevTools command (to a page when session is set).
+func (b *browser) call(session, method string, params map[string]any, out any) {
+	b.t.Helper()
+	b.mu.Lock()
+	b.next++
+	id := b.next
+	ch := make(chan cdpReply, 1)
+	b.wait[id] = ch
+	msg := map[string]any{"id": id, "method": method, "params": params}
+	if session != "" {
+		msg["sessionId"] = session
+	}
+	err := b.conn.WriteJSON(msg)
+	b.mu.Unlock()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	select {
+	case r := <-ch:
+		if r.Error != nil {
+			b.t.Fatalf("%s: %s", method, r.Error.Message)
+		}
+		if out != nil {
+			if err := json.Unmarshal(r.Result, out); err != nil {
+				b.t.Fatal(err)
+			}
+		}
+	case <-time.After(20 * time.Second):
+		b.t.Fatalf("%s: no answer", method)
+	}
+}
+
+// open opens a tab at url and returns its session.
+func (b *browser) open(url string) string {
+	b.t.Helper()
+	var target struct{ TargetID string }
+	b.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &target)
+	var att struct{ SessionID string }
+	b.call("", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &att)
+	b.call(att.SessionID, "Page.navigate", map[string]any{"url": url}, nil)
+	return att.SessionID
+}
+
+// eval runs JavaScript in a tab and returns its (JSON) value.
+func (b *browser) eval(session, js string) any {
+	b.t.Helper()
+	var r struct {
+		Result struct {
+			Value any `json:"value"`
+		} `json:"result"`
+		ExceptionDetails any `json:"exceptionDetails"`
+	}
+	b.call(session, "Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true, "awaitPromise": true}, &r)
+	if r.ExceptionDetails != nil {
+		b.t.Fatalf("script failed: %v", r.ExceptionDetails)
+	}
+	return r.Result.Value
+}
+
+// waitTrue polls a JavaScript condition in a tab.
+func (b *browser) waitTrue(session, what, js string) {
+	b.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for b.eval(session, "Boolean("+js+")") != true {
+		if time.Now().After(deadline) {
+			b.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// cardIn is a script telling whether card id is in stage slug's column.
+func cardIn(id int, slug string) string {
+	return fmt.Sprintf(`document.querySelector('[data-testid="stage-%s"] [data-testid="card-%d"]') !== null`, slug, id)
+}
+
+func TestConsoleBoardInChromium(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		c := newConsole(t, e)
+		_, f := c.post(c.api("/funnels"), map[string]any{"name": "Sales", "stages": []map[string]any{
+			{"name": "New", "slug": "new"}, {"name": "Won", "slug": "won"}}}, true)
+		funnel := int(f["id"].(float64))
+		var cards []int
+		for _, title := range []string{"Acme", "Globex"} {
+			_, card := c.post(c.api("/kanban_items"), map[string]any{"funnel_id": funnel, "funnel_stage": "new",
+				"item_details": map[string]any{"title": title}}, true)
+			cards = append(cards, int(card["id"].(float64)))
+		}
+		b := startBrowser(t)
+
+		// Sign in through the login form, as a person would.
+		tab := b.open(c.base + "/app/login")
+		b.waitTrue(tab, "the login form", `document.querySelector('input[name=email]')`)
+		b.eval(tab, `document.querySelector('input[name=email]').value = 'admin@acme.test';
+			document.querySelector('input[name=password]').value = 'long-enough-pass';
+			document.querySelector('form').submit(); true`)
+		b.waitTrue(tab, "the signed-in console", `document.querySelector('[data-testid=topbar]')`)
+
+		boardURL := c.base + c.app(fmt.Sprintf("/funnels/%d/board", funnel))
+		b.eval(tab, fmt.Sprintf("location.href = %q; true", boardURL))
+		b.waitTrue(tab, "the board", cardIn(cards[0], "new")+" && "+cardIn(cards[1], "new"))
+		other := b.open(boardURL) // a second viewer of the same board (same browser session)
+		b.waitTrue(other, "the second viewer's board", cardIn(cards[1], "new"))
+		time.Sleep(300 * time.Millisecond) // the viewers' websockets connect
+
+		// Drag the second card onto the Won column in the first tab.
+		b.eval(tab, fmt.Sprintf(`(() => {
+			const card = document.querySelector('[data-testid="card-%d"]');
+			const column = document.querySelector('[data-testid="stage-won"]');
+			const dt = new DataTransfer();
+			card.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
+			const r = column.getBoundingClientRect();
+			const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 10, clientY: r.top + 40};
+			column.dispatchEvent(new DragEvent('dragover', at));
+			column.dispatchEvent(new DragEvent('drop', at));
+			card.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
+			return true;
+		})()`, cards[1]))
+		b.waitTrue(tab, "the dragged card in Won", cardIn(cards[1], "won"))
+		b.waitTrue(other, "the move on the other viewer's board", cardIn(cards[1], "won"))
+
+		// A move made through the REST API shows on both boards.
+		if st, out := c.post(c.api(fmt.Sprintf("/kanban_items/%d/move_to_stage", cards[0])), map[string]any{"funnel_stage": "won"}, true); st != http.StatusOK {
+			t.Fatalf("REST move: %d %v", st, out)
+		}
+		b.waitTrue(tab, "the REST move on the first board", cardIn(cards[0], "won"))
+		b.waitTrue(other, "the REST move on the second board", cardIn(cards[0], "won"))
+
+		st, body := c.page(c.app(fmt.Sprintf("/funnels/%d/board?fragment=1", funnel)), c.cookie)
+		if st != http.StatusOK || !strings.Contains(column(body, "won"), fmt.Sprintf(`data-testid="card-%d"`, cards[1])) {
+			t.Errorf("the server's board does not hold the dragged card in Won: %d", st)
+		}
+	})
+}
