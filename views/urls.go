@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 )
 
 // AccountURL is a console path inside an account.
@@ -18,3 +19,5 @@ func pageURL(n Nav, q string, page int) string {
 	v.Set("page", fmt.Sprint(page))
 	return n.ContactsURL() + "?" + v.Encode()
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

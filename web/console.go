@@ -43,6 +43,7 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	app.Get("/app", c.home)
 	acc := app.Group("/app/accounts/:account_id", c.requireSession)
 	acc.Get("/contacts", c.contacts)
+	acc.Get("/schedules", c.schedules)
 	acc.Get("/funnels", c.funnels)
 	acc.Get("/funnels/:funnel_id/board", c.board)
 	acc.Get("/funnels/:funnel_id/live", c.live)
