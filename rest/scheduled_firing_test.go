@@ -9,10 +9,13 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Firing of scheduled messages: on time through the real channel, failed
@@ -250,6 +253,45 @@ func TestCancellingASeriesStopsItsFutureOccurrences(t *testing.T) {
 		}
 		if n := a.srv.DB.Client.Message.Query().Where(message.Content("daily tip")).CountX(sys()); n != 1 {
 			t.Errorf("%d messages, want 1", n)
+		}
+	})
+}
+
+// An edit that commits while a runner is firing the schedule wins: the
+// runner posts nothing of the old text and the schedule is due as edited.
+func TestAnEditDuringFiringWins(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: H{
+			"inbox_id": ib, "contact_id": ct, "content": "old text", "scheduled_at": inAnHour()}}, http.StatusOK).int(t, "id")
+		a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-time.Second).UTC()).ExecX(sys())
+		admin := viewer.NewContext(context.Background(), viewer.Viewer{UserID: a.AdminID, AccountID: a.Account, Role: viewer.RoleAdministrator})
+		tx, err := a.srv.DB.Client.Tx(admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newText, newAt := "new text", time.Now().Add(2*time.Hour).UTC()
+		if _, err := a.srv.Svc.UpdateScheduledMessage(ent.NewTxContext(admin, tx), ops.ScheduleScope{}, id,
+			ops.ScheduleInput{Content: &newText, ScheduledAt: &newAt}, nil); err != nil {
+			t.Fatalf("update: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- a.srv.Svc.FireSchedule(context.Background(), id) }()
+		time.Sleep(300 * time.Millisecond) // the firing has read the row and waits for the edit's lock
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("fire: %v", err)
+		}
+		sm := a.srv.DB.Client.ScheduledMessage.GetX(sys(), id)
+		if n := a.srv.DB.Client.Message.Query().Where(message.Content("old text")).CountX(sys()); n != 0 || sm.MessageID != nil {
+			t.Errorf("after a committed edit the runner posted %d message(s) of the old text (message_id %v)", n, sm.MessageID)
+		}
+		if sm.Status != scheduledmessage.StatusPending || sm.NextOccurrenceAt == nil || !sm.NextOccurrenceAt.Equal(sm.ScheduledAt) {
+			t.Errorf("the edited schedule is %s, due %v, want pending and due at its new time %v", sm.Status, sm.NextOccurrenceAt, sm.ScheduledAt)
 		}
 	})
 }

@@ -90,11 +90,28 @@ func stampSystemAccount() privacy.MutationRule {
 	})
 }
 
+// scopeSystemToAccount narrows the system's work on one account's behalf
+// (SystemInAccount) to that account, as the tenant filter narrows a
+// member's: a firing schedule cannot reach another account's rows.
+func scopeSystemToAccount() privacy.QueryMutationRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		v, _ := viewer.FromContext(ctx)
+		if !v.System || v.AccountID == 0 {
+			return privacy.Skip
+		}
+		if af, ok := f.(interface{ WhereAccountID(entql.IntP) }); ok {
+			af.WhereAccountID(entql.IntEQ(v.AccountID))
+		}
+		return privacy.Skip
+	})
+}
+
 func tenantPolicy() ent.Policy {
 	return privacy.Policy{
-		Query: privacy.QueryPolicy{trusted(), filterByAccount()},
+		Query: privacy.QueryPolicy{scopeSystemToAccount(), trusted(), filterByAccount()},
 		Mutation: privacy.MutationPolicy{
 			stampSystemAccount(),
+			privacy.OnMutationOperation(scopeSystemToAccount(), ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne),
 			trusted(),
 			privacy.OnMutationOperation(filterByAccount(), ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne),
 			createInOwnAccount(),

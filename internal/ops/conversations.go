@@ -198,7 +198,7 @@ func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) 
 			if cv, err = s.newConversation(ctx, c, ci, in); err != nil {
 				return err
 			}
-			if err := s.emitConversationEvent(ctx, c, "conversation_created", cv.ID); err != nil {
+			if err := s.emitConversationEvent(ctx, c, "conversation_created", cv); err != nil {
 				return err
 			}
 		}
@@ -399,7 +399,7 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 		if next == cv.Status {
 			return nil
 		}
-		return s.emitConversationEvent(ctx, c, "conversation_status_changed", cv.ID)
+		return s.emitConversationEvent(ctx, c, "conversation_status_changed", cv)
 	})
 	if err != nil {
 		return nil, apperr.From(err)

@@ -100,7 +100,7 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 }
 
 func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event string, m *ent.Message) error {
-	return s.emit(ctx, c, event, func() (map[string]any, error) {
+	return s.emit(ctx, c, m.AccountID, event, func() (map[string]any, error) {
 		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
 		if err != nil {
 			return nil, err

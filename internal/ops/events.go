@@ -93,7 +93,7 @@ func contactEvent(ct *ent.Contact) map[string]any {
 }
 
 func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event string, ct *ent.Contact) error {
-	return s.emit(ctx, c, event, func() (map[string]any, error) {
+	return s.emit(ctx, c, ct.AccountID, event, func() (map[string]any, error) {
 		acc, err := c.Account.Get(viewer.SystemContext(ctx), ct.AccountID)
 		if err != nil {
 			return nil, err
@@ -104,9 +104,9 @@ func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event str
 	})
 }
 
-func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, event string, id int) error {
-	return s.emit(ctx, c, event, func() (map[string]any, error) {
-		cv, err := c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
+func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, event string, cv *ent.Conversation) error {
+	return s.emit(ctx, c, cv.AccountID, event, func() (map[string]any, error) {
+		cv, err := c.Conversation.Query().Where(conversation.ID(cv.ID)).WithContact().Only(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func nilIfBlank(s string) any {
 // id and tells live listeners once the transaction commits.
 func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, accountID, id int) error {
 	s.publishAfterCommit(ctx, events.Event{AccountID: accountID, Kind: "scheduled_message_updated", ScheduleID: id})
-	return s.emit(ctx, c, event, func() (map[string]any, error) {
+	return s.emit(ctx, c, accountID, event, func() (map[string]any, error) {
 		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(viewer.SystemContext(ctx))
 		if err != nil {
 			return nil, err

@@ -75,7 +75,7 @@ func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string,
 	for k, v := range extra {
 		p[k] = v
 	}
-	if err := s.emit(ctx, c, event, func() (map[string]any, error) { return p, nil }); err != nil {
+	if err := s.emit(ctx, c, it.AccountID, event, func() (map[string]any, error) { return p, nil }); err != nil {
 		return err
 	}
 	if err := s.emitToKanbanWebhook(ctx, c, it.AccountID, event, p); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/recurrence"
@@ -82,14 +83,35 @@ func (s *Service) FireSchedule(ctx context.Context, id int) error {
 	}
 	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error { return s.fire(ctx, c, sm, at) })
 	switch {
-	case err == nil || errors.Is(err, errAlreadyFired) || ent.IsConstraintError(err):
-		return nil // a constraint error: another runner recorded this occurrence first
+	case err == nil:
+		return nil
+	case errors.Is(err, errAlreadyFired) || ent.IsConstraintError(err):
+		// Another runner recorded this occurrence first, or the row was
+		// edited meanwhile: then it is due again as it now reads.
+		return s.rearm(ctx, id)
 	case isRefusal(err):
 		// The message itself was refused (a closed reply window, an inbox
 		// gone): the occurrence fails with the reason, the series goes on.
 		return s.failOccurrence(ctx, sm, at, err.Error())
 	}
 	return err
+}
+
+// rearm sets a pending, unfired schedule's clock back to its due time (a
+// firing that lost to an edit leaves it at the end of its lease).
+func (s *Service) rearm(ctx context.Context, id int) error {
+	sm, err := s.client.ScheduledMessage.Get(viewer.SystemContext(ctx), id)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil || sm.Status != scheduledmessage.StatusPending || sm.MessageID != nil {
+		return err
+	}
+	at, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
+	if !ok {
+		return nil
+	}
+	return s.client.ScheduledMessage.Update().Where(unchanged(sm)...).SetNextOccurrenceAt(at).Exec(viewer.SystemContext(ctx))
 }
 
 func (s *Service) catchUpWindow() time.Duration {
@@ -113,6 +135,17 @@ func isRefusal(err error) bool {
 	return false
 }
 
+// unchanged matches sm's row only as the firing read it: still pending,
+// not fired, and not edited since (a PUT that commits while the firing runs
+// wins; the firing rolls back and the row is due again as edited).
+func unchanged(sm *ent.ScheduledMessage) []predicate.ScheduledMessage {
+	return []predicate.ScheduledMessage{
+		scheduledmessage.ID(sm.ID), scheduledmessage.MessageIDIsNil(),
+		scheduledmessage.StatusEQ(scheduledmessage.StatusPending),
+		scheduledmessage.OccurrencesCount(sm.OccurrencesCount), scheduledmessage.UpdatedAt(sm.UpdatedAt),
+	}
+}
+
 // fire posts occurrence at of sm, in the transaction of c.
 func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time) error {
 	cv, err := s.scheduleConversation(ctx, c, sm)
@@ -129,8 +162,7 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 	if err := shareFiles(ctx, c, sm.Edges.Attachments, m.ID); err != nil {
 		return err
 	}
-	record := c.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.MessageIDIsNil(),
-		scheduledmessage.StatusEQ(scheduledmessage.StatusPending), scheduledmessage.OccurrencesCount(sm.OccurrencesCount))
+	record := c.ScheduledMessage.Update().Where(unchanged(sm)...)
 	record.SetConversationID(cv.ID)
 	firedID := sm.ID
 	if ruleOf(sm).Type == recurrence.None {
@@ -176,7 +208,7 @@ func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *e
 	if cv, err = s.newConversation(ctx, c, ci, ConversationInput{}); err != nil {
 		return nil, err
 	}
-	return cv, s.emitConversationEvent(ctx, c, "conversation_created", cv.ID)
+	return cv, s.emitConversationEvent(ctx, c, "conversation_created", cv)
 }
 
 // shareFiles gives message id the schedule's files: new attachment rows on
@@ -234,8 +266,7 @@ func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.Schedule
 // reason; a series goes on to its next occurrence.
 func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, at time.Time, reason string) error {
 	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		record := c.ScheduledMessage.Update().Where(scheduledmessage.ID(sm.ID), scheduledmessage.MessageIDIsNil(),
-			scheduledmessage.StatusEQ(scheduledmessage.StatusPending), scheduledmessage.OccurrencesCount(sm.OccurrencesCount))
+		record := c.ScheduledMessage.Update().Where(unchanged(sm)...)
 		failedID := sm.ID
 		if ruleOf(sm).Type == recurrence.None {
 			record.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason).ClearNextOccurrenceAt().SetOccurrencesCount(1)

@@ -134,13 +134,16 @@ func uniqueStrings(xs []string) []string {
 	return out
 }
 
-// emit writes an event for every subscription of the account that wants it
+// emit writes an event for every subscription of account that wants it
 // into the outbox, in the transaction of the change (c must be its client):
 // if the change commits, the deliveries exist; if not, neither do they. The
 // payload is built only when someone subscribes: most changes have no
 // subscriber, and building it costs queries.
-func (s *Service) emit(ctx context.Context, c *ent.Client, event string, payload func() (map[string]any, error)) error {
-	subs, err := c.WebhookSubscription.Query().Where(func(sel *sql.Selector) {
+//
+// The account is explicit, not left to the privacy filter: background work
+// runs as the system, which the filter lets see every account.
+func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event string, payload func() (map[string]any, error)) error {
+	subs, err := c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID), func(sel *sql.Selector) {
 		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), event))
 	}).All(ctx)
 	if err != nil || len(subs) == 0 {
