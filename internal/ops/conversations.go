@@ -73,7 +73,7 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 	if err != nil {
 		return nil, err
 	}
-	page := max(p.Page, 1)
+	page := clampPage(p.Page)
 	items, err := q.Where(assignee...).
 		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
 		Offset(pageOffset(page, ConversationsPerPage)).Limit(ConversationsPerPage).

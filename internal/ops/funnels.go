@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/funnel"
@@ -379,10 +380,12 @@ func applyStagePlan(ctx context.Context, c *ent.Client, funnelID int, plan stage
 		return err
 	}
 	// Renamed slugs first move aside, so that two stages may swap slugs
-	// without meeting the (funnel, slug) unique index half-way.
+	// without meeting the (funnel, slug) unique index half-way. The parking
+	// slug is random: any readable one could be a real stage's.
+	park := strings.ReplaceAll(uuid.NewString(), "-", "")
 	for _, p := range plan {
 		if p.existing != nil && p.existing.Slug != p.slug {
-			if err := c.FunnelStage.UpdateOne(p.existing).SetSlug(fmt.Sprintf("tmp-%d", p.existing.ID)).Exec(ctx); err != nil {
+			if err := c.FunnelStage.UpdateOne(p.existing).SetSlug(fmt.Sprintf("moving-%s-%d", park, p.existing.ID)).Exec(ctx); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -113,7 +114,7 @@ func (s *Service) Cards(ctx context.Context, f CardFilter) (*Page[*ent.KanbanIte
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	page := max(f.Page, 1)
+	page := clampPage(f.Page)
 	return &Page[*ent.KanbanItem]{Items: items, Total: total, Page: page, HasMore: page*size < total}, nil
 }
 
@@ -448,7 +449,7 @@ func (s *Service) updateCardFields(ctx context.Context, c *ent.Client, it *ent.K
 	switch {
 	case in.ClearConversation:
 		upd.ClearConversationID()
-	case in.ConversationDisplayID != nil:
+	case in.ConversationDisplayID != nil && !sameConversation(ctx, c, it, *in.ConversationDisplayID):
 		convID, err := resolveConversation(ctx, c, in.ConversationDisplayID)
 		if err != nil {
 			return err
@@ -539,13 +540,17 @@ func (s *Service) setStatus(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 	return true, withActor(ctx, hist).Exec(ctx)
 }
 
+// MaxCardValue bounds a card's value, so that a funnel's sums stay finite
+// (two cards of 1e308 would make every total +Inf).
+const MaxCardValue = 1e15
+
 // checkCardFields checks the fields whose values alone can be wrong.
 func checkCardFields(in CardInput, errs *fieldErrors) {
 	if in.Priority != nil && !containsString(CardPriorities, *in.Priority) {
 		errs.add("item_details.priority", "Priority must be one of "+strings.Join(CardPriorities, ", "))
 	}
-	if in.Value != nil && (*in.Value < 0 || math.IsNaN(*in.Value) || math.IsInf(*in.Value, 0)) {
-		errs.add("item_details.value", "Value must be a number greater than or equal to 0")
+	if in.Value != nil && (*in.Value < 0 || *in.Value > MaxCardValue || math.IsNaN(*in.Value)) {
+		errs.add("item_details.value", fmt.Sprintf("Value must be a number from 0 to %.0f", MaxCardValue))
 	}
 	if in.Position != nil && *in.Position < 0 {
 		errs.add("position", "Position must be 0 or more")
@@ -581,6 +586,19 @@ func resolveStage(ctx context.Context, c *ent.Client, funnelID int, slug *string
 		return nil, apperr.Invalidf("funnel_stage", "Funnel stage %q is not a stage of funnel %d", *slug, funnelID)
 	}
 	return st, err
+}
+
+// sameConversation reports whether the card is linked to the conversation
+// of displayID already: a client sending the whole card back keeps the link
+// even when the agent cannot see that conversation's inbox (agents work
+// every card of the account).
+func sameConversation(ctx context.Context, c *ent.Client, it *ent.KanbanItem, displayID int) bool {
+	if it.ConversationID == nil {
+		return false
+	}
+	cv, err := c.Conversation.Query().Where(conversation.ID(*it.ConversationID), conversation.AccountID(it.AccountID)).
+		Only(viewer.SystemContext(ctx))
+	return err == nil && cv.DisplayID == displayID
 }
 
 // resolveConversation turns a conversation display id into the row id; a

@@ -77,7 +77,7 @@ func (s *Service) ScheduledMessages(ctx context.Context, p ScheduleListParams) (
 	if err != nil {
 		return nil, err
 	}
-	page := max(p.Page, 1)
+	page := clampPage(p.Page)
 	return &Page[*ent.ScheduledMessage]{Items: items, Total: total, Page: page, HasMore: page*SchedulePageSize < total}, nil
 }
 

@@ -126,11 +126,15 @@ type Page[T any] struct {
 	HasMore bool
 }
 
+// maxPage bounds page numbers: past it every list is empty anyway, and
+// (page-1)*size must not overflow into a negative offset.
+const maxPage = 1_000_000
+
+// clampPage is page within [1, maxPage].
+func clampPage(page int) int { return min(max(page, 1), maxPage) }
+
 func pageOffset(page, size int) int {
-	if page < 1 {
-		page = 1
-	}
-	return (page - 1) * size
+	return (clampPage(page) - 1) * size
 }
 
 // allowDelete lets an operation delete a record it has already loaded under
