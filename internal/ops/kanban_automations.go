@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
+	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -167,6 +168,12 @@ func (s *Service) checkAutomation(ctx context.Context, a *ent.KanbanAutomation) 
 		return err
 	}
 	return s.checkAction(ctx, c, a)
+}
+
+// cardHasAgent reports whether the card is assigned to agentID already.
+func (s *Service) cardHasAgent(ctx context.Context, cardID, agentID int) (bool, error) {
+	return s.Client(ctx).KanbanItem.Query().Where(kanbanitem.ID(cardID),
+		kanbanitem.HasAssignedAgentsWith(user.ID(agentID))).Exist(ctx)
 }
 
 func isField(err error, field string) bool {
@@ -371,9 +378,10 @@ func (s *Service) runAction(ctx context.Context, a *ent.KanbanAutomation, cardID
 		_, err = s.MoveCard(ctx, cardID, in)
 	case kanbanautomation.ActionTypeAssign:
 		id, _ := numberOf(cfg["agent_id"])
-		_, err = s.AssignCardAgent(ctx, cardID, int(id))
-		if isField(err, "agent_id") { // already assigned is done
-			err = nil
+		var assigned bool
+		if assigned, err = s.cardHasAgent(ctx, cardID, int(id)); err == nil && !assigned {
+			// Any refusal now (an agent who left the account) is a failure.
+			_, err = s.AssignCardAgent(ctx, cardID, int(id))
 		}
 	case kanbanautomation.ActionTypeSetPriority:
 		p, _ := cfg["priority"].(string)
