@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -292,6 +293,32 @@ func TestAnEditDuringFiringWins(t *testing.T) {
 		}
 		if sm.Status != scheduledmessage.StatusPending || sm.NextOccurrenceAt == nil || !sm.NextOccurrenceAt.Equal(sm.ScheduledAt) {
 			t.Errorf("the edited schedule is %s, due %v, want pending and due at its new time %v", sm.Status, sm.NextOccurrenceAt, sm.ScheduledAt)
+		}
+	})
+}
+
+// A schedule speaks in its author's name: once the author has left the
+// inbox, its occurrences fail instead of posting.
+func TestScheduleOfAnAuthorWhoLeftTheInboxFails(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		agentID, agent := a.agent(a.Account)
+		a.mustDo(request{method: "POST", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
+		id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: agent, body: H{
+			"inbox_id": ib, "contact_id": ct, "content": "from a former member", "scheduled_at": inAnHour()}}, http.StatusOK).int(t, "id")
+		a.mustDo(request{method: "DELETE", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
+		a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-time.Second).UTC()).ExecX(sys())
+		if err := a.srv.Svc.FireSchedule(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		r := a.schedule(id)
+		if r.str(t, "status") != "failed" || !strings.Contains(r.str(t, "failure_reason"), "no longer a member") {
+			t.Errorf("the schedule of an author who left is %s", r)
+		}
+		if n := a.srv.DB.Client.Message.Query().Where(message.Content("from a former member")).CountX(sys()); n != 0 {
+			t.Errorf("%d messages posted in the name of an author who left", n)
 		}
 	})
 }

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -148,6 +150,9 @@ func unchanged(sm *ent.ScheduledMessage) []predicate.ScheduledMessage {
 
 // fire posts occurrence at of sm, in the transaction of c.
 func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time) error {
+	if err := authorMayPost(ctx, c, sm); err != nil {
+		return err
+	}
 	cv, err := s.scheduleConversation(ctx, c, sm)
 	if err != nil {
 		return err
@@ -188,6 +193,27 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 		return s.settleSchedule(ctx, c, sm.AccountID, firedID, true, "")
 	}
 	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, firedID)
+}
+
+// authorMayPost refuses an occurrence whose author could no longer post it
+// (left the account, or, as an agent, the inbox): the schedule speaks in the
+// author's name, so it fails rather than outlive the author's rights.
+func authorMayPost(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage) error {
+	if sm.AuthorID == nil {
+		return nil
+	}
+	m, err := c.AccountUser.Query().Where(accountuser.UserID(*sm.AuthorID), accountuser.AccountID(sm.AccountID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return apperr.Forbidden("The author of this scheduled message is no longer a member of the account")
+	}
+	if err != nil || m.Role == accountuser.RoleAdministrator {
+		return err
+	}
+	ok, err := c.InboxMember.Query().Where(inboxmember.UserID(*sm.AuthorID), inboxmember.InboxID(sm.InboxID)).Exist(ctx)
+	if err == nil && !ok {
+		return apperr.Forbidden("The author of this scheduled message is no longer a member of its inbox")
+	}
+	return err
 }
 
 // scheduleConversation is the conversation a schedule posts in: its own, or
