@@ -13,8 +13,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq"  // PostgreSQL driver "postgres"
-	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
+	_ "github.com/lib/pq" // PostgreSQL driver "postgres"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/migrate"
