@@ -623,6 +623,12 @@ type ComplexityRoot struct {
 		UpdatedAt                func(childComplexity int) int
 	}
 
+	ScheduledMessageEvent struct {
+		ID               func(childComplexity int) int
+		Kind             func(childComplexity int) int
+		ScheduledMessage func(childComplexity int) int
+	}
+
 	ScheduledMessagePage struct {
 		HasMore    func(childComplexity int) int
 		Nodes      func(childComplexity int) int
@@ -798,7 +804,7 @@ type ScheduledMessageResolver interface {
 }
 type SubscriptionResolver interface {
 	MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error)
-	ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *ent.ScheduledMessage, error)
+	ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *model.ScheduledMessageEvent, error)
 	KanbanBoardChanged(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error)
 }
 
@@ -3867,6 +3873,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ScheduledMessage.UpdatedAt(childComplexity), true
 
+	case "ScheduledMessageEvent.id":
+		if e.ComplexityRoot.ScheduledMessageEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEvent.ID(childComplexity), true
+	case "ScheduledMessageEvent.kind":
+		if e.ComplexityRoot.ScheduledMessageEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEvent.Kind(childComplexity), true
+	case "ScheduledMessageEvent.scheduledMessage":
+		if e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage(childComplexity), true
+
 	case "ScheduledMessagePage.hasMore":
 		if e.ComplexityRoot.ScheduledMessagePage.HasMore == nil {
 			break
@@ -5221,6 +5246,18 @@ func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, fi
 		return ec.fieldContext_ScheduledMessage_attachments(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessage", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ScheduledMessageEvent_kind(ctx, field)
+	case "id":
+		return ec.fieldContext_ScheduledMessageEvent_id(ctx, field)
+	case "scheduledMessage":
+		return ec.fieldContext_ScheduledMessageEvent_scheduledMessage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_ScheduledMessagePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20116,6 +20153,84 @@ func (ec *executionContext) fieldContext_ScheduledMessage_attachments(_ context.
 	return fc, nil
 }
 
+func (ec *executionContext) _ScheduledMessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessageEvent_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessageEvent_scheduledMessage(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEvent_scheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEvent_scheduledMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ScheduledMessagePage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20274,8 +20389,8 @@ func (ec *executionContext) _Subscription_scheduledMessageUpdated(ctx context.Co
 			return ec.Resolvers.Subscription().ScheduledMessageUpdated(ctx, fc.Args["conversationDisplayID"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledMessageEvent) graphql.Marshaler {
+			return ec.marshalNScheduledMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20288,7 +20403,7 @@ func (ec *executionContext) fieldContext_Subscription_scheduledMessageUpdated(ct
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
+			return ec.childFields_ScheduledMessageEvent(ctx, field)
 		},
 	}
 	defer func() {
@@ -43268,6 +43383,52 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var scheduledMessageEventImplementors = []string{"ScheduledMessageEvent"}
+
+func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessageEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledMessageEvent")
+		case "kind":
+			out.Values[i] = ec._ScheduledMessageEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._ScheduledMessageEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheduledMessage":
+			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var scheduledMessagePageImplementors = []string{"ScheduledMessagePage"}
 
 func (ec *executionContext) _ScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessagePage) graphql.Marshaler {
@@ -45561,6 +45722,20 @@ func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessageEvent) graphql.Marshaler {
+	return ec._ScheduledMessageEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledMessageEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScheduledMessageEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScheduledMessageInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageInput(ctx context.Context, v any) (model.ScheduledMessageInput, error) {

@@ -69,7 +69,7 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 		addr := a.listen()
 		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
 		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
-		conn := subscribe(t, addr, a.Admin, `subscription { scheduledMessageUpdated { id status messageID } }`)
+		conn := subscribe(t, addr, a.Admin, `subscription { scheduledMessageUpdated { kind id scheduledMessage { status messageID } } }`)
 		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
 
 		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
@@ -85,10 +85,19 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 			if got := mustGet(t, m.Payload, "data.scheduledMessageUpdated.id"); got != want {
 				t.Fatalf("subscription delivered schedule %v, want %s", got, want)
 			}
-			seen = append(seen, mustGet(t, m.Payload, "data.scheduledMessageUpdated.status").(string))
+			seen = append(seen, mustGet(t, m.Payload, "data.scheduledMessageUpdated.scheduledMessage.status").(string))
 		}
 		if seen[0] != "pending" {
 			t.Errorf("first update %s, want the creation (pending); saw %v", seen[0], seen)
+		}
+
+		a.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%s", base, want), a.Admin, nil, http.StatusNoContent)
+		m := read(t, conn)
+		if kind := mustGet(t, m.Payload, "data.scheduledMessageUpdated.kind"); kind != "deleted" {
+			t.Errorf("after a delete the subscription sent %v, want deleted", m.Payload)
+		}
+		if sm, _ := lookup(m.Payload, "data.scheduledMessageUpdated.scheduledMessage"); sm != nil {
+			t.Errorf("a deleted schedule came with a body: %v", sm)
 		}
 	})
 }

@@ -594,7 +594,7 @@ func (r *subscriptionResolver) MessageCreated(ctx context.Context, conversationD
 }
 
 // ScheduledMessageUpdated is the resolver for the scheduledMessageUpdated field.
-func (r *subscriptionResolver) ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *ent.ScheduledMessage, error) {
+func (r *subscriptionResolver) ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *model.ScheduledMessageEvent, error) {
 	return r.schedulesOf(ctx, deref(conversationDisplayID))
 }
 

@@ -64,9 +64,9 @@ func (r *Resolver) messagesOf(ctx context.Context, displayID int) (<-chan *ent.M
 	}), nil
 }
 
-// schedulesOf streams the schedules of the account (or of one conversation,
-// by display id) as they change.
-func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.ScheduledMessage, error) {
+// schedulesOf streams the changes of the account's schedules (or of one
+// conversation's, by display id). A deleted schedule comes as its id.
+func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *model.ScheduledMessageEvent, error) {
 	v, _ := viewer.FromContext(ctx)
 	conversationID := 0
 	if displayID != 0 {
@@ -76,15 +76,21 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *ent.
 		}
 		conversationID = cv.ID
 	}
-	return stream(ctx, r.events, v.AccountID, func(e events.Event) (*ent.ScheduledMessage, bool) {
-		if e.Kind != "scheduled_message_updated" {
-			return nil, false
+	return stream(ctx, r.events, v.AccountID, func(e events.Event) (*model.ScheduledMessageEvent, bool) {
+		switch e.Kind {
+		case "scheduled_message_deleted":
+			if conversationID != 0 && e.ConversationID != conversationID {
+				return nil, false
+			}
+			return &model.ScheduledMessageEvent{Kind: "deleted", ID: e.ScheduleID}, true
+		case "scheduled_message_updated":
+			sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
+			if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
+				return nil, false
+			}
+			return &model.ScheduledMessageEvent{Kind: "updated", ID: sm.ID, ScheduledMessage: sm}, true
 		}
-		sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
-		if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
-			return nil, false
-		}
-		return sm, true
+		return nil, false
 	}), nil
 }
 

@@ -309,6 +309,13 @@ type SMTPInput struct {
 	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
 }
 
+// One change of a schedule: updated (created, edited, fired, settled) or deleted (scheduledMessage is null then).
+type ScheduledMessageEvent struct {
+	Kind             string                `json:"kind"`
+	ID               int                   `json:"id"`
+	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+}
+
 // A scheduled message's fields. On create, give conversationDisplayID, or inboxID and contactID (the
 // conversation is then created when it fires). status is read-only.
 type ScheduledMessageInput struct {

@@ -352,6 +352,7 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 		return err
 	}
 	var keys []string
+	var gone []int // the schedule and the occurrences deleted with it
 	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.deleted", sm.AccountID, sm.ID); err != nil {
 			return err
@@ -359,13 +360,20 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 		if keys, err = s.detachScheduleFiles(ctx, c, sm.ID); err != nil {
 			return err
 		}
+		if gone, err = c.ScheduledMessage.Query().Where(scheduledmessage.ParentID(sm.ID)).IDs(ctx); err != nil {
+			return err
+		}
+		gone = append(gone, sm.ID)
 		return c.ScheduledMessage.DeleteOneID(sm.ID).Exec(ctx)
 	})
 	if err != nil {
 		return apperr.From(err)
 	}
 	s.removeUnreferenced(ctx, keys)
-	s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_deleted", ScheduleID: sm.ID})
+	for _, id := range gone {
+		s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_deleted",
+			ScheduleID: id, ConversationID: conversationIDOf(sm)})
+	}
 	return nil
 }
 
