@@ -118,11 +118,7 @@ func scheduleInput(in model.ScheduledMessageInput) ops.ScheduleInput {
 		TemplateParams: in.TemplateParams, ContentAttributes: in.ContentAttributes,
 		RecurrenceType: in.RecurrenceType, RecurrenceInterval: in.RecurrenceInterval,
 		RecurrenceEndType: in.RecurrenceEndType, RecurrenceEndDate: in.RecurrenceEndDate,
-		RecurrenceMaxOccurrences: in.RecurrenceMaxOccurrences,
-	}
-	if in.RecurrenceDays != nil {
-		days := in.RecurrenceDays
-		out.RecurrenceDays = &days
+		RecurrenceMaxOccurrences: in.RecurrenceMaxOccurrences, RecurrenceDays: optionalList(in.RecurrenceDays),
 	}
 	return out
 }
@@ -156,10 +152,7 @@ func cardInput(in model.KanbanItemInput) ops.CardInput {
 	out := ops.CardInput{
 		FunnelID: in.FunnelID, Stage: in.Stage, Position: in.Position, ConversationDisplayID: in.ConversationDisplayID,
 		Title: in.Title, Description: in.Description, Priority: in.Priority, Value: in.Value, Details: in.Details,
-	}
-	if in.AssignedAgents != nil {
-		agents := in.AssignedAgents
-		out.AssignedAgents = &agents
+		AssignedAgents: optionalList(in.AssignedAgents),
 	}
 	if in.Currency != nil {
 		out.Currency = map[string]string{}

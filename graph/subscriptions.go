@@ -102,7 +102,7 @@ func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.Kan
 		return nil, err
 	}
 	return stream(ctx, r.events, f.AccountID, func(e events.Event) (*model.KanbanBoardEvent, bool) {
-		if !strings.HasPrefix(e.Kind, "kanban_item.") || e.FunnelID != funnelID {
+		if !e.OnBoard(funnelID) {
 			return nil, false
 		}
 		ev := &model.KanbanBoardEvent{Kind: strings.TrimPrefix(e.Kind, "kanban_item."), ItemID: e.KanbanItemID}

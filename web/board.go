@@ -174,7 +174,7 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 			if !ok {
 				return
 			}
-			if !boardEvent(e, funnelID) {
+			if !e.OnBoard(funnelID) {
 				continue
 			}
 			_ = conn.SetWriteDeadline(time.Now().Add(writeWait))
@@ -189,10 +189,6 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 			}
 		}
 	}
-}
-
-func boardEvent(e events.Event, funnelID int) bool {
-	return strings.HasPrefix(e.Kind, "kanban_item.") && e.FunnelID == funnelID
 }
 
 // readUntilClosed reads (and drops) what the browser sends, answering

@@ -5,6 +5,7 @@ package events
 
 import (
 	"log/slog"
+	"strings"
 	"sync"
 )
 
@@ -21,6 +22,11 @@ type Event struct {
 	// funnel it is in after the change), so a board viewer can pick its own.
 	FunnelID     int
 	KanbanItemID int
+}
+
+// OnBoard reports whether e is a change of a card on the board of funnelID.
+func (e Event) OnBoard(funnelID int) bool {
+	return strings.HasPrefix(e.Kind, "kanban_item.") && e.FunnelID == funnelID
 }
 
 // subscriberBuffer is how many events a slow listener may lag behind

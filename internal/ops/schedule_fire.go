@@ -240,14 +240,11 @@ func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *e
 // shareFiles gives message id the schedule's files: new attachment rows on
 // the same stored files, which stay while any row refers to them.
 func shareFiles(ctx context.Context, c *ent.Client, atts []*ent.Attachment, messageID int) error {
-	if len(atts) == 0 {
-		return nil
+	files := make([]storedFile, 0, len(atts))
+	for _, a := range atts {
+		files = append(files, storedFile{name: a.FileName, contentType: a.ContentType, key: a.StorageKey, size: a.FileSize})
 	}
-	return c.Attachment.MapCreateBulk(atts, func(b *ent.AttachmentCreate, i int) {
-		a := atts[i]
-		b.SetMessageID(messageID).SetFileName(a.FileName).SetContentType(a.ContentType).
-			SetFileSize(a.FileSize).SetStorageKey(a.StorageKey).SetFileType(a.FileType)
-	}).Exec(ctx)
+	return createAttachments(ctx, c, files, func(b *ent.AttachmentCreate) { b.SetMessageID(messageID) })
 }
 
 // createOccurrence records occurrence at of series sm as its own row.

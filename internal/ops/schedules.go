@@ -140,10 +140,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, scope ScheduleScop
 	if scope.ConversationID != 0 {
 		in.ConversationID = &scope.ConversationID
 	}
-	if len(files) > MaxScheduleAttachments {
-		return nil, apperr.Invalidf("attachments", "A scheduled message takes at most %d attachments, got %d", MaxScheduleAttachments, len(files))
-	}
-	if err := s.checkUploads(files); err != nil {
+	if err := s.checkScheduleUploads(files); err != nil {
 		return nil, err
 	}
 	target, err := s.scheduleTarget(ctx, in)
@@ -186,6 +183,15 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, scope ScheduleScop
 		return nil, apperr.From(err)
 	}
 	return s.ScheduledMessage(ctx, ScheduleScope{}, id)
+}
+
+// checkScheduleUploads checks a schedule's files: at most
+// MaxScheduleAttachments, each within the per-file limit.
+func (s *Service) checkScheduleUploads(files []Upload) error {
+	if len(files) > MaxScheduleAttachments {
+		return apperr.Invalidf("attachments", "A scheduled message takes at most %d attachments, got %d", MaxScheduleAttachments, len(files))
+	}
+	return s.checkUploads(files)
 }
 
 // scheduleTarget is where a schedule posts: an inbox and a contact, and the
@@ -251,10 +257,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, scope ScheduleScop
 	if err := editable(sm); err != nil {
 		return nil, err
 	}
-	if len(files) > MaxScheduleAttachments {
-		return nil, apperr.Invalidf("attachments", "A scheduled message takes at most %d attachments, got %d", MaxScheduleAttachments, len(files))
-	}
-	if err := s.checkUploads(files); err != nil {
+	if err := s.checkScheduleUploads(files); err != nil {
 		return nil, err
 	}
 	f, err := scheduleFields(in, sm, s.now())
