@@ -22,7 +22,10 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 		a := newApp(t, e)
 		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
 		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
-		agent := a.agent(a.Account)
+		agentID, agent := a.agentUser(a.Account)
+		outsider := a.agent(a.Account)
+		a.mustREST("POST", fmt.Sprintf("/api/v1/accounts/%d/inbox_members", a.Account), a.Admin,
+			H{"inbox_id": ib, "user_ids": []int{agentID}}, http.StatusOK)
 		accB, adminB := a.otherAccount("Globex")
 		_ = accB
 		at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
@@ -50,6 +53,10 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 				vars: H{"id": schedID}, want: H{"updateScheduledMessage.content": "Digest", "updateScheduledMessage.status": "pending"}},
 			{name: "an agent who is not its author may not cancel it", token: agent,
 				query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status } }`, vars: H{"id": schedID}, code: "FORBIDDEN"},
+			{name: "an agent outside its inbox does not find it", token: outsider,
+				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
+			{name: "an agent outside its inbox sees none in the list", token: outsider,
+				query: `{ scheduledMessages { totalCount } }`, want: H{"scheduledMessages.totalCount": 0}},
 			{name: "another account does not see it", token: adminB,
 				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 			{name: "cancel", query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status nextOccurrenceAt } }`,

@@ -79,7 +79,7 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *mode
 	return stream(ctx, r.events, v.AccountID, func(e events.Event) (*model.ScheduledMessageEvent, bool) {
 		switch e.Kind {
 		case "scheduled_message_deleted":
-			if conversationID != 0 && e.ConversationID != conversationID {
+			if conversationID != 0 && e.ConversationID != conversationID || !r.svc.WorksIn(ctx, e.InboxID) {
 				return nil, false
 			}
 			return &model.ScheduledMessageEvent{Kind: "deleted", ID: e.ScheduleID}, true

@@ -96,9 +96,6 @@ func (a *API) showAutomation(c *fiber.Ctx) error {
 }
 
 func (a *API) createAutomation(c *fiber.Ctx) error {
-	if err := requireAdminFirst(c); err != nil {
-		return err
-	}
 	in, err := automationInput(c)
 	if err != nil {
 		return err
@@ -113,9 +110,6 @@ func (a *API) createAutomation(c *fiber.Ctx) error {
 func (a *API) updateAutomation(c *fiber.Ctx) error {
 	id, err := pathID(c, "id", "Automation")
 	if err != nil {
-		return err
-	}
-	if err := requireAdminFirst(c); err != nil {
 		return err
 	}
 	in, err := automationInput(c)

@@ -181,7 +181,7 @@ func TestScheduledMessagesAPI(t *testing.T) {
 			status("another agent's PUT is 403", as(colleagueTok, one("PUT", agentOwn, H{"content": "theirs"})), http.StatusForbidden),
 			status("another agent's cancel is 403", as(colleagueTok, request{method: "POST", path: a.path("/scheduled_messages/%d/cancel", agentOwn)}), http.StatusForbidden),
 			status("another agent's delete is 403", as(colleagueTok, one("DELETE", agentOwn, nil)), http.StatusForbidden),
-			status("an agent outside the inbox gets 403 on show", as(outsiderTok, one("GET", agentOwn, nil)), http.StatusForbidden),
+			status("an agent outside the inbox does not find it (404, as for its conversation)", as(outsiderTok, one("GET", agentOwn, nil)), http.StatusNotFound),
 			status("an agent outside the inbox cannot schedule there", as(outsiderTok, create(base(nil))), http.StatusForbidden),
 			status("an agent schedules only in inboxes it is a member of", as(outsiderTok, create(base(H{"inbox_id": other}))), http.StatusForbidden),
 			{

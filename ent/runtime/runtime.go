@@ -1025,6 +1025,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	messageHooks := schema.Message{}.Hooks()
+
+	message.Hooks[1] = messageHooks[0]
 	messageMixinFields0 := messageMixin[0].Fields()
 	_ = messageMixinFields0
 	messageFields := schema.Message{}.Fields()

@@ -41,6 +41,9 @@ func (Contact) Fields() []ent.Field {
 
 func (Contact) Hooks() []ent.Hook { return []ent.Hook{searchTextHook()} }
 
+// Deleting a contact is for administrators, as in Chatwoot.
+func (Contact) Policy() ent.Policy { return adminDeletesPolicy() }
+
 func (Contact) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("contact_inboxes", ContactInbox.Type).

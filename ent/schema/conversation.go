@@ -113,6 +113,8 @@ func (Message) Indexes() []ent.Index {
 
 func (Message) Policy() ent.Policy { return messagePolicy() }
 
+func (Message) Hooks() []ent.Hook { return []ent.Hook{incomingFromUsersOnAPIInboxes()} }
+
 func (Message) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}
 }
@@ -121,6 +123,8 @@ func (Message) Annotations() []schema.Annotation {
 type Attachment struct{ ent.Schema }
 
 func (Attachment) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+
+func (Attachment) Policy() ent.Policy { return attachmentPolicy() }
 
 func (Attachment) Fields() []ent.Field {
 	return []ent.Field{

@@ -148,6 +148,8 @@ type CardNote struct{ ent.Schema }
 
 func (CardNote) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
 
+func (CardNote) Policy() ent.Policy { return cardNotePolicy() }
+
 func (CardNote) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("kanban_item_id").Immutable(),

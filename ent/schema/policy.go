@@ -8,9 +8,6 @@ import (
 	"entgo.io/ent/entql"
 
 	"github.com/switchboard/switchboard/ent/accountuser"
-	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/inbox"
-	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/privacy"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -121,12 +118,27 @@ func tenantPolicy() ent.Policy {
 
 // adminMutations lets only administrators change the entity.
 func adminMutations(ops ent.Op) privacy.MutationRule {
-	return privacy.OnMutationOperation(privacy.ContextQueryMutationRule(func(ctx context.Context) error {
-		if v, _ := viewer.FromContext(ctx); v.IsMember() && !v.IsAdmin() {
-			return denyAdminOnly()
+	return privacy.OnMutationOperation(administratorsOnly(), ops)
+}
+
+// AdministratorsOnly is the administrator rule itself: the policies apply it
+// to writes (and to reads of administrator-only entities), and an operation
+// asks it first where side effects must not start before the write would be
+// refused. It returns nil, or a privacy.Deny wrapping viewer.ErrAdminOnly.
+func AdministratorsOnly(ctx context.Context) error {
+	if v, _ := viewer.FromContext(ctx); v.IsMember() && !v.IsAdmin() {
+		return denyAdminOnly()
+	}
+	return nil
+}
+
+func administratorsOnly() privacy.QueryMutationRule {
+	return privacy.ContextQueryMutationRule(func(ctx context.Context) error {
+		if err := AdministratorsOnly(ctx); err != nil {
+			return err
 		}
 		return privacy.Skip
-	}), ops)
+	})
 }
 
 func adminWritesPolicy() ent.Policy {
@@ -138,12 +150,7 @@ func adminDeletesPolicy() ent.Policy {
 }
 
 func adminOnlyPolicy() ent.Policy {
-	adminOnly := privacy.ContextQueryMutationRule(func(ctx context.Context) error {
-		if v, _ := viewer.FromContext(ctx); v.IsMember() && !v.IsAdmin() {
-			return denyAdminOnly()
-		}
-		return privacy.Skip
-	})
+	adminOnly := administratorsOnly()
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{adminOnly},
 		Mutation: privacy.MutationPolicy{adminOnly},
@@ -214,52 +221,4 @@ func userPolicy() ent.Policy {
 			privacy.OnMutationOperation(inAccount, ent.OpUpdate|ent.OpUpdateOne),
 		},
 	}
-}
-
-// agentInboxRule limits an agent to what belongs to the inboxes it is a
-// member of; administrators see the whole account. apply narrows the filter
-// of one entity with the predicate "inbox has this agent as a member".
-func agentInboxRule(apply func(f privacy.Filter, memberInbox predicate.Inbox) bool) privacy.QueryMutationRule {
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		v, _ := viewer.FromContext(ctx)
-		if !v.IsMember() || v.IsAdmin() {
-			return privacy.Skip
-		}
-		if !apply(f, inbox.HasMembersWith(inboxmember.UserID(v.UserID))) {
-			return privacy.Denyf("unexpected filter %T", f)
-		}
-		return privacy.Skip
-	})
-}
-
-func agentInboxPolicy(apply func(f privacy.Filter, memberInbox predicate.Inbox) bool) ent.Policy {
-	rule := agentInboxRule(apply)
-	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule},
-		Mutation: privacy.MutationPolicy{privacy.OnMutationOperation(rule, ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne)},
-	}
-}
-
-// conversationPolicy: agents work the conversations of their inboxes only.
-func conversationPolicy() ent.Policy {
-	return agentInboxPolicy(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
-		cf, ok := f.(interface{ WhereHasInboxWith(...predicate.Inbox) })
-		if ok {
-			cf.WhereHasInboxWith(memberInbox)
-		}
-		return ok
-	})
-}
-
-// messagePolicy: agents see the messages of their inboxes only.
-func messagePolicy() ent.Policy {
-	return agentInboxPolicy(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
-		mf, ok := f.(interface {
-			WhereHasConversationWith(...predicate.Conversation)
-		})
-		if ok {
-			mf.WhereHasConversationWith(conversation.HasInboxWith(memberInbox))
-		}
-		return ok
-	})
 }

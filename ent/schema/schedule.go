@@ -18,6 +18,8 @@ type ScheduledMessage struct{ ent.Schema }
 
 func (ScheduledMessage) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
 
+func (ScheduledMessage) Policy() ent.Policy { return scheduledMessagePolicy() }
+
 func (ScheduledMessage) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("inbox_id"),

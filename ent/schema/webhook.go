@@ -31,7 +31,9 @@ func (WebhookSubscription) Edges() []ent.Edge {
 	}
 }
 
-func (WebhookSubscription) Policy() ent.Policy { return adminWritesPolicy() }
+// Subscriptions and their deliveries hold URLs and secrets: administrators
+// only; events are written to the outbox by the account's system.
+func (WebhookSubscription) Policy() ent.Policy { return adminOnlyPolicy() }
 
 func (WebhookSubscription) Annotations() []schema.Annotation { return skipGraphQL() }
 
@@ -69,5 +71,7 @@ func (WebhookDelivery) Edges() []ent.Edge {
 func (WebhookDelivery) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("status", "next_attempt_at")}
 }
+
+func (WebhookDelivery) Policy() ent.Policy { return adminOnlyPolicy() }
 
 func (WebhookDelivery) Annotations() []schema.Annotation { return skipGraphQL() }

@@ -86,6 +86,11 @@ func From(err error) *Error {
 	if errors.Is(err, viewer.ErrAdminOnly) {
 		return &Error{Kind: KindForbidden, Message: "You are not authorized to do this action: " + viewer.ErrAdminOnly.Error(), Err: err}
 	}
+	for _, reason := range []error{viewer.ErrNotInboxMember, viewer.ErrNotScheduleAuthor, viewer.ErrNotNoteAuthor} {
+		if errors.Is(err, reason) {
+			return &Error{Kind: KindForbidden, Message: "You are not authorized to do this action: " + reason.Error(), Err: err}
+		}
+	}
 	if errors.Is(err, privacy.Deny) {
 		return &Error{Kind: KindForbidden, Message: "You are not authorized to do this action", Err: err}
 	}

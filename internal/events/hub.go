@@ -18,6 +18,10 @@ type Event struct {
 	MessageID      int
 	// ScheduleID is a scheduled message's id.
 	ScheduleID int
+	// InboxID is the inbox of the row the event is about, where the row may
+	// be gone (a deleted schedule), so that a listener can apply the inbox
+	// rule without it.
+	InboxID int
 	// FunnelID and KanbanItemID name the card of a kanban_item.* event (the
 	// funnel it is in after the change), so a board viewer can pick its own.
 	FunnelID     int

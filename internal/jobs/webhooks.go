@@ -11,8 +11,8 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound"
-	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhook"
 )
 
@@ -25,7 +25,7 @@ func webhookKind(r *Runner) kind {
 
 // deliverWebhook makes one attempt at a webhook delivery and records it.
 func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
-	ctx = viewer.SystemContext(ctx)
+	ctx = ops.AsBackgroundWork(ctx)
 	d, err := r.client().WebhookDelivery.Query().Where(webhookdelivery.ID(id)).WithSubscription().Only(ctx)
 	if err != nil {
 		return err

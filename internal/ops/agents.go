@@ -12,7 +12,6 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // An agent is a user's membership of the account; its public id is the
@@ -93,7 +92,7 @@ func (s *Service) CreateAgent(ctx context.Context, in AgentInput) (*ent.AccountU
 // one if there is none. The lookup spans the installation, so it runs as the
 // system; the invite runs as the caller, whose policy forbids passwords.
 func (s *Service) findOrInviteUser(ctx context.Context, c *ent.Client, name, email string) (*ent.User, error) {
-	u, err := c.User.Query().Where(user.Email(email)).Only(viewer.SystemContext(ctx))
+	u, err := c.User.Query().Where(user.Email(email)).Only(asUserDirectory(ctx))
 	if err == nil || !ent.IsNotFound(err) {
 		return u, err
 	}

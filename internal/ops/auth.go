@@ -28,7 +28,7 @@ func (s *Service) ViewerForToken(ctx context.Context, token string, accountID in
 // ViewerForUser returns the viewer of a user acting in accountID (0: the
 // user's first account).
 func (s *Service) ViewerForUser(ctx context.Context, userID, accountID int) (viewer.Viewer, error) {
-	sys := viewer.SystemContext(ctx)
+	sys := asCredentialCheck(ctx)
 	q := s.Client(ctx).AccountUser.Query().Where(accountuser.UserID(userID))
 	if accountID != 0 {
 		q = q.Where(accountuser.AccountID(accountID))
@@ -53,7 +53,7 @@ func (s *Service) userForToken(ctx context.Context, token string) (*ent.User, er
 	}
 	t, err := s.Client(ctx).AccessToken.Query().
 		Where(accesstoken.TokenHash(hashToken(token)), accesstoken.UserIDNotNil()).
-		WithUser().Only(viewer.SystemContext(ctx))
+		WithUser().Only(asCredentialCheck(ctx))
 	if ent.IsNotFound(err) || (err == nil && t.Edges.User == nil) {
 		return nil, apperr.Unauthenticated("Invalid Access Token")
 	}
@@ -70,7 +70,7 @@ func (s *Service) PlatformViewer(ctx context.Context, token string) (viewer.View
 		return viewer.Viewer{}, apperr.Unauthenticated("You need to sign in or sign up before continuing: send the api_access_token header")
 	}
 	ok, err := s.Client(ctx).PlatformToken.Query().
-		Where(platformtoken.TokenHash(hashToken(token))).Exist(viewer.SystemContext(ctx))
+		Where(platformtoken.TokenHash(hashToken(token))).Exist(asCredentialCheck(ctx))
 	if err != nil {
 		return viewer.Viewer{}, err
 	}
@@ -84,7 +84,7 @@ func (s *Service) PlatformViewer(ctx context.Context, token string) (viewer.View
 // user.
 func (s *Service) Login(ctx context.Context, email, password string) (*ent.User, error) {
 	u, err := s.Client(ctx).User.Query().
-		Where(user.Email(normalizeEmail(email))).Only(viewer.SystemContext(ctx))
+		Where(user.Email(normalizeEmail(email))).Only(asCredentialCheck(ctx))
 	if err != nil || u.PasswordHash == "" ||
 		bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
 		return nil, apperr.Unauthenticated("Invalid e-mail or password")
@@ -100,19 +100,19 @@ func (s *Service) StartSession(ctx context.Context, email, password string) (str
 	if err != nil {
 		return "", err
 	}
-	return s.issueAccessToken(viewer.SystemContext(ctx), s.Client(ctx), u.ID)
+	return s.issueAccessToken(asCredentialCheck(ctx), s.Client(ctx), u.ID)
 }
 
 // EndSession revokes a console session's token.
 func (s *Service) EndSession(ctx context.Context, token string) error {
 	_, err := s.Client(ctx).AccessToken.Delete().
-		Where(accesstoken.TokenHash(hashToken(token))).Exec(viewer.SystemContext(ctx))
+		Where(accesstoken.TokenHash(hashToken(token))).Exec(asCredentialCheck(ctx))
 	return err
 }
 
 // ViewerUser returns the user and account a viewer acts as (names for display).
 func (s *Service) ViewerUser(ctx context.Context, v viewer.Viewer) (*ent.User, *ent.Account, error) {
-	sys := viewer.SystemContext(ctx)
+	sys := asCredentialCheck(ctx)
 	u, err := s.Client(ctx).User.Get(sys, v.UserID)
 	if err != nil {
 		return nil, nil, err

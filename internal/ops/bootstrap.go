@@ -9,7 +9,6 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/viewer"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -36,7 +35,7 @@ type Bootstrapped struct {
 // platform user when the e-mail exists, and gives the user a fresh access
 // token. It runs as the system: it is the installation's own set-up.
 func (s *Service) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrapped, error) {
-	ctx = viewer.SystemContext(ctx)
+	ctx = asStartup(ctx)
 	var errs fieldErrors
 	in.AccountName = strings.TrimSpace(in.AccountName)
 	in.Name = strings.TrimSpace(in.Name)
@@ -115,7 +114,7 @@ func (s *Service) ensurePlatformToken(ctx context.Context, c *ent.Client) (strin
 
 // IsEmpty reports whether the database has no account yet (a fresh install).
 func (s *Service) IsEmpty(ctx context.Context) (bool, error) {
-	n, err := s.Client(ctx).Account.Query().Count(viewer.SystemContext(ctx))
+	n, err := s.Client(ctx).Account.Query().Count(asStartup(ctx))
 	return n == 0, err
 }
 

@@ -564,7 +564,7 @@ func (s *Service) MergeContacts(ctx context.Context, baseID, mergeeID *int) (*en
 		}
 		// The mergee goes first: its e-mail, phone and identifier are unique
 		// and may be about to fill the base's empty fields.
-		if err := c.Contact.DeleteOneID(mergee.ID).Exec(allowDelete(ctx)); err != nil {
+		if err := c.Contact.DeleteOneID(mergee.ID).Exec(withMergeDelete(ctx)); err != nil {
 			return err
 		}
 		return fillFromMergee(ctx, base, mergee)

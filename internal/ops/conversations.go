@@ -13,10 +13,8 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
-	"github.com/switchboard/switchboard/ent/privacy"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -187,7 +185,7 @@ func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) 
 		if err != nil {
 			return err
 		}
-		if err := s.checkInboxAccess(ctx, c, ci.InboxID); err != nil {
+		if err := policyAllows(ctx, conversation.Policy, c.Conversation.Create().SetInboxID(ci.InboxID).Mutation()); err != nil {
 			return err
 		}
 		cv, err := s.lockedConversation(ctx, c, ci)
@@ -278,22 +276,6 @@ func notFoundField(err error, field, what string) error {
 	return err
 }
 
-// checkInboxAccess refuses an agent acting in an inbox it is not a member of.
-func (s *Service) checkInboxAccess(ctx context.Context, c *ent.Client, inboxID int) error {
-	v, _ := viewer.FromContext(ctx)
-	if !v.IsMember() || v.IsAdmin() {
-		return nil
-	}
-	ok, err := c.InboxMember.Query().Where(inboxmember.InboxID(inboxID), inboxmember.UserID(v.UserID)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apperr.Forbidden("You are not a member of this inbox")
-	}
-	return nil
-}
-
 // lockedConversation returns the contact's open conversation when the inbox
 // locks each contact to a single conversation.
 func (s *Service) lockedConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox) (*ent.Conversation, error) {
@@ -360,7 +342,7 @@ func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 func (s *Service) nextDisplayID(ctx context.Context, c *ent.Client) (int, error) {
 	v, _ := viewer.FromContext(ctx)
 	acc, err := c.Account.UpdateOneID(v.AccountID).AddLastConversationDisplayID(1).
-		Save(privacy.DecisionContext(ctx, privacy.Allow))
+		Save(withDisplayCounter(ctx))
 	if err != nil {
 		return 0, err
 	}

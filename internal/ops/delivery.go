@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/delivery"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Channel delivery of outgoing messages. A message to deliver has its
@@ -18,7 +17,7 @@ import (
 
 // DeliveryJob loads what a channel needs to send message id.
 func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error) {
-	ctx = viewer.SystemContext(ctx)
+	ctx = AsBackgroundWork(ctx)
 	m, err := s.Client(ctx).Message.Query().Where(message.ID(id)).
 		WithConversation(func(q *ent.ConversationQuery) {
 			q.WithInbox().WithContact().WithContactInbox()
@@ -61,7 +60,7 @@ func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
 // finishDelivery ends a message's delivery and emits message_updated, in one
 // transaction.
 func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.MessageUpdateOne, *ent.Message)) error {
-	ctx = viewer.SystemContext(ctx)
+	ctx = AsBackgroundWork(ctx)
 	return s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		m, err := c.Message.Get(ctx, id)
 		if err != nil {
@@ -83,7 +82,7 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.Mess
 // number of attempts made so far.
 func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration) (int, error) {
 	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).
-		SetNextDeliveryAt(s.now().Add(wait)).Save(viewer.SystemContext(ctx))
+		SetNextDeliveryAt(s.now().Add(wait)).Save(AsBackgroundWork(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -92,7 +91,7 @@ func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration)
 
 // DeliveryAttempts returns how many attempts a message's delivery has had.
 func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
-	m, err := s.Client(ctx).Message.Get(viewer.SystemContext(ctx), id)
+	m, err := s.Client(ctx).Message.Get(AsBackgroundWork(ctx), id)
 	if err != nil {
 		return 0, err
 	}
@@ -105,7 +104,7 @@ func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event str
 		if err != nil {
 			return nil, err
 		}
-		acc, err := c.Account.Get(viewer.SystemContext(ctx), m.AccountID)
+		acc, err := c.Account.Get(AsBackgroundWork(ctx), m.AccountID)
 		if err != nil {
 			return nil, err
 		}

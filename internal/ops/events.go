@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Event payloads, in the shapes Chatwoot's webhooks send, with ISO 8601
@@ -94,7 +93,7 @@ func contactEvent(ct *ent.Contact) map[string]any {
 
 func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event string, ct *ent.Contact) error {
 	return s.emit(ctx, c, ct.AccountID, event, func() (map[string]any, error) {
-		acc, err := c.Account.Get(viewer.SystemContext(ctx), ct.AccountID)
+		acc, err := c.Account.Get(asOutbox(ctx, ct.AccountID), ct.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +179,7 @@ func nilIfBlank(s string) any {
 func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, accountID, id int) error {
 	s.publishAfterCommit(ctx, events.Event{AccountID: accountID, Kind: "scheduled_message_updated", ScheduleID: id})
 	return s.emit(ctx, c, accountID, event, func() (map[string]any, error) {
-		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(viewer.SystemContext(ctx))
+		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(asOutbox(ctx, accountID))
 		if err != nil {
 			return nil, err
 		}

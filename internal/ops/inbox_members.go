@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 )
 
@@ -52,4 +53,11 @@ func (s *Service) DeleteInbox(ctx context.Context, id int) error {
 		return err
 	}
 	return apperrOrNil(notFound(s.Client(ctx).Inbox.DeleteOneID(id).Exec(ctx), "Inbox"))
+}
+
+// WorksIn reports whether the viewer may see what is inside an inbox, for a
+// listener told about a row that is gone. It asks the inbox rule itself
+// (could the viewer create a conversation there?) rather than restate it.
+func (s *Service) WorksIn(ctx context.Context, inboxID int) bool {
+	return policyAllows(ctx, conversation.Policy, s.client.Conversation.Create().SetInboxID(inboxID).Mutation()) == nil
 }

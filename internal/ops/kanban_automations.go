@@ -45,18 +45,12 @@ type automationDepthKey struct{}
 
 // Automations lists the account's automations (administrators only).
 func (s *Service) Automations(ctx context.Context) ([]*ent.KanbanAutomation, error) {
-	if err := requireAdmin(ctx); err != nil {
-		return nil, err
-	}
 	as, err := s.Client(ctx).KanbanAutomation.Query().Order(ent.Asc(kanbanautomation.FieldID)).All(ctx)
 	return as, apperrOrNil(err)
 }
 
 // Automation returns one automation (administrators only).
 func (s *Service) Automation(ctx context.Context, id int) (*ent.KanbanAutomation, error) {
-	if err := requireAdmin(ctx); err != nil {
-		return nil, err
-	}
 	a, err := s.Client(ctx).KanbanAutomation.Get(ctx, id)
 	return a, apperrOrNil(notFound(err, "Automation"))
 }
@@ -302,7 +296,7 @@ func (s *Service) triggerAutomations(ctx context.Context, ev cardEvent) {
 }
 
 func (s *Service) runAutomations(ctx context.Context, userID int, ev cardEvent) {
-	sys := viewer.SystemContext(ctx)
+	sys := asAccountSystem(ctx, ev.accountID, 0)
 	as, err := s.client.KanbanAutomation.Query().Where(kanbanautomation.AccountID(ev.accountID),
 		kanbanautomation.Enabled(true), kanbanautomation.TriggerTypeEQ(ev.trigger)).
 		Order(ent.Asc(kanbanautomation.FieldID)).All(sys)
@@ -324,7 +318,7 @@ func (s *Service) runAutomations(ctx context.Context, userID int, ev cardEvent) 
 		slog.Error("kanban automations: no administrator to act as", "account", ev.accountID, "err", err)
 		return
 	}
-	actCtx := viewer.NewContext(ctx, actor)
+	actCtx := asAutomationActor(ctx, actor)
 	for _, a := range matching {
 		if err := s.runAction(actCtx, a, ev.cardID); err != nil {
 			slog.Warn("kanban automation failed", "automation", a.ID, "card", ev.cardID, "err", err)
@@ -410,7 +404,7 @@ func (s *Service) sendCardMessage(ctx context.Context, cardID int, content strin
 // since the automation's previous run; claiming that run (last_run_at,
 // compared and set) keeps two job runners from firing it twice.
 func (s *Service) RunIdleAutomations(ctx context.Context) {
-	sys := viewer.SystemContext(ctx)
+	sys := AsBackgroundWork(ctx)
 	as, err := s.client.KanbanAutomation.Query().Where(kanbanautomation.Enabled(true),
 		kanbanautomation.TriggerTypeEQ(kanbanautomation.TriggerTypeIdle)).All(sys)
 	if err != nil {
@@ -423,7 +417,7 @@ func (s *Service) RunIdleAutomations(ctx context.Context) {
 }
 
 func (s *Service) runIdle(ctx context.Context, a *ent.KanbanAutomation) {
-	sys := viewer.SystemContext(ctx)
+	sys := asAccountSystem(ctx, a.AccountID, 0)
 	hours, _ := numberOf(a.TriggerConfig["hours"])
 	idle := time.Duration(hours * float64(time.Hour))
 	now := s.now()
@@ -457,7 +451,7 @@ func (s *Service) runIdle(ctx context.Context, a *ent.KanbanAutomation) {
 		slog.Error("kanban automations: no administrator to act as", "account", a.AccountID, "err", err)
 		return
 	}
-	actCtx := context.WithValue(viewer.NewContext(ctx, actor), automationDepthKey{}, 1)
+	actCtx := context.WithValue(asAutomationActor(ctx, actor), automationDepthKey{}, 1)
 	for _, id := range ids {
 		if err := s.runAction(actCtx, a, id); err != nil {
 			slog.Warn("kanban automation failed", "automation", a.ID, "card", id, "err", err)

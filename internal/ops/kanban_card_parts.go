@@ -269,9 +269,8 @@ func (s *Service) ownNote(ctx context.Context, c *ent.Client, cardID, noteID int
 	if err != nil {
 		return nil, notFound(err, "Note")
 	}
-	v, _ := viewer.FromContext(ctx)
-	if v.IsMember() && !v.IsAdmin() && (n.AuthorID == nil || *n.AuthorID != v.UserID) {
-		return nil, apperr.Forbidden("Only the note's author or an administrator may change it")
+	if err := policyAllows(ctx, cardnote.Policy, c.CardNote.UpdateOneID(n.ID).Mutation()); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
@@ -289,7 +288,7 @@ func (s *Service) NoteAuthors(ctx context.Context, notes []*ent.CardNote) (map[i
 		return out, nil
 	}
 	// Authors who have left the account still sign their notes.
-	us, err := s.Client(ctx).User.Query().Where(user.IDIn(uniqueInts(ids)...)).All(viewer.SystemContext(ctx))
+	us, err := s.Client(ctx).User.Query().Where(user.IDIn(uniqueInts(ids)...)).All(asFormerMembers(ctx))
 	if err != nil {
 		return nil, apperr.From(err)
 	}

@@ -305,7 +305,7 @@ func (s *Service) loadCards(ctx context.Context, c *ent.Client, q *ent.KanbanIte
 		return items, nil
 	}
 	convs, err := c.Conversation.Query().Where(conversation.IDIn(uniqueInts(convIDs)...)).
-		WithContact().All(viewer.SystemContext(ctx))
+		WithContact().All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -597,7 +597,7 @@ func sameConversation(ctx context.Context, c *ent.Client, it *ent.KanbanItem, di
 		return false
 	}
 	cv, err := c.Conversation.Query().Where(conversation.ID(*it.ConversationID), conversation.AccountID(it.AccountID)).
-		Only(viewer.SystemContext(ctx))
+		Only(asLinkEcho(ctx, it.AccountID))
 	return err == nil && cv.DisplayID == displayID
 }
 

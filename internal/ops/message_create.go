@@ -10,11 +10,9 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/attachment"
-	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/storage"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Upload is a file sent with a message.
@@ -26,14 +24,12 @@ type Upload struct {
 }
 
 // CreateMessage posts a message (or a private note) in a conversation, with
-// its attachments. Incoming messages are allowed on API inboxes only.
+// its attachments. (Incoming messages are for API inboxes only: see the
+// Message hooks in ent/schema.)
 func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageInput, files []Upload) (*ent.Message, error) {
 	cv, err := s.Conversation(ctx, displayID)
 	if err != nil {
 		return nil, err
-	}
-	if in.MessageType == "incoming" && cv.Edges.Inbox.ChannelType != inbox.ChannelTypeAPI {
-		return nil, apperr.Invalid("Incoming messages can be created on API inboxes only", "message_type")
 	}
 	if err := s.checkUploads(files); err != nil {
 		return nil, err
@@ -137,7 +133,7 @@ func createAttachments(ctx context.Context, c *ent.Client, stored []storedFile, 
 // removeUnreferenced deletes the stored files no attachment refers to any
 // more: the messages a schedule posted share its files.
 func (s *Service) removeUnreferenced(ctx context.Context, keys []string) {
-	ctx = viewer.SystemContext(ctx)
+	ctx = AsBackgroundWork(ctx)
 	for _, k := range keys {
 		used, err := s.client.Attachment.Query().Where(attachment.StorageKey(k)).Exist(ctx)
 		if err == nil && !used {
@@ -193,24 +189,16 @@ func (s *Service) DeleteMessage(ctx context.Context, displayID, messageID int) (
 
 // Attachment returns an attachment the viewer may see.
 func (s *Service) Attachment(ctx context.Context, id int) (*ent.Attachment, error) {
+	// The attachment policy shows a file where its message or schedule is visible.
 	a, err := s.Client(ctx).Attachment.Get(ctx, id)
-	if err != nil {
-		return nil, apperr.From(notFound(err, "Attachment"))
-	}
-	if a.MessageID != nil {
-		// The message policy decides whether the viewer may see its files.
-		if _, err := s.Client(ctx).Message.Get(ctx, *a.MessageID); err != nil {
-			return nil, apperr.From(notFound(err, "Attachment"))
-		}
-	}
-	return a, nil
+	return a, apperrOrNil(notFound(err, "Attachment"))
 }
 
 // SignedAttachment returns an attachment for a download URL whose signature
 // the transport has verified (no viewer: the signature is the permission).
 func (s *Service) SignedAttachment(ctx context.Context, accountID, id int) (*ent.Attachment, error) {
 	a, err := s.Client(ctx).Attachment.Query().
-		Where(attachment.ID(id), attachment.AccountID(accountID)).Only(viewer.SystemContext(ctx))
+		Where(attachment.ID(id), attachment.AccountID(accountID)).Only(asSignedLink(ctx, accountID))
 	return a, apperrOrNil(notFound(err, "Attachment"))
 }
 

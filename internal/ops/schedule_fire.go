@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -43,7 +42,7 @@ func WithCatchUpWindow(d time.Duration) Option { return func(s *Service) { s.cat
 func (s *Service) NextScheduleDue(ctx context.Context) (time.Time, bool) {
 	sm, err := s.client.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtNotNil()).
 		Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt)).Select(scheduledmessage.FieldNextOccurrenceAt).
-		First(viewer.SystemContext(ctx))
+		First(AsBackgroundWork(ctx))
 	if err != nil || sm.NextOccurrenceAt == nil {
 		return time.Time{}, false
 	}
@@ -56,7 +55,7 @@ func (s *Service) NextScheduleDue(ctx context.Context) (time.Time, bool) {
 // on to its next occurrence.
 func (s *Service) FireSchedule(ctx context.Context, id int) error {
 	sm, err := s.client.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).
-		WithAttachments().Only(viewer.SystemContext(ctx))
+		WithAttachments().Only(AsBackgroundWork(ctx))
 	if ent.IsNotFound(err) {
 		return nil // deleted since it was claimed
 	}
@@ -67,7 +66,7 @@ func (s *Service) FireSchedule(ctx context.Context, id int) error {
 	if sm.AuthorID != nil {
 		author = *sm.AuthorID
 	}
-	ctx = viewer.SystemInAccount(ctx, sm.AccountID, author)
+	ctx = asAccountSystem(ctx, sm.AccountID, author)
 	if sm.Status != scheduledmessage.StatusPending || sm.ParentID != nil {
 		return s.client.ScheduledMessage.UpdateOne(sm).ClearNextOccurrenceAt().Exec(ctx)
 	}
@@ -102,7 +101,7 @@ func (s *Service) FireSchedule(ctx context.Context, id int) error {
 // rearm sets a pending, unfired schedule's clock back to its due time (a
 // firing that lost to an edit leaves it at the end of its lease).
 func (s *Service) rearm(ctx context.Context, id int) error {
-	sm, err := s.client.ScheduledMessage.Get(viewer.SystemContext(ctx), id)
+	sm, err := s.client.ScheduledMessage.Get(AsBackgroundWork(ctx), id)
 	if ent.IsNotFound(err) {
 		return nil
 	}
@@ -113,7 +112,7 @@ func (s *Service) rearm(ctx context.Context, id int) error {
 	if !ok {
 		return nil
 	}
-	return s.client.ScheduledMessage.Update().Where(unchanged(sm)...).SetNextOccurrenceAt(at).Exec(viewer.SystemContext(ctx))
+	return s.client.ScheduledMessage.Update().Where(unchanged(sm)...).SetNextOccurrenceAt(at).Exec(AsBackgroundWork(ctx))
 }
 
 func (s *Service) catchUpWindow() time.Duration {
@@ -206,11 +205,13 @@ func authorMayPost(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage)
 	if ent.IsNotFound(err) {
 		return apperr.Forbidden("The author of this scheduled message is no longer a member of the account")
 	}
-	if err != nil || m.Role == accountuser.RoleAdministrator {
+	if err != nil {
 		return err
 	}
-	ok, err := c.InboxMember.Query().Where(inboxmember.UserID(*sm.AuthorID), inboxmember.InboxID(sm.InboxID)).Exist(ctx)
-	if err == nil && !ok {
+	// The inbox rule itself decides, asked as the author would be.
+	author := asAuthor(ctx, sm.AccountID, *sm.AuthorID, viewer.Role(m.Role))
+	err = policyAllows(author, message.Policy, c.Message.Create().SetInboxID(sm.InboxID).Mutation())
+	if errors.Is(err, viewer.ErrNotInboxMember) {
 		return apperr.Forbidden("The author of this scheduled message is no longer a member of its inbox")
 	}
 	return err

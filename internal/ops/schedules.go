@@ -10,7 +10,6 @@ import (
 	"github.com/switchboard/switchboard/ent/attachment"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
-	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
@@ -102,23 +101,13 @@ func (s *Service) scheduleQuery(ctx context.Context, scope ScheduleScope) (*ent.
 		}
 		q = q.Where(scheduledmessage.ConversationID(cv.ID))
 	}
-	if v, _ := viewer.FromContext(ctx); v.IsMember() && !v.IsAdmin() {
-		q = q.Where(scheduledmessage.HasInboxWith(inbox.HasMembersWith(inboxmember.UserID(v.UserID))))
-	}
 	return q, nil
 }
 
-// ScheduledMessage returns one schedule of the scope. An agent outside its
-// inbox gets 403.
+// ScheduledMessage returns one schedule of the scope (for an agent outside
+// its inbox, none: the privacy rule hides it).
 func (s *Service) ScheduledMessage(ctx context.Context, scope ScheduleScope, id int) (*ent.ScheduledMessage, error) {
-	sm, err := s.scheduleInScope(ctx, s.Client(ctx), scope, id)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.checkInboxAccess(ctx, s.Client(ctx), sm.InboxID); err != nil {
-		return nil, err
-	}
-	return sm, nil
+	return s.scheduleInScope(ctx, s.Client(ctx), scope, id)
 }
 
 func (s *Service) scheduleInScope(ctx context.Context, c *ent.Client, scope ScheduleScope, id int) (*ent.ScheduledMessage, error) {
@@ -231,7 +220,7 @@ func (s *Service) scheduleTarget(ctx context.Context, in ScheduleInput) (*schedu
 		}
 		t.inbox, t.contactID = ib, *in.ContactID
 	}
-	if err := s.checkInboxAccess(ctx, c, t.inbox.ID); err != nil {
+	if err := policyAllows(ctx, scheduledmessage.Policy, c.ScheduledMessage.Create().SetInboxID(t.inbox.ID).Mutation()); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -375,7 +364,7 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 	s.removeUnreferenced(ctx, keys)
 	for _, id := range gone {
 		s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_deleted",
-			ScheduleID: id, ConversationID: conversationIDOf(sm)})
+			ScheduleID: id, InboxID: sm.InboxID, ConversationID: conversationIDOf(sm)})
 	}
 	return nil
 }
@@ -387,9 +376,8 @@ func (s *Service) manageableSchedule(ctx context.Context, scope ScheduleScope, i
 	if err != nil {
 		return nil, err
 	}
-	v, _ := viewer.FromContext(ctx)
-	if v.IsMember() && !v.IsAdmin() && (sm.AuthorID == nil || *sm.AuthorID != v.UserID) {
-		return nil, apperr.Forbidden("Only the author of a scheduled message or an administrator may change it")
+	if err := policyAllows(ctx, scheduledmessage.Policy, s.Client(ctx).ScheduledMessage.UpdateOneID(sm.ID).Mutation()); err != nil {
+		return nil, err
 	}
 	return sm, nil
 }

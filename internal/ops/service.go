@@ -9,12 +9,13 @@ import (
 	"fmt"
 	"time"
 
+	entgo "entgo.io/ent"
+
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/privacy"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/storage"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Service runs the operations against one database.
@@ -137,19 +138,23 @@ func pageOffset(page, size int) int {
 	return (clampPage(page) - 1) * size
 }
 
-// allowDelete lets an operation delete a record it has already loaded under
-// the caller's tenancy, where the caller's role alone would not allow a plain
-// delete (an agent merging two contacts removes the merged one).
-func allowDelete(ctx context.Context) context.Context {
-	return privacy.DecisionContext(ctx, privacy.Allow)
+// requireAdmin answers an agent's administrator-only request with 403 before
+// any input is examined, by asking the policies' own administrator rule
+// (schema.AdministratorsOnly); the policies apply it again on every write.
+func requireAdmin(ctx context.Context) error {
+	if err := schema.AdministratorsOnly(ctx); err != nil {
+		return apperr.From(err)
+	}
+	return nil
 }
 
-// requireAdmin answers an agent's administrator-only request with 403 before
-// any input is examined. The privacy policies enforce the same rule on every
-// write; this only puts the refusal first.
-func requireAdmin(ctx context.Context) error {
-	if v, ok := viewer.FromContext(ctx); ok && v.IsMember() && !v.IsAdmin() {
-		return apperr.From(fmt.Errorf("%w", viewer.ErrAdminOnly))
+// policyAllows asks an entity's privacy policy, before any input is examined
+// or any side effect starts, whether the viewer may make mutation m (a
+// throwaway mutation that is never saved). The rule lives only in the
+// policy; this puts its answer first.
+func policyAllows(ctx context.Context, p entgo.Policy, m entgo.Mutation) error {
+	if err := p.EvalMutation(ctx, m); err != nil {
+		return apperr.From(err)
 	}
 	return nil
 }

@@ -57,6 +57,17 @@ func SystemContext(ctx context.Context) context.Context {
 // administrator-only action; transports map it to 403.
 var ErrAdminOnly = errors.New("only administrators of the account may do this")
 
+// ErrNotInboxMember is the reason given when an agent acts in an inbox it is
+// not a member of; transports map it to 403.
+var ErrNotInboxMember = errors.New("you are not a member of this inbox")
+
+// ErrNotScheduleAuthor and ErrNotNoteAuthor are the reasons of the
+// author-or-administrator rule; transports map them to 403.
+var (
+	ErrNotScheduleAuthor = errors.New("only the author of a scheduled message or an administrator may change it")
+	ErrNotNoteAuthor     = errors.New("only the note's author or an administrator may change it")
+)
+
 // ErrNoViewer is the reason given when a context carries no viewer at all.
 var ErrNoViewer = errors.New("no viewer in context")
 

@@ -1,0 +1,80 @@
+package rest_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// TestInboxVisibilityOfFiles: a scheduled message's file and a message's
+// file are reachable only by those who see their inbox (the attachment
+// policy); an agent outside the inbox gets 404, as for the conversation.
+func TestInboxVisibilityOfFiles(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		ib := a.apiInbox("Support")
+		memberID, member := a.agent(a.Account)
+		_, outsider := a.agent(a.Account)
+		a.addInboxMembers(ib, memberID)
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+		at := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+		sched := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: fields(
+			"inbox_id", itoa(ib), "contact_id", itoa(ct), "content", "later", "scheduled_at", at,
+		).file("attachments[]", "plan.txt", "text/plain", []byte("the plan"))}, http.StatusOK)
+		schedFile := sched.int(t, "attachments.0.id")
+		msg := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: fields(
+			"content", "see attached",
+		).file("attachments[]", "notes.txt", "text/plain", []byte("notes"))}, http.StatusOK)
+		msgFile := msg.int(t, "attachments.0.id")
+		download := func(id int) request { return request{method: "GET", path: a.path("/attachments/%d", id)} }
+
+		a.run(t, []scenario{
+			status("the administrator downloads the schedule's file", download(schedFile), http.StatusOK),
+			status("an agent of the inbox downloads the schedule's file", as(member, download(schedFile)), http.StatusOK),
+			status("an agent outside the inbox does not find the schedule's file", as(outsider, download(schedFile)), http.StatusNotFound),
+			status("an agent of the inbox downloads the message's file", as(member, download(msgFile)), http.StatusOK),
+			status("an agent outside the inbox does not find the message's file", as(outsider, download(msgFile)), http.StatusNotFound),
+			status("an agent outside the inbox does not find the conversation", as(outsider,
+				request{method: "GET", path: a.path("/conversations/%d", conv)}), http.StatusNotFound),
+			status("nor its schedules", as(outsider, request{method: "GET", path: a.path("/conversations/%d/scheduled_messages", conv)}),
+				http.StatusNotFound),
+		})
+	})
+}
+
+// TestIncomingMessagesOnAPIInboxesOnly: the rule holds for every way a
+// message is made, including a conversation created with its first message.
+func TestIncomingMessagesOnAPIInboxesOnly(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		wa := a.inbox("WhatsApp", whatsappChannel("+15550001111"))
+		api := a.apiInbox("API")
+		ct, _ := a.contact(wa, H{"name": "Ann", "phone_number": "+15550002222"})
+		a.mustDo(request{method: "POST", path: a.path("/contacts/%d/contact_inboxes", ct), body: H{"inbox_id": api}}, http.StatusOK)
+		waConv := a.startConversation(a.Account, a.Admin, H{"inbox_id": wa, "contact_id": ct})
+		incoming := H{"content": "hi", "message_type": "incoming"}
+		a.run(t, []scenario{
+			invalid("a conversation on WhatsApp with an incoming first message is 422",
+				request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": wa, "contact_id": ct, "message": incoming}},
+				"message_type"),
+			invalid("an incoming message on WhatsApp is 422",
+				request{method: "POST", path: a.path("/conversations/%d/messages", waConv), body: incoming}, "message_type"),
+			{
+				name:       "a conversation on an API inbox with an incoming first message is created",
+				request:    request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": api, "contact_id": ct, "message": incoming}},
+				wantStatus: http.StatusOK,
+			},
+		})
+		r := a.mustDo(request{method: "GET", path: a.path("/conversations?inbox_id=%d", wa)}, http.StatusOK)
+		if n := len(r.JSON.(map[string]any)["data"].(map[string]any)["payload"].([]any)); n != 1 {
+			t.Errorf("the refused conversation was stored: %d conversations on the WhatsApp inbox, want 1", n)
+		}
+	})
+}
