@@ -1,10 +1,13 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -75,6 +78,40 @@ func TestIncomingMessagesOnAPIInboxesOnly(t *testing.T) {
 		r := a.mustDo(request{method: "GET", path: a.path("/conversations?inbox_id=%d", wa)}, http.StatusOK)
 		if n := len(r.JSON.(map[string]any)["data"].(map[string]any)["payload"].([]any)); n != 1 {
 			t.Errorf("the refused conversation was stored: %d conversations on the WhatsApp inbox, want 1", n)
+		}
+	})
+}
+
+// TestCardWebhookCarriesTheConversationWhoeverMoves: an agent outside the
+// conversation's inbox works the card without seeing the conversation, but
+// the account's webhook still receives the whole card.
+func TestCardWebhookCarriesTheConversationWhoeverMoves(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		ib := a.apiInbox("Support")
+		_, outsider := a.agent(a.Account)
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+		a.mustDo(request{method: "POST", path: a.path("/webhooks"), body: H{"url": "https://hooks.example.com/k",
+			"subscriptions": []string{"kanban_item.moved"}}}, http.StatusOK)
+		funnel := a.mustDo(request{method: "POST", path: a.path("/funnels"), body: H{"name": "Deals",
+			"stages": []H{{"name": "New", "slug": "new"}, {"name": "Won", "slug": "won"}}}}, http.StatusOK).int(t, "id")
+		card := a.mustDo(request{method: "POST", path: a.path("/kanban_items"), body: H{"funnel_id": funnel,
+			"funnel_stage": "new", "item_details": H{"title": "Deal"}, "conversation_display_id": conv}}, http.StatusOK).int(t, "id")
+		a.run(t, []scenario{{
+			name:       "the agent moves the card and sees no conversation on it",
+			request:    as(outsider, request{method: "POST", path: a.path("/kanban_items/%d/move_to_stage", card), body: H{"funnel_stage": "won"}}),
+			wantStatus: http.StatusOK,
+			want:       map[string]any{"conversation": nil, "conversation_display_id": nil},
+		}})
+		ds, err := a.srv.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.Event("kanban_item.moved")).All(sys())
+		if err != nil || len(ds) != 1 {
+			t.Fatalf("want one kanban_item.moved delivery, got %d (%v)", len(ds), err)
+		}
+		if want := fmt.Sprintf(`"conversation_display_id":%d`, conv); !strings.Contains(ds[0].Payload, want) {
+			t.Errorf("the webhook payload lacks the card's conversation (%s): %s", want, ds[0].Payload)
 		}
 	})
 }

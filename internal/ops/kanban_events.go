@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/internal/events"
 )
 
@@ -71,6 +72,10 @@ func cardAgents(us []*ent.User) []map[string]any {
 // change and publishes it to live listeners once that
 // commits. extra adds keys to the webhook payload (changes, from/to stage).
 func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string, it *ent.KanbanItem, extra map[string]any) error {
+	it, err := s.withOutboxConversation(ctx, c, it)
+	if err != nil {
+		return err
+	}
 	p := map[string]any{"kanban_item": CardPayload(it), "account": map[string]any{"id": it.AccountID}}
 	for k, v := range extra {
 		p[k] = v
@@ -83,6 +88,26 @@ func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string,
 	}
 	s.publishAfterCommit(ctx, events.Event{AccountID: it.AccountID, Kind: event, FunnelID: it.FunnelID, KanbanItemID: it.ID})
 	return nil
+}
+
+// withOutboxConversation gives the webhook payload the card's conversation
+// where the acting agent could not see it (its inbox is not theirs): the
+// account's integrations receive the whole card whoever moved it. The card
+// handed back to the agent is not changed.
+func (s *Service) withOutboxConversation(ctx context.Context, c *ent.Client, it *ent.KanbanItem) (*ent.KanbanItem, error) {
+	if it.ConversationID == nil || it.Edges.Conversation != nil {
+		return it, nil
+	}
+	cv, err := c.Conversation.Query().Where(conversation.ID(*it.ConversationID)).WithContact().Only(asOutbox(ctx, it.AccountID))
+	if ent.IsNotFound(err) {
+		return it, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	full := *it
+	full.Edges.Conversation = cv
+	return &full, nil
 }
 
 // announceMove announces a card's change of place, naming where it was.
