@@ -148,19 +148,17 @@ func funnelInput(in model.FunnelInput) ops.FunnelInput {
 	return out
 }
 
-func cardInput(in model.KanbanItemInput) ops.CardInput {
+func cardInput(in model.KanbanItemInput) (ops.CardInput, error) {
 	out := ops.CardInput{
 		FunnelID: in.FunnelID, Stage: in.Stage, Position: in.Position, ConversationDisplayID: in.ConversationDisplayID,
 		Title: in.Title, Description: in.Description, Priority: in.Priority, Value: in.Value, Details: in.Details,
 		AssignedAgents: optionalList(in.AssignedAgents),
 	}
+	var err error
 	if in.Currency != nil {
-		out.Currency = map[string]string{}
-		for k, v := range in.Currency {
-			out.Currency[k] = fmt.Sprint(v)
-		}
+		out.Currency, err = ops.CurrencyOf(map[string]any(in.Currency), "currency")
 	}
-	return out
+	return out, err
 }
 
 func checklistInput(in model.ChecklistItemInput) ops.ChecklistInput {

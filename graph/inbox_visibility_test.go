@@ -166,3 +166,24 @@ func TestGraphQLInboxVisibilityOnEdges(t *testing.T) {
 		})
 	})
 }
+
+// TestGraphQLCardCurrencyFollowsTheSameRules: GraphQL coerces a card's
+// currency with the operation REST uses, and the ent hook refuses what REST
+// refuses.
+func TestGraphQLCardCurrencyFollowsTheSameRules(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		funnel := int(mustGet(t, a.mustREST("POST", base+"/funnels", a.Admin, H{"name": "Deals",
+			"stages": []H{{"name": "New", "slug": "new"}}}, http.StatusOK), "id").(float64))
+		create := `mutation($in: KanbanItemInput!) { createKanbanItem(input: $in) { title } }`
+		in := func(currency H) H {
+			return H{"in": H{"funnelID": funnel, "stage": "new", "title": "Deal", "currency": currency}}
+		}
+		a.run(t, []gqlCase{
+			{name: "string values are stored", query: create, vars: in(H{"code": "EUR"}), want: H{"createKanbanItem.title": "Deal"}},
+			{name: "a number inside is BAD_USER_INPUT", query: create, vars: in(H{"code": 978}), code: "BAD_USER_INPUT", attrs: []string{"currency"}},
+			{name: "an unknown key is BAD_USER_INPUT", query: create, vars: in(H{"code": "EUR", "rate": "1.1"}), code: "BAD_USER_INPUT", attrs: []string{"currency"}},
+		})
+	})
+}

@@ -267,12 +267,20 @@ func (r *mutationResolver) ReorderFunnelStages(ctx context.Context, id int, slug
 
 // CreateKanbanItem is the resolver for the createKanbanItem field.
 func (r *mutationResolver) CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*ent.KanbanItem, error) {
-	return r.svc.CreateCard(ctx, cardInput(input))
+	in, err := cardInput(input)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.CreateCard(ctx, in)
 }
 
 // UpdateKanbanItem is the resolver for the updateKanbanItem field.
 func (r *mutationResolver) UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*ent.KanbanItem, error) {
-	return r.svc.UpdateCard(ctx, id, cardInput(input))
+	in, err := cardInput(input)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.UpdateCard(ctx, id, in)
 }
 
 // DeleteKanbanItem is the resolver for the deleteKanbanItem field.

@@ -81,29 +81,8 @@ func readItemDetails(d map[string]any, in *ops.CardInput) error {
 	return nil
 }
 
-// readCurrency reads {symbol, code, locale}, or a bare code as the forks
-// also send.
 func readCurrency(d map[string]any) (map[string]string, error) {
-	v, sent := d["currency"]
-	if !sent || v == nil {
-		return nil, nil
-	}
-	if code, ok := v.(string); ok {
-		return map[string]string{"code": strings.TrimSpace(code)}, nil
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, invalidField("item_details.currency", "Currency must be an object {symbol, code, locale}")
-	}
-	out := map[string]string{}
-	for k, x := range obj {
-		s, ok := x.(string)
-		if !ok && x != nil {
-			return nil, invalidField("item_details.currency", "Currency "+k+" must be a string")
-		}
-		out[k] = s
-	}
-	return out, nil
+	return ops.CurrencyOf(d["currency"], "item_details.currency")
 }
 
 // cardFilter reads the index filters shared by the lists and the export.

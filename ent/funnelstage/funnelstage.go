@@ -108,6 +108,8 @@ var (
 	SlugValidator func(string) error
 	// DefaultColor holds the default value on creation for the "color" field.
 	DefaultColor string
+	// ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	ColorValidator func(string) error
 	// DefaultDescription holds the default value on creation for the "description" field.
 	DefaultDescription string
 	// DefaultPosition holds the default value on creation for the "position" field.

@@ -592,7 +592,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "name", Type: field.TypeString, Size: 255},
-		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString},
 		{Name: "color", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "description", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "position", Type: field.TypeInt, Default: 0},

@@ -664,26 +664,13 @@ func init() {
 	// funnelstageDescSlug is the schema descriptor for slug field.
 	funnelstageDescSlug := funnelstageFields[2].Descriptor()
 	// funnelstage.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
-	funnelstage.SlugValidator = func() func(string) error {
-		validators := funnelstageDescSlug.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-			validators[2].(func(string) error),
-		}
-		return func(slug string) error {
-			for _, fn := range fns {
-				if err := fn(slug); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	funnelstage.SlugValidator = funnelstageDescSlug.Validators[0].(func(string) error)
 	// funnelstageDescColor is the schema descriptor for color field.
 	funnelstageDescColor := funnelstageFields[3].Descriptor()
 	// funnelstage.DefaultColor holds the default value on creation for the color field.
 	funnelstage.DefaultColor = funnelstageDescColor.Default.(string)
+	// funnelstage.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	funnelstage.ColorValidator = funnelstageDescColor.Validators[0].(func(string) error)
 	// funnelstageDescDescription is the schema descriptor for description field.
 	funnelstageDescDescription := funnelstageFields[4].Descriptor()
 	// funnelstage.DefaultDescription holds the default value on creation for the description field.
@@ -914,6 +901,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	kanbanitemHooks := schema.KanbanItem{}.Hooks()
+
+	kanbanitem.Hooks[1] = kanbanitemHooks[0]
 	kanbanitemMixinFields0 := kanbanitemMixin[0].Fields()
 	_ = kanbanitemMixinFields0
 	kanbanitemFields := schema.KanbanItem{}.Fields()

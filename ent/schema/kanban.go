@@ -47,8 +47,8 @@ func (FunnelStage) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("funnel_id").Immutable(),
 		field.String("name").NotEmpty().MaxLen(255),
-		field.String("slug").NotEmpty().MaxLen(100).Match(slugPattern),
-		field.String("color").Optional().Default(""),
+		field.String("slug").Validate(ValidStageSlug),
+		field.String("color").Optional().Default("").Validate(ValidStageColor),
 		field.String("description").Optional().Default(""),
 		field.Int("position").Default(0),
 	}
@@ -114,6 +114,8 @@ func (KanbanItem) Indexes() []ent.Index {
 }
 
 func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
+
+func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook()} }
 
 func (KanbanItem) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItemsConnection")}

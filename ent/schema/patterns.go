@@ -7,5 +7,4 @@ var (
 	// Label titles: letters, digits, '-' and '_' (no spaces), as Chatwoot.
 	labelTitlePattern = regexp.MustCompile(`^[\p{L}\p{N}_-]+$`)
 	hexColorPattern   = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-	slugPattern       = regexp.MustCompile(`^[a-z0-9_-]+$`)
 )

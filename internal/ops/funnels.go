@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 )
 
@@ -43,9 +44,7 @@ type StageInput struct {
 }
 
 var (
-	stageSlugPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
-	hexColorPattern  = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$`)
-	nonSlugRun       = regexp.MustCompile(`[^a-z0-9]+`)
+	nonSlugRun = regexp.MustCompile(`[^a-z0-9]+`)
 )
 
 // Funnels lists the account's funnels by name, each with its stages in order.
@@ -307,8 +306,8 @@ func planStage(i int, st StageInput, byID map[int]*ent.FunnelStage, bySlug map[s
 	switch {
 	case st.Slug != nil:
 		p.slug = strings.TrimSpace(*st.Slug)
-		if !stageSlugPattern.MatchString(p.slug) || len(p.slug) > 100 {
-			return p, apperr.Invalidf("stages", "Stages: slug %q may only contain a-z, 0-9, '_' and '-'", p.slug)
+		if err := schema.ValidStageSlug(p.slug); err != nil {
+			return p, apperr.Invalidf("stages", "Stages: %v", err)
 		}
 	case p.existing != nil:
 		p.slug = p.existing.Slug
@@ -330,8 +329,8 @@ func planStage(i int, st StageInput, byID map[int]*ent.FunnelStage, bySlug map[s
 	if p.name == "" {
 		return p, apperr.Invalidf("stages", "Stages: stage %d has no name", i+1)
 	}
-	if p.color != "" && !hexColorPattern.MatchString(p.color) {
-		return p, apperr.Invalidf("stages", "Stages: color %q must be a hex colour like #1f93ff", p.color)
+	if err := schema.ValidStageColor(p.color); err != nil {
+		return p, apperr.Invalidf("stages", "Stages: %v", err)
 	}
 	return p, nil
 }

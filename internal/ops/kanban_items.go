@@ -649,3 +649,26 @@ func derefInts(p *[]int) []int {
 	}
 	return *p
 }
+
+// CurrencyOf is the one coercion of a card's currency as clients send it:
+// {symbol, code, locale} with string values, or a bare code as the kanban
+// forks also send; nil means not sent. field names the input in errors.
+func CurrencyOf(v any, field string) (map[string]string, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return map[string]string{"code": strings.TrimSpace(v)}, nil
+	case map[string]any:
+		out := map[string]string{}
+		for k, x := range v {
+			s, ok := x.(string)
+			if !ok && x != nil {
+				return nil, apperr.Invalidf(field, "Currency %s must be a string", k)
+			}
+			out[k] = strings.TrimSpace(s)
+		}
+		return out, nil
+	}
+	return nil, apperr.Invalidf(field, "Currency must be an object {symbol, code, locale}")
+}

@@ -1,0 +1,37 @@
+package rest_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// TestCardAndStageFormats: the formats of a card's currency and a stage's
+// slug and colour are the ent layer's (validators and hooks), so a write
+// through any operation obeys them; REST reads a bare currency code too.
+func TestCardAndStageFormats(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		funnel := a.mustDo(request{method: "POST", path: a.path("/funnels"), body: H{"name": "Deals",
+			"stages": []H{{"name": "New", "slug": "new"}}}}, http.StatusOK).int(t, "id")
+		card := func(currency any) request {
+			return request{method: "POST", path: a.path("/kanban_items"), body: H{"funnel_id": funnel, "funnel_stage": "new",
+				"item_details": H{"title": "Deal", "currency": currency}}}
+		}
+		a.run(t, []scenario{
+			{name: "a bare code is read as the currency's code", request: card(" EUR "), wantStatus: http.StatusOK,
+				want: map[string]any{"item_details.currency": H{"code": "EUR"}}},
+			{name: "an object's strings are trimmed", request: card(H{"code": "BRL ", "symbol": "R$", "locale": "pt-BR"}), wantStatus: http.StatusOK,
+				want: map[string]any{"item_details.currency": H{"code": "BRL", "symbol": "R$", "locale": "pt-BR"}}},
+			invalid("a number inside is 422", card(H{"code": 978}), "item_details.currency"),
+			invalid("an unknown key is 422", card(H{"code": "EUR", "rate": "1.1"}), "currency"),
+			invalid("a stage slug with spaces is 422", request{method: "POST", path: a.path("/funnels"), body: H{"name": "X",
+				"stages": []H{{"name": "A", "slug": "a b"}}}}, "stages"),
+			invalid("a stage colour that is not hex is 422", request{method: "POST", path: a.path("/funnels"), body: H{"name": "X",
+				"stages": []H{{"name": "A", "slug": "a", "color": "red"}}}}, "stages"),
+		})
+	})
+}
