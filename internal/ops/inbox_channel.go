@@ -159,8 +159,8 @@ func put[T any](dst *T, v *T) {
 func checkChannel(t inbox.ChannelType, ch *schematype.Channel, errs *fieldErrors) {
 	switch t {
 	case inbox.ChannelTypeAPI:
-		if ch.WebhookURL != "" && !validHTTPURL(ch.WebhookURL) {
-			errs.add("channel.webhook_url", "Webhook url must be an http(s) URL")
+		if ch.WebhookURL != "" {
+			checkOutboundURL(errs, "channel.webhook_url", "Webhook url", ch.WebhookURL)
 		}
 	case inbox.ChannelTypeWhatsapp:
 		checkWhatsAppChannel(ch, errs)
@@ -248,6 +248,8 @@ func checkSMTP(cfg *schematype.SMTPConfig, errs *fieldErrors) {
 	}
 	if cfg.Address != "" && strings.ContainsAny(cfg.Address, " \t/") {
 		errs.add("channel.smtp_address", "SMTP address must be a host name, such as smtp.example.com")
+	} else if cfg.Address != "" {
+		checkOutboundHost(errs, "channel.smtp_address", "SMTP address", cfg.Address)
 	}
 	// 0 means the default port (587, or 465 with SSL/TLS).
 	if cfg.Port < 0 || cfg.Port > 65535 {

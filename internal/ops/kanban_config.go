@@ -103,8 +103,8 @@ func (s *Service) SaveKanbanConfig(ctx context.Context, in KanbanConfigInput) (*
 
 func checkKanbanConfig(in KanbanConfigInput) error {
 	var errs fieldErrors
-	if u := deref(in.WebhookURL); in.WebhookURL != nil && strings.TrimSpace(u) != "" && !validHTTPURL(u) {
-		errs.add("webhook_url", "Webhook url must be an http(s) URL")
+	if u := deref(in.WebhookURL); in.WebhookURL != nil && strings.TrimSpace(u) != "" {
+		checkOutboundURL(&errs, "webhook_url", "Webhook url", u)
 	}
 	if in.WebhookSecret != nil {
 		if _, err := webhook.Sign(strings.TrimSpace(*in.WebhookSecret), "check", time.Now(), nil); err != nil {
