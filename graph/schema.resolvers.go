@@ -25,8 +25,11 @@ func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.Fu
 }
 
 // WebhookSecret is the resolver for the webhookSecret field.
-func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (string, error) {
-	return obj.WebhookSecret, nil
+func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error) {
+	if obj.WebhookSecret == "" {
+		return nil, nil // not issued by this request: shown once
+	}
+	return &obj.WebhookSecret, nil
 }
 
 // Currency is the resolver for the currency field.

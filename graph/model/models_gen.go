@@ -29,7 +29,8 @@ type AgentInput struct {
 }
 
 // An inbox's channel: type is api, whatsapp, email or web_widget; the other fields are its settings. On update the
-// type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay).
+// type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay, and so
+// do secrets sent as the mask "********" that reads show in their place).
 // messageTemplates take WhatsApp Cloud's template objects.
 type ChannelInput struct {
 	Type             string               `json:"type"`
