@@ -164,7 +164,7 @@ func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInp
 
 // UpdateAgent is the resolver for the updateAgent field.
 func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.UpdateAgent(ctx, id, ops.AgentInput{Name: input.Name, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+	return r.svc.UpdateAgent(ctx, id, ops.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
 }
 
 // DeleteAgent is the resolver for the deleteAgent field.

@@ -20,8 +20,11 @@ type AgentBotInput struct {
 }
 
 type AgentInput struct {
+	// On update, only for a user who works in this account alone: a user who also belongs to another account keeps
+	// their name (FORBIDDEN); they change it in their profile.
 	Name *string `json:"name,omitempty"`
-	// Create only: attaches the platform user with this e-mail, or invites a new one.
+	// Create: attaches the platform user with this e-mail (without renaming them), or invites a new one. Update: only
+	// the current e-mail is accepted (FORBIDDEN otherwise): e-mail is the user's own sign-in.
 	Email        *string `json:"email,omitempty"`
 	Role         *string `json:"role,omitempty"`
 	Availability *string `json:"availability,omitempty"`
