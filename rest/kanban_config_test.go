@@ -102,8 +102,15 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 				t.Errorf("a kanban event does not verify with the config's secret: %v", err)
 			}
 		}
+		// Deliveries run concurrently: created and moved may arrive in
+		// either order.
 		var moved map[string]any
-		_ = json.Unmarshal(hook.requests()[2].Body, &moved)
+		for _, got := range hook.requests()[1:] {
+			var ev map[string]any
+			if json.Unmarshal(got.Body, &ev) == nil && ev["event"] == "kanban_item.moved" {
+				moved = ev
+			}
+		}
 		if moved["event"] != "kanban_item.moved" || moved["to_stage"] != "won" {
 			t.Errorf("want the moved event to stage won, got %v", moved)
 		}
