@@ -691,7 +691,7 @@ type FunnelResolver interface {
 	Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error)
 }
 type KanbanConfigResolver interface {
-	WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (string, error)
+	WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error)
 }
 type KanbanItemResolver interface {
 	Currency(ctx context.Context, obj *ent.KanbanItem) (map[string]any, error)
@@ -13035,11 +13035,11 @@ func (ec *executionContext) _KanbanConfig_webhookSecret(ctx context.Context, fie
 			return ec.Resolvers.KanbanConfig().WebhookSecret(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_webhookSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -40563,16 +40563,13 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 		case "webhookSecret":
 			field := field
 
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
 				defer func() {
 					if r := recover(); r != nil {
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
 				res = ec._KanbanConfig_webhookSecret(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
 				return res
 			}
 

@@ -25,8 +25,11 @@ func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.Fu
 }
 
 // WebhookSecret is the resolver for the webhookSecret field.
-func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (string, error) {
-	return obj.WebhookSecret, nil
+func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error) {
+	if obj.WebhookSecret == "" {
+		return nil, nil // not issued by this request: shown once
+	}
+	return &obj.WebhookSecret, nil
 }
 
 // Currency is the resolver for the currency field.
@@ -161,7 +164,7 @@ func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInp
 
 // UpdateAgent is the resolver for the updateAgent field.
 func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.UpdateAgent(ctx, id, ops.AgentInput{Name: input.Name, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+	return r.svc.UpdateAgent(ctx, id, ops.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
 }
 
 // DeleteAgent is the resolver for the deleteAgent field.

@@ -47,9 +47,7 @@ func (a *API) updateAgent(c *fiber.Ctx) error {
 	if err := decode(c, "agent", &req); err != nil {
 		return err
 	}
-	in := req.input()
-	in.Email = nil // an agent's e-mail is its platform user's, not the account's to change
-	m, err := a.svc.UpdateAgent(c.UserContext(), id, in)
+	m, err := a.svc.UpdateAgent(c.UserContext(), id, req.input())
 	if err != nil {
 		return err
 	}

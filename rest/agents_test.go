@@ -131,8 +131,15 @@ func TestAgents(t *testing.T) {
 				want:       map[string]any{"name": "Agent Renamed", "role": "agent", "availability_status": "online", "auto_offline": false},
 			},
 			{
-				name:       "PATCH ignores an e-mail: it is the platform user's",
+				// Issue 10: an e-mail change is refused (403) instead of
+				// ignored, so the client learns where e-mails change.
+				name:       "PATCH refuses an e-mail change: it is the platform user's own",
 				request:    one("PATCH", paula, H{"email": "hijack@evil.test", "availability": "busy"}),
+				wantStatus: http.StatusForbidden,
+			},
+			{
+				name:       "PATCH with her current e-mail is no change and passes",
+				request:    one("PATCH", paula, H{"email": "paula@people.test", "availability": "busy"}),
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"email": "paula@people.test", "availability_status": "busy"},
 			},

@@ -110,7 +110,7 @@ func (a *API) createContact(c *fiber.Ctx) error {
 		"contact": contactJSON(out.Contact),
 		"contact_inbox": H{
 			"source_id": out.ContactInbox.SourceID,
-			"inbox":     inboxJSON(out.ContactInbox.Edges.Inbox, false),
+			"inbox":     inboxJSON(out.ContactInbox.Edges.Inbox, noSecrets),
 		},
 	}})
 }

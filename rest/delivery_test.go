@@ -535,12 +535,18 @@ func TestEmailChannelRetries(t *testing.T) {
 	})
 }
 
+// A private SMTP address is refused when configured (outbound_urls_test.go);
+// one stored before the guard, or while the opt-out was on, is refused again
+// when dialled.
 func TestEmailChannelRefusesPrivateAddresses(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "0")
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		srv := newSMTPServer(t, "250 2.1.5 OK")
 		a := newDeliveryApp(t, e, "")
+		t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
 		ib := a.inbox("Support", smtpChannel("support@acme.test", srv))
+		t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "0")
+		a.mustDo(request{method: "POST", path: a.path("/inboxes"), body: H{"name": "Again", "channel": smtpChannel("again@acme.test", srv)}},
+			http.StatusUnprocessableEntity)
 		ct, _ := a.contact(ib, H{"name": "Ann", "email": "ann@customer.test"})
 		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
 		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hi"}}, http.StatusOK)

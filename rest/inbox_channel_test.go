@@ -31,27 +31,30 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 		a.run(t, []scenario{
 			{
 				name:       "PATCH channel.phone_number changes the number and keeps the rest",
+				check:      a.stored(wa, "api_key", "wa-key-secret"),
 				request:    channel(H{"phone_number": "+15550009999"}),
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"phone_number": "+15550009999", "provider": "whatsapp_cloud", "name": "WhatsApp",
-					"provider_config":   H{"api_key": "wa-key-secret", "phone_number_id": "pnid-1", "business_account_id": "baid-1"},
+					"provider_config":   H{"api_key": mask, "phone_number_id": "pnid-1", "business_account_id": "baid-1"},
 					"message_templates": waTemplates,
 				},
 			},
 			{
 				name:       "PATCH with the same channel type and one provider_config key keeps the api_key not re-sent",
+				check:      a.stored(wa, "api_key", "wa-key-secret"),
 				request:    channel(H{"type": "whatsapp", "provider_config": H{"phone_number_id": "pnid-2"}}),
 				wantStatus: http.StatusOK,
 				want: map[string]any{
-					"provider_config": H{"api_key": "wa-key-secret", "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
 				},
 			},
 			{
 				name:       "PATCH a new api_key replaces the secret",
+				check:      a.stored(wa, "api_key", "wa-key-rotated"),
 				request:    channel(H{"provider_config": H{"api_key": "wa-key-rotated"}}),
 				wantStatus: http.StatusOK,
-				want:       map[string]any{"provider_config.api_key": "wa-key-rotated", "provider_config.phone_number_id": "pnid-2"},
+				want:       map[string]any{"provider_config.api_key": mask, "provider_config.phone_number_id": "pnid-2"},
 			},
 			{
 				name:       "PATCH message_templates replaces the list, together with a behaviour field",
@@ -61,11 +64,12 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 			},
 			{
 				name:       "show has the merged settings",
+				check:      a.stored(wa, "api_key", "wa-key-rotated"),
 				request:    show,
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"phone_number": "+15550009999", "message_templates": oneTemplate,
-					"provider_config": H{"api_key": "wa-key-rotated", "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
 				},
 			},
 			invalid("a phone_number not in E.164 is 422 naming channel.phone_number",
@@ -95,12 +99,13 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 				body: H{"channel": H{"phone_number": "+15550003333"}}}, http.StatusNotFound),
 			{
 				name:       "the refused PATCHes changed nothing",
+				check:      a.stored(wa, "api_key", "wa-key-rotated"),
 				request:    show,
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"name": "WhatsApp", "greeting_enabled": true, "channel_type": "Channel::Whatsapp", "timezone": "UTC",
 					"phone_number": "+15550009999", "provider": "whatsapp_cloud", "message_templates": oneTemplate,
-					"provider_config": H{"api_key": "wa-key-rotated", "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
 				},
 			},
 			{
@@ -138,8 +143,16 @@ func TestInboxChannelUpdateAPIAndWidget(t *testing.T) {
 		showPath := func(id int) request { return request{method: "GET", path: a.path("/inboxes/%d", id)} }
 		apiKeys := a.mustDo(showPath(api), http.StatusOK)
 		widgetKeys := a.mustDo(showPath(widget), http.StatusOK)
+		// Reads show the HMAC tokens masked; the stored ones must stay.
 		apiHMAC, apiIdentifier := apiKeys.str(t, "hmac_token"), apiKeys.str(t, "inbox_identifier")
 		widgetHMAC, widgetToken := widgetKeys.str(t, "hmac_token"), widgetKeys.str(t, "website_token")
+		if apiHMAC != mask || widgetHMAC != mask {
+			t.Fatalf("show gives hmac_token %q and %q, want the mask", apiHMAC, widgetHMAC)
+		}
+		storedAPI, _ := a.srv.DB.Client.Inbox.Get(sys(), api)
+		storedWidget, _ := a.srv.DB.Client.Inbox.Get(sys(), widget)
+		keepsAPIHMAC := a.stored(api, "hmac_token", storedAPI.Channel.HMACToken)
+		keepsWidgetHMAC := a.stored(widget, "hmac_token", storedWidget.Channel.HMACToken)
 		channel := func(id int, settings H) request {
 			return request{method: "PATCH", path: a.path("/inboxes/%d", id), body: H{"channel": settings}}
 		}
@@ -158,6 +171,7 @@ func TestInboxChannelUpdateAPIAndWidget(t *testing.T) {
 				request:    channel(api, H{"hmac_mandatory": "false"}),
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"webhook_url": "https://hooks.example.com/v2", "hmac_mandatory": false, "hmac_token": apiHMAC},
+				check:      keepsAPIHMAC,
 			},
 			invalid("a webhook_url that is not http(s) is 422 naming channel.webhook_url",
 				channel(api, H{"webhook_url": "ftp://hooks.example.com"}), "channel.webhook_url"),
@@ -174,6 +188,7 @@ func TestInboxChannelUpdateAPIAndWidget(t *testing.T) {
 					"channel_type": "Channel::Api", "webhook_url": "https://hooks.example.com/v2",
 					"hmac_mandatory": false, "hmac_token": apiHMAC,
 				},
+				check: keepsAPIHMAC,
 			},
 			{
 				name:       "an empty webhook_url clears it (it is optional)",
@@ -189,6 +204,7 @@ func TestInboxChannelUpdateAPIAndWidget(t *testing.T) {
 					"website_url": "https://www.acme.test", "website_token": widgetToken,
 					"hmac_token": widgetHMAC, "widget_color": "#112233",
 				},
+				check: keepsWidgetHMAC,
 			},
 			invalid("a blank website_url is 422 naming channel.website_url", channel(widget, H{"website_url": ""}), "channel.website_url"),
 			{
@@ -218,25 +234,28 @@ func TestInboxChannelUpdateEmail(t *testing.T) {
 		a.run(t, []scenario{
 			{
 				name:       "PATCH SMTP port and login keeps the password not re-sent",
+				check:      a.stored(mail, "smtp_password", "smtp-password-secret"),
 				request:    channel(mail, H{"smtp_port": 587, "smtp_login": "mailer2", "smtp_enable_ssl_tls": false, "smtp_enable_starttls_auto": true}),
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"smtp_address": "smtp.acme.test", "smtp_port": 587, "smtp_login": "mailer2",
-					"smtp_password": "smtp-password-secret", "smtp_enable_ssl_tls": false, "smtp_enable_starttls_auto": true,
+					"smtp_password": mask, "smtp_enable_ssl_tls": false, "smtp_enable_starttls_auto": true,
 					"email": "mail@acme.test",
 				},
 			},
 			{
 				name:       "PATCH the address normalizes it like create does",
+				check:      a.stored(mail, "smtp_password", "smtp-password-secret"),
 				request:    channel(mail, H{"email": " Support@Acme.TEST "}),
 				wantStatus: http.StatusOK,
-				want:       map[string]any{"email": "support@acme.test", "smtp_password": "smtp-password-secret"},
+				want:       map[string]any{"email": "support@acme.test", "smtp_password": mask},
 			},
 			{
 				name:       "PATCH gives an inbox without SMTP its SMTP settings",
+				check:      a.stored(plain, "smtp_password", "plain-secret"),
 				request:    channel(plain, H{"smtp_address": "smtp.plain.test", "smtp_password": "plain-secret", "smtp_authentication": "login"}),
 				wantStatus: http.StatusOK,
-				want:       map[string]any{"smtp_address": "smtp.plain.test", "smtp_password": "plain-secret", "smtp_authentication": "login", "email": "plain@acme.test"},
+				want:       map[string]any{"smtp_address": "smtp.plain.test", "smtp_password": mask, "smtp_authentication": "login", "email": "plain@acme.test"},
 			},
 			invalid("a malformed email is 422 naming channel.email", channel(mail, H{"email": "not-an-address"}), "channel.email"),
 			invalid("an SMTP port out of range is 422 naming channel.smtp_port", channel(mail, H{"smtp_port": 70000}), "channel.smtp_port"),
@@ -250,11 +269,12 @@ func TestInboxChannelUpdateEmail(t *testing.T) {
 			status("an agent's PATCH of SMTP settings is 403", as(agent, channel(mail, H{"smtp_password": "agent-guess"})), http.StatusForbidden),
 			{
 				name:       "the refused PATCHes changed nothing",
+				check:      a.stored(mail, "smtp_password", "smtp-password-secret"),
 				request:    show(mail),
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"channel_type": "Channel::Email", "email": "support@acme.test", "smtp_address": "smtp.acme.test",
-					"smtp_port": 587, "smtp_login": "mailer2", "smtp_password": "smtp-password-secret", "smtp_authentication": "",
+					"smtp_port": 587, "smtp_login": "mailer2", "smtp_password": mask, "smtp_authentication": "",
 				},
 			},
 			{

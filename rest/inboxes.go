@@ -115,7 +115,7 @@ func (a *API) listInboxes(c *fiber.Ctx) error {
 	}
 	payload := make([]H, 0, len(ibs))
 	for _, ib := range ibs {
-		payload = append(payload, inboxJSON(ib, false))
+		payload = append(payload, inboxJSON(ib, noSecrets))
 	}
 	return c.JSON(H{"payload": payload})
 }
@@ -129,7 +129,11 @@ func (a *API) showInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(inboxJSON(ib, isAdmin(c)))
+	secrets := noSecrets
+	if isAdmin(c) {
+		secrets = maskedSecrets
+	}
+	return c.JSON(inboxJSON(ib, secrets))
 }
 
 func (a *API) createInbox(c *fiber.Ctx) error {
@@ -141,7 +145,7 @@ func (a *API) createInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(inboxJSON(ib, true))
+	return c.JSON(inboxJSON(ib, issuedSecrets))
 }
 
 func (a *API) updateInbox(c *fiber.Ctx) error {
@@ -157,5 +161,5 @@ func (a *API) updateInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(inboxJSON(ib, true))
+	return c.JSON(inboxJSON(ib, maskedSecrets))
 }

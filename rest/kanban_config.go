@@ -59,12 +59,16 @@ func kanbanConfigInput(c *fiber.Ctx) (ops.KanbanConfigInput, error) {
 
 func kanbanConfigJSON(cfg *ent.KanbanConfig) H {
 	settings := orEmptyMap(cfg.Settings)
-	return H{
-		"id": cfg.ID, "account_id": cfg.AccountID, "enabled": cfg.Enabled,
-		"webhook_url": cfg.WebhookURL, "webhook_secret": cfg.WebhookSecret,
+	h := H{
+		"id": cfg.ID, "account_id": cfg.AccountID, "enabled": cfg.Enabled, "webhook_url": cfg.WebhookURL,
 		"webhook_events": settings["webhook_events"], "settings": settings,
 		"created_at": iso(cfg.CreatedAt), "updated_at": iso(cfg.UpdatedAt),
 	}
+	// The operation leaves the secret in only in the answer that issued it.
+	if cfg.WebhookSecret != "" {
+		h["webhook_secret"] = cfg.WebhookSecret
+	}
+	return h
 }
 
 func (a *API) showKanbanConfig(c *fiber.Ctx) error {

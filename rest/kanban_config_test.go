@@ -29,9 +29,14 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 			status("an agent may not test it", as(agent, request{method: "POST", path: cfg + "/test_webhook"}), http.StatusForbidden),
 			status("deleting a config that does not exist is 404", request{method: "DELETE", path: cfg}, http.StatusNotFound),
 			{
-				name: "GET creates the default config with a secret", request: request{method: "GET", path: cfg}, wantStatus: http.StatusOK,
+				name: "GET creates the default config and shows its new secret, this once", request: request{method: "GET", path: cfg}, wantStatus: http.StatusOK,
 				want:  map[string]any{"enabled": true, "webhook_url": "", "webhook_secret": nonEmpty, "webhook_events.#": 5},
 				check: func(t *testing.T, r *response) { secret = r.str(t, "webhook_secret") },
+			},
+			{
+				name: "a later GET does not show the secret (issue 10)", request: request{method: "GET", path: cfg}, wantStatus: http.StatusOK,
+				want:  map[string]any{"enabled": true, "webhook_secret": absent},
+				check: func(t *testing.T, r *response) { bodyLacks(secret)(t, r) },
 			},
 			invalid("test_webhook without a URL is 422", request{method: "POST", path: cfg + "/test_webhook"}, "webhook_url"),
 			invalid("a URL that is not http(s) is 422", request{method: "PUT", path: cfg, body: H{"kanban_config": H{"webhook_url": "ftp://x"}}}, "webhook_url"),
@@ -39,10 +44,11 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 			invalid("an unknown event is 422", request{method: "PUT", path: cfg, body: H{"webhook_events": []string{"kanban_item.exploded"}}}, "webhook_events"),
 			{
 				name: "PUT sets the URL and keeps the secret", request: request{method: "PUT", path: cfg, body: H{"kanban_config": H{"webhook_url": hook.URL}}},
-				wantStatus: http.StatusOK, want: map[string]any{"webhook_url": hook.URL},
+				wantStatus: http.StatusOK, want: map[string]any{"webhook_url": hook.URL, "webhook_secret": absent},
 				check: func(t *testing.T, r *response) {
-					if r.str(t, "webhook_secret") != secret {
-						t.Errorf("the secret changed")
+					stored, err := a.srv.DB.Client.KanbanConfig.Query().Only(sys())
+					if err != nil || stored.WebhookSecret != secret {
+						t.Errorf("the secret changed (%v)", err)
 					}
 				},
 			},
@@ -65,6 +71,22 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 			},
 		})
 
+		var regenerated string
+		a.run(t, []scenario{
+			{
+				name: "regenerate_secret shows the new secret, this once", request: request{method: "PATCH", path: cfg, body: H{"regenerate_secret": true}},
+				wantStatus: http.StatusOK, want: map[string]any{"webhook_secret": nonEmpty},
+				check: func(t *testing.T, r *response) {
+					if regenerated = r.str(t, "webhook_secret"); regenerated == secret {
+						t.Error("the secret did not change")
+					}
+				},
+			},
+			{name: "GET hides it again", request: request{method: "GET", path: cfg}, wantStatus: http.StatusOK,
+				want: map[string]any{"webhook_secret": absent}},
+		})
+		secret = regenerated
+
 		live, cancel := a.srv.Events.Subscribe(a.Account)
 		defer cancel()
 		sales := a.funnel("Sales", "new", "won")
@@ -80,8 +102,15 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 				t.Errorf("a kanban event does not verify with the config's secret: %v", err)
 			}
 		}
+		// Deliveries run concurrently: created and moved may arrive in
+		// either order.
 		var moved map[string]any
-		_ = json.Unmarshal(hook.requests()[2].Body, &moved)
+		for _, got := range hook.requests()[1:] {
+			var ev map[string]any
+			if json.Unmarshal(got.Body, &ev) == nil && ev["event"] == "kanban_item.moved" {
+				moved = ev
+			}
+		}
 		if moved["event"] != "kanban_item.moved" || moved["to_stage"] != "won" {
 			t.Errorf("want the moved event to stage won, got %v", moved)
 		}

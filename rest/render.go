@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/internal/ops"
 )
 
 // Rendering: Chatwoot's JSON shapes, except that every timestamp is an ISO
@@ -125,10 +126,24 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// inboxJSON is Chatwoot's inbox partial. Secrets (HMAC token, provider
-// config, SMTP password) appear only when withSecrets: for administrators
-// looking at one inbox, never in lists.
-func inboxJSON(ib *ent.Inbox, withSecrets bool) H {
+// inboxSecrets says which channel settings an inbox answer carries.
+type inboxSecrets int
+
+const (
+	// noSecrets: lists and agents; no secret key at all.
+	noSecrets inboxSecrets = iota
+	// maskedSecrets: an administrator's read or update; the channel's
+	// settings with every secret as ops.SecretMask (unlike Chatwoot, which
+	// shows them: secrets are shown once).
+	maskedSecrets
+	// issuedSecrets: the answer that created the inbox; the HMAC token the
+	// service issued is shown this once, secrets the client sent stay masked.
+	issuedSecrets
+)
+
+// inboxJSON is Chatwoot's inbox partial; secrets says how much of the
+// channel's settings it shows.
+func inboxJSON(ib *ent.Inbox, secrets inboxSecrets) H {
 	ch := ib.Channel
 	h := inboxSlimJSON(ib)
 	for k, v := range (H{
@@ -165,14 +180,17 @@ func inboxJSON(ib *ent.Inbox, withSecrets bool) H {
 	case inbox.ChannelTypeEmail:
 		h["email"] = ch.Email
 	}
-	if withSecrets {
-		addInboxSecrets(h, ib)
+	if secrets != noSecrets {
+		addInboxSecrets(h, ib, secrets)
 	}
 	return h
 }
 
-func addInboxSecrets(h H, ib *ent.Inbox) {
-	ch := ib.Channel
+func addInboxSecrets(h H, ib *ent.Inbox, secrets inboxSecrets) {
+	ch := ops.MaskedChannel(ib.Channel)
+	if secrets == issuedSecrets {
+		ch.HMACToken = ib.Channel.HMACToken
+	}
 	switch ib.ChannelType {
 	case inbox.ChannelTypeAPI, inbox.ChannelTypeWebWidget:
 		h["hmac_token"] = ch.HMACToken

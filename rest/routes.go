@@ -171,11 +171,19 @@ func (a *API) routes(app *fiber.App) {
 	acc.Put("/kanban/automations/:id", a.updateAutomation)
 	acc.Delete("/kanban/automations/:id", a.deleteAutomation)
 
+	// The signed-in user's own profile, outside any account.
+	me := guarded{app.Group("/api/v1"), userAuth(a.svc)}
+	me.Get("/profile", a.showProfile)
+	me.Put("/profile", a.updateProfile)
+	me.Patch("/profile", a.updateProfile)
+
 	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)
 	plat.Post("/users", a.platformCreateUser)
 	plat.Get("/users/:id", a.platformShowUser)
+	plat.Patch("/users/:id", a.platformUpdateUser)
+	plat.Put("/users/:id", a.platformUpdateUser)
 	plat.Post("/accounts/:id/account_users", a.platformAddAccountUser)
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser)
 }

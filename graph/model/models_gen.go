@@ -20,8 +20,11 @@ type AgentBotInput struct {
 }
 
 type AgentInput struct {
+	// On update, only for a user who works in this account alone: a user who also belongs to another account keeps
+	// their name (FORBIDDEN); they change it in their profile.
 	Name *string `json:"name,omitempty"`
-	// Create only: attaches the platform user with this e-mail, or invites a new one.
+	// Create: attaches the platform user with this e-mail (without renaming them), or invites a new one. Update: only
+	// the current e-mail is accepted (FORBIDDEN otherwise): e-mail is the user's own sign-in.
 	Email        *string `json:"email,omitempty"`
 	Role         *string `json:"role,omitempty"`
 	Availability *string `json:"availability,omitempty"`
@@ -29,7 +32,8 @@ type AgentInput struct {
 }
 
 // An inbox's channel: type is api, whatsapp, email or web_widget; the other fields are its settings. On update the
-// type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay).
+// type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay, and so
+// do secrets sent as the mask "********" that reads show in their place).
 // messageTemplates take WhatsApp Cloud's template objects.
 type ChannelInput struct {
 	Type             string               `json:"type"`

@@ -125,8 +125,9 @@ func (s *Service) SetInboxAgentBot(ctx context.Context, inboxID int, botID *int)
 }
 
 func checkOutgoingURL(u *string) error {
-	if u != nil && *u != "" && !validHTTPURL(*u) {
-		return apperr.Invalid("Outgoing url must be an http(s) URL", "outgoing_url")
+	var errs fieldErrors
+	if u != nil && *u != "" {
+		checkOutboundURL(&errs, "outgoing_url", "Outgoing url", *u)
 	}
-	return nil
+	return errs.err()
 }

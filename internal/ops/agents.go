@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // An agent is a user's membership of the account; its public id is the
@@ -99,7 +100,10 @@ func (s *Service) findOrInviteUser(ctx context.Context, c *ent.Client, name, ema
 	return c.User.Create().SetName(name).SetEmail(email).SetConfirmed(false).Save(ctx)
 }
 
-// UpdateAgent changes an agent's name, role, availability or auto-offline.
+// UpdateAgent changes an agent's role, availability or auto-offline, and
+// the name of a user who works in this account only. A user who also
+// belongs to another account keeps their name: it is theirs, and the other
+// account sees it too (see checkAgentIdentity). E-mail is never changed here.
 func (s *Service) UpdateAgent(ctx context.Context, userID int, in AgentInput) (*ent.AccountUser, error) {
 	if err := requireAdmin(ctx); err != nil {
 		return nil, err
@@ -116,6 +120,9 @@ func (s *Service) UpdateAgent(ctx context.Context, userID int, in AgentInput) (*
 		m, err := c.AccountUser.Query().Where(accountuser.UserID(userID)).Only(ctx)
 		if err != nil {
 			return notFound(err, "Agent")
+		}
+		if err := s.checkAgentIdentity(ctx, c, userID, in); err != nil {
+			return err
 		}
 		if in.Role != nil && *in.Role != string(accountuser.RoleAdministrator) {
 			if err := keepAnAdministrator(ctx, c, m); err != nil {
@@ -176,6 +183,42 @@ func (s *Service) DeleteAgent(ctx context.Context, userID int) error {
 		}
 		return c.AccountUser.DeleteOne(m).Exec(ctx)
 	}))
+}
+
+// checkAgentIdentity refuses, with a 403, what an account's administrator
+// may not change about a user: their e-mail (their sign-in, shared by all
+// their accounts), and their name once they also belong to another account.
+// Sending the current value back is no change and passes. 403, not 422: the
+// same request is valid from the user (PUT /api/v1/profile) or the platform
+// API; what is missing is this caller's authority over another account's
+// person.
+func (s *Service) checkAgentIdentity(ctx context.Context, c *ent.Client, userID int, in AgentInput) error {
+	if in.Email == nil && in.Name == nil {
+		return nil
+	}
+	u, err := c.User.Get(ctx, userID)
+	if err != nil {
+		return notFound(err, "Agent")
+	}
+	if in.Email != nil && normalizeEmail(*in.Email) != u.Email {
+		return apperr.Forbidden("You are not authorized to do this action: an agent's e-mail is their own sign-in; " +
+			"they change it in their profile (PUT /api/v1/profile), or the platform API does")
+	}
+	if in.Name == nil || strings.TrimSpace(*in.Name) == u.Name {
+		return nil
+	}
+	v, _ := viewer.FromContext(ctx)
+	elsewhere, err := c.AccountUser.Query().
+		Where(accountuser.UserID(userID), accountuser.AccountIDNEQ(v.AccountID)).Exist(asMembershipCheck(ctx))
+	if err != nil {
+		return err
+	}
+	if elsewhere {
+		return apperr.Forbidden("You are not authorized to do this action: this agent also belongs to another account, " +
+			"so their name is their own; they change it in their profile (PUT /api/v1/profile). " +
+			"An administrator may change role, availability and auto_offline")
+	}
+	return nil
 }
 
 // keepAnAdministrator refuses to demote or remove m when it is the account's

@@ -15,7 +15,7 @@ import (
 // channel, the other fields are its settings. A nil setting was not sent.
 // Create starts from empty settings; update starts from the stored ones, so
 // it keeps whatever it was not sent — secrets above all, which clients see
-// only once and cannot be expected to echo back.
+// only once and cannot be expected to echo back (or echo as SecretMask).
 type ChannelInput struct {
 	Type string
 	// api
@@ -57,6 +57,44 @@ type SMTPInput struct {
 	Authentication *string
 	EnableStartTLS *bool
 	EnableSSLTLS   *bool
+}
+
+// SecretMask stands in for a channel secret that is set (SMTP password,
+// WhatsApp API key, HMAC token) wherever a channel is read, administrators'
+// reads included: secrets are shown once, when they are issued. Sent back in
+// an update, it means "keep the stored secret", as leaving the key out does,
+// so a client may echo the object it read.
+const SecretMask = "********"
+
+// MaskedChannel is ch with its secrets replaced by SecretMask (the stored
+// channel is not touched).
+func MaskedChannel(ch schematype.Channel) schematype.Channel {
+	ch.HMACToken = maskSecret(ch.HMACToken)
+	if ch.ProviderConfig != nil {
+		pc := *ch.ProviderConfig
+		pc.APIKey = maskSecret(pc.APIKey)
+		ch.ProviderConfig = &pc
+	}
+	if ch.SMTP != nil {
+		smtp := *ch.SMTP
+		smtp.Password = maskSecret(smtp.Password)
+		ch.SMTP = &smtp
+	}
+	return ch
+}
+
+func maskSecret(s string) string {
+	if s == "" {
+		return ""
+	}
+	return SecretMask
+}
+
+// putSecret stores a sent secret unless it is the mask.
+func putSecret(dst *string, v *string) {
+	if v != nil && *v != SecretMask {
+		*dst = *v
+	}
 }
 
 // smtpAuthentications are the mechanisms delivery can use (login is
@@ -124,7 +162,7 @@ func (in *ProviderConfigInput) mergedOver(old *schematype.ProviderConfig) *schem
 	if old != nil {
 		pc = *old
 	}
-	put(&pc.APIKey, in.APIKey)
+	putSecret(&pc.APIKey, in.APIKey)
 	put(&pc.PhoneNumberID, in.PhoneNumberID)
 	put(&pc.BusinessAccountID, in.BusinessAccountID)
 	return &pc
@@ -138,7 +176,7 @@ func (in *SMTPInput) mergedOver(old *schematype.SMTPConfig) *schematype.SMTPConf
 	put(&cfg.Address, in.Address)
 	put(&cfg.Port, in.Port)
 	put(&cfg.Login, in.Login)
-	put(&cfg.Password, in.Password)
+	putSecret(&cfg.Password, in.Password)
 	put(&cfg.Domain, in.Domain)
 	put(&cfg.Authentication, in.Authentication)
 	put(&cfg.EnableStartTLS, in.EnableStartTLS)
@@ -159,8 +197,8 @@ func put[T any](dst *T, v *T) {
 func checkChannel(t inbox.ChannelType, ch *schematype.Channel, errs *fieldErrors) {
 	switch t {
 	case inbox.ChannelTypeAPI:
-		if ch.WebhookURL != "" && !validHTTPURL(ch.WebhookURL) {
-			errs.add("channel.webhook_url", "Webhook url must be an http(s) URL")
+		if ch.WebhookURL != "" {
+			checkOutboundURL(errs, "channel.webhook_url", "Webhook url", ch.WebhookURL)
 		}
 	case inbox.ChannelTypeWhatsapp:
 		checkWhatsAppChannel(ch, errs)
@@ -248,6 +286,8 @@ func checkSMTP(cfg *schematype.SMTPConfig, errs *fieldErrors) {
 	}
 	if cfg.Address != "" && strings.ContainsAny(cfg.Address, " \t/") {
 		errs.add("channel.smtp_address", "SMTP address must be a host name, such as smtp.example.com")
+	} else if cfg.Address != "" {
+		checkOutboundHost(errs, "channel.smtp_address", "SMTP address", cfg.Address)
 	}
 	// 0 means the default port (587, or 465 with SSL/TLS).
 	if cfg.Port < 0 || cfg.Port > 65535 {

@@ -23,8 +23,8 @@ import (
 // The kanban config is the account's kanban webhook: a URL and the secret
 // its requests are signed with (the forks store a secret and never use it).
 // Kanban events go to the account's webhook subscriptions and, through the
-// same outbox and retries, to this URL. Administrators only: the secret is
-// never shown to agents.
+// same outbox and retries, to this URL. Administrators only; the secret is
+// shown once (see KanbanConfig).
 
 // KanbanEvents are the events the kanban webhook can receive.
 var KanbanEvents = []string{
@@ -44,24 +44,43 @@ type KanbanConfigInput struct {
 }
 
 // KanbanConfig returns the account's kanban config, creating the default
-// one (enabled, no URL, a fresh secret) on first use.
+// one (enabled, no URL, a fresh secret) on first use. Its secret is shown
+// once, like an account webhook's: in the answer that created it, and after
+// that only when regenerated; otherwise WebhookSecret is "".
 func (s *Service) KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error) {
-	var out *ent.KanbanConfig
-	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		var err error
-		out, err = kanbanConfigOrDefault(ctx, c)
-		return err
-	})
-	return out, apperrOrNil(err)
+	cfg, created, err := s.kanbanConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return secretShownOnce(cfg, created), nil
 }
 
-func kanbanConfigOrDefault(ctx context.Context, c *ent.Client) (*ent.KanbanConfig, error) {
+// kanbanConfig is the config with its secret, for sending test events.
+func (s *Service) kanbanConfig(ctx context.Context) (cfg *ent.KanbanConfig, created bool, err error) {
+	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		cfg, created, err = kanbanConfigOrDefault(ctx, c)
+		return err
+	})
+	return cfg, created, apperrOrNil(err)
+}
+
+func kanbanConfigOrDefault(ctx context.Context, c *ent.Client) (*ent.KanbanConfig, bool, error) {
 	cfg, err := c.KanbanConfig.Query().Only(ctx)
 	if ent.IsNotFound(err) {
-		return c.KanbanConfig.Create().SetWebhookSecret(webhook.NewSecret()).
+		cfg, err = c.KanbanConfig.Create().SetWebhookSecret(webhook.NewSecret()).
 			SetSettings(map[string]any{"webhook_events": KanbanEvents}).Save(ctx)
+		return cfg, err == nil, err
 	}
-	return cfg, err
+	return cfg, false, err
+}
+
+// secretShownOnce blanks the secret of a config read, unless this very
+// call issued it.
+func secretShownOnce(cfg *ent.KanbanConfig, issued bool) *ent.KanbanConfig {
+	if !issued {
+		cfg.WebhookSecret = ""
+	}
+	return cfg
 }
 
 // SaveKanbanConfig creates or changes the account's kanban config.
@@ -73,8 +92,10 @@ func (s *Service) SaveKanbanConfig(ctx context.Context, in KanbanConfigInput) (*
 		return nil, err
 	}
 	var out *ent.KanbanConfig
+	var issued bool
 	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		cfg, err := kanbanConfigOrDefault(ctx, c)
+		cfg, created, err := kanbanConfigOrDefault(ctx, c)
+		issued = created || in.RegenerateSecret
 		if err != nil {
 			return err
 		}
@@ -95,13 +116,16 @@ func (s *Service) SaveKanbanConfig(ctx context.Context, in KanbanConfigInput) (*
 		out, err = upd.Save(ctx)
 		return err
 	})
-	return out, apperrOrNil(err)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return secretShownOnce(out, issued), nil
 }
 
 func checkKanbanConfig(in KanbanConfigInput) error {
 	var errs fieldErrors
-	if u := deref(in.WebhookURL); in.WebhookURL != nil && strings.TrimSpace(u) != "" && !validHTTPURL(u) {
-		errs.add("webhook_url", "Webhook url must be an http(s) URL")
+	if u := deref(in.WebhookURL); in.WebhookURL != nil && strings.TrimSpace(u) != "" {
+		checkOutboundURL(&errs, "webhook_url", "Webhook url", u)
 	}
 	if in.WebhookSecret != nil {
 		if _, err := webhook.Sign(strings.TrimSpace(*in.WebhookSecret), "check", time.Now(), nil); err != nil {
@@ -145,7 +169,7 @@ type WebhookTest struct {
 // TestKanbanWebhook sends a signed kanban.test event to the config's URL
 // now, and reports the answer.
 func (s *Service) TestKanbanWebhook(ctx context.Context) (*WebhookTest, error) {
-	cfg, err := s.KanbanConfig(ctx)
+	cfg, _, err := s.kanbanConfig(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -80,12 +80,38 @@ func exportRow(it *ent.KanbanItem, funnelNames map[int]string) []string {
 			name, email = ct.Name, deref(ct.Email)
 		}
 	}
+	// Numbers and times are written by us and cannot be formulas; every
+	// text a user typed is neutralised.
+	t := textCell
 	return []string{
-		strconv.Itoa(it.ID), it.Title, it.Description, string(it.Status), string(it.Priority),
-		strconv.FormatFloat(it.Value, 'f', -1, 64), it.Currency["code"], strconv.Itoa(it.FunnelID), funnelNames[it.FunnelID],
-		stage, strconv.FormatInt(it.Position, 10), strings.Join(agents, "; "), conv, name, email,
+		strconv.Itoa(it.ID), t(it.Title), t(it.Description), t(string(it.Status)), t(string(it.Priority)),
+		strconv.FormatFloat(it.Value, 'f', -1, 64), t(it.Currency["code"]), strconv.Itoa(it.FunnelID), t(funnelNames[it.FunnelID]),
+		t(stage), strconv.FormatInt(it.Position, 10), t(strings.Join(agents, "; ")), conv, t(name), t(email),
 		isoTime(it.CreatedAt), isoTime(it.UpdatedAt),
 	}
+}
+
+// textCell keeps a spreadsheet from reading a text as a formula (OWASP CSV
+// injection): a text starting with =, +, -, @, tab or carriage return gets a
+// leading single quote, which spreadsheets show as "this is text" and hide.
+// A leading line feed is treated alike: CSV readers turn "\r\n" into "\n".
+// A text that itself starts with a quote gets one more, so that import
+// (plainCell) can take exactly one off and every text round-trips.
+func textCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r\n'", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// plainCell undoes textCell on import: a quote followed by a character
+// textCell protects is dropped. A hand-made file's "'=x" therefore imports as
+// "=x", as a spreadsheet would show it.
+func plainCell(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r\n'", rune(s[1])) {
+		return s[1:]
+	}
+	return s
 }
 
 // ImportTargets are the card fields a CSV column can be mapped to.
@@ -239,7 +265,7 @@ func (s *Service) importRow(ctx context.Context, in ImportInput, columns map[str
 		if !ok || i >= len(row) {
 			return "", false
 		}
-		v := strings.TrimSpace(row[i])
+		v := strings.TrimSpace(plainCell(strings.TrimSpace(row[i])))
 		return v, v != ""
 	}
 	card := CardInput{FunnelID: &in.FunnelID}

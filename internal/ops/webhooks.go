@@ -102,9 +102,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id int, page int) ([]*e
 func checkWebhook(in WebhookInput, create bool) error {
 	var errs fieldErrors
 	if in.URL != nil || create {
-		if !validHTTPURL(deref(in.URL)) {
-			errs.add("url", "Url must be an http(s) URL")
-		}
+		checkOutboundURL(&errs, "url", "Url", deref(in.URL))
 	}
 	if create && len(in.Subscriptions) == 0 {
 		errs.add("subscriptions", "Subscriptions can't be blank: list the events to send")

@@ -1,0 +1,29 @@
+package ops
+
+import (
+	"errors"
+
+	"github.com/switchboard/switchboard/internal/outbound"
+)
+
+// checkOutboundURL is the one configuration-time check of a URL the service
+// will call (account webhooks, API inbox webhook URLs, the kanban webhook,
+// agent bots): an http(s) URL whose host is no localhost and no literal
+// special-purpose address. The dialer checks again every address a name
+// resolves to. field is the request's name for it, label its words.
+func checkOutboundURL(errs *fieldErrors, field, label, raw string) {
+	switch err := outbound.CheckURL(raw); {
+	case err == nil:
+	case errors.Is(err, outbound.ErrNotHTTP):
+		errs.add(field, label+" must be an http(s) URL")
+	default:
+		errs.add(field, label+" must not point to localhost or a private, loopback or reserved network address")
+	}
+}
+
+// checkOutboundHost is checkOutboundURL for a bare host (an SMTP server).
+func checkOutboundHost(errs *fieldErrors, field, label, host string) {
+	if outbound.CheckHost(host) != nil {
+		errs.add(field, label+" must not be localhost or a private, loopback or reserved network address")
+	}
+}

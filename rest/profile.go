@@ -1,0 +1,75 @@
+package rest
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// The user's own fields (name, display name, e-mail, password): the signed-in
+// user's profile (Chatwoot's GET/PUT /api/v1/profile) and the platform API's
+// PATCH /platform/api/v1/users/{id}, both through one operation. Account
+// routes never change them for a user of several accounts (UpdateAgent).
+
+type profileRequest struct {
+	Name            *string `json:"name"`
+	DisplayName     *string `json:"display_name"`
+	Email           *string `json:"email"`
+	Password        *string `json:"password"`
+	CurrentPassword *string `json:"current_password"`
+}
+
+func (r profileRequest) input() ops.ProfileInput {
+	return ops.ProfileInput{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email,
+		Password: r.Password, CurrentPassword: r.CurrentPassword}
+}
+
+// userAuth authenticates the user's access token for routes outside any
+// account.
+func userAuth(svc *ops.Service) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		v, err := svc.UserViewer(c.UserContext(), RequestToken(headerOf(c)))
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
+		return c.Next()
+	}
+}
+
+func (a *API) showProfile(c *fiber.Ctx) error {
+	u, err := a.svc.Profile(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(userJSON(u))
+}
+
+func (a *API) updateProfile(c *fiber.Ctx) error {
+	var req profileRequest
+	if err := decode(c, "profile", &req); err != nil {
+		return err
+	}
+	u, err := a.svc.UpdateProfile(c.UserContext(), req.input())
+	if err != nil {
+		return err
+	}
+	return c.JSON(userJSON(u))
+}
+
+func (a *API) platformUpdateUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "User")
+	if err != nil {
+		return err
+	}
+	var req profileRequest
+	if err := decode(c, "user", &req); err != nil {
+		return err
+	}
+	u, err := a.svc.UpdateUser(c.UserContext(), id, req.input())
+	if err != nil {
+		return err
+	}
+	return c.JSON(userJSON(u))
+}
