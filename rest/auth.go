@@ -65,3 +65,16 @@ func platformAuth(svc *ops.Service) fiber.Handler {
 func headerOf(c *fiber.Ctx) func(string) string {
 	return func(name string) string { return c.Get(name) }
 }
+
+// userAuth authenticates the user's access token for routes outside any
+// account.
+func userAuth(svc *ops.Service) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		v, err := svc.UserViewer(c.UserContext(), RequestToken(headerOf(c)))
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
+		return c.Next()
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // The user's own fields (name, display name, e-mail, password): the signed-in
@@ -23,19 +22,6 @@ type profileRequest struct {
 func (r profileRequest) input() ops.ProfileInput {
 	return ops.ProfileInput{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email,
 		Password: r.Password, CurrentPassword: r.CurrentPassword}
-}
-
-// userAuth authenticates the user's access token for routes outside any
-// account.
-func userAuth(svc *ops.Service) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		v, err := svc.UserViewer(c.UserContext(), RequestToken(headerOf(c)))
-		if err != nil {
-			return err
-		}
-		c.SetUserContext(viewer.NewContext(c.UserContext(), v))
-		return c.Next()
-	}
 }
 
 func (a *API) showProfile(c *fiber.Ctx) error {
