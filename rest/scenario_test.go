@@ -28,6 +28,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -68,8 +69,14 @@ func newApp(t *testing.T, e testdb.Engine) *app {
 // temporary directory).
 func newAppWith(t *testing.T, e testdb.Engine, cfg server.Config) *app {
 	t.Helper()
+	return newAppOn(t, e.New(t), cfg)
+}
+
+// newAppOn is newAppWith over an open database.
+func newAppOn(t *testing.T, d *db.DB, cfg server.Config) *app {
+	t.Helper()
 	cfg.StorageDir = t.TempDir()
-	srv := server.New(cfg, e.New(t))
+	srv := server.New(cfg, d)
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",

@@ -131,17 +131,33 @@ func assigneeFilter(t string, userID int) ([]predicate.Conversation, error) {
 }
 
 // attachLastMessages loads each conversation's latest message (Chatwoot's
-// messages[] of a list item).
+// messages[] of a list item) in one statement, whatever the page size: the
+// newest id per conversation, read through the (conversation_id, id) index.
 func (s *Service) attachLastMessages(ctx context.Context, convs []*ent.Conversation) error {
+	if len(convs) == 0 {
+		return nil
+	}
+	ids := make([]any, len(convs))
+	for i, cv := range convs {
+		ids[i] = cv.ID
+		cv.Edges.Messages = []*ent.Message{}
+	}
+	last, err := s.Client(ctx).Message.Query().Where(func(sel *sql.Selector) {
+		t := sql.Table(message.Table)
+		newest := sql.Select(sql.Max(t.C(message.FieldID))).From(t).
+			Where(sql.In(t.C(message.FieldConversationID), ids...)).
+			GroupBy(t.C(message.FieldConversationID))
+		sel.Where(sql.In(sel.C(message.FieldID), newest))
+	}).All(ctx)
+	if err != nil {
+		return apperr.From(err)
+	}
+	byConversation := make(map[int]*ent.Message, len(last))
+	for _, m := range last {
+		byConversation[m.ConversationID] = m
+	}
 	for _, cv := range convs {
-		m, err := s.Client(ctx).Message.Query().Where(message.ConversationID(cv.ID)).
-			Order(ent.Desc(message.FieldID)).First(ctx)
-		switch {
-		case ent.IsNotFound(err):
-			cv.Edges.Messages = []*ent.Message{}
-		case err != nil:
-			return apperr.From(err)
-		default:
+		if m := byConversation[cv.ID]; m != nil {
 			cv.Edges.Messages = []*ent.Message{m}
 		}
 	}

@@ -1,0 +1,74 @@
+package rest_test
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// newCountingApp is newApp over a database whose statements are counted.
+func newCountingApp(t *testing.T, e testdb.Engine) (*app, *atomic.Int64) {
+	t.Helper()
+	raw := e.New(t)
+	n := &atomic.Int64{}
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: n})),
+		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
+	return newAppOn(t, counted, server.Config{Channels: &acceptingChannels{}}), n
+}
+
+// statementsOf is the fewest statements rq took over five tries: the job
+// runner's background statements go through the same counter, and the
+// fewest is the request's own.
+func statementsOf(a *app, n *atomic.Int64, rq request) int64 {
+	a.t.Helper()
+	fewest := int64(-1)
+	for range 5 {
+		before := n.Load()
+		a.mustDo(rq, http.StatusOK)
+		if d := n.Load() - before; fewest < 0 || d < fewest {
+			fewest = d
+		}
+	}
+	return fewest
+}
+
+// TestConversationListStatementsDoNotGrowWithRows: the list reads each
+// conversation's last message in one statement, so a full page costs what
+// a page of two does.
+func TestConversationListStatementsDoNotGrowWithRows(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a, n := newCountingApp(t, e)
+		ib := a.apiInbox("Support")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		start := func() {
+			conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+			a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK)
+		}
+		list := request{method: "GET", path: a.path("/conversations?status=all")}
+		for range 2 {
+			start()
+		}
+		few := statementsOf(a, n, list)
+		for range 23 {
+			start()
+		}
+		many := statementsOf(a, n, list)
+		r := a.mustDo(list, http.StatusOK)
+		if got := len(r.JSON.(map[string]any)["data"].(map[string]any)["payload"].([]any)); got != 25 {
+			t.Fatalf("the list holds %d conversations, want 25", got)
+		}
+		if many != few {
+			t.Errorf("listing 25 conversations took %d statements, 2 took %d: a statement per row crept in", many, few)
+		}
+		t.Logf("%s: GET /conversations takes %d statements", e.Name, many)
+	})
+}
