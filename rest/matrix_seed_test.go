@@ -1,6 +1,6 @@
 package rest_test
 
-// The mxWorld the authorization matrix runs in (issue 10): account A with
+// The world the authorization matrix runs in (issue 10): account A with
 // three inboxes and one of everything, its administrator and two agents
 // (one in inbox 1, one outside it), and account B with its administrator.
 // Every user has a password, so every role also has a console session.
@@ -17,7 +17,7 @@ import (
 )
 
 // Markers are unique strings stored inside inbox 1 (and in account A): a
-// mxCaller who may not see them finds none of them in any answer.
+// caller who may not see them finds none of them in any answer.
 const (
 	markMessage  = "MXMARK-inbox1-message"
 	markFile     = "mxmark-inbox1-file.txt"
