@@ -61,6 +61,8 @@ type mxWorld struct {
 	Bot       int
 	Auto      int // kanban automation
 	Spare     int // an agent the matrix may edit
+	// record, when set, sees every answer of a matrix cell.
+	record func(route string, r mxRole, res *response)
 }
 
 const matrixPassword = "mx-s3cret-passw0rd"

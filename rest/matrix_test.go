@@ -275,6 +275,9 @@ func (w *mxWorld) runCells(t *testing.T, r matrixRoute, en mxEntry, variant stri
 				en.setup(c)
 			}
 			res := c.send(r.method, r.path, en)
+			if w.record != nil {
+				w.record(k, rl, res)
+			}
 			msg := mxMeets(res, want)
 			if msg == "" && res.Status < 300 {
 				msg = w.leaks(rl, res)
