@@ -57,6 +57,8 @@ type gmWorld struct {
 	ConvB                int // a conversation of account B
 	accountPath, pathOfB string
 	addr                 string // the listening app, for subscriptions
+	// record, when set, sees every answer of a matrix cell.
+	record func(key string, r gmRole, body []byte)
 }
 
 func newGMWorld(t *testing.T, e testdb.Engine) *gmWorld {

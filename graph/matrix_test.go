@@ -98,62 +98,103 @@ func gmTable() map[string]gmEntry {
 func TestGraphQLAuthorizationMatrix(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		w := newGMWorld(t, e)
-		table := gmTable()
-		var fields, late []gmField
-		listed := map[string]bool{}
-		for _, f := range w.rootFields() {
-			listed[f.key()] = true
-			en, found := table[f.key()]
-			switch {
-			case !found:
-				t.Errorf("GraphQL field %s has no entry in the matrix", f.key())
-			case en.last:
-				late = append(late, f)
-			default:
-				fields = append(fields, f)
-			}
-		}
-		var edges []string
-		for k := range table {
-			if strings.HasPrefix(k, "edge.") {
-				edges = append(edges, k)
-			} else if !listed[k] {
-				t.Errorf("the matrix has an entry for %s, which is not a field of the schema", k)
-			}
-		}
-		sort.Strings(edges)
-		var st struct{ fields, cells, passed, gaps int }
-		run := func(k, op string, en gmEntry) {
-			st.fields++
-			for _, rl := range []gmRole{gmAnon, gmPlatform, gmOther, gmOut, gmIn, gmAdmin} {
-				st.cells++
-				t.Run(k+"/"+rl.String(), func(t *testing.T) {
-					msg := w.runCell(t, op, en, rl)
-					if reason, gap := gmKnownGap[k+" | "+rl.String()]; gap {
-						st.gaps++
-						if msg == "" {
-							t.Errorf("known gap %q no longer fails: remove it from gmKnownGap", reason)
-							return
-						}
-						t.Skipf("known gap (%s): %s", reason, msg)
-					}
-					if msg != "" {
-						t.Error(msg)
-						return
-					}
-					st.passed++
-				})
-			}
-		}
-		for _, f := range append(fields, late...) {
-			run(f.key(), f.op, table[f.key()])
-		}
-		for _, k := range edges {
-			run(k, "query", table[k])
-		}
-		t.Logf("GraphQL matrix on %s: %d fields and edges × %d roles: %d cells, %d passed, %d known gaps",
-			e.Name, st.fields, gmRoles, st.cells, st.passed, st.gaps)
+		st := w.runMatrix(t)
+		foreign := w.foreignAccount(t)
+		t.Logf("GraphQL matrix on %s: %d root fields and %d edge checks × %d roles: %d cells, %d passed, %d known gaps; "+
+			"%d root fields called by B's administrator naming account A", e.Name, st.fields, st.edges, gmRoles, st.cells, st.passed, st.gaps, foreign)
 	})
+}
+
+type gmStats struct{ fields, edges, cells, passed, gaps int }
+
+// runMatrix checks the table against the schema's root fields and runs
+// every cell.
+func (w *gmWorld) runMatrix(t *testing.T) gmStats {
+	table := gmTable()
+	var fields, late []gmField
+	listed := map[string]bool{}
+	for _, f := range w.rootFields() {
+		listed[f.key()] = true
+		en, found := table[f.key()]
+		switch {
+		case !found:
+			t.Errorf("GraphQL field %s has no entry in the matrix", f.key())
+		case en.last:
+			late = append(late, f)
+		default:
+			fields = append(fields, f)
+		}
+	}
+	var edges []string
+	for k := range table {
+		if strings.HasPrefix(k, "edge.") {
+			edges = append(edges, k)
+		} else if !listed[k] {
+			t.Errorf("the matrix has an entry for %s, which is not a field of the schema", k)
+		}
+	}
+	sort.Strings(edges)
+	var st gmStats
+	for _, f := range append(fields, late...) {
+		st.fields++
+		w.runRow(t, f.key(), f.op, table[f.key()], &st)
+	}
+	for _, k := range edges {
+		st.edges++
+		w.runRow(t, k, "query", table[k], &st)
+	}
+	return st
+}
+
+// runRow calls one field as every role, least privileged first, so a
+// refused mutation leaves the objects for the callers allowed to use them.
+func (w *gmWorld) runRow(t *testing.T, k, op string, en gmEntry, st *gmStats) {
+	for _, rl := range []gmRole{gmAnon, gmPlatform, gmOther, gmOut, gmIn, gmAdmin} {
+		st.cells++
+		t.Run(k+"/"+rl.String(), func(t *testing.T) {
+			msg := w.runCell(t, k, op, en, rl)
+			if reason, gap := gmKnownGap[k+" | "+rl.String()]; gap {
+				st.gaps++
+				if msg == "" {
+					t.Errorf("known gap %q no longer fails: remove it from gmKnownGap", reason)
+					return
+				}
+				t.Skipf("known gap (%s): %s", reason, msg)
+			}
+			if msg != "" {
+				t.Error(msg)
+				return
+			}
+			st.passed++
+		})
+	}
+}
+
+// foreignAccount sends every query and mutation as B's administrator naming
+// account A (X-Account-Id): the token is not A's, so it is UNAUTHENTICATED
+// before anything runs.
+func (w *gmWorld) foreignAccount(t *testing.T) int {
+	n := 0
+	table := gmTable()
+	for _, f := range w.rootFields() {
+		en := table[f.key()]
+		if f.op == "subscription" || en.upload || en.field == nil {
+			continue
+		}
+		n++
+		t.Run(f.key()+"/other-admin naming account A", func(t *testing.T) {
+			saved := w.t
+			w.t = t
+			defer func() { w.t = saved }()
+			c := &gmCell{w: w, t: t, role: gmOther, ids: map[string]int{"id": 1, "base": 1, "mergee": 1}}
+			r := w.gql(gqlReq{token: w.tokens[gmOther], header: map[string]string{"X-Account-Id": id(w.Account)},
+				query: f.op + " { " + en.field(c) + " }"})
+			if r.code() != "UNAUTHENTICATED" {
+				t.Errorf("want UNAUTHENTICATED, got %s", r)
+			}
+		})
+	}
+	return n
 }
 
 // gmDump prints every cell's answer (MATRIX_DUMP=1), to review the table.
@@ -161,7 +202,7 @@ var gmDump = os.Getenv("MATRIX_DUMP") == "1"
 
 // runCell calls one field as one role and says how the answer misses the
 // expectation ("" when it meets it).
-func (w *gmWorld) runCell(t *testing.T, op string, en gmEntry, rl gmRole) string {
+func (w *gmWorld) runCell(t *testing.T, k, op string, en gmEntry, rl gmRole) string {
 	saved := w.t
 	w.t = t
 	defer func() { w.t = saved }()
@@ -179,6 +220,9 @@ func (w *gmWorld) runCell(t *testing.T, op string, en gmEntry, rl gmRole) string
 		if code == "" && len(r.Errors) > 0 {
 			code = "ERROR " + r.Errors[0].Message
 		}
+	}
+	if w.record != nil {
+		w.record(k, rl, body)
 	}
 	if gmDump {
 		fmt.Printf("GMATRIX %-60s %-11s %s\n", en.field(c), rl, code)
