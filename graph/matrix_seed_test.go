@@ -57,6 +57,9 @@ type gmWorld struct {
 	ConvB                int // a conversation of account B
 	accountPath, pathOfB string
 	addr                 string // the listening app, for subscriptions
+	// adminMessages maps each sentence of the administrator-only refusals
+	// to the cells that answered it.
+	adminMessages map[string][]string
 	// record, when set, sees every answer of a matrix cell.
 	record func(key string, r gmRole, body []byte)
 }
@@ -64,7 +67,7 @@ type gmWorld struct {
 func newGMWorld(t *testing.T, e testdb.Engine) *gmWorld {
 	t.Helper()
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1") // outbound URLs point at 127.0.0.1
-	w := &gmWorld{app: newApp(t, e)}
+	w := &gmWorld{app: newApp(t, e), adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.accountPath = fmt.Sprintf("/api/v1/accounts/%d", w.Account)

@@ -12,8 +12,8 @@ import "fmt"
 func gmMember() gmRow                       { return gmRow{gUnauth, gOK, gOK, gOK, gOK, gUnauth} }
 func gmMemberObj() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gNF, gUnauth} }
 func gmMemberRef() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gRef, gUnauth} }
-func gmAdminList() gmRow                    { return gmRow{gUnauth, gForbid, gForbid, gOK, gOK, gUnauth} }
-func gmAdminObj() gmRow                     { return gmRow{gUnauth, gForbid, gForbid, gOK, gNF, gUnauth} }
+func gmAdminList() gmRow                    { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gOK, gUnauth} }
+func gmAdminObj() gmRow                     { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gNF, gUnauth} }
 func gmInboxObj() gmRow                     { return gmRow{gUnauth, gNF, gOK, gOK, gNF, gUnauth} }
 func gmInboxRef() gmRow                     { return gmRow{gUnauth, gRef, gOK, gOK, gRef, gUnauth} }
 func gmAuthorOrAdmin() gmRow                { return gmRow{gUnauth, gNF, gForbid, gOK, gNF, gUnauth} }

@@ -24,6 +24,8 @@ const (
 	gUnauth gmOutcome = "UNAUTHENTICATED"
 	gForbid gmOutcome = "FORBIDDEN"
 	gNF     gmOutcome = "NOT_FOUND"
+	// gAdmin: FORBIDDEN with the administrator rule's one message.
+	gAdmin gmOutcome = "FORBIDDEN admin-only"
 	// gRef: an argument names an object the caller may not reach:
 	// NOT_FOUND, or BAD_USER_INPUT naming it.
 	gRef gmOutcome = "NOT_FOUND|BAD_USER_INPUT"
@@ -100,6 +102,7 @@ func TestGraphQLAuthorizationMatrix(t *testing.T) {
 		w := newGMWorld(t, e)
 		st := w.runMatrix(t)
 		foreign := w.foreignAccount(t)
+		w.checkOneAdminMessage(t)
 		t.Logf("GraphQL matrix on %s: %d root fields and %d edge checks × %d roles: %d cells, %d passed, %d known gaps; "+
 			"%d root fields called by B's administrator naming account A", e.Name, st.fields, st.edges, gmRoles, st.cells, st.passed, st.gaps, foreign)
 	})
@@ -220,6 +223,9 @@ func (w *gmWorld) runCell(t *testing.T, k, op string, en gmEntry, rl gmRole) str
 		if code == "" && len(r.Errors) > 0 {
 			code = "ERROR " + r.Errors[0].Message
 		}
+		if en.want[rl] == gAdmin && code == "FORBIDDEN" {
+			w.adminMessages[r.Errors[0].Message] = append(w.adminMessages[r.Errors[0].Message], k)
+		}
 	}
 	if w.record != nil {
 		w.record(k, rl, body)
@@ -253,6 +259,8 @@ func gmMeets(code string, want gmOutcome) string {
 		good = code == ""
 	case gRef:
 		good = code == "NOT_FOUND" || code == "BAD_USER_INPUT"
+	case gAdmin:
+		good = code == "FORBIDDEN"
 	default:
 		good = code == string(want)
 	}
@@ -291,4 +299,32 @@ func (c *gmCell) restID(path string, body any, idPath string) int {
 func compactJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// gmTwoAdminMessages: the administrator rule still answers more than one
+// sentence over GraphQL (issue 10 wants one). Set to false when fixed.
+const gmTwoAdminMessages = false
+
+// checkOneAdminMessage: every administrator-only refusal says one thing.
+func (w *gmWorld) checkOneAdminMessage(t *testing.T) {
+	t.Run("administrator-only refusals say one thing", func(t *testing.T) {
+		if len(w.adminMessages) == 0 {
+			t.Fatal("no administrator-only refusal was seen")
+		}
+		if len(w.adminMessages) == 1 {
+			if gmTwoAdminMessages {
+				t.Errorf("the administrator rule now says one thing: set gmTwoAdminMessages to false")
+			}
+			return
+		}
+		var lines []string
+		for msg, cells := range w.adminMessages {
+			lines = append(lines, fmt.Sprintf("%q (%d cells, e.g. %s)", msg, len(cells), cells[0]))
+		}
+		sort.Strings(lines)
+		if gmTwoAdminMessages {
+			t.Skipf("known gap: %s", strings.Join(lines, "; "))
+		}
+		t.Errorf("administrator-only refusals answer %d messages, want one: %s", len(lines), strings.Join(lines, "; "))
+	})
 }

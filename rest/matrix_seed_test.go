@@ -61,6 +61,9 @@ type mxWorld struct {
 	Bot       int
 	Auto      int // kanban automation
 	Spare     int // an agent the matrix may edit
+	// adminMessages maps each sentence of the administrator-only refusals
+	// to the cells that answered it.
+	adminMessages map[string][]string
 	// record, when set, sees every answer of a matrix cell.
 	record func(route string, r mxRole, res *response)
 }
@@ -71,7 +74,7 @@ func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	t.Helper()
 	// Every outbound URL points at a receiver on 127.0.0.1.
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
-	w := &mxWorld{app: newApp(t, e), password: matrixPassword}
+	w := &mxWorld{app: newApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.roles[rolePlatform] = mxCaller{token: w.Platform}

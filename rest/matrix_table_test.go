@@ -16,7 +16,7 @@ import (
 func memberRow(other outcome) mxRow { return mxRow{o401, o2xx, o2xx, o2xx, other, o401} }
 
 // adminOnly: administrators only, one 403 for agents.
-func adminRow(other outcome) mxRow { return mxRow{o401, o403, o403, o2xx, other, o401} }
+func adminRow(other outcome) mxRow { return mxRow{o401, oAdmin, oAdmin, o2xx, other, o401} }
 
 // inboxOnly: inside inbox 1, so hidden (404) from the agent outside it.
 func inboxRow(other outcome) mxRow { return mxRow{o401, o404, o2xx, o2xx, other, o401} }

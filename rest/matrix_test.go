@@ -41,7 +41,10 @@ const (
 	o2xx outcome = "2xx"
 	o401 outcome = "401"
 	o403 outcome = "403"
-	o404 outcome = "404"
+	// oAdmin: 403, the administrator rule's one message (every oAdmin cell
+	// must answer the same sentence).
+	oAdmin outcome = "403 admin-only"
+	o404   outcome = "404"
 	// ref: a body names an object of another account: 404, or 422 naming it.
 	oRef outcome = "404|422"
 	// login: the console sends the caller to its sign-in page.
@@ -153,6 +156,8 @@ func mxMeets(r *response, o outcome) string {
 	switch o {
 	case o2xx:
 		good = s >= 200 && s < 300
+	case oAdmin:
+		good = s == http.StatusForbidden
 	case o401, o403, o404:
 		good = fmt.Sprint(s) == string(o)
 	case oRef:
@@ -243,6 +248,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		for _, r := range append(first, late...) {
 			w.runRoute(t, r, table[r.entryKey()], &st)
 		}
+		checkOneAdminMessage(t, w)
 		t.Logf("matrix on %s: %d routes × %d roles: %d cells, %d passed, %d known gaps, %d held to the GraphQL matrix; "+
 			"%d account routes called by B's administrator on A's path", e.Name, st.routes, nRoles, st.cells, st.passed, st.gaps, st.delegated, foreign)
 	})
@@ -288,6 +294,9 @@ func (w *mxWorld) runCells(t *testing.T, r matrixRoute, en mxEntry, variant stri
 			res := c.send(r.method, r.path, en)
 			if w.record != nil {
 				w.record(k, rl, res)
+			}
+			if want == oAdmin && res.Status == http.StatusForbidden && r.method != http.MethodHead {
+				w.adminMessages[errorSentence(res)] = append(w.adminMessages[errorSentence(res)], k)
 			}
 			msg := mxMeets(res, want)
 			if msg == "" && res.Status < 300 {
@@ -353,4 +362,44 @@ func (w *mxWorld) leaks(r mxRole, res *response) string {
 		return fmt.Sprintf("%s may not see %v, but the answer shows it: %s", r, found, res)
 	}
 	return ""
+}
+
+// errorSentence is an error answer's "error".
+func errorSentence(r *response) string {
+	obj, _ := r.JSON.(map[string]any)
+	msg, _ := obj["error"].(string)
+	return msg
+}
+
+// twoAdminMessages: the administrator rule still answers more than one
+// sentence (issue 10 wants one, on both transports). Set to false when
+// fixed; the check then demands one.
+const twoAdminMessages = true
+
+// checkOneAdminMessage: every administrator-only refusal answers one
+// sentence, and GraphQL answers the same one.
+func checkOneAdminMessage(t *testing.T, w *mxWorld) {
+	t.Run("administrator-only refusals say one thing on both transports", func(t *testing.T) {
+		r := doRequest(t, w.app, request{method: "POST", path: "/graphql", token: w.roles[roleIn].token,
+			body: H{"query": `mutation { createLabel(input: {title: "one-message"}) { id } }`}})
+		errs, _ := lookup(r.JSON, "errors.0.message")
+		gql, _ := errs.(string)
+		w.adminMessages[gql] = append(w.adminMessages[gql], "GraphQL createLabel")
+		if len(w.adminMessages) == 1 {
+			if twoAdminMessages {
+				t.Errorf("the administrator rule now says one thing: set twoAdminMessages to false")
+			}
+			return
+		}
+		var lines []string
+		for msg, cells := range w.adminMessages {
+			lines = append(lines, fmt.Sprintf("%q (%d cells, e.g. %s)", msg, len(cells), cells[0]))
+		}
+		sort.Strings(lines)
+		if twoAdminMessages {
+			t.Skipf("known gap (the administrator rule is written in several layers): %d messages: %s",
+				len(lines), strings.Join(lines, "; "))
+		}
+		t.Errorf("administrator-only refusals answer %d messages, want one: %s", len(lines), strings.Join(lines, "; "))
+	})
 }
