@@ -13,7 +13,9 @@ var gmKnownGap = map[string]string{
 	"mutation.updateScheduledMessage | agent-out":      schedForbidden,
 	"mutation.cancelScheduledMessage | agent-out":      schedForbidden,
 	"mutation.deleteScheduledMessage | agent-out":      schedForbidden,
-	"mutation.createConversation | agent-out":          "a conversation in another inbox answers FORBIDDEN (post-load check), not NOT_FOUND",
+	"edge.sub.scheduledMessageUpdated | agent-out": "the account-wide schedule feed sends the deletion of an inbox 1 schedule " +
+		"(its id) to the agent outside the inbox; creations are filtered",
+	"mutation.createConversation | agent-out": "a conversation in another inbox answers FORBIDDEN (post-load check), not NOT_FOUND",
 }
 
 const (

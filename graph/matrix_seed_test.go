@@ -54,7 +54,8 @@ type gmWorld struct {
 	Checklist, Note      int
 	Label, Team, Bot     int
 	Attr, Webhook, Auto  int
-	ConvB                int // a conversation of account B
+	ContactOut           int // a contact of inbox 2
+	InboxB, ContactB     int // account B's (it has no conversation, so no display id is shared)
 	accountPath, pathOfB string
 	addr                 string // the listening app, for subscriptions
 	// adminMessages maps each sentence of the administrator-only refusals
@@ -126,6 +127,9 @@ func (w *gmWorld) seed() {
 	w.post("/kanban_config", H{"kanban_config": H{"webhook_url": w.hook.URL + "/kanban", "enabled": true}})
 	w.Auto = w.postID("/kanban/automations", H{"name": "GM auto", "trigger_type": "status_changed",
 		"action_type": "set_priority", "action_config": H{"priority": "high"}}, "id")
+	w.ContactOut = w.postID("/contacts", H{"inbox_id": w.Inbox2, "name": "GM Out contact"}, "payload.contact.id")
+	w.InboxB = w.inbox(w.B, w.tokens[gmOther], "B API", apiChannel())
+	w.ContactB = w.contact(w.tokens[gmOther], w.InboxB, H{"name": "B contact"})
 }
 
 func gmInboxMarkers() []string {

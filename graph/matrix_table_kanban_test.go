@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -85,8 +86,32 @@ func gmKanbanMutations() map[string]gmEntry {
 	}
 }
 
+// gmScheduleEverywhere schedules a message in inbox 1 (holding the
+// marker) and deletes it, then schedules one in inbox 2 and one in account
+// B: a viewer who may not see inbox 1 gets one of the later ones first.
+func gmScheduleEverywhere(c *gmCell) {
+	at := gmLater()
+	hidden := c.w.mustREST("POST", c.w.accountPath+"/scheduled_messages", c.w.Admin, H{"inbox_id": c.w.Inbox1,
+		"contact_id": c.w.Contact, "content": gmMarkSchedule, "scheduled_at": at}, http.StatusOK)
+	c.w.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%v", c.w.accountPath, mustGet(c.t, hidden, "id")), c.w.Admin, nil, http.StatusNoContent)
+	c.w.mustREST("POST", c.w.accountPath+"/scheduled_messages", c.w.Admin, H{"inbox_id": c.w.Inbox2,
+		"contact_id": c.w.ContactOut, "content": "Visible", "scheduled_at": at}, http.StatusOK)
+	c.w.mustREST("POST", c.w.pathOfB+"/scheduled_messages", c.w.tokens[gmOther], H{"inbox_id": c.w.InboxB,
+		"contact_id": c.w.ContactB, "content": "Visible in B", "scheduled_at": at}, http.StatusOK)
+}
+
 func gmSubscriptions() map[string]gmEntry {
 	return map[string]gmEntry{
+		// The account-wide schedule feed is filtered by the inbox rule.
+		"edge.sub.scheduledMessageUpdated": {want: gmMember(),
+			field:   gmFixed("scheduledMessageUpdated { kind id scheduledMessage { content } }"),
+			trigger: gmScheduleEverywhere,
+			check: func(c *gmCell, body []byte) string {
+				if (c.role == gmOut || c.role == gmOther) && !strings.Contains(string(body), "Visible") {
+					return fmt.Sprintf("%s got an event of inbox 1 (its creation or deletion) first: %s", c.role, body)
+				}
+				return ""
+			}},
 		"subscription.messageCreated": {want: gmInboxObj(),
 			field: gmf("messageCreated(conversationDisplayID: %d) { content }", wConv),
 			trigger: func(c *gmCell) {
