@@ -45,6 +45,9 @@ type gmEntry struct {
 	upload bool
 	// trigger makes the event a subscription waits for.
 	trigger func(c *gmCell)
+	// warmup, when set, makes events until the subscription answers one;
+	// trigger then runs once and its first event is the answer.
+	warmup func(c *gmCell)
 	// check, when set, judges an allowed answer further ("" when good).
 	check func(c *gmCell, body []byte) string
 	last  bool
