@@ -1,0 +1,112 @@
+package graph_test
+
+// The GraphQL matrix's table, part 2: mutations of contacts, inboxes,
+// bots, labels, agents, teams, conversations, messages and schedules.
+
+import (
+	"fmt"
+	"time"
+)
+
+// gmFresh makes an object over REST as A's administrator for a one-shot
+// mutation and keeps its id as c.ids[name].
+func gmFresh(name, path string, body func(c *gmCell) any, idPath string) func(c *gmCell) {
+	return func(c *gmCell) { c.ids[name] = c.restID(path, body(c), idPath) }
+}
+
+func gmContactBody(c *gmCell) any {
+	return H{"inbox_id": c.w.Inbox1, "name": fmt.Sprintf("Fresh %d", c.n())}
+}
+
+func gmLater() string { return time.Now().Add(72 * time.Hour).UTC().Format(time.RFC3339) }
+
+func gmFreshSchedule(c *gmCell) {
+	c.ids["id"] = c.restID(fmt.Sprintf("/conversations/%d/scheduled_messages", c.w.Conv),
+		H{"content": "Fresh", "scheduled_at": gmLater()}, "id")
+}
+
+// idf formats a field with a fresh id (c.ids[name]).
+func idf(format, name string) func(c *gmCell) string {
+	return func(c *gmCell) string { return fmt.Sprintf(format, c.ids[name]) }
+}
+
+func gmMutations() map[string]gmEntry {
+	return map[string]gmEntry{
+		"mutation.createContact": {want: gmMemberRef(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createContact(input: {inboxID: %d, name: "Made %d"}) { contact { id } }`, c.w.Inbox1, c.n())
+		}},
+		"mutation.updateContact":    {want: gmMemberObj(), field: gmf(`updateContact(id: %d, input: {name: "GM Contact"}) { id }`, wContact)},
+		"mutation.deleteContact":    {want: gmAdminObj(), setup: gmFresh("id", "/contacts", gmContactBody, "payload.contact.id"), field: idf("deleteContact(id: %d)", "id")},
+		"mutation.setContactLabels": {want: gmMemberObj(), field: gmf(`setContactLabels(id: %d, labels: ["gm-label"])`, wContact)},
+		"mutation.createContactInbox": {want: gmMemberObj(), setup: gmFresh("id", "/contacts", gmContactBody, "payload.contact.id"),
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("createContactInbox(contactID: %d, inboxID: %d) { sourceID }", c.ids["id"], c.w.Inbox2)
+			}},
+		"mutation.mergeContacts": {want: gmMemberRef(),
+			setup: func(c *gmCell) {
+				gmFresh("base", "/contacts", gmContactBody, "payload.contact.id")(c)
+				gmFresh("mergee", "/contacts", gmContactBody, "payload.contact.id")(c)
+			},
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("mergeContacts(baseContactID: %d, mergeeContactID: %d) { id }", c.ids["base"], c.ids["mergee"])
+			}},
+
+		"mutation.createInbox": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createInbox(input: {name: "Made %d", channel: {type: "api"}}) { id }`, c.n())
+		}},
+		"mutation.updateInbox": {want: gmAdminObj(), field: gmf(`updateInbox(id: %d, input: {greetingMessage: "Hi"}) { id }`, wInbox1)},
+		"mutation.deleteInbox": {want: gmAdminObj(), field: idf("deleteInbox(id: %d)", "id"),
+			setup: gmFresh("id", "/inboxes", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n()), "channel": H{"type": "api"}} }, "id")},
+		"mutation.setInboxAgentBot":   {want: gmAdminObj(), field: gmf("setInboxAgentBot(inboxID: %d, agentBotID: %d) { id }", wInbox1, wBot)},
+		"mutation.changeInboxMembers": {want: gmAdminObj(), field: gmf("changeInboxMembers(inboxID: %d, userIDs: [%d], change: ADD) { __typename }", wInbox1, wSpare)},
+
+		"mutation.createAgentBot": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createAgentBot(input: {name: "Bot %d"}) { id }`, c.n())
+		}},
+		"mutation.updateAgentBot": {want: gmAdminObj(), field: gmf(`updateAgentBot(id: %d, input: {description: "x"}) { id }`, wBot)},
+		"mutation.deleteAgentBot": {want: gmAdminObj(), field: idf("deleteAgentBot(id: %d)", "id"),
+			setup: gmFresh("id", "/agent_bots", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n())} }, "id")},
+
+		"mutation.createLabel": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createLabel(input: {title: "made-%d"}) { id }`, c.n())
+		}},
+		"mutation.updateLabel": {want: gmAdminObj(), field: gmf(`updateLabel(id: %d, input: {description: "x"}) { id }`, wLabel)},
+		"mutation.deleteLabel": {want: gmAdminObj(), field: idf("deleteLabel(id: %d)", "id"),
+			setup: gmFresh("id", "/labels", func(c *gmCell) any { return H{"title": fmt.Sprintf("gone-%d", c.n())} }, "id")},
+
+		"mutation.createAgent": {want: gmAdminList(), field: func(c *gmCell) string {
+			n := c.n()
+			return fmt.Sprintf(`createAgent(input: {name: "Made %d", email: "made%d@people.test", role: "agent"}) { __typename }`, n, n)
+		}},
+		"mutation.updateAgent": {want: gmAdminObj(), field: gmf(`updateAgent(id: %d, input: {availability: "busy"}) { __typename }`, wSpare)},
+		"mutation.deleteAgent": {want: gmAdminObj(), field: idf("deleteAgent(id: %d)", "id"),
+			setup: func(c *gmCell) { c.ids["id"], _ = c.w.agentUser(c.w.Account) }},
+
+		"mutation.createTeam": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createTeam(input: {name: "Team %d"}) { id }`, c.n())
+		}},
+		"mutation.updateTeam": {want: gmAdminObj(), field: gmf(`updateTeam(id: %d, input: {description: "x"}) { id }`, wTeam)},
+		"mutation.deleteTeam": {want: gmAdminObj(), field: idf("deleteTeam(id: %d)", "id"),
+			setup: gmFresh("id", "/teams", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n())} }, "id")},
+		"mutation.changeTeamMembers": {want: gmAdminObj(), field: gmf("changeTeamMembers(teamID: %d, userIDs: [%d], change: REPLACE) { __typename }", wTeam, wSpare)},
+
+		"mutation.createConversation":       {want: gmInboxRef(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { id }", wInbox1, wContact)},
+		"mutation.toggleConversationStatus": {want: gmInboxObj(), field: gmf(`toggleConversationStatus(displayID: %d, status: "open") { id }`, wConv)},
+		"mutation.setConversationLabels":    {want: gmInboxObj(), field: gmf(`setConversationLabels(displayID: %d, labels: ["gm-label"])`, wConv)},
+		"mutation.createMessage":            {want: gmInboxObj(), field: gmf(`createMessage(conversationDisplayID: %d, input: {content: "Hi"}) { id }`, wConv)},
+		"mutation.deleteMessage": {want: gmInboxObj(),
+			setup: func(c *gmCell) {
+				c.ids["id"] = c.restID(fmt.Sprintf("/conversations/%d/messages", c.w.Conv), H{"content": "Fresh"}, "id")
+			},
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("deleteMessage(conversationDisplayID: %d, messageID: %d)", c.w.Conv, c.ids["id"])
+			}},
+
+		"mutation.createScheduledMessage": {want: gmInboxRef(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createScheduledMessage(input: {conversationDisplayID: %d, content: "Later", scheduledAt: "%s"}) { id }`, c.w.Conv, gmLater())
+		}},
+		"mutation.updateScheduledMessage": {want: gmAuthorOrAdmin(), field: gmf(`updateScheduledMessage(id: %d, input: {content: "`+gmMarkSchedule+`"}) { id }`, wSchedule)},
+		"mutation.cancelScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("cancelScheduledMessage(id: %d) { id }", "id")},
+		"mutation.deleteScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("deleteScheduledMessage(id: %d)", "id")},
+	}
+}

@@ -1,0 +1,102 @@
+package graph_test
+
+// The GraphQL matrix's table, part 1: queries, and extra checks of the
+// edges that reach inside inbox 1 ("edge." entries, not root fields).
+//
+// Columns: anonymous, agent outside inbox 1, agent in inbox 1,
+// administrator, administrator of account B (its token, A's ids), platform
+// token (not a GraphQL credential).
+
+import "fmt"
+
+func gmMember() gmRow                       { return gmRow{gUnauth, gOK, gOK, gOK, gOK, gUnauth} }
+func gmMemberObj() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gNF, gUnauth} }
+func gmMemberRef() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gRef, gUnauth} }
+func gmAdminList() gmRow                    { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gOK, gUnauth} }
+func gmAdminObj() gmRow                     { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gNF, gUnauth} }
+func gmInboxObj() gmRow                     { return gmRow{gUnauth, gNF, gOK, gOK, gNF, gUnauth} }
+func gmInboxRef() gmRow                     { return gmRow{gUnauth, gRef, gOK, gOK, gRef, gUnauth} }
+func gmAuthorOrAdmin() gmRow                { return gmRow{gUnauth, gNF, gForbid, gOK, gNF, gUnauth} }
+func gmAuthorOrAdminCard() gmRow            { return gmRow{gUnauth, gForbid, gForbid, gOK, gNF, gUnauth} }
+func gmFixed(s string) func(*gmCell) string { return func(*gmCell) string { return s } }
+
+// gmf formats a field with the world's ids.
+func gmf(format string, ids ...func(w *gmWorld) int) func(c *gmCell) string {
+	return func(c *gmCell) string {
+		args := make([]any, len(ids))
+		for i, f := range ids {
+			args[i] = f(c.w)
+		}
+		return fmt.Sprintf(format, args...)
+	}
+}
+
+func wInbox1(w *gmWorld) int   { return w.Inbox1 }
+func wContact(w *gmWorld) int  { return w.Contact }
+func wConv(w *gmWorld) int     { return w.Conv }
+func wSchedule(w *gmWorld) int { return w.Schedule }
+func wFunnel(w *gmWorld) int   { return w.Funnel }
+func wCard(w *gmWorld) int     { return w.Card }
+func wLabel(w *gmWorld) int    { return w.Label }
+func wTeam(w *gmWorld) int     { return w.Team }
+func wBot(w *gmWorld) int      { return w.Bot }
+func wSpare(w *gmWorld) int    { return w.Spare }
+func wAuto(w *gmWorld) int     { return w.Auto }
+func wNote(w *gmWorld) int     { return w.Note }
+func wCheck(w *gmWorld) int    { return w.Checklist }
+func wIn(w *gmWorld) int       { return w.userIn }
+
+// inboxContent selects what inbox 1 holds, through a conversation.
+const inboxContent = `id messages(first: 10) { edges { node { content attachments { fileName } } } }
+	scheduledMessages { content attachments { fileName dataURL } }`
+
+func gmQueries() map[string]gmEntry {
+	conn := func(name string) gmEntry {
+		return gmEntry{want: gmMember(), field: gmFixed(name + "(first: 5) { totalCount }")}
+	}
+	return map[string]gmEntry{
+		"query.agentsConnection":        conn("agentsConnection"),
+		"query.contacts":                conn("contacts"),
+		"query.conversationsConnection": conn("conversationsConnection"),
+		"query.funnelsConnection":       conn("funnelsConnection"),
+		"query.inboxesConnection":       conn("inboxesConnection"),
+		"query.kanbanItemsConnection":   conn("kanbanItemsConnection"),
+		"query.labelsConnection":        conn("labelsConnection"),
+		"query.teamsConnection":         conn("teamsConnection"),
+		"query.contact":                 {want: gmMemberObj(), field: gmf("contact(id: %d) { id }", wContact)},
+		"query.searchContacts":          {want: gmMember(), field: gmFixed(`searchContacts(q: "GM") { totalCount }`)},
+		"query.filterContacts": {want: gmMember(), field: gmFixed(
+			`filterContacts(conditions: [{attributeKey: "name", filterOperator: "contains", values: ["GM"]}]) { totalCount }`)},
+		"query.contactableInboxes": {want: gmMemberObj(), field: gmf("contactableInboxes(contactID: %d) { sourceID }", wContact)},
+		"query.inboxes":            {want: gmMember(), field: gmFixed("inboxes { id }")},
+		"query.inbox":              {want: gmMemberObj(), field: gmf("inbox(id: %d) { id }", wInbox1)},
+		"query.agentBots":          {want: gmMember(), field: gmFixed("agentBots { id }")},
+		"query.agentBot":           {want: gmMemberObj(), field: gmf("agentBot(id: %d) { id }", wBot)},
+		"query.inboxMembers":       {want: gmMemberObj(), field: gmf("inboxMembers(inboxID: %d) { __typename }", wInbox1)},
+		"query.labels":             {want: gmMember(), field: gmFixed("labels { id }")},
+		"query.label":              {want: gmMemberObj(), field: gmf("label(id: %d) { id }", wLabel)},
+		"query.agents":             {want: gmMember(), field: gmFixed("agents { __typename }")},
+		"query.teams":              {want: gmMember(), field: gmFixed("teams { id }")},
+		"query.team":               {want: gmMemberObj(), field: gmf("team(id: %d) { id }", wTeam)},
+		"query.teamMembers":        {want: gmMemberObj(), field: gmf("teamMembers(teamID: %d) { __typename }", wTeam)},
+		"query.conversations":      {want: gmMember(), field: gmFixed("conversations(status: \"all\") { nodes { " + inboxContent + " } }")},
+		"query.conversation":       {want: gmInboxObj(), field: gmf("conversation(displayID: %d) { "+inboxContent+" }", wConv)},
+		"query.scheduledMessages":  {want: gmMember(), field: gmFixed("scheduledMessages(status: \"all\") { nodes { content attachments { fileName } } }")},
+		"query.scheduledMessage":   {want: gmInboxObj(), field: gmf("scheduledMessage(id: %d) { content }", wSchedule)},
+		"query.funnels":            {want: gmMember(), field: gmFixed("funnels { id }")},
+		"query.funnel":             {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
+		"query.kanbanItems":        {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContent + " } } }")},
+		"query.kanbanItem":         {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
+		"query.kanbanConfig":       {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
+		"query.kanbanAutomations":  {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+
+		// Edges into inbox 1 from objects the agent outside it may read:
+		// the answer must hold none of inbox 1's content.
+		"edge.kanbanItemsConnection.conversation": {want: gmMember(), field: gmFixed(
+			"kanbanItemsConnection(first: 10) { edges { node { conversation { " + inboxContent + " } } } }")},
+		"edge.conversationsConnection.messages": {want: gmMember(), field: gmFixed(
+			"conversationsConnection(first: 10) { edges { node { " + inboxContent + " } } }")},
+		"edge.funnel.kanbanItems.conversation": {want: gmMember(), field: gmf(
+			"kanbanItems(filter: {funnelID: %d}) { nodes { conversation { "+inboxContent+" } } }", wFunnel)},
+	}
+}

@@ -1,0 +1,64 @@
+package rest_test
+
+// The matrix's table, part 4: the platform API, the console (signed in with
+// its session cookie, which each role gets by signing in with its
+// password) and the GraphQL endpoint (held to graph/matrix_test.go).
+
+import (
+	"fmt"
+	"net/http"
+)
+
+func mxPlatformUserBody(c *mxCell) any {
+	return H{"name": "Platform user", "email": fmt.Sprintf("plat%d@people.test", c.n()), "password": "p1atform-pass"}
+}
+
+// mxFreshAccountUser makes a user of account A for the platform to remove.
+func mxFreshAccountUser(c *mxCell) {
+	c.t.Helper()
+	r := doRequest(c.t, c.w.app, request{method: "POST", path: "/platform/api/v1/users", token: c.w.Platform, body: mxPlatformUserBody(c)})
+	if r.Status != http.StatusOK {
+		c.t.Fatalf("setup user: %s", r)
+	}
+	c.ids["user"] = r.int(c.t, "id")
+	c.w.member(c.w.Account, c.ids["user"], "agent")
+}
+
+// console: signed-in members of the account; the others are sent to sign in.
+func consoleRow(other outcome) mxRow { return mxRow{oLogin, o2xx, o2xx, o2xx, other, oLogin} }
+
+func otherEntries() map[string]mxEntry {
+	const plat = "/platform/api/v1"
+	const app = "/app/accounts/:account_id"
+	out := map[string]mxEntry{
+		"POST " + plat + "/accounts":    {want: mxPlatformOnly, body: func(c *mxCell) any { return H{"name": fmt.Sprintf("Plat %d", c.n())} }},
+		"GET " + plat + "/accounts/:id": {want: mxPlatformOnly},
+		"POST " + plat + "/users":       {want: mxPlatformOnly, body: mxPlatformUserBody},
+		"GET " + plat + "/users/:id":    {want: mxPlatformOnly},
+		"POST " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly,
+			body: func(c *mxCell) any { return H{"user_id": c.w.Spare, "role": "agent"} }},
+		"DELETE " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly, setup: mxFreshAccountUser,
+			body: func(c *mxCell) any { return H{"user_id": c.ids["user"]} }},
+
+		"GET /":          {want: mxRow{oRedirect, oRedirect, oRedirect, oRedirect, oRedirect, oRedirect}},
+		"GET /app/login": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		// Each role signs in with its own password; without one it is 401.
+		"POST /app/login": {want: mxRow{o401, oRedirect, oRedirect, oRedirect, oRedirect, o401},
+			body: func(c *mxCell) any {
+				return fields("email", c.w.roles[c.role].email+"", "password", c.w.password)
+			}},
+		// Last: it ends the sessions the other console routes use.
+		"POST /app/logout":                         {want: mxRow{oLogin, oLogin, oLogin, oLogin, oLogin, oLogin}, last: true},
+		"GET /app":                                 {want: mxRow{oLogin, oRedirect, oRedirect, oRedirect, oRedirect, oLogin}},
+		"GET " + app + "/contacts":                 {want: consoleRow(o2xx)},
+		"GET " + app + "/schedules":                {want: consoleRow(o2xx)},
+		"GET " + app + "/funnels":                  {want: consoleRow(o2xx)},
+		"GET " + app + "/funnels/:funnel_id/board": {want: consoleRow(o404)},
+		"GET " + app + "/funnels/:funnel_id/live":  {want: mxRow{oLogin, oUpgrade, oUpgrade, oUpgrade, o404, oLogin}},
+		"POST " + app + "/kanban_items/:id/move":   {want: consoleRow(o404), body: sameBody(H{"funnel_stage": "new"})},
+	}
+	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "CONNECT", "OPTIONS", "TRACE"} {
+		out[m+" /graphql"] = mxEntry{want: mxToGraphQL}
+	}
+	return out
+}
