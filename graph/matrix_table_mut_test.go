@@ -90,7 +90,7 @@ func gmMutations() map[string]gmEntry {
 			setup: gmFresh("id", "/teams", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n())} }, "id")},
 		"mutation.changeTeamMembers": {want: gmAdminObj(), field: gmf("changeTeamMembers(teamID: %d, userIDs: [%d], change: REPLACE) { __typename }", wTeam, wSpare)},
 
-		"mutation.createConversation":       {want: gmInboxRef(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { id }", wInbox1, wContact)},
+		"mutation.createConversation":       {want: gmInboxCreate(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { id }", wInbox1, wContact)},
 		"mutation.toggleConversationStatus": {want: gmInboxObj(), field: gmf(`toggleConversationStatus(displayID: %d, status: "open") { id }`, wConv)},
 		"mutation.setConversationLabels":    {want: gmInboxObj(), field: gmf(`setConversationLabels(displayID: %d, labels: ["gm-label"])`, wConv)},
 		"mutation.createMessage":            {want: gmInboxObj(), field: gmf(`createMessage(conversationDisplayID: %d, input: {content: "Hi"}) { id }`, wConv)},

@@ -9,13 +9,17 @@ package graph_test
 
 import "fmt"
 
-func gmMember() gmRow                       { return gmRow{gUnauth, gOK, gOK, gOK, gOK, gUnauth} }
-func gmMemberObj() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gNF, gUnauth} }
-func gmMemberRef() gmRow                    { return gmRow{gUnauth, gOK, gOK, gOK, gRef, gUnauth} }
-func gmAdminList() gmRow                    { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gOK, gUnauth} }
-func gmAdminObj() gmRow                     { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gNF, gUnauth} }
-func gmInboxObj() gmRow                     { return gmRow{gUnauth, gNF, gOK, gOK, gNF, gUnauth} }
-func gmInboxRef() gmRow                     { return gmRow{gUnauth, gRef, gOK, gOK, gRef, gUnauth} }
+func gmMember() gmRow    { return gmRow{gUnauth, gOK, gOK, gOK, gOK, gUnauth} }
+func gmMemberObj() gmRow { return gmRow{gUnauth, gOK, gOK, gOK, gNF, gUnauth} }
+func gmMemberRef() gmRow { return gmRow{gUnauth, gOK, gOK, gOK, gRef, gUnauth} }
+func gmAdminList() gmRow { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gOK, gUnauth} }
+func gmAdminObj() gmRow  { return gmRow{gUnauth, gAdmin, gAdmin, gOK, gNF, gUnauth} }
+func gmInboxObj() gmRow  { return gmRow{gUnauth, gNF, gOK, gOK, gNF, gUnauth} }
+func gmInboxRef() gmRow  { return gmRow{gUnauth, gRef, gOK, gOK, gRef, gUnauth} }
+
+// gmInboxCreate: a new row in inbox 1 named by its inboxID: every agent sees
+// the inbox, so one outside it is refused, not told it does not exist.
+func gmInboxCreate() gmRow                  { return gmRow{gUnauth, gForbid, gOK, gOK, gRef, gUnauth} }
 func gmAuthorOrAdmin() gmRow                { return gmRow{gUnauth, gNF, gForbid, gOK, gNF, gUnauth} }
 func gmAuthorOrAdminCard() gmRow            { return gmRow{gUnauth, gForbid, gForbid, gOK, gNF, gUnauth} }
 func gmFixed(s string) func(*gmCell) string { return func(*gmCell) string { return s } }

@@ -13,6 +13,11 @@ import (
 // from the agent outside it as from the other account.
 func mxInboxWrite() mxRow { return mxRow{o401, oRef, o2xx, o2xx, oRef, o401} }
 
+// mxInboxCreate: a new row in inbox 1, named by its inbox_id. Every agent
+// sees the inbox itself, so an agent outside it is refused (403, as the spec
+// answers a caller without permission), not told it does not exist.
+func mxInboxCreate() mxRow { return mxRow{o401, o403, o2xx, o2xx, oRef, o401} }
+
 // mxAuthorOrAdmin: inside inbox 1, changed only by its author (A's
 // administrator here) or an administrator.
 func mxAuthorOrAdmin(other outcome) mxRow { return mxRow{o401, o404, o403, o2xx, other, o401} }
@@ -48,7 +53,7 @@ func conversationEntries() map[string]mxEntry {
 	const acc = "/api/v1/accounts/:account_id"
 	out := map[string]mxEntry{
 		"GET " + acc + "/conversations": {want: memberRow(o2xx)},
-		"POST " + acc + "/conversations": {want: mxInboxWrite(),
+		"POST " + acc + "/conversations": {want: mxInboxCreate(),
 			body: func(c *mxCell) any { return H{"inbox_id": c.w.Inbox1, "contact_id": c.w.Contact} }},
 		"GET " + acc + "/conversations/:id":                {want: inboxRow(o404)},
 		"POST " + acc + "/conversations/:id/toggle_status": {want: inboxRow(o404), body: sameBody(H{"status": "open"})},
@@ -65,15 +70,16 @@ func conversationEntries() map[string]mxEntry {
 	for _, scope := range []struct {
 		prefix string
 		list   mxRow
+		create mxRow
 		body   func(c *mxCell) any
 	}{
-		{"/scheduled_messages", memberRow(o2xx), mxScheduleBody},
-		{"/conversations/:conversation_id/scheduled_messages", inboxRow(o404),
+		{"/scheduled_messages", memberRow(o2xx), mxInboxCreate(), mxScheduleBody},
+		{"/conversations/:conversation_id/scheduled_messages", inboxRow(o404), mxInboxWrite(),
 			func(c *mxCell) any { return H{"content": "Later", "scheduled_at": mxInAFewDays()} }},
 	} {
 		p := acc + scope.prefix
 		out["GET "+p] = mxEntry{want: scope.list}
-		out["POST "+p] = mxEntry{want: mxInboxWrite(), body: scope.body}
+		out["POST "+p] = mxEntry{want: scope.create, body: scope.body}
 		out["GET "+p+"/count"] = mxEntry{want: scope.list}
 		out["GET "+p+"/:id"] = mxEntry{want: inboxRow(o404)}
 		out["PUT "+p+"/:id"] = mxEntry{want: mxAuthorOrAdmin(o404), body: sameBody(H{"content": markSchedule})}

@@ -35,6 +35,12 @@ func otherEntries() map[string]mxEntry {
 		"GET " + plat + "/accounts/:id": {want: mxPlatformOnly},
 		"POST " + plat + "/users":       {want: mxPlatformOnly, body: mxPlatformUserBody},
 		"GET " + plat + "/users/:id":    {want: mxPlatformOnly},
+		"PUT " + plat + "/users/:id":    {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"PATCH " + plat + "/users/:id":  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		// A user's own profile: any signed-in user, whatever their role.
+		"GET /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}},
+		"PUT /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}, body: sameBody(H{"display_name": "Me"})},
+		"PATCH /api/v1/profile": {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}, body: sameBody(H{"display_name": "Me"})},
 		"POST " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly,
 			body: func(c *mxCell) any { return H{"user_id": c.w.Spare, "role": "agent"} }},
 		"DELETE " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly, setup: mxFreshAccountUser,
