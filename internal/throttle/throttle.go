@@ -89,7 +89,9 @@ func (l *Limiter) Take(key string) (*Attempt, time.Duration) {
 	lim, ok := l.keys.Get(key)
 	if !ok {
 		lim = rate.NewLimiter(l.limit, l.burst)
-		l.keys.Add(key, lim)
+		// A copy: callers may pass strings that alias a request buffer
+		// (Fiber's), which is reused after the request.
+		l.keys.Add(strings.Clone(key), lim)
 	}
 	now := l.now()
 	r := lim.ReserveN(now, 1)
@@ -138,10 +140,15 @@ func Seconds(d time.Duration) int {
 	return s
 }
 
-// AddressKey is the key of a client address. IPv6 clients usually hold a
-// whole /64, so the prefix is the key; anything unparsable is its own key.
+// AddressKey is the key of a client address (an IP, or host:port as
+// net/http's RemoteAddr has it). IPv6 clients usually hold a whole /64, so
+// the prefix is the key; anything unparsable is its own key.
 func AddressKey(addr string) string {
-	ip := net.ParseIP(strings.TrimSpace(addr))
+	addr = strings.TrimSpace(addr)
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	ip := net.ParseIP(addr)
 	if ip == nil {
 		return addr
 	}

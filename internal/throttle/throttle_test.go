@@ -132,11 +132,13 @@ func TestConcurrentTakesStayWithinBurst(t *testing.T) {
 
 func TestAddressKey(t *testing.T) {
 	for in, want := range map[string]string{
-		"203.0.113.7":          "203.0.113.7",
-		"::ffff:203.0.113.7":   "203.0.113.7",
-		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
-		"not an address":       "not an address",
+		"203.0.113.7":           "203.0.113.7",
+		"::ffff:203.0.113.7":    "203.0.113.7",
+		"2001:db8:1:2:3:4:5:6":  "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::1":  "2001:db8:1:2::/64",
+		"203.0.113.7:51234":     "203.0.113.7",
+		"[2001:db8:1:2::9]:443": "2001:db8:1:2::/64",
+		"not an address":        "not an address",
 	} {
 		if got := AddressKey(in); got != want {
 			t.Errorf("AddressKey(%q) = %q, want %q", in, got, want)
