@@ -122,6 +122,7 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	v, err := c.svc.SessionViewer(ctx.UserContext(), ctx.Cookies(sessionCookie), accountID)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.KindUnauthenticated {
+		ctx.ClearCookie(sessionCookie)
 		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
 	}
 	if err != nil {
