@@ -23,12 +23,14 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
+	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/idempotencykey"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
@@ -68,6 +70,8 @@ type Client struct {
 	CardStageHistory *CardStageHistoryClient
 	// ChecklistItem is the client for interacting with the ChecklistItem builders.
 	ChecklistItem *ChecklistItemClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
 	// Contact is the client for interacting with the Contact builders.
 	Contact *ContactClient
 	// ContactInbox is the client for interacting with the ContactInbox builders.
@@ -80,6 +84,8 @@ type Client struct {
 	Funnel *FunnelClient
 	// FunnelStage is the client for interacting with the FunnelStage builders.
 	FunnelStage *FunnelStageClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// Inbox is the client for interacting with the Inbox builders.
 	Inbox *InboxClient
 	// InboxMember is the client for interacting with the InboxMember builders.
@@ -129,12 +135,14 @@ func (c *Client) init() {
 	c.CardNote = NewCardNoteClient(c.config)
 	c.CardStageHistory = NewCardStageHistoryClient(c.config)
 	c.ChecklistItem = NewChecklistItemClient(c.config)
+	c.ConsoleSession = NewConsoleSessionClient(c.config)
 	c.Contact = NewContactClient(c.config)
 	c.ContactInbox = NewContactInboxClient(c.config)
 	c.Conversation = NewConversationClient(c.config)
 	c.CustomAttributeDefinition = NewCustomAttributeDefinitionClient(c.config)
 	c.Funnel = NewFunnelClient(c.config)
 	c.FunnelStage = NewFunnelStageClient(c.config)
+	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Inbox = NewInboxClient(c.config)
 	c.InboxMember = NewInboxMemberClient(c.config)
 	c.KanbanAutomation = NewKanbanAutomationClient(c.config)
@@ -249,12 +257,14 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CardNote:                  NewCardNoteClient(cfg),
 		CardStageHistory:          NewCardStageHistoryClient(cfg),
 		ChecklistItem:             NewChecklistItemClient(cfg),
+		ConsoleSession:            NewConsoleSessionClient(cfg),
 		Contact:                   NewContactClient(cfg),
 		ContactInbox:              NewContactInboxClient(cfg),
 		Conversation:              NewConversationClient(cfg),
 		CustomAttributeDefinition: NewCustomAttributeDefinitionClient(cfg),
 		Funnel:                    NewFunnelClient(cfg),
 		FunnelStage:               NewFunnelStageClient(cfg),
+		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		Inbox:                     NewInboxClient(cfg),
 		InboxMember:               NewInboxMemberClient(cfg),
 		KanbanAutomation:          NewKanbanAutomationClient(cfg),
@@ -296,12 +306,14 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CardNote:                  NewCardNoteClient(cfg),
 		CardStageHistory:          NewCardStageHistoryClient(cfg),
 		ChecklistItem:             NewChecklistItemClient(cfg),
+		ConsoleSession:            NewConsoleSessionClient(cfg),
 		Contact:                   NewContactClient(cfg),
 		ContactInbox:              NewContactInboxClient(cfg),
 		Conversation:              NewConversationClient(cfg),
 		CustomAttributeDefinition: NewCustomAttributeDefinitionClient(cfg),
 		Funnel:                    NewFunnelClient(cfg),
 		FunnelStage:               NewFunnelStageClient(cfg),
+		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		Inbox:                     NewInboxClient(cfg),
 		InboxMember:               NewInboxMemberClient(cfg),
 		KanbanAutomation:          NewKanbanAutomationClient(cfg),
@@ -346,11 +358,12 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment, c.CardNote,
-		c.CardStageHistory, c.ChecklistItem, c.Contact, c.ContactInbox, c.Conversation,
-		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.Inbox, c.InboxMember,
-		c.KanbanAutomation, c.KanbanConfig, c.KanbanItem, c.Label, c.Message,
-		c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember, c.User,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.CardStageHistory, c.ChecklistItem, c.ConsoleSession, c.Contact,
+		c.ContactInbox, c.Conversation, c.CustomAttributeDefinition, c.Funnel,
+		c.FunnelStage, c.IdempotencyKey, c.Inbox, c.InboxMember, c.KanbanAutomation,
+		c.KanbanConfig, c.KanbanItem, c.Label, c.Message, c.PlatformToken,
+		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -361,11 +374,12 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment, c.CardNote,
-		c.CardStageHistory, c.ChecklistItem, c.Contact, c.ContactInbox, c.Conversation,
-		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.Inbox, c.InboxMember,
-		c.KanbanAutomation, c.KanbanConfig, c.KanbanItem, c.Label, c.Message,
-		c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember, c.User,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.CardStageHistory, c.ChecklistItem, c.ConsoleSession, c.Contact,
+		c.ContactInbox, c.Conversation, c.CustomAttributeDefinition, c.Funnel,
+		c.FunnelStage, c.IdempotencyKey, c.Inbox, c.InboxMember, c.KanbanAutomation,
+		c.KanbanConfig, c.KanbanItem, c.Label, c.Message, c.PlatformToken,
+		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -390,6 +404,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CardStageHistory.mutate(ctx, m)
 	case *ChecklistItemMutation:
 		return c.ChecklistItem.mutate(ctx, m)
+	case *ConsoleSessionMutation:
+		return c.ConsoleSession.mutate(ctx, m)
 	case *ContactMutation:
 		return c.Contact.mutate(ctx, m)
 	case *ContactInboxMutation:
@@ -402,6 +418,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Funnel.mutate(ctx, m)
 	case *FunnelStageMutation:
 		return c.FunnelStage.mutate(ctx, m)
+	case *IdempotencyKeyMutation:
+		return c.IdempotencyKey.mutate(ctx, m)
 	case *InboxMutation:
 		return c.Inbox.mutate(ctx, m)
 	case *InboxMemberMutation:
@@ -1763,6 +1781,172 @@ func (c *ChecklistItemClient) mutate(ctx context.Context, m *ChecklistItemMutati
 	}
 }
 
+// ConsoleSessionClient is a client for the ConsoleSession schema.
+type ConsoleSessionClient struct {
+	config
+}
+
+// NewConsoleSessionClient returns a client for the ConsoleSession from the given config.
+func NewConsoleSessionClient(c config) *ConsoleSessionClient {
+	return &ConsoleSessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consolesession.Hooks(f(g(h())))`.
+func (c *ConsoleSessionClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleSession = append(c.hooks.ConsoleSession, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consolesession.Intercept(f(g(h())))`.
+func (c *ConsoleSessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleSession = append(c.inters.ConsoleSession, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleSession entity.
+func (c *ConsoleSessionClient) Create() *ConsoleSessionCreate {
+	mutation := newConsoleSessionMutation(c.config, OpCreate)
+	return &ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleSession entities.
+func (c *ConsoleSessionClient) CreateBulk(builders ...*ConsoleSessionCreate) *ConsoleSessionCreateBulk {
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConsoleSessionClient) MapCreateBulk(slice any, setFunc func(*ConsoleSessionCreate, int)) *ConsoleSessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConsoleSessionCreateBulk{err: fmt.Errorf("calling to ConsoleSessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConsoleSessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleSession.
+func (c *ConsoleSessionClient) Update() *ConsoleSessionUpdate {
+	mutation := newConsoleSessionMutation(c.config, OpUpdate)
+	return &ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConsoleSessionClient) UpdateOne(_m *ConsoleSession) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSession(_m))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleSessionClient) UpdateOneID(id int) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSessionID(id))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleSession.
+func (c *ConsoleSessionClient) Delete() *ConsoleSessionDelete {
+	mutation := newConsoleSessionMutation(c.config, OpDelete)
+	return &ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConsoleSessionClient) DeleteOne(_m *ConsoleSession) *ConsoleSessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleSessionClient) DeleteOneID(id int) *ConsoleSessionDeleteOne {
+	builder := c.Delete().Where(consolesession.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleSessionDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleSession.
+func (c *ConsoleSessionClient) Query() *ConsoleSessionQuery {
+	return &ConsoleSessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleSession entity by its id.
+func (c *ConsoleSessionClient) Get(ctx context.Context, id int) (*ConsoleSession, error) {
+	return c.Query().Where(consolesession.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConsoleSessionClient) GetX(ctx context.Context, id int) *ConsoleSession {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a ConsoleSession.
+func (c *ConsoleSessionClient) QueryUser(_m *ConsoleSession) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(consolesession.Table, consolesession.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, consolesession.UserTable, consolesession.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAccount queries the account edge of a ConsoleSession.
+func (c *ConsoleSessionClient) QueryAccount(_m *ConsoleSession) *AccountQuery {
+	query := (&AccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(consolesession.Table, consolesession.FieldID, id),
+			sqlgraph.To(account.Table, account.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, consolesession.AccountTable, consolesession.AccountColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleSessionClient) Hooks() []Hook {
+	hooks := c.hooks.ConsoleSession
+	return append(hooks[:len(hooks):len(hooks)], consolesession.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleSessionClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleSession
+}
+
+func (c *ConsoleSessionClient) mutate(ctx context.Context, m *ConsoleSessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleSession mutation op: %q", m.Op())
+	}
+}
+
 // ContactClient is a client for the Contact schema.
 type ContactClient struct {
 	config
@@ -2932,6 +3116,140 @@ func (c *FunnelStageClient) mutate(ctx context.Context, m *FunnelStageMutation) 
 		return (&FunnelStageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown FunnelStage mutation op: %q", m.Op())
+	}
+}
+
+// IdempotencyKeyClient is a client for the IdempotencyKey schema.
+type IdempotencyKeyClient struct {
+	config
+}
+
+// NewIdempotencyKeyClient returns a client for the IdempotencyKey from the given config.
+func NewIdempotencyKeyClient(c config) *IdempotencyKeyClient {
+	return &IdempotencyKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `idempotencykey.Hooks(f(g(h())))`.
+func (c *IdempotencyKeyClient) Use(hooks ...Hook) {
+	c.hooks.IdempotencyKey = append(c.hooks.IdempotencyKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `idempotencykey.Intercept(f(g(h())))`.
+func (c *IdempotencyKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IdempotencyKey = append(c.inters.IdempotencyKey, interceptors...)
+}
+
+// Create returns a builder for creating a IdempotencyKey entity.
+func (c *IdempotencyKeyClient) Create() *IdempotencyKeyCreate {
+	mutation := newIdempotencyKeyMutation(c.config, OpCreate)
+	return &IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IdempotencyKey entities.
+func (c *IdempotencyKeyClient) CreateBulk(builders ...*IdempotencyKeyCreate) *IdempotencyKeyCreateBulk {
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IdempotencyKeyClient) MapCreateBulk(slice any, setFunc func(*IdempotencyKeyCreate, int)) *IdempotencyKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IdempotencyKeyCreateBulk{err: fmt.Errorf("calling to IdempotencyKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IdempotencyKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Update() *IdempotencyKeyUpdate {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdate)
+	return &IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IdempotencyKeyClient) UpdateOne(_m *IdempotencyKey) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKey(_m))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IdempotencyKeyClient) UpdateOneID(id int) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKeyID(id))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Delete() *IdempotencyKeyDelete {
+	mutation := newIdempotencyKeyMutation(c.config, OpDelete)
+	return &IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IdempotencyKeyClient) DeleteOne(_m *IdempotencyKey) *IdempotencyKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IdempotencyKeyClient) DeleteOneID(id int) *IdempotencyKeyDeleteOne {
+	builder := c.Delete().Where(idempotencykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IdempotencyKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Query() *IdempotencyKeyQuery {
+	return &IdempotencyKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIdempotencyKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IdempotencyKey entity by its id.
+func (c *IdempotencyKeyClient) Get(ctx context.Context, id int) (*IdempotencyKey, error) {
+	return c.Query().Where(idempotencykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IdempotencyKeyClient) GetX(ctx context.Context, id int) *IdempotencyKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IdempotencyKeyClient) Hooks() []Hook {
+	hooks := c.hooks.IdempotencyKey
+	return append(hooks[:len(hooks):len(hooks)], idempotencykey.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IdempotencyKeyClient) Interceptors() []Interceptor {
+	return c.inters.IdempotencyKey
+}
+
+func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
 	}
 }
 
@@ -5519,18 +5837,18 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		AccessToken, Account, AccountUser, AgentBot, Attachment, CardNote,
-		CardStageHistory, ChecklistItem, Contact, ContactInbox, Conversation,
-		CustomAttributeDefinition, Funnel, FunnelStage, Inbox, InboxMember,
-		KanbanAutomation, KanbanConfig, KanbanItem, Label, Message, PlatformToken,
-		ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
+		CardStageHistory, ChecklistItem, ConsoleSession, Contact, ContactInbox,
+		Conversation, CustomAttributeDefinition, Funnel, FunnelStage, IdempotencyKey,
+		Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem, Label, Message,
+		PlatformToken, ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		AccessToken, Account, AccountUser, AgentBot, Attachment, CardNote,
-		CardStageHistory, ChecklistItem, Contact, ContactInbox, Conversation,
-		CustomAttributeDefinition, Funnel, FunnelStage, Inbox, InboxMember,
-		KanbanAutomation, KanbanConfig, KanbanItem, Label, Message, PlatformToken,
-		ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
+		CardStageHistory, ChecklistItem, ConsoleSession, Contact, ContactInbox,
+		Conversation, CustomAttributeDefinition, Funnel, FunnelStage, IdempotencyKey,
+		Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem, Label, Message,
+		PlatformToken, ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

@@ -20,12 +20,14 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
+	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/idempotencykey"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
@@ -108,12 +110,14 @@ func checkColumn(t, c string) error {
 			cardnote.Table:                  cardnote.ValidColumn,
 			cardstagehistory.Table:          cardstagehistory.ValidColumn,
 			checklistitem.Table:             checklistitem.ValidColumn,
+			consolesession.Table:            consolesession.ValidColumn,
 			contact.Table:                   contact.ValidColumn,
 			contactinbox.Table:              contactinbox.ValidColumn,
 			conversation.Table:              conversation.ValidColumn,
 			customattributedefinition.Table: customattributedefinition.ValidColumn,
 			funnel.Table:                    funnel.ValidColumn,
 			funnelstage.Table:               funnelstage.ValidColumn,
+			idempotencykey.Table:            idempotencykey.ValidColumn,
 			inbox.Table:                     inbox.ValidColumn,
 			inboxmember.Table:               inboxmember.ValidColumn,
 			kanbanautomation.Table:          kanbanautomation.ValidColumn,

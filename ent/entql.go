@@ -11,12 +11,14 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
+	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/idempotencykey"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
@@ -41,7 +43,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 28)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 30)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   accesstoken.Table,
@@ -211,6 +213,26 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   consolesession.Table,
+			Columns: consolesession.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: consolesession.FieldID,
+			},
+		},
+		Type: "ConsoleSession",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			consolesession.FieldCreatedAt:  {Type: field.TypeTime, Column: consolesession.FieldCreatedAt},
+			consolesession.FieldUpdatedAt:  {Type: field.TypeTime, Column: consolesession.FieldUpdatedAt},
+			consolesession.FieldTokenHash:  {Type: field.TypeString, Column: consolesession.FieldTokenHash},
+			consolesession.FieldUserID:     {Type: field.TypeInt, Column: consolesession.FieldUserID},
+			consolesession.FieldAccountID:  {Type: field.TypeInt, Column: consolesession.FieldAccountID},
+			consolesession.FieldExpiresAt:  {Type: field.TypeTime, Column: consolesession.FieldExpiresAt},
+			consolesession.FieldLastSeenAt: {Type: field.TypeTime, Column: consolesession.FieldLastSeenAt},
+		},
+	}
+	graph.Nodes[9] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contact.Table,
 			Columns: contact.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -236,7 +258,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contact.FieldSearchText:           {Type: field.TypeString, Column: contact.FieldSearchText},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contactinbox.Table,
 			Columns: contactinbox.Columns,
@@ -256,7 +278,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contactinbox.FieldHmacVerified: {Type: field.TypeBool, Column: contactinbox.FieldHmacVerified},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   conversation.Table,
 			Columns: conversation.Columns,
@@ -291,7 +313,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			conversation.FieldContactLastSeenAt:    {Type: field.TypeTime, Column: conversation.FieldContactLastSeenAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customattributedefinition.Table,
 			Columns: customattributedefinition.Columns,
@@ -315,7 +337,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customattributedefinition.FieldRegexCue:             {Type: field.TypeString, Column: customattributedefinition.FieldRegexCue},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   funnel.Table,
 			Columns: funnel.Columns,
@@ -335,7 +357,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			funnel.FieldSettings:    {Type: field.TypeJSON, Column: funnel.FieldSettings},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   funnelstage.Table,
 			Columns: funnelstage.Columns,
@@ -357,7 +379,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 			funnelstage.FieldPosition:    {Type: field.TypeInt, Column: funnelstage.FieldPosition},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   idempotencykey.Table,
+			Columns: idempotencykey.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: idempotencykey.FieldID,
+			},
+		},
+		Type: "IdempotencyKey",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			idempotencykey.FieldCreatedAt:    {Type: field.TypeTime, Column: idempotencykey.FieldCreatedAt},
+			idempotencykey.FieldUpdatedAt:    {Type: field.TypeTime, Column: idempotencykey.FieldUpdatedAt},
+			idempotencykey.FieldAccountID:    {Type: field.TypeInt, Column: idempotencykey.FieldAccountID},
+			idempotencykey.FieldUserID:       {Type: field.TypeInt, Column: idempotencykey.FieldUserID},
+			idempotencykey.FieldKey:          {Type: field.TypeString, Column: idempotencykey.FieldKey},
+			idempotencykey.FieldRequest:      {Type: field.TypeString, Column: idempotencykey.FieldRequest},
+			idempotencykey.FieldBodyHash:     {Type: field.TypeString, Column: idempotencykey.FieldBodyHash},
+			idempotencykey.FieldStatus:       {Type: field.TypeInt, Column: idempotencykey.FieldStatus},
+			idempotencykey.FieldContentType:  {Type: field.TypeString, Column: idempotencykey.FieldContentType},
+			idempotencykey.FieldResponseBody: {Type: field.TypeBytes, Column: idempotencykey.FieldResponseBody},
+		},
+	}
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inbox.Table,
 			Columns: inbox.Columns,
@@ -390,7 +435,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inbox.FieldAgentBotID:                 {Type: field.TypeInt, Column: inbox.FieldAgentBotID},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inboxmember.Table,
 			Columns: inboxmember.Columns,
@@ -408,7 +453,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inboxmember.FieldUserID:    {Type: field.TypeInt, Column: inboxmember.FieldUserID},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanautomation.Table,
 			Columns: kanbanautomation.Columns,
@@ -432,7 +477,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanautomation.FieldLastRunAt:     {Type: field.TypeTime, Column: kanbanautomation.FieldLastRunAt},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanconfig.Table,
 			Columns: kanbanconfig.Columns,
@@ -452,7 +497,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanconfig.FieldSettings:      {Type: field.TypeJSON, Column: kanbanconfig.FieldSettings},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanitem.Table,
 			Columns: kanbanitem.Columns,
@@ -482,7 +527,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanitem.FieldCreatedByID:    {Type: field.TypeInt, Column: kanbanitem.FieldCreatedByID},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   label.Table,
 			Columns: label.Columns,
@@ -502,7 +547,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			label.FieldShowOnSidebar: {Type: field.TypeBool, Column: label.FieldShowOnSidebar},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   message.Table,
 			Columns: message.Columns,
@@ -534,7 +579,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			message.FieldNextDeliveryAt:       {Type: field.TypeTime, Column: message.FieldNextDeliveryAt},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformtoken.Table,
 			Columns: platformtoken.Columns,
@@ -551,7 +596,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformtoken.FieldTokenHash: {Type: field.TypeString, Column: platformtoken.FieldTokenHash},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scheduledmessage.Table,
 			Columns: scheduledmessage.Columns,
@@ -591,7 +636,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scheduledmessage.FieldSentAt:                   {Type: field.TypeTime, Column: scheduledmessage.FieldSentAt},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -610,7 +655,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldAllowAutoAssign: {Type: field.TypeBool, Column: team.FieldAllowAutoAssign},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -628,7 +673,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldUserID:    {Type: field.TypeInt, Column: teammember.FieldUserID},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -649,7 +694,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAvatarURL:    {Type: field.TypeString, Column: user.FieldAvatarURL},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -677,7 +722,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -889,6 +934,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ChecklistItem",
 		"KanbanItem",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consolesession.UserTable,
+			Columns: []string{consolesession.UserColumn},
+			Bidi:    false,
+		},
+		"ConsoleSession",
+		"User",
+	)
+	graph.MustAddE(
+		"account",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   consolesession.AccountTable,
+			Columns: []string{consolesession.AccountColumn},
+			Bidi:    false,
+		},
+		"ConsoleSession",
+		"Account",
 	)
 	graph.MustAddE(
 		"account",
@@ -2563,6 +2632,109 @@ func (f *ChecklistItemFilter) WhereHasKanbanItemWith(preds ...predicate.KanbanIt
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ConsoleSessionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ConsoleSessionQuery builder.
+func (_q *ConsoleSessionQuery) Filter() *ConsoleSessionFilter {
+	return &ConsoleSessionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ConsoleSessionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ConsoleSessionMutation builder.
+func (m *ConsoleSessionMutation) Filter() *ConsoleSessionFilter {
+	return &ConsoleSessionFilter{config: m.config, predicateAdder: m}
+}
+
+// ConsoleSessionFilter provides a generic filtering capability at runtime for ConsoleSessionQuery.
+type ConsoleSessionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ConsoleSessionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *ConsoleSessionFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(consolesession.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ConsoleSessionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(consolesession.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ConsoleSessionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(consolesession.FieldUpdatedAt))
+}
+
+// WhereTokenHash applies the entql string predicate on the token_hash field.
+func (f *ConsoleSessionFilter) WhereTokenHash(p entql.StringP) {
+	f.Where(p.Field(consolesession.FieldTokenHash))
+}
+
+// WhereUserID applies the entql int predicate on the user_id field.
+func (f *ConsoleSessionFilter) WhereUserID(p entql.IntP) {
+	f.Where(p.Field(consolesession.FieldUserID))
+}
+
+// WhereAccountID applies the entql int predicate on the account_id field.
+func (f *ConsoleSessionFilter) WhereAccountID(p entql.IntP) {
+	f.Where(p.Field(consolesession.FieldAccountID))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *ConsoleSessionFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(consolesession.FieldExpiresAt))
+}
+
+// WhereLastSeenAt applies the entql time.Time predicate on the last_seen_at field.
+func (f *ConsoleSessionFilter) WhereLastSeenAt(p entql.TimeP) {
+	f.Where(p.Field(consolesession.FieldLastSeenAt))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *ConsoleSessionFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *ConsoleSessionFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAccount applies a predicate to check if query has an edge account.
+func (f *ConsoleSessionFilter) WhereHasAccount() {
+	f.Where(entql.HasEdge("account"))
+}
+
+// WhereHasAccountWith applies a predicate to check if query has an edge account with a given conditions (other predicates).
+func (f *ConsoleSessionFilter) WhereHasAccountWith(preds ...predicate.Account) {
+	f.Where(entql.HasEdgeWith("account", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ContactQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2591,7 +2763,7 @@ type ContactFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContactFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2757,7 +2929,7 @@ type ContactInboxFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContactInboxFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2874,7 +3046,7 @@ type ConversationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ConversationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3150,7 +3322,7 @@ type CustomAttributeDefinitionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomAttributeDefinitionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3259,7 +3431,7 @@ type FunnelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FunnelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3376,7 +3548,7 @@ type FunnelStageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FunnelStageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3475,6 +3647,96 @@ func (f *FunnelStageFilter) WhereHasItemsWith(preds ...predicate.KanbanItem) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *IdempotencyKeyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the IdempotencyKeyQuery builder.
+func (_q *IdempotencyKeyQuery) Filter() *IdempotencyKeyFilter {
+	return &IdempotencyKeyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *IdempotencyKeyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the IdempotencyKeyMutation builder.
+func (m *IdempotencyKeyMutation) Filter() *IdempotencyKeyFilter {
+	return &IdempotencyKeyFilter{config: m.config, predicateAdder: m}
+}
+
+// IdempotencyKeyFilter provides a generic filtering capability at runtime for IdempotencyKeyQuery.
+type IdempotencyKeyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *IdempotencyKeyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *IdempotencyKeyFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(idempotencykey.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *IdempotencyKeyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *IdempotencyKeyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldUpdatedAt))
+}
+
+// WhereAccountID applies the entql int predicate on the account_id field.
+func (f *IdempotencyKeyFilter) WhereAccountID(p entql.IntP) {
+	f.Where(p.Field(idempotencykey.FieldAccountID))
+}
+
+// WhereUserID applies the entql int predicate on the user_id field.
+func (f *IdempotencyKeyFilter) WhereUserID(p entql.IntP) {
+	f.Where(p.Field(idempotencykey.FieldUserID))
+}
+
+// WhereKey applies the entql string predicate on the key field.
+func (f *IdempotencyKeyFilter) WhereKey(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldKey))
+}
+
+// WhereRequest applies the entql string predicate on the request field.
+func (f *IdempotencyKeyFilter) WhereRequest(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldRequest))
+}
+
+// WhereBodyHash applies the entql string predicate on the body_hash field.
+func (f *IdempotencyKeyFilter) WhereBodyHash(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldBodyHash))
+}
+
+// WhereStatus applies the entql int predicate on the status field.
+func (f *IdempotencyKeyFilter) WhereStatus(p entql.IntP) {
+	f.Where(p.Field(idempotencykey.FieldStatus))
+}
+
+// WhereContentType applies the entql string predicate on the content_type field.
+func (f *IdempotencyKeyFilter) WhereContentType(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldContentType))
+}
+
+// WhereResponseBody applies the entql []byte predicate on the response_body field.
+func (f *IdempotencyKeyFilter) WhereResponseBody(p entql.BytesP) {
+	f.Where(p.Field(idempotencykey.FieldResponseBody))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *InboxQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3503,7 +3765,7 @@ type InboxFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InboxFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3727,7 +3989,7 @@ type InboxMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InboxMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3834,7 +4096,7 @@ type KanbanAutomationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanAutomationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3943,7 +4205,7 @@ type KanbanConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4032,7 +4294,7 @@ type KanbanItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4269,7 +4531,7 @@ type LabelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LabelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4358,7 +4620,7 @@ type MessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4535,7 +4797,7 @@ type PlatformTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4595,7 +4857,7 @@ type ScheduledMessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ScheduledMessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4882,7 +5144,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4994,7 +5256,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5101,7 +5363,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5223,7 +5485,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5366,7 +5628,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -30,6 +30,8 @@ type Tx struct {
 	CardStageHistory *CardStageHistoryClient
 	// ChecklistItem is the client for interacting with the ChecklistItem builders.
 	ChecklistItem *ChecklistItemClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
 	// Contact is the client for interacting with the Contact builders.
 	Contact *ContactClient
 	// ContactInbox is the client for interacting with the ContactInbox builders.
@@ -42,6 +44,8 @@ type Tx struct {
 	Funnel *FunnelClient
 	// FunnelStage is the client for interacting with the FunnelStage builders.
 	FunnelStage *FunnelStageClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// Inbox is the client for interacting with the Inbox builders.
 	Inbox *InboxClient
 	// InboxMember is the client for interacting with the InboxMember builders.
@@ -209,12 +213,14 @@ func (tx *Tx) init() {
 	tx.CardNote = NewCardNoteClient(tx.config)
 	tx.CardStageHistory = NewCardStageHistoryClient(tx.config)
 	tx.ChecklistItem = NewChecklistItemClient(tx.config)
+	tx.ConsoleSession = NewConsoleSessionClient(tx.config)
 	tx.Contact = NewContactClient(tx.config)
 	tx.ContactInbox = NewContactInboxClient(tx.config)
 	tx.Conversation = NewConversationClient(tx.config)
 	tx.CustomAttributeDefinition = NewCustomAttributeDefinitionClient(tx.config)
 	tx.Funnel = NewFunnelClient(tx.config)
 	tx.FunnelStage = NewFunnelStageClient(tx.config)
+	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Inbox = NewInboxClient(tx.config)
 	tx.InboxMember = NewInboxMemberClient(tx.config)
 	tx.KanbanAutomation = NewKanbanAutomationClient(tx.config)

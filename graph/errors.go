@@ -22,6 +22,7 @@ var codeOf = map[apperr.Kind]string{
 	apperr.KindNotFound:        "NOT_FOUND",
 	apperr.KindInvalid:         "BAD_USER_INPUT",
 	apperr.KindConflict:        "CONFLICT",
+	apperr.KindTooManyRequests: "TOO_MANY_REQUESTS",
 	apperr.KindInternal:        "INTERNAL_SERVER_ERROR",
 }
 

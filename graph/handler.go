@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/throttle"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -89,9 +90,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, unauthenticatedBody(err))
 		return
 	}
-	v, err := h.svc.ViewerForToken(r.Context(), token, accountID)
+	v, err := h.svc.AuthenticateToken(r.Context(), r.RemoteAddr, token, accountID)
 	if err != nil {
-		writeJSON(w, http.StatusUnauthorized, unauthenticatedBody(err))
+		status := http.StatusUnauthorized
+		if ae := apperr.From(err); ae.Kind == apperr.KindTooManyRequests {
+			status = http.StatusTooManyRequests
+			w.Header().Set("Retry-After", strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
+		}
+		writeJSON(w, status, unauthenticatedBody(err))
 		return
 	}
 	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))

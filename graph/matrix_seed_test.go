@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -68,7 +70,7 @@ type gmWorld struct {
 func newGMWorld(t *testing.T, e testdb.Engine) *gmWorld {
 	t.Helper()
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1") // outbound URLs point at 127.0.0.1
-	w := &gmWorld{app: newApp(t, e), adminMessages: map[string][]string{}}
+	w := &gmWorld{app: newAppWith(t, e, server.Config{Channels: acceptAll{}, AuthLimits: &ops.UnthrottledAuthLimits}), adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.accountPath = fmt.Sprintf("/api/v1/accounts/%d", w.Account)

@@ -42,7 +42,7 @@ func authenticate(c *fiber.Ctx, svc *ops.Service) error {
 	if err != nil || accountID <= 0 {
 		return apperr.NotFound("Account")
 	}
-	v, err := svc.ViewerForToken(c.UserContext(), RequestToken(headerOf(c)), accountID)
+	v, err := svc.AuthenticateToken(c.UserContext(), c.IP(), RequestToken(headerOf(c)), accountID)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func authenticate(c *fiber.Ctx, svc *ops.Service) error {
 // platformAuth authenticates the installation's platform token.
 func platformAuth(svc *ops.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		v, err := svc.PlatformViewer(c.UserContext(), RequestToken(headerOf(c)))
+		v, err := svc.AuthenticatePlatform(c.UserContext(), c.IP(), RequestToken(headerOf(c)))
 		if err != nil {
 			return err
 		}

@@ -3,10 +3,12 @@ package rest
 import (
 	"errors"
 	"log/slog"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/throttle"
 )
 
 var statusOf = map[apperr.Kind]int{
@@ -16,6 +18,7 @@ var statusOf = map[apperr.Kind]int{
 	apperr.KindNotFound:        fiber.StatusNotFound,
 	apperr.KindInvalid:         fiber.StatusUnprocessableEntity,
 	apperr.KindConflict:        fiber.StatusConflict,
+	apperr.KindTooManyRequests: fiber.StatusTooManyRequests,
 	apperr.KindInternal:        fiber.StatusInternalServerError,
 }
 
@@ -37,6 +40,9 @@ func handleError(c *fiber.Ctx, err error) error {
 	status := statusOf[ae.Kind]
 	if ae.Kind == apperr.KindInternal {
 		slog.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+	}
+	if ae.Kind == apperr.KindTooManyRequests {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
 	}
 	body := errorBody{Error: ae.Message}
 	if ae.Kind == apperr.KindInvalid {

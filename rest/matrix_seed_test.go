@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -74,7 +76,7 @@ func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	t.Helper()
 	// Every outbound URL points at a receiver on 127.0.0.1.
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
-	w := &mxWorld{app: newApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
+	w := &mxWorld{app: newMatrixApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.roles[rolePlatform] = mxCaller{token: w.Platform}
@@ -197,4 +199,16 @@ func lacksMarkers(body []byte, markers []string) []string {
 		}
 	}
 	return found
+}
+
+// newMatrixApp is newApp without credential throttling: the matrix sends
+// hundreds of tokens to routes that refuse them (the platform token on
+// account routes, for one), which the throttle would turn into 429s. The
+// throttle has its own tests.
+func newMatrixApp(t *testing.T, e testdb.Engine) *app {
+	t.Helper()
+	channels := &acceptingChannels{}
+	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &ops.UnthrottledAuthLimits})
+	a.channels = channels
+	return a
 }

@@ -8,7 +8,7 @@ import (
 
 // routes lists every REST route in one place.
 func (a *API) routes(app *fiber.App) {
-	acc := guarded{app.Group("/api/v1/accounts/:account_id"), accountAuth(a.svc)}
+	acc := guarded{app.Group("/api/v1/accounts/:account_id"), accountAuth(a.svc), idempotent(a.svc)}
 
 	acc.Get("/contacts", a.listContacts)
 	acc.Post("/contacts", a.createContact)
@@ -172,12 +172,12 @@ func (a *API) routes(app *fiber.App) {
 	acc.Delete("/kanban/automations/:id", a.deleteAutomation)
 
 	// The signed-in user's own profile, outside any account.
-	me := guarded{app.Group("/api/v1"), userAuth(a.svc)}
+	me := guarded{app.Group("/api/v1"), userAuth(a.svc), idempotent(a.svc)}
 	me.Get("/profile", a.showProfile)
 	me.Put("/profile", a.updateProfile)
 	me.Patch("/profile", a.updateProfile)
 
-	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc)}
+	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc), idempotent(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)
 	plat.Post("/users", a.platformCreateUser)
@@ -190,14 +190,16 @@ func (a *API) routes(app *fiber.App) {
 
 // guarded registers routes behind an authentication handler. The handler
 // runs per route, not for the whole prefix, so an unknown path is a 404
-// whatever the credentials.
+// whatever the credentials. POST routes (the creates) honour an
+// Idempotency-Key header.
 type guarded struct {
 	r    fiber.Router
 	auth fiber.Handler
+	idem fiber.Handler
 }
 
 func (g guarded) Get(path string, h fiber.Handler)    { g.r.Get(path, g.auth, h) }
-func (g guarded) Post(path string, h fiber.Handler)   { g.r.Post(path, g.auth, h) }
+func (g guarded) Post(path string, h fiber.Handler)   { g.r.Post(path, g.auth, g.idem, h) }
 func (g guarded) Put(path string, h fiber.Handler)    { g.r.Put(path, g.auth, h) }
 func (g guarded) Patch(path string, h fiber.Handler)  { g.r.Patch(path, g.auth, h) }
 func (g guarded) Delete(path string, h fiber.Handler) { g.r.Delete(path, g.auth, h) }

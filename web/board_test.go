@@ -30,11 +30,19 @@ type console struct {
 	account int
 	token   string
 	cookie  string
+	srv     *server.Server
 }
 
 func newConsole(t *testing.T, e testdb.Engine) *console {
 	t.Helper()
-	srv := server.New(server.Config{StorageDir: t.TempDir()}, e.New(t))
+	return newConsoleWith(t, e, server.Config{})
+}
+
+// newConsoleWith is newConsole with the server configured by cfg.
+func newConsoleWith(t *testing.T, e testdb.Engine, cfg server.Config) *console {
+	t.Helper()
+	cfg.StorageDir = t.TempDir()
+	srv := server.New(cfg, e.New(t))
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada", Password: "long-enough-pass",
@@ -47,7 +55,7 @@ func newConsole(t *testing.T, e testdb.Engine) *console {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.App.Listener(ln) }()
-	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, token: b.AccessToken}
+	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, token: b.AccessToken, srv: srv}
 	c.cookie = c.signIn("admin@acme.test", "long-enough-pass")
 	return c
 }

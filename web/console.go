@@ -1,13 +1,14 @@
 // Package web serves the server-rendered console: templ pages, signed in
-// with a session cookie that carries an access token.
+// with a session cookie that carries a console session token (its own
+// token with an expiry, see ops.StartSession; never the user's API token).
 package web
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/throttle"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/static"
 	"github.com/switchboard/switchboard/views"
@@ -29,19 +31,27 @@ type Console struct {
 	hub *events.Hub
 	// ctx ends at shutdown, and with it the live board connections.
 	ctx context.Context
+	// secureCookie marks the session cookie Secure (PUBLIC_URL is https).
+	secureCookie bool
+	// publicHost is PUBLIC_URL's host[:port], an origin of our own.
+	publicHost string
 }
 
 // Mount registers the console's routes and its static files. Live boards
-// follow hub until ctx ends.
-func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub) {
+// follow hub until ctx ends. publicURL is where the console is served
+// (PUBLIC_URL); an https one makes the session cookie Secure.
+func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub, publicURL string) {
 	c := &Console{svc: svc, hub: hub, ctx: ctx}
+	if u, err := url.Parse(publicURL); err == nil {
+		c.secureCookie, c.publicHost = u.Scheme == "https", u.Host
+	}
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.Files), MaxAge: 3600}))
 	app.Get("/", func(ctx *fiber.Ctx) error { return ctx.Redirect("/app") })
 	app.Get("/app/login", c.loginPage)
-	app.Post("/app/login", c.login)
-	app.Post("/app/logout", c.logout)
+	app.Post("/app/login", c.requireSameOrigin, c.login)
+	app.Post("/app/logout", c.requireSameOrigin, c.logout)
 	app.Get("/app", c.home)
-	acc := app.Group("/app/accounts/:account_id", c.requireSession)
+	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession)
 	acc.Get("/contacts", c.contacts)
 	acc.Get("/schedules", c.schedules)
 	acc.Get("/funnels", c.funnels)
@@ -59,15 +69,26 @@ func (c *Console) loginPage(ctx *fiber.Ctx) error {
 	return render(ctx, fiber.StatusOK, views.Login("", ""))
 }
 
+// login signs in; a throttled client sees the wait on the form (429 with
+// Retry-After).
 func (c *Console) login(ctx *fiber.Ctx) error {
 	email := ctx.FormValue("email")
-	token, err := c.svc.StartSession(ctx.UserContext(), email, ctx.FormValue("password"))
+	in, err := c.svc.StartSession(ctx.UserContext(), ctx.IP(), email, ctx.FormValue("password"))
 	if err != nil {
-		return render(ctx, fiber.StatusUnauthorized, views.Login(email, apperr.From(err).Message))
+		ae := apperr.From(err)
+		status := fiber.StatusUnauthorized
+		switch ae.Kind {
+		case apperr.KindTooManyRequests:
+			status = fiber.StatusTooManyRequests
+			ctx.Set(fiber.HeaderRetryAfter, strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
+		case apperr.KindInternal:
+			return err
+		}
+		return render(ctx, status, views.Login(email, ae.Message))
 	}
 	ctx.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: token, Path: "/", HTTPOnly: true, SameSite: "Lax",
-		Secure: ctx.Protocol() == "https", Expires: time.Now().Add(30 * 24 * time.Hour),
+		Name: sessionCookie, Value: in.Token, Path: "/", HTTPOnly: true, SameSite: "Lax",
+		Secure: c.secureCookie || ctx.Protocol() == "https", Expires: in.ExpiresAt,
 	})
 	return ctx.Redirect("/app", fiber.StatusSeeOther)
 }
@@ -84,22 +105,24 @@ func (c *Console) logout(ctx *fiber.Ctx) error {
 
 // home sends a signed-in user to its first account.
 func (c *Console) home(ctx *fiber.Ctx) error {
-	v, err := c.svc.ViewerForToken(ctx.UserContext(), ctx.Cookies(sessionCookie), 0)
+	v, err := c.svc.SessionViewer(ctx.UserContext(), ctx.Cookies(sessionCookie), 0)
 	if err != nil {
 		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
 	}
 	return ctx.Redirect(views.AccountURL(v.AccountID, "contacts"), fiber.StatusSeeOther)
 }
 
-// requireSession authenticates the session cookie for the account in the path.
+// requireSession authenticates the session cookie for the account in the
+// path; without a live session the browser goes to the sign-in page.
 func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	accountID, err := strconv.Atoi(ctx.Params("account_id"))
 	if err != nil {
 		return apperr.NotFound("Account")
 	}
-	v, err := c.svc.ViewerForToken(ctx.UserContext(), ctx.Cookies(sessionCookie), accountID)
+	v, err := c.svc.SessionViewer(ctx.UserContext(), ctx.Cookies(sessionCookie), accountID)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.KindUnauthenticated {
+		ctx.ClearCookie(sessionCookie)
 		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
 	}
 	if err != nil {

@@ -113,7 +113,7 @@ func serve() error {
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
-	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp}, database)
+	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}

@@ -16,12 +16,14 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
+	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/idempotencykey"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
@@ -311,6 +313,33 @@ func (f TraverseChecklistItem) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.ChecklistItemQuery", q)
 }
 
+// The ConsoleSessionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ConsoleSessionFunc func(context.Context, *ent.ConsoleSessionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ConsoleSessionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ConsoleSessionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ConsoleSessionQuery", q)
+}
+
+// The TraverseConsoleSession type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseConsoleSession func(context.Context, *ent.ConsoleSessionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseConsoleSession) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseConsoleSession) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ConsoleSessionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ConsoleSessionQuery", q)
+}
+
 // The ContactFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ContactFunc func(context.Context, *ent.ContactQuery) (ent.Value, error)
 
@@ -471,6 +500,33 @@ func (f TraverseFunnelStage) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.FunnelStageQuery", q)
+}
+
+// The IdempotencyKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IdempotencyKeyFunc func(context.Context, *ent.IdempotencyKeyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IdempotencyKeyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyKeyQuery", q)
+}
+
+// The TraverseIdempotencyKey type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIdempotencyKey func(context.Context, *ent.IdempotencyKeyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIdempotencyKey) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIdempotencyKey) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyKeyQuery", q)
 }
 
 // The InboxFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -870,6 +926,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CardStageHistoryQuery, predicate.CardStageHistory, cardstagehistory.OrderOption]{typ: ent.TypeCardStageHistory, tq: q}, nil
 	case *ent.ChecklistItemQuery:
 		return &query[*ent.ChecklistItemQuery, predicate.ChecklistItem, checklistitem.OrderOption]{typ: ent.TypeChecklistItem, tq: q}, nil
+	case *ent.ConsoleSessionQuery:
+		return &query[*ent.ConsoleSessionQuery, predicate.ConsoleSession, consolesession.OrderOption]{typ: ent.TypeConsoleSession, tq: q}, nil
 	case *ent.ContactQuery:
 		return &query[*ent.ContactQuery, predicate.Contact, contact.OrderOption]{typ: ent.TypeContact, tq: q}, nil
 	case *ent.ContactInboxQuery:
@@ -882,6 +940,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FunnelQuery, predicate.Funnel, funnel.OrderOption]{typ: ent.TypeFunnel, tq: q}, nil
 	case *ent.FunnelStageQuery:
 		return &query[*ent.FunnelStageQuery, predicate.FunnelStage, funnelstage.OrderOption]{typ: ent.TypeFunnelStage, tq: q}, nil
+	case *ent.IdempotencyKeyQuery:
+		return &query[*ent.IdempotencyKeyQuery, predicate.IdempotencyKey, idempotencykey.OrderOption]{typ: ent.TypeIdempotencyKey, tq: q}, nil
 	case *ent.InboxQuery:
 		return &query[*ent.InboxQuery, predicate.Inbox, inbox.OrderOption]{typ: ent.TypeInbox, tq: q}, nil
 	case *ent.InboxMemberQuery:

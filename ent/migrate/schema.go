@@ -302,6 +302,49 @@ var (
 			},
 		},
 	}
+	// ConsoleSessionsColumns holds the columns for the "console_sessions" table.
+	ConsoleSessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "last_seen_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "account_id", Type: field.TypeInt},
+	}
+	// ConsoleSessionsTable holds the schema information for the "console_sessions" table.
+	ConsoleSessionsTable = &schema.Table{
+		Name:       "console_sessions",
+		Columns:    ConsoleSessionsColumns,
+		PrimaryKey: []*schema.Column{ConsoleSessionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "console_sessions_users_user",
+				Columns:    []*schema.Column{ConsoleSessionsColumns[6]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "console_sessions_accounts_account",
+				Columns:    []*schema.Column{ConsoleSessionsColumns[7]},
+				RefColumns: []*schema.Column{AccountsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consolesession_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[4]},
+			},
+			{
+				Name:    "consolesession_last_seen_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[5]},
+			},
+		},
+	}
 	// ContactsColumns holds the columns for the "contacts" table.
 	ContactsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -628,6 +671,38 @@ var (
 				Name:    "funnelstage_funnel_id_slug",
 				Unique:  true,
 				Columns: []*schema.Column{FunnelStagesColumns[8], FunnelStagesColumns[4]},
+			},
+		},
+	}
+	// IdempotencyKeysColumns holds the columns for the "idempotency_keys" table.
+	IdempotencyKeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "account_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "key", Type: field.TypeString, Size: 255},
+		{Name: "request", Type: field.TypeString},
+		{Name: "body_hash", Type: field.TypeString},
+		{Name: "status", Type: field.TypeInt, Default: 0},
+		{Name: "content_type", Type: field.TypeString, Nullable: true},
+		{Name: "response_body", Type: field.TypeBytes, Nullable: true},
+	}
+	// IdempotencyKeysTable holds the schema information for the "idempotency_keys" table.
+	IdempotencyKeysTable = &schema.Table{
+		Name:       "idempotency_keys",
+		Columns:    IdempotencyKeysColumns,
+		PrimaryKey: []*schema.Column{IdempotencyKeysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idempotencykey_account_id_user_id_key",
+				Unique:  true,
+				Columns: []*schema.Column{IdempotencyKeysColumns[3], IdempotencyKeysColumns[4], IdempotencyKeysColumns[5]},
+			},
+			{
+				Name:    "idempotencykey_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IdempotencyKeysColumns[1]},
 			},
 		},
 	}
@@ -1310,12 +1385,14 @@ var (
 		CardNotesTable,
 		CardStageHistoriesTable,
 		ChecklistItemsTable,
+		ConsoleSessionsTable,
 		ContactsTable,
 		ContactInboxesTable,
 		ConversationsTable,
 		CustomAttributeDefinitionsTable,
 		FunnelsTable,
 		FunnelStagesTable,
+		IdempotencyKeysTable,
 		InboxesTable,
 		InboxMembersTable,
 		KanbanAutomationsTable,
@@ -1349,6 +1426,8 @@ func init() {
 	CardStageHistoriesTable.ForeignKeys[1].RefTable = KanbanItemsTable
 	ChecklistItemsTable.ForeignKeys[0].RefTable = AccountsTable
 	ChecklistItemsTable.ForeignKeys[1].RefTable = KanbanItemsTable
+	ConsoleSessionsTable.ForeignKeys[0].RefTable = UsersTable
+	ConsoleSessionsTable.ForeignKeys[1].RefTable = AccountsTable
 	ContactsTable.ForeignKeys[0].RefTable = AccountsTable
 	ContactInboxesTable.ForeignKeys[0].RefTable = ContactsTable
 	ContactInboxesTable.ForeignKeys[1].RefTable = AccountsTable

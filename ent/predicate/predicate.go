@@ -30,6 +30,9 @@ type CardStageHistory func(*sql.Selector)
 // ChecklistItem is the predicate function for checklistitem builders.
 type ChecklistItem func(*sql.Selector)
 
+// ConsoleSession is the predicate function for consolesession builders.
+type ConsoleSession func(*sql.Selector)
+
 // Contact is the predicate function for contact builders.
 type Contact func(*sql.Selector)
 
@@ -47,6 +50,9 @@ type Funnel func(*sql.Selector)
 
 // FunnelStage is the predicate function for funnelstage builders.
 type FunnelStage func(*sql.Selector)
+
+// IdempotencyKey is the predicate function for idempotencykey builders.
+type IdempotencyKey func(*sql.Selector)
 
 // Inbox is the predicate function for inbox builders.
 type Inbox func(*sql.Selector)

@@ -303,6 +303,30 @@ func (f ChecklistItemMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ChecklistItemMutation", m)
 }
 
+// The ConsoleSessionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ConsoleSessionQueryRuleFunc func(context.Context, *ent.ConsoleSessionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ConsoleSessionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ConsoleSessionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ConsoleSessionQuery", q)
+}
+
+// The ConsoleSessionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ConsoleSessionMutationRuleFunc func(context.Context, *ent.ConsoleSessionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ConsoleSessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ConsoleSessionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ConsoleSessionMutation", m)
+}
+
 // The ContactQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ContactQueryRuleFunc func(context.Context, *ent.ContactQuery) error
@@ -445,6 +469,30 @@ func (f FunnelStageMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FunnelStageMutation", m)
+}
+
+// The IdempotencyKeyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type IdempotencyKeyQueryRuleFunc func(context.Context, *ent.IdempotencyKeyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f IdempotencyKeyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.IdempotencyKeyQuery", q)
+}
+
+// The IdempotencyKeyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type IdempotencyKeyMutationRuleFunc func(context.Context, *ent.IdempotencyKeyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f IdempotencyKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.IdempotencyKeyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.IdempotencyKeyMutation", m)
 }
 
 // The InboxQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -834,6 +882,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ChecklistItemQuery:
 		return q.Filter(), nil
+	case *ent.ConsoleSessionQuery:
+		return q.Filter(), nil
 	case *ent.ContactQuery:
 		return q.Filter(), nil
 	case *ent.ContactInboxQuery:
@@ -845,6 +895,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.FunnelQuery:
 		return q.Filter(), nil
 	case *ent.FunnelStageQuery:
+		return q.Filter(), nil
+	case *ent.IdempotencyKeyQuery:
 		return q.Filter(), nil
 	case *ent.InboxQuery:
 		return q.Filter(), nil
@@ -897,6 +949,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.ChecklistItemMutation:
 		return m.Filter(), nil
+	case *ent.ConsoleSessionMutation:
+		return m.Filter(), nil
 	case *ent.ContactMutation:
 		return m.Filter(), nil
 	case *ent.ContactInboxMutation:
@@ -908,6 +962,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.FunnelMutation:
 		return m.Filter(), nil
 	case *ent.FunnelStageMutation:
+		return m.Filter(), nil
+	case *ent.IdempotencyKeyMutation:
 		return m.Filter(), nil
 	case *ent.InboxMutation:
 		return m.Filter(), nil

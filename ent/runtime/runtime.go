@@ -14,12 +14,14 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
+	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
+	"github.com/switchboard/switchboard/ent/idempotencykey"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
@@ -333,6 +335,34 @@ func init() {
 	checklistitemDescPosition := checklistitemFields[5].Descriptor()
 	// checklistitem.DefaultPosition holds the default value on creation for the position field.
 	checklistitem.DefaultPosition = checklistitemDescPosition.Default.(int)
+	consolesessionMixin := schema.ConsoleSession{}.Mixin()
+	consolesession.Policy = privacy.NewPolicies(schema.ConsoleSession{})
+	consolesession.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := consolesession.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	consolesessionMixinFields0 := consolesessionMixin[0].Fields()
+	_ = consolesessionMixinFields0
+	consolesessionFields := schema.ConsoleSession{}.Fields()
+	_ = consolesessionFields
+	// consolesessionDescCreatedAt is the schema descriptor for created_at field.
+	consolesessionDescCreatedAt := consolesessionMixinFields0[0].Descriptor()
+	// consolesession.DefaultCreatedAt holds the default value on creation for the created_at field.
+	consolesession.DefaultCreatedAt = consolesessionDescCreatedAt.Default.(func() time.Time)
+	// consolesessionDescUpdatedAt is the schema descriptor for updated_at field.
+	consolesessionDescUpdatedAt := consolesessionMixinFields0[1].Descriptor()
+	// consolesession.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	consolesession.DefaultUpdatedAt = consolesessionDescUpdatedAt.Default.(func() time.Time)
+	// consolesession.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	consolesession.UpdateDefaultUpdatedAt = consolesessionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// consolesessionDescTokenHash is the schema descriptor for token_hash field.
+	consolesessionDescTokenHash := consolesessionFields[0].Descriptor()
+	// consolesession.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	consolesession.TokenHashValidator = consolesessionDescTokenHash.Validators[0].(func(string) error)
 	contactMixin := schema.Contact{}.Mixin()
 	contact.Policy = privacy.NewPolicies(contactMixin[1], schema.Contact{})
 	contact.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -679,6 +709,52 @@ func init() {
 	funnelstageDescPosition := funnelstageFields[5].Descriptor()
 	// funnelstage.DefaultPosition holds the default value on creation for the position field.
 	funnelstage.DefaultPosition = funnelstageDescPosition.Default.(int)
+	idempotencykeyMixin := schema.IdempotencyKey{}.Mixin()
+	idempotencykey.Policy = privacy.NewPolicies(schema.IdempotencyKey{})
+	idempotencykey.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := idempotencykey.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	idempotencykeyMixinFields0 := idempotencykeyMixin[0].Fields()
+	_ = idempotencykeyMixinFields0
+	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
+	_ = idempotencykeyFields
+	// idempotencykeyDescCreatedAt is the schema descriptor for created_at field.
+	idempotencykeyDescCreatedAt := idempotencykeyMixinFields0[0].Descriptor()
+	// idempotencykey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	idempotencykey.DefaultCreatedAt = idempotencykeyDescCreatedAt.Default.(func() time.Time)
+	// idempotencykeyDescUpdatedAt is the schema descriptor for updated_at field.
+	idempotencykeyDescUpdatedAt := idempotencykeyMixinFields0[1].Descriptor()
+	// idempotencykey.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	idempotencykey.DefaultUpdatedAt = idempotencykeyDescUpdatedAt.Default.(func() time.Time)
+	// idempotencykey.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	idempotencykey.UpdateDefaultUpdatedAt = idempotencykeyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// idempotencykeyDescKey is the schema descriptor for key field.
+	idempotencykeyDescKey := idempotencykeyFields[2].Descriptor()
+	// idempotencykey.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	idempotencykey.KeyValidator = func() func(string) error {
+		validators := idempotencykeyDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// idempotencykeyDescStatus is the schema descriptor for status field.
+	idempotencykeyDescStatus := idempotencykeyFields[5].Descriptor()
+	// idempotencykey.DefaultStatus holds the default value on creation for the status field.
+	idempotencykey.DefaultStatus = idempotencykeyDescStatus.Default.(int)
 	inboxMixin := schema.Inbox{}.Mixin()
 	inbox.Policy = privacy.NewPolicies(inboxMixin[1], schema.Inbox{})
 	inbox.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/privacy"
@@ -23,6 +24,7 @@ const (
 	KindNotFound
 	KindInvalid
 	KindConflict
+	KindTooManyRequests
 )
 
 // Error is an error the caller can act on.
@@ -31,7 +33,9 @@ type Error struct {
 	Message string
 	// Fields names the failing input fields of an invalid request.
 	Fields []string
-	Err    error
+	// RetryAfter is how long a throttled caller should wait.
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -68,6 +72,11 @@ func Forbidden(message string) *Error { return &Error{Kind: KindForbidden, Messa
 
 // Conflict says the request clashes with the current state.
 func Conflict(message string) *Error { return &Error{Kind: KindConflict, Message: message} }
+
+// TooManyRequests says the caller is throttled for retryAfter.
+func TooManyRequests(message string, retryAfter time.Duration) *Error {
+	return &Error{Kind: KindTooManyRequests, Message: message, RetryAfter: retryAfter}
+}
 
 // From classifies any error: ours pass through, ent's are translated, the
 // rest are internal.

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accesstoken"
@@ -23,6 +24,42 @@ func (s *Service) ViewerForToken(ctx context.Context, token string, accountID in
 		return viewer.Viewer{}, err
 	}
 	return s.ViewerForUser(ctx, u.ID, accountID)
+}
+
+// AuthenticateToken is ViewerForToken for a request from the client address
+// addr: an address that sent too many wrong tokens is refused (429) before
+// the token is looked up. A valid token costs no write.
+func (s *Service) AuthenticateToken(ctx context.Context, addr, token string, accountID int) (viewer.Viewer, error) {
+	if err := s.guard.tokenWait(addr); err != nil {
+		return viewer.Viewer{}, err
+	}
+	u, err := s.userForToken(ctx, token)
+	if err != nil {
+		s.countWrongToken(addr, token, err)
+		return viewer.Viewer{}, err
+	}
+	return s.ViewerForUser(ctx, u.ID, accountID)
+}
+
+// AuthenticatePlatform is PlatformViewer for a request from addr, throttled
+// as AuthenticateToken is (one count per address for both kinds of token).
+func (s *Service) AuthenticatePlatform(ctx context.Context, addr, token string) (viewer.Viewer, error) {
+	if err := s.guard.tokenWait(addr); err != nil {
+		return viewer.Viewer{}, err
+	}
+	v, err := s.PlatformViewer(ctx, token)
+	if err != nil {
+		s.countWrongToken(addr, token, err)
+	}
+	return v, err
+}
+
+// countWrongToken counts a token that was sent and is unknown; a missing
+// token is no guess, and a database failure is nobody's fault.
+func (s *Service) countWrongToken(addr, token string, err error) {
+	if strings.TrimSpace(token) != "" && apperr.From(err).Kind == apperr.KindUnauthenticated {
+		s.guard.tokenFailed(addr)
+	}
 }
 
 // ViewerForUser returns the viewer of a user acting in accountID (0: the
@@ -81,34 +118,33 @@ func (s *Service) PlatformViewer(ctx context.Context, token string) (viewer.View
 }
 
 // Login checks an e-mail and password (the console's sign-in) and returns the
-// user.
+// user. An unknown e-mail, or a user without a password, is checked against
+// a dummy hash of the same cost, so the answer takes as long as for a known
+// user and does not tell which e-mails exist.
 func (s *Service) Login(ctx context.Context, email, password string) (*ent.User, error) {
 	u, err := s.Client(ctx).User.Query().
 		Where(user.Email(normalizeEmail(email))).Only(asCredentialCheck(ctx))
-	if err != nil || u.PasswordHash == "" ||
-		bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+	hash := dummyPasswordHash()
+	if err == nil && u.PasswordHash != "" {
+		hash = []byte(u.PasswordHash)
+	}
+	match := bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
+	if err != nil || u.PasswordHash == "" || !match {
 		return nil, apperr.Unauthenticated("Invalid e-mail or password")
 	}
 	return u, nil
 }
 
-// StartSession signs a user in to the console: it checks the password and
-// issues an access token that the console keeps in its session cookie, so
-// the console authenticates exactly as the API does.
-func (s *Service) StartSession(ctx context.Context, email, password string) (string, error) {
-	u, err := s.Login(ctx, email, password)
+// dummyPasswordHash is a hash no password matches in practice, made once
+// with the cost real passwords are hashed with.
+var dummyPasswordHash = sync.OnceValue(func() []byte {
+	random, _ := newToken()
+	h, err := bcrypt.GenerateFromPassword([]byte(random), bcrypt.DefaultCost)
 	if err != nil {
-		return "", err
+		panic("bcrypt: " + err.Error())
 	}
-	return s.issueAccessToken(asCredentialCheck(ctx), s.Client(ctx), u.ID)
-}
-
-// EndSession revokes a console session's token.
-func (s *Service) EndSession(ctx context.Context, token string) error {
-	_, err := s.Client(ctx).AccessToken.Delete().
-		Where(accesstoken.TokenHash(hashToken(token))).Exec(asCredentialCheck(ctx))
-	return err
-}
+	return h
+})
 
 // ViewerUser returns the user and account a viewer acts as (names for display).
 func (s *Service) ViewerUser(ctx context.Context, v viewer.Viewer) (*ent.User, *ent.Account, error) {

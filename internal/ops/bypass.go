@@ -104,3 +104,8 @@ func asOwnProfile(ctx context.Context) context.Context { return viewer.SystemCon
 // account, which the tenant filter hides; nothing of that account is read
 // back.
 func asMembershipCheck(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
+// asIdempotencyRecord keeps the stored answers of Idempotency-Key requests,
+// which only the system reads; a stored answer goes back only to the user
+// who made it, under the same key.
+func asIdempotencyRecord(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }

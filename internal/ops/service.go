@@ -29,6 +29,9 @@ type Service struct {
 	events      *events.Hub
 	// catchUp is how late a schedule may still fire (0: the default).
 	catchUp time.Duration
+	// authLimits and guard throttle guessed passwords and tokens.
+	authLimits AuthLimits
+	guard      *authGuard
 }
 
 // WithEvents gives the Service the hub it publishes committed changes to.
@@ -67,10 +70,11 @@ func WithStorage(st *storage.Store) Option { return func(s *Service) { s.storage
 
 // New returns a Service over client.
 func New(client *ent.Client, opts ...Option) *Service {
-	s := &Service{client: client, now: func() time.Time { return time.Now().UTC() }}
+	s := &Service{client: client, now: func() time.Time { return time.Now().UTC() }, authLimits: DefaultAuthLimits}
 	for _, o := range opts {
 		o(s)
 	}
+	s.guard = newAuthGuard(s.authLimits, s.now)
 	return s
 }
 

@@ -41,6 +41,14 @@ type Config struct {
 	// CatchUp is how late a scheduled message may still fire (0: the
 	// default); older occurrences are marked failed as missed.
 	CatchUp time.Duration
+	// PublicURL is where the server is reached (an https one makes the
+	// console's session cookie Secure).
+	PublicURL string
+	// Now is the clock of the operations (nil: the real one); tests move it
+	// to expire sessions and keys.
+	Now func() time.Time
+	// AuthLimits throttle guessed credentials (nil: ops.DefaultAuthLimits).
+	AuthLimits *ops.AuthLimits
 }
 
 // Server is the assembled application.
@@ -83,8 +91,15 @@ func New(cfg Config, database *db.DB) *Server {
 			slog.Error("live updates across instances are off", "err", err)
 		}
 	}
-	s.Svc = ops.New(database.Client, ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
-		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() }))
+	opts := []ops.Option{ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
+		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() })}
+	if cfg.Now != nil {
+		opts = append(opts, ops.WithClock(cfg.Now))
+	}
+	if cfg.AuthLimits != nil {
+		opts = append(opts, ops.WithAuthLimits(*cfg.AuthLimits))
+	}
+	s.Svc = ops.New(database.Client, opts...)
 	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
 		cfg.Retries = jobs.DefaultRetries
 	}
@@ -92,7 +107,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s.Jobs.Start(ctx)
 	rest.Mount(s.App, s.Svc)
 	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")))
-	web.Mount(ctx, s.App, s.Svc, s.Events)
+	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL)
 	rest.NotFound(s.App)
 	return s
 }
