@@ -233,8 +233,8 @@ func (*textLimits) InterceptField(ctx context.Context, next graphql.Resolver) (a
 	if v.Kind() != reflect.Slice {
 		return res, nil
 	}
-	if isConnectionName(fc.Object) {
-		return res, nil // edges: bounded by first/last
+	if isConnectionName(fc.Object) || introspective(fc.Object) {
+		return res, nil // edges are bounded by first/last; the schema by itself
 	}
 	bound := listBound(fc.Object, fc.Field.Name)
 	if v.Len() <= bound {

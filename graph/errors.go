@@ -39,6 +39,11 @@ func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
 			out.Extensions = map[string]any{"code": codeTimeout}
 			return out
 		}
+		if errors.Is(ctx.Err(), context.Canceled) {
+			// The client went away (or completed its subscription) while
+			// this ran: nobody reads the error, and it is no failure of ours.
+			return &gqlerror.Error{Message: "the request was cancelled", Extensions: map[string]any{"code": "CANCELLED"}}
+		}
 		return presentError(ctx, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/lexer"
@@ -23,7 +24,8 @@ type Limits struct {
 	MaxTokens  int // lexical tokens of the query text
 	MaxDepth   int // nested fields, through fragments
 	MaxAliases int // aliased fields in the document
-	MaxRepeats int // fields with one response name in one selection set
+	MaxRepeats int // fields with one response name in one merged selection set
+	MaxFields  int // fields selected once fragments are spread
 	MaxCost    int // see cost.go
 	// Timeout ends a query or mutation (not a subscription) that runs
 	// longer.
@@ -43,6 +45,7 @@ var DefaultLimits = Limits{
 	MaxDepth:         12,
 	MaxAliases:       30,
 	MaxRepeats:       10,
+	MaxFields:        5000,
 	MaxCost:          50000,
 	Timeout:          15 * time.Second,
 	InitTimeout:      10 * time.Second,
@@ -59,6 +62,13 @@ const (
 	codeTooManySubs = "TOO_MANY_SUBSCRIPTIONS"
 	codeTruncated   = "LIST_TRUNCATED"
 )
+
+// A refused query never ran, as one that fails validation: HTTP 422.
+func init() {
+	for _, code := range []string{codeTooLarge, codeTooDeep, codeTooMany, codeTooComplex} {
+		errcode.RegisterErrorType(code, errcode.KindProtocol)
+	}
+}
 
 func limitError(code, format string, args ...any) *gqlerror.Error {
 	return &gqlerror.Error{Message: fmt.Sprintf(format, args...), Extensions: map[string]any{"code": code}}
@@ -124,14 +134,21 @@ func (l Limits) CheckText(query string) *gqlerror.Error {
 		return nil
 	}
 	s := newShape(doc)
-	if d := s.maxDepth(); d > l.MaxDepth {
+	d := s.maxDepth()
+	if s.cycle != "" {
+		return limitError(codeTooDeep, "fragment %q spreads itself: the query would be infinitely deep", s.cycle)
+	}
+	if d > l.MaxDepth {
 		return limitError(codeTooDeep, "the query is %d fields deep, over the depth limit of %d", d, l.MaxDepth)
 	}
 	if n := countAliases(doc); n > l.MaxAliases {
 		return limitError(codeTooMany, "the query has %d aliases, over the limit of %d", n, l.MaxAliases)
 	}
+	if n := s.expanded(); n > l.MaxFields {
+		return limitError(codeTooComplex, "the query selects more than %d fields once its fragments are spread", l.MaxFields)
+	}
 	if name, n := s.maxRepeat(l.MaxRepeats); n > l.MaxRepeats {
-		return limitError(codeTooComplex, "%q is selected more than %d times in one selection set", name, l.MaxRepeats)
+		return limitError(codeTooComplex, "%q is selected more than %d times in one selection set (fields of one name merge, with their selections)", name, l.MaxRepeats)
 	}
 	return nil
 }

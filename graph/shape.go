@@ -6,16 +6,18 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// shape measures a parsed but not yet validated document: its depth and
-// its repeated fields. Fragments are followed by name; a fragment spread in
-// a cycle (which validation refuses later) counts as nothing here, and each
-// fragment's depth is computed once, so spreads that double at every level
-// cost no more than the text they are written in.
+// shape measures a parsed but not yet validated document: its depth, its
+// size once fragments are spread and its repeated fields. Fragments are
+// followed by name; one that spreads itself makes the query infinitely
+// deep (maxDepth finds it first, so the other walks never meet a cycle),
+// and each fragment's depth and size are computed once, so spreads that
+// double at every level cost no more than the text they are written in.
 type shape struct {
 	fragments map[string]*ast.FragmentDefinition
 	depth     map[string]int
 	fields    map[string]int // fields a fragment expands to, capped
 	visiting  map[string]bool
+	cycle     string // a fragment found spreading itself
 	doc       *ast.QueryDocument
 }
 
@@ -63,6 +65,9 @@ func (s *shape) fragmentDepth(name string) int {
 		return d
 	}
 	f := s.fragments[name]
+	if s.visiting[name] && s.cycle == "" {
+		s.cycle = name
+	}
 	if f == nil || s.visiting[name] {
 		return 0
 	}
@@ -74,57 +79,86 @@ func (s *shape) fragmentDepth(name string) int {
 }
 
 // maxRepeat finds a response name selected more than limit times in one
-// selection set (merging inline fragments and fragment spreads, as
-// validation does), and how often; it stops counting past limit.
+// merged selection set, and how often (it stops counting past limit).
+// Fields that share a response name merge, their selections too, and
+// validation compares every pair of them, so the count is taken on the
+// merged sets, as validation sees them: ten inboxes each selecting ten
+// members are a hundred members.
 func (s *shape) maxRepeat(limit int) (string, int) {
-	var sets []ast.SelectionSet
-	var collect func(ast.SelectionSet)
-	collect = func(set ast.SelectionSet) {
-		sets = append(sets, set)
-		for _, sel := range set {
-			switch x := sel.(type) {
-			case *ast.Field:
-				if len(x.SelectionSet) > 0 {
-					collect(x.SelectionSet)
-				}
-			case *ast.InlineFragment:
-				collect(x.SelectionSet)
-			}
-		}
-	}
 	for _, op := range s.doc.Operations {
-		collect(op.SelectionSet)
-	}
-	for _, f := range s.doc.Fragments {
-		collect(f.SelectionSet)
-	}
-	for _, set := range sets {
-		counts := map[string]int{}
-		if name, n := s.countNames(set, counts, map[string]bool{}, limit); n > limit {
+		if name, n := s.mergedRepeat([]ast.SelectionSet{op.SelectionSet}, limit); n > limit {
 			return name, n
 		}
 	}
 	return "", 0
 }
 
+func (s *shape) mergedRepeat(sets []ast.SelectionSet, limit int) (string, int) {
+	counts := map[string]int{}
+	children := map[string][]ast.SelectionSet{}
+	var names []string
+	for _, set := range sets {
+		name, n := s.countNames(set, counts, map[string]bool{}, limit, func(f *ast.Field) {
+			key := responseName(f)
+			if _, seen := children[key]; !seen {
+				names = append(names, key)
+				children[key] = nil
+			}
+			if len(f.SelectionSet) > 0 {
+				children[key] = append(children[key], f.SelectionSet)
+			}
+		})
+		if n > limit {
+			return name, n
+		}
+	}
+	for _, name := range names {
+		if len(children[name]) == 0 {
+			continue
+		}
+		if name, n := s.mergedRepeat(children[name], limit); n > limit {
+			return name, n
+		}
+	}
+	return "", 0
+}
+
+func responseName(f *ast.Field) string {
+	if f.Alias != "" {
+		return f.Alias
+	}
+	return f.Name
+}
+
+// expanded is how many fields the operations select once fragments are
+// spread (capped at fieldsCap).
+func (s *shape) expanded() int {
+	n := 0
+	for _, op := range s.doc.Operations {
+		n = min(n+s.setFields(op.SelectionSet), fieldsCap)
+	}
+	return n
+}
+
 // countNames adds the response names of set to counts, through fragments,
 // and returns the first name to pass limit. It returns as soon as one
 // does, so a fragment spread many times over is expanded at most limit
 // times per name.
-func (s *shape) countNames(set ast.SelectionSet, counts map[string]int, visiting map[string]bool, limit int) (string, int) {
+func (s *shape) countNames(set ast.SelectionSet, counts map[string]int, visiting map[string]bool, limit int, each func(*ast.Field)) (string, int) {
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			name := x.Alias
-			if name == "" {
-				name = x.Name
+			if introspective(x.Name) {
+				continue
 			}
+			name := responseName(x)
+			each(x)
 			counts[name]++
 			if counts[name] > limit {
 				return name, counts[name]
 			}
 		case *ast.InlineFragment:
-			if name, n := s.countNames(x.SelectionSet, counts, visiting, limit); n > limit {
+			if name, n := s.countNames(x.SelectionSet, counts, visiting, limit, each); n > limit {
 				return name, n
 			}
 		case *ast.FragmentSpread:
@@ -133,7 +167,7 @@ func (s *shape) countNames(set ast.SelectionSet, counts map[string]int, visiting
 				continue // adds no name: skipped, so expanding it costs nothing
 			}
 			visiting[x.Name] = true
-			name, n := s.countNames(f.SelectionSet, counts, visiting, limit)
+			name, n := s.countNames(f.SelectionSet, counts, visiting, limit, each)
 			delete(visiting, x.Name)
 			if n > limit {
 				return name, n
@@ -143,8 +177,8 @@ func (s *shape) countNames(set ast.SelectionSet, counts map[string]int, visiting
 	return "", 0
 }
 
-// fieldsCap bounds fragmentFields: any positive count will do to know a
-// fragment adds names.
+// fieldsCap bounds field counts: past it, the exact number does not
+// matter.
 const fieldsCap = 1 << 20
 
 // fragmentFields is how many fields a fragment expands to (0 for one that
@@ -169,7 +203,7 @@ func (s *shape) setFields(set ast.SelectionSet) int {
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			n++
+			n = n + 1 + s.setFields(x.SelectionSet)
 		case *ast.InlineFragment:
 			n += s.setFields(x.SelectionSet)
 		case *ast.FragmentSpread:

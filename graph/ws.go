@@ -315,9 +315,11 @@ func (c *wsConn) run(ctx context.Context, m wsMessage) {
 		c.sendErrors(m.ID, resp.Errors)
 		return
 	}
-	responses, ctx := c.exec.DispatchOperation(graphql.WithOperationContext(ctx, rc), rc)
+	// The operation's context may end with its result (a query's timeout
+	// does); the subscription's own ends when the client completes it.
+	responses, opCtx := c.exec.DispatchOperation(graphql.WithOperationContext(ctx, rc), rc)
 	for {
-		resp := responses(ctx)
+		resp := responses(opCtx)
 		if resp == nil || ctx.Err() != nil {
 			break
 		}
