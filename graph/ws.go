@@ -57,7 +57,7 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	c := &wsConn{t: t, conn: conn, exec: exec, headers: r.Header, ctx: ctx, cancel: cancel,
-		send: make(chan wsOut, wsSendBuffered), active: map[string]context.CancelFunc{}}
+		send: make(chan wsOut, wsSendBuffered), active: map[string]*wsSub{}}
 	c.wg.Add(1)
 	go c.write()
 	c.read()
@@ -84,8 +84,13 @@ type wsConn struct {
 	wg      sync.WaitGroup
 
 	mu     sync.Mutex
-	active map[string]context.CancelFunc
+	active map[string]*wsSub
 }
+
+// wsSub is one running operation; its entry is removed by whoever ends it
+// first (the client's complete, or its own end), and only its own: an id
+// may be reused once completed.
+type wsSub struct{ cancel context.CancelFunc }
 
 // read runs the connection: the init within InitTimeout, then messages
 // until the peer goes, a close is sent, or the app shuts down.
@@ -141,14 +146,29 @@ func (c *wsConn) next() (wsMessage, bool) {
 
 func (c *wsConn) init() bool {
 	var m wsMessage
-	_, data, err := c.conn.ReadMessage()
-	if err != nil {
-		if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
-			c.closeWith(4408, "Connection initialisation timeout")
+	for {
+		_, data, err := c.conn.ReadMessage()
+		if err != nil {
+			if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
+				c.closeWith(4408, "Connection initialisation timeout")
+			}
+			return false
 		}
-		return false
+		m = wsMessage{}
+		if json.Unmarshal(data, &m) != nil {
+			c.closeWith(4400, "Invalid message: not a graphql-transport-ws message")
+			return false
+		}
+		// Pings may come at any time; they do not extend the deadline.
+		if m.Type == "ping" {
+			c.out(wsMessage{Type: "pong"})
+			continue
+		}
+		if m.Type != "pong" {
+			break
+		}
 	}
-	if json.Unmarshal(data, &m) != nil || m.Type != "connection_init" {
+	if m.Type != "connection_init" {
 		c.closeWith(4401, "Unauthorized: connection_init must come first")
 		return false
 	}
@@ -186,6 +206,7 @@ func (c *wsConn) out(m wsMessage) {
 // closeWith sends a close frame, after what is already queued, and ends
 // the connection.
 func (c *wsConn) closeWith(code int, reason string) {
+	reason = shorten(reason, 120) // a close frame holds 123 bytes of reason
 	select {
 	case c.send <- wsOut{code: code, reason: reason}:
 	case <-c.ctx.Done():
@@ -236,10 +257,10 @@ func (c *wsConn) subscribe(m wsMessage) {
 	_, dup := c.active[m.ID]
 	full := len(c.active) >= c.t.limits.MaxSubscriptions
 	var ctx context.Context
+	sub := &wsSub{}
 	if !dup && !full {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(c.viewer)
-		c.active[m.ID] = cancel
+		ctx, sub.cancel = context.WithCancel(c.viewer)
+		c.active[m.ID] = sub
 	}
 	c.mu.Unlock()
 	switch {
@@ -252,18 +273,29 @@ func (c *wsConn) subscribe(m wsMessage) {
 		return
 	}
 	c.wg.Add(1)
-	go c.run(ctx, m)
+	go c.run(ctx, m, sub)
 }
 
 // stop ends the subscription id, at the client's request.
 func (c *wsConn) stop(id string) {
 	c.mu.Lock()
-	cancel := c.active[id]
+	sub := c.active[id]
 	delete(c.active, id)
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if sub != nil {
+		sub.cancel()
 	}
+}
+
+// done removes a finished operation's entry, unless the client completed
+// it already (and may have reused its id).
+func (c *wsConn) done(id string, sub *wsSub) {
+	c.mu.Lock()
+	if c.active[id] == sub {
+		delete(c.active, id)
+	}
+	c.mu.Unlock()
+	sub.cancel()
 }
 
 // flush writes what was queued before the connection's end (a close the
@@ -291,9 +323,9 @@ func (c *wsConn) flush() {
 // run executes one operation and streams its results as next messages,
 // then complete (unless the client completed it first). Errors before
 // execution (parse, validation, limits) come as one error message.
-func (c *wsConn) run(ctx context.Context, m wsMessage) {
+func (c *wsConn) run(ctx context.Context, m wsMessage, sub *wsSub) {
 	defer c.wg.Done()
-	defer c.stop(m.ID)
+	defer c.done(m.ID, sub)
 	defer func() {
 		if p := recover(); p != nil {
 			err := presentError(ctx, recoverPanic(ctx, p))
@@ -302,7 +334,9 @@ func (c *wsConn) run(ctx context.Context, m wsMessage) {
 	}()
 	start := graphql.Now()
 	params := &graphql.RawParams{}
-	if err := json.Unmarshal(m.Payload, params); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(m.Payload))
+	dec.UseNumber() // as gqlgen's HTTP transports: integers stay exact
+	if err := dec.Decode(params); err != nil {
 		c.sendErrors(m.ID, gqlerror.List{{Message: "invalid subscribe payload: " + err.Error(), Extensions: map[string]any{"code": "BAD_REQUEST"}}})
 		return
 	}

@@ -87,6 +87,36 @@ func TestGraphQLWebsocket(t *testing.T) {
 		t.Run("no connection_init in time closes with 4408", func(t *testing.T) {
 			expectClose(t, dialWS(t, url), 4408)
 		})
+		t.Run("the legacy graphql-ws subprotocol closes with 4406", func(t *testing.T) {
+			d := websocket.Dialer{Subprotocols: []string{"graphql-ws"}, HandshakeTimeout: 5 * time.Second}
+			conn, _, err := d.Dial(url, nil)
+			must(t, err)
+			defer conn.Close()
+			expectClose(t, conn, 4406)
+		})
+		t.Run("pings before connection_init do not extend its deadline", func(t *testing.T) {
+			conn := dialWS(t, url)
+			must(t, conn.WriteJSON(wsMsg{Type: "ping"}))
+			var m wsMsg
+			_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if err := conn.ReadJSON(&m); err != nil || m.Type != "pong" {
+				t.Fatalf("a ping got %+v (%v), want a pong", m, err)
+			}
+			expectClose(t, conn, 4408)
+		})
+		t.Run("an id in use closes with 4409; a completed id may be reused", func(t *testing.T) {
+			conn := dialWS(t, url)
+			initWS(t, conn, a.Admin)
+			read(t, conn)
+			for _, typ := range []string{"subscribe", "complete", "subscribe", "subscribe"} {
+				m := wsMsg{ID: "7", Type: typ}
+				if typ == "subscribe" {
+					m.Payload = map[string]any{"query": sub}
+				}
+				must(t, conn.WriteJSON(m))
+			}
+			expectClose(t, conn, 4409)
+		})
 		t.Run("a wrong token closes with 4403", func(t *testing.T) {
 			conn := dialWS(t, url)
 			initWS(t, conn, "not-a-token")
