@@ -628,8 +628,8 @@ func TestGraphQLContactsConnection(t *testing.T) {
 			{name: "negative first", query: contactsQuery, vars: H{"first": -1}, code: "BAD_USER_INPUT"},
 			{name: "a page over 100 is refused", query: contactsQuery, vars: H{"first": 101}, code: "BAD_USER_INPUT"},
 			{name: "nested unbounded connections exceed the complexity limit",
-				query: `{ contacts(first: 100) { edges { node { id contactInboxes { inbox { id members { user { id } } } } } } } conversations(status: "all") { nodes { messages(first: 100) { edges { node { id conversation { messages(first: 100) { edges { node { id } } } } } } } } } }`,
-				code:  "QUERY_TOO_COMPLEX"},
+				query:  `{ contacts(first: 100) { edges { node { id contactInboxes { inbox { id members { user { id } } } } } } } conversations(status: "all") { nodes { messages(first: 100) { edges { node { id conversation { messages(first: 100) { edges { node { id } } } } } } } } } }`,
+				status: http.StatusUnprocessableEntity, code: "QUERY_TOO_COMPLEX"},
 			// Issue 10: every connection is paged (before, a missing first
 			// meant 100 at the top and everything below).
 			{name: "a connection without first or last is refused", query: contactsQuery, code: "BAD_USER_INPUT", attrs: []string{"first"}},
