@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -24,6 +25,28 @@ var codeOf = map[apperr.Kind]string{
 	apperr.KindConflict:        "CONFLICT",
 	apperr.KindTooManyRequests: "TOO_MANY_REQUESTS",
 	apperr.KindInternal:        "INTERNAL_SERVER_ERROR",
+}
+
+// presenter is presentError, with an error of a query past its time limit
+// presented as TIMEOUT (whatever failed first when the deadline passed: a
+// database call, usually).
+func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		var gerr *gqlerror.Error
+		alreadyGraphQL := errors.As(err, &gerr) && gerr.Err == nil
+		if !alreadyGraphQL && (errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)) {
+			out := graphql.DefaultErrorPresenter(ctx, err)
+			out.Message = fmt.Sprintf("the query ran past the time limit of %s", timeout)
+			out.Extensions = map[string]any{"code": codeTimeout}
+			return out
+		}
+		if errors.Is(ctx.Err(), context.Canceled) {
+			// The client went away (or completed its subscription) while
+			// this ran: nobody reads the error, and it is no failure of ours.
+			return &gqlerror.Error{Message: "the request was cancelled", Extensions: map[string]any{"code": "CANCELLED"}}
+		}
+		return presentError(ctx, err)
+	}
 }
 
 // presentError is the one place operation errors become GraphQL errors.

@@ -564,7 +564,7 @@ func TestGraphQLContactsConnection(t *testing.T) {
 		all := []any{"Alice Anders", "Bob Brown", "Carol Clark", "Dave Davis", "Eve Evans"}
 		w.run(t, []gqlCase{
 			{name: "every contact of the account, none of B's", query: contactsQuery,
-				vars: H{"orderBy": []any{byName("ASC")}},
+				vars: H{"first": 100, "orderBy": []any{byName("ASC")}},
 				want: H{"contacts.totalCount": 5, "contacts.edges.*.node.name": all,
 					"contacts.pageInfo.hasNextPage": false}},
 			{name: "first page", query: contactsQuery,
@@ -600,36 +600,41 @@ func TestGraphQLContactsConnection(t *testing.T) {
 				vars: H{"first": 1, "orderBy": []any{H{"field": "NAME"}}},
 				want: H{"contacts.edges.*.node.name": []any{"Alice Anders"}}},
 			{name: "where nameContainsFold ignores case", query: contactsQuery,
-				vars: H{"where": H{"nameContainsFold": "cLA"}},
+				vars: H{"first": 100, "where": H{"nameContainsFold": "cLA"}},
 				want: H{"contacts.totalCount": 1, "contacts.edges.*.node.name": []any{"Carol Clark"}}},
 			{name: "where emailContainsFold stays in the account", query: contactsQuery,
-				vars: H{"where": H{"emailContainsFold": "WONDER.example"}, "orderBy": []any{byName("ASC")}},
+				vars: H{"first": 100, "where": H{"emailContainsFold": "WONDER.example"}, "orderBy": []any{byName("ASC")}},
 				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.email": []any{"alice@wonder.example", "carol@wonder.example"}}},
 			{name: "where or", query: contactsQuery,
-				vars: H{"where": H{"or": []any{H{"nameContainsFold": "bob"}, H{"emailContainsFold": "evil"}}}, "orderBy": []any{byName("ASC")}},
+				vars: H{"first": 100, "where": H{"or": []any{H{"nameContainsFold": "bob"}, H{"emailContainsFold": "evil"}}}, "orderBy": []any{byName("ASC")}},
 				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.name": []any{"Bob Brown", "Eve Evans"}}},
 			{name: "where emailIsNil", query: contactsQuery,
-				vars: H{"where": H{"emailIsNil": true}},
+				vars: H{"first": 100, "where": H{"emailIsNil": true}},
 				want: H{"contacts.totalCount": 1, "contacts.edges.*.node.name": []any{"Dave Davis"}}},
 			{name: "where idIn with B's ids finds nothing", query: contactsQuery,
-				vars: H{"where": H{"idIn": []any{w.Mallory, w.BAlice}}},
+				vars: H{"first": 100, "where": H{"idIn": []any{w.Mallory, w.BAlice}}},
 				want: H{"contacts.totalCount": 0, "contacts.edges": []any{}}},
 			{name: "where hasContactInboxesWith B's inbox finds nothing", query: contactsQuery,
-				vars: H{"where": H{"hasContactInboxesWith": []any{H{"inboxID": w.BInbox}}}},
+				vars: H{"first": 100, "where": H{"hasContactInboxesWith": []any{H{"inboxID": w.BInbox}}}},
 				want: H{"contacts.totalCount": 0}},
 			{name: "B's administrator sees only B's contacts", token: w.BAdmin, query: contactsQuery,
-				vars: H{"orderBy": []any{byName("ASC")}},
+				vars: H{"first": 100, "orderBy": []any{byName("ASC")}},
 				want: H{"contacts.totalCount": 2, "contacts.edges.*.node.name": []any{"Alice Anders (Rival)", "Mallory Mole"}}},
 			{name: "a bad cursor is the caller's mistake", query: contactsQuery, vars: H{"first": 1, "after": "not-a-cursor"},
 				code: "BAD_USER_INPUT", attrs: []string{"after"}},
 			{name: "a bad time in where is the caller's mistake", query: contactsQuery,
-				vars: H{"where": H{"createdAtGT": "yesterday"}}, code: "BAD_USER_INPUT", attrs: []string{"createdAtGT"}},
+				vars: H{"first": 100, "where": H{"createdAtGT": "yesterday"}}, code: "BAD_USER_INPUT", attrs: []string{"createdAtGT"}},
 			{name: "first and last together", query: contactsQuery, vars: H{"first": 1, "last": 1}, code: "BAD_USER_INPUT"},
 			{name: "negative first", query: contactsQuery, vars: H{"first": -1}, code: "BAD_USER_INPUT"},
 			{name: "a page over 100 is refused", query: contactsQuery, vars: H{"first": 101}, code: "BAD_USER_INPUT"},
 			{name: "nested unbounded connections exceed the complexity limit",
-				query: `{ contacts(first: 100) { edges { node { id contactInboxes { inbox { id members { user { id } } } } } } } conversations(status: "all") { nodes { messages { edges { node { id conversation { messages { edges { node { id } } } } } } } } } }`,
-				code:  "COMPLEXITY_LIMIT_EXCEEDED"},
+				query:  `{ contacts(first: 100) { edges { node { id contactInboxes { inbox { id members { user { id } } } } } } } conversations(status: "all") { nodes { messages(first: 100) { edges { node { id conversation { messages(first: 100) { edges { node { id } } } } } } } } } }`,
+				status: http.StatusUnprocessableEntity, code: "QUERY_TOO_COMPLEX"},
+			// Issue 10: every connection is paged (before, a missing first
+			// meant 100 at the top and everything below).
+			{name: "a connection without first or last is refused", query: contactsQuery, code: "BAD_USER_INPUT", attrs: []string{"first"}},
+			{name: "a nested connection without first or last is refused",
+				query: `{ conversations(status: "all") { nodes { messages { totalCount } } } }`, code: "BAD_USER_INPUT", attrs: []string{"first"}},
 			{name: "unknown order field", query: contactsQuery, vars: H{"orderBy": []any{H{"field": "SHOE_SIZE"}}},
 				code: "GRAPHQL_VALIDATION_FAILED", status: http.StatusUnprocessableEntity},
 		})
@@ -943,7 +948,7 @@ func TestGraphQLAuth(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.inbox(c.AccountID, w.Admin, "C API", apiChannel())
-		const names = `{ contacts { totalCount edges { node { name } } } }`
+		const names = `{ contacts(first: 100) { totalCount edges { node { name } } } }`
 		count := func(n int) H { return H{"contacts.totalCount": n} }
 		w.run(t, []gqlCase{
 			{name: "no token", token: noToken, query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED",

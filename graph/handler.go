@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
@@ -22,10 +21,6 @@ import (
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
-// maxComplexity bounds the work one query may ask for (each field counts 1,
-// connections count per requested item).
-const maxComplexity = 2000
-
 // Handler serves /graphql: queries and mutations over POST and GET,
 // subscriptions over websocket, and GraphiQL to a browser asking for HTML.
 type Handler struct {
@@ -35,34 +30,40 @@ type Handler struct {
 	playground http.Handler
 }
 
-// NewHandler builds the GraphQL endpoint. appCtx is cancelled at shutdown;
-// subscriptions end with it.
+// NewHandler builds the GraphQL endpoint with DefaultLimits. appCtx is
+// cancelled at shutdown; subscriptions end with it.
 func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string) *Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc, hub), Complexity: complexity()}))
-	srv.AddTransport(transport.Websocket{
-		KeepAlivePingInterval: 10 * time.Second,
-		Upgrader: websocket.Upgrader{
+	return NewHandlerWithLimits(appCtx, client, svc, hub, path, DefaultLimits)
+}
+
+// NewHandlerWithLimits is NewHandler with other limits (tests use small
+// ones).
+func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string, limits Limits) *Handler {
+	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc, hub)}))
+	srv.AddTransport(&wsTransport{
+		limits: limits,
+		upgrader: websocket.Upgrader{
+			Subprotocols: []string{wsProtocol},
 			// Subscriptions authenticate with a token in the init payload, not
 			// with cookies, so any origin may connect.
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
-		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-			v, err := svc.ViewerForToken(ctx, RequestTokenFromInit(p), accountFromInit(p))
+		authenticate: func(ctx context.Context, p map[string]any) (context.Context, error) {
+			init := transport.InitPayload(p)
+			v, err := svc.ViewerForToken(ctx, RequestTokenFromInit(init), accountFromInit(init))
 			if err != nil {
-				return ctx, nil, err
+				return ctx, err
 			}
-			ctx, cancel := context.WithCancel(viewer.NewContext(ctx, v))
-			go func() { <-appCtx.Done(); cancel() }()
-			return ctx, &p, nil
+			return viewer.NewContext(ctx, v), nil
 		},
 	})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
+	srv.Use(&textLimits{l: limits})
 	srv.Use(extension.Introspection{})
-	srv.Use(extension.FixedComplexityLimit(maxComplexity))
-	srv.SetErrorPresenter(presentError)
+	srv.SetErrorPresenter(presenter(limits.Timeout))
 	srv.SetRecoverFunc(recoverPanic)
 	return &Handler{appCtx: appCtx, svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
 }
@@ -80,7 +81,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// A subscription outlives its request: its context is the app's, since
 		// the fasthttp request context behind the adaptor is recycled when the
 		// handler returns (its Done and Err then disagree, which panics
-		// context.WithCancel). Authenticated by the connection's init payload.
+		// context.WithCancel). Authenticated by the connection's init payload;
+		// it ends with its socket (no goroutine waits on appCtx for it).
 		h.gql.ServeHTTP(w, r.WithContext(h.appCtx))
 		return
 	}

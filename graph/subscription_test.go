@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,6 +20,7 @@ type wsMsg struct {
 	ID      string         `json:"id,omitempty"`
 	Type    string         `json:"type"`
 	Payload map[string]any `json:"payload,omitempty"`
+	Raw     string         `json:"-"` // the payload as sent (an error's is a list)
 }
 
 // listen serves the app on a loopback port (websockets need a real
@@ -54,10 +56,16 @@ func read(t *testing.T, conn *websocket.Conn) wsMsg {
 	t.Helper()
 	for {
 		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		var m wsMsg
-		if err := conn.ReadJSON(&m); err != nil {
+		var raw struct {
+			ID      string          `json:"id"`
+			Type    string          `json:"type"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := conn.ReadJSON(&raw); err != nil {
 			t.Fatalf("reading from the subscription: %v", err)
 		}
+		m := wsMsg{ID: raw.ID, Type: raw.Type, Raw: string(raw.Payload)}
+		_ = json.Unmarshal(raw.Payload, &m.Payload) // a list stays in Raw
 		if m.Type != "ping" && m.Type != "pong" && m.Type != "ka" {
 			return m
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -115,13 +116,27 @@ func (c *Console) moveCard(ctx *fiber.Ctx) error {
 }
 
 // Live updates of a board, per gorilla/websocket's chat example: the
-// handler's goroutine writes, a second one reads (to see the close), a
-// viewer too slow to keep up is dropped and refetches on reconnect.
-const (
-	writeWait  = 10 * time.Second
-	pongWait   = 60 * time.Second
-	pingPeriod = pongWait * 9 / 10
-)
+// handler's goroutine writes (pings included), a second one reads (to see
+// the close and the pongs), a viewer too slow to keep up is dropped and
+// refetches on reconnect. A viewer whose pongs stop for pongWait is gone
+// (a closed laptop, a dropped network): its socket is closed.
+type liveTimings struct {
+	writeWait  time.Duration // to write one message
+	pongWait   time.Duration // for the next pong (or message) from the viewer
+	pingPeriod time.Duration // between pings; under pongWait
+}
+
+// boardTimings holds the timings; tests shorten them (export_test.go) while
+// servers run, hence the atomic.
+var boardTimings atomic.Pointer[liveTimings]
+
+func init() {
+	boardTimings.Store(&liveTimings{writeWait: 10 * time.Second, pongWait: 60 * time.Second, pingPeriod: 54 * time.Second})
+}
+
+// maxViewerMessage bounds what a viewer may send: the board needs nothing
+// from it, so anything larger ends the socket.
+const maxViewerMessage = 512
 
 var upgrader = websocket.Upgrader{
 	// The session cookie is SameSite=Lax, but a websocket handshake is a
@@ -160,9 +175,10 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 
 func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funnelID int) {
 	defer conn.Close()
+	t := *boardTimings.Load()
 	gone := make(chan struct{})
-	go readUntilClosed(conn, gone)
-	ping := time.NewTicker(pingPeriod)
+	go readUntilClosed(conn, gone, t.pongWait)
+	ping := time.NewTicker(t.pingPeriod)
 	defer ping.Stop()
 	for {
 		select {
@@ -177,13 +193,13 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 			if !e.OnBoard(funnelID) {
 				continue
 			}
-			_ = conn.SetWriteDeadline(time.Now().Add(writeWait))
+			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
 			msg := fiber.Map{"kind": strings.TrimPrefix(e.Kind, "kanban_item."), "item_id": e.KanbanItemID}
 			if err := conn.WriteJSON(msg); err != nil {
 				return
 			}
 		case <-ping.C:
-			_ = conn.SetWriteDeadline(time.Now().Add(writeWait))
+			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
 			if err := conn.WriteMessage(websocket.PingMessage, nil); err != nil {
 				return
 			}
@@ -192,9 +208,11 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 }
 
 // readUntilClosed reads (and drops) what the browser sends, answering
-// pings, until the connection ends.
-func readUntilClosed(conn *websocket.Conn, gone chan<- struct{}) {
+// pings, until the connection ends; a pong renews the read deadline, so a
+// viewer that stops answering the writer's pings ends it.
+func readUntilClosed(conn *websocket.Conn, gone chan<- struct{}, pongWait time.Duration) {
 	defer close(gone)
+	conn.SetReadLimit(maxViewerMessage)
 	_ = conn.SetReadDeadline(time.Now().Add(pongWait))
 	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(pongWait)) })
 	for {
