@@ -46,6 +46,10 @@ var listBounds = map[string]int{
 	"Query.contactableInboxes":   accountListBound,
 	"KanbanImportResult.created": importListBound,
 	"KanbanImportResult.errors":  importListBound,
+	// A message or schedule holds at most 15 files (the operations refuse
+	// more).
+	"Message.attachments":          15,
+	"ScheduledMessage.attachments": 15,
 }
 
 // listBound is the most items the plain list field parent.field returns.

@@ -48,9 +48,9 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 			// with cookies, so any origin may connect.
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
-		authenticate: func(ctx context.Context, p map[string]any) (context.Context, error) {
+		authenticate: func(ctx context.Context, addr string, p map[string]any) (context.Context, error) {
 			init := transport.InitPayload(p)
-			v, err := svc.ViewerForToken(ctx, RequestTokenFromInit(init), accountFromInit(init))
+			v, err := svc.AuthenticateToken(ctx, addr, RequestTokenFromInit(init), accountFromInit(init))
 			if err != nil {
 				return ctx, err
 			}

@@ -51,8 +51,14 @@ func wCheck(w *gmWorld) int    { return w.Checklist }
 func wIn(w *gmWorld) int       { return w.userIn }
 
 // inboxContent selects what inbox 1 holds, through a conversation.
-const inboxContent = `id messages(first: 10) { edges { node { content attachments { fileName } } } }
+const inboxContent = `id messages(first: 2) { edges { node { content attachments { fileName } } } }
 	scheduledMessages { content attachments { fileName dataURL } }`
+
+// inboxContentInPages is inboxContent for fixed-size pages of conversations
+// or cards, whose size times a conversation's schedules would pass the
+// GraphQL cost limit: messages only (the single-object queries and the
+// connections check the schedules).
+const inboxContentInPages = `id messages(first: 2) { edges { node { content attachments { fileName } } } }`
 
 func gmQueries() map[string]gmEntry {
 	conn := func(name string) gmEntry {
@@ -83,13 +89,13 @@ func gmQueries() map[string]gmEntry {
 		"query.teams":              {want: gmMember(), field: gmFixed("teams { id }")},
 		"query.team":               {want: gmMemberObj(), field: gmf("team(id: %d) { id }", wTeam)},
 		"query.teamMembers":        {want: gmMemberObj(), field: gmf("teamMembers(teamID: %d) { __typename }", wTeam)},
-		"query.conversations":      {want: gmMember(), field: gmFixed("conversations(status: \"all\") { nodes { " + inboxContent + " } }")},
+		"query.conversations":      {want: gmMember(), field: gmFixed("conversations(status: \"all\") { nodes { " + inboxContentInPages + " } }")},
 		"query.conversation":       {want: gmInboxObj(), field: gmf("conversation(displayID: %d) { "+inboxContent+" }", wConv)},
 		"query.scheduledMessages":  {want: gmMember(), field: gmFixed("scheduledMessages(status: \"all\") { nodes { content attachments { fileName } } }")},
 		"query.scheduledMessage":   {want: gmInboxObj(), field: gmf("scheduledMessage(id: %d) { content }", wSchedule)},
 		"query.funnels":            {want: gmMember(), field: gmFixed("funnels { id }")},
 		"query.funnel":             {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
-		"query.kanbanItems":        {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContent + " } } }")},
+		"query.kanbanItems":        {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContentInPages + " } } }")},
 		"query.kanbanItem":         {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
 		"query.kanbanConfig":       {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
 		"query.kanbanAutomations":  {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
@@ -101,6 +107,6 @@ func gmQueries() map[string]gmEntry {
 		"edge.conversationsConnection.messages": {want: gmMember(), field: gmFixed(
 			"conversationsConnection(first: 10) { edges { node { " + inboxContent + " } } }")},
 		"edge.funnel.kanbanItems.conversation": {want: gmMember(), field: gmf(
-			"kanbanItems(filter: {funnelID: %d}) { nodes { conversation { "+inboxContent+" } } }", wFunnel)},
+			"kanbanItems(filter: {funnelID: %d}) { nodes { conversation { "+inboxContentInPages+" } } }", wFunnel)},
 	}
 }

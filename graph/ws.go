@@ -30,7 +30,8 @@ type wsTransport struct {
 	upgrader websocket.Upgrader
 	limits   Limits
 	// authenticate turns the init payload into the connection's context.
-	authenticate func(ctx context.Context, payload map[string]any) (context.Context, error)
+	// addr is the client's address, for throttling wrong tokens.
+	authenticate func(ctx context.Context, addr string, payload map[string]any) (context.Context, error)
 }
 
 const (
@@ -56,7 +57,7 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		return // the upgrader has answered
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	c := &wsConn{t: t, conn: conn, exec: exec, headers: r.Header, ctx: ctx, cancel: cancel,
+	c := &wsConn{t: t, conn: conn, exec: exec, headers: r.Header, addr: r.RemoteAddr, ctx: ctx, cancel: cancel,
 		send: make(chan wsOut, wsSendBuffered), active: map[string]*wsSub{}}
 	c.wg.Add(1)
 	go c.write()
@@ -77,6 +78,7 @@ type wsConn struct {
 	conn    *websocket.Conn
 	exec    graphql.GraphExecutor
 	headers http.Header
+	addr    string
 	ctx     context.Context // the connection's: ends with it, or at shutdown
 	cancel  context.CancelFunc
 	viewer  context.Context // ctx with the authenticated viewer, for operations
@@ -177,7 +179,7 @@ func (c *wsConn) init() bool {
 		c.closeWith(4400, "Invalid connection_init payload: an object is expected")
 		return false
 	}
-	ctx, err := c.t.authenticate(c.ctx, payload)
+	ctx, err := c.t.authenticate(c.ctx, c.addr, payload)
 	if err != nil {
 		c.closeWith(4403, "Forbidden: "+shorten(err.Error(), 100))
 		return false
