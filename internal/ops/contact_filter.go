@@ -69,6 +69,14 @@ func (s *Service) FilterContacts(ctx context.Context, conds []FilterCondition, p
 	if len(conds) == 0 {
 		return nil, apperr.Invalid("Filter payload must hold at least one condition", "payload")
 	}
+	if err := checkListLen("payload", len(conds), MaxFilterConditions); err != nil {
+		return nil, err
+	}
+	for _, c := range conds {
+		if err := checkListLen("values", len(c.Values), MaxFilterValues); err != nil {
+			return nil, err
+		}
+	}
 	custom, err := s.Client(ctx).CustomAttributeDefinition.Query().
 		Where(customattributedefinition.AttributeModelEQ(customattributedefinition.AttributeModelContactAttribute)).
 		Select(customattributedefinition.FieldAttributeKey).Strings(ctx)

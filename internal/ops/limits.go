@@ -18,6 +18,8 @@ const (
 	MaxReorderEntries = 1000
 	// MaxFilterConditions caps the conditions of one contact filter.
 	MaxFilterConditions = 50
+	// MaxFilterValues caps the values of one filter condition.
+	MaxFilterValues = 100
 	// MaxFunnelStages caps the stages of one funnel.
 	MaxFunnelStages = 100
 )
