@@ -68,8 +68,12 @@ func TestFieldCaps(t *testing.T) {
 			}
 			return out
 		}
-		post := func(path string, body any) request { return request{method: "POST", path: a.path("%s", path), body: body} }
-		put := func(path string, body any) request { return request{method: "PUT", path: a.path("%s", path), body: body} }
+		post := func(path string, body any) request {
+			return request{method: "POST", path: a.path("%s", path), body: body}
+		}
+		put := func(path string, body any) request {
+			return request{method: "PUT", path: a.path("%s", path), body: body}
+		}
 		contactPath := fmt.Sprintf("/contacts/%d", contact)
 		messages := fmt.Sprintf("/conversations/%d/messages", conv)
 		schedule := func(extra H) H {
