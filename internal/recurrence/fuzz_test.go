@@ -12,7 +12,7 @@ import (
 func FuzzOccurrence(f *testing.F) {
 	f.Add("weekly", 2, []byte{1, 3, 5}, "after_occurrences", 10, int64(1767225600), 0, 7)
 	f.Add("monthly", 1, []byte{}, "never", 0, int64(1769817600), 0, 30) // the 31st
-	f.Add("yearly", 1, []byte{}, "on_date", 0, int64(1709164800), 4, 4)  // 29 February
+	f.Add("yearly", 1, []byte{}, "on_date", 0, int64(1709164800), 4, 4) // 29 February
 	f.Add("daily", 0, []byte{}, "never", 0, int64(-62135596800), 1, 3)
 	f.Add("weekly", 1, []byte{6, 6, 0, 200}, "never", 0, int64(1767225600), 1000000, 3)
 	f.Add("none", 1, []byte{}, "never", 0, int64(253402300799), 0, 2)
