@@ -119,6 +119,10 @@ func TestFieldCaps(t *testing.T) {
 			invalid("eight recurrence days", post("/scheduled_messages", schedule(H{"recurrence_type": "weekly",
 				"recurrence_days": []int{0, 1, 2, 3, 4, 5, 6, 0}})), "recurrence_days"),
 			invalid("a schedule title over 255 characters", post("/scheduled_messages", schedule(H{"title": longName})), "title"),
+			invalid("a CSV import over 10 MiB", request{method: "POST", path: a.path("/kanban_items/import_preview"),
+				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", ops.MaxImportBytes)))}, "file"),
+			status("a CSV import of 10 MiB is read", request{method: "POST", path: a.path("/kanban_items/import_preview"),
+				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", ops.MaxImportBytes-6)))}, http.StatusOK),
 			invalid("a label description over 150,000 characters", post("/labels", H{"title": "long",
 				"description": strings.Repeat("d", schema.MaxTextRunes+1)}), "description"),
 		})

@@ -263,7 +263,14 @@ func (g *bodyGen) value(depth int) any {
 	case 7:
 		if depth > 0 {
 			n := g.pick(5)
-			if g.pick(20) == 0 {
+			switch g.pick(100) {
+			case 0: // a list of ids past every database's parameter limit
+				list := make([]any, 40_000)
+				for i := range list {
+					list[i] = i + 1
+				}
+				return list
+			case 1, 2, 3, 4:
 				n = 2000 // a long list
 			}
 			list := make([]any, n)
