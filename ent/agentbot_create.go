@@ -237,6 +237,16 @@ func (_c *AgentBotCreate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "AgentBot.name": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.Description(); ok {
+		if err := agentbot.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "AgentBot.description": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.OutgoingURL(); ok {
+		if err := agentbot.OutgoingURLValidator(v); err != nil {
+			return &ValidationError{Name: "outgoing_url", err: fmt.Errorf(`ent: validator failed for field "AgentBot.outgoing_url": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.BotType(); !ok {
 		return &ValidationError{Name: "bot_type", err: errors.New(`ent: missing required field "AgentBot.bot_type"`)}
 	}

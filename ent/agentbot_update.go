@@ -237,6 +237,16 @@ func (_u *AgentBotUpdate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "AgentBot.name": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := agentbot.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "AgentBot.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.OutgoingURL(); ok {
+		if err := agentbot.OutgoingURLValidator(v); err != nil {
+			return &ValidationError{Name: "outgoing_url", err: fmt.Errorf(`ent: validator failed for field "AgentBot.outgoing_url": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.BotType(); ok {
 		if err := agentbot.BotTypeValidator(v); err != nil {
 			return &ValidationError{Name: "bot_type", err: fmt.Errorf(`ent: validator failed for field "AgentBot.bot_type": %w`, err)}
@@ -619,6 +629,16 @@ func (_u *AgentBotUpdateOne) check() error {
 	if v, ok := _u.mutation.Name(); ok {
 		if err := agentbot.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "AgentBot.name": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := agentbot.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "AgentBot.description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.OutgoingURL(); ok {
+		if err := agentbot.OutgoingURLValidator(v); err != nil {
+			return &ValidationError{Name: "outgoing_url", err: fmt.Errorf(`ent: validator failed for field "AgentBot.outgoing_url": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.BotType(); ok {

@@ -359,6 +359,11 @@ func (_c *ContactCreate) check() error {
 	if _, ok := _c.mutation.Blocked(); !ok {
 		return &ValidationError{Name: "blocked", err: errors.New(`ent: missing required field "Contact.blocked"`)}
 	}
+	if v, ok := _c.mutation.AvatarURL(); ok {
+		if err := contact.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Contact.avatar_url": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.AdditionalAttributes(); !ok {
 		return &ValidationError{Name: "additional_attributes", err: errors.New(`ent: missing required field "Contact.additional_attributes"`)}
 	}

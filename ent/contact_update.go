@@ -388,6 +388,11 @@ func (_u *ContactUpdate) check() error {
 			return &ValidationError{Name: "identifier", err: fmt.Errorf(`ent: validator failed for field "Contact.identifier": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.AvatarURL(); ok {
+		if err := contact.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Contact.avatar_url": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Contact.account"`)
 	}
@@ -994,6 +999,11 @@ func (_u *ContactUpdateOne) check() error {
 	if v, ok := _u.mutation.Identifier(); ok {
 		if err := contact.IdentifierValidator(v); err != nil {
 			return &ValidationError{Name: "identifier", err: fmt.Errorf(`ent: validator failed for field "Contact.identifier": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AvatarURL(); ok {
+		if err := contact.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Contact.avatar_url": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {

@@ -259,8 +259,23 @@ func (_c *CustomAttributeDefinitionCreate) check() error {
 			return &ValidationError{Name: "attribute_model", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_model": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.AttributeDescription(); ok {
+		if err := customattributedefinition.AttributeDescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "attribute_description", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_description": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.AttributeValues(); !ok {
 		return &ValidationError{Name: "attribute_values", err: errors.New(`ent: missing required field "CustomAttributeDefinition.attribute_values"`)}
+	}
+	if v, ok := _c.mutation.RegexPattern(); ok {
+		if err := customattributedefinition.RegexPatternValidator(v); err != nil {
+			return &ValidationError{Name: "regex_pattern", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_pattern": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.RegexCue(); ok {
+		if err := customattributedefinition.RegexCueValidator(v); err != nil {
+			return &ValidationError{Name: "regex_cue", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_cue": %w`, err)}
+		}
 	}
 	if len(_c.mutation.AccountIDs()) == 0 {
 		return &ValidationError{Name: "account", err: errors.New(`ent: missing required edge "CustomAttributeDefinition.account"`)}

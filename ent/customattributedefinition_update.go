@@ -214,6 +214,21 @@ func (_u *CustomAttributeDefinitionUpdate) check() error {
 			return &ValidationError{Name: "attribute_model", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_model": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.AttributeDescription(); ok {
+		if err := customattributedefinition.AttributeDescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "attribute_description", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RegexPattern(); ok {
+		if err := customattributedefinition.RegexPatternValidator(v); err != nil {
+			return &ValidationError{Name: "regex_pattern", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_pattern": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RegexCue(); ok {
+		if err := customattributedefinition.RegexCueValidator(v); err != nil {
+			return &ValidationError{Name: "regex_cue", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_cue": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "CustomAttributeDefinition.account"`)
 	}
@@ -493,6 +508,21 @@ func (_u *CustomAttributeDefinitionUpdateOne) check() error {
 	if v, ok := _u.mutation.AttributeModel(); ok {
 		if err := customattributedefinition.AttributeModelValidator(v); err != nil {
 			return &ValidationError{Name: "attribute_model", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_model": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AttributeDescription(); ok {
+		if err := customattributedefinition.AttributeDescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "attribute_description", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.attribute_description": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RegexPattern(); ok {
+		if err := customattributedefinition.RegexPatternValidator(v); err != nil {
+			return &ValidationError{Name: "regex_pattern", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_pattern": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RegexCue(); ok {
+		if err := customattributedefinition.RegexCueValidator(v); err != nil {
+			return &ValidationError{Name: "regex_cue", err: fmt.Errorf(`ent: validator failed for field "CustomAttributeDefinition.regex_cue": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {

@@ -225,6 +225,11 @@ func (_u *FunnelStageUpdate) check() error {
 			return &ValidationError{Name: "color", err: fmt.Errorf(`ent: validator failed for field "FunnelStage.color": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := funnelstage.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "FunnelStage.description": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "FunnelStage.account"`)
 	}
@@ -552,6 +557,11 @@ func (_u *FunnelStageUpdateOne) check() error {
 	if v, ok := _u.mutation.Color(); ok {
 		if err := funnelstage.ColorValidator(v); err != nil {
 			return &ValidationError{Name: "color", err: fmt.Errorf(`ent: validator failed for field "FunnelStage.color": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := funnelstage.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "FunnelStage.description": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {

@@ -498,6 +498,11 @@ func (_c *InboxCreate) check() error {
 	if _, ok := _c.mutation.GreetingEnabled(); !ok {
 		return &ValidationError{Name: "greeting_enabled", err: errors.New(`ent: missing required field "Inbox.greeting_enabled"`)}
 	}
+	if v, ok := _c.mutation.GreetingMessage(); ok {
+		if err := inbox.GreetingMessageValidator(v); err != nil {
+			return &ValidationError{Name: "greeting_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.greeting_message": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.EnableAutoAssignment(); !ok {
 		return &ValidationError{Name: "enable_auto_assignment", err: errors.New(`ent: missing required field "Inbox.enable_auto_assignment"`)}
 	}
@@ -510,8 +515,18 @@ func (_c *InboxCreate) check() error {
 	if _, ok := _c.mutation.WorkingHoursEnabled(); !ok {
 		return &ValidationError{Name: "working_hours_enabled", err: errors.New(`ent: missing required field "Inbox.working_hours_enabled"`)}
 	}
+	if v, ok := _c.mutation.OutOfOfficeMessage(); ok {
+		if err := inbox.OutOfOfficeMessageValidator(v); err != nil {
+			return &ValidationError{Name: "out_of_office_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.out_of_office_message": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Timezone(); !ok {
 		return &ValidationError{Name: "timezone", err: errors.New(`ent: missing required field "Inbox.timezone"`)}
+	}
+	if v, ok := _c.mutation.Timezone(); ok {
+		if err := inbox.TimezoneValidator(v); err != nil {
+			return &ValidationError{Name: "timezone", err: fmt.Errorf(`ent: validator failed for field "Inbox.timezone": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.AllowMessagesAfterResolved(); !ok {
 		return &ValidationError{Name: "allow_messages_after_resolved", err: errors.New(`ent: missing required field "Inbox.allow_messages_after_resolved"`)}
@@ -525,6 +540,16 @@ func (_c *InboxCreate) check() error {
 	if v, ok := _c.mutation.SenderNameType(); ok {
 		if err := inbox.SenderNameTypeValidator(v); err != nil {
 			return &ValidationError{Name: "sender_name_type", err: fmt.Errorf(`ent: validator failed for field "Inbox.sender_name_type": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.BusinessName(); ok {
+		if err := inbox.BusinessNameValidator(v); err != nil {
+			return &ValidationError{Name: "business_name", err: fmt.Errorf(`ent: validator failed for field "Inbox.business_name": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.AvatarURL(); ok {
+		if err := inbox.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Inbox.avatar_url": %w`, err)}
 		}
 	}
 	if len(_c.mutation.AccountIDs()) == 0 {

@@ -504,9 +504,34 @@ func (_u *InboxUpdate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Inbox.name": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.GreetingMessage(); ok {
+		if err := inbox.GreetingMessageValidator(v); err != nil {
+			return &ValidationError{Name: "greeting_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.greeting_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.OutOfOfficeMessage(); ok {
+		if err := inbox.OutOfOfficeMessageValidator(v); err != nil {
+			return &ValidationError{Name: "out_of_office_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.out_of_office_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Timezone(); ok {
+		if err := inbox.TimezoneValidator(v); err != nil {
+			return &ValidationError{Name: "timezone", err: fmt.Errorf(`ent: validator failed for field "Inbox.timezone": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.SenderNameType(); ok {
 		if err := inbox.SenderNameTypeValidator(v); err != nil {
 			return &ValidationError{Name: "sender_name_type", err: fmt.Errorf(`ent: validator failed for field "Inbox.sender_name_type": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.BusinessName(); ok {
+		if err := inbox.BusinessNameValidator(v); err != nil {
+			return &ValidationError{Name: "business_name", err: fmt.Errorf(`ent: validator failed for field "Inbox.business_name": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AvatarURL(); ok {
+		if err := inbox.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Inbox.avatar_url": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
@@ -1306,9 +1331,34 @@ func (_u *InboxUpdateOne) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Inbox.name": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.GreetingMessage(); ok {
+		if err := inbox.GreetingMessageValidator(v); err != nil {
+			return &ValidationError{Name: "greeting_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.greeting_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.OutOfOfficeMessage(); ok {
+		if err := inbox.OutOfOfficeMessageValidator(v); err != nil {
+			return &ValidationError{Name: "out_of_office_message", err: fmt.Errorf(`ent: validator failed for field "Inbox.out_of_office_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Timezone(); ok {
+		if err := inbox.TimezoneValidator(v); err != nil {
+			return &ValidationError{Name: "timezone", err: fmt.Errorf(`ent: validator failed for field "Inbox.timezone": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.SenderNameType(); ok {
 		if err := inbox.SenderNameTypeValidator(v); err != nil {
 			return &ValidationError{Name: "sender_name_type", err: fmt.Errorf(`ent: validator failed for field "Inbox.sender_name_type": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.BusinessName(); ok {
+		if err := inbox.BusinessNameValidator(v); err != nil {
+			return &ValidationError{Name: "business_name", err: fmt.Errorf(`ent: validator failed for field "Inbox.business_name": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AvatarURL(); ok {
+		if err := inbox.AvatarURLValidator(v); err != nil {
+			return &ValidationError{Name: "avatar_url", err: fmt.Errorf(`ent: validator failed for field "Inbox.avatar_url": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {

@@ -191,6 +191,11 @@ func (_c *KanbanConfigCreate) check() error {
 	if _, ok := _c.mutation.AccountID(); !ok {
 		return &ValidationError{Name: "account_id", err: errors.New(`ent: missing required field "KanbanConfig.account_id"`)}
 	}
+	if v, ok := _c.mutation.WebhookURL(); ok {
+		if err := kanbanconfig.WebhookURLValidator(v); err != nil {
+			return &ValidationError{Name: "webhook_url", err: fmt.Errorf(`ent: validator failed for field "KanbanConfig.webhook_url": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Enabled(); !ok {
 		return &ValidationError{Name: "enabled", err: errors.New(`ent: missing required field "KanbanConfig.enabled"`)}
 	}

@@ -144,6 +144,11 @@ func (_u *KanbanConfigUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *KanbanConfigUpdate) check() error {
+	if v, ok := _u.mutation.WebhookURL(); ok {
+		if err := kanbanconfig.WebhookURLValidator(v); err != nil {
+			return &ValidationError{Name: "webhook_url", err: fmt.Errorf(`ent: validator failed for field "KanbanConfig.webhook_url": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "KanbanConfig.account"`)
 	}
@@ -339,6 +344,11 @@ func (_u *KanbanConfigUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *KanbanConfigUpdateOne) check() error {
+	if v, ok := _u.mutation.WebhookURL(); ok {
+		if err := kanbanconfig.WebhookURLValidator(v); err != nil {
+			return &ValidationError{Name: "webhook_url", err: fmt.Errorf(`ent: validator failed for field "KanbanConfig.webhook_url": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "KanbanConfig.account"`)
 	}

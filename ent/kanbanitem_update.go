@@ -493,6 +493,16 @@ func (_u *KanbanItemUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *KanbanItemUpdate) check() error {
+	if v, ok := _u.mutation.Title(); ok {
+		if err := kanbanitem.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := kanbanitem.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.description": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Priority(); ok {
 		if err := kanbanitem.PriorityValidator(v); err != nil {
 			return &ValidationError{Name: "priority", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.priority": %w`, err)}
@@ -1351,6 +1361,16 @@ func (_u *KanbanItemUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *KanbanItemUpdateOne) check() error {
+	if v, ok := _u.mutation.Title(); ok {
+		if err := kanbanitem.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Description(); ok {
+		if err := kanbanitem.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.description": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Priority(); ok {
 		if err := kanbanitem.PriorityValidator(v); err != nil {
 			return &ValidationError{Name: "priority", err: fmt.Errorf(`ent: validator failed for field "KanbanItem.priority": %w`, err)}

@@ -367,6 +367,11 @@ func (_c *MessageCreate) check() error {
 	if _, ok := _c.mutation.InboxID(); !ok {
 		return &ValidationError{Name: "inbox_id", err: errors.New(`ent: missing required field "Message.inbox_id"`)}
 	}
+	if v, ok := _c.mutation.Content(); ok {
+		if err := message.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "Message.content": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.MessageType(); !ok {
 		return &ValidationError{Name: "message_type", err: errors.New(`ent: missing required field "Message.message_type"`)}
 	}
@@ -399,6 +404,16 @@ func (_c *MessageCreate) check() error {
 	}
 	if _, ok := _c.mutation.AdditionalAttributes(); !ok {
 		return &ValidationError{Name: "additional_attributes", err: errors.New(`ent: missing required field "Message.additional_attributes"`)}
+	}
+	if v, ok := _c.mutation.SourceID(); ok {
+		if err := message.SourceIDValidator(v); err != nil {
+			return &ValidationError{Name: "source_id", err: fmt.Errorf(`ent: validator failed for field "Message.source_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.EchoID(); ok {
+		if err := message.EchoIDValidator(v); err != nil {
+			return &ValidationError{Name: "echo_id", err: fmt.Errorf(`ent: validator failed for field "Message.echo_id": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.SenderType(); ok {
 		if err := message.SenderTypeValidator(v); err != nil {

@@ -349,6 +349,11 @@ func (_u *MessageUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *MessageUpdate) check() error {
+	if v, ok := _u.mutation.Content(); ok {
+		if err := message.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "Message.content": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.MessageType(); ok {
 		if err := message.MessageTypeValidator(v); err != nil {
 			return &ValidationError{Name: "message_type", err: fmt.Errorf(`ent: validator failed for field "Message.message_type": %w`, err)}
@@ -362,6 +367,16 @@ func (_u *MessageUpdate) check() error {
 	if v, ok := _u.mutation.Status(); ok {
 		if err := message.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Message.status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.SourceID(); ok {
+		if err := message.SourceIDValidator(v); err != nil {
+			return &ValidationError{Name: "source_id", err: fmt.Errorf(`ent: validator failed for field "Message.source_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.EchoID(); ok {
+		if err := message.EchoIDValidator(v); err != nil {
+			return &ValidationError{Name: "echo_id", err: fmt.Errorf(`ent: validator failed for field "Message.echo_id": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.SenderType(); ok {
@@ -867,6 +882,11 @@ func (_u *MessageUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *MessageUpdateOne) check() error {
+	if v, ok := _u.mutation.Content(); ok {
+		if err := message.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "Message.content": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.MessageType(); ok {
 		if err := message.MessageTypeValidator(v); err != nil {
 			return &ValidationError{Name: "message_type", err: fmt.Errorf(`ent: validator failed for field "Message.message_type": %w`, err)}
@@ -880,6 +900,16 @@ func (_u *MessageUpdateOne) check() error {
 	if v, ok := _u.mutation.Status(); ok {
 		if err := message.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Message.status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.SourceID(); ok {
+		if err := message.SourceIDValidator(v); err != nil {
+			return &ValidationError{Name: "source_id", err: fmt.Errorf(`ent: validator failed for field "Message.source_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.EchoID(); ok {
+		if err := message.EchoIDValidator(v); err != nil {
+			return &ValidationError{Name: "echo_id", err: fmt.Errorf(`ent: validator failed for field "Message.echo_id": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.SenderType(); ok {

@@ -525,8 +525,18 @@ func (_c *ScheduledMessageCreate) check() error {
 	if _, ok := _c.mutation.ContactID(); !ok {
 		return &ValidationError{Name: "contact_id", err: errors.New(`ent: missing required field "ScheduledMessage.contact_id"`)}
 	}
+	if v, ok := _c.mutation.Title(); ok {
+		if err := scheduledmessage.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.title": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Content(); !ok {
 		return &ValidationError{Name: "content", err: errors.New(`ent: missing required field "ScheduledMessage.content"`)}
+	}
+	if v, ok := _c.mutation.Content(); ok {
+		if err := scheduledmessage.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.content": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.ScheduledAt(); !ok {
 		return &ValidationError{Name: "scheduled_at", err: errors.New(`ent: missing required field "ScheduledMessage.scheduled_at"`)}

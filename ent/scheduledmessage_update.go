@@ -635,6 +635,16 @@ func (_u *ScheduledMessageUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ScheduledMessageUpdate) check() error {
+	if v, ok := _u.mutation.Title(); ok {
+		if err := scheduledmessage.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Content(); ok {
+		if err := scheduledmessage.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.content": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := scheduledmessage.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.status": %w`, err)}
@@ -1659,6 +1669,16 @@ func (_u *ScheduledMessageUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *ScheduledMessageUpdateOne) check() error {
+	if v, ok := _u.mutation.Title(); ok {
+		if err := scheduledmessage.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Content(); ok {
+		if err := scheduledmessage.ContentValidator(v); err != nil {
+			return &ValidationError{Name: "content", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.content": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := scheduledmessage.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.status": %w`, err)}

@@ -209,6 +209,11 @@ func (_c *TeamCreate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Team.name": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.Description(); ok {
+		if err := team.DescriptionValidator(v); err != nil {
+			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "Team.description": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.AllowAutoAssign(); !ok {
 		return &ValidationError{Name: "allow_auto_assign", err: errors.New(`ent: missing required field "Team.allow_auto_assign"`)}
 	}

@@ -197,6 +197,11 @@ func (_c *WebhookSubscriptionCreate) check() error {
 	if _, ok := _c.mutation.AccountID(); !ok {
 		return &ValidationError{Name: "account_id", err: errors.New(`ent: missing required field "WebhookSubscription.account_id"`)}
 	}
+	if v, ok := _c.mutation.Name(); ok {
+		if err := webhooksubscription.NameValidator(v); err != nil {
+			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "WebhookSubscription.name": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.URL(); !ok {
 		return &ValidationError{Name: "url", err: errors.New(`ent: missing required field "WebhookSubscription.url"`)}
 	}

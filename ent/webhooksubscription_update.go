@@ -195,6 +195,11 @@ func (_u *WebhookSubscriptionUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *WebhookSubscriptionUpdate) check() error {
+	if v, ok := _u.mutation.Name(); ok {
+		if err := webhooksubscription.NameValidator(v); err != nil {
+			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "WebhookSubscription.name": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.URL(); ok {
 		if err := webhooksubscription.URLValidator(v); err != nil {
 			return &ValidationError{Name: "url", err: fmt.Errorf(`ent: validator failed for field "WebhookSubscription.url": %w`, err)}
@@ -497,6 +502,11 @@ func (_u *WebhookSubscriptionUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *WebhookSubscriptionUpdateOne) check() error {
+	if v, ok := _u.mutation.Name(); ok {
+		if err := webhooksubscription.NameValidator(v); err != nil {
+			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "WebhookSubscription.name": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.URL(); ok {
 		if err := webhooksubscription.URLValidator(v); err != nil {
 			return &ValidationError{Name: "url", err: fmt.Errorf(`ent: validator failed for field "WebhookSubscription.url": %w`, err)}

@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/ops"
 )
 
 // The cost of a query is what it may return: every field costs 1, and a
@@ -46,10 +47,10 @@ var listBounds = map[string]int{
 	"Query.contactableInboxes":   accountListBound,
 	"KanbanImportResult.created": importListBound,
 	"KanbanImportResult.errors":  importListBound,
-	// A message or schedule holds at most 15 files (the operations refuse
-	// more).
-	"Message.attachments":          15,
-	"ScheduledMessage.attachments": 15,
+	// A message or schedule holds at most ops.MaxAttachments files (the
+	// operations refuse more).
+	"Message.attachments":          ops.MaxAttachments,
+	"ScheduledMessage.attachments": ops.MaxAttachments,
 }
 
 // listBound is the most items the plain list field parent.field returns.

@@ -15,9 +15,10 @@ type API struct {
 }
 
 // NewApp returns a Fiber app configured as every part of the server needs it:
-// the one error mapper, lenient trailing slashes.
+// the one error mapper, lenient trailing slashes, bodyLimit for uploads and
+// MaxJSONBody for every other body.
 func NewApp(bodyLimit int) *fiber.App {
-	return fiber.New(fiber.Config{
+	app := fiber.New(fiber.Config{
 		ErrorHandler:          handleError,
 		StrictRouting:         false,
 		CaseSensitive:         true,
@@ -30,6 +31,8 @@ func NewApp(bodyLimit int) *fiber.App {
 		// "operations" first). Handlers parse forms themselves.
 		DisablePreParseMultipartForm: true,
 	})
+	app.Use(limitBody)
+	return app
 }
 
 // Mount registers the REST routes on app.

@@ -233,38 +233,47 @@ func (a *API) reorderCards(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, ok := unwrap(m, "kanban_item")["positions"].([]any)
-	if !ok {
-		return invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
-	}
-	entries := make([]ops.ReorderEntry, 0, len(list))
-	for _, el := range list {
-		obj, ok := el.(map[string]any)
-		if !ok {
-			return invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
-		}
-		id, err := optInt(obj, "id", "positions")
-		if err != nil {
-			return err
-		}
-		pos, err := optInt(obj, "position", "positions")
-		if err != nil {
-			return err
-		}
-		stage, err := optString(obj, "funnel_stage", "positions")
-		if err != nil {
-			return err
-		}
-		if id == nil || pos == nil {
-			return invalidField("positions", "Each position needs an id and a position")
-		}
-		entries = append(entries, ops.ReorderEntry{ID: *id, Position: *pos, Stage: stage})
+	entries, err := reorderEntries(m)
+	if err != nil {
+		return err
 	}
 	items, err := a.svc.ReorderCards(c.UserContext(), entries)
 	if err != nil {
 		return err
 	}
 	return c.JSON(H{"payload": cardsJSON(items)})
+}
+
+// reorderEntries reads the positions of a reorder body.
+func reorderEntries(m map[string]any) ([]ops.ReorderEntry, error) {
+	list, ok := unwrap(m, "kanban_item")["positions"].([]any)
+	if !ok {
+		return nil, invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
+	}
+	entries := make([]ops.ReorderEntry, 0, len(list))
+	for _, el := range list {
+		obj, ok := el.(map[string]any)
+		if !ok {
+			return nil, invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
+		}
+		id, err := optInt(obj, "id", "positions")
+		if err != nil {
+			return nil, err
+		}
+		pos, err := optInt(obj, "position", "positions")
+		if err != nil {
+			return nil, err
+		}
+		stage, err := optString(obj, "funnel_stage", "positions")
+		if err != nil {
+			return nil, err
+		}
+		if id == nil || pos == nil {
+			return nil, invalidField("positions", "Each position needs an id and a position")
+		}
+		entries = append(entries, ops.ReorderEntry{ID: *id, Position: *pos, Stage: stage})
+	}
+	return entries, nil
 }
 
 func (a *API) changeCardStatus(c *fiber.Ctx) error {

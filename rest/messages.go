@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"fmt"
 	"io"
 	"mime/multipart"
 	"path/filepath"
@@ -178,7 +177,5 @@ func (a *API) downloadAttachment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, at.ContentType)
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf("inline; filename=%q", at.FileName))
-	return c.SendFile(a.svc.Storage().Path(at.StorageKey))
+	return sendUpload(c, a.svc.Storage().Path(at.StorageKey), at.FileName, at.ContentType)
 }

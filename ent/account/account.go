@@ -72,6 +72,8 @@ var (
 	NameValidator func(string) error
 	// DefaultLocale holds the default value on creation for the "locale" field.
 	DefaultLocale string
+	// LocaleValidator is a validator for the "locale" field. It is called by the builders before save.
+	LocaleValidator func(string) error
 	// DefaultLastConversationDisplayID holds the default value on creation for the "last_conversation_display_id" field.
 	DefaultLastConversationDisplayID int
 )

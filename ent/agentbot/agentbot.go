@@ -94,7 +94,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -106,8 +106,12 @@ var (
 	NameValidator func(string) error
 	// DefaultDescription holds the default value on creation for the "description" field.
 	DefaultDescription string
+	// DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	DescriptionValidator func(string) error
 	// DefaultOutgoingURL holds the default value on creation for the "outgoing_url" field.
 	DefaultOutgoingURL string
+	// OutgoingURLValidator is a validator for the "outgoing_url" field. It is called by the builders before save.
+	OutgoingURLValidator func(string) error
 	// DefaultBotConfig holds the default value on creation for the "bot_config" field.
 	DefaultBotConfig map[string]interface{}
 )

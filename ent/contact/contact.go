@@ -118,7 +118,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -140,6 +140,8 @@ var (
 	DefaultBlocked bool
 	// DefaultAvatarURL holds the default value on creation for the "avatar_url" field.
 	DefaultAvatarURL string
+	// AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
+	AvatarURLValidator func(string) error
 	// DefaultAdditionalAttributes holds the default value on creation for the "additional_attributes" field.
 	DefaultAdditionalAttributes map[string]interface{}
 	// DefaultCustomAttributes holds the default value on creation for the "custom_attributes" field.

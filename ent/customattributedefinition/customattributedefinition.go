@@ -85,7 +85,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -99,12 +99,18 @@ var (
 	AttributeKeyValidator func(string) error
 	// DefaultAttributeDescription holds the default value on creation for the "attribute_description" field.
 	DefaultAttributeDescription string
+	// AttributeDescriptionValidator is a validator for the "attribute_description" field. It is called by the builders before save.
+	AttributeDescriptionValidator func(string) error
 	// DefaultAttributeValues holds the default value on creation for the "attribute_values" field.
 	DefaultAttributeValues []string
 	// DefaultRegexPattern holds the default value on creation for the "regex_pattern" field.
 	DefaultRegexPattern string
+	// RegexPatternValidator is a validator for the "regex_pattern" field. It is called by the builders before save.
+	RegexPatternValidator func(string) error
 	// DefaultRegexCue holds the default value on creation for the "regex_cue" field.
 	DefaultRegexCue string
+	// RegexCueValidator is a validator for the "regex_cue" field. It is called by the builders before save.
+	RegexCueValidator func(string) error
 )
 
 // AttributeDisplayType defines the type for the "attribute_display_type" enum field.

@@ -158,7 +158,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -174,6 +174,8 @@ var (
 	DefaultGreetingEnabled bool
 	// DefaultGreetingMessage holds the default value on creation for the "greeting_message" field.
 	DefaultGreetingMessage string
+	// GreetingMessageValidator is a validator for the "greeting_message" field. It is called by the builders before save.
+	GreetingMessageValidator func(string) error
 	// DefaultEnableAutoAssignment holds the default value on creation for the "enable_auto_assignment" field.
 	DefaultEnableAutoAssignment bool
 	// DefaultEnableEmailCollect holds the default value on creation for the "enable_email_collect" field.
@@ -184,16 +186,24 @@ var (
 	DefaultWorkingHoursEnabled bool
 	// DefaultOutOfOfficeMessage holds the default value on creation for the "out_of_office_message" field.
 	DefaultOutOfOfficeMessage string
+	// OutOfOfficeMessageValidator is a validator for the "out_of_office_message" field. It is called by the builders before save.
+	OutOfOfficeMessageValidator func(string) error
 	// DefaultTimezone holds the default value on creation for the "timezone" field.
 	DefaultTimezone string
+	// TimezoneValidator is a validator for the "timezone" field. It is called by the builders before save.
+	TimezoneValidator func(string) error
 	// DefaultAllowMessagesAfterResolved holds the default value on creation for the "allow_messages_after_resolved" field.
 	DefaultAllowMessagesAfterResolved bool
 	// DefaultLockToSingleConversation holds the default value on creation for the "lock_to_single_conversation" field.
 	DefaultLockToSingleConversation bool
 	// DefaultBusinessName holds the default value on creation for the "business_name" field.
 	DefaultBusinessName string
+	// BusinessNameValidator is a validator for the "business_name" field. It is called by the builders before save.
+	BusinessNameValidator func(string) error
 	// DefaultAvatarURL holds the default value on creation for the "avatar_url" field.
 	DefaultAvatarURL string
+	// AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
+	AvatarURLValidator func(string) error
 )
 
 // ChannelType defines the type for the "channel_type" enum field.

@@ -70,7 +70,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -80,6 +80,8 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// DefaultWebhookURL holds the default value on creation for the "webhook_url" field.
 	DefaultWebhookURL string
+	// WebhookURLValidator is a validator for the "webhook_url" field. It is called by the builders before save.
+	WebhookURLValidator func(string) error
 	// DefaultWebhookSecret holds the default value on creation for the "webhook_secret" field.
 	DefaultWebhookSecret string
 	// DefaultEnabled holds the default value on creation for the "enabled" field.

@@ -170,7 +170,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -182,8 +182,12 @@ var (
 	DefaultPosition int64
 	// DefaultTitle holds the default value on creation for the "title" field.
 	DefaultTitle string
+	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	TitleValidator func(string) error
 	// DefaultDescription holds the default value on creation for the "description" field.
 	DefaultDescription string
+	// DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	DescriptionValidator func(string) error
 	// DefaultValue holds the default value on creation for the "value" field.
 	DefaultValue float64
 	// ValueValidator is a validator for the "value" field. It is called by the builders before save.

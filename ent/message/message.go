@@ -127,7 +127,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -135,12 +135,18 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	ContentValidator func(string) error
 	// DefaultPrivate holds the default value on creation for the "private" field.
 	DefaultPrivate bool
 	// DefaultContentAttributes holds the default value on creation for the "content_attributes" field.
 	DefaultContentAttributes map[string]interface{}
 	// DefaultAdditionalAttributes holds the default value on creation for the "additional_attributes" field.
 	DefaultAdditionalAttributes map[string]interface{}
+	// SourceIDValidator is a validator for the "source_id" field. It is called by the builders before save.
+	SourceIDValidator func(string) error
+	// EchoIDValidator is a validator for the "echo_id" field. It is called by the builders before save.
+	EchoIDValidator func(string) error
 	// DefaultDeliveryAttempts holds the default value on creation for the "delivery_attempts" field.
 	DefaultDeliveryAttempts int
 )

@@ -121,6 +121,8 @@ func init() {
 	accountDescLocale := accountFields[1].Descriptor()
 	// account.DefaultLocale holds the default value on creation for the locale field.
 	account.DefaultLocale = accountDescLocale.Default.(string)
+	// account.LocaleValidator is a validator for the "locale" field. It is called by the builders before save.
+	account.LocaleValidator = accountDescLocale.Validators[0].(func(string) error)
 	// accountDescLastConversationDisplayID is the schema descriptor for last_conversation_display_id field.
 	accountDescLastConversationDisplayID := accountFields[3].Descriptor()
 	// account.DefaultLastConversationDisplayID holds the default value on creation for the last_conversation_display_id field.
@@ -135,6 +137,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	accountuserMixinHooks1 := accountuserMixin[1].Hooks()
+
+	accountuser.Hooks[1] = accountuserMixinHooks1[0]
 	accountuserMixinFields0 := accountuserMixin[0].Fields()
 	_ = accountuserMixinFields0
 	accountuserFields := schema.AccountUser{}.Fields()
@@ -163,6 +168,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	agentbotMixinHooks1 := agentbotMixin[1].Hooks()
+
+	agentbot.Hooks[1] = agentbotMixinHooks1[0]
 	agentbotMixinFields0 := agentbotMixin[0].Fields()
 	_ = agentbotMixinFields0
 	agentbotFields := schema.AgentBot{}.Fields()
@@ -199,10 +207,14 @@ func init() {
 	agentbotDescDescription := agentbotFields[1].Descriptor()
 	// agentbot.DefaultDescription holds the default value on creation for the description field.
 	agentbot.DefaultDescription = agentbotDescDescription.Default.(string)
+	// agentbot.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	agentbot.DescriptionValidator = agentbotDescDescription.Validators[0].(func(string) error)
 	// agentbotDescOutgoingURL is the schema descriptor for outgoing_url field.
 	agentbotDescOutgoingURL := agentbotFields[2].Descriptor()
 	// agentbot.DefaultOutgoingURL holds the default value on creation for the outgoing_url field.
 	agentbot.DefaultOutgoingURL = agentbotDescOutgoingURL.Default.(string)
+	// agentbot.OutgoingURLValidator is a validator for the "outgoing_url" field. It is called by the builders before save.
+	agentbot.OutgoingURLValidator = agentbotDescOutgoingURL.Validators[0].(func(string) error)
 	// agentbotDescBotConfig is the schema descriptor for bot_config field.
 	agentbotDescBotConfig := agentbotFields[4].Descriptor()
 	// agentbot.DefaultBotConfig holds the default value on creation for the bot_config field.
@@ -217,6 +229,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	attachmentMixinHooks1 := attachmentMixin[1].Hooks()
+
+	attachment.Hooks[1] = attachmentMixinHooks1[0]
 	attachmentMixinFields0 := attachmentMixin[0].Fields()
 	_ = attachmentMixinFields0
 	attachmentFields := schema.Attachment{}.Fields()
@@ -257,6 +272,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	cardnoteMixinHooks1 := cardnoteMixin[1].Hooks()
+
+	cardnote.Hooks[1] = cardnoteMixinHooks1[0]
 	cardnoteMixinFields0 := cardnoteMixin[0].Fields()
 	_ = cardnoteMixinFields0
 	cardnoteFields := schema.CardNote{}.Fields()
@@ -274,7 +292,21 @@ func init() {
 	// cardnoteDescContent is the schema descriptor for content field.
 	cardnoteDescContent := cardnoteFields[2].Descriptor()
 	// cardnote.ContentValidator is a validator for the "content" field. It is called by the builders before save.
-	cardnote.ContentValidator = cardnoteDescContent.Validators[0].(func(string) error)
+	cardnote.ContentValidator = func() func(string) error {
+		validators := cardnoteDescContent.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(content string) error {
+			for _, fn := range fns {
+				if err := fn(content); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	cardstagehistoryMixin := schema.CardStageHistory{}.Mixin()
 	cardstagehistory.Policy = privacy.NewPolicies(cardstagehistoryMixin[0], schema.CardStageHistory{})
 	cardstagehistory.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -285,6 +317,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	cardstagehistoryMixinHooks0 := cardstagehistoryMixin[0].Hooks()
+
+	cardstagehistory.Hooks[1] = cardstagehistoryMixinHooks0[0]
 	cardstagehistoryFields := schema.CardStageHistory{}.Fields()
 	_ = cardstagehistoryFields
 	// cardstagehistoryDescFromStatus is the schema descriptor for from_status field.
@@ -309,6 +344,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	checklistitemMixinHooks1 := checklistitemMixin[1].Hooks()
+
+	checklistitem.Hooks[1] = checklistitemMixinHooks1[0]
 	checklistitemMixinFields0 := checklistitemMixin[0].Fields()
 	_ = checklistitemMixinFields0
 	checklistitemFields := schema.ChecklistItem{}.Fields()
@@ -326,7 +364,21 @@ func init() {
 	// checklistitemDescText is the schema descriptor for text field.
 	checklistitemDescText := checklistitemFields[1].Descriptor()
 	// checklistitem.TextValidator is a validator for the "text" field. It is called by the builders before save.
-	checklistitem.TextValidator = checklistitemDescText.Validators[0].(func(string) error)
+	checklistitem.TextValidator = func() func(string) error {
+		validators := checklistitemDescText.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(text string) error {
+			for _, fn := range fns {
+				if err := fn(text); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// checklistitemDescCompleted is the schema descriptor for completed field.
 	checklistitemDescCompleted := checklistitemFields[2].Descriptor()
 	// checklistitem.DefaultCompleted holds the default value on creation for the completed field.
@@ -373,9 +425,12 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	contactMixinHooks1 := contactMixin[1].Hooks()
 	contactHooks := schema.Contact{}.Hooks()
 
-	contact.Hooks[1] = contactHooks[0]
+	contact.Hooks[1] = contactMixinHooks1[0]
+
+	contact.Hooks[2] = contactHooks[0]
 	contactMixinFields0 := contactMixin[0].Fields()
 	_ = contactMixinFields0
 	contactFields := schema.Contact{}.Fields()
@@ -416,6 +471,8 @@ func init() {
 	contactDescAvatarURL := contactFields[5].Descriptor()
 	// contact.DefaultAvatarURL holds the default value on creation for the avatar_url field.
 	contact.DefaultAvatarURL = contactDescAvatarURL.Default.(string)
+	// contact.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
+	contact.AvatarURLValidator = contactDescAvatarURL.Validators[0].(func(string) error)
 	// contactDescAdditionalAttributes is the schema descriptor for additional_attributes field.
 	contactDescAdditionalAttributes := contactFields[6].Descriptor()
 	// contact.DefaultAdditionalAttributes holds the default value on creation for the additional_attributes field.
@@ -442,6 +499,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	contactinboxMixinHooks1 := contactinboxMixin[1].Hooks()
+
+	contactinbox.Hooks[1] = contactinboxMixinHooks1[0]
 	contactinboxMixinFields0 := contactinboxMixin[0].Fields()
 	_ = contactinboxMixinFields0
 	contactinboxFields := schema.ContactInbox{}.Fields()
@@ -488,6 +548,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	conversationMixinHooks1 := conversationMixin[1].Hooks()
+
+	conversation.Hooks[1] = conversationMixinHooks1[0]
 	conversationMixinFields0 := conversationMixin[0].Fields()
 	_ = conversationMixinFields0
 	conversationFields := schema.Conversation{}.Fields()
@@ -528,6 +591,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	customattributedefinitionMixinHooks1 := customattributedefinitionMixin[1].Hooks()
+
+	customattributedefinition.Hooks[1] = customattributedefinitionMixinHooks1[0]
 	customattributedefinitionMixinFields0 := customattributedefinitionMixin[0].Fields()
 	_ = customattributedefinitionMixinFields0
 	customattributedefinitionFields := schema.CustomAttributeDefinition{}.Fields()
@@ -583,6 +649,8 @@ func init() {
 	customattributedefinitionDescAttributeDescription := customattributedefinitionFields[4].Descriptor()
 	// customattributedefinition.DefaultAttributeDescription holds the default value on creation for the attribute_description field.
 	customattributedefinition.DefaultAttributeDescription = customattributedefinitionDescAttributeDescription.Default.(string)
+	// customattributedefinition.AttributeDescriptionValidator is a validator for the "attribute_description" field. It is called by the builders before save.
+	customattributedefinition.AttributeDescriptionValidator = customattributedefinitionDescAttributeDescription.Validators[0].(func(string) error)
 	// customattributedefinitionDescAttributeValues is the schema descriptor for attribute_values field.
 	customattributedefinitionDescAttributeValues := customattributedefinitionFields[5].Descriptor()
 	// customattributedefinition.DefaultAttributeValues holds the default value on creation for the attribute_values field.
@@ -591,10 +659,14 @@ func init() {
 	customattributedefinitionDescRegexPattern := customattributedefinitionFields[6].Descriptor()
 	// customattributedefinition.DefaultRegexPattern holds the default value on creation for the regex_pattern field.
 	customattributedefinition.DefaultRegexPattern = customattributedefinitionDescRegexPattern.Default.(string)
+	// customattributedefinition.RegexPatternValidator is a validator for the "regex_pattern" field. It is called by the builders before save.
+	customattributedefinition.RegexPatternValidator = customattributedefinitionDescRegexPattern.Validators[0].(func(string) error)
 	// customattributedefinitionDescRegexCue is the schema descriptor for regex_cue field.
 	customattributedefinitionDescRegexCue := customattributedefinitionFields[7].Descriptor()
 	// customattributedefinition.DefaultRegexCue holds the default value on creation for the regex_cue field.
 	customattributedefinition.DefaultRegexCue = customattributedefinitionDescRegexCue.Default.(string)
+	// customattributedefinition.RegexCueValidator is a validator for the "regex_cue" field. It is called by the builders before save.
+	customattributedefinition.RegexCueValidator = customattributedefinitionDescRegexCue.Validators[0].(func(string) error)
 	funnelMixin := schema.Funnel{}.Mixin()
 	funnel.Policy = privacy.NewPolicies(funnelMixin[1], schema.Funnel{})
 	funnel.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -605,6 +677,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	funnelMixinHooks1 := funnelMixin[1].Hooks()
+
+	funnel.Hooks[1] = funnelMixinHooks1[0]
 	funnelMixinFields0 := funnelMixin[0].Fields()
 	_ = funnelMixinFields0
 	funnelFields := schema.Funnel{}.Fields()
@@ -641,6 +716,8 @@ func init() {
 	funnelDescDescription := funnelFields[1].Descriptor()
 	// funnel.DefaultDescription holds the default value on creation for the description field.
 	funnel.DefaultDescription = funnelDescDescription.Default.(string)
+	// funnel.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	funnel.DescriptionValidator = funnelDescDescription.Validators[0].(func(string) error)
 	// funnelDescActive is the schema descriptor for active field.
 	funnelDescActive := funnelFields[2].Descriptor()
 	// funnel.DefaultActive holds the default value on creation for the active field.
@@ -659,6 +736,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	funnelstageMixinHooks1 := funnelstageMixin[1].Hooks()
+
+	funnelstage.Hooks[1] = funnelstageMixinHooks1[0]
 	funnelstageMixinFields0 := funnelstageMixin[0].Fields()
 	_ = funnelstageMixinFields0
 	funnelstageFields := schema.FunnelStage{}.Fields()
@@ -705,6 +785,8 @@ func init() {
 	funnelstageDescDescription := funnelstageFields[4].Descriptor()
 	// funnelstage.DefaultDescription holds the default value on creation for the description field.
 	funnelstage.DefaultDescription = funnelstageDescDescription.Default.(string)
+	// funnelstage.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	funnelstage.DescriptionValidator = funnelstageDescDescription.Validators[0].(func(string) error)
 	// funnelstageDescPosition is the schema descriptor for position field.
 	funnelstageDescPosition := funnelstageFields[5].Descriptor()
 	// funnelstage.DefaultPosition holds the default value on creation for the position field.
@@ -765,6 +847,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	inboxMixinHooks1 := inboxMixin[1].Hooks()
+
+	inbox.Hooks[1] = inboxMixinHooks1[0]
 	inboxMixinFields0 := inboxMixin[0].Fields()
 	_ = inboxMixinFields0
 	inboxFields := schema.Inbox{}.Fields()
@@ -809,6 +894,8 @@ func init() {
 	inboxDescGreetingMessage := inboxFields[4].Descriptor()
 	// inbox.DefaultGreetingMessage holds the default value on creation for the greeting_message field.
 	inbox.DefaultGreetingMessage = inboxDescGreetingMessage.Default.(string)
+	// inbox.GreetingMessageValidator is a validator for the "greeting_message" field. It is called by the builders before save.
+	inbox.GreetingMessageValidator = inboxDescGreetingMessage.Validators[0].(func(string) error)
 	// inboxDescEnableAutoAssignment is the schema descriptor for enable_auto_assignment field.
 	inboxDescEnableAutoAssignment := inboxFields[5].Descriptor()
 	// inbox.DefaultEnableAutoAssignment holds the default value on creation for the enable_auto_assignment field.
@@ -829,10 +916,14 @@ func init() {
 	inboxDescOutOfOfficeMessage := inboxFields[9].Descriptor()
 	// inbox.DefaultOutOfOfficeMessage holds the default value on creation for the out_of_office_message field.
 	inbox.DefaultOutOfOfficeMessage = inboxDescOutOfOfficeMessage.Default.(string)
+	// inbox.OutOfOfficeMessageValidator is a validator for the "out_of_office_message" field. It is called by the builders before save.
+	inbox.OutOfOfficeMessageValidator = inboxDescOutOfOfficeMessage.Validators[0].(func(string) error)
 	// inboxDescTimezone is the schema descriptor for timezone field.
 	inboxDescTimezone := inboxFields[10].Descriptor()
 	// inbox.DefaultTimezone holds the default value on creation for the timezone field.
 	inbox.DefaultTimezone = inboxDescTimezone.Default.(string)
+	// inbox.TimezoneValidator is a validator for the "timezone" field. It is called by the builders before save.
+	inbox.TimezoneValidator = inboxDescTimezone.Validators[0].(func(string) error)
 	// inboxDescAllowMessagesAfterResolved is the schema descriptor for allow_messages_after_resolved field.
 	inboxDescAllowMessagesAfterResolved := inboxFields[11].Descriptor()
 	// inbox.DefaultAllowMessagesAfterResolved holds the default value on creation for the allow_messages_after_resolved field.
@@ -845,10 +936,14 @@ func init() {
 	inboxDescBusinessName := inboxFields[14].Descriptor()
 	// inbox.DefaultBusinessName holds the default value on creation for the business_name field.
 	inbox.DefaultBusinessName = inboxDescBusinessName.Default.(string)
+	// inbox.BusinessNameValidator is a validator for the "business_name" field. It is called by the builders before save.
+	inbox.BusinessNameValidator = inboxDescBusinessName.Validators[0].(func(string) error)
 	// inboxDescAvatarURL is the schema descriptor for avatar_url field.
 	inboxDescAvatarURL := inboxFields[15].Descriptor()
 	// inbox.DefaultAvatarURL holds the default value on creation for the avatar_url field.
 	inbox.DefaultAvatarURL = inboxDescAvatarURL.Default.(string)
+	// inbox.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
+	inbox.AvatarURLValidator = inboxDescAvatarURL.Validators[0].(func(string) error)
 	inboxmemberMixin := schema.InboxMember{}.Mixin()
 	inboxmember.Policy = privacy.NewPolicies(inboxmemberMixin[1], schema.InboxMember{})
 	inboxmember.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -859,6 +954,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	inboxmemberMixinHooks1 := inboxmemberMixin[1].Hooks()
+
+	inboxmember.Hooks[1] = inboxmemberMixinHooks1[0]
 	inboxmemberMixinFields0 := inboxmemberMixin[0].Fields()
 	_ = inboxmemberMixinFields0
 	inboxmemberFields := schema.InboxMember{}.Fields()
@@ -883,6 +981,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	kanbanautomationMixinHooks1 := kanbanautomationMixin[1].Hooks()
+
+	kanbanautomation.Hooks[1] = kanbanautomationMixinHooks1[0]
 	kanbanautomationMixinFields0 := kanbanautomationMixin[0].Fields()
 	_ = kanbanautomationMixinFields0
 	kanbanautomationFields := schema.KanbanAutomation{}.Fields()
@@ -937,6 +1038,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	kanbanconfigMixinHooks1 := kanbanconfigMixin[1].Hooks()
+
+	kanbanconfig.Hooks[1] = kanbanconfigMixinHooks1[0]
 	kanbanconfigMixinFields0 := kanbanconfigMixin[0].Fields()
 	_ = kanbanconfigMixinFields0
 	kanbanconfigFields := schema.KanbanConfig{}.Fields()
@@ -955,6 +1059,8 @@ func init() {
 	kanbanconfigDescWebhookURL := kanbanconfigFields[0].Descriptor()
 	// kanbanconfig.DefaultWebhookURL holds the default value on creation for the webhook_url field.
 	kanbanconfig.DefaultWebhookURL = kanbanconfigDescWebhookURL.Default.(string)
+	// kanbanconfig.WebhookURLValidator is a validator for the "webhook_url" field. It is called by the builders before save.
+	kanbanconfig.WebhookURLValidator = kanbanconfigDescWebhookURL.Validators[0].(func(string) error)
 	// kanbanconfigDescWebhookSecret is the schema descriptor for webhook_secret field.
 	kanbanconfigDescWebhookSecret := kanbanconfigFields[1].Descriptor()
 	// kanbanconfig.DefaultWebhookSecret holds the default value on creation for the webhook_secret field.
@@ -977,9 +1083,12 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	kanbanitemMixinHooks1 := kanbanitemMixin[1].Hooks()
 	kanbanitemHooks := schema.KanbanItem{}.Hooks()
 
-	kanbanitem.Hooks[1] = kanbanitemHooks[0]
+	kanbanitem.Hooks[1] = kanbanitemMixinHooks1[0]
+
+	kanbanitem.Hooks[2] = kanbanitemHooks[0]
 	kanbanitemMixinFields0 := kanbanitemMixin[0].Fields()
 	_ = kanbanitemMixinFields0
 	kanbanitemFields := schema.KanbanItem{}.Fields()
@@ -1002,10 +1111,14 @@ func init() {
 	kanbanitemDescTitle := kanbanitemFields[4].Descriptor()
 	// kanbanitem.DefaultTitle holds the default value on creation for the title field.
 	kanbanitem.DefaultTitle = kanbanitemDescTitle.Default.(string)
+	// kanbanitem.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	kanbanitem.TitleValidator = kanbanitemDescTitle.Validators[0].(func(string) error)
 	// kanbanitemDescDescription is the schema descriptor for description field.
 	kanbanitemDescDescription := kanbanitemFields[5].Descriptor()
 	// kanbanitem.DefaultDescription holds the default value on creation for the description field.
 	kanbanitem.DefaultDescription = kanbanitemDescDescription.Default.(string)
+	// kanbanitem.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	kanbanitem.DescriptionValidator = kanbanitemDescDescription.Validators[0].(func(string) error)
 	// kanbanitemDescValue is the schema descriptor for value field.
 	kanbanitemDescValue := kanbanitemFields[7].Descriptor()
 	// kanbanitem.DefaultValue holds the default value on creation for the value field.
@@ -1034,6 +1147,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	labelMixinHooks1 := labelMixin[1].Hooks()
+
+	label.Hooks[1] = labelMixinHooks1[0]
 	labelMixinFields0 := labelMixin[0].Fields()
 	_ = labelMixinFields0
 	labelFields := schema.Label{}.Fields()
@@ -1071,6 +1187,8 @@ func init() {
 	labelDescDescription := labelFields[1].Descriptor()
 	// label.DefaultDescription holds the default value on creation for the description field.
 	label.DefaultDescription = labelDescDescription.Default.(string)
+	// label.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	label.DescriptionValidator = labelDescDescription.Validators[0].(func(string) error)
 	// labelDescColor is the schema descriptor for color field.
 	labelDescColor := labelFields[2].Descriptor()
 	// label.DefaultColor holds the default value on creation for the color field.
@@ -1091,9 +1209,12 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	messageMixinHooks1 := messageMixin[1].Hooks()
 	messageHooks := schema.Message{}.Hooks()
 
-	message.Hooks[1] = messageHooks[0]
+	message.Hooks[1] = messageMixinHooks1[0]
+
+	message.Hooks[2] = messageHooks[0]
 	messageMixinFields0 := messageMixin[0].Fields()
 	_ = messageMixinFields0
 	messageFields := schema.Message{}.Fields()
@@ -1108,6 +1229,10 @@ func init() {
 	message.DefaultUpdatedAt = messageDescUpdatedAt.Default.(func() time.Time)
 	// message.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	message.UpdateDefaultUpdatedAt = messageDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// messageDescContent is the schema descriptor for content field.
+	messageDescContent := messageFields[2].Descriptor()
+	// message.ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	message.ContentValidator = messageDescContent.Validators[0].(func(string) error)
 	// messageDescPrivate is the schema descriptor for private field.
 	messageDescPrivate := messageFields[5].Descriptor()
 	// message.DefaultPrivate holds the default value on creation for the private field.
@@ -1120,6 +1245,14 @@ func init() {
 	messageDescAdditionalAttributes := messageFields[8].Descriptor()
 	// message.DefaultAdditionalAttributes holds the default value on creation for the additional_attributes field.
 	message.DefaultAdditionalAttributes = messageDescAdditionalAttributes.Default.(map[string]interface{})
+	// messageDescSourceID is the schema descriptor for source_id field.
+	messageDescSourceID := messageFields[10].Descriptor()
+	// message.SourceIDValidator is a validator for the "source_id" field. It is called by the builders before save.
+	message.SourceIDValidator = messageDescSourceID.Validators[0].(func(string) error)
+	// messageDescEchoID is the schema descriptor for echo_id field.
+	messageDescEchoID := messageFields[11].Descriptor()
+	// message.EchoIDValidator is a validator for the "echo_id" field. It is called by the builders before save.
+	message.EchoIDValidator = messageDescEchoID.Validators[0].(func(string) error)
 	// messageDescDeliveryAttempts is the schema descriptor for delivery_attempts field.
 	messageDescDeliveryAttempts := messageFields[14].Descriptor()
 	// message.DefaultDeliveryAttempts holds the default value on creation for the delivery_attempts field.
@@ -1166,6 +1299,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	scheduledmessageMixinHooks1 := scheduledmessageMixin[1].Hooks()
+
+	scheduledmessage.Hooks[1] = scheduledmessageMixinHooks1[0]
 	scheduledmessageMixinFields0 := scheduledmessageMixin[0].Fields()
 	_ = scheduledmessageMixinFields0
 	scheduledmessageFields := schema.ScheduledMessage{}.Fields()
@@ -1184,10 +1320,14 @@ func init() {
 	scheduledmessageDescTitle := scheduledmessageFields[4].Descriptor()
 	// scheduledmessage.DefaultTitle holds the default value on creation for the title field.
 	scheduledmessage.DefaultTitle = scheduledmessageDescTitle.Default.(string)
+	// scheduledmessage.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	scheduledmessage.TitleValidator = scheduledmessageDescTitle.Validators[0].(func(string) error)
 	// scheduledmessageDescContent is the schema descriptor for content field.
 	scheduledmessageDescContent := scheduledmessageFields[5].Descriptor()
 	// scheduledmessage.DefaultContent holds the default value on creation for the content field.
 	scheduledmessage.DefaultContent = scheduledmessageDescContent.Default.(string)
+	// scheduledmessage.ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	scheduledmessage.ContentValidator = scheduledmessageDescContent.Validators[0].(func(string) error)
 	// scheduledmessageDescFailureReason is the schema descriptor for failure_reason field.
 	scheduledmessageDescFailureReason := scheduledmessageFields[8].Descriptor()
 	// scheduledmessage.DefaultFailureReason holds the default value on creation for the failure_reason field.
@@ -1224,6 +1364,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	teamMixinHooks1 := teamMixin[1].Hooks()
+
+	team.Hooks[1] = teamMixinHooks1[0]
 	teamMixinFields0 := teamMixin[0].Fields()
 	_ = teamMixinFields0
 	teamFields := schema.Team{}.Fields()
@@ -1260,6 +1403,8 @@ func init() {
 	teamDescDescription := teamFields[1].Descriptor()
 	// team.DefaultDescription holds the default value on creation for the description field.
 	team.DefaultDescription = teamDescDescription.Default.(string)
+	// team.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	team.DescriptionValidator = teamDescDescription.Validators[0].(func(string) error)
 	// teamDescAllowAutoAssign is the schema descriptor for allow_auto_assign field.
 	teamDescAllowAutoAssign := teamFields[2].Descriptor()
 	// team.DefaultAllowAutoAssign holds the default value on creation for the allow_auto_assign field.
@@ -1274,6 +1419,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	teammemberMixinHooks1 := teammemberMixin[1].Hooks()
+
+	teammember.Hooks[1] = teammemberMixinHooks1[0]
 	teammemberMixinFields0 := teammemberMixin[0].Fields()
 	_ = teammemberMixinFields0
 	teammemberFields := schema.TeamMember{}.Fields()
@@ -1330,6 +1478,10 @@ func init() {
 			return nil
 		}
 	}()
+	// userDescDisplayName is the schema descriptor for display_name field.
+	userDescDisplayName := userFields[1].Descriptor()
+	// user.DisplayNameValidator is a validator for the "display_name" field. It is called by the builders before save.
+	user.DisplayNameValidator = userDescDisplayName.Validators[0].(func(string) error)
 	// userDescEmail is the schema descriptor for email field.
 	userDescEmail := userFields[2].Descriptor()
 	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
@@ -1338,6 +1490,10 @@ func init() {
 	userDescConfirmed := userFields[4].Descriptor()
 	// user.DefaultConfirmed holds the default value on creation for the confirmed field.
 	user.DefaultConfirmed = userDescConfirmed.Default.(bool)
+	// userDescAvatarURL is the schema descriptor for avatar_url field.
+	userDescAvatarURL := userFields[5].Descriptor()
+	// user.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
+	user.AvatarURLValidator = userDescAvatarURL.Validators[0].(func(string) error)
 	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
 	webhookdelivery.Policy = privacy.NewPolicies(webhookdeliveryMixin[1], schema.WebhookDelivery{})
 	webhookdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1348,6 +1504,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	webhookdeliveryMixinHooks1 := webhookdeliveryMixin[1].Hooks()
+
+	webhookdelivery.Hooks[1] = webhookdeliveryMixinHooks1[0]
 	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
 	_ = webhookdeliveryMixinFields0
 	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
@@ -1384,6 +1543,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	webhooksubscriptionMixinHooks1 := webhooksubscriptionMixin[1].Hooks()
+
+	webhooksubscription.Hooks[1] = webhooksubscriptionMixinHooks1[0]
 	webhooksubscriptionMixinFields0 := webhooksubscriptionMixin[0].Fields()
 	_ = webhooksubscriptionMixinFields0
 	webhooksubscriptionFields := schema.WebhookSubscription{}.Fields()
@@ -1402,6 +1564,8 @@ func init() {
 	webhooksubscriptionDescName := webhooksubscriptionFields[0].Descriptor()
 	// webhooksubscription.DefaultName holds the default value on creation for the name field.
 	webhooksubscription.DefaultName = webhooksubscriptionDescName.Default.(string)
+	// webhooksubscription.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	webhooksubscription.NameValidator = webhooksubscriptionDescName.Validators[0].(func(string) error)
 	// webhooksubscriptionDescURL is the schema descriptor for url field.
 	webhooksubscriptionDescURL := webhooksubscriptionFields[1].Descriptor()
 	// webhooksubscription.URLValidator is a validator for the "url" field. It is called by the builders before save.

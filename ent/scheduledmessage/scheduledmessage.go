@@ -190,7 +190,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -200,8 +200,12 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// DefaultTitle holds the default value on creation for the "title" field.
 	DefaultTitle string
+	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	TitleValidator func(string) error
 	// DefaultContent holds the default value on creation for the "content" field.
 	DefaultContent string
+	// ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	ContentValidator func(string) error
 	// DefaultFailureReason holds the default value on creation for the "failure_reason" field.
 	DefaultFailureReason string
 	// DefaultContentAttributes holds the default value on creation for the "content_attributes" field.

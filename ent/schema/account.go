@@ -17,7 +17,7 @@ func (Account) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 func (Account) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").NotEmpty().MaxLen(255),
-		field.String("locale").Default("en"),
+		field.String("locale").Default("en").Validate(maxRunes(MaxNameRunes)),
 		field.Enum("status").Values("active", "suspended").Default("active"),
 		// Per-account counter behind conversations' display ids.
 		field.Int("last_conversation_display_id").Default(0),
@@ -36,14 +36,14 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 func (User) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").NotEmpty().MaxLen(255),
-		field.String("display_name").Optional(),
+		field.String("display_name").Optional().Validate(maxRunes(MaxNameRunes)),
 		// Stored lower-cased; unique over the installation.
 		field.String("email").NotEmpty().Unique(),
 		// Only the platform API and bootstrap may set it (see userPolicy).
 		field.String("password_hash").Optional().Sensitive().
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Bool("confirmed").Default(false),
-		field.String("avatar_url").Optional(),
+		field.String("avatar_url").Optional().Validate(maxRunes(MaxURLRunes)),
 	}
 }
 

@@ -27,7 +27,7 @@ func (Contact) Fields() []ent.Field {
 			Annotations(entgql.OrderField("PHONE_NUMBER")),
 		field.String("identifier").Optional().Nillable().MaxLen(255),
 		field.Bool("blocked").Default(false),
-		field.String("avatar_url").Optional().Default(""),
+		field.String("avatar_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)),
 		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}),
 		field.JSON("custom_attributes", map[string]any{}).Default(map[string]any{}),
 		field.JSON("labels", []string{}).Default([]string{}),
@@ -125,10 +125,10 @@ func (CustomAttributeDefinition) Fields() []ent.Field {
 			Values("text", "number", "currency", "percent", "link", "date", "list", "checkbox").
 			Default("text"),
 		field.Enum("attribute_model").Values("contact_attribute", "conversation_attribute"),
-		field.String("attribute_description").Optional().Default(""),
+		field.String("attribute_description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.JSON("attribute_values", []string{}).Default([]string{}),
-		field.String("regex_pattern").Optional().Default(""),
-		field.String("regex_cue").Optional().Default(""),
+		field.String("regex_pattern").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
+		field.String("regex_cue").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
 	}
 }
 

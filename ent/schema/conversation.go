@@ -77,7 +77,7 @@ func (Message) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("conversation_id").Immutable(),
 		field.Int("inbox_id").Immutable(),
-		field.Text("content").Optional().Nillable(),
+		field.Text("content").Optional().Nillable().Validate(maxRunes(MaxTextRunes)),
 		field.Enum("message_type").Values("incoming", "outgoing", "activity", "template").Default("outgoing"),
 		field.Enum("content_type").
 			Values("text", "input_text", "input_textarea", "input_email", "input_select", "cards", "form", "article", "incoming_email", "input_csat", "sticker").
@@ -87,8 +87,8 @@ func (Message) Fields() []ent.Field {
 		field.JSON("content_attributes", map[string]any{}).Default(map[string]any{}),
 		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}),
 		field.JSON("template_params", map[string]any{}).Optional(),
-		field.String("source_id").Optional().Nillable(),
-		field.String("echo_id").Optional().Nillable(),
+		field.String("source_id").Optional().Nillable().Validate(maxRunes(MaxNameRunes)),
+		field.String("echo_id").Optional().Nillable().Validate(maxRunes(MaxNameRunes)),
 		field.Enum("sender_type").Values("user", "contact", "agent_bot").Optional().Nillable(),
 		field.Int("sender_id").Optional().Nillable(),
 		// Durable delivery state: the delivery job claims the row while due.
@@ -157,7 +157,7 @@ func (Label) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, so the unique index ignores case.
 		field.String("title").NotEmpty().MaxLen(255).Match(labelTitlePattern).Annotations(entgql.OrderField("TITLE")),
-		field.String("description").Optional().Default(""),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.String("color").Default("#1f93ff").Match(hexColorPattern),
 		field.Bool("show_on_sidebar").Default(false),
 	}

@@ -24,18 +24,18 @@ func (Inbox) Fields() []ent.Field {
 		field.JSON("channel", schematype.Channel{}).Default(schematype.Channel{}).
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Bool("greeting_enabled").Default(false),
-		field.String("greeting_message").Optional().Default(""),
+		field.String("greeting_message").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Bool("enable_auto_assignment").Default(true),
 		field.Bool("enable_email_collect").Default(true),
 		field.Bool("csat_survey_enabled").Default(false),
 		field.Bool("working_hours_enabled").Default(false),
-		field.String("out_of_office_message").Optional().Default(""),
-		field.String("timezone").Default("UTC"),
+		field.String("out_of_office_message").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
+		field.String("timezone").Default("UTC").Validate(maxRunes(MaxNameRunes)),
 		field.Bool("allow_messages_after_resolved").Default(true),
 		field.Bool("lock_to_single_conversation").Default(false),
 		field.Enum("sender_name_type").Values("friendly", "professional").Default("friendly"),
-		field.String("business_name").Optional().Default(""),
-		field.String("avatar_url").Optional().Default(""),
+		field.String("business_name").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
+		field.String("avatar_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)),
 		field.Int("agent_bot_id").Optional().Nillable(),
 	}
 }
@@ -91,8 +91,8 @@ func (AgentBot) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMix
 func (AgentBot) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").NotEmpty().MaxLen(255),
-		field.String("description").Optional().Default(""),
-		field.String("outgoing_url").Optional().Default(""),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
+		field.String("outgoing_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)),
 		field.Enum("bot_type").Values("webhook").Default("webhook"),
 		field.JSON("bot_config", map[string]any{}).Default(map[string]any{}),
 	}

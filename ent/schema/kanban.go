@@ -18,7 +18,7 @@ func (Funnel) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin
 func (Funnel) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").NotEmpty().MaxLen(255),
-		field.String("description").Optional().Default(""),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Bool("active").Default(true),
 		field.JSON("settings", map[string]any{}).Default(map[string]any{}),
 	}
@@ -49,7 +49,7 @@ func (FunnelStage) Fields() []ent.Field {
 		field.String("name").NotEmpty().MaxLen(255),
 		field.String("slug").Validate(ValidStageSlug),
 		field.String("color").Optional().Default("").Validate(ValidStageColor),
-		field.String("description").Optional().Default(""),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Int("position").Default(0),
 	}
 }
@@ -81,8 +81,8 @@ func (KanbanItem) Fields() []ent.Field {
 		// Sort key inside the stage; (stage_id, position) is unique.
 		field.Int64("position").Default(0).Annotations(entgql.OrderField("POSITION")),
 		field.Int("conversation_id").Optional().Nillable(),
-		field.String("title").Default(""),
-		field.Text("description").Optional().Default(""),
+		field.String("title").Default("").Validate(maxRunes(MaxNameRunes)),
+		field.Text("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Enum("priority").Values("none", "low", "medium", "high", "urgent").Default("none"),
 		field.Float("value").Default(0).Min(0).Annotations(entgql.OrderField("VALUE")),
 		field.JSON("currency", map[string]string{}).Default(map[string]string{}).Annotations(entgql.Skip(entgql.SkipAll)),
@@ -129,7 +129,7 @@ func (ChecklistItem) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, Accou
 func (ChecklistItem) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("kanban_item_id").Immutable(),
-		field.String("text").NotEmpty(),
+		field.String("text").NotEmpty().Validate(maxRunes(MaxTextRunes)),
 		field.Bool("completed").Default(false),
 		field.Time("due_date").Optional().Nillable(),
 		field.Int("agent_id").Optional().Nillable(),
@@ -156,7 +156,7 @@ func (CardNote) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("kanban_item_id").Immutable(),
 		field.Int("author_id").Optional().Nillable(),
-		field.Text("content").NotEmpty(),
+		field.Text("content").NotEmpty().Validate(maxRunes(MaxTextRunes)),
 	}
 }
 
@@ -209,7 +209,7 @@ func (KanbanConfig) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, Accoun
 
 func (KanbanConfig) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("webhook_url").Optional().Default(""),
+		field.String("webhook_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)),
 		// Shown to administrators by a resolver of graph/ (the type is
 		// theirs only); never through generated filters.
 		field.String("webhook_secret").Optional().Default("").Sensitive().Annotations(entgql.Skip(entgql.SkipAll)),

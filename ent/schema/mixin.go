@@ -51,6 +51,10 @@ func (AccountMixin) Indexes() []ent.Index {
 
 func (AccountMixin) Policy() ent.Policy { return tenantPolicy() }
 
+// Hooks caps the JSON fields of every account-scoped entity (see
+// dataLimitsHook): all of them hold what users send.
+func (AccountMixin) Hooks() []ent.Hook { return []ent.Hook{dataLimitsHook()} }
+
 // skipGraphQL keeps an entity out of the GraphQL schema until the issue that
 // exposes it gives it resolvers.
 func skipGraphQL() []schema.Annotation {

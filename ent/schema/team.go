@@ -19,7 +19,7 @@ func (Team) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, unique per account (as Chatwoot).
 		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")),
-		field.String("description").Optional().Default(""),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Bool("allow_auto_assign").Default(true),
 	}
 }

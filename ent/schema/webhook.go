@@ -17,7 +17,7 @@ func (WebhookSubscription) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{},
 
 func (WebhookSubscription) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").Optional().Default(""),
+		field.String("name").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
 		field.String("url").NotEmpty().MaxLen(2048),
 		field.JSON("subscriptions", []string{}).Default([]string{}),
 		field.String("secret").Sensitive().Immutable(),

@@ -66,8 +66,8 @@ var customFilterOperators = []string{"equal_to", "not_equal_to", "contains", "do
 // FilterContacts returns a page of the contacts matching conds. AND binds
 // tighter than OR, as in the SQL Chatwoot builds from the same body.
 func (s *Service) FilterContacts(ctx context.Context, conds []FilterCondition, page int) (*Page[*ent.Contact], error) {
-	if len(conds) == 0 {
-		return nil, apperr.Invalid("Filter payload must hold at least one condition", "payload")
+	if err := checkFilterShape(conds); err != nil {
+		return nil, err
 	}
 	custom, err := s.Client(ctx).CustomAttributeDefinition.Query().
 		Where(customattributedefinition.AttributeModelEQ(customattributedefinition.AttributeModelContactAttribute)).
@@ -75,10 +75,37 @@ func (s *Service) FilterContacts(ctx context.Context, conds []FilterCondition, p
 	if err != nil {
 		return nil, apperr.From(err)
 	}
+	where, err := contactFilterPredicate(conds, custom, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.contactPage(ctx, []predicate.Contact{where}, "", page)
+}
+
+// checkFilterShape refuses an empty filter and one over the caps before
+// anything is queried.
+func checkFilterShape(conds []FilterCondition) error {
+	if len(conds) == 0 {
+		return apperr.Invalid("Filter payload must hold at least one condition", "payload")
+	}
+	if err := checkListLen("payload", len(conds), MaxFilterConditions); err != nil {
+		return err
+	}
+	for _, c := range conds {
+		if err := checkListLen("values", len(c.Values), MaxFilterValues); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// contactFilterPredicate builds the WHERE of a contact filter from its
+// conditions; custom are the account's contact attribute keys.
+func contactFilterPredicate(conds []FilterCondition, custom []string, now time.Time) (predicate.Contact, error) {
 	var groups [][]predicate.Contact
 	current := []predicate.Contact{}
 	for i, c := range conds {
-		p, err := contactConditionPredicate(c, i, custom, s.now())
+		p, err := contactConditionPredicate(c, i, custom, now)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +127,7 @@ func (s *Service) FilterContacts(ctx context.Context, conds []FilterCondition, p
 			ors = append(ors, contact.And(g...))
 		}
 	}
-	return s.contactPage(ctx, []predicate.Contact{contact.Or(ors...)}, "", page)
+	return contact.Or(ors...), nil
 }
 
 func contactConditionPredicate(c FilterCondition, i int, custom []string, now time.Time) (predicate.Contact, error) {

@@ -264,6 +264,9 @@ type plannedStage struct {
 // planStages validates a stage list against the funnel's current stages
 // (none for a new funnel) and matches each entry to the stage it updates.
 func planStages(in []StageInput, current []*ent.FunnelStage) (stagePlan, error) {
+	if err := checkListLen("stages", len(in), MaxFunnelStages); err != nil {
+		return nil, err
+	}
 	byID := map[int]*ent.FunnelStage{}
 	bySlug := map[string]*ent.FunnelStage{}
 	for _, st := range current {

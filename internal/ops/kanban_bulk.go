@@ -136,8 +136,8 @@ func checkBulkIDs(ids []int) error {
 	if len(ids) == 0 {
 		return apperr.Invalid("Item ids can't be blank: send the ids of the cards", "item_ids")
 	}
-	if len(ids) > 1000 {
-		return apperr.Invalid("Item ids: at most 1000 cards at once", "item_ids")
+	if len(ids) > MaxIDs {
+		return apperr.Invalid("Item ids: at most "+strconv.Itoa(MaxIDs)+" cards at once", "item_ids")
 	}
 	return nil
 }

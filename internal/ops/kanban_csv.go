@@ -125,7 +125,7 @@ const maxImportRows = 5000
 
 // ParseCSV reads a CSV file: its header and its rows (blank rows skipped).
 func ParseCSV(r io.Reader) (header []string, rows [][]string, err error) {
-	in := csv.NewReader(r)
+	in := csv.NewReader(&cappedReader{r: r, left: MaxImportBytes})
 	in.FieldsPerRecord = -1
 	in.TrimLeadingSpace = true
 	header, err = in.Read()
@@ -133,7 +133,7 @@ func ParseCSV(r io.Reader) (header []string, rows [][]string, err error) {
 		return nil, nil, apperr.Invalid("The CSV file is empty", "file")
 	}
 	if err != nil {
-		return nil, nil, apperr.Invalidf("file", "The file is not valid CSV: %v", err)
+		return nil, nil, csvError(err)
 	}
 	for i := range header {
 		header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
@@ -144,7 +144,7 @@ func ParseCSV(r io.Reader) (header []string, rows [][]string, err error) {
 			break
 		}
 		if err != nil {
-			return nil, nil, apperr.Invalidf("file", "The file is not valid CSV: %v", err)
+			return nil, nil, csvError(err)
 		}
 		if strings.TrimSpace(strings.Join(rec, "")) == "" {
 			continue
@@ -155,6 +155,42 @@ func ParseCSV(r io.Reader) (header []string, rows [][]string, err error) {
 		rows = append(rows, rec)
 	}
 	return header, rows, nil
+}
+
+// MaxImportBytes caps an import file: far above maxImportRows rows of card
+// fields, and low enough that one field cannot fill the memory.
+const MaxImportBytes = 10 << 20
+
+var errImportTooLarge = errors.New("import file too large")
+
+// cappedReader reads at most left bytes, then fails with errImportTooLarge.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// At the cap: fine if the file ends here.
+		var b [1]byte
+		if n, err := c.r.Read(b[:]); n == 0 && err != nil {
+			return 0, err
+		}
+		return 0, errImportTooLarge
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+func csvError(err error) error {
+	if errors.Is(err, errImportTooLarge) {
+		return apperr.Invalidf("file", "The file is larger than %d bytes (10 MiB)", MaxImportBytes)
+	}
+	return apperr.Invalidf("file", "The file is not valid CSV: %v", err)
 }
 
 // ImportInput is a parsed CSV file and how to read it.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/cardnote"
@@ -15,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -558,8 +560,10 @@ func checkCardFields(in CardInput, errs *fieldErrors) {
 	if in.Stage != nil && strings.TrimSpace(*in.Stage) == "" {
 		errs.add("funnel_stage", "Funnel stage can't be blank")
 	}
-	if in.Title != nil && len(*in.Title) > 1000 {
-		errs.add("item_details.title", "Title is too long (at most 1000 characters)")
+	if in.Title != nil && utf8.RuneCountInString(*in.Title) > schema.MaxNameRunes {
+		// The schema's validator holds every path; this names the field as
+		// the REST body spells it.
+		errs.add("item_details.title", fmt.Sprintf("Title is too long (at most %d characters)", schema.MaxNameRunes))
 	}
 }
 
@@ -620,6 +624,9 @@ func resolveConversation(ctx context.Context, c *ent.Client, displayID *int) (*i
 // checkCardAgents fails with 422 on field unless every id is an agent of
 // the account.
 func checkCardAgents(ctx context.Context, c *ent.Client, field string, ids []int) error {
+	if err := checkListLen(field, len(ids), MaxIDs); err != nil {
+		return err
+	}
 	err := checkAccountUsers(ctx, c, ids)
 	if ae, ok := err.(*apperr.Error); ok && ae.Kind == apperr.KindInvalid {
 		return apperr.Invalid(ae.Message, field)

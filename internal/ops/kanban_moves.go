@@ -109,6 +109,9 @@ func (s *Service) ReorderCards(ctx context.Context, entries []ReorderEntry) ([]*
 	if len(entries) == 0 {
 		return nil, apperr.Invalid("Positions can't be blank: send [{id, position, funnel_stage?}]", "positions")
 	}
+	if err := checkListLen("positions", len(entries), MaxReorderEntries); err != nil {
+		return nil, err
+	}
 	seen := map[int]bool{}
 	for _, e := range entries {
 		switch {

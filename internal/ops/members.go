@@ -32,6 +32,9 @@ type memberSet struct {
 // changeMembers applies change to set in one transaction, after checking
 // that every id names a user of the account: one stranger and nothing changes.
 func (s *Service) changeMembers(ctx context.Context, set memberSet, change MemberChange, userIDs []int) error {
+	if err := checkListLen("user_ids", len(userIDs), MaxIDs); err != nil {
+		return err
+	}
 	return apperrOrNil(s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		ids := uniqueInts(userIDs)
 		if err := checkAccountUsers(ctx, c, ids); err != nil {

@@ -75,9 +75,12 @@ func (s *Service) checkUploads(files []Upload) error {
 	if s.storage == nil {
 		return errors.New("no attachment storage configured")
 	}
+	if err := checkListLen("attachments", len(files), MaxAttachments); err != nil {
+		return err
+	}
 	for _, f := range files {
 		if f.Size > s.storage.MaxFileSize() {
-			return apperr.Invalidf("attachments", "%s is %d bytes; the limit is %d bytes per file", f.Name, f.Size, s.storage.MaxFileSize())
+			return apperr.Invalidf("attachments", "%s is %d bytes; the limit is %d bytes per file", storage.SafeName(f.Name), f.Size, s.storage.MaxFileSize())
 		}
 	}
 	return nil
@@ -98,6 +101,9 @@ func (s *Service) storeUploads(accountID int, files []Upload) ([]storedFile, err
 }
 
 func (s *Service) storeUpload(accountID int, f Upload) (storedFile, error) {
+	// The name is kept for display and downloads only: reduced to a safe base
+	// name once, here, for every transport.
+	f.Name = storage.SafeName(f.Name)
 	r, err := f.Open()
 	if err != nil {
 		return storedFile{}, fmt.Errorf("reading upload %s: %w", f.Name, err)

@@ -22,7 +22,7 @@ import (
 // FireSchedule); these are the operations callers use to manage it.
 
 // MaxScheduleAttachments is how many files one schedule may carry.
-const MaxScheduleAttachments = 15
+const MaxScheduleAttachments = MaxAttachments
 
 // SchedulePageSize is the length of a page of schedules.
 const SchedulePageSize = 25

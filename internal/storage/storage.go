@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
@@ -68,7 +70,7 @@ func (s *Store) MaxFileSize() int64 { return s.maxFileSize }
 // Save writes r as a new file of the account and returns its key and size.
 // A file over the limit is removed and reported as ErrTooLarge.
 func (s *Store) Save(accountID int, name string, r io.Reader) (key string, size int64, err error) {
-	key = filepath.ToSlash(filepath.Join(strconv.Itoa(accountID), uuid.NewString(), safeName(name)))
+	key = filepath.ToSlash(filepath.Join(strconv.Itoa(accountID), uuid.NewString(), SafeName(name)))
 	path := s.path(key)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return "", 0, err
@@ -105,13 +107,53 @@ func (s *Store) path(key string) string {
 	return filepath.Join(s.dir, filepath.FromSlash(filepath.Clean("/"+key)))
 }
 
-// safeName keeps a file name readable but free of path separators.
-func safeName(name string) string {
-	name = filepath.Base(strings.ReplaceAll(name, "\\", "/"))
-	if name == "." || name == "/" || name == "" {
-		return "file"
+// MaxNameBytes bounds a stored file name (most file systems allow 255).
+const MaxNameBytes = 200
+
+// FallbackName is the name of a file whose own name leaves nothing usable.
+const FallbackName = "file"
+
+// SafeName reduces an uploaded file's name to a base name that is safe on
+// disk and in a Content-Disposition header: no directories (either slash),
+// no "." or "..", no leading dots (hidden files), no control or
+// shell-and-Windows-reserved characters, valid UTF-8, at most MaxNameBytes
+// (the extension kept), and FallbackName when nothing is left.
+func SafeName(name string) string {
+	name = strings.ToValidUTF8(name, "")
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || strings.ContainsRune(`<>:"|?*`, r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	name = strings.TrimRight(name, ". ")
+	name = truncateName(name, MaxNameBytes)
+	if name == "" {
+		return FallbackName
 	}
 	return name
+}
+
+// truncateName cuts name to max bytes on a rune boundary, keeping a short
+// extension.
+func truncateName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	ext := filepath.Ext(name)
+	if len(ext) > 16 {
+		ext = ""
+	}
+	stem := name[:len(name)-len(ext)]
+	cut := max - len(ext)
+	for cut > 0 && !utf8.RuneStart(stem[cut]) {
+		cut--
+	}
+	return strings.TrimRight(stem[:cut], ". ") + ext
 }
 
 // Sign returns the query-string signature that lets a browser fetch the

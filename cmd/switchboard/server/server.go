@@ -36,7 +36,9 @@ type Config struct {
 	Channels jobs.Channels
 	// Retries are the waits between job attempts (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
-	// BodyLimit caps request bodies (attachments included), in bytes.
+	// BodyLimit caps multipart request bodies, in bytes (0: room for
+	// ops.MaxAttachments files of the storage's per-file limit). Other
+	// bodies are capped at rest.MaxJSONBody whatever this says.
 	BodyLimit int
 	// CatchUp is how late a scheduled message may still fire (0: the
 	// default); older occurrences are marked failed as missed.
@@ -69,15 +71,15 @@ type Server struct {
 // cfg.Storage it opens StorageDir, and panics if it cannot: callers that want
 // the error open the store themselves (as main does).
 func New(cfg Config, database *db.DB) *Server {
-	if cfg.BodyLimit == 0 {
-		cfg.BodyLimit = 64 << 20
-	}
 	if cfg.Storage == nil {
 		st, err := storage.Open(cfg.StorageDir, cfg.MaxFileSize)
 		if err != nil {
 			panic(err)
 		}
 		cfg.Storage = st
+	}
+	if cfg.BodyLimit == 0 {
+		cfg.BodyLimit = rest.BodyLimit(ops.MaxAttachments, cfg.Storage.MaxFileSize())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if cfg.Channels == nil {
