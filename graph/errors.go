@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -23,6 +24,7 @@ var codeOf = map[apperr.Kind]string{
 	apperr.KindInvalid:         "BAD_USER_INPUT",
 	apperr.KindConflict:        "CONFLICT",
 	apperr.KindInternal:        "INTERNAL_SERVER_ERROR",
+	apperr.KindUnavailable:     "UNAVAILABLE",
 }
 
 // presentError is the one place operation errors become GraphQL errors.
@@ -73,6 +75,20 @@ func unauthenticatedBody(err error) map[string]any {
 		"extensions": map[string]any{"code": codeOf[ae.Kind]},
 	}}}
 }
+
+// authFailureStatus is the status of a request whose viewer could not be
+// established: 401, or 503 (with Retry-After, as REST) when the database
+// could not be asked.
+func authFailureStatus(w http.ResponseWriter, err error) int {
+	if apperr.From(err).Kind == apperr.KindUnavailable {
+		w.Header().Set("Retry-After", retryAfterSeconds)
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusUnauthorized
+}
+
+// retryAfterSeconds matches REST's Retry-After during a database outage.
+const retryAfterSeconds = "5"
 
 // argumentsUndecoded reports whether the error being presented arose while
 // gqlgen decoded the field's arguments: the field takes arguments, but they

@@ -91,7 +91,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := h.svc.ViewerForToken(r.Context(), token, accountID)
 	if err != nil {
-		writeJSON(w, http.StatusUnauthorized, unauthenticatedBody(err))
+		writeJSON(w, authFailureStatus(w, err), unauthenticatedBody(err))
 		return
 	}
 	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))

@@ -17,7 +17,12 @@ var statusOf = map[apperr.Kind]int{
 	apperr.KindInvalid:         fiber.StatusUnprocessableEntity,
 	apperr.KindConflict:        fiber.StatusConflict,
 	apperr.KindInternal:        fiber.StatusInternalServerError,
+	apperr.KindUnavailable:     fiber.StatusServiceUnavailable,
 }
+
+// RetryAfterSeconds is the Retry-After of a 503 while the database is
+// unreachable: long enough not to hammer it, short enough to notice it back.
+const RetryAfterSeconds = "5"
 
 // errorBody is every error response: error is a sentence; validation
 // failures add Chatwoot's message and attributes (the failing fields).
@@ -37,6 +42,10 @@ func handleError(c *fiber.Ctx, err error) error {
 	status := statusOf[ae.Kind]
 	if ae.Kind == apperr.KindInternal {
 		slog.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+	}
+	if ae.Kind == apperr.KindUnavailable {
+		slog.Warn("database unreachable", "method", c.Method(), "path", c.Path(), "err", err)
+		c.Set(fiber.HeaderRetryAfter, RetryAfterSeconds)
 	}
 	body := errorBody{Error: ae.Message}
 	if ae.Kind == apperr.KindInvalid {

@@ -23,6 +23,9 @@ const (
 	KindNotFound
 	KindInvalid
 	KindConflict
+	// KindUnavailable: the database cannot be reached; the same request may
+	// succeed later (REST 503 with Retry-After).
+	KindUnavailable
 )
 
 // Error is an error the caller can act on.
@@ -78,6 +81,9 @@ func From(err error) *Error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if isOutage(err) {
+		return &Error{Kind: KindUnavailable, Message: unavailableMessage, Err: err}
 	}
 	var nf *ent.NotFoundError
 	if errors.As(err, &nf) {
