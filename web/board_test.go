@@ -30,6 +30,7 @@ type console struct {
 	account int
 	token   string
 	cookie  string
+	srv     *server.Server
 }
 
 func newConsole(t *testing.T, e testdb.Engine) *console {
@@ -47,7 +48,7 @@ func newConsole(t *testing.T, e testdb.Engine) *console {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.App.Listener(ln) }()
-	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, token: b.AccessToken}
+	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, token: b.AccessToken, srv: srv}
 	c.cookie = c.signIn("admin@acme.test", "long-enough-pass")
 	return c
 }

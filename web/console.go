@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/static"
@@ -29,12 +30,14 @@ type Console struct {
 	hub *events.Hub
 	// ctx ends at shutdown, and with it the live board connections.
 	ctx context.Context
+	// ws counts the live board connections.
+	ws *observe.Websockets
 }
 
 // Mount registers the console's routes and its static files. Live boards
-// follow hub until ctx ends.
-func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub) {
-	c := &Console{svc: svc, hub: hub, ctx: ctx}
+// follow hub until ctx ends; ws counts them.
+func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub, ws *observe.Websockets) {
+	c := &Console{svc: svc, hub: hub, ctx: ctx, ws: ws}
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.Files), MaxAge: 3600}))
 	app.Get("/", func(ctx *fiber.Ctx) error { return ctx.Redirect("/app") })
 	app.Get("/app/login", c.loginPage)

@@ -5,9 +5,9 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"entgo.io/ent/dialect"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/rest"
@@ -41,7 +42,15 @@ type Config struct {
 	// CatchUp is how late a scheduled message may still fire (0: the
 	// default); older occurrences are marked failed as missed.
 	CatchUp time.Duration
+	// Logger gets the access log (nil: slog.Default()).
+	Logger *slog.Logger
+	// ShutdownTimeout bounds how long Shutdown waits for in-flight
+	// requests (0: DefaultShutdownTimeout).
+	ShutdownTimeout time.Duration
 }
+
+// DefaultShutdownTimeout is how long in-flight requests get at shutdown.
+const DefaultShutdownTimeout = 10 * time.Second
 
 // Server is the assembled application.
 type Server struct {
@@ -51,6 +60,12 @@ type Server struct {
 	Jobs *jobs.Runner
 	// Events carries committed changes to live listeners.
 	Events *events.Hub
+	// Metrics is the Prometheus registry served at /metrics.
+	Metrics *observe.Metrics
+	// Websockets counts the websocket clients and closes them with 1001
+	// at shutdown.
+	Websockets      *observe.Websockets
+	shutdownTimeout time.Duration
 	// ctx is cancelled at shutdown; long-lived handlers (subscriptions,
 	// websockets) run under it rather than under a request context.
 	ctx    context.Context
@@ -75,7 +90,17 @@ func New(cfg Config, database *db.DB) *Server {
 	if cfg.Channels == nil {
 		cfg.Channels = delivery.NewDispatcher()
 	}
-	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel,
+		Websockets: &observe.Websockets{}, shutdownTimeout: cfg.ShutdownTimeout}
+	s.Metrics = observe.NewMetrics(database.SQL, database.Dialect, s.Websockets)
+	// First: every request gets its id, access log line and metrics.
+	s.App.Use(observe.Middleware(cfg.Logger, s.Metrics))
 	s.Events = events.NewHub()
 	if database.Dialect == dialect.Postgres {
 		if err := events.RelayThroughPostgres(ctx, s.Events, database.DSN, database.SQL); err != nil {
@@ -90,17 +115,25 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, cfg.Retries)
 	s.Jobs.Start(ctx)
+	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
+	health.Mount(s.App)
+	s.App.Get("/metrics", s.Metrics.Handler())
 	rest.Mount(s.App, s.Svc)
-	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")))
-	web.Mount(ctx, s.App, s.Svc, s.Events)
+	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
+	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(gql)))
+	web.Mount(ctx, s.App, s.Svc, s.Events, s.Websockets)
 	rest.NotFound(s.App)
 	return s
 }
 
-// Shutdown stops long-lived handlers and the job runner, then the HTTP
-// server.
+// Shutdown tells websocket clients the server is going away (close code
+// 1001, so they reconnect elsewhere) and ends the other long-lived handlers
+// and the job runner; it stops accepting connections and waits for the
+// requests in flight, for at most the configured timeout.
 func (s *Server) Shutdown() error {
+	s.Websockets.GoingAway()
 	s.cancel()
+	err := s.App.ShutdownWithTimeout(s.shutdownTimeout)
 	s.Jobs.Wait()
-	return s.App.Shutdown()
+	return err
 }
