@@ -65,7 +65,7 @@ func loadConfig() (config, error) {
 		StorageDir:      envOr("STORAGE_DIR", "./storage"),
 		MaxFileSize:     envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
 		CatchUp:         envDuration("SCHEDULE_CATCH_UP_WINDOW", ops.DefaultCatchUpWindow),
-		DatabaseWait:    envDuration("DATABASE_WAIT", 30*time.Second),
+		DatabaseWait:    envWait("DATABASE_WAIT", 30*time.Second),
 		ShutdownTimeout: envDuration("SHUTDOWN_TIMEOUT", server.DefaultShutdownTimeout),
 	}
 	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
@@ -87,6 +87,14 @@ func envInt64(name string, def int64) int64 {
 		return def
 	}
 	return n
+}
+
+// envWait is envDuration where 0 is a value: do not wait.
+func envWait(name string, def time.Duration) time.Duration {
+	if os.Getenv(name) == "0" {
+		return 0
+	}
+	return envDuration(name, def)
 }
 
 func envDuration(name string, def time.Duration) time.Duration {

@@ -53,8 +53,11 @@ func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	h.ws.open.Add(1)
 	c := &trackedConn{Conn: conn, ws: h.ws}
-	// The buffered writer must write through the tracked connection too.
-	brw.Writer.Reset(c)
+	// The buffered writer must write through the tracked connection too
+	// (when it holds nothing: Reset would drop what it holds).
+	if brw.Writer.Buffered() == 0 {
+		brw.Writer.Reset(c)
+	}
 	return c, brw, nil
 }
 
