@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -120,10 +121,21 @@ func New(cfg Config, database *db.DB) *Server {
 	s.App.Get("/metrics", s.Metrics.Handler())
 	rest.Mount(s.App, s.Svc)
 	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
-	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(gql)))
+	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
 	web.Mount(ctx, s.App, s.Svc, s.Events, s.Websockets)
 	rest.NotFound(s.App)
 	return s
+}
+
+// outlivingShutdown runs h under a request context that shutdown does not
+// cancel: the adaptor's context is fasthttp's request context, which ends
+// when the server starts shutting down, so a GraphQL request in flight then
+// failed instead of finishing (fasthttp never cancels it for anything else:
+// nothing is lost). Shutdown's timeout still bounds it.
+func outlivingShutdown(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithoutCancel(r.Context())))
+	})
 }
 
 // Shutdown tells websocket clients the server is going away (close code

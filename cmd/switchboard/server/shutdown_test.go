@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +101,66 @@ func TestShutdownWithoutListening(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("shutdown hung")
 	}
+}
+
+// TestShutdownFinishesRequestsInFlight: requests still being sent when
+// shutdown begins are answered (REST and GraphQL: fasthttp cancels the
+// adaptor's request context at shutdown), while new connections are refused.
+func TestShutdownFinishesRequestsInFlight(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		h := newHarness(t, e.New(t))
+		addr := h.listen()
+		requests := []struct {
+			name, path, body, want string
+		}{
+			{"graphql", "/graphql", `{"query":"{ __typename }"}`, `{"data":{"__typename":"Query"}}`},
+			{"rest", "/api/v1/accounts/" + strconv.Itoa(h.account) + "/labels", `{"title":"in-flight"}`, `"title":"in-flight"`},
+		}
+		conns := make([]net.Conn, len(requests))
+		for i, r := range requests {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			head := "POST " + r.path + " HTTP/1.1\r\nHost: " + addr + "\r\napi_access_token: " + h.token +
+				"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(r.body)) + "\r\n\r\n"
+			if _, err := conn.Write([]byte(head + r.body[:5])); err != nil {
+				t.Fatal(err)
+			}
+			conns[i] = conn
+		}
+		done := make(chan error, 1)
+		go func() { done <- h.srv.Shutdown() }()
+		eventually(t, "the listener closed", func() bool {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+			}
+			return err != nil
+		})
+		for i, r := range requests {
+			if _, err := conns[i].Write([]byte(r.body[5:])); err != nil {
+				t.Fatal(err)
+			}
+			_ = conns[i].SetReadDeadline(time.Now().Add(5 * time.Second))
+			res, err := http.ReadResponse(bufio.NewReader(conns[i]), nil)
+			if err != nil {
+				t.Fatalf("%s: the request in flight got no answer: %v", r.name, err)
+			}
+			got, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK || !strings.Contains(string(got), r.want) {
+				t.Errorf("%s: the request in flight answered %d %s, want 200 with %s", r.name, res.StatusCode, got, r.want)
+			}
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("shutdown: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("shutdown did not return")
+		}
+	})
 }
