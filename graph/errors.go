@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -13,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/throttle"
 )
 
 // codeOf is the extensions.code of each error kind.
@@ -25,6 +28,7 @@ var codeOf = map[apperr.Kind]string{
 	apperr.KindConflict:        "CONFLICT",
 	apperr.KindTooManyRequests: "TOO_MANY_REQUESTS",
 	apperr.KindInternal:        "INTERNAL_SERVER_ERROR",
+	apperr.KindUnavailable:     "UNAVAILABLE",
 }
 
 // presenter is presentError, with an error of a query past its time limit
@@ -97,6 +101,24 @@ func unauthenticatedBody(err error) map[string]any {
 		"extensions": map[string]any{"code": codeOf[ae.Kind]},
 	}}}
 }
+
+// authFailureStatus is the status of a request whose viewer could not be
+// established: 401, or 503 (with Retry-After, as REST) when the database
+// could not be asked.
+func authFailureStatus(w http.ResponseWriter, err error) int {
+	switch ae := apperr.From(err); ae.Kind {
+	case apperr.KindUnavailable:
+		w.Header().Set("Retry-After", retryAfterSeconds)
+		return http.StatusServiceUnavailable
+	case apperr.KindTooManyRequests:
+		w.Header().Set("Retry-After", strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
+		return http.StatusTooManyRequests
+	}
+	return http.StatusUnauthorized
+}
+
+// retryAfterSeconds matches REST's Retry-After during a database outage.
+const retryAfterSeconds = "5"
 
 // argumentsUndecoded reports whether the error being presented arose while
 // gqlgen decoded the field's arguments: the field takes arguments, but they

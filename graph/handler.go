@@ -17,7 +17,6 @@ import (
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
-	"github.com/switchboard/switchboard/internal/throttle"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -94,12 +93,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := h.svc.AuthenticateToken(r.Context(), r.RemoteAddr, token, accountID)
 	if err != nil {
-		status := http.StatusUnauthorized
-		if ae := apperr.From(err); ae.Kind == apperr.KindTooManyRequests {
-			status = http.StatusTooManyRequests
-			w.Header().Set("Retry-After", strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
-		}
-		writeJSON(w, status, unauthenticatedBody(err))
+		writeJSON(w, authFailureStatus(w, err), unauthenticatedBody(err))
 		return
 	}
 	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))

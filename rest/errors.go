@@ -20,7 +20,12 @@ var statusOf = map[apperr.Kind]int{
 	apperr.KindConflict:        fiber.StatusConflict,
 	apperr.KindTooManyRequests: fiber.StatusTooManyRequests,
 	apperr.KindInternal:        fiber.StatusInternalServerError,
+	apperr.KindUnavailable:     fiber.StatusServiceUnavailable,
 }
+
+// RetryAfterSeconds is the Retry-After of a 503 while the database is
+// unreachable: long enough not to hammer it, short enough to notice it back.
+const RetryAfterSeconds = "5"
 
 // errorBody is every error response: error is a sentence; validation
 // failures add Chatwoot's message and attributes (the failing fields).
@@ -43,6 +48,10 @@ func handleError(c *fiber.Ctx, err error) error {
 	}
 	if ae.Kind == apperr.KindTooManyRequests {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
+	}
+	if ae.Kind == apperr.KindUnavailable {
+		slog.Warn("database unreachable", "method", c.Method(), "path", c.Path(), "err", err)
+		c.Set(fiber.HeaderRetryAfter, RetryAfterSeconds)
 	}
 	body := errorBody{Error: ae.Message}
 	if ae.Kind == apperr.KindInvalid {

@@ -36,7 +36,7 @@ func TestFuzzRoutes(t *testing.T) {
 	// saved. Setenv keeps this test out of the parallel ones.
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		a := newApp(t, e)
+		a := newUnthrottledApp(t, e)
 		w := seedFuzzWorld(t, a)
 		routes := fuzzRoutes(a)
 		rng := rand.New(rand.NewPCG(fuzzSeedFromEnv(), uint64(len(routes))))

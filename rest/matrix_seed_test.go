@@ -76,7 +76,7 @@ func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	t.Helper()
 	// Every outbound URL points at a receiver on 127.0.0.1.
 	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
-	w := &mxWorld{app: newMatrixApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
+	w := &mxWorld{app: newUnthrottledApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.roles[rolePlatform] = mxCaller{token: w.Platform}
@@ -201,11 +201,12 @@ func lacksMarkers(body []byte, markers []string) []string {
 	return found
 }
 
-// newMatrixApp is newApp without credential throttling: the matrix sends
+// newUnthrottledApp is newApp without credential throttling: the matrix (and
+// the route pass) sends
 // hundreds of tokens to routes that refuse them (the platform token on
 // account routes, for one), which the throttle would turn into 429s. The
 // throttle has its own tests.
-func newMatrixApp(t *testing.T, e testdb.Engine) *app {
+func newUnthrottledApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
 	channels := &acceptingChannels{}
 	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &ops.UnthrottledAuthLimits})

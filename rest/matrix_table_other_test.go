@@ -46,7 +46,12 @@ func otherEntries() map[string]mxEntry {
 		"DELETE " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly, setup: mxFreshAccountUser,
 			body: func(c *mxCell) any { return H{"user_id": c.ids["user"]} }},
 
-		"GET /":          {want: mxRow{oRedirect, oRedirect, oRedirect, oRedirect, oRedirect, oRedirect}},
+		"GET /": {want: mxRow{oRedirect, oRedirect, oRedirect, oRedirect, oRedirect, oRedirect}},
+		// Operations endpoints answer anyone (keep /metrics off the public
+		// network, as the README says).
+		"GET /healthz":   {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /readyz":    {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /metrics":   {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		"GET /app/login": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		// Each role signs in with its own password; without one it is 401.
 		"POST /app/login": {want: mxRow{o401, oRedirect, oRedirect, oRedirect, oRedirect, o401},

@@ -160,7 +160,7 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return adaptor.HTTPHandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Subscribed before the handshake ends: a change made as soon as the
 		// browser is connected is not missed.
 		in, cancel := c.hub.Subscribe(f.AccountID)
@@ -170,7 +170,7 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 			return // the upgrader has answered
 		}
 		c.streamBoard(conn, in, f.ID)
-	})(ctx)
+	})))(ctx)
 }
 
 func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funnelID int) {
@@ -183,6 +183,10 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 	for {
 		select {
 		case <-c.ctx.Done():
+			// Going away: the page reconnects, to another instance if
+			// this one is stopping.
+			_ = conn.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"), time.Now().Add(t.writeWait))
 			return
 		case <-gone:
 			return

@@ -16,6 +16,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/throttle"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -35,13 +36,15 @@ type Console struct {
 	secureCookie bool
 	// publicHost is PUBLIC_URL's host[:port], an origin of our own.
 	publicHost string
+	// ws counts the live board connections.
+	ws *observe.Websockets
 }
 
 // Mount registers the console's routes and its static files. Live boards
-// follow hub until ctx ends. publicURL is where the console is served
-// (PUBLIC_URL); an https one makes the session cookie Secure.
-func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub, publicURL string) {
-	c := &Console{svc: svc, hub: hub, ctx: ctx}
+// follow hub until ctx ends; ws counts them. publicURL is where the console
+// is served (PUBLIC_URL); an https one makes the session cookie Secure.
+func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hub, publicURL string, ws *observe.Websockets) {
+	c := &Console{svc: svc, hub: hub, ctx: ctx, ws: ws}
 	if u, err := url.Parse(publicURL); err == nil {
 		c.secureCookie, c.publicHost = u.Scheme == "https", u.Host
 	}

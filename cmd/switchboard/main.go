@@ -51,18 +51,27 @@ type config struct {
 	PublicURL   string
 	// CatchUp is how late a scheduled message may still fire after downtime.
 	CatchUp time.Duration
+	// DatabaseWait is how long start-up waits for an unreachable database.
+	DatabaseWait time.Duration
+	// ShutdownTimeout bounds the wait for in-flight requests at SIGTERM.
+	ShutdownTimeout time.Duration
+	LogLevel        slog.Level
 }
 
-func loadConfig() config {
+func loadConfig() (config, error) {
 	c := config{
-		Port:        envOr("PORT", "3000"),
-		DatabaseURL: envOr("DATABASE_URL", db.DefaultURL),
-		StorageDir:  envOr("STORAGE_DIR", "./storage"),
-		MaxFileSize: envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
-		CatchUp:     envDuration("SCHEDULE_CATCH_UP_WINDOW", ops.DefaultCatchUpWindow),
+		Port:            envOr("PORT", "3000"),
+		DatabaseURL:     envOr("DATABASE_URL", db.DefaultURL),
+		StorageDir:      envOr("STORAGE_DIR", "./storage"),
+		MaxFileSize:     envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
+		CatchUp:         envDuration("SCHEDULE_CATCH_UP_WINDOW", ops.DefaultCatchUpWindow),
+		DatabaseWait:    envWait("DATABASE_WAIT", 30*time.Second),
+		ShutdownTimeout: envDuration("SHUTDOWN_TIMEOUT", server.DefaultShutdownTimeout),
 	}
 	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
-	return c
+	var err error
+	c.LogLevel, err = parseLogLevel(os.Getenv("LOG_LEVEL"))
+	return c, err
 }
 
 func envOr(name, def string) string {
@@ -80,6 +89,14 @@ func envInt64(name string, def int64) int64 {
 	return n
 }
 
+// envWait is envDuration where 0 is a value: do not wait.
+func envWait(name string, def time.Duration) time.Duration {
+	if os.Getenv(name) == "0" {
+		return 0
+	}
+	return envDuration(name, def)
+}
+
 func envDuration(name string, def time.Duration) time.Duration {
 	d, err := time.ParseDuration(os.Getenv(name))
 	if err != nil || d <= 0 {
@@ -88,8 +105,8 @@ func envDuration(name string, def time.Duration) time.Duration {
 	return d
 }
 
-func openDatabase(ctx context.Context, url string) (*db.DB, error) {
-	database, err := db.Open(url)
+func openDatabase(ctx context.Context, url string, wait time.Duration) (*db.DB, error) {
+	database, err := waitForDatabase(ctx, url, wait, db.Open)
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +118,15 @@ func openDatabase(ctx context.Context, url string) (*db.DB, error) {
 }
 
 func serve() error {
-	cfg := loadConfig()
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	logger := newLogger(os.Stderr, cfg.LogLevel)
+	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	database, err := openDatabase(ctx, cfg.DatabaseURL)
+	database, err := openDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait)
 	if err != nil {
 		return err
 	}
@@ -113,7 +135,8 @@ func serve() error {
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
-	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL}, database)
+	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL, Logger: logger,
+		ShutdownTimeout: cfg.ShutdownTimeout}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}
@@ -135,7 +158,7 @@ func serve() error {
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(10 * time.Second):
+	case <-time.After(cfg.ShutdownTimeout + 5*time.Second):
 		return errors.New("shutdown timed out")
 	}
 }
@@ -182,7 +205,11 @@ func bootstrap(args []string, out io.Writer) error {
 		return errors.New("bootstrap needs --account-name and --email")
 	}
 	ctx := context.Background()
-	database, err := openDatabase(ctx, loadConfig().DatabaseURL)
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	database, err := openDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func TestBootstrapPrintsOneJSONLineAndReusesUsers(t *testing.T) {
 			}
 		}
 		var setup bytes.Buffer
-		if err := firstStart(context.Background(), svc, loadConfig(), &setup); err != nil {
+		if err := firstStart(context.Background(), svc, mustLoadConfig(t), &setup); err != nil {
 			t.Fatal(err)
 		}
 		if setup.Len() != 0 {
@@ -91,7 +91,7 @@ func TestFirstStartSetsUpAnEmptyDatabaseOnce(t *testing.T) {
 		database := openTestDB(t)
 		svc := ops.New(database.Client)
 		var out bytes.Buffer
-		if err := firstStart(context.Background(), svc, loadConfig(), &out); err != nil {
+		if err := firstStart(context.Background(), svc, mustLoadConfig(t), &out); err != nil {
 			t.Fatal(err)
 		}
 		token := fieldAfter(out.String(), "API access token:")
@@ -102,7 +102,7 @@ func TestFirstStartSetsUpAnEmptyDatabaseOnce(t *testing.T) {
 			t.Errorf("the printed access token does not authenticate: %v", err)
 		}
 		out.Reset()
-		if err := firstStart(context.Background(), svc, loadConfig(), &out); err != nil || out.Len() != 0 {
+		if err := firstStart(context.Background(), svc, mustLoadConfig(t), &out); err != nil || out.Len() != 0 {
 			t.Errorf("second start set up again: %q, %v", out.String(), err)
 		}
 	})
@@ -110,7 +110,7 @@ func TestFirstStartSetsUpAnEmptyDatabaseOnce(t *testing.T) {
 
 func openTestDB(t *testing.T) *db.DB {
 	t.Helper()
-	database, err := openDatabase(context.Background(), loadConfig().DatabaseURL)
+	database, err := openDatabase(context.Background(), mustLoadConfig(t).DatabaseURL, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,4 +125,13 @@ func fieldAfter(text, label string) string {
 		}
 	}
 	return ""
+}
+
+func mustLoadConfig(t *testing.T) config {
+	t.Helper()
+	c, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -25,6 +25,9 @@ const (
 	KindInvalid
 	KindConflict
 	KindTooManyRequests
+	// KindUnavailable: the database cannot be reached; the same request may
+	// succeed later (REST 503 with Retry-After).
+	KindUnavailable
 )
 
 // Error is an error the caller can act on.
@@ -87,6 +90,9 @@ func From(err error) *Error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if isOutage(err) {
+		return &Error{Kind: KindUnavailable, Message: unavailableMessage, Err: err}
 	}
 	var nf *ent.NotFoundError
 	if errors.As(err, &nf) {

@@ -54,7 +54,15 @@ type Runner struct {
 	// ran counts the jobs this runner has run, per table: with several
 	// instances it shows how they split the work.
 	ran sync.Map // table → *atomic.Int64
+	// alive is when the loop last reported (Unix nanoseconds): readiness
+	// tells a stalled runner from an idle one by it.
+	alive atomic.Int64
 }
+
+// Alive is when the loop last reported: at every pass and after every job.
+func (r *Runner) Alive() time.Time { return time.Unix(0, r.alive.Load()) }
+
+func (r *Runner) reportAlive() { r.alive.Store(time.Now().UnixNano()) }
 
 // Ran returns how many jobs of each table this runner has run.
 func (r *Runner) Ran() map[string]int64 {
@@ -109,6 +117,7 @@ func (r *Runner) Wake() {
 
 // Start runs the loop until ctx ends; Wait waits for it to finish.
 func (r *Runner) Start(ctx context.Context) {
+	r.reportAlive()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -121,6 +130,7 @@ func (r *Runner) Wait() { r.wg.Wait() }
 
 func (r *Runner) loop(ctx context.Context) {
 	for {
+		r.reportAlive()
 		for r.RunDue(ctx) > 0 && ctx.Err() == nil {
 		}
 		r.runIdleAutomations(ctx)
@@ -206,6 +216,7 @@ func (r *Runner) runGroups(ctx context.Context, k kind, groups [][]int) {
 					slog.Error("running job", "table", k.table, "id", id, "err", err)
 				}
 				r.count(k.table)
+				r.reportAlive()
 			}
 		}()
 	}

@@ -5,9 +5,10 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net/http"
+	"time"
 
 	"entgo.io/ent/dialect"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -18,6 +19,7 @@ import (
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/rest"
@@ -51,7 +53,15 @@ type Config struct {
 	Now func() time.Time
 	// AuthLimits throttle guessed credentials (nil: ops.DefaultAuthLimits).
 	AuthLimits *ops.AuthLimits
+	// Logger gets the access log (nil: slog.Default()).
+	Logger *slog.Logger
+	// ShutdownTimeout bounds how long Shutdown waits for in-flight
+	// requests (0: DefaultShutdownTimeout).
+	ShutdownTimeout time.Duration
 }
+
+// DefaultShutdownTimeout is how long in-flight requests get at shutdown.
+const DefaultShutdownTimeout = 10 * time.Second
 
 // Server is the assembled application.
 type Server struct {
@@ -61,6 +71,12 @@ type Server struct {
 	Jobs *jobs.Runner
 	// Events carries committed changes to live listeners.
 	Events *events.Hub
+	// Metrics is the Prometheus registry served at /metrics.
+	Metrics *observe.Metrics
+	// Websockets counts the websocket clients and closes them with 1001
+	// at shutdown.
+	Websockets      *observe.Websockets
+	shutdownTimeout time.Duration
 	// ctx is cancelled at shutdown; long-lived handlers (subscriptions,
 	// websockets) run under it rather than under a request context.
 	ctx    context.Context
@@ -85,7 +101,17 @@ func New(cfg Config, database *db.DB) *Server {
 	if cfg.Channels == nil {
 		cfg.Channels = delivery.NewDispatcher()
 	}
-	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel,
+		Websockets: &observe.Websockets{}, shutdownTimeout: cfg.ShutdownTimeout}
+	s.Metrics = observe.NewMetrics(database.SQL, database.Dialect, s.Websockets)
+	// First: every request gets its id, access log line and metrics.
+	s.App.Use(observe.Middleware(cfg.Logger, s.Metrics))
 	s.Events = events.NewHub()
 	if database.Dialect == dialect.Postgres {
 		if err := events.RelayThroughPostgres(ctx, s.Events, database.DSN, database.SQL); err != nil {
@@ -107,17 +133,36 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, cfg.Retries)
 	s.Jobs.Start(ctx)
+	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
+	health.Mount(s.App)
+	s.App.Get("/metrics", s.Metrics.Handler())
 	rest.Mount(s.App, s.Svc)
-	s.App.All("/graphql", adaptor.HTTPHandler(graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")))
-	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL)
+	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
+	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
+	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL, s.Websockets)
 	rest.NotFound(s.App)
 	return s
 }
 
-// Shutdown stops long-lived handlers and the job runner, then the HTTP
-// server.
+// outlivingShutdown runs h under a request context that shutdown does not
+// cancel: the adaptor's context is fasthttp's request context, which ends
+// when the server starts shutting down, so a GraphQL request in flight then
+// failed instead of finishing (fasthttp never cancels it for anything else:
+// nothing is lost). Shutdown's timeout still bounds it.
+func outlivingShutdown(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithoutCancel(r.Context())))
+	})
+}
+
+// Shutdown tells websocket clients the server is going away (close code
+// 1001, so they reconnect elsewhere) and ends the other long-lived handlers
+// and the job runner; it stops accepting connections and waits for the
+// requests in flight, for at most the configured timeout.
 func (s *Server) Shutdown() error {
+	s.Websockets.GoingAway()
 	s.cancel()
+	err := s.App.ShutdownWithTimeout(s.shutdownTimeout)
 	s.Jobs.Wait()
-	return s.App.Shutdown()
+	return err
 }

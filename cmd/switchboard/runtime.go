@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/db"
+)
+
+// parseLogLevel reads LOG_LEVEL: debug, info (the default), warn or error.
+// Anything else stops the start: a typo must not silently hide logs.
+func parseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "info":
+		return slog.LevelInfo, nil
+	case "debug":
+		return slog.LevelDebug, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("LOG_LEVEL %q: want debug, info, warn or error", s)
+}
+
+// newLogger logs JSON lines (one object per line, for log collectors).
+func newLogger(out io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}))
+}
+
+const (
+	firstRetry = 250 * time.Millisecond
+	maxRetry   = 5 * time.Second
+)
+
+// waitForDatabase opens the database, retrying with doubling waits for as
+// long as wait while it is unreachable (an instance started beside its
+// database, or during a database restart). Other errors (a wrong URL or
+// password) fail at once: waiting would not fix them.
+func waitForDatabase(ctx context.Context, url string, wait time.Duration, open func(string) (*db.DB, error)) (*db.DB, error) {
+	deadline := time.Now().Add(wait)
+	delay := firstRetry
+	for {
+		d, err := open(url)
+		if err == nil || !apperr.IsOutage(err) {
+			return d, err
+		}
+		if time.Now().Add(delay).After(deadline) {
+			return nil, fmt.Errorf("database unreachable (waited DATABASE_WAIT=%s): %w", wait, err)
+		}
+		slog.Warn("database unreachable; retrying", "in", delay.String(), "err", err)
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("stopped while waiting for the database: %w", err)
+		case <-t.C:
+		}
+		delay = min(2*delay, maxRetry)
+	}
+}
