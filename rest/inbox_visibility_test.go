@@ -115,3 +115,36 @@ func TestCardWebhookCarriesTheConversationWhoeverMoves(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentMergeMovesTheWholeContact: an agent merges two contacts; the
+// mergee's conversations in inboxes the agent does not work in, and
+// schedules others wrote, move to the base contact too (the merge acts past
+// the inbox and author rules, as a named bypass), rather than being left on a
+// deleted contact.
+func TestAgentMergeMovesTheWholeContact(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		mine, theirs := a.apiInbox("Mine"), a.apiInbox("Theirs")
+		agentID, agent := a.agent(a.Account)
+		a.addInboxMembers(mine, agentID)
+		base, _ := a.contact(mine, H{"name": "Ann"})
+		mergee, _ := a.contact(mine, H{"name": "Ann (duplicate)"})
+		a.mustDo(request{method: "POST", path: a.path("/contacts/%d/contact_inboxes", mergee), body: H{"inbox_id": theirs}}, http.StatusOK)
+		elsewhere := a.startConversation(a.Account, a.Admin, H{"inbox_id": theirs, "contact_id": mergee})
+		at := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+		sched := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: H{"inbox_id": mine,
+			"contact_id": mergee, "content": "from the administrator", "scheduled_at": at}}, http.StatusOK).int(t, "id")
+		a.run(t, []scenario{
+			{name: "the agent merges", request: as(agent, request{method: "POST", path: a.path("/actions/contact_merge"),
+				body: H{"base_contact_id": base, "mergee_contact_id": mergee}}), wantStatus: http.StatusOK},
+			{name: "the conversation in the other inbox belongs to the base contact",
+				request:    request{method: "GET", path: a.path("/conversations/%d", elsewhere)},
+				wantStatus: http.StatusOK, want: map[string]any{"meta.sender.id": base}},
+			{name: "so does the administrator's schedule",
+				request:    request{method: "GET", path: a.path("/scheduled_messages/%d", sched)},
+				wantStatus: http.StatusOK, want: map[string]any{"contact_id": base}},
+		})
+	})
+}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,6 +40,23 @@ type cdpReply struct {
 	} `json:"error"`
 }
 
+// killGroup kills the browser's whole process group and waits, with a
+// deadline, until none of its processes is left.
+func killGroup(t *testing.T, cmd *exec.Cmd) {
+	pgid := cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(-pgid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Errorf("chromium's process group %d still has processes 10 s after SIGKILL", pgid)
+			return
+		}
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		time.Sleep(20 * time.Millisecond) // polling the kernel for the group's end; nothing to wait on
+	}
+}
+
 var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 func startBrowser(t *testing.T) *browser {
@@ -49,6 +67,11 @@ func startBrowser(t *testing.T) *browser {
 	cmd := exec.Command(chromiumPath, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir="+t.TempDir(), "--remote-debugging-port=0", "about:blank")
+	// Its own process group, so that the cleanup ends every process Chromium
+	// started (renderers, GPU and zygote processes), not only the parent:
+	// survivors kept writing into the profile directory while the test
+	// removed it ("directory not empty").
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +79,7 @@ func startBrowser(t *testing.T) *browser {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { killGroup(t, cmd) })
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

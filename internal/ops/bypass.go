@@ -56,11 +56,14 @@ func asSignedLink(ctx context.Context, accountID int) context.Context {
 // ids are shown.
 func asFormerMembers(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
-// withMergeDelete lets a contact merge delete the merged contact, which the
-// caller loaded under its own rules, where its role alone would not allow a
-// plain delete (agents merge contacts, as in Chatwoot).
-func withMergeDelete(ctx context.Context) context.Context {
-	return privacy.DecisionContext(ctx, privacy.Allow)
+// asContactMerge moves every conversation, schedule and contact inbox of the
+// merged contact (which the caller loaded under its own rules) to the base
+// contact and deletes it: the whole contact moves, not only the part in the
+// caller's inboxes or of the caller's authorship, and an agent may merge
+// where its role alone would not allow a plain delete (as in Chatwoot).
+// Nothing is read back to the caller but the base contact, under its rules.
+func asContactMerge(ctx context.Context, accountID int) context.Context {
+	return viewer.SystemInAccount(ctx, accountID, 0)
 }
 
 // asStartup is the installation's own set-up (first start, bootstrap): there

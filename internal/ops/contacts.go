@@ -559,12 +559,13 @@ func (s *Service) MergeContacts(ctx context.Context, baseID, mergeeID *int) (*en
 		if err != nil {
 			return notFound(err, "Contact")
 		}
-		if err := moveContactChildren(ctx, c, mergee.ID, base.ID); err != nil {
+		merging := asContactMerge(ctx, base.AccountID)
+		if err := moveContactChildren(merging, c, mergee.ID, base.ID); err != nil {
 			return err
 		}
 		// The mergee goes first: its e-mail, phone and identifier are unique
 		// and may be about to fill the base's empty fields.
-		if err := c.Contact.DeleteOneID(mergee.ID).Exec(withMergeDelete(ctx)); err != nil {
+		if err := c.Contact.DeleteOneID(mergee.ID).Exec(merging); err != nil {
 			return err
 		}
 		return fillFromMergee(ctx, base, mergee)
