@@ -31,7 +31,7 @@ func NewApp(bodyLimit int) *fiber.App {
 		// "operations" first). Handlers parse forms themselves.
 		DisablePreParseMultipartForm: true,
 	})
-	app.Use(limitBody)
+	app.Use(limitBody, refuseNUL)
 	return app
 }
 

@@ -35,3 +35,25 @@ func TestCardAndStageFormats(t *testing.T) {
 		})
 	})
 }
+
+// TestNULCharactersAreRefusedAlike: PostgreSQL stores no NUL in text, so a
+// NUL in a body or query string is a 400 on both engines (it was a 500 on
+// PostgreSQL and stored on SQLite); a literal backslash-u text is fine.
+func TestNULCharactersAreRefusedAlike(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		ib := a.apiInbox("Support")
+		a.run(t, []scenario{
+			status("a JSON \\u0000 escape is 400", request{method: "POST", path: a.path("/contacts"),
+				body: `{"inbox_id": ` + itoa(ib) + `, "name": "A\u0000B"}`}, http.StatusBadRequest),
+			status("a raw NUL byte is 400", request{method: "POST", path: a.path("/contacts"),
+				body: []byte("{\"inbox_id\": " + itoa(ib) + ", \"name\": \"A\x00B\"}")}, http.StatusBadRequest),
+			status("%00 in the query string is 400", request{method: "GET", path: a.path("/contacts/search") + "?q=a%00b"}, http.StatusBadRequest),
+			{name: "an escaped backslash before u0000 is plain text", request: request{method: "POST", path: a.path("/contacts"),
+				body: `{"inbox_id": ` + itoa(ib) + `, "name": "A\\u0000B"}`}, wantStatus: http.StatusOK,
+				want: map[string]any{"payload.contact.name": `A\u0000B`}},
+		})
+	})
+}

@@ -44,7 +44,11 @@ func handleError(c *fiber.Ctx, err error) error {
 	ae := apperr.From(err)
 	status := statusOf[ae.Kind]
 	if ae.Kind == apperr.KindInternal {
-		slog.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		cause := err
+		if ae.Err != nil {
+			cause = ae.Err // the operator needs the cause, not the client's sentence
+		}
+		slog.Error("request failed", "method", c.Method(), "path", c.Path(), "err", cause)
 	}
 	if ae.Kind == apperr.KindTooManyRequests {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(throttle.Seconds(ae.RetryAfter)))

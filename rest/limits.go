@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -42,4 +43,42 @@ func BodyLimit(files int, maxFileSize int64) int {
 		return int(^uint(0) >> 2)
 	}
 	return int(limit)
+}
+
+// refuseNUL answers 400 when a request's query string or non-multipart body
+// carries a NUL character (a raw 0x00 byte, %00, or the JSON escape \u0000):
+// PostgreSQL stores no NUL in text or JSON, so such input would fail there
+// (500) while SQLite stored it; refusing it keeps the engines alike.
+// Multipart bodies carry binary files and are not searched: their text
+// fields meet apperr's mapping of PostgreSQL's encoding errors (422).
+func refuseNUL(c *fiber.Ctx) error {
+	query := c.Request().URI().QueryString()
+	if bytes.IndexByte(query, 0) >= 0 || bytes.Contains(query, []byte("%00")) ||
+		(!isMultipart(c) && hasNUL(c.Request().Body())) {
+		return fiber.NewError(fiber.StatusBadRequest, "Text may not contain NUL characters (\\u0000)")
+	}
+	return c.Next()
+}
+
+// hasNUL reports a 0x00 byte, or a JSON \u0000 escape that is not itself
+// an escaped backslash followed by "u0000".
+func hasNUL(body []byte) bool {
+	if bytes.IndexByte(body, 0) >= 0 {
+		return true
+	}
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte(`\u0000`))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		backslashes := 0
+		for k := at - 1; k >= 0 && body[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return true
+		}
+		i = at + 1
+	}
 }
