@@ -31,12 +31,16 @@ func otherEntries() map[string]mxEntry {
 	const plat = "/platform/api/v1"
 	const app = "/app/accounts/:account_id"
 	out := map[string]mxEntry{
-		"POST " + plat + "/accounts":    {want: mxPlatformOnly, body: func(c *mxCell) any { return H{"name": fmt.Sprintf("Plat %d", c.n())} }},
-		"GET " + plat + "/accounts/:id": {want: mxPlatformOnly},
-		"POST " + plat + "/users":       {want: mxPlatformOnly, body: mxPlatformUserBody},
-		"GET " + plat + "/users/:id":    {want: mxPlatformOnly},
-		"PUT " + plat + "/users/:id":    {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
-		"PATCH " + plat + "/users/:id":  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"POST " + plat + "/accounts":                  {want: mxPlatformOnly, body: func(c *mxCell) any { return H{"name": fmt.Sprintf("Plat %d", c.n())} }},
+		"GET " + plat + "/accounts/:id":               {want: mxPlatformOnly},
+		"PATCH " + plat + "/accounts/:id":             {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
+		"PUT " + plat + "/accounts/:id":               {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
+		"GET " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly},
+		"GET " + plat + "/users/:id/login":            {want: mxPlatformOnly},
+		"POST " + plat + "/users":                     {want: mxPlatformOnly, body: mxPlatformUserBody},
+		"GET " + plat + "/users/:id":                  {want: mxPlatformOnly},
+		"PUT " + plat + "/users/:id":                  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"PATCH " + plat + "/users/:id":                {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
 		// A user's own profile: any signed-in user, whatever their role.
 		"GET /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}},
 		"PUT /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}, body: sameBody(H{"display_name": "Me"})},

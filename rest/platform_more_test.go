@@ -1,0 +1,150 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// TestPlatformAccountsAndAccountUsers: PATCH/PUT /platform/api/v1/accounts/{id}
+// and GET .../account_users, in Chatwoot's shapes.
+func TestPlatformAccountsAndAccountUsers(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		plat := func(method, path string, body any) request {
+			return request{method: method, path: "/platform/api/v1" + path, token: a.Platform, body: body}
+		}
+		acc := fmt.Sprintf("/accounts/%d", a.Account)
+		a.run(t, []scenario{
+			{
+				name:       "PATCH account renames it and answers the account",
+				request:    plat("PATCH", acc, H{"name": "Acme Corp", "locale": "pt_BR"}),
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"id": a.Account, "name": "Acme Corp", "locale": "pt_BR", "status": "active"},
+			},
+			{
+				name:       "PUT account wrapped in account works too",
+				request:    plat("PUT", acc, H{"account": H{"name": "Acme"}}),
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"name": "Acme"},
+			},
+			{
+				name:        "a blank name is 422 naming name",
+				request:     plat("PATCH", acc, H{"name": " "}),
+				wantStatus:  http.StatusUnprocessableEntity,
+				wantInvalid: []string{"name"},
+			},
+			{
+				name:        "an unknown status is 422 naming status",
+				request:     plat("PATCH", acc, H{"status": "deleted"}),
+				wantStatus:  http.StatusUnprocessableEntity,
+				wantInvalid: []string{"status"},
+			},
+			{
+				name:       "PATCH of an unknown account is 404",
+				request:    plat("PATCH", "/accounts/999999", H{"name": "X"}),
+				wantStatus: http.StatusNotFound,
+			},
+			{
+				name:       "account_users lists the memberships as records",
+				request:    plat("GET", acc+"/account_users", nil),
+				wantStatus: http.StatusOK,
+				want: map[string]any{"#": 1, "0.user_id": a.AdminID, "0.account_id": a.Account,
+					"0.role": "administrator", "0.id": present, "0.created_at": isoTime},
+			},
+			{
+				name:       "account_users of an unknown account is 404",
+				request:    plat("GET", "/accounts/999999/account_users", nil),
+				wantStatus: http.StatusNotFound,
+			},
+			{
+				name:       "account_users with a user's token is 401",
+				request:    request{method: "GET", path: "/platform/api/v1" + acc + "/account_users"},
+				wantStatus: http.StatusUnauthorized,
+			},
+			{
+				name:       "suspending the account through the platform answers it suspended",
+				request:    plat("PATCH", acc, H{"status": "suspended"}),
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"status": "suspended"},
+			},
+			{
+				name:       "the suspended account's users are refused",
+				request:    request{method: "GET", path: a.path("/contacts")},
+				wantStatus: http.StatusUnauthorized,
+			},
+		})
+	})
+}
+
+// TestPlatformSignInLink: GET /platform/api/v1/users/{id}/login answers
+// Chatwoot's {url}; the link signs in to the console once, and its token is
+// no session cookie.
+func TestPlatformSignInLink(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		login := func(id int) request {
+			return request{method: "GET", path: fmt.Sprintf("/platform/api/v1/users/%d/login", id), token: a.Platform}
+		}
+		link := func(t *testing.T) (path, token string) {
+			r := a.mustDo(login(a.AdminID), http.StatusOK)
+			u, err := url.Parse(r.str(t, "url"))
+			if err != nil || u.Path != "/app/login" || u.Query().Get("email") != "admin@acme.test" || u.Query().Get("sso_auth_token") == "" {
+				t.Fatalf("sign-in url %q is not /app/login?email=..&sso_auth_token=..", r.str(t, "url"))
+			}
+			return u.RequestURI(), u.Query().Get("sso_auth_token")
+		}
+		contacts := fmt.Sprintf("/app/accounts/%d/contacts", a.Account)
+		withCookie := func(path, value string) request {
+			return request{method: "GET", path: path, token: noToken, header: map[string]string{"Cookie": "sb_session=" + value}}
+		}
+		// expect checks a console answer (HTML, so not a JSON scenario).
+		expect := func(what string, rq request, status int, location string) *response {
+			t.Helper()
+			r := doRequest(t, a, rq)
+			if r.Status != status || (location != "" && r.Header.Get("Location") != location) {
+				t.Fatalf("%s: got %d to %q, want %d to %q", what, r.Status, r.Header.Get("Location"), status, location)
+			}
+			return r
+		}
+		first, _ := link(t)
+		r := expect("the link signs in: 303 to /app", request{method: "GET", path: first, token: noToken}, http.StatusSeeOther, "/app")
+		expect("the session it made opens the console", withCookie(contacts, sessionCookieOf(t, r)), http.StatusOK, "")
+		expect("the same link a second time is refused", request{method: "GET", path: first, token: noToken}, http.StatusUnauthorized, "")
+		expect("an unknown token is refused", request{method: "GET", path: "/app/login?sso_auth_token=nope", token: noToken}, http.StatusUnauthorized, "")
+		second, token := link(t)
+		expect("a link token as a session cookie is no session", withCookie(contacts, token), http.StatusSeeOther, "/app/login")
+		expect("and the link it was is spent", request{method: "GET", path: second, token: noToken}, http.StatusUnauthorized, "")
+		a.run(t, []scenario{
+			{
+				name:       "a link for an unknown user is 404",
+				request:    login(999999),
+				wantStatus: http.StatusNotFound,
+			},
+			{
+				name:       "a link with a user's token is 401",
+				request:    request{method: "GET", path: fmt.Sprintf("/platform/api/v1/users/%d/login", a.AdminID)},
+				wantStatus: http.StatusUnauthorized,
+			},
+		})
+	})
+}
+
+func sessionCookieOf(t *testing.T, r *response) string {
+	t.Helper()
+	for _, c := range r.Header.Values("Set-Cookie") {
+		if v, ok := strings.CutPrefix(c, "sb_session="); ok {
+			return strings.SplitN(v, ";", 2)[0]
+		}
+	}
+	t.Fatalf("no sb_session cookie in %v", r.Header.Values("Set-Cookie"))
+	return ""
+}
