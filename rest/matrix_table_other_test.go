@@ -24,6 +24,14 @@ func mxFreshAccountUser(c *mxCell) {
 	c.w.member(c.w.Account, c.ids["user"], "agent")
 }
 
+// mxFreshUser makes a user of account A for the platform to delete, and
+// points :id at it.
+func mxFreshUser(c *mxCell) {
+	c.t.Helper()
+	mxFreshAccountUser(c)
+	c.ids["id"] = c.ids["user"]
+}
+
 // console: signed-in members of the account; the others are sent to sign in.
 func consoleRow(other outcome) mxRow { return mxRow{oLogin, o2xx, o2xx, o2xx, other, oLogin} }
 
@@ -41,6 +49,7 @@ func otherEntries() map[string]mxEntry {
 		"GET " + plat + "/users/:id":                  {want: mxPlatformOnly},
 		"PUT " + plat + "/users/:id":                  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
 		"PATCH " + plat + "/users/:id":                {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"DELETE " + plat + "/users/:id":               {want: mxPlatformOnly, setup: mxFreshUser},
 		// A user's own profile: any signed-in user, whatever their role.
 		"GET /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}},
 		"PUT /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}, body: sameBody(H{"display_name": "Me"})},

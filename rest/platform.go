@@ -168,3 +168,14 @@ func (a *API) platformRemoveAccountUser(c *fiber.Ctx) error {
 	}
 	return emptyOK(c)
 }
+
+func (a *API) platformDeleteUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "User")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteUser(c.UserContext(), id); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}

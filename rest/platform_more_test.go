@@ -148,3 +148,59 @@ func sessionCookieOf(t *testing.T, r *response) string {
 	t.Fatalf("no sb_session cookie in %v", r.Header.Values("Set-Cookie"))
 	return ""
 }
+
+// TestPlatformDeleteUser: DELETE /platform/api/v1/users/{id} removes the
+// user everywhere in one go; their conversations lose the assignee, their
+// pending schedules fail, their token stops working.
+func TestPlatformDeleteUser(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Alice"})
+		accB, _ := a.otherAccount("Globex")
+		gone, goneTok := a.agent(a.Account)
+		a.member(accB, gone, "administrator")
+		a.mustDo(request{method: "POST", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{gone}}}, http.StatusOK)
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct, "assignee_id": gone})
+		sched := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: goneTok,
+			body: H{"inbox_id": ib, "contact_id": ct, "content": "Later", "scheduled_at": inAnHour()}}, http.StatusOK).int(t, "id")
+		if got := a.mustDo(request{method: "GET", path: a.path("/conversations/%d", conv)}, http.StatusOK).int(t, "assignee_id"); got != gone {
+			t.Fatalf("setup: the conversation is assigned to %d, want %d", got, gone)
+		}
+		del := request{method: "DELETE", path: fmt.Sprintf("/platform/api/v1/users/%d", gone), token: a.Platform}
+		a.run(t, []scenario{
+			{name: "DELETE user answers 200", request: del, wantStatus: http.StatusOK},
+			{name: "the user is gone", request: request{method: "GET", path: fmt.Sprintf("/platform/api/v1/users/%d", gone), token: a.Platform}, wantStatus: http.StatusNotFound},
+			{name: "a second DELETE is 404", request: del, wantStatus: http.StatusNotFound},
+			{name: "their token is 401", request: request{method: "GET", path: a.path("/contacts"), token: goneTok}, wantStatus: http.StatusUnauthorized},
+			{
+				name:       "their conversation has no assignee",
+				request:    request{method: "GET", path: a.path("/conversations/%d", conv)},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"assignee_id": nil},
+			},
+			{
+				name:       "their pending schedule failed, without an author",
+				request:    request{method: "GET", path: a.path("/scheduled_messages/%d", sched)},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"status": "failed", "author_id": nil},
+			},
+			{
+				name:       "the inbox lists no member",
+				request:    request{method: "GET", path: a.path("/inbox_members/%d", ib)},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"payload.#": 0},
+			},
+			{
+				name:       "the other account has no account_user left",
+				request:    request{method: "GET", path: fmt.Sprintf("/platform/api/v1/accounts/%d/account_users", accB), token: a.Platform},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"#": 1},
+			},
+			{name: "DELETE of an unknown user is 404", request: request{method: "DELETE", path: "/platform/api/v1/users/999999", token: a.Platform}, wantStatus: http.StatusNotFound},
+			{name: "DELETE user with a user's token is 401", request: request{method: "DELETE", path: fmt.Sprintf("/platform/api/v1/users/%d", a.AdminID)}, wantStatus: http.StatusUnauthorized},
+		})
+	})
+}

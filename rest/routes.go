@@ -188,6 +188,7 @@ func (a *API) routes(app *fiber.App) {
 	plat.Get("/users/:id", a.platformShowUser)
 	plat.Patch("/users/:id", a.platformUpdateUser)
 	plat.Put("/users/:id", a.platformUpdateUser)
+	plat.Delete("/users/:id", a.platformDeleteUser)
 	plat.Post("/accounts/:id/account_users", a.platformAddAccountUser)
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser)
 }
