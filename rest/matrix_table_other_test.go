@@ -32,6 +32,18 @@ func mxFreshUser(c *mxCell) {
 	c.ids["id"] = c.ids["user"]
 }
 
+// mxFreshAccount makes an account for the platform to delete, and points
+// :id at it.
+func mxFreshAccount(c *mxCell) {
+	c.t.Helper()
+	r := doRequest(c.t, c.w.app, request{method: "POST", path: "/platform/api/v1/accounts", token: c.w.Platform,
+		body: H{"name": fmt.Sprintf("Doomed %d", c.n())}})
+	if r.Status != http.StatusOK {
+		c.t.Fatalf("setup account: %s", r)
+	}
+	c.ids["id"] = r.int(c.t, "id")
+}
+
 // console: signed-in members of the account; the others are sent to sign in.
 func consoleRow(other outcome) mxRow { return mxRow{oLogin, o2xx, o2xx, o2xx, other, oLogin} }
 
@@ -43,6 +55,7 @@ func otherEntries() map[string]mxEntry {
 		"GET " + plat + "/accounts/:id":               {want: mxPlatformOnly},
 		"PATCH " + plat + "/accounts/:id":             {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
 		"PUT " + plat + "/accounts/:id":               {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
+		"DELETE " + plat + "/accounts/:id":            {want: mxPlatformOnly, setup: mxFreshAccount},
 		"GET " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly},
 		"GET " + plat + "/users/:id/login":            {want: mxPlatformOnly},
 		"POST " + plat + "/users":                     {want: mxPlatformOnly, body: mxPlatformUserBody},

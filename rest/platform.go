@@ -179,3 +179,14 @@ func (a *API) platformDeleteUser(c *fiber.Ctx) error {
 	}
 	return emptyOK(c)
 }
+
+func (a *API) platformDeleteAccount(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteAccount(c.UserContext(), id); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}

@@ -204,3 +204,53 @@ func TestPlatformDeleteUser(t *testing.T) {
 		})
 	})
 }
+
+// TestPlatformDeleteAccount: DELETE /platform/api/v1/accounts/{id} removes
+// the account with everything in it, keeps its users and leaves other
+// accounts alone.
+func TestPlatformDeleteAccount(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		accB, adminB := a.otherAccount("Globex")
+		ibB := a.inboxIn(accB, adminB, "B", H{"type": "api"})
+		ctB, _ := a.contactIn(accB, adminB, ibB, H{"name": "Bob"})
+
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Alice"})
+		agentID, agentTok := a.agent(a.Account)
+		a.addInboxMembers(ib, agentID)
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct, "assignee_id": agentID, "message": H{"content": "Hi"}})
+		a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv),
+			body: fields("content", "a file").file("attachments[]", "note.txt", "text/plain", []byte("hello"))}, http.StatusOK)
+		a.label("vip")
+		team := a.team("Sales")
+		a.mustDo(request{method: "POST", path: a.path("/teams/%d/team_members", team), body: H{"user_ids": []int{agentID}}}, http.StatusOK)
+		a.agentBot("Bot")
+		a.customAttribute("plan", "text", "contact_attribute")
+		f := a.funnel("Deals", "new", "won")
+		card := a.card(f, "new", H{"title": "Deal"})
+		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/assign_agent", card), body: H{"agent_id": agentID}}, http.StatusOK)
+		a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: agentTok,
+			body: H{"inbox_id": ib, "contact_id": ct, "content": "Later", "scheduled_at": inAnHour(), "recurrence_type": "daily"}}, http.StatusOK)
+		a.mustDo(request{method: "POST", path: a.path("/webhooks"), body: H{"url": "https://hooks.example.com/x", "subscriptions": []string{"message_created"}}}, http.StatusOK)
+
+		plat := func(method, path string) request {
+			return request{method: method, path: "/platform/api/v1" + path, token: a.Platform}
+		}
+		acc := fmt.Sprintf("/accounts/%d", a.Account)
+		a.run(t, []scenario{
+			{name: "DELETE account answers 200", request: plat("DELETE", acc), wantStatus: http.StatusOK},
+			{name: "the account is gone", request: plat("GET", acc), wantStatus: http.StatusNotFound},
+			{name: "a second DELETE is 404", request: plat("DELETE", acc), wantStatus: http.StatusNotFound},
+			{name: "its administrator still exists, without the account", request: plat("GET", fmt.Sprintf("/users/%d", a.AdminID)),
+				wantStatus: http.StatusOK, want: map[string]any{"accounts": []any{}}},
+			{name: "its agent's token no longer reaches it", request: request{method: "GET", path: a.path("/contacts"), token: agentTok}, wantStatus: http.StatusUnauthorized},
+			{name: "the other account keeps its contact", request: request{method: "GET", path: accountPath(accB, "/contacts/%d", ctB), token: adminB},
+				wantStatus: http.StatusOK, want: map[string]any{"payload.name": "Bob"}},
+			{name: "DELETE of an unknown account is 404", request: plat("DELETE", "/accounts/999999"), wantStatus: http.StatusNotFound},
+			{name: "DELETE account with a user's token is 401", request: request{method: "DELETE", path: "/platform/api/v1" + fmt.Sprintf("/accounts/%d", accB), token: adminB}, wantStatus: http.StatusUnauthorized},
+		})
+	})
+}

@@ -182,6 +182,7 @@ func (a *API) routes(app *fiber.App) {
 	plat.Get("/accounts/:id", a.platformShowAccount)
 	plat.Patch("/accounts/:id", a.platformUpdateAccount)
 	plat.Put("/accounts/:id", a.platformUpdateAccount)
+	plat.Delete("/accounts/:id", a.platformDeleteAccount)
 	plat.Get("/accounts/:id/account_users", a.platformListAccountUsers)
 	plat.Get("/users/:id/login", a.platformUserLogin)
 	plat.Post("/users", a.platformCreateUser)
