@@ -94,6 +94,9 @@ func From(err error) *Error {
 	if isOutage(err) {
 		return &Error{Kind: KindUnavailable, Message: unavailableMessage, Err: err}
 	}
+	if unstorableText(err) {
+		return &Error{Kind: KindInvalid, Message: unstorableTextMessage, Err: err}
+	}
 	var nf *ent.NotFoundError
 	if errors.As(err, &nf) {
 		return &Error{Kind: KindNotFound, Message: "Resource could not be found", Err: err}
