@@ -401,3 +401,12 @@ func (s *flexString) UnmarshalJSON(data []byte) error {
 	*s = flexString(strings.TrimSpace(string(data)))
 	return nil
 }
+
+// ptr is the value as the operations take it: nil when it was not sent.
+func (s *flexString) ptr() *string {
+	if s == nil {
+		return nil
+	}
+	v := string(*s)
+	return &v
+}

@@ -123,7 +123,7 @@ func TestConversationCreate(t *testing.T) {
 					"id": 1, "uuid": isUUID, "account_id": a.Account, "inbox_id": ib, "status": "open",
 					"labels": []any{}, "meta.sender.id": alice, "meta.channel": "Channel::Api",
 					"messages.#": 1, "messages.0.content": "Hello Alice", "messages.0.message_type": 1,
-					"messages.0.conversation_id": 1, "created_at": isoTime, "last_activity_at": isoTime,
+					"messages.0.conversation_id": 1, "messages.0.sender_type": "User", "created_at": isoTime, "last_activity_at": isoTime,
 					"additional_attributes": H{}, "custom_attributes": H{},
 				},
 			},
@@ -550,7 +550,7 @@ func TestConversationVisibility(t *testing.T) {
 				name:       "an agent may create a conversation in its inbox",
 				request:    as(agent, request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": y, "contact_id": bob, "message": H{"content": "from the agent"}}}),
 				wantStatus: http.StatusOK,
-				want:       map[string]any{"id": 3, "inbox_id": y, "messages.0.content": "from the agent", "messages.0.sender_id": agentID},
+				want:       map[string]any{"id": 3, "inbox_id": y, "messages.0.content": "from the agent", "messages.0.sender_id": agentID, "messages.0.sender_type": "User"},
 			},
 			{
 				name:       "an agent may toggle the status of a conversation of its inbox",

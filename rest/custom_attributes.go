@@ -9,7 +9,7 @@ import (
 type customAttributeRequest struct {
 	DisplayName  *string      `json:"attribute_display_name"`
 	Key          *string      `json:"attribute_key"`
-	DisplayType  *string      `json:"attribute_display_type"`
+	DisplayType  *flexString  `json:"attribute_display_type"`
 	Model        *flexString  `json:"attribute_model"`
 	Description  *string      `json:"attribute_description"`
 	Values       *flexStrings `json:"attribute_values"`
@@ -19,12 +19,8 @@ type customAttributeRequest struct {
 
 func (r customAttributeRequest) input() ops.CustomAttributeInput {
 	in := ops.CustomAttributeInput{
-		DisplayName: r.DisplayName, Key: r.Key, DisplayType: r.DisplayType,
+		DisplayName: r.DisplayName, Key: r.Key, DisplayType: r.DisplayType.ptr(), Model: r.Model.ptr(),
 		Description: r.Description, RegexPattern: r.RegexPattern, RegexCue: r.RegexCue,
-	}
-	if r.Model != nil {
-		m := string(*r.Model)
-		in.Model = &m
 	}
 	if r.Values != nil {
 		in.Values = []string(*r.Values)

@@ -50,8 +50,10 @@ func TestCustomAttributeDefinitions(t *testing.T) {
 				want:       map[string]any{"attribute_model": "conversation_attribute"},
 			},
 			{
-				name:       "create wrapped in custom_attribute_definition, with attribute_model 0, is a contact attribute",
-				request:    define(H{"custom_attribute_definition": def("tier", "number", "0")}),
+				// Chatwoot's enums: attribute_model contact_attribute is 1, display type number is 1.
+				name: "create wrapped in custom_attribute_definition, with the integers attribute_model 1 and display type 1, is a contact number attribute",
+				request: define(H{"custom_attribute_definition": H{"attribute_display_name": "Tier", "attribute_key": "tier",
+					"attribute_display_type": 1, "attribute_model": 1}}),
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"attribute_key": "tier", "attribute_model": "contact_attribute", "attribute_display_type": "number"},
 				check:      func(t *testing.T, r *response) { tierID = r.int(t, "id") },
@@ -63,6 +65,8 @@ func TestCustomAttributeDefinitions(t *testing.T) {
 			},
 			invalid("a duplicate key in the same model is 422 naming attribute_key", define(def("plan", "text", "contact_attribute")), "attribute_key"),
 			invalid("a bad display type is 422 naming attribute_display_type", define(def("color", "rainbow", "contact_attribute")), "attribute_display_type"),
+			invalid("a display type integer past checkbox (7) is 422 naming attribute_display_type", define(H{"attribute_display_name": "C", "attribute_key": "color", "attribute_display_type": 8, "attribute_model": 1}), "attribute_display_type"),
+			invalid("attribute_model 2 (Chatwoot's company_attribute, not supported) is 422 naming attribute_model", define(H{"attribute_display_name": "C", "attribute_key": "color", "attribute_display_type": 0, "attribute_model": 2}), "attribute_model"),
 			invalid("a key with spaces is 422 naming attribute_key", define(def("two words", "text", "contact_attribute")), "attribute_key"),
 			invalid("a key with a quote is 422 naming attribute_key", define(def("x'y", "text", "contact_attribute")), "attribute_key"),
 			invalid("a bad model is 422 naming attribute_model", define(def("color", "text", "account_attribute")), "attribute_model"),
@@ -85,6 +89,12 @@ func TestCustomAttributeDefinitions(t *testing.T) {
 				request:    request{method: "GET", path: defs + "?attribute_model=conversation_attribute"},
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"*.attribute_key": []string{"topic", "plan"}, "*.attribute_model": []string{"conversation_attribute", "conversation_attribute"}},
+			},
+			{
+				name:       "attribute_model=0 lists the conversation ones, as Chatwoot's enum numbers them",
+				request:    request{method: "GET", path: defs + "?attribute_model=0"},
+				wantStatus: http.StatusOK,
+				want:       map[string]any{"*.attribute_key": []string{"topic", "plan"}},
 			},
 			invalid("an unknown attribute_model filter is 422 naming attribute_model", request{method: "GET", path: defs + "?attribute_model=planet"}, "attribute_model"),
 		})

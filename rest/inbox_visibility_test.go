@@ -70,9 +70,10 @@ func TestIncomingMessagesOnAPIInboxesOnly(t *testing.T) {
 			invalid("an incoming message on WhatsApp is 422",
 				request{method: "POST", path: a.path("/conversations/%d/messages", waConv), body: incoming}, "message_type"),
 			{
-				name:       "a conversation on an API inbox with an incoming first message is created",
+				name:       "a conversation on an API inbox with an incoming first message is created, sent by the Contact (Chatwoot's class name)",
 				request:    request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": api, "contact_id": ct, "message": incoming}},
 				wantStatus: http.StatusOK,
+				want:       map[string]any{"messages.0.sender_type": "Contact", "messages.0.sender_id": ct},
 			},
 		})
 		r := a.mustDo(request{method: "GET", path: a.path("/conversations?inbox_id=%d", wa)}, http.StatusOK)

@@ -24,6 +24,26 @@ func mxFreshAccountUser(c *mxCell) {
 	c.w.member(c.w.Account, c.ids["user"], "agent")
 }
 
+// mxFreshUser makes a user of account A for the platform to delete, and
+// points :id at it.
+func mxFreshUser(c *mxCell) {
+	c.t.Helper()
+	mxFreshAccountUser(c)
+	c.ids["id"] = c.ids["user"]
+}
+
+// mxFreshAccount makes an account for the platform to delete, and points
+// :id at it.
+func mxFreshAccount(c *mxCell) {
+	c.t.Helper()
+	r := doRequest(c.t, c.w.app, request{method: "POST", path: "/platform/api/v1/accounts", token: c.w.Platform,
+		body: H{"name": fmt.Sprintf("Doomed %d", c.n())}})
+	if r.Status != http.StatusOK {
+		c.t.Fatalf("setup account: %s", r)
+	}
+	c.ids["id"] = r.int(c.t, "id")
+}
+
 // console: signed-in members of the account; the others are sent to sign in.
 func consoleRow(other outcome) mxRow { return mxRow{oLogin, o2xx, o2xx, o2xx, other, oLogin} }
 
@@ -31,12 +51,18 @@ func otherEntries() map[string]mxEntry {
 	const plat = "/platform/api/v1"
 	const app = "/app/accounts/:account_id"
 	out := map[string]mxEntry{
-		"POST " + plat + "/accounts":    {want: mxPlatformOnly, body: func(c *mxCell) any { return H{"name": fmt.Sprintf("Plat %d", c.n())} }},
-		"GET " + plat + "/accounts/:id": {want: mxPlatformOnly},
-		"POST " + plat + "/users":       {want: mxPlatformOnly, body: mxPlatformUserBody},
-		"GET " + plat + "/users/:id":    {want: mxPlatformOnly},
-		"PUT " + plat + "/users/:id":    {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
-		"PATCH " + plat + "/users/:id":  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"POST " + plat + "/accounts":                  {want: mxPlatformOnly, body: func(c *mxCell) any { return H{"name": fmt.Sprintf("Plat %d", c.n())} }},
+		"GET " + plat + "/accounts/:id":               {want: mxPlatformOnly},
+		"PATCH " + plat + "/accounts/:id":             {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
+		"PUT " + plat + "/accounts/:id":               {want: mxPlatformOnly, body: sameBody(H{"name": "Acme"})},
+		"DELETE " + plat + "/accounts/:id":            {want: mxPlatformOnly, setup: mxFreshAccount},
+		"GET " + plat + "/accounts/:id/account_users": {want: mxPlatformOnly},
+		"GET " + plat + "/users/:id/login":            {want: mxPlatformOnly},
+		"POST " + plat + "/users":                     {want: mxPlatformOnly, body: mxPlatformUserBody},
+		"GET " + plat + "/users/:id":                  {want: mxPlatformOnly},
+		"PUT " + plat + "/users/:id":                  {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"PATCH " + plat + "/users/:id":                {want: mxPlatformOnly, body: sameBody(H{"name": "Renamed by the platform"})},
+		"DELETE " + plat + "/users/:id":               {want: mxPlatformOnly, setup: mxFreshUser},
 		// A user's own profile: any signed-in user, whatever their role.
 		"GET /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}},
 		"PUT /api/v1/profile":   {want: mxRow{o401, o2xx, o2xx, o2xx, o2xx, o401}, body: sameBody(H{"display_name": "Me"})},

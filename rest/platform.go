@@ -1,7 +1,11 @@
 package rest
 
 import (
+	"net/url"
+
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/ent"
 
 	"github.com/switchboard/switchboard/internal/ops"
 )
@@ -83,7 +87,68 @@ func (a *API) platformAddAccountUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"account_id": m.AccountID, "user_id": m.UserID, "role": string(m.Role)})
+	return c.JSON(platformAccountUserJSON(m))
+}
+
+// platformAccountUserJSON is an account_users row as Chatwoot renders the
+// record (role by its enum name).
+func platformAccountUserJSON(m *ent.AccountUser) H {
+	return H{
+		"id": m.ID, "account_id": m.AccountID, "user_id": m.UserID, "role": string(m.Role),
+		"availability": string(m.Availability), "auto_offline": m.AutoOffline,
+		"created_at": iso(m.CreatedAt), "updated_at": iso(m.UpdatedAt),
+	}
+}
+
+func (a *API) platformListAccountUsers(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	ms, err := a.svc.AccountUsers(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	out := make([]H, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, platformAccountUserJSON(m))
+	}
+	return c.JSON(out)
+}
+
+func (a *API) platformUpdateAccount(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Name   *string `json:"name"`
+		Locale *string `json:"locale"`
+		Status *string `json:"status"`
+	}
+	if err := decode(c, "account", &req); err != nil {
+		return err
+	}
+	acc, err := a.svc.UpdateAccount(c.UserContext(), id, ops.AccountInput{Name: req.Name, Locale: req.Locale, Status: req.Status})
+	if err != nil {
+		return err
+	}
+	return c.JSON(accountJSON(acc))
+}
+
+// platformUserLogin answers Chatwoot's single sign-on link: the console's
+// sign-in page with a one-time token, valid for ops.SignInLinkTTL.
+func (a *API) platformUserLogin(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "User")
+	if err != nil {
+		return err
+	}
+	link, err := a.svc.CreateSignInLink(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	q := url.Values{"email": {link.Email}, "sso_auth_token": {link.Token}}
+	return c.JSON(H{"url": c.BaseURL() + "/app/login?" + q.Encode()})
 }
 
 func (a *API) platformRemoveAccountUser(c *fiber.Ctx) error {
@@ -99,6 +164,28 @@ func (a *API) platformRemoveAccountUser(c *fiber.Ctx) error {
 		return invalidField("user_id", "User id can't be blank")
 	}
 	if err := a.svc.RemoveAccountUser(c.UserContext(), id, int(*req.UserID)); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}
+
+func (a *API) platformDeleteUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "User")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteUser(c.UserContext(), id); err != nil {
+		return err
+	}
+	return emptyOK(c)
+}
+
+func (a *API) platformDeleteAccount(c *fiber.Ctx) error {
+	id, err := pathID(c, "id", "Account")
+	if err != nil {
+		return err
+	}
+	if err := a.svc.DeleteAccount(c.UserContext(), id); err != nil {
 		return err
 	}
 	return emptyOK(c)

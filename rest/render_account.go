@@ -2,6 +2,7 @@ package rest
 
 import (
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/ops"
 )
 
 // agentJSON is Chatwoot's agent partial; id is the user's id.
@@ -96,7 +97,7 @@ func messageJSON(m *ent.Message, displayID int) H {
 		"updated_at":         iso(m.UpdatedAt),
 		"private":            m.Private,
 		"source_id":          strPtr(m.SourceID),
-		"sender_type":        enumPtr(m.SenderType),
+		"sender_type":        ops.SenderClassName(m.SenderType),
 		"sender_id":          intPtr(m.SenderID),
 	}
 	return h

@@ -180,10 +180,16 @@ func (a *API) routes(app *fiber.App) {
 	plat := guarded{app.Group("/platform/api/v1"), platformAuth(a.svc), idempotent(a.svc)}
 	plat.Post("/accounts", a.platformCreateAccount)
 	plat.Get("/accounts/:id", a.platformShowAccount)
+	plat.Patch("/accounts/:id", a.platformUpdateAccount)
+	plat.Put("/accounts/:id", a.platformUpdateAccount)
+	plat.Delete("/accounts/:id", a.platformDeleteAccount)
+	plat.Get("/accounts/:id/account_users", a.platformListAccountUsers)
+	plat.Get("/users/:id/login", a.platformUserLogin)
 	plat.Post("/users", a.platformCreateUser)
 	plat.Get("/users/:id", a.platformShowUser)
 	plat.Patch("/users/:id", a.platformUpdateUser)
 	plat.Put("/users/:id", a.platformUpdateUser)
+	plat.Delete("/users/:id", a.platformDeleteUser)
 	plat.Post("/accounts/:id/account_users", a.platformAddAccountUser)
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser)
 }

@@ -68,8 +68,33 @@ func render(c *fiber.Ctx, status int, comp templ.Component) error {
 	return comp.Render(c.UserContext(), c.Response().BodyWriter())
 }
 
+// loginPage shows the sign-in form or, given a platform-minted single
+// sign-on token (Chatwoot's link shape), exchanges it once for a session.
 func (c *Console) loginPage(ctx *fiber.Ctx) error {
+	if token := ctx.Query("sso_auth_token"); token != "" {
+		return c.signInWithLink(ctx, token)
+	}
 	return render(ctx, fiber.StatusOK, views.Login("", ""))
+}
+
+func (c *Console) signInWithLink(ctx *fiber.Ctx, token string) error {
+	in, err := c.svc.RedeemSignInLink(ctx.UserContext(), token)
+	if err != nil {
+		ae := apperr.From(err)
+		if ae.Kind == apperr.KindInternal {
+			return err
+		}
+		return render(ctx, fiber.StatusUnauthorized, views.Login(ctx.Query("email"), ae.Message))
+	}
+	c.setSessionCookie(ctx, in)
+	return ctx.Redirect("/app", fiber.StatusSeeOther)
+}
+
+func (c *Console) setSessionCookie(ctx *fiber.Ctx, in ops.ConsoleSignIn) {
+	ctx.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: in.Token, Path: "/", HTTPOnly: true, SameSite: "Lax",
+		Secure: c.secureCookie || ctx.Protocol() == "https", Expires: in.ExpiresAt,
+	})
 }
 
 // login signs in; a throttled client sees the wait on the form (429 with
@@ -89,10 +114,7 @@ func (c *Console) login(ctx *fiber.Ctx) error {
 		}
 		return render(ctx, status, views.Login(email, ae.Message))
 	}
-	ctx.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: in.Token, Path: "/", HTTPOnly: true, SameSite: "Lax",
-		Secure: c.secureCookie || ctx.Protocol() == "https", Expires: in.ExpiresAt,
-	})
+	c.setSessionCookie(ctx, in)
 	return ctx.Redirect("/app", fiber.StatusSeeOther)
 }
 

@@ -3,6 +3,9 @@
 //
 //	switchboard                 serve (PORT, DATABASE_URL, STORAGE_DIR)
 //	switchboard bootstrap ...   create an account and its administrator
+//	switchboard users reset-password --email E [--password P]
+//	switchboard tokens rotate --email E
+//	switchboard backup FILE     (SQLite: online copy; PostgreSQL: the pg_dump command)
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	// The IANA time zone database, built in: inbox timezones are validated
@@ -31,9 +35,14 @@ import (
 
 func main() {
 	var err error
-	if len(os.Args) > 1 && os.Args[1] == "bootstrap" {
-		err = bootstrap(os.Args[2:], os.Stdout)
-	} else {
+	cmd, args, ok := findSubcommand(os.Args[1:])
+	switch {
+	case ok:
+		err = cmd(args, os.Stdout)
+	case len(os.Args) > 1:
+		// A mistyped command must not start a server instead.
+		err = fmt.Errorf("unknown command %q (commands: bootstrap, users reset-password, tokens rotate, backup; none serves)", strings.Join(os.Args[1:], " "))
+	default:
 		err = serve()
 	}
 	if err != nil {

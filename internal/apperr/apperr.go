@@ -94,8 +94,8 @@ func From(err error) *Error {
 	if isOutage(err) {
 		return &Error{Kind: KindUnavailable, Message: unavailableMessage, Err: err}
 	}
-	if isUnstorableText(err) {
-		return &Error{Kind: KindInvalid, Message: "Text may not contain NUL characters (\\u0000) or invalid UTF-8", Err: err}
+	if unstorableText(err) {
+		return &Error{Kind: KindInvalid, Message: unstorableTextMessage, Err: err}
 	}
 	var nf *ent.NotFoundError
 	if errors.As(err, &nf) {

@@ -60,11 +60,3 @@ func pqOutage(code pq.ErrorCode) bool {
 	}
 	return code.Class() == "08"
 }
-
-// isUnstorableText: PostgreSQL refused text it cannot store (a NUL
-// character, invalid UTF-8: character_not_in_repertoire 22021,
-// untranslatable_character 22P05). The input is at fault, not the server.
-func isUnstorableText(err error) bool {
-	var pe *pq.Error
-	return errors.As(err, &pe) && (pe.Code == "22021" || pe.Code == "22P05")
-}

@@ -112,3 +112,8 @@ func asMembershipCheck(ctx context.Context) context.Context { return viewer.Syst
 // which only the system reads; a stored answer goes back only to the user
 // who made it, under the same key.
 func asIdempotencyRecord(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
+// asOperator is the operator at the server's command line (switchboard
+// users reset-password, tokens rotate): whoever runs it already holds the
+// database, so no user rule applies; what it prints goes to that operator.
+func asOperator(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }

@@ -43,20 +43,7 @@ func (s *Service) StartSession(ctx context.Context, addr, email, password string
 		return ConsoleSignIn{}, err
 	}
 	refund()
-	v, err := s.ViewerForUser(ctx, u.ID, 0)
-	if err != nil {
-		return ConsoleSignIn{}, err
-	}
-	sys := asCredentialCheck(ctx)
-	now := s.now()
-	if err := s.purgeSessions(sys, now); err != nil {
-		return ConsoleSignIn{}, err
-	}
-	token, hash := newToken()
-	in := ConsoleSignIn{Token: token, AccountID: v.AccountID, ExpiresAt: now.Add(SessionMaxAge)}
-	err = s.Client(ctx).ConsoleSession.Create().SetTokenHash(hash).SetUserID(u.ID).
-		SetAccountID(v.AccountID).SetExpiresAt(in.ExpiresAt).SetLastSeenAt(now).Exec(sys)
-	return in, err
+	return s.openSession(ctx, u.ID, 0)
 }
 
 // purgeSessions deletes every expired session (each sign-in sweeps, so
@@ -86,7 +73,7 @@ func (s *Service) SessionViewer(ctx context.Context, token string, accountID int
 		return viewer.Viewer{}, err
 	}
 	now := s.now()
-	if !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(SessionIdle)) {
+	if isSignInLink(sess) || !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(SessionIdle)) {
 		if err := c.ConsoleSession.DeleteOne(sess).Exec(sys); err != nil && !ent.IsNotFound(err) {
 			return viewer.Viewer{}, err
 		}

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/switchboard/switchboard/ent"
@@ -22,16 +23,40 @@ type CustomAttributeInput struct {
 	RegexCue     *string
 }
 
-// ParseAttributeModel reads Chatwoot's attribute_model in any of its spellings:
-// contact_attribute, contact or 0; conversation_attribute, conversation or 1.
+// ParseAttributeModel reads Chatwoot's attribute_model in any of its
+// spellings. The integers are Chatwoot's Rails enum
+// (conversation_attribute: 0, contact_attribute: 1), which clients that
+// follow its database send.
 func ParseAttributeModel(s string) (cad.AttributeModel, bool) {
 	switch strings.TrimSpace(s) {
-	case "contact_attribute", "contact", "0":
-		return cad.AttributeModelContactAttribute, true
-	case "conversation_attribute", "conversation", "1":
+	case "conversation_attribute", "conversation", "0":
 		return cad.AttributeModelConversationAttribute, true
+	case "contact_attribute", "contact", "1":
+		return cad.AttributeModelContactAttribute, true
 	}
 	return "", false
+}
+
+// attributeDisplayTypes is Chatwoot's attribute_display_type enum in its
+// integer order (text: 0 ... checkbox: 7); the index is the integer form.
+var attributeDisplayTypes = []cad.AttributeDisplayType{
+	cad.AttributeDisplayTypeText, cad.AttributeDisplayTypeNumber, cad.AttributeDisplayTypeCurrency,
+	cad.AttributeDisplayTypePercent, cad.AttributeDisplayTypeLink, cad.AttributeDisplayTypeDate,
+	cad.AttributeDisplayTypeList, cad.AttributeDisplayTypeCheckbox,
+}
+
+// ParseAttributeDisplayType reads attribute_display_type as its name or as
+// Chatwoot's integer.
+func ParseAttributeDisplayType(s string) (cad.AttributeDisplayType, bool) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 || n >= len(attributeDisplayTypes) {
+			return "", false
+		}
+		return attributeDisplayTypes[n], true
+	}
+	t := cad.AttributeDisplayType(s)
+	return t, cad.AttributeDisplayTypeValidator(t) == nil
 }
 
 // CustomAttributeDefinitions lists the account's definitions, of one model
@@ -73,7 +98,7 @@ func (s *Service) CreateCustomAttributeDefinition(ctx context.Context, in Custom
 	if !ok {
 		errs.add("attribute_model", "Attribute model must be contact_attribute or conversation_attribute")
 	}
-	checkDisplayType(in.DisplayType, &errs)
+	displayType := checkDisplayType(in.DisplayType, &errs)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
@@ -89,8 +114,8 @@ func (s *Service) CreateCustomAttributeDefinition(ctx context.Context, in Custom
 		SetAttributeDisplayName(display).SetAttributeKey(key).SetAttributeModel(model).
 		SetNillableAttributeDescription(in.Description).
 		SetNillableRegexPattern(in.RegexPattern).SetNillableRegexCue(in.RegexCue)
-	if in.DisplayType != nil {
-		create.SetAttributeDisplayType(cad.AttributeDisplayType(*in.DisplayType))
+	if displayType != "" {
+		create.SetAttributeDisplayType(displayType)
 	}
 	if in.Values != nil {
 		create.SetAttributeValues(in.Values)
@@ -109,7 +134,7 @@ func (s *Service) UpdateCustomAttributeDefinition(ctx context.Context, id int, i
 	if in.DisplayName != nil && trimmed(in.DisplayName) == "" {
 		errs.add("attribute_display_name", "Attribute display name can't be blank")
 	}
-	checkDisplayType(in.DisplayType, &errs)
+	displayType := checkDisplayType(in.DisplayType, &errs)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
@@ -122,8 +147,8 @@ func (s *Service) UpdateCustomAttributeDefinition(ctx context.Context, id int, i
 	if in.DisplayName != nil {
 		upd.SetAttributeDisplayName(trimmed(in.DisplayName))
 	}
-	if in.DisplayType != nil {
-		upd.SetAttributeDisplayType(cad.AttributeDisplayType(*in.DisplayType))
+	if displayType != "" {
+		upd.SetAttributeDisplayType(displayType)
 	}
 	if in.Values != nil {
 		upd.SetAttributeValues(in.Values)
@@ -140,10 +165,18 @@ func (s *Service) DeleteCustomAttributeDefinition(ctx context.Context, id int) e
 	return apperrOrNil(notFound(s.Client(ctx).CustomAttributeDefinition.DeleteOneID(id).Exec(ctx), "Custom attribute definition"))
 }
 
-func checkDisplayType(t *string, errs *fieldErrors) {
-	if t != nil && cad.AttributeDisplayTypeValidator(cad.AttributeDisplayType(*t)) != nil {
-		errs.add("attribute_display_type", "Attribute display type must be one of text, number, currency, percent, link, date, list, checkbox")
+// checkDisplayType returns the display type sent ("" when none) or records
+// why it is not one.
+func checkDisplayType(t *string, errs *fieldErrors) cad.AttributeDisplayType {
+	if t == nil {
+		return ""
 	}
+	dt, ok := ParseAttributeDisplayType(*t)
+	if !ok {
+		errs.add("attribute_display_type", "Attribute display type must be one of text, number, currency, percent, link, date, list, checkbox (or 0-7)")
+		return ""
+	}
+	return dt
 }
 
 func trimmed(s *string) string {

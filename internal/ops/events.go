@@ -6,6 +6,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/events"
 )
@@ -185,4 +186,27 @@ func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event st
 		}
 		return SchedulePayload(sm), nil
 	})
+}
+
+// senderClassNames is the one map from our stored sender_type to the value
+// Chatwoot's message JSON carries in sender_type: the Rails polymorphic class
+// name. (The lower-case spelling stays in sender.type, where Chatwoot uses
+// it too.) Mapping here rather than renaming the stored enum keeps existing
+// databases valid without a data migration.
+var senderClassNames = map[message.SenderType]string{
+	message.SenderTypeUser:     "User",
+	message.SenderTypeContact:  "Contact",
+	message.SenderTypeAgentBot: "AgentBot",
+}
+
+// SenderClassName is a message's sender_type as Chatwoot sends it, or nil
+// when the message has no sender.
+func SenderClassName(t *message.SenderType) any {
+	if t == nil {
+		return nil
+	}
+	if name, ok := senderClassNames[*t]; ok {
+		return name
+	}
+	return string(*t)
 }

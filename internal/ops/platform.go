@@ -141,25 +141,29 @@ func (s *Service) AddAccountUser(ctx context.Context, accountID, userID int, rol
 // and team memberships and conversation assignments there (as DeleteAgent).
 func (s *Service) RemoveAccountUser(ctx context.Context, accountID, userID int) error {
 	return apperrOrNil(s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		n, err := c.AccountUser.Delete().
-			Where(accountuser.AccountID(accountID), accountuser.UserID(userID)).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.NotFound("Account user")
-		}
-		if _, err := c.InboxMember.Delete().
-			Where(inboxmember.AccountID(accountID), inboxmember.UserID(userID)).Exec(ctx); err != nil {
-			return err
-		}
-		if _, err := c.TeamMember.Delete().
-			Where(teammember.AccountID(accountID), teammember.UserID(userID)).Exec(ctx); err != nil {
-			return err
-		}
-		return c.Conversation.Update().
-			Where(conversation.AccountID(accountID), conversation.AssigneeID(userID)).ClearAssigneeID().Exec(ctx)
+		return removeMembership(ctx, c, accountID, userID)
 	}))
+}
+
+func removeMembership(ctx context.Context, c *ent.Client, accountID, userID int) error {
+	n, err := c.AccountUser.Delete().
+		Where(accountuser.AccountID(accountID), accountuser.UserID(userID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return apperr.NotFound("Account user")
+	}
+	if _, err := c.InboxMember.Delete().
+		Where(inboxmember.AccountID(accountID), inboxmember.UserID(userID)).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := c.TeamMember.Delete().
+		Where(teammember.AccountID(accountID), teammember.UserID(userID)).Exec(ctx); err != nil {
+		return err
+	}
+	return c.Conversation.Update().
+		Where(conversation.AccountID(accountID), conversation.AssigneeID(userID)).ClearAssigneeID().Exec(ctx)
 }
 
 // apperrOrNil classifies err for the transports, keeping nil nil.
