@@ -74,9 +74,15 @@
   function live(delay) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(scheme + location.host + base + "/funnels/" + funnel + "/live");
-    ws.onopen = () => { if (delay) refresh(); delay = 0; };
+    // data-live says whether the board follows changes (styles and tests
+    // read it): the server subscribes before the handshake ends, so "open"
+    // means no change is missed from here on.
+    ws.onopen = () => { board.dataset.live = "open"; if (delay) refresh(); delay = 0; };
     ws.onmessage = () => refresh();
-    ws.onclose = () => setTimeout(() => live(Math.min((delay || 500) * 2, 10000)), delay || 500);
+    ws.onclose = () => {
+      board.dataset.live = "closed";
+      setTimeout(() => live(Math.min((delay || 500) * 2, 10000)), delay || 500);
+    };
   }
   live(0);
 })();

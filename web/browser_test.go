@@ -227,7 +227,9 @@ func TestConsoleBoardInChromium(t *testing.T) {
 		b.waitTrue(tab, "the board", cardIn(cards[0], "new")+" && "+cardIn(cards[1], "new"))
 		other := b.open(boardURL) // a second viewer of the same board (same browser session)
 		b.waitTrue(other, "the second viewer's board", cardIn(cards[1], "new"))
-		time.Sleep(300 * time.Millisecond) // the viewers' websockets connect
+		for _, viewer := range []string{tab, other} {
+			b.waitTrue(viewer, "the board following changes", `document.getElementById('board').dataset.live === 'open'`)
+		}
 
 		// Drag the second card onto the Won column in the first tab.
 		b.eval(tab, fmt.Sprintf(`(() => {
