@@ -41,6 +41,7 @@ const subscriberBuffer = 64
 type Hub struct {
 	mu    sync.Mutex
 	subs  map[int]map[chan Event]struct{}
+	funcs map[int]map[*func(Event)]struct{} // Listen's callbacks
 	relay func(Event) error
 }
 
@@ -94,6 +95,9 @@ func (h *Hub) Deliver(e Event) {
 		case ch <- e:
 		default:
 		}
+	}
+	for f := range h.funcs[e.AccountID] {
+		(*f)(e)
 	}
 }
 
