@@ -6,7 +6,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"runtime"
 	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/db"
 
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/internal/observe"
@@ -107,4 +112,47 @@ func TestTokenCacheSavesTheAuthenticationStatements(t *testing.T) {
 		}
 		t.Logf("%s: authentication takes %d statements cold, %d warm", e.Name, cold, warm)
 	})
+}
+
+// TestTokenCacheHearsOfChangesOnAnotherInstance runs two servers on one
+// PostgreSQL database: a demotion made through one reaches the other's cache
+// through LISTEN/NOTIFY, well before the cached entry would expire.
+func TestTokenCacheHearsOfChangesOnAnotherInstance(t *testing.T) {
+	t.Parallel()
+	var pg *testdb.Engine
+	for _, e := range testdb.Engines(t) {
+		if e.Name == "postgres" {
+			pg = &e
+		}
+	}
+	if pg == nil {
+		t.Skip("several instances share a PostgreSQL database; none is available here")
+	}
+	url := pg.NewURL(t)
+	open := func() *db.DB {
+		d, err := db.Open(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	a := newAppOn(t, open(), server.Config{Channels: &acceptingChannels{}})
+	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: &acceptingChannels{}}, open())
+	t.Cleanup(func() { _ = other.Shutdown() })
+	b := &app{t: t, srv: other, Account: a.Account, AdminID: a.AdminID, Admin: a.Admin, Platform: a.Platform}
+
+	userID, token := a.user("Casey Cache")
+	a.member(a.Account, userID, "administrator")
+	adminOnly := request{method: "GET", path: a.path("/webhooks"), token: token}
+	b.mustDo(adminOnly, http.StatusOK) // verified, and now cached, on instance two
+	a.mustDo(request{method: "PATCH", path: a.path("/agents/%d", userID), body: H{"role": "agent"}}, http.StatusOK)
+
+	deadline := time.Now().Add(5 * time.Second) // a third of the cache's lifetime
+	for b.do(adminOnly).Status != http.StatusForbidden {
+		if time.Now().After(deadline) {
+			t.Fatal("instance two still treats the demoted user as an administrator")
+		}
+		runtime.Gosched()
+	}
 }

@@ -26,6 +26,9 @@ type Event struct {
 	// funnel it is in after the change), so a board viewer can pick its own.
 	FunnelID     int
 	KanbanItemID int
+	// Origin names the process that published an installation event, so
+	// that it can tell its own echo from another instance's news.
+	Origin string `json:",omitempty"`
 }
 
 // OnBoard reports whether e is a change of a card on the board of funnelID.

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -38,6 +40,7 @@ type verifiedToken struct {
 // counts invalidations: a lookup that started before one must not store what
 // it read, which may predate the change.
 type tokenCache struct {
+	origin  string // this process, in the invalidations it announces
 	mu      sync.Mutex
 	now     func() time.Time
 	gen     uint64
@@ -45,7 +48,7 @@ type tokenCache struct {
 }
 
 func newTokenCache(now func() time.Time) *tokenCache {
-	return &tokenCache{now: now, entries: map[tokenKey]verifiedToken{}}
+	return &tokenCache{origin: uuid.NewString(), now: now, entries: map[tokenKey]verifiedToken{}}
 }
 
 // get returns the viewer of k if it was verified lately, and the generation
@@ -136,8 +139,10 @@ func (s *Service) watchCredentials() {
 		})
 	})
 	if s.events != nil {
+		// This process emptied its cache when it made the change; its own
+		// notification coming back would only throw away newer entries.
 		s.events.Listen(events.Installation, func(e events.Event) {
-			if e.Kind == events.KindCredentialsChanged {
+			if e.Kind == events.KindCredentialsChanged && e.Origin != s.tokens.origin {
 				s.tokens.invalidate()
 			}
 		})
@@ -158,7 +163,7 @@ func (s *Service) credentialsChanged(m ent.Mutation) {
 	announce := func() {
 		s.tokens.invalidate()
 		if s.events != nil {
-			s.events.Publish(events.Event{AccountID: events.Installation, Kind: events.KindCredentialsChanged})
+			s.events.Publish(events.Event{AccountID: events.Installation, Kind: events.KindCredentialsChanged, Origin: s.tokens.origin})
 		}
 	}
 	tx, err := txOf(m)
