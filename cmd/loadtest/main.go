@@ -32,14 +32,14 @@ import (
 )
 
 type options struct {
-	database      string
-	sizes         sizes
-	concurrency   int
-	duration      time.Duration
-	maxRequests   int
-	routes        string
-	keepDatabase  bool
-	progressEvery time.Duration
+	database     string
+	sizes        sizes
+	concurrency  int
+	duration     time.Duration
+	warmup       time.Duration
+	maxRequests  int
+	routes       string
+	keepDatabase bool
 }
 
 func main() {
@@ -50,6 +50,7 @@ func main() {
 	flag.IntVar(&o.sizes.messages, "messages", 2000, "messages in the first conversation")
 	flag.IntVar(&o.concurrency, "c", 16, "concurrent clients per route")
 	flag.DurationVar(&o.duration, "d", 5*time.Second, "how long each route is driven")
+	flag.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured driving of each route first (caches, connections)")
 	flag.IntVar(&o.maxRequests, "max-requests", 100_000, "at most this many requests per route")
 	flag.StringVar(&o.routes, "routes", "", "comma-separated routes to drive (default: all): "+strings.Join(routeNames(), ","))
 	flag.BoolVar(&o.keepDatabase, "keep", false, "keep the temporary SQLite database")
@@ -117,6 +118,11 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
+		if o.warmup > 0 {
+			warm := o
+			warm.duration = o.warmup
+			drive(ctx, w, r, warm, stmts)
+		}
 		results = append(results, drive(ctx, w, r, o, stmts))
 	}
 	fmt.Fprintf(out, "Engine: %s · dataset: %s · %d clients · %s per route · %s/%s, %d CPUs · %s\n\n",
