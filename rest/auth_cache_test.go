@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard/switchboard/internal/db"
 
 	"github.com/switchboard/switchboard/ent/accesstoken"
+	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -75,6 +76,16 @@ func TestTokenCacheSeesChangesAtOnce(t *testing.T) {
 					a.mustDoT(t, request{method: "GET", path: a.path("/contacts"), token: newToken}, http.StatusOK)
 				},
 			},
+			{
+				name: "a suspended account refuses the next request", request: request{method: "GET", path: a.path("/contacts"), token: newToken},
+				wantStatus: http.StatusOK,
+				check: func(t *testing.T, _ *response) {
+					if err := a.srv.DB.Client.Account.UpdateOneID(a.Account).SetStatus(account.StatusSuspended).Exec(sys()); err != nil {
+						t.Fatal(err)
+					}
+					a.mustDoT(t, request{method: "GET", path: a.path("/contacts"), token: newToken}, http.StatusUnauthorized)
+				},
+			},
 		})
 	})
 }
@@ -106,6 +117,12 @@ func TestTokenCacheSavesTheAuthenticationStatements(t *testing.T) {
 		}
 		if warm >= cold {
 			t.Errorf("the cache saved nothing: %d statements warm, %d cold", warm, cold)
+		}
+		ib := a.apiInbox("Support")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct}) // bumps the account's counter
+		if after, err := authenticate(agent); err != nil || after != warm {
+			t.Errorf("after a new conversation the token took %d statements (%v), want %d: the cache was emptied for nothing", after, err, warm)
 		}
 		if wrong, err := authenticate("not-a-token"); err == nil || wrong == 0 {
 			t.Errorf("an unknown token took %d statements and answered %v: it must be looked up and refused", wrong, err)

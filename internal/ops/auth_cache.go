@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -119,9 +120,15 @@ func (s *Service) cachedViewerForToken(ctx context.Context, token string, accoun
 	return v, false, err
 }
 
-// credentialTypes are the entities a verified token depends on.
-var credentialTypes = map[string]bool{
-	ent.TypeAccessToken: true, ent.TypeAccountUser: true, ent.TypeAccount: true, ent.TypeUser: true,
+// credentialFields are, per entity a verified token depends on, the fields
+// whose change can alter the viewer it stands for ("" means any field).
+// The account's conversation counter, bumped by every new conversation, and
+// a user's profile are not among them: emptying the cache for those would
+// make it useless under incoming traffic.
+var credentialFields = map[string][]string{
+	ent.TypeAccessToken: {""},
+	ent.TypeAccountUser: {""},
+	ent.TypeAccount:     {"status"},
 }
 
 // watchCredentials empties the token cache whenever a credential changes:
@@ -149,13 +156,23 @@ func (s *Service) watchCredentials() {
 	}
 }
 
-// changesCredentials: a new token or user invalidates no verified token; a
-// new membership may (a token verified for "the first account" of its user).
+// changesCredentials: a deleted token, account or user, any change to a
+// membership (a new one may change a user's "first account"), or a change of
+// an account's status. A new token or user invalidates nothing.
 func changesCredentials(m ent.Mutation) bool {
-	if !credentialTypes[m.Type()] {
+	op := m.Op()
+	if op.Is(ent.OpDelete) || op.Is(ent.OpDeleteOne) {
+		return m.Type() == ent.TypeUser || credentialFields[m.Type()] != nil
+	}
+	if op.Is(ent.OpCreate) && m.Type() != ent.TypeAccountUser {
 		return false
 	}
-	return !m.Op().Is(ent.OpCreate) || m.Type() == ent.TypeAccountUser
+	for _, f := range credentialFields[m.Type()] {
+		if f == "" || slices.Contains(m.Fields(), f) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Service) credentialsChanged(m ent.Mutation) {
