@@ -17,7 +17,6 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // sizes is the dataset.
@@ -72,7 +71,7 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 		return nil, err
 	}
 	w.inboxID = ib.ID
-	sys := viewer.SystemContext(ctx)
+	sys := ops.AsSeeding(ctx)
 	rng := rand.New(rand.NewPCG(13, 2026))
 	if err := seedContacts(sys, raw.Client, w, sz.contacts, rng, progress); err != nil {
 		return nil, err
