@@ -432,7 +432,7 @@ func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, 
 
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
-	return r.svc.Contact(ctx, id)
+	return r.svc.ContactShaped(ctx, id, func(q *ent.ContactQuery) (*ent.ContactQuery, error) { return q.CollectFields(ctx) })
 }
 
 // SearchContacts is the resolver for the searchContacts field.

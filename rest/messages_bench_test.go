@@ -27,6 +27,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/switchboard/switchboard/internal/observe"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -382,19 +383,28 @@ type discardChannels struct{}
 
 func (discardChannels) Deliver(context.Context, delivery.Job) (string, error) { return "", nil }
 
-// countingDriver counts the statements ent sends, in transactions or not.
+// countingDriver counts the statements ent sends, in transactions or not;
+// with requestsOnly, only those sent on behalf of an HTTP request (the job
+// runner's background statements are left out).
 type countingDriver struct {
 	dialect.Driver
-	n *atomic.Int64
+	n            *atomic.Int64
+	requestsOnly bool
+}
+
+func (d countingDriver) count(ctx context.Context) {
+	if !d.requestsOnly || observe.RequestID(ctx) != "" {
+		d.n.Add(1)
+	}
 }
 
 func (d countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	d.count(ctx)
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
 func (d countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	d.count(ctx)
 	return d.Driver.Query(ctx, query, args, v)
 }
 
@@ -403,20 +413,20 @@ func (d countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return countingTx{Tx: tx, n: d.n}, nil
+	return countingTx{Tx: tx, d: d}, nil
 }
 
 type countingTx struct {
 	dialect.Tx
-	n *atomic.Int64
+	d countingDriver
 }
 
 func (t countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	t.d.count(ctx)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	t.d.count(ctx)
 	return t.Tx.Query(ctx, query, args, v)
 }

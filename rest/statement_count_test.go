@@ -13,19 +13,19 @@ import (
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-// newCountingApp is newApp over a database whose statements are counted.
+// newCountingApp is newApp over a database whose statements are counted,
+// those sent for HTTP requests only.
 func newCountingApp(t *testing.T, e testdb.Engine) (*app, *atomic.Int64) {
 	t.Helper()
 	raw := e.New(t)
 	n := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: n})),
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: n, requestsOnly: true})),
 		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
 	return newAppOn(t, counted, server.Config{Channels: &acceptingChannels{}}), n
 }
 
-// statementsOf is the fewest statements rq took over five tries: the job
-// runner's background statements go through the same counter, and the
-// fewest is the request's own.
+// statementsOf is the fewest statements rq took over five tries (a request
+// that starts background work may still overlap a job's follow-up).
 func statementsOf(a *app, n *atomic.Int64, rq request) int64 {
 	a.t.Helper()
 	fewest := int64(-1)

@@ -26,6 +26,9 @@ type Event struct {
 	// funnel it is in after the change), so a board viewer can pick its own.
 	FunnelID     int
 	KanbanItemID int
+	// Origin names the process that published an installation event, so
+	// that it can tell its own echo from another instance's news.
+	Origin string `json:",omitempty"`
 }
 
 // OnBoard reports whether e is a change of a card on the board of funnelID.
@@ -41,6 +44,7 @@ const subscriberBuffer = 64
 type Hub struct {
 	mu    sync.Mutex
 	subs  map[int]map[chan Event]struct{}
+	funcs map[int]map[*func(Event)]struct{} // Listen's callbacks
 	relay func(Event) error
 }
 
@@ -94,6 +98,9 @@ func (h *Hub) Deliver(e Event) {
 		case ch <- e:
 		default:
 		}
+	}
+	for f := range h.funcs[e.AccountID] {
+		(*f)(e)
 	}
 }
 

@@ -24,6 +24,10 @@ func asCredentialCheck(ctx context.Context) context.Context { return viewer.Syst
 // narrows itself with asAccountSystem.
 func AsBackgroundWork(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
+// AsSeeding writes a synthetic dataset in bulk (cmd/loadtest): it runs
+// before any request, outside every transport, and reads nothing for a user.
+func AsSeeding(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
 // asAccountSystem acts for one account's system (a schedule firing in its
 // author's name, the outbox of its webhooks): it passes every rule but stays
 // inside the account (see scopeSystemToAccount in ent/schema/policy.go).

@@ -32,6 +32,8 @@ type Service struct {
 	// authLimits and guard throttle guessed passwords and tokens.
 	authLimits AuthLimits
 	guard      *authGuard
+	// tokens remembers verified access tokens for a few seconds.
+	tokens *tokenCache
 }
 
 // WithEvents gives the Service the hub it publishes committed changes to.
@@ -75,6 +77,8 @@ func New(client *ent.Client, opts ...Option) *Service {
 		o(s)
 	}
 	s.guard = newAuthGuard(s.authLimits, s.now)
+	s.tokens = newTokenCache(s.now)
+	s.watchCredentials()
 	return s
 }
 

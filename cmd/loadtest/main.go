@@ -1,0 +1,133 @@
+// Command loadtest seeds a realistic account and drives the hot routes of an
+// in-process server on 127.0.0.1 at a given concurrency for a given time,
+// then prints one Markdown table: requests per second, latency percentiles,
+// errors and SQL statements per request (issue 13; docs/performance.md).
+//
+//	go run ./cmd/loadtest -contacts 5000 -messages 2000 -conversations 30 -c 16 -d 10s
+//	go run ./cmd/loadtest -database postgres://user@127.0.0.1/empty_db ...
+//
+// Without -database it works on a fresh SQLite file in a temporary directory.
+// A PostgreSQL database must be empty: the harness migrates and seeds it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/db"
+)
+
+type options struct {
+	database     string
+	sizes        sizes
+	concurrency  int
+	duration     time.Duration
+	warmup       time.Duration
+	maxRequests  int
+	routes       string
+	keepDatabase bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.database, "database", "", "DATABASE_URL of an empty database (default: SQLite in a temporary directory)")
+	flag.IntVar(&o.sizes.contacts, "contacts", 5000, "contacts to seed")
+	flag.IntVar(&o.sizes.conversations, "conversations", 30, "conversations to seed (one message each, the first gets -messages)")
+	flag.IntVar(&o.sizes.messages, "messages", 2000, "messages in the first conversation")
+	flag.IntVar(&o.concurrency, "c", 16, "concurrent clients per route")
+	flag.DurationVar(&o.duration, "d", 5*time.Second, "how long each route is driven")
+	flag.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured driving of each route first (caches, connections)")
+	flag.IntVar(&o.maxRequests, "max-requests", 100_000, "at most this many requests per route")
+	flag.StringVar(&o.routes, "routes", "", "comma-separated routes to drive (default: all): "+strings.Join(routeNames(), ","))
+	flag.BoolVar(&o.keepDatabase, "keep", false, "keep the temporary SQLite database")
+	flag.Parse()
+	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options, out, progress io.Writer) error {
+	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 {
+		return fmt.Errorf("-c, -d and -max-requests must be positive")
+	}
+	if err := o.sizes.check(); err != nil {
+		return err
+	}
+	selected, err := selectRoutes(o.routes)
+	if err != nil {
+		return err
+	}
+	url := o.database
+	if url == "" {
+		dir, err := os.MkdirTemp("", "switchboard-loadtest-")
+		if err != nil {
+			return err
+		}
+		if !o.keepDatabase {
+			defer os.RemoveAll(dir)
+		}
+		url = "sqlite://" + filepath.Join(dir, "loadtest.db")
+	}
+	raw, err := db.Open(url)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	if err := raw.Migrate(ctx); err != nil {
+		return err
+	}
+	stmts := &atomic.Int64{}
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: stmts})),
+		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
+	storage, err := os.MkdirTemp("", "switchboard-loadtest-files-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(storage)
+	srv := server.New(server.Config{StorageDir: storage, Channels: discardChannels{},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, counted)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	go func() { _ = srv.App.Listener(ln) }()
+	defer func() { _ = srv.Shutdown() }()
+
+	started := time.Now()
+	w, err := seed(ctx, srv, raw, "http://"+ln.Addr().String(), o.sizes, progress)
+	if err != nil {
+		return fmt.Errorf("seeding: %w", err)
+	}
+	fmt.Fprintf(progress, "\rseeded %s in %s\n", o.sizes, time.Since(started).Round(time.Millisecond))
+
+	results := make([]result, 0, len(selected))
+	for _, r := range selected {
+		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
+		if o.warmup > 0 {
+			warm := o
+			warm.duration = o.warmup
+			drive(ctx, w, r, warm, stmts)
+		}
+		results = append(results, drive(ctx, w, r, o, stmts))
+	}
+	fmt.Fprintf(out, "Engine: %s · dataset: %s · %d clients · %s per route · %s/%s, %d CPUs · %s\n\n",
+		raw.Dialect, o.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
+		time.Now().UTC().Format("2006-01-02"))
+	writeTable(out, results)
+	return nil
+}
