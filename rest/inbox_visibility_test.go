@@ -149,3 +149,30 @@ func TestAgentMergeMovesTheWholeContact(t *testing.T) {
 		})
 	})
 }
+
+// TestNotesOfFormerMembersKeepNoProfile: a note's author who has left the
+// account is read as the viewer reads users (no system bypass): the note
+// keeps author_id, without the profile (name, e-mail) of someone who is no
+// longer one of the account's users.
+func TestNotesOfFormerMembersKeepNoProfile(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		agentID, agent := a.agent(a.Account)
+		funnel := a.mustDo(request{method: "POST", path: a.path("/funnels"), body: H{"name": "Deals",
+			"stages": []H{{"name": "New", "slug": "new"}}}}, http.StatusOK).int(t, "id")
+		card := a.mustDo(request{method: "POST", path: a.path("/kanban_items"), body: H{"funnel_id": funnel,
+			"funnel_stage": "new", "item_details": H{"title": "Deal"}}}, http.StatusOK).int(t, "id")
+		a.mustDo(as(agent, request{method: "POST", path: a.path("/kanban_items/%d/create_note", card),
+			body: H{"content": "Called them"}}), http.StatusOK)
+		notes := request{method: "GET", path: a.path("/kanban_items/%d/get_notes", card)}
+		a.run(t, []scenario{
+			{name: "a member's note shows its author", request: notes, wantStatus: http.StatusOK,
+				want: map[string]any{"notes.0.author_id": agentID, "notes.0.author.id": agentID}},
+			status("the agent leaves the account", request{method: "DELETE", path: a.path("/agents/%d", agentID)}, http.StatusOK),
+			{name: "the note keeps its author id, without the profile", request: notes, wantStatus: http.StatusOK,
+				want: map[string]any{"notes.0.author_id": agentID, "notes.0.author": nil}},
+		})
+	})
+}

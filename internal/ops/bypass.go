@@ -55,11 +55,6 @@ func asSignedLink(ctx context.Context, accountID int) context.Context {
 	return viewer.SystemInAccount(ctx, accountID, 0)
 }
 
-// asFormerMembers reads the users who wrote notes or schedules and have
-// since left the account: their names still sign their work. Only names and
-// ids are shown.
-func asFormerMembers(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
-
 // asContactMerge moves every conversation, schedule and contact inbox of the
 // merged contact (which the caller loaded under its own rules) to the base
 // contact and deletes it: the whole contact moves, not only the part in the

@@ -275,7 +275,8 @@ func (s *Service) ownNote(ctx context.Context, c *ent.Client, cardID, noteID int
 	return n, nil
 }
 
-// NoteAuthors returns the users who wrote the notes, by id.
+// NoteAuthors returns the users who wrote the notes, by id, among the
+// account's current users.
 func (s *Service) NoteAuthors(ctx context.Context, notes []*ent.CardNote) (map[int]*ent.User, error) {
 	var ids []int
 	for _, n := range notes {
@@ -287,8 +288,9 @@ func (s *Service) NoteAuthors(ctx context.Context, notes []*ent.CardNote) (map[i
 	if len(ids) == 0 {
 		return out, nil
 	}
-	// Authors who have left the account still sign their notes.
-	us, err := s.Client(ctx).User.Query().Where(user.IDIn(uniqueInts(ids)...)).All(asFormerMembers(ctx))
+	// Read as the viewer: an author who has left the account is no longer
+	// one of its users (the note keeps author_id, without the profile).
+	us, err := s.Client(ctx).User.Query().Where(user.IDIn(uniqueInts(ids)...)).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
 	}
