@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -104,7 +103,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 		agent := a.agent(a.Account)
 		conn := subscribe(t, addr, agent, fmt.Sprintf(
 			`subscription { kanbanBoardChanged(funnelID: %d) { kind itemID item { funnelID stage { slug } position } } }`, funnel))
-		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+		a.waitListening(1)
 
 		a.mustREST("POST", base+"/kanban_items", a.Admin, H{"kanban_item": H{"funnel_id": other, "funnel_stage": "new",
 			"item_details": H{"title": "Elsewhere"}}}, http.StatusOK)

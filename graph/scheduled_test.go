@@ -77,7 +77,7 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 		ib := a.inbox(a.Account, a.Admin, "API", apiChannel())
 		ct := a.contact(a.Admin, ib, H{"name": "Ann"})
 		conn := subscribe(t, addr, a.Admin, `subscription { scheduledMessageUpdated { kind id scheduledMessage { status messageID } } }`)
-		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+		a.waitListening(1)
 
 		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
 		r := a.mustREST("POST", base+"/scheduled_messages", a.Admin, H{"inbox_id": ib, "contact_id": ct, "content": "soon",

@@ -52,6 +52,19 @@ func subscribe(t *testing.T, addr, token, query string) *websocket.Conn {
 	return conn
 }
 
+// waitListening waits until n subscriptions follow the account's events on
+// the app, so that writes made next are not missed.
+func (a *app) waitListening(n int) {
+	a.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for a.srv.Events.Listeners(a.Account) < n {
+		if time.Now().After(deadline) {
+			a.t.Fatalf("%d subscription(s) did not start listening within 5 s", n)
+		}
+		<-time.After(5 * time.Millisecond) // poll with a deadline
+	}
+}
+
 func read(t *testing.T, conn *websocket.Conn) wsMsg {
 	t.Helper()
 	for {
@@ -93,7 +106,7 @@ func TestMessageCreatedSubscriptionSeesMessagesFromREST(t *testing.T) {
 
 		conn := subscribe(t, addr, a.Admin, fmt.Sprintf(
 			`subscription { messageCreated(conversationDisplayID: %d) { content messageType } }`, conv))
-		time.Sleep(100 * time.Millisecond) // let the subscription register before the writes
+		a.waitListening(1)
 
 		a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, other), a.Admin, H{"content": "elsewhere"}, http.StatusOK)
 		a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, H{"content": "over REST"}, http.StatusOK)
@@ -162,7 +175,7 @@ func TestSubscriptionsSeeChangesMadeOnAnotherInstance(t *testing.T) {
 	base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
 	conv := int(mustGet(t, a.mustREST("POST", base+"/conversations", a.Admin, H{"inbox_id": ib, "contact_id": ct}, http.StatusOK), "id").(float64))
 	conn := subscribe(t, addr, a.Admin, fmt.Sprintf(`subscription { messageCreated(conversationDisplayID: %d) { content } }`, conv))
-	time.Sleep(100 * time.Millisecond) // let the subscription register before the write
+	b.waitListening(1)
 
 	a.mustREST("POST", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, H{"content": "from instance one"}, http.StatusOK)
 	m := read(t, conn)

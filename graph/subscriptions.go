@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -16,21 +15,23 @@ import (
 )
 
 // stream sends what pick makes of each event of the account (skipping the
-// events it declines) until the subscription's context ends: client gone,
-// or shutdown. pick reads as the subscriber, so its privacy rules still
-// apply to what it loads.
+// events it declines) until the subscription's context ends (client gone,
+// or shutdown) or events may have been missed (the client fell behind, or
+// another instance's events were lost): then the subscription completes,
+// and the client refetches and subscribes again. pick reads as the
+// subscriber, so its privacy rules still apply to what it loads.
 func stream[T any](ctx context.Context, hub *events.Hub, accountID int, pick func(events.Event) (T, bool)) <-chan T {
-	in, cancel := hub.Subscribe(accountID)
+	sub := hub.Subscribe(accountID)
 	out := make(chan T, 1)
 	go func() {
 		defer close(out)
-		defer cancel()
+		defer sub.Cancel()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case e, ok := <-in:
-				if !ok {
+			case e, ok := <-sub.Events:
+				if !ok || !sub.InOrder(e) {
 					return
 				}
 				v, ok := pick(e)
@@ -56,7 +57,7 @@ func (r *Resolver) messagesOf(ctx context.Context, displayID int) (<-chan *ent.M
 		return nil, err
 	}
 	return stream(ctx, r.events, cv.AccountID, func(e events.Event) (*ent.Message, bool) {
-		if e.Kind != "message_created" || e.ConversationID != cv.ID {
+		if e.Kind != events.MessageCreated || e.ConversationID != cv.ID {
 			return nil, false
 		}
 		m, err := r.client.Message.Query().Where(message.ID(e.MessageID)).Only(ctx)
@@ -78,12 +79,12 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *mode
 	}
 	return stream(ctx, r.events, v.AccountID, func(e events.Event) (*model.ScheduledMessageEvent, bool) {
 		switch e.Kind {
-		case "scheduled_message_deleted":
+		case events.ScheduledMessageDeleted:
 			if conversationID != 0 && e.ConversationID != conversationID || !r.svc.WorksIn(ctx, e.InboxID) {
 				return nil, false
 			}
 			return &model.ScheduledMessageEvent{Kind: "deleted", ID: e.ScheduleID}, true
-		case "scheduled_message_updated":
+		case events.ScheduledMessageCreated, events.ScheduledMessageUpdated, events.ScheduledMessageSent, events.ScheduledMessageFailed:
 			sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
 			if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
 				return nil, false
@@ -105,7 +106,7 @@ func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.Kan
 		if !e.OnBoard(funnelID) {
 			return nil, false
 		}
-		ev := &model.KanbanBoardEvent{Kind: strings.TrimPrefix(e.Kind, "kanban_item."), ItemID: e.KanbanItemID}
+		ev := &model.KanbanBoardEvent{Kind: e.Kind.CardAction(), ItemID: e.KanbanItemID}
 		if ev.Kind == "deleted" {
 			return ev, true
 		}

@@ -87,14 +87,14 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 		})
 		secret = regenerated
 
-		live, cancel := a.srv.Events.Subscribe(a.Account)
-		defer cancel()
+		live := a.srv.Events.Subscribe(a.Account)
+		defer live.Cancel()
 		sales := a.funnel("Sales", "new", "won")
 		card := a.mustDo(request{method: "POST", path: a.path("/kanban_items"), token: agent,
 			body: H{"funnel_id": sales, "item_details": H{"title": "Live"}}}, http.StatusOK).int(t, "id")
-		expectLive(t, live, "kanban_item.created", card, sales)
+		expectLive(t, live.Events, events.KanbanItemCreated, card, sales)
 		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/move_to_stage", card), token: agent, body: H{"funnel_stage": "won"}}, http.StatusOK)
-		expectLive(t, live, "kanban_item.moved", card, sales)
+		expectLive(t, live.Events, events.KanbanItemMoved, card, sales)
 
 		waitFor(t, "the kanban webhook to receive created and moved", func() bool { return len(hook.requests()) >= 3 })
 		for _, got := range hook.requests()[1:] {
@@ -117,7 +117,7 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 
 		a.mustDo(request{method: "PATCH", path: cfg, body: H{"webhook_events": []string{"kanban_item.moved"}}}, http.StatusOK)
 		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/change_status", card), token: agent, body: H{"status": "won"}}, http.StatusOK)
-		expectLive(t, live, "kanban_item.status_changed", card, sales)
+		expectLive(t, live.Events, events.KanbanItemStatusChanged, card, sales)
 		n, err := a.srv.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.KanbanTarget(true),
 			webhookdelivery.Event("kanban_item.status_changed")).Count(sys())
 		if err != nil || n != 0 {
@@ -132,7 +132,7 @@ func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
 }
 
 // expectLive waits for the next live event and checks it.
-func expectLive(t *testing.T, live <-chan events.Event, kind string, cardID, funnelID int) {
+func expectLive(t *testing.T, live <-chan events.Event, kind events.Kind, cardID, funnelID int) {
 	t.Helper()
 	select {
 	case ev := <-live:

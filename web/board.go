@@ -163,17 +163,21 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Subscribed before the handshake ends: a change made as soon as the
 		// browser is connected is not missed.
-		in, cancel := c.hub.Subscribe(f.AccountID)
-		defer cancel()
+		sub := c.hub.Subscribe(f.AccountID)
+		defer sub.Cancel()
 		conn, err := upgrader.Upgrade(w, r, nil)
 		if err != nil {
 			return // the upgrader has answered
 		}
-		c.streamBoard(conn, in, f.ID)
+		c.streamBoard(conn, sub, f.ID)
 	})))(ctx)
 }
 
-func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funnelID int) {
+// streamBoard sends the board's changes until the viewer or the server goes,
+// or events may have been missed (the viewer fell behind, or another
+// instance's events were lost): then the socket closes and the page
+// reconnects and refetches.
+func (c *Console) streamBoard(conn *websocket.Conn, sub *events.Subscription, funnelID int) {
 	defer conn.Close()
 	t := *boardTimings.Load()
 	gone := make(chan struct{})
@@ -190,15 +194,17 @@ func (c *Console) streamBoard(conn *websocket.Conn, in <-chan events.Event, funn
 			return
 		case <-gone:
 			return
-		case e, ok := <-in:
-			if !ok {
+		case e, ok := <-sub.Events:
+			if !ok || !sub.InOrder(e) {
+				_ = conn.WriteControl(websocket.CloseMessage,
+					websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "events missed: refetch"), time.Now().Add(t.writeWait))
 				return
 			}
 			if !e.OnBoard(funnelID) {
 				continue
 			}
 			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
-			msg := fiber.Map{"kind": strings.TrimPrefix(e.Kind, "kanban_item."), "item_id": e.KanbanItemID}
+			msg := fiber.Map{"kind": e.Kind.CardAction(), "item_id": e.KanbanItemID, "seq": e.Seq}
 			if err := conn.WriteJSON(msg); err != nil {
 				return
 			}

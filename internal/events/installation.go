@@ -9,7 +9,7 @@ const Installation = 0
 // KindCredentialsChanged says an access token, a membership, a role or an
 // account's status changed somewhere: every instance drops the tokens it
 // verified, so the change takes effect at once everywhere.
-const KindCredentialsChanged = "credentials_changed"
+const KindCredentialsChanged Kind = "credentials_changed"
 
 // Listen calls f with every event of accountID delivered to this instance
 // until cancel is called. f runs inside Deliver, so it must be quick and

@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -19,8 +18,9 @@ const notifyChannel = "switchboard_events"
 // deliver what LISTEN brings back, so that a change made on one instance
 // reaches the live listeners of every instance on the database. Events are
 // published after their transaction commits, so a NOTIFY never announces a
-// change that rolls back. Events lost while the listening connection is
-// down are lost: clients resync when they reconnect, as after a drop.
+// change that rolls back. When the listening connection was down, events
+// may have been missed: the hub marks a gap, and every live listener
+// resyncs.
 func RelayThroughPostgres(ctx context.Context, hub *Hub, dsn string, db *sql.DB) error {
 	l := pq.NewListener(dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
 		if err != nil {
@@ -31,14 +31,10 @@ func RelayThroughPostgres(ctx context.Context, hub *Hub, dsn string, db *sql.DB)
 		l.Close()
 		return fmt.Errorf("listening for events: %w", err)
 	}
-	hub.SetRelay(func(e Event) error {
-		raw, err := json.Marshal(e)
-		if err != nil {
-			return err
-		}
-		_, err = db.ExecContext(context.Background(), "SELECT pg_notify($1, $2)", notifyChannel, string(raw))
+	startRelay(ctx, hub, func(ctx context.Context, payload string) error {
+		_, err := db.ExecContext(ctx, "SELECT pg_notify($1, $2)", notifyChannel, payload)
 		return err
-	})
+	}, relayTimeout)
 	go relayNotifications(ctx, hub, l)
 	return nil
 }
@@ -46,21 +42,24 @@ func RelayThroughPostgres(ctx context.Context, hub *Hub, dsn string, db *sql.DB)
 // relayNotifications delivers the events LISTEN brings until ctx ends.
 func relayNotifications(ctx context.Context, hub *Hub, l *pq.Listener) {
 	defer l.Close()
-	defer hub.SetRelay(nil)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case n := <-l.Notify:
 			if n == nil {
-				continue // the connection was re-established
-			}
-			var e Event
-			if err := json.Unmarshal([]byte(n.Extra), &e); err != nil {
-				slog.Warn("unreadable event notification", "err", err)
+				hub.Gap() // the connection was re-established: some may be lost
 				continue
 			}
-			hub.Deliver(e)
+			es, err := decodeBatch(n.Extra)
+			if err != nil {
+				slog.Warn("unreadable event notification", "err", err)
+				hub.Gap()
+				continue
+			}
+			for _, e := range es {
+				hub.Deliver(e)
+			}
 		case <-time.After(time.Minute):
 			go func() { _ = l.Ping() }()
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // ContactsPerPage is Chatwoot's page size for contact lists.
@@ -81,7 +82,7 @@ func (s *Service) CreateContact(ctx context.Context, in ContactInput) (*CreatedC
 			return err
 		}
 		out = CreatedContact{Contact: ct, ContactInbox: ci}
-		return s.emitContactEvent(ctx, c, "contact_created", ct)
+		return s.emitContactEvent(ctx, c, events.ContactCreated, ct)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
@@ -130,7 +131,7 @@ func (s *Service) UpdateContact(ctx context.Context, id int, in ContactInput) (*
 		if err != nil {
 			return err
 		}
-		return s.emitContactEvent(ctx, c, "contact_updated", ct)
+		return s.emitContactEvent(ctx, c, events.ContactUpdated, ct)
 	})
 	if err != nil {
 		return nil, apperr.From(err)

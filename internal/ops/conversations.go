@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -212,7 +213,7 @@ func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) 
 			if cv, err = s.newConversation(ctx, c, ci, in); err != nil {
 				return err
 			}
-			if err := s.emitConversationEvent(ctx, c, "conversation_created", cv); err != nil {
+			if err := s.emitConversationEvent(ctx, c, events.ConversationCreated, cv); err != nil {
 				return err
 			}
 		}
@@ -397,7 +398,7 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 		if next == cv.Status {
 			return nil
 		}
-		return s.emitConversationEvent(ctx, c, "conversation_status_changed", cv)
+		return s.emitConversationEvent(ctx, c, events.ConversationStatusChanged, cv)
 	})
 	if err != nil {
 		return nil, apperr.From(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // Channel delivery of outgoing messages. A message to deliver has its
@@ -34,7 +35,7 @@ func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error
 	if err != nil {
 		return nil, err
 	}
-	job.Payload = messageEvent("message_created", m, cv, acc)
+	job.Payload = messageEvent(string(events.MessageCreated), m, cv, acc)
 	return job, nil
 }
 
@@ -74,7 +75,7 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.Mess
 		if err := s.settleSchedulesOf(ctx, c, m); err != nil {
 			return err
 		}
-		return s.emitMessageEvent(ctx, c, "message_updated", m)
+		return s.emitMessageEvent(ctx, c, events.MessageUpdated, m)
 	})
 }
 
@@ -98,8 +99,9 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 	return m.DeliveryAttempts, nil
 }
 
-func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event string, m *ent.Message) error {
-	return s.emit(ctx, c, m.AccountID, event, func() (map[string]any, error) {
+func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
+	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID}
+	return s.notify(ctx, c, change{Event: ev, payload: func() (map[string]any, error) {
 		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
 		if err != nil {
 			return nil, err
@@ -108,6 +110,6 @@ func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, event str
 		if err != nil {
 			return nil, err
 		}
-		return messageEvent(event, m, cv, acc), nil
-	})
+		return messageEvent(string(kind), m, cv, acc), nil
+	}})
 }

@@ -92,8 +92,9 @@ func contactEvent(ct *ent.Contact) map[string]any {
 	}
 }
 
-func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event string, ct *ent.Contact) error {
-	return s.emit(ctx, c, ct.AccountID, event, func() (map[string]any, error) {
+func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, kind events.Kind, ct *ent.Contact) error {
+	ev := events.Event{AccountID: ct.AccountID, Kind: kind, ContactID: ct.ID}
+	return s.notify(ctx, c, change{Event: ev, payload: func() (map[string]any, error) {
 		acc, err := c.Account.Get(asOutbox(ctx, ct.AccountID), ct.AccountID)
 		if err != nil {
 			return nil, err
@@ -101,17 +102,18 @@ func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, event str
 		p := contactEvent(ct)
 		p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
 		return p, nil
-	})
+	}})
 }
 
-func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, event string, cv *ent.Conversation) error {
-	return s.emit(ctx, c, cv.AccountID, event, func() (map[string]any, error) {
+func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, kind events.Kind, cv *ent.Conversation) error {
+	ev := events.Event{AccountID: cv.AccountID, Kind: kind, ConversationID: cv.ID, InboxID: cv.InboxID, ContactID: cv.ContactID}
+	return s.notify(ctx, c, change{Event: ev, payload: func() (map[string]any, error) {
 		cv, err := c.Conversation.Query().Where(conversation.ID(cv.ID)).WithContact().Only(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return conversationEvent(cv), nil
-	})
+	}})
 }
 
 // SchedulePayload is a scheduled message as the API shows it (REST body,
@@ -175,17 +177,21 @@ func nilIfBlank(s string) any {
 	return s
 }
 
-// emitScheduleEvent writes a scheduled_message.* webhook event for schedule
-// id and tells live listeners once the transaction commits.
-func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, event string, accountID, id int) error {
-	s.publishAfterCommit(ctx, events.Event{AccountID: accountID, Kind: "scheduled_message_updated", ScheduleID: id})
-	return s.emit(ctx, c, accountID, event, func() (map[string]any, error) {
+// emitScheduleEvent tells the listeners of a change of schedule id.
+func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
+	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
+	return s.notify(ctx, c, change{Event: ev, payload: s.schedulePayload(ctx, c, accountID, id)})
+}
+
+// schedulePayload builds a schedule event's webhook body.
+func (s *Service) schedulePayload(ctx context.Context, c *ent.Client, accountID, id int) func() (map[string]any, error) {
+	return func() (map[string]any, error) {
 		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(asOutbox(ctx, accountID))
 		if err != nil {
 			return nil, err
 		}
 		return SchedulePayload(sm), nil
-	})
+	}
 }
 
 // senderClassNames is the one map from our stored sender_type to the value

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // A funnel is an ordered list of stages; cards name their stage by slug on
@@ -159,7 +160,7 @@ func (s *Service) DeleteFunnel(ctx context.Context, id int) error {
 			return err
 		}
 		for _, it := range cards {
-			if err := s.announceCard(ctx, c, "kanban_item.deleted", it, nil); err != nil {
+			if err := s.announceCard(ctx, c, events.KanbanItemDeleted, it, nil); err != nil {
 				return err
 			}
 		}

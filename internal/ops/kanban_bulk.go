@@ -9,6 +9,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // Bulk operations are all or nothing: every id must name a card of the
@@ -123,7 +124,7 @@ func (s *Service) bulkUpdate(ctx context.Context, ids []int, check func(context.
 				return err
 			}
 			out = append(out, card)
-			if err := s.announceCard(ctx, c, "kanban_item.updated", card, nil); err != nil {
+			if err := s.announceCard(ctx, c, events.KanbanItemUpdated, card, nil); err != nil {
 				return err
 			}
 		}

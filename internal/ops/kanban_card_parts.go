@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -66,7 +67,7 @@ func (s *Service) changeCardAgent(ctx context.Context, id, agentID int, assign b
 		if out, err = s.loadCard(ctx, c, id); err != nil {
 			return err
 		}
-		return s.announceCard(ctx, c, "kanban_item.updated", out, nil)
+		return s.announceCard(ctx, c, events.KanbanItemUpdated, out, nil)
 	})
 	return out, apperrOrNil(err)
 }

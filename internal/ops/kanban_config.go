@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/outbound"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhook"
@@ -216,7 +217,7 @@ func signedPost(ctx context.Context, url, secret string, body []byte, now time.T
 // emitToKanbanWebhook puts a kanban event in the outbox for the account's
 // kanban webhook, when one is set, enabled and wants the event. The config
 // is read as the system: agents trigger events but may not read it.
-func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accountID int, event string, payload map[string]any) error {
+func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accountID int, event events.Kind, payload func() (map[string]any, error)) error {
 	ctx = asOutbox(ctx, accountID)
 	cfg, err := c.KanbanConfig.Query().Where(kanbanconfig.AccountID(accountID)).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -225,11 +226,15 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 	if err != nil {
 		return err
 	}
-	if !cfg.Enabled || cfg.WebhookURL == "" || !wantsEvent(cfg.Settings, event) {
+	if !cfg.Enabled || cfg.WebhookURL == "" || !wantsEvent(cfg.Settings, string(event)) {
 		return nil
 	}
+	p, err := payload()
+	if err != nil {
+		return err
+	}
 	body := map[string]any{"event": event}
-	for k, v := range payload {
+	for k, v := range p {
 		body[k] = v
 	}
 	raw, err := json.Marshal(body)
@@ -238,7 +243,7 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 	}
 	return c.WebhookDelivery.Create().SetAccountID(accountID).
 		SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).SetKanbanTarget(true).
-		SetURL(cfg.WebhookURL).SetEvent(event).SetPayload(string(raw)).SetNextAttemptAt(s.now()).Exec(ctx)
+		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(string(raw)).SetNextAttemptAt(s.now()).Exec(ctx)
 }
 
 // wantsEvent reads settings.webhook_events; absent means every event.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/internal/events"
 )
 
@@ -67,27 +68,53 @@ func cardAgents(us []*ent.User) []map[string]any {
 	return out
 }
 
-// announceCard writes a kanban_item.* event to the webhook outbox (for the
-// account's subscriptions and its kanban webhook) in the transaction of the
-// change and publishes it to live listeners once that
-// commits. extra adds keys to the webhook payload (changes, from/to stage).
-func (s *Service) announceCard(ctx context.Context, c *ent.Client, event string, it *ent.KanbanItem, extra map[string]any) error {
-	it, err := s.withOutboxConversation(ctx, c, it)
-	if err != nil {
-		return err
+// announceCard tells the notifier's listeners of a change of card it (see
+// notify). extra adds keys to the webhook payload (changes, from/to stage).
+func (s *Service) announceCard(ctx context.Context, c *ent.Client, kind events.Kind, it *ent.KanbanItem, extra map[string]any) error {
+	return s.notify(ctx, c, cardChange(kind, it, nil, extra, s.cardPayload(ctx, c, it, extra)))
+}
+
+// cardPayload builds a card event's webhook body.
+func (s *Service) cardPayload(ctx context.Context, c *ent.Client, it *ent.KanbanItem, extra map[string]any) func() (map[string]any, error) {
+	return func() (map[string]any, error) {
+		it, err := s.withOutboxConversation(ctx, c, it)
+		if err != nil {
+			return nil, err
+		}
+		p := map[string]any{"kanban_item": CardPayload(it), "account": map[string]any{"id": it.AccountID}}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return p, nil
 	}
-	p := map[string]any{"kanban_item": CardPayload(it), "account": map[string]any{"id": it.AccountID}}
-	for k, v := range extra {
-		p[k] = v
+}
+
+// cardChange is a change of card it (from: where it was, for a move), with
+// the automation trigger it fires: entering a stage (created, or moved to
+// another stage) or a new status.
+func cardChange(kind events.Kind, it, from *ent.KanbanItem, extra map[string]any, payload func() (map[string]any, error)) change {
+	ev := events.Event{AccountID: it.AccountID, Kind: kind, FunnelID: it.FunnelID, KanbanItemID: it.ID}
+	ch := change{Event: ev, payload: payload}
+	base := cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: it.FunnelID}
+	switch {
+	case kind == events.KanbanItemCreated, kind == events.KanbanItemMoved && from.StageID != it.StageID:
+		base.trigger, base.stage = kanbanautomation.TriggerTypeStageEntered, stageSlug(it)
+		ch.trigger = &base
+	case kind == events.KanbanItemStatusChanged:
+		base.trigger, base.status = kanbanautomation.TriggerTypeStatusChanged, string(it.Status)
+		ch.trigger = &base
 	}
-	if err := s.emit(ctx, c, it.AccountID, event, func() (map[string]any, error) { return p, nil }); err != nil {
-		return err
+	if from != nil && from.FunnelID != it.FunnelID {
+		ch.FromFunnelID = from.FunnelID // its old board sees it go
 	}
-	if err := s.emitToKanbanWebhook(ctx, c, it.AccountID, event, p); err != nil {
-		return err
+	return ch
+}
+
+func stageSlug(it *ent.KanbanItem) string {
+	if it.Edges.Stage == nil {
+		return ""
 	}
-	s.publishAfterCommit(ctx, events.Event{AccountID: it.AccountID, Kind: event, FunnelID: it.FunnelID, KanbanItemID: it.ID})
-	return nil
+	return it.Edges.Stage.Slug
 }
 
 // withOutboxConversation gives the webhook payload the card's conversation
@@ -112,21 +139,10 @@ func (s *Service) withOutboxConversation(ctx context.Context, c *ent.Client, it 
 
 // announceMove announces a card's change of place, naming where it was.
 func (s *Service) announceMove(ctx context.Context, c *ent.Client, from, to *ent.KanbanItem) error {
-	fromStage, toStage := "", ""
-	if from.Edges.Stage != nil {
-		fromStage = from.Edges.Stage.Slug
-	}
-	if to.Edges.Stage != nil {
-		toStage = to.Edges.Stage.Slug
-	}
-	err := s.announceCard(ctx, c, "kanban_item.moved", to, map[string]any{
+	extra := map[string]any{
 		"from_funnel_id": from.FunnelID, "to_funnel_id": to.FunnelID,
-		"from_stage": fromStage, "to_stage": toStage,
+		"from_stage": stageSlug(from), "to_stage": stageSlug(to),
 		"from_position": from.Position, "to_position": to.Position,
-	})
-	if err == nil && from.FunnelID != to.FunnelID {
-		// Viewers of the board the card left see it go.
-		s.publishAfterCommit(ctx, events.Event{AccountID: to.AccountID, Kind: "kanban_item.moved", FunnelID: from.FunnelID, KanbanItemID: to.ID})
 	}
-	return err
+	return s.notify(ctx, c, cardChange(events.KanbanItemMoved, to, from, extra, s.cardPayload(ctx, c, to, extra)))
 }

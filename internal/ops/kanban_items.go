@@ -14,11 +14,11 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
-	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -379,13 +379,11 @@ func (s *Service) CreateCard(ctx context.Context, in CardInput) (*ent.KanbanItem
 		if err := s.recordCreated(ctx, c, it.ID, stage); err != nil {
 			return err
 		}
-		s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
-			trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
 		out, err = s.loadCard(ctx, c, it.ID)
 		if err != nil {
 			return err
 		}
-		return s.announceCard(ctx, c, "kanban_item.created", out, nil)
+		return s.announceCard(ctx, c, events.KanbanItemCreated, out, nil)
 	})
 	return out, apperrOrNil(err)
 }
@@ -423,7 +421,7 @@ func (s *Service) UpdateCard(ctx context.Context, id int, in CardInput) (*ent.Ka
 		if out, err = s.loadCard(ctx, c, id); err != nil {
 			return err
 		}
-		if err := s.announceCard(ctx, c, "kanban_item.updated", out, nil); err != nil {
+		if err := s.announceCard(ctx, c, events.KanbanItemUpdated, out, nil); err != nil {
 			return err
 		}
 		if moved {
@@ -483,7 +481,7 @@ func (s *Service) DeleteCard(ctx context.Context, id int) error {
 		if err != nil {
 			return err
 		}
-		if err := s.announceCard(ctx, c, "kanban_item.deleted", card, nil); err != nil {
+		if err := s.announceCard(ctx, c, events.KanbanItemDeleted, card, nil); err != nil {
 			return err
 		}
 		if err := c.KanbanItem.DeleteOne(it).Exec(ctx); err != nil {
@@ -512,7 +510,7 @@ func (s *Service) ChangeCardStatus(ctx context.Context, id int, status string) (
 		if out, err = s.loadCard(ctx, c, id); err != nil || !changed {
 			return err
 		}
-		return s.announceCard(ctx, c, "kanban_item.status_changed", out,
+		return s.announceCard(ctx, c, events.KanbanItemStatusChanged, out,
 			map[string]any{"changes": map[string]any{"status": map[string]any{"from": string(it.Status), "to": status}}})
 	})
 	return out, apperrOrNil(err)
@@ -533,8 +531,6 @@ func (s *Service) setStatus(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 	if err := upd.Exec(ctx); err != nil {
 		return false, err
 	}
-	s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: it.FunnelID,
-		trigger: kanbanautomation.TriggerTypeStatusChanged, status: string(status)})
 	hist := c.CardStageHistory.Create().SetKanbanItemID(it.ID).SetKind("status_changed").
 		SetFromStatus(string(it.Status)).SetToStatus(string(status)).
 		SetFromStageID(it.StageID).SetToStageID(it.StageID).

@@ -9,7 +9,6 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -313,8 +312,6 @@ func (s *Service) placeCard(ctx context.Context, c *ent.Client, it *ent.KanbanIt
 	if err := s.recordStageChange(ctx, c, it, stage); err != nil {
 		return false, err
 	}
-	s.triggerAutomations(ctx, cardEvent{accountID: it.AccountID, cardID: it.ID, funnelID: stage.FunnelID,
-		trigger: kanbanautomation.TriggerTypeStageEntered, stage: stage.Slug})
 	return true, nil
 }
 

@@ -104,6 +104,5 @@ func (s *Service) addMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if err := c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx); err != nil {
 		return nil, err
 	}
-	s.publishAfterCommit(ctx, events.Event{AccountID: m.AccountID, Kind: "message_created", ConversationID: cv.ID, MessageID: m.ID})
-	return m, s.emitMessageEvent(ctx, c, "message_created", m)
+	return m, s.emitMessageEvent(ctx, c, events.MessageCreated, m)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/recurrence"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -191,7 +192,7 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 		// channel): posting it is sending it.
 		return s.settleSchedule(ctx, c, sm.AccountID, firedID, true, "")
 	}
-	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, firedID)
+	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, firedID)
 }
 
 // authorMayPost refuses an occurrence whose author could no longer post it
@@ -235,7 +236,7 @@ func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *e
 	if cv, err = s.newConversation(ctx, c, ci, ConversationInput{}); err != nil {
 		return nil, err
 	}
-	return cv, s.emitConversationEvent(ctx, c, "conversation_created", cv)
+	return cv, s.emitConversationEvent(ctx, c, events.ConversationCreated, cv)
 }
 
 // shareFiles gives message id the schedule's files: new attachment rows on
@@ -283,7 +284,7 @@ func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.Schedule
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, sm.ID)
+	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, sm.ID)
 }
 
 // failOccurrence records that occurrence at of sm did not fire, with the
@@ -311,11 +312,11 @@ func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, 
 		if n == 0 {
 			return errAlreadyFired
 		}
-		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.failed", sm.AccountID, failedID); err != nil {
+		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageFailed, sm.AccountID, failedID); err != nil {
 			return err
 		}
 		if failedID != sm.ID {
-			return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, sm.ID)
+			return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, sm.ID)
 		}
 		return nil
 	})
@@ -336,12 +337,12 @@ func conversationIDOf(sm *ent.ScheduledMessage) int {
 // outcome: sent when the channel accepted its message, failed otherwise.
 func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, accountID, id int, delivered bool, reason string) error {
 	u := c.ScheduledMessage.Update().Where(scheduledmessage.ID(id), scheduledmessage.StatusEQ(scheduledmessage.StatusPending))
-	event := "scheduled_message.sent"
+	event := events.ScheduledMessageSent
 	if delivered {
 		u.SetStatus(scheduledmessage.StatusSent).SetSentAt(s.now())
 	} else {
 		u.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason)
-		event = "scheduled_message.failed"
+		event = events.ScheduledMessageFailed
 	}
 	n, err := u.Save(ctx)
 	if err != nil || n == 0 {

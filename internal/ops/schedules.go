@@ -165,7 +165,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, scope ScheduleScop
 		if err := s.attachScheduleFiles(ctx, c, sm.ID, stored); err != nil {
 			return err
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.created", sm.AccountID, sm.ID)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageCreated, sm.AccountID, sm.ID)
 	})
 	if err != nil {
 		s.removeStored(stored)
@@ -285,7 +285,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, scope ScheduleScop
 				return err
 			}
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, id)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, id)
 	})
 	if err != nil {
 		s.removeStored(stored)
@@ -328,7 +328,7 @@ func (s *Service) CancelScheduledMessage(ctx context.Context, scope ScheduleScop
 		if n == 0 {
 			return apperr.Invalid("Only a pending scheduled message can be cancelled", "status")
 		}
-		return s.emitScheduleEvent(ctx, c, "scheduled_message.updated", sm.AccountID, id)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, id)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
@@ -344,29 +344,38 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 		return err
 	}
 	var keys []string
-	var gone []int // the schedule and the occurrences deleted with it
 	err = s.inTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		if err := s.emitScheduleEvent(ctx, c, "scheduled_message.deleted", sm.AccountID, sm.ID); err != nil {
+		if err := s.notify(ctx, c, scheduleDeleted(sm, sm.ID, s.schedulePayload(ctx, c, sm.AccountID, sm.ID))); err != nil {
 			return err
 		}
 		if keys, err = s.detachScheduleFiles(ctx, c, sm.ID); err != nil {
 			return err
 		}
-		if gone, err = c.ScheduledMessage.Query().Where(scheduledmessage.ParentID(sm.ID)).IDs(ctx); err != nil {
+		occurrences, err := c.ScheduledMessage.Query().Where(scheduledmessage.ParentID(sm.ID)).IDs(ctx)
+		if err != nil {
 			return err
 		}
-		gone = append(gone, sm.ID)
+		for _, id := range occurrences {
+			// Deleted with their series: its webhook event stands for them.
+			if err := s.notify(ctx, c, scheduleDeleted(sm, id, nil)); err != nil {
+				return err
+			}
+		}
 		return c.ScheduledMessage.DeleteOneID(sm.ID).Exec(ctx)
 	})
 	if err != nil {
 		return apperr.From(err)
 	}
 	s.removeUnreferenced(ctx, keys)
-	for _, id := range gone {
-		s.publishAfterCommit(ctx, events.Event{AccountID: sm.AccountID, Kind: "scheduled_message_deleted",
-			ScheduleID: id, InboxID: sm.InboxID, ConversationID: conversationIDOf(sm)})
-	}
 	return nil
+}
+
+// scheduleDeleted is the deletion of schedule id of series sm: it names
+// the inbox and conversation, which listeners can no longer read.
+func scheduleDeleted(sm *ent.ScheduledMessage, id int, payload func() (map[string]any, error)) change {
+	ev := events.Event{AccountID: sm.AccountID, Kind: events.ScheduledMessageDeleted, ScheduleID: id,
+		InboxID: sm.InboxID, ConversationID: conversationIDOf(sm)}
+	return change{Event: ev, payload: payload}
 }
 
 // manageableSchedule loads a schedule the viewer may change: its author or

@@ -12,16 +12,20 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/webhook"
 )
 
-// WebhookEvents are the events an account webhook may subscribe to.
-var WebhookEvents = []string{
-	"conversation_created", "conversation_status_changed", "conversation_updated",
-	"message_created", "message_updated", "contact_created", "contact_updated",
-	"scheduled_message.created", "scheduled_message.updated", "scheduled_message.deleted",
-	"scheduled_message.sent", "scheduled_message.failed",
-	"kanban_item.created", "kanban_item.updated", "kanban_item.moved", "kanban_item.status_changed", "kanban_item.deleted",
+// WebhookEvents are the events an account webhook may subscribe to: every
+// kind of change.
+var WebhookEvents = kindNames(events.Kinds)
+
+func kindNames(kinds []events.Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
 }
 
 // WebhookInput carries the fields of a webhook subscription; nil means "not sent".
@@ -134,10 +138,10 @@ func uniqueStrings(xs []string) []string {
 //
 // The account is explicit, not left to the privacy filter: background work
 // runs as the system, which the filter lets see every account.
-func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event string, payload func() (map[string]any, error)) error {
+func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event events.Kind, payload func() (map[string]any, error)) error {
 	ctx = asOutbox(ctx, accountID)
 	subs, err := c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID), func(sel *sql.Selector) {
-		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), event))
+		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), string(event)))
 	}).All(ctx)
 	if err != nil || len(subs) == 0 {
 		return err
@@ -157,7 +161,7 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 	now := s.now()
 	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
 		b.SetAccountID(subs[i].AccountID).SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).
-			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(event).SetPayload(string(raw)).
+			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(string(raw)).
 			SetNextAttemptAt(now)
 	}).Exec(ctx)
 }
