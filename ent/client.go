@@ -20,6 +20,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -64,6 +65,8 @@ type Client struct {
 	AgentBot *AgentBotClient
 	// Attachment is the client for interacting with the Attachment builders.
 	Attachment *AttachmentClient
+	// AutomationRun is the client for interacting with the AutomationRun builders.
+	AutomationRun *AutomationRunClient
 	// CardNote is the client for interacting with the CardNote builders.
 	CardNote *CardNoteClient
 	// CardStageHistory is the client for interacting with the CardStageHistory builders.
@@ -132,6 +135,7 @@ func (c *Client) init() {
 	c.AccountUser = NewAccountUserClient(c.config)
 	c.AgentBot = NewAgentBotClient(c.config)
 	c.Attachment = NewAttachmentClient(c.config)
+	c.AutomationRun = NewAutomationRunClient(c.config)
 	c.CardNote = NewCardNoteClient(c.config)
 	c.CardStageHistory = NewCardStageHistoryClient(c.config)
 	c.ChecklistItem = NewChecklistItemClient(c.config)
@@ -254,6 +258,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		AccountUser:               NewAccountUserClient(cfg),
 		AgentBot:                  NewAgentBotClient(cfg),
 		Attachment:                NewAttachmentClient(cfg),
+		AutomationRun:             NewAutomationRunClient(cfg),
 		CardNote:                  NewCardNoteClient(cfg),
 		CardStageHistory:          NewCardStageHistoryClient(cfg),
 		ChecklistItem:             NewChecklistItemClient(cfg),
@@ -303,6 +308,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		AccountUser:               NewAccountUserClient(cfg),
 		AgentBot:                  NewAgentBotClient(cfg),
 		Attachment:                NewAttachmentClient(cfg),
+		AutomationRun:             NewAutomationRunClient(cfg),
 		CardNote:                  NewCardNoteClient(cfg),
 		CardStageHistory:          NewCardStageHistoryClient(cfg),
 		ChecklistItem:             NewChecklistItemClient(cfg),
@@ -357,13 +363,13 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment, c.CardNote,
-		c.CardStageHistory, c.ChecklistItem, c.ConsoleSession, c.Contact,
-		c.ContactInbox, c.Conversation, c.CustomAttributeDefinition, c.Funnel,
-		c.FunnelStage, c.IdempotencyKey, c.Inbox, c.InboxMember, c.KanbanAutomation,
-		c.KanbanConfig, c.KanbanItem, c.Label, c.Message, c.PlatformToken,
-		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment,
+		c.AutomationRun, c.CardNote, c.CardStageHistory, c.ChecklistItem,
+		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
+		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
+		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
+		c.Label, c.Message, c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember,
+		c.User, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -373,13 +379,13 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment, c.CardNote,
-		c.CardStageHistory, c.ChecklistItem, c.ConsoleSession, c.Contact,
-		c.ContactInbox, c.Conversation, c.CustomAttributeDefinition, c.Funnel,
-		c.FunnelStage, c.IdempotencyKey, c.Inbox, c.InboxMember, c.KanbanAutomation,
-		c.KanbanConfig, c.KanbanItem, c.Label, c.Message, c.PlatformToken,
-		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.AccessToken, c.Account, c.AccountUser, c.AgentBot, c.Attachment,
+		c.AutomationRun, c.CardNote, c.CardStageHistory, c.ChecklistItem,
+		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
+		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
+		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
+		c.Label, c.Message, c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember,
+		c.User, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -398,6 +404,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AgentBot.mutate(ctx, m)
 	case *AttachmentMutation:
 		return c.Attachment.mutate(ctx, m)
+	case *AutomationRunMutation:
+		return c.AutomationRun.mutate(ctx, m)
 	case *CardNoteMutation:
 		return c.CardNote.mutate(ctx, m)
 	case *CardStageHistoryMutation:
@@ -1280,6 +1288,156 @@ func (c *AttachmentClient) mutate(ctx context.Context, m *AttachmentMutation) (V
 		return (&AttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Attachment mutation op: %q", m.Op())
+	}
+}
+
+// AutomationRunClient is a client for the AutomationRun schema.
+type AutomationRunClient struct {
+	config
+}
+
+// NewAutomationRunClient returns a client for the AutomationRun from the given config.
+func NewAutomationRunClient(c config) *AutomationRunClient {
+	return &AutomationRunClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `automationrun.Hooks(f(g(h())))`.
+func (c *AutomationRunClient) Use(hooks ...Hook) {
+	c.hooks.AutomationRun = append(c.hooks.AutomationRun, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `automationrun.Intercept(f(g(h())))`.
+func (c *AutomationRunClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AutomationRun = append(c.inters.AutomationRun, interceptors...)
+}
+
+// Create returns a builder for creating a AutomationRun entity.
+func (c *AutomationRunClient) Create() *AutomationRunCreate {
+	mutation := newAutomationRunMutation(c.config, OpCreate)
+	return &AutomationRunCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AutomationRun entities.
+func (c *AutomationRunClient) CreateBulk(builders ...*AutomationRunCreate) *AutomationRunCreateBulk {
+	return &AutomationRunCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AutomationRunClient) MapCreateBulk(slice any, setFunc func(*AutomationRunCreate, int)) *AutomationRunCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AutomationRunCreateBulk{err: fmt.Errorf("calling to AutomationRunClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AutomationRunCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AutomationRunCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AutomationRun.
+func (c *AutomationRunClient) Update() *AutomationRunUpdate {
+	mutation := newAutomationRunMutation(c.config, OpUpdate)
+	return &AutomationRunUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AutomationRunClient) UpdateOne(_m *AutomationRun) *AutomationRunUpdateOne {
+	mutation := newAutomationRunMutation(c.config, OpUpdateOne, withAutomationRun(_m))
+	return &AutomationRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AutomationRunClient) UpdateOneID(id int) *AutomationRunUpdateOne {
+	mutation := newAutomationRunMutation(c.config, OpUpdateOne, withAutomationRunID(id))
+	return &AutomationRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AutomationRun.
+func (c *AutomationRunClient) Delete() *AutomationRunDelete {
+	mutation := newAutomationRunMutation(c.config, OpDelete)
+	return &AutomationRunDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AutomationRunClient) DeleteOne(_m *AutomationRun) *AutomationRunDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AutomationRunClient) DeleteOneID(id int) *AutomationRunDeleteOne {
+	builder := c.Delete().Where(automationrun.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AutomationRunDeleteOne{builder}
+}
+
+// Query returns a query builder for AutomationRun.
+func (c *AutomationRunClient) Query() *AutomationRunQuery {
+	return &AutomationRunQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAutomationRun},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AutomationRun entity by its id.
+func (c *AutomationRunClient) Get(ctx context.Context, id int) (*AutomationRun, error) {
+	return c.Query().Where(automationrun.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AutomationRunClient) GetX(ctx context.Context, id int) *AutomationRun {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAccount queries the account edge of a AutomationRun.
+func (c *AutomationRunClient) QueryAccount(_m *AutomationRun) *AccountQuery {
+	query := (&AccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(automationrun.Table, automationrun.FieldID, id),
+			sqlgraph.To(account.Table, account.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, automationrun.AccountTable, automationrun.AccountColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AutomationRunClient) Hooks() []Hook {
+	hooks := c.hooks.AutomationRun
+	return append(hooks[:len(hooks):len(hooks)], automationrun.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AutomationRunClient) Interceptors() []Interceptor {
+	return c.inters.AutomationRun
+}
+
+func (c *AutomationRunClient) mutate(ctx context.Context, m *AutomationRunMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AutomationRunCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AutomationRunUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AutomationRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AutomationRunDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AutomationRun mutation op: %q", m.Op())
 	}
 }
 
@@ -5836,20 +5994,20 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessToken, Account, AccountUser, AgentBot, Attachment, CardNote,
-		CardStageHistory, ChecklistItem, ConsoleSession, Contact, ContactInbox,
-		Conversation, CustomAttributeDefinition, Funnel, FunnelStage, IdempotencyKey,
-		Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem, Label, Message,
-		PlatformToken, ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		AccessToken, Account, AccountUser, AgentBot, Attachment, AutomationRun,
+		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
+		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
+		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
+		Label, Message, PlatformToken, ScheduledMessage, Team, TeamMember, User,
+		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		AccessToken, Account, AccountUser, AgentBot, Attachment, CardNote,
-		CardStageHistory, ChecklistItem, ConsoleSession, Contact, ContactInbox,
-		Conversation, CustomAttributeDefinition, Funnel, FunnelStage, IdempotencyKey,
-		Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem, Label, Message,
-		PlatformToken, ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		AccessToken, Account, AccountUser, AgentBot, Attachment, AutomationRun,
+		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
+		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
+		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
+		Label, Message, PlatformToken, ScheduledMessage, Team, TeamMember, User,
+		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

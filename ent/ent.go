@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -107,6 +108,7 @@ func checkColumn(t, c string) error {
 			accountuser.Table:               accountuser.ValidColumn,
 			agentbot.Table:                  agentbot.ValidColumn,
 			attachment.Table:                attachment.ValidColumn,
+			automationrun.Table:             automationrun.ValidColumn,
 			cardnote.Table:                  cardnote.ValidColumn,
 			cardstagehistory.Table:          cardstagehistory.ValidColumn,
 			checklistitem.Table:             checklistitem.ValidColumn,

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -43,7 +44,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 30)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 31)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   accesstoken.Table,
@@ -148,6 +149,31 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[5] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   automationrun.Table,
+			Columns: automationrun.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: automationrun.FieldID,
+			},
+		},
+		Type: "AutomationRun",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			automationrun.FieldCreatedAt:    {Type: field.TypeTime, Column: automationrun.FieldCreatedAt},
+			automationrun.FieldUpdatedAt:    {Type: field.TypeTime, Column: automationrun.FieldUpdatedAt},
+			automationrun.FieldAccountID:    {Type: field.TypeInt, Column: automationrun.FieldAccountID},
+			automationrun.FieldKanbanItemID: {Type: field.TypeInt, Column: automationrun.FieldKanbanItemID},
+			automationrun.FieldFunnelID:     {Type: field.TypeInt, Column: automationrun.FieldFunnelID},
+			automationrun.FieldTriggerType:  {Type: field.TypeEnum, Column: automationrun.FieldTriggerType},
+			automationrun.FieldStage:        {Type: field.TypeString, Column: automationrun.FieldStage},
+			automationrun.FieldStatus:       {Type: field.TypeString, Column: automationrun.FieldStatus},
+			automationrun.FieldActorID:      {Type: field.TypeInt, Column: automationrun.FieldActorID},
+			automationrun.FieldDepth:        {Type: field.TypeInt, Column: automationrun.FieldDepth},
+			automationrun.FieldRunAt:        {Type: field.TypeTime, Column: automationrun.FieldRunAt},
+			automationrun.FieldAttempts:     {Type: field.TypeInt, Column: automationrun.FieldAttempts},
+		},
+	}
+	graph.Nodes[6] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   cardnote.Table,
 			Columns: cardnote.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -165,7 +191,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			cardnote.FieldContent:      {Type: field.TypeString, Column: cardnote.FieldContent},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   cardstagehistory.Table,
 			Columns: cardstagehistory.Columns,
@@ -189,7 +215,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			cardstagehistory.FieldCreatedAt:    {Type: field.TypeTime, Column: cardstagehistory.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   checklistitem.Table,
 			Columns: checklistitem.Columns,
@@ -211,7 +237,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checklistitem.FieldPosition:     {Type: field.TypeInt, Column: checklistitem.FieldPosition},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   consolesession.Table,
 			Columns: consolesession.Columns,
@@ -231,7 +257,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			consolesession.FieldLastSeenAt: {Type: field.TypeTime, Column: consolesession.FieldLastSeenAt},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contact.Table,
 			Columns: contact.Columns,
@@ -258,7 +284,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contact.FieldSearchText:           {Type: field.TypeString, Column: contact.FieldSearchText},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contactinbox.Table,
 			Columns: contactinbox.Columns,
@@ -278,7 +304,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contactinbox.FieldHmacVerified: {Type: field.TypeBool, Column: contactinbox.FieldHmacVerified},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   conversation.Table,
 			Columns: conversation.Columns,
@@ -313,7 +339,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			conversation.FieldContactLastSeenAt:    {Type: field.TypeTime, Column: conversation.FieldContactLastSeenAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customattributedefinition.Table,
 			Columns: customattributedefinition.Columns,
@@ -337,7 +363,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customattributedefinition.FieldRegexCue:             {Type: field.TypeString, Column: customattributedefinition.FieldRegexCue},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   funnel.Table,
 			Columns: funnel.Columns,
@@ -357,7 +383,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			funnel.FieldSettings:    {Type: field.TypeJSON, Column: funnel.FieldSettings},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   funnelstage.Table,
 			Columns: funnelstage.Columns,
@@ -379,7 +405,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			funnelstage.FieldPosition:    {Type: field.TypeInt, Column: funnelstage.FieldPosition},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -402,7 +428,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldResponseBody: {Type: field.TypeBytes, Column: idempotencykey.FieldResponseBody},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inbox.Table,
 			Columns: inbox.Columns,
@@ -435,7 +461,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inbox.FieldAgentBotID:                 {Type: field.TypeInt, Column: inbox.FieldAgentBotID},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inboxmember.Table,
 			Columns: inboxmember.Columns,
@@ -453,7 +479,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inboxmember.FieldUserID:    {Type: field.TypeInt, Column: inboxmember.FieldUserID},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanautomation.Table,
 			Columns: kanbanautomation.Columns,
@@ -477,7 +503,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanautomation.FieldLastRunAt:     {Type: field.TypeTime, Column: kanbanautomation.FieldLastRunAt},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanconfig.Table,
 			Columns: kanbanconfig.Columns,
@@ -497,7 +523,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanconfig.FieldSettings:      {Type: field.TypeJSON, Column: kanbanconfig.FieldSettings},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   kanbanitem.Table,
 			Columns: kanbanitem.Columns,
@@ -527,7 +553,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			kanbanitem.FieldCreatedByID:    {Type: field.TypeInt, Column: kanbanitem.FieldCreatedByID},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   label.Table,
 			Columns: label.Columns,
@@ -547,7 +573,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			label.FieldShowOnSidebar: {Type: field.TypeBool, Column: label.FieldShowOnSidebar},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   message.Table,
 			Columns: message.Columns,
@@ -579,7 +605,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			message.FieldNextDeliveryAt:       {Type: field.TypeTime, Column: message.FieldNextDeliveryAt},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformtoken.Table,
 			Columns: platformtoken.Columns,
@@ -596,7 +622,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformtoken.FieldTokenHash: {Type: field.TypeString, Column: platformtoken.FieldTokenHash},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scheduledmessage.Table,
 			Columns: scheduledmessage.Columns,
@@ -636,7 +662,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scheduledmessage.FieldSentAt:                   {Type: field.TypeTime, Column: scheduledmessage.FieldSentAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -655,7 +681,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldAllowAutoAssign: {Type: field.TypeBool, Column: team.FieldAllowAutoAssign},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -673,7 +699,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldUserID:    {Type: field.TypeInt, Column: teammember.FieldUserID},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -694,7 +720,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAvatarURL:    {Type: field.TypeString, Column: user.FieldAvatarURL},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -722,7 +748,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -862,6 +888,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Attachment",
 		"ScheduledMessage",
+	)
+	graph.MustAddE(
+		"account",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   automationrun.AccountTable,
+			Columns: []string{automationrun.AccountColumn},
+			Bidi:    false,
+		},
+		"AutomationRun",
+		"Account",
 	)
 	graph.MustAddE(
 		"account",
@@ -2298,6 +2336,120 @@ func (f *AttachmentFilter) WhereHasScheduledMessageWith(preds ...predicate.Sched
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AutomationRunQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AutomationRunQuery builder.
+func (_q *AutomationRunQuery) Filter() *AutomationRunFilter {
+	return &AutomationRunFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AutomationRunMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AutomationRunMutation builder.
+func (m *AutomationRunMutation) Filter() *AutomationRunFilter {
+	return &AutomationRunFilter{config: m.config, predicateAdder: m}
+}
+
+// AutomationRunFilter provides a generic filtering capability at runtime for AutomationRunQuery.
+type AutomationRunFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AutomationRunFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *AutomationRunFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AutomationRunFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(automationrun.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AutomationRunFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(automationrun.FieldUpdatedAt))
+}
+
+// WhereAccountID applies the entql int predicate on the account_id field.
+func (f *AutomationRunFilter) WhereAccountID(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldAccountID))
+}
+
+// WhereKanbanItemID applies the entql int predicate on the kanban_item_id field.
+func (f *AutomationRunFilter) WhereKanbanItemID(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldKanbanItemID))
+}
+
+// WhereFunnelID applies the entql int predicate on the funnel_id field.
+func (f *AutomationRunFilter) WhereFunnelID(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldFunnelID))
+}
+
+// WhereTriggerType applies the entql string predicate on the trigger_type field.
+func (f *AutomationRunFilter) WhereTriggerType(p entql.StringP) {
+	f.Where(p.Field(automationrun.FieldTriggerType))
+}
+
+// WhereStage applies the entql string predicate on the stage field.
+func (f *AutomationRunFilter) WhereStage(p entql.StringP) {
+	f.Where(p.Field(automationrun.FieldStage))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *AutomationRunFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(automationrun.FieldStatus))
+}
+
+// WhereActorID applies the entql int predicate on the actor_id field.
+func (f *AutomationRunFilter) WhereActorID(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldActorID))
+}
+
+// WhereDepth applies the entql int predicate on the depth field.
+func (f *AutomationRunFilter) WhereDepth(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldDepth))
+}
+
+// WhereRunAt applies the entql time.Time predicate on the run_at field.
+func (f *AutomationRunFilter) WhereRunAt(p entql.TimeP) {
+	f.Where(p.Field(automationrun.FieldRunAt))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *AutomationRunFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(automationrun.FieldAttempts))
+}
+
+// WhereHasAccount applies a predicate to check if query has an edge account.
+func (f *AutomationRunFilter) WhereHasAccount() {
+	f.Where(entql.HasEdge("account"))
+}
+
+// WhereHasAccountWith applies a predicate to check if query has an edge account with a given conditions (other predicates).
+func (f *AutomationRunFilter) WhereHasAccountWith(preds ...predicate.Account) {
+	f.Where(entql.HasEdgeWith("account", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *CardNoteQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2326,7 +2478,7 @@ type CardNoteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CardNoteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2424,7 +2576,7 @@ type CardStageHistoryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CardStageHistoryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2547,7 +2699,7 @@ type ChecklistItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ChecklistItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2660,7 +2812,7 @@ type ConsoleSessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ConsoleSessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2763,7 +2915,7 @@ type ContactFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContactFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2929,7 +3081,7 @@ type ContactInboxFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContactInboxFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3046,7 +3198,7 @@ type ConversationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ConversationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3322,7 +3474,7 @@ type CustomAttributeDefinitionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomAttributeDefinitionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3431,7 +3583,7 @@ type FunnelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FunnelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3548,7 +3700,7 @@ type FunnelStageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FunnelStageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3675,7 +3827,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3765,7 +3917,7 @@ type InboxFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InboxFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3989,7 +4141,7 @@ type InboxMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InboxMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4096,7 +4248,7 @@ type KanbanAutomationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanAutomationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4205,7 +4357,7 @@ type KanbanConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4294,7 +4446,7 @@ type KanbanItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *KanbanItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4531,7 +4683,7 @@ type LabelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LabelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4620,7 +4772,7 @@ type MessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4797,7 +4949,7 @@ type PlatformTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4857,7 +5009,7 @@ type ScheduledMessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ScheduledMessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5144,7 +5296,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5256,7 +5408,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5363,7 +5515,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5485,7 +5637,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5628,7 +5780,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -59,6 +60,7 @@ const (
 	TypeAccountUser               = "AccountUser"
 	TypeAgentBot                  = "AgentBot"
 	TypeAttachment                = "Attachment"
+	TypeAutomationRun             = "AutomationRun"
 	TypeCardNote                  = "CardNote"
 	TypeCardStageHistory          = "CardStageHistory"
 	TypeChecklistItem             = "ChecklistItem"
@@ -4233,6 +4235,1209 @@ func (m *AttachmentMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Attachment edge %s", name)
+}
+
+// AutomationRunMutation represents an operation that mutates the AutomationRun nodes in the graph.
+type AutomationRunMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created_at        *time.Time
+	updated_at        *time.Time
+	kanban_item_id    *int
+	addkanban_item_id *int
+	funnel_id         *int
+	addfunnel_id      *int
+	trigger_type      *automationrun.TriggerType
+	stage             *string
+	status            *string
+	actor_id          *int
+	addactor_id       *int
+	depth             *int
+	adddepth          *int
+	run_at            *time.Time
+	attempts          *int
+	addattempts       *int
+	clearedFields     map[string]struct{}
+	account           *int
+	clearedaccount    bool
+	done              bool
+	oldValue          func(context.Context) (*AutomationRun, error)
+	predicates        []predicate.AutomationRun
+}
+
+var _ ent.Mutation = (*AutomationRunMutation)(nil)
+
+// automationrunOption allows management of the mutation configuration using functional options.
+type automationrunOption func(*AutomationRunMutation)
+
+// newAutomationRunMutation creates new mutation for the AutomationRun entity.
+func newAutomationRunMutation(c config, op Op, opts ...automationrunOption) *AutomationRunMutation {
+	m := &AutomationRunMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAutomationRun,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAutomationRunID sets the ID field of the mutation.
+func withAutomationRunID(id int) automationrunOption {
+	return func(m *AutomationRunMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AutomationRun
+		)
+		m.oldValue = func(ctx context.Context) (*AutomationRun, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AutomationRun.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAutomationRun sets the old AutomationRun of the mutation.
+func withAutomationRun(node *AutomationRun) automationrunOption {
+	return func(m *AutomationRunMutation) {
+		m.oldValue = func(context.Context) (*AutomationRun, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AutomationRunMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AutomationRunMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AutomationRunMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AutomationRunMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AutomationRun.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AutomationRunMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AutomationRunMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AutomationRunMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AutomationRunMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AutomationRunMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AutomationRunMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *AutomationRunMutation) SetAccountID(i int) {
+	m.account = &i
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *AutomationRunMutation) AccountID() (r int, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldAccountID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *AutomationRunMutation) ResetAccountID() {
+	m.account = nil
+}
+
+// SetKanbanItemID sets the "kanban_item_id" field.
+func (m *AutomationRunMutation) SetKanbanItemID(i int) {
+	m.kanban_item_id = &i
+	m.addkanban_item_id = nil
+}
+
+// KanbanItemID returns the value of the "kanban_item_id" field in the mutation.
+func (m *AutomationRunMutation) KanbanItemID() (r int, exists bool) {
+	v := m.kanban_item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKanbanItemID returns the old "kanban_item_id" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldKanbanItemID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKanbanItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKanbanItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKanbanItemID: %w", err)
+	}
+	return oldValue.KanbanItemID, nil
+}
+
+// AddKanbanItemID adds i to the "kanban_item_id" field.
+func (m *AutomationRunMutation) AddKanbanItemID(i int) {
+	if m.addkanban_item_id != nil {
+		*m.addkanban_item_id += i
+	} else {
+		m.addkanban_item_id = &i
+	}
+}
+
+// AddedKanbanItemID returns the value that was added to the "kanban_item_id" field in this mutation.
+func (m *AutomationRunMutation) AddedKanbanItemID() (r int, exists bool) {
+	v := m.addkanban_item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetKanbanItemID resets all changes to the "kanban_item_id" field.
+func (m *AutomationRunMutation) ResetKanbanItemID() {
+	m.kanban_item_id = nil
+	m.addkanban_item_id = nil
+}
+
+// SetFunnelID sets the "funnel_id" field.
+func (m *AutomationRunMutation) SetFunnelID(i int) {
+	m.funnel_id = &i
+	m.addfunnel_id = nil
+}
+
+// FunnelID returns the value of the "funnel_id" field in the mutation.
+func (m *AutomationRunMutation) FunnelID() (r int, exists bool) {
+	v := m.funnel_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFunnelID returns the old "funnel_id" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldFunnelID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFunnelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFunnelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFunnelID: %w", err)
+	}
+	return oldValue.FunnelID, nil
+}
+
+// AddFunnelID adds i to the "funnel_id" field.
+func (m *AutomationRunMutation) AddFunnelID(i int) {
+	if m.addfunnel_id != nil {
+		*m.addfunnel_id += i
+	} else {
+		m.addfunnel_id = &i
+	}
+}
+
+// AddedFunnelID returns the value that was added to the "funnel_id" field in this mutation.
+func (m *AutomationRunMutation) AddedFunnelID() (r int, exists bool) {
+	v := m.addfunnel_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFunnelID resets all changes to the "funnel_id" field.
+func (m *AutomationRunMutation) ResetFunnelID() {
+	m.funnel_id = nil
+	m.addfunnel_id = nil
+}
+
+// SetTriggerType sets the "trigger_type" field.
+func (m *AutomationRunMutation) SetTriggerType(at automationrun.TriggerType) {
+	m.trigger_type = &at
+}
+
+// TriggerType returns the value of the "trigger_type" field in the mutation.
+func (m *AutomationRunMutation) TriggerType() (r automationrun.TriggerType, exists bool) {
+	v := m.trigger_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTriggerType returns the old "trigger_type" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldTriggerType(ctx context.Context) (v automationrun.TriggerType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTriggerType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTriggerType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTriggerType: %w", err)
+	}
+	return oldValue.TriggerType, nil
+}
+
+// ResetTriggerType resets all changes to the "trigger_type" field.
+func (m *AutomationRunMutation) ResetTriggerType() {
+	m.trigger_type = nil
+}
+
+// SetStage sets the "stage" field.
+func (m *AutomationRunMutation) SetStage(s string) {
+	m.stage = &s
+}
+
+// Stage returns the value of the "stage" field in the mutation.
+func (m *AutomationRunMutation) Stage() (r string, exists bool) {
+	v := m.stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStage returns the old "stage" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldStage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStage: %w", err)
+	}
+	return oldValue.Stage, nil
+}
+
+// ClearStage clears the value of the "stage" field.
+func (m *AutomationRunMutation) ClearStage() {
+	m.stage = nil
+	m.clearedFields[automationrun.FieldStage] = struct{}{}
+}
+
+// StageCleared returns if the "stage" field was cleared in this mutation.
+func (m *AutomationRunMutation) StageCleared() bool {
+	_, ok := m.clearedFields[automationrun.FieldStage]
+	return ok
+}
+
+// ResetStage resets all changes to the "stage" field.
+func (m *AutomationRunMutation) ResetStage() {
+	m.stage = nil
+	delete(m.clearedFields, automationrun.FieldStage)
+}
+
+// SetStatus sets the "status" field.
+func (m *AutomationRunMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *AutomationRunMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ClearStatus clears the value of the "status" field.
+func (m *AutomationRunMutation) ClearStatus() {
+	m.status = nil
+	m.clearedFields[automationrun.FieldStatus] = struct{}{}
+}
+
+// StatusCleared returns if the "status" field was cleared in this mutation.
+func (m *AutomationRunMutation) StatusCleared() bool {
+	_, ok := m.clearedFields[automationrun.FieldStatus]
+	return ok
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *AutomationRunMutation) ResetStatus() {
+	m.status = nil
+	delete(m.clearedFields, automationrun.FieldStatus)
+}
+
+// SetActorID sets the "actor_id" field.
+func (m *AutomationRunMutation) SetActorID(i int) {
+	m.actor_id = &i
+	m.addactor_id = nil
+}
+
+// ActorID returns the value of the "actor_id" field in the mutation.
+func (m *AutomationRunMutation) ActorID() (r int, exists bool) {
+	v := m.actor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorID returns the old "actor_id" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldActorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorID: %w", err)
+	}
+	return oldValue.ActorID, nil
+}
+
+// AddActorID adds i to the "actor_id" field.
+func (m *AutomationRunMutation) AddActorID(i int) {
+	if m.addactor_id != nil {
+		*m.addactor_id += i
+	} else {
+		m.addactor_id = &i
+	}
+}
+
+// AddedActorID returns the value that was added to the "actor_id" field in this mutation.
+func (m *AutomationRunMutation) AddedActorID() (r int, exists bool) {
+	v := m.addactor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearActorID clears the value of the "actor_id" field.
+func (m *AutomationRunMutation) ClearActorID() {
+	m.actor_id = nil
+	m.addactor_id = nil
+	m.clearedFields[automationrun.FieldActorID] = struct{}{}
+}
+
+// ActorIDCleared returns if the "actor_id" field was cleared in this mutation.
+func (m *AutomationRunMutation) ActorIDCleared() bool {
+	_, ok := m.clearedFields[automationrun.FieldActorID]
+	return ok
+}
+
+// ResetActorID resets all changes to the "actor_id" field.
+func (m *AutomationRunMutation) ResetActorID() {
+	m.actor_id = nil
+	m.addactor_id = nil
+	delete(m.clearedFields, automationrun.FieldActorID)
+}
+
+// SetDepth sets the "depth" field.
+func (m *AutomationRunMutation) SetDepth(i int) {
+	m.depth = &i
+	m.adddepth = nil
+}
+
+// Depth returns the value of the "depth" field in the mutation.
+func (m *AutomationRunMutation) Depth() (r int, exists bool) {
+	v := m.depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepth returns the old "depth" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldDepth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
+	}
+	return oldValue.Depth, nil
+}
+
+// AddDepth adds i to the "depth" field.
+func (m *AutomationRunMutation) AddDepth(i int) {
+	if m.adddepth != nil {
+		*m.adddepth += i
+	} else {
+		m.adddepth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "depth" field in this mutation.
+func (m *AutomationRunMutation) AddedDepth() (r int, exists bool) {
+	v := m.adddepth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "depth" field.
+func (m *AutomationRunMutation) ResetDepth() {
+	m.depth = nil
+	m.adddepth = nil
+}
+
+// SetRunAt sets the "run_at" field.
+func (m *AutomationRunMutation) SetRunAt(t time.Time) {
+	m.run_at = &t
+}
+
+// RunAt returns the value of the "run_at" field in the mutation.
+func (m *AutomationRunMutation) RunAt() (r time.Time, exists bool) {
+	v := m.run_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunAt returns the old "run_at" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldRunAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunAt: %w", err)
+	}
+	return oldValue.RunAt, nil
+}
+
+// ResetRunAt resets all changes to the "run_at" field.
+func (m *AutomationRunMutation) ResetRunAt() {
+	m.run_at = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *AutomationRunMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *AutomationRunMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the AutomationRun entity.
+// If the AutomationRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AutomationRunMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *AutomationRunMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *AutomationRunMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *AutomationRunMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// ClearAccount clears the "account" edge to the Account entity.
+func (m *AutomationRunMutation) ClearAccount() {
+	m.clearedaccount = true
+	m.clearedFields[automationrun.FieldAccountID] = struct{}{}
+}
+
+// AccountCleared reports if the "account" edge to the Account entity was cleared.
+func (m *AutomationRunMutation) AccountCleared() bool {
+	return m.clearedaccount
+}
+
+// AccountIDs returns the "account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AccountID instead. It exists only for internal usage by the builders.
+func (m *AutomationRunMutation) AccountIDs() (ids []int) {
+	if id := m.account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAccount resets all changes to the "account" edge.
+func (m *AutomationRunMutation) ResetAccount() {
+	m.account = nil
+	m.clearedaccount = false
+}
+
+// Where appends a list predicates to the AutomationRunMutation builder.
+func (m *AutomationRunMutation) Where(ps ...predicate.AutomationRun) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AutomationRunMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AutomationRunMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AutomationRun, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AutomationRunMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AutomationRunMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AutomationRun).
+func (m *AutomationRunMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AutomationRunMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, automationrun.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, automationrun.FieldUpdatedAt)
+	}
+	if m.account != nil {
+		fields = append(fields, automationrun.FieldAccountID)
+	}
+	if m.kanban_item_id != nil {
+		fields = append(fields, automationrun.FieldKanbanItemID)
+	}
+	if m.funnel_id != nil {
+		fields = append(fields, automationrun.FieldFunnelID)
+	}
+	if m.trigger_type != nil {
+		fields = append(fields, automationrun.FieldTriggerType)
+	}
+	if m.stage != nil {
+		fields = append(fields, automationrun.FieldStage)
+	}
+	if m.status != nil {
+		fields = append(fields, automationrun.FieldStatus)
+	}
+	if m.actor_id != nil {
+		fields = append(fields, automationrun.FieldActorID)
+	}
+	if m.depth != nil {
+		fields = append(fields, automationrun.FieldDepth)
+	}
+	if m.run_at != nil {
+		fields = append(fields, automationrun.FieldRunAt)
+	}
+	if m.attempts != nil {
+		fields = append(fields, automationrun.FieldAttempts)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AutomationRunMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case automationrun.FieldCreatedAt:
+		return m.CreatedAt()
+	case automationrun.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case automationrun.FieldAccountID:
+		return m.AccountID()
+	case automationrun.FieldKanbanItemID:
+		return m.KanbanItemID()
+	case automationrun.FieldFunnelID:
+		return m.FunnelID()
+	case automationrun.FieldTriggerType:
+		return m.TriggerType()
+	case automationrun.FieldStage:
+		return m.Stage()
+	case automationrun.FieldStatus:
+		return m.Status()
+	case automationrun.FieldActorID:
+		return m.ActorID()
+	case automationrun.FieldDepth:
+		return m.Depth()
+	case automationrun.FieldRunAt:
+		return m.RunAt()
+	case automationrun.FieldAttempts:
+		return m.Attempts()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AutomationRunMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case automationrun.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case automationrun.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case automationrun.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case automationrun.FieldKanbanItemID:
+		return m.OldKanbanItemID(ctx)
+	case automationrun.FieldFunnelID:
+		return m.OldFunnelID(ctx)
+	case automationrun.FieldTriggerType:
+		return m.OldTriggerType(ctx)
+	case automationrun.FieldStage:
+		return m.OldStage(ctx)
+	case automationrun.FieldStatus:
+		return m.OldStatus(ctx)
+	case automationrun.FieldActorID:
+		return m.OldActorID(ctx)
+	case automationrun.FieldDepth:
+		return m.OldDepth(ctx)
+	case automationrun.FieldRunAt:
+		return m.OldRunAt(ctx)
+	case automationrun.FieldAttempts:
+		return m.OldAttempts(ctx)
+	}
+	return nil, fmt.Errorf("unknown AutomationRun field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AutomationRunMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case automationrun.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case automationrun.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case automationrun.FieldAccountID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case automationrun.FieldKanbanItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKanbanItemID(v)
+		return nil
+	case automationrun.FieldFunnelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFunnelID(v)
+		return nil
+	case automationrun.FieldTriggerType:
+		v, ok := value.(automationrun.TriggerType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTriggerType(v)
+		return nil
+	case automationrun.FieldStage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStage(v)
+		return nil
+	case automationrun.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case automationrun.FieldActorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorID(v)
+		return nil
+	case automationrun.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case automationrun.FieldRunAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunAt(v)
+		return nil
+	case automationrun.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AutomationRunMutation) AddedFields() []string {
+	var fields []string
+	if m.addkanban_item_id != nil {
+		fields = append(fields, automationrun.FieldKanbanItemID)
+	}
+	if m.addfunnel_id != nil {
+		fields = append(fields, automationrun.FieldFunnelID)
+	}
+	if m.addactor_id != nil {
+		fields = append(fields, automationrun.FieldActorID)
+	}
+	if m.adddepth != nil {
+		fields = append(fields, automationrun.FieldDepth)
+	}
+	if m.addattempts != nil {
+		fields = append(fields, automationrun.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AutomationRunMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case automationrun.FieldKanbanItemID:
+		return m.AddedKanbanItemID()
+	case automationrun.FieldFunnelID:
+		return m.AddedFunnelID()
+	case automationrun.FieldActorID:
+		return m.AddedActorID()
+	case automationrun.FieldDepth:
+		return m.AddedDepth()
+	case automationrun.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AutomationRunMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case automationrun.FieldKanbanItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddKanbanItemID(v)
+		return nil
+	case automationrun.FieldFunnelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFunnelID(v)
+		return nil
+	case automationrun.FieldActorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddActorID(v)
+		return nil
+	case automationrun.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	case automationrun.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AutomationRunMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(automationrun.FieldStage) {
+		fields = append(fields, automationrun.FieldStage)
+	}
+	if m.FieldCleared(automationrun.FieldStatus) {
+		fields = append(fields, automationrun.FieldStatus)
+	}
+	if m.FieldCleared(automationrun.FieldActorID) {
+		fields = append(fields, automationrun.FieldActorID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AutomationRunMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AutomationRunMutation) ClearField(name string) error {
+	switch name {
+	case automationrun.FieldStage:
+		m.ClearStage()
+		return nil
+	case automationrun.FieldStatus:
+		m.ClearStatus()
+		return nil
+	case automationrun.FieldActorID:
+		m.ClearActorID()
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AutomationRunMutation) ResetField(name string) error {
+	switch name {
+	case automationrun.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case automationrun.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case automationrun.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case automationrun.FieldKanbanItemID:
+		m.ResetKanbanItemID()
+		return nil
+	case automationrun.FieldFunnelID:
+		m.ResetFunnelID()
+		return nil
+	case automationrun.FieldTriggerType:
+		m.ResetTriggerType()
+		return nil
+	case automationrun.FieldStage:
+		m.ResetStage()
+		return nil
+	case automationrun.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case automationrun.FieldActorID:
+		m.ResetActorID()
+		return nil
+	case automationrun.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case automationrun.FieldRunAt:
+		m.ResetRunAt()
+		return nil
+	case automationrun.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AutomationRunMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.account != nil {
+		edges = append(edges, automationrun.EdgeAccount)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AutomationRunMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case automationrun.EdgeAccount:
+		if id := m.account; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AutomationRunMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AutomationRunMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AutomationRunMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedaccount {
+		edges = append(edges, automationrun.EdgeAccount)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AutomationRunMutation) EdgeCleared(name string) bool {
+	switch name {
+	case automationrun.EdgeAccount:
+		return m.clearedaccount
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AutomationRunMutation) ClearEdge(name string) error {
+	switch name {
+	case automationrun.EdgeAccount:
+		m.ClearAccount()
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AutomationRunMutation) ResetEdge(name string) error {
+	switch name {
+	case automationrun.EdgeAccount:
+		m.ResetAccount()
+		return nil
+	}
+	return fmt.Errorf("unknown AutomationRun edge %s", name)
 }
 
 // CardNoteMutation represents an operation that mutates the CardNote nodes in the graph.

@@ -24,6 +24,8 @@ type Tx struct {
 	AgentBot *AgentBotClient
 	// Attachment is the client for interacting with the Attachment builders.
 	Attachment *AttachmentClient
+	// AutomationRun is the client for interacting with the AutomationRun builders.
+	AutomationRun *AutomationRunClient
 	// CardNote is the client for interacting with the CardNote builders.
 	CardNote *CardNoteClient
 	// CardStageHistory is the client for interacting with the CardStageHistory builders.
@@ -210,6 +212,7 @@ func (tx *Tx) init() {
 	tx.AccountUser = NewAccountUserClient(tx.config)
 	tx.AgentBot = NewAgentBotClient(tx.config)
 	tx.Attachment = NewAttachmentClient(tx.config)
+	tx.AutomationRun = NewAutomationRunClient(tx.config)
 	tx.CardNote = NewCardNoteClient(tx.config)
 	tx.CardStageHistory = NewCardStageHistoryClient(tx.config)
 	tx.ChecklistItem = NewChecklistItemClient(tx.config)

@@ -71,11 +71,13 @@ func TestKanbanAutomations(t *testing.T) {
 		card := a.mustDo(request{method: "POST", path: a.path("/kanban_items"), token: agent, body: H{"funnel_id": sales, "funnel_stage": "new",
 			"conversation_display_id": conv, "item_details": H{"title": "Order"}}}, http.StatusOK).int(t, "id")
 		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/move_to_stage", card), token: agent, body: H{"funnel_stage": "qualified"}}, http.StatusOK)
+		a.settleAutomations()
 		a.run(t, []scenario{{
 			name: "after the move the automations made it urgent and assigned it", request: request{method: "GET", path: a.path("/kanban_items/%d", card)},
 			wantStatus: http.StatusOK, want: map[string]any{"item_details.priority": "urgent", "assigned_agents.*.id": []int{agentID}},
 		}})
 		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/change_status", card), token: agent, body: H{"status": "won"}}, http.StatusOK)
+		a.settleAutomations()
 		a.run(t, []scenario{
 			{
 				name: "winning moved it to won (the stage history says so)", request: request{method: "GET", path: a.path("/kanban_items/%d/stage_time_breakdown", card)},
@@ -96,6 +98,7 @@ func TestKanbanAutomations(t *testing.T) {
 		})
 		quiet := a.card(sales, "new", H{"title": "Quiet"})
 		a.mustDo(request{method: "POST", path: a.path("/kanban_items/%d/move_to_stage", quiet), body: H{"funnel_stage": "qualified"}}, http.StatusOK)
+		a.settleAutomations()
 		a.run(t, []scenario{{
 			name: "the switched-off automation no longer runs", request: request{method: "GET", path: a.path("/kanban_items/%d", quiet)},
 			wantStatus: http.StatusOK, want: map[string]any{"item_details.priority": "none"},
@@ -122,5 +125,15 @@ func TestKanbanAutomations(t *testing.T) {
 			status("it is gone", request{method: "GET", path: a.path("/kanban/automations/%d", urgent)}, http.StatusNotFound),
 			status("an agent may not delete one", as(agent, request{method: "DELETE", path: a.path("/kanban/automations/%d", urgent)}), http.StatusForbidden),
 		})
+	})
+}
+
+// settleAutomations waits until the job runner has run every automation the
+// changes so far fired (runs fired by runs included).
+func (a *app) settleAutomations() {
+	a.t.Helper()
+	waitFor(a.t, "the automations to run", func() bool {
+		n, err := a.srv.DB.Client.AutomationRun.Query().Count(sys())
+		return err == nil && n == 0
 	})
 }

@@ -69,6 +69,18 @@ func (f AttachmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AttachmentMutation", m)
 }
 
+// The AutomationRunFunc type is an adapter to allow the use of ordinary
+// function as AutomationRun mutator.
+type AutomationRunFunc func(context.Context, *ent.AutomationRunMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AutomationRunFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AutomationRunMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AutomationRunMutation", m)
+}
+
 // The CardNoteFunc type is an adapter to allow the use of ordinary
 // function as CardNote mutator.
 type CardNoteFunc func(context.Context, *ent.CardNoteMutation) (ent.Value, error)

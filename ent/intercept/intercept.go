@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -230,6 +231,33 @@ func (f TraverseAttachment) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.AttachmentQuery", q)
+}
+
+// The AutomationRunFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AutomationRunFunc func(context.Context, *ent.AutomationRunQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AutomationRunFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AutomationRunQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AutomationRunQuery", q)
+}
+
+// The TraverseAutomationRun type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAutomationRun func(context.Context, *ent.AutomationRunQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAutomationRun) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAutomationRun) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AutomationRunQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AutomationRunQuery", q)
 }
 
 // The CardNoteFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -920,6 +948,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AgentBotQuery, predicate.AgentBot, agentbot.OrderOption]{typ: ent.TypeAgentBot, tq: q}, nil
 	case *ent.AttachmentQuery:
 		return &query[*ent.AttachmentQuery, predicate.Attachment, attachment.OrderOption]{typ: ent.TypeAttachment, tq: q}, nil
+	case *ent.AutomationRunQuery:
+		return &query[*ent.AutomationRunQuery, predicate.AutomationRun, automationrun.OrderOption]{typ: ent.TypeAutomationRun, tq: q}, nil
 	case *ent.CardNoteQuery:
 		return &query[*ent.CardNoteQuery, predicate.CardNote, cardnote.OrderOption]{typ: ent.TypeCardNote, tq: q}, nil
 	case *ent.CardStageHistoryQuery:

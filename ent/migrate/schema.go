@@ -178,6 +178,48 @@ var (
 			},
 		},
 	}
+	// AutomationRunsColumns holds the columns for the "automation_runs" table.
+	AutomationRunsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kanban_item_id", Type: field.TypeInt},
+		{Name: "funnel_id", Type: field.TypeInt},
+		{Name: "trigger_type", Type: field.TypeEnum, Enums: []string{"stage_entered", "status_changed"}},
+		{Name: "stage", Type: field.TypeString, Nullable: true, Default: ""},
+		{Name: "status", Type: field.TypeString, Nullable: true, Default: ""},
+		{Name: "actor_id", Type: field.TypeInt, Nullable: true},
+		{Name: "depth", Type: field.TypeInt, Default: 1},
+		{Name: "run_at", Type: field.TypeTime},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "account_id", Type: field.TypeInt},
+	}
+	// AutomationRunsTable holds the schema information for the "automation_runs" table.
+	AutomationRunsTable = &schema.Table{
+		Name:       "automation_runs",
+		Columns:    AutomationRunsColumns,
+		PrimaryKey: []*schema.Column{AutomationRunsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "automation_runs_accounts_account",
+				Columns:    []*schema.Column{AutomationRunsColumns[12]},
+				RefColumns: []*schema.Column{AccountsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "automationrun_account_id",
+				Unique:  false,
+				Columns: []*schema.Column{AutomationRunsColumns[12]},
+			},
+			{
+				Name:    "automationrun_run_at",
+				Unique:  false,
+				Columns: []*schema.Column{AutomationRunsColumns[10]},
+			},
+		},
+	}
 	// CardNotesColumns holds the columns for the "card_notes" table.
 	CardNotesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1382,6 +1424,7 @@ var (
 		AccountUsersTable,
 		AgentBotsTable,
 		AttachmentsTable,
+		AutomationRunsTable,
 		CardNotesTable,
 		CardStageHistoriesTable,
 		ChecklistItemsTable,
@@ -1420,6 +1463,7 @@ func init() {
 	AttachmentsTable.ForeignKeys[0].RefTable = AccountsTable
 	AttachmentsTable.ForeignKeys[1].RefTable = MessagesTable
 	AttachmentsTable.ForeignKeys[2].RefTable = ScheduledMessagesTable
+	AutomationRunsTable.ForeignKeys[0].RefTable = AccountsTable
 	CardNotesTable.ForeignKeys[0].RefTable = AccountsTable
 	CardNotesTable.ForeignKeys[1].RefTable = KanbanItemsTable
 	CardStageHistoriesTable.ForeignKeys[0].RefTable = AccountsTable

@@ -21,6 +21,9 @@ type AgentBot func(*sql.Selector)
 // Attachment is the predicate function for attachment builders.
 type Attachment func(*sql.Selector)
 
+// AutomationRun is the predicate function for automationrun builders.
+type AutomationRun func(*sql.Selector)
+
 // CardNote is the predicate function for cardnote builders.
 type CardNote func(*sql.Selector)
 

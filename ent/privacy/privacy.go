@@ -231,6 +231,30 @@ func (f AttachmentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AttachmentMutation", m)
 }
 
+// The AutomationRunQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AutomationRunQueryRuleFunc func(context.Context, *ent.AutomationRunQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AutomationRunQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AutomationRunQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AutomationRunQuery", q)
+}
+
+// The AutomationRunMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AutomationRunMutationRuleFunc func(context.Context, *ent.AutomationRunMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AutomationRunMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AutomationRunMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AutomationRunMutation", m)
+}
+
 // The CardNoteQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CardNoteQueryRuleFunc func(context.Context, *ent.CardNoteQuery) error
@@ -876,6 +900,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.AttachmentQuery:
 		return q.Filter(), nil
+	case *ent.AutomationRunQuery:
+		return q.Filter(), nil
 	case *ent.CardNoteQuery:
 		return q.Filter(), nil
 	case *ent.CardStageHistoryQuery:
@@ -942,6 +968,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.AgentBotMutation:
 		return m.Filter(), nil
 	case *ent.AttachmentMutation:
+		return m.Filter(), nil
+	case *ent.AutomationRunMutation:
 		return m.Filter(), nil
 	case *ent.CardNoteMutation:
 		return m.Filter(), nil

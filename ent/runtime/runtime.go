@@ -11,6 +11,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -262,6 +263,49 @@ func init() {
 	attachmentDescStorageKey := attachmentFields[6].Descriptor()
 	// attachment.StorageKeyValidator is a validator for the "storage_key" field. It is called by the builders before save.
 	attachment.StorageKeyValidator = attachmentDescStorageKey.Validators[0].(func(string) error)
+	automationrunMixin := schema.AutomationRun{}.Mixin()
+	automationrun.Policy = privacy.NewPolicies(automationrunMixin[1], schema.AutomationRun{})
+	automationrun.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := automationrun.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	automationrunMixinHooks1 := automationrunMixin[1].Hooks()
+
+	automationrun.Hooks[1] = automationrunMixinHooks1[0]
+	automationrunMixinFields0 := automationrunMixin[0].Fields()
+	_ = automationrunMixinFields0
+	automationrunFields := schema.AutomationRun{}.Fields()
+	_ = automationrunFields
+	// automationrunDescCreatedAt is the schema descriptor for created_at field.
+	automationrunDescCreatedAt := automationrunMixinFields0[0].Descriptor()
+	// automationrun.DefaultCreatedAt holds the default value on creation for the created_at field.
+	automationrun.DefaultCreatedAt = automationrunDescCreatedAt.Default.(func() time.Time)
+	// automationrunDescUpdatedAt is the schema descriptor for updated_at field.
+	automationrunDescUpdatedAt := automationrunMixinFields0[1].Descriptor()
+	// automationrun.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	automationrun.DefaultUpdatedAt = automationrunDescUpdatedAt.Default.(func() time.Time)
+	// automationrun.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	automationrun.UpdateDefaultUpdatedAt = automationrunDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// automationrunDescStage is the schema descriptor for stage field.
+	automationrunDescStage := automationrunFields[3].Descriptor()
+	// automationrun.DefaultStage holds the default value on creation for the stage field.
+	automationrun.DefaultStage = automationrunDescStage.Default.(string)
+	// automationrunDescStatus is the schema descriptor for status field.
+	automationrunDescStatus := automationrunFields[4].Descriptor()
+	// automationrun.DefaultStatus holds the default value on creation for the status field.
+	automationrun.DefaultStatus = automationrunDescStatus.Default.(string)
+	// automationrunDescDepth is the schema descriptor for depth field.
+	automationrunDescDepth := automationrunFields[6].Descriptor()
+	// automationrun.DefaultDepth holds the default value on creation for the depth field.
+	automationrun.DefaultDepth = automationrunDescDepth.Default.(int)
+	// automationrunDescAttempts is the schema descriptor for attempts field.
+	automationrunDescAttempts := automationrunFields[8].Descriptor()
+	// automationrun.DefaultAttempts holds the default value on creation for the attempts field.
+	automationrun.DefaultAttempts = automationrunDescAttempts.Default.(int)
 	cardnoteMixin := schema.CardNote{}.Mixin()
 	cardnote.Policy = privacy.NewPolicies(cardnoteMixin[1], schema.CardNote{})
 	cardnote.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -9,6 +9,12 @@ import (
 // their thresholds are in hours, so a minute late is on time.
 const idleCheckInterval = time.Minute
 
+// automationKind runs the automations a card change fired; the runs of one
+// card go in order.
+func automationKind(r *Runner) kind {
+	return kind{table: "automation_runs", dueColumn: "run_at", groupColumn: "kanban_item_id", run: r.svc.RunAutomations}
+}
+
 // runIdleAutomations runs the idle kanban automations when a check is due.
 // Each automation claims its run in the database, so several runners never
 // fire one twice.

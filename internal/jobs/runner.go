@@ -161,9 +161,9 @@ func (r *Runner) untilNextSchedule(ctx context.Context) time.Duration {
 // many it ran.
 func (r *Runner) RunDue(ctx context.Context) int {
 	n := 0
-	// Schedules first: the messages they post are then delivered in the
-	// same pass.
-	for _, k := range []kind{scheduleKind(r), messageKind(r), webhookKind(r)} {
+	// Schedules and automations first: the messages they post are then
+	// delivered in the same pass.
+	for _, k := range []kind{scheduleKind(r), automationKind(r), messageKind(r), webhookKind(r)} {
 		jobs, err := r.claim(ctx, k)
 		if err != nil {
 			if ctx.Err() == nil {

@@ -3,28 +3,24 @@ package ops
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/accountuser"
-	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Kanban automations: when a card enters a stage, changes status or sits in
 // a stage for N hours, move it, assign an agent, set its priority or send a
 // message to its conversation. (The forks store automations and never run
-// them.) Triggered actions run right after the change that fired them
-// commits, in their own transactions, on behalf of the account's
-// administrators (who alone define automations); a failing action is logged
-// and never undoes the change. Idle triggers are checked by the job runner.
+// them.) A change that fires automations writes a durable run in its own
+// transaction; the job runner runs it after the commit, each action in its
+// own transaction, on behalf of the account's administrators (who alone
+// define automations); a failing action is logged and never undoes the
+// change. Idle triggers are checked by the job runner too.
 
 // AutomationInput carries an automation's fields; nil means "not sent".
 type AutomationInput struct {
@@ -256,205 +252,4 @@ func numberOf(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
-}
-
-// cardEvent is what happened to a card, for the automations to match.
-type cardEvent struct {
-	accountID, cardID, funnelID int
-	trigger                     kanbanautomation.TriggerType
-	stage, status               string
-}
-
-// triggerAutomations runs the automations matching ev once the current
-// transaction commits (at once when there is none).
-func (s *Service) triggerAutomations(ctx context.Context, ev cardEvent) {
-	depth, _ := ctx.Value(automationDepthKey{}).(int)
-	if depth >= maxAutomationDepth {
-		return
-	}
-	v, _ := viewer.FromContext(ctx)
-	run := func() {
-		// A fresh context: no transaction, the same caller, one level deeper.
-		runCtx := ent.NewTxContext(context.WithoutCancel(ctx), nil)
-		runCtx = context.WithValue(runCtx, automationDepthKey{}, depth+1)
-		s.runAutomations(runCtx, v.UserID, ev)
-	}
-	tx := ent.TxFromContext(ctx)
-	if tx == nil {
-		run()
-		return
-	}
-	tx.OnCommit(func(next ent.Committer) ent.Committer {
-		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
-			err := next.Commit(ctx, tx)
-			if err == nil {
-				run()
-			}
-			return err
-		})
-	})
-}
-
-func (s *Service) runAutomations(ctx context.Context, userID int, ev cardEvent) {
-	sys := asAccountSystem(ctx, ev.accountID, 0)
-	as, err := s.client.KanbanAutomation.Query().Where(kanbanautomation.AccountID(ev.accountID),
-		kanbanautomation.Enabled(true), kanbanautomation.TriggerTypeEQ(ev.trigger)).
-		Order(ent.Asc(kanbanautomation.FieldID)).All(sys)
-	if err != nil {
-		slog.Error("loading kanban automations", "account", ev.accountID, "err", err)
-		return
-	}
-	var matching []*ent.KanbanAutomation
-	for _, a := range as {
-		if automationMatches(a, ev) {
-			matching = append(matching, a)
-		}
-	}
-	if len(matching) == 0 {
-		return
-	}
-	actor, err := s.automationActor(sys, ev.accountID, userID)
-	if err != nil {
-		slog.Error("kanban automations: no administrator to act as", "account", ev.accountID, "err", err)
-		return
-	}
-	actCtx := asAutomationActor(ctx, actor)
-	for _, a := range matching {
-		if err := s.runAction(actCtx, a, ev.cardID); err != nil {
-			slog.Warn("kanban automation failed", "automation", a.ID, "card", ev.cardID, "err", err)
-			continue
-		}
-		_ = s.client.KanbanAutomation.UpdateOne(a).SetLastRunAt(s.now()).Exec(sys)
-	}
-}
-
-func automationMatches(a *ent.KanbanAutomation, ev cardEvent) bool {
-	if a.FunnelID != nil && *a.FunnelID != ev.funnelID {
-		return false
-	}
-	switch a.TriggerType {
-	case kanbanautomation.TriggerTypeStageEntered:
-		return a.TriggerConfig["stage"] == ev.stage
-	case kanbanautomation.TriggerTypeStatusChanged:
-		want, set := a.TriggerConfig["status"]
-		return !set || want == ev.status
-	}
-	return false
-}
-
-// automationActor is who an automation acts as: the administrator role in
-// the account, under the triggering user's name when there is one, else the
-// account's first administrator.
-func (s *Service) automationActor(sys context.Context, accountID, userID int) (viewer.Viewer, error) {
-	if userID == 0 {
-		m, err := s.client.AccountUser.Query().Where(accountuser.AccountID(accountID),
-			accountuser.RoleEQ(accountuser.RoleAdministrator)).Order(ent.Asc(accountuser.FieldUserID)).First(sys)
-		if err != nil {
-			return viewer.Viewer{}, err
-		}
-		userID = m.UserID
-	}
-	return viewer.Viewer{UserID: userID, AccountID: accountID, Role: viewer.RoleAdministrator}, nil
-}
-
-// runAction performs one automation's action on a card.
-func (s *Service) runAction(ctx context.Context, a *ent.KanbanAutomation, cardID int) error {
-	cfg := a.ActionConfig
-	var err error
-	switch a.ActionType {
-	case kanbanautomation.ActionTypeMove:
-		stage, _ := cfg["funnel_stage"].(string)
-		in := MoveInput{Stage: &stage}
-		if id, ok := numberOf(cfg["funnel_id"]); ok {
-			n := int(id)
-			in.FunnelID = &n
-		}
-		_, err = s.MoveCard(ctx, cardID, in)
-	case kanbanautomation.ActionTypeAssign:
-		id, _ := numberOf(cfg["agent_id"])
-		var assigned bool
-		if assigned, err = s.cardHasAgent(ctx, cardID, int(id)); err == nil && !assigned {
-			// Any refusal now (an agent who left the account) is a failure.
-			_, err = s.AssignCardAgent(ctx, cardID, int(id))
-		}
-	case kanbanautomation.ActionTypeSetPriority:
-		p, _ := cfg["priority"].(string)
-		_, err = s.UpdateCard(ctx, cardID, CardInput{Priority: &p})
-	case kanbanautomation.ActionTypeSendMessage:
-		err = s.sendCardMessage(ctx, cardID, fmt.Sprint(cfg["content"]))
-	}
-	return err
-}
-
-func (s *Service) sendCardMessage(ctx context.Context, cardID int, content string) error {
-	it, err := s.Card(ctx, cardID)
-	if err != nil {
-		return err
-	}
-	if it.Edges.Conversation == nil {
-		return fmt.Errorf("card %d has no conversation", cardID)
-	}
-	_, err = s.CreateMessage(ctx, it.Edges.Conversation.DisplayID, MessageInput{Content: &content}, nil)
-	return err
-}
-
-// RunIdleAutomations fires the idle automations of every account: each card
-// that has stayed in its stage (open) for the automation's hours fires it
-// once per stay. A run covers the cards whose stay crossed the threshold
-// since the automation's previous run; claiming that run (last_run_at,
-// compared and set) keeps two job runners from firing it twice.
-func (s *Service) RunIdleAutomations(ctx context.Context) {
-	sys := AsBackgroundWork(ctx)
-	as, err := s.client.KanbanAutomation.Query().Where(kanbanautomation.Enabled(true),
-		kanbanautomation.TriggerTypeEQ(kanbanautomation.TriggerTypeIdle)).All(sys)
-	if err != nil {
-		slog.Error("loading idle kanban automations", "err", err)
-		return
-	}
-	for _, a := range as {
-		s.runIdle(ctx, a)
-	}
-}
-
-func (s *Service) runIdle(ctx context.Context, a *ent.KanbanAutomation) {
-	sys := asAccountSystem(ctx, a.AccountID, 0)
-	hours, _ := numberOf(a.TriggerConfig["hours"])
-	idle := time.Duration(hours * float64(time.Hour))
-	now := s.now()
-	claim := s.client.KanbanAutomation.Update().Where(kanbanautomation.ID(a.ID))
-	if a.LastRunAt == nil {
-		claim.Where(kanbanautomation.LastRunAtIsNil())
-	} else {
-		claim.Where(kanbanautomation.LastRunAt(*a.LastRunAt))
-	}
-	if n, err := claim.SetLastRunAt(now).Save(sys); err != nil || n == 0 {
-		return // another runner has it
-	}
-	q := s.client.KanbanItem.Query().Where(kanbanitem.AccountID(a.AccountID), kanbanitem.StatusEQ(kanbanitem.StatusOpen),
-		kanbanitem.StageEnteredAtLTE(now.Add(-idle)))
-	if a.LastRunAt != nil {
-		q.Where(kanbanitem.StageEnteredAtGT(a.LastRunAt.Add(-idle)))
-	}
-	if a.FunnelID != nil {
-		q.Where(kanbanitem.FunnelID(*a.FunnelID))
-	}
-	if stage, _ := a.TriggerConfig["stage"].(string); stage != "" {
-		q.Where(kanbanitem.HasStageWith(funnelstage.Slug(stage)))
-	}
-	ids, err := q.IDs(sys)
-	if err != nil {
-		slog.Error("finding idle cards", "automation", a.ID, "err", err)
-		return
-	}
-	actor, err := s.automationActor(sys, a.AccountID, 0)
-	if err != nil {
-		slog.Error("kanban automations: no administrator to act as", "account", a.AccountID, "err", err)
-		return
-	}
-	actCtx := context.WithValue(asAutomationActor(ctx, actor), automationDepthKey{}, 1)
-	for _, id := range ids {
-		if err := s.runAction(actCtx, a, id); err != nil {
-			slog.Warn("kanban automation failed", "automation", a.ID, "card", id, "err", err)
-		}
-	}
 }

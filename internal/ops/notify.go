@@ -22,9 +22,9 @@ type change struct {
 }
 
 // notify is the one way a change reaches its listeners. Inside the
-// transaction of the change (c must be its client): the webhook outbox and,
-// for cards, the kanban webhook, so the deliveries exist exactly when the
-// change commits. After it commits: the kanban automations and the live
+// transaction of the change (c must be its client): the webhook outbox, for
+// cards the kanban webhook, and the kanban automations' run (a durable job),
+// so each exists exactly when the change commits. After it commits: the live
 // listeners (GraphQL subscriptions, the console), which never hear of a
 // change that rolls back.
 func (s *Service) notify(ctx context.Context, c *ent.Client, ch change) error {
@@ -40,7 +40,9 @@ func (s *Service) notify(ctx context.Context, c *ent.Client, ch change) error {
 		}
 	}
 	if ch.trigger != nil {
-		s.triggerAutomations(ctx, *ch.trigger)
+		if err := s.enqueueAutomations(ctx, c, *ch.trigger); err != nil {
+			return err
+		}
 	}
 	s.publishAfterCommit(ctx, ch.Event)
 	return nil

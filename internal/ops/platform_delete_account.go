@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/automationrun"
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
@@ -89,6 +90,7 @@ func accountContents(c *ent.Client, id int) []func(context.Context) error {
 			return c.KanbanItem.Update().Where(kanbanitem.AccountID(id)).ClearAssignedAgents().Exec(ctx)
 		},
 		exec(c.KanbanItem.Delete().Where(kanbanitem.AccountID(id))),
+		exec(c.AutomationRun.Delete().Where(automationrun.AccountID(id))),
 		exec(c.KanbanAutomation.Delete().Where(kanbanautomation.AccountID(id))),
 		exec(c.KanbanConfig.Delete().Where(kanbanconfig.AccountID(id))),
 		exec(c.FunnelStage.Delete().Where(funnelstage.AccountID(id))),
