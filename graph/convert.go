@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 func deref[T any](p *T) T {
@@ -128,9 +129,10 @@ func scheduleInput(in model.ScheduledMessageInput) ops.ScheduleInput {
 func (r *Resolver) fileAttachments(atts []*ent.Attachment) []*model.FileAttachment {
 	out := make([]*model.FileAttachment, 0, len(atts))
 	for _, a := range atts {
+		exp, sig := r.svc.SignAttachment(a)
 		out = append(out, &model.FileAttachment{
 			ID: a.ID, FileType: string(a.FileType), ContentType: a.ContentType, FileName: a.FileName,
-			FileSize: int(a.FileSize), DataURL: r.svc.SignedAttachmentPath(a),
+			FileSize: int(a.FileSize), DataURL: wire.AttachmentPath(a, exp, sig),
 		})
 	}
 	return out

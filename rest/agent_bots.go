@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type agentBotRequest struct {
@@ -24,7 +25,7 @@ func (a *API) listAgentBots(c *fiber.Ctx) error {
 	}
 	out := make([]H, 0, len(bs))
 	for _, b := range bs {
-		out = append(out, agentBotJSON(b))
+		out = append(out, wire.AgentBot(b))
 	}
 	return c.JSON(out)
 }
@@ -38,7 +39,7 @@ func (a *API) showAgentBot(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentBotJSON(b))
+	return c.JSON(wire.AgentBot(b))
 }
 
 func (a *API) createAgentBot(c *fiber.Ctx) error {
@@ -50,7 +51,7 @@ func (a *API) createAgentBot(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentBotJSON(b))
+	return c.JSON(wire.AgentBot(b))
 }
 
 func (a *API) updateAgentBot(c *fiber.Ctx) error {
@@ -66,7 +67,7 @@ func (a *API) updateAgentBot(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentBotJSON(b))
+	return c.JSON(wire.AgentBot(b))
 }
 
 func (a *API) deleteAgentBot(c *fiber.Ctx) error {
@@ -93,7 +94,7 @@ func (a *API) inboxAgentBot(c *fiber.Ctx) error {
 	if b == nil {
 		return c.JSON(H{"agent_bot": nil})
 	}
-	return c.JSON(H{"agent_bot": agentBotJSON(b)})
+	return c.JSON(H{"agent_bot": wire.AgentBot(b)})
 }
 
 // setInboxAgentBot switches the bot on ({"agent_bot": id}) or off (null or absent).

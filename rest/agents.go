@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type agentRequest struct {
@@ -23,7 +24,7 @@ func (a *API) listAgents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentsJSON(ms))
+	return c.JSON(wire.Agents(ms))
 }
 
 func (a *API) createAgent(c *fiber.Ctx) error {
@@ -35,7 +36,7 @@ func (a *API) createAgent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentJSON(m))
+	return c.JSON(wire.Agent(m))
 }
 
 func (a *API) updateAgent(c *fiber.Ctx) error {
@@ -51,7 +52,7 @@ func (a *API) updateAgent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentJSON(m))
+	return c.JSON(wire.Agent(m))
 }
 
 func (a *API) deleteAgent(c *fiber.Ctx) error {

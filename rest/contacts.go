@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // contactRequest is the body of contact create and update.
@@ -44,7 +45,7 @@ func objectOrNil(o *flexObject) map[string]any {
 func contactPageJSON(p *ops.Page[*ent.Contact], withHasMore bool) H {
 	payload := make([]H, 0, len(p.Items))
 	for _, ct := range p.Items {
-		payload = append(payload, contactJSON(ct))
+		payload = append(payload, wire.Contact(ct))
 	}
 	meta := H{"count": p.Total, "current_page": p.Page}
 	if withHasMore {
@@ -107,7 +108,7 @@ func (a *API) createContact(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(H{"payload": H{
-		"contact": contactJSON(out.Contact),
+		"contact": wire.Contact(out.Contact),
 		"contact_inbox": H{
 			"source_id": out.ContactInbox.SourceID,
 			"inbox":     inboxJSON(out.ContactInbox.Edges.Inbox, noSecrets),
@@ -124,7 +125,7 @@ func (a *API) showContact(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": contactJSON(ct)})
+	return c.JSON(H{"payload": wire.Contact(ct)})
 }
 
 func (a *API) updateContact(c *fiber.Ctx) error {
@@ -142,7 +143,7 @@ func (a *API) updateContact(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": contactJSON(ct)})
+	return c.JSON(H{"payload": wire.Contact(ct)})
 }
 
 func (a *API) deleteContact(c *fiber.Ctx) error {
@@ -167,7 +168,7 @@ func (a *API) contactConversations(c *fiber.Ctx) error {
 	}
 	payload := make([]H, 0, len(convs))
 	for _, cv := range convs {
-		payload = append(payload, conversationJSON(cv))
+		payload = append(payload, wire.Conversation(cv))
 	}
 	return c.JSON(H{"payload": payload})
 }
@@ -188,7 +189,7 @@ func (a *API) createContactInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(contactInboxJSON(ci))
+	return c.JSON(wire.ContactInbox(ci))
 }
 
 func (a *API) contactableInboxes(c *fiber.Ctx) error {
@@ -202,7 +203,7 @@ func (a *API) contactableInboxes(c *fiber.Ctx) error {
 	}
 	payload := make([]H, 0, len(rs))
 	for _, r := range rs {
-		payload = append(payload, H{"source_id": r.SourceID, "inbox": inboxSlimJSON(r.Inbox)})
+		payload = append(payload, H{"source_id": r.SourceID, "inbox": wire.InboxSlim(r.Inbox)})
 	}
 	return c.JSON(H{"payload": payload})
 }
@@ -216,7 +217,7 @@ func (a *API) contactLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": orEmpty(labels)})
+	return c.JSON(H{"payload": wire.OrEmpty(labels)})
 }
 
 func (a *API) setContactLabels(c *fiber.Ctx) error {
@@ -237,7 +238,7 @@ func (a *API) setContactLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": orEmpty(labels)})
+	return c.JSON(H{"payload": wire.OrEmpty(labels)})
 }
 
 func (a *API) mergeContacts(c *fiber.Ctx) error {
@@ -252,5 +253,5 @@ func (a *API) mergeContacts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(contactBaseJSON(ct))
+	return c.JSON(wire.ContactBase(ct))
 }

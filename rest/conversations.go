@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type messageRequest struct {
@@ -76,7 +77,7 @@ func (a *API) listConversations(c *fiber.Ctx) error {
 	}
 	payload := make([]H, 0, len(l.Items))
 	for _, cv := range l.Items {
-		payload = append(payload, conversationJSON(cv))
+		payload = append(payload, wire.Conversation(cv))
 	}
 	return c.JSON(H{"data": H{
 		"meta": H{
@@ -105,7 +106,7 @@ func (a *API) createConversation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(conversationJSON(cv))
+	return c.JSON(wire.Conversation(cv))
 }
 
 func (a *API) showConversation(c *fiber.Ctx) error {
@@ -117,7 +118,7 @@ func (a *API) showConversation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(conversationJSON(cv))
+	return c.JSON(wire.Conversation(cv))
 }
 
 func (a *API) toggleConversationStatus(c *fiber.Ctx) error {
@@ -142,7 +143,7 @@ func (a *API) toggleConversationStatus(c *fiber.Ctx) error {
 	}
 	return c.JSON(H{"meta": H{}, "payload": H{
 		"success": true, "conversation_id": cv.DisplayID,
-		"current_status": string(cv.Status), "snoozed_until": isoPtr(cv.SnoozedUntil),
+		"current_status": string(cv.Status), "snoozed_until": wire.TimePtr(cv.SnoozedUntil),
 	}})
 }
 
@@ -155,7 +156,7 @@ func (a *API) conversationLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": orEmpty(labels)})
+	return c.JSON(H{"payload": wire.OrEmpty(labels)})
 }
 
 func (a *API) setConversationLabels(c *fiber.Ctx) error {
@@ -176,5 +177,5 @@ func (a *API) setConversationLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": orEmpty(labels)})
+	return c.JSON(H{"payload": wire.OrEmpty(labels)})
 }

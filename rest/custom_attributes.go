@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type customAttributeRequest struct {
@@ -35,7 +36,7 @@ func (a *API) listCustomAttributes(c *fiber.Ctx) error {
 	}
 	out := make([]H, 0, len(defs))
 	for _, d := range defs {
-		out = append(out, customAttributeJSON(d))
+		out = append(out, wire.CustomAttribute(d))
 	}
 	return c.JSON(out)
 }
@@ -49,7 +50,7 @@ func (a *API) showCustomAttribute(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(customAttributeJSON(d))
+	return c.JSON(wire.CustomAttribute(d))
 }
 
 func (a *API) createCustomAttribute(c *fiber.Ctx) error {
@@ -61,7 +62,7 @@ func (a *API) createCustomAttribute(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(customAttributeJSON(d))
+	return c.JSON(wire.CustomAttribute(d))
 }
 
 func (a *API) updateCustomAttribute(c *fiber.Ctx) error {
@@ -77,7 +78,7 @@ func (a *API) updateCustomAttribute(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(customAttributeJSON(d))
+	return c.JSON(wire.CustomAttribute(d))
 }
 
 func (a *API) deleteCustomAttribute(c *fiber.Ctx) error {

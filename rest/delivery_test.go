@@ -260,6 +260,9 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		if err := json.Unmarshal(got.Body, &body); err != nil || body["event"] != "contact_created" || body["name"] != "Signed" {
 			t.Errorf("webhook body %s, want contact_created for Signed", got.Body)
 		}
+		// One wire format: the webhook's contact is the REST API's contact.
+		shown := a.mustDo(request{method: "GET", path: a.path("/contacts/%v", body["id"])}, http.StatusOK)
+		sameObject(t, "the contact_created webhook", body, mustGet(t, shown, "payload"), "event", "account", "contact_inboxes")
 		waitFor(t, "the delivery log to say delivered", func() bool {
 			r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hookID)}, http.StatusOK)
 			st, _ := r.get("payload.0.status")
@@ -273,6 +276,13 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		if !jsonEqual(a1, a2) || r.str(t, "payload.0.delivery_id") != got.Header.Get("webhook-id") {
 			t.Errorf("the log differs from what was sent:\nlog  %s (%s)\nsent %s (%s)", logged, r.str(t, "payload.0.delivery_id"), got.Body, got.Header.Get("webhook-id"))
 		}
+		cv := a.mustDo(request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": a.apiInbox("API 2"),
+			"contact_id": body["id"]}}, http.StatusOK).int(t, "id")
+		waitFor(t, "the conversation_created webhook", func() bool { return len(hook.requests()) >= 2 })
+		var convBody map[string]any
+		_ = json.Unmarshal(hook.requests()[1].Body, &convBody)
+		shownConv := a.mustDo(request{method: "GET", path: a.path("/conversations/%d", cv)}, http.StatusOK)
+		sameObject(t, "the conversation_created webhook", convBody, shownConv.JSON, "event", "messages")
 	})
 }
 
@@ -283,6 +293,20 @@ func mustGet(t *testing.T, r *response, path string) any {
 		t.Fatalf("no %s in %s", path, r)
 	}
 	return v
+}
+
+// sameObject fails unless the webhook body and the REST object have the same
+// keys with the same values, but for the keys named as belonging to one side.
+func sameObject(t *testing.T, what string, hook map[string]any, rest any, oneSided ...string) {
+	t.Helper()
+	restObj, _ := rest.(map[string]any)
+	for _, k := range oneSided {
+		delete(hook, k)
+		delete(restObj, k)
+	}
+	if !jsonEqual(hook, restObj) {
+		t.Errorf("%s differs from the REST object:\nwebhook %v\nREST    %v", what, hook, restObj)
+	}
 }
 
 func jsonEqual(a, b any) bool {

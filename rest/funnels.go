@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // funnelInput reads a funnel body (wrapped in "funnel" or not). stages is
@@ -250,10 +251,10 @@ func funnelJSON(f *ent.Funnel) H {
 		"name":        f.Name,
 		"description": f.Description,
 		"active":      f.Active,
-		"settings":    orEmptyMap(f.Settings),
+		"settings":    wire.OrEmptyMap(f.Settings),
 		"stages":      stages,
-		"created_at":  iso(f.CreatedAt),
-		"updated_at":  iso(f.UpdatedAt),
+		"created_at":  wire.Time(f.CreatedAt),
+		"updated_at":  wire.Time(f.UpdatedAt),
 	}
 }
 

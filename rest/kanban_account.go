@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // Account-scope kanban routes: search, filter, reports, bulk changes and
@@ -154,7 +155,7 @@ func reportJSON(r *ops.Report) H {
 		avgWin = *r.AvgTimeToWin
 	}
 	return H{
-		"period":      H{"from": iso(r.From), "to": iso(r.To)},
+		"period":      H{"from": wire.Time(r.From), "to": wire.Time(r.To)},
 		"total_items": r.TotalItems, "total_value": r.TotalValue, "by_status": byStatus, "stages": stages,
 		"win_rate": winRate, "avg_time_to_win_seconds": avgWin,
 	}

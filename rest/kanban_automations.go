@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // /kanban/automations (administrators only).
@@ -63,11 +64,11 @@ func normalizeNumbers(m map[string]any) map[string]any {
 
 func automationJSON(a *ent.KanbanAutomation) H {
 	return H{
-		"id": a.ID, "account_id": a.AccountID, "name": a.Name, "funnel_id": intPtr(a.FunnelID),
-		"trigger_type": string(a.TriggerType), "trigger_config": orEmptyMap(a.TriggerConfig),
-		"action_type": string(a.ActionType), "action_config": orEmptyMap(a.ActionConfig),
-		"enabled": a.Enabled, "last_run_at": isoPtr(a.LastRunAt),
-		"created_at": iso(a.CreatedAt), "updated_at": iso(a.UpdatedAt),
+		"id": a.ID, "account_id": a.AccountID, "name": a.Name, "funnel_id": wire.IntPtr(a.FunnelID),
+		"trigger_type": string(a.TriggerType), "trigger_config": wire.OrEmptyMap(a.TriggerConfig),
+		"action_type": string(a.ActionType), "action_config": wire.OrEmptyMap(a.ActionConfig),
+		"enabled": a.Enabled, "last_run_at": wire.TimePtr(a.LastRunAt),
+		"created_at": wire.Time(a.CreatedAt), "updated_at": wire.Time(a.UpdatedAt),
 	}
 }
 

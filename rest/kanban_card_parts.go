@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // Per-card routes: /kanban_items/{id}/assign_agent, get_checklist, ... Their
@@ -56,7 +57,7 @@ func (a *API) changeCardAgent(assign bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(ops.CardPayload(it))
+		return c.JSON(wire.Card(it))
 	}
 }
 
@@ -69,7 +70,7 @@ func (a *API) cardAgents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p := ops.CardPayload(it)
+	p := wire.Card(it)
 	agents := p["assigned_agents"].([]map[string]any)
 	var primary any
 	if len(agents) > 0 {
@@ -152,9 +153,9 @@ func (a *API) renderChecklist(c *fiber.Ctx, cardID int, written *ent.ChecklistIt
 
 func checklistItemJSON(ci *ent.ChecklistItem) H {
 	return H{
-		"id": ci.ID, "text": ci.Text, "completed": ci.Completed, "due_date": isoPtr(ci.DueDate),
-		"agent_id": intPtr(ci.AgentID), "position": ci.Position,
-		"created_at": iso(ci.CreatedAt), "updated_at": iso(ci.UpdatedAt),
+		"id": ci.ID, "text": ci.Text, "completed": ci.Completed, "due_date": wire.TimePtr(ci.DueDate),
+		"agent_id": wire.IntPtr(ci.AgentID), "position": ci.Position,
+		"created_at": wire.Time(ci.CreatedAt), "updated_at": wire.Time(ci.UpdatedAt),
 	}
 }
 
@@ -274,8 +275,8 @@ func noteJSON(n *ent.CardNote, authors map[int]*ent.User) H {
 		}
 	}
 	return H{
-		"id": n.ID, "content": n.Content, "author_id": intPtr(n.AuthorID), "author": author,
-		"created_at": iso(n.CreatedAt), "updated_at": iso(n.UpdatedAt),
+		"id": n.ID, "content": n.Content, "author_id": wire.IntPtr(n.AuthorID), "author": author,
+		"created_at": wire.Time(n.CreatedAt), "updated_at": wire.Time(n.UpdatedAt),
 	}
 }
 
@@ -354,10 +355,10 @@ func (a *API) cardTimeReport(c *fiber.Ctx) error {
 	current := H{}
 	if n := len(ct.Spans); n > 0 {
 		sp := ct.Spans[n-1]
-		current = H{"stage": sp.Slug, "entered_at": iso(sp.EnteredAt), "duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds)}
+		current = H{"stage": sp.Slug, "entered_at": wire.Time(sp.EnteredAt), "duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds)}
 	}
 	return c.JSON(H{
-		"item_id": it.ID, "status": string(it.Status), "created_at": iso(it.CreatedAt), "closed_at": isoPtr(it.ClosedAt),
+		"item_id": it.ID, "status": string(it.Status), "created_at": wire.Time(it.CreatedAt), "closed_at": wire.TimePtr(it.ClosedAt),
 		"total_duration_seconds": ct.Total, "total_duration_formatted": formatDuration(ct.Total),
 		"current_stage": current, "time_per_stage": ct.PerStage, "stage_changes": max(len(ct.Spans)-1, 0),
 	})
@@ -372,7 +373,7 @@ func (a *API) cardStageBreakdown(c *fiber.Ctx) error {
 	for _, sp := range ct.Spans {
 		spans = append(spans, H{
 			"stage": sp.Slug, "stage_name": sp.Name, "stage_id": sp.StageID, "funnel_id": sp.FunnelID,
-			"entered_at": iso(sp.EnteredAt), "left_at": isoPtr(sp.LeftAt),
+			"entered_at": wire.Time(sp.EnteredAt), "left_at": wire.TimePtr(sp.LeftAt),
 			"duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds),
 		})
 	}

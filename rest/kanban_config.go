@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // /kanban_config: the account's kanban webhook (administrators only).
@@ -58,11 +59,11 @@ func kanbanConfigInput(c *fiber.Ctx) (ops.KanbanConfigInput, error) {
 }
 
 func kanbanConfigJSON(cfg *ent.KanbanConfig) H {
-	settings := orEmptyMap(cfg.Settings)
+	settings := wire.OrEmptyMap(cfg.Settings)
 	h := H{
 		"id": cfg.ID, "account_id": cfg.AccountID, "enabled": cfg.Enabled, "webhook_url": cfg.WebhookURL,
 		"webhook_events": settings["webhook_events"], "settings": settings,
-		"created_at": iso(cfg.CreatedAt), "updated_at": iso(cfg.UpdatedAt),
+		"created_at": wire.Time(cfg.CreatedAt), "updated_at": wire.Time(cfg.UpdatedAt),
 	}
 	// The operation leaves the secret in only in the answer that issued it.
 	if cfg.WebhookSecret != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // itemDetailKeys are the item_details keys stored in their own columns;
@@ -146,7 +147,7 @@ func (a *API) showCard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(ops.CardPayload(it))
+	return c.JSON(wire.Card(it))
 }
 
 func (a *API) createCard(c *fiber.Ctx) error {
@@ -158,7 +159,7 @@ func (a *API) createCard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(ops.CardPayload(it))
+	return c.JSON(wire.Card(it))
 }
 
 func (a *API) updateCard(c *fiber.Ctx) error {
@@ -174,7 +175,7 @@ func (a *API) updateCard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(ops.CardPayload(it))
+	return c.JSON(wire.Card(it))
 }
 
 func (a *API) deleteCard(c *fiber.Ctx) error {
@@ -223,7 +224,7 @@ func (a *API) moveCard(acrossFunnels bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(ops.CardPayload(it))
+		return c.JSON(wire.Card(it))
 	}
 }
 
@@ -293,13 +294,13 @@ func (a *API) changeCardStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(ops.CardPayload(it))
+	return c.JSON(wire.Card(it))
 }
 
 func cardsJSON(items []*ent.KanbanItem) []map[string]any {
 	out := make([]map[string]any, 0, len(items))
 	for _, it := range items {
-		out = append(out, ops.CardPayload(it))
+		out = append(out, wire.Card(it))
 	}
 	return out
 }

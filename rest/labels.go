@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type labelRequest struct {
@@ -24,7 +25,7 @@ func (a *API) listLabels(c *fiber.Ctx) error {
 	}
 	payload := make([]H, 0, len(ls))
 	for _, l := range ls {
-		payload = append(payload, labelJSON(l))
+		payload = append(payload, wire.Label(l))
 	}
 	return c.JSON(H{"payload": payload})
 }
@@ -38,7 +39,7 @@ func (a *API) showLabel(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(labelJSON(l))
+	return c.JSON(wire.Label(l))
 }
 
 func (a *API) createLabel(c *fiber.Ctx) error {
@@ -50,7 +51,7 @@ func (a *API) createLabel(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(labelJSON(l))
+	return c.JSON(wire.Label(l))
 }
 
 func (a *API) updateLabel(c *fiber.Ctx) error {
@@ -66,7 +67,7 @@ func (a *API) updateLabel(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(labelJSON(l))
+	return c.JSON(wire.Label(l))
 }
 
 func (a *API) deleteLabel(c *fiber.Ctx) error {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 func newlyAdded(before, after []*ent.AccountUser) []*ent.AccountUser {
@@ -30,7 +31,7 @@ func (a *API) inboxMembers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": agentsJSON(ms)})
+	return c.JSON(H{"payload": wire.Agents(ms)})
 }
 
 // changeInboxMembers serves POST (add), PATCH (replace) and DELETE (remove)
@@ -77,6 +78,6 @@ func (a *API) changeInboxMembers(change ops.MemberChange) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(H{"payload": agentsJSON(ms)})
+		return c.JSON(H{"payload": wire.Agents(ms)})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 func (a *API) listMessages(c *fiber.Ctx) error {
@@ -38,13 +39,13 @@ func (a *API) listMessages(c *fiber.Ctx) error {
 	}
 	cv := p.Conversation
 	meta := H{
-		"labels":                orEmpty(cv.Labels),
-		"additional_attributes": orEmptyMap(cv.AdditionalAttributes),
-		"agent_last_seen_at":    isoPtr(cv.AgentLastSeenAt),
+		"labels":                wire.OrEmpty(cv.Labels),
+		"additional_attributes": wire.OrEmptyMap(cv.AdditionalAttributes),
+		"agent_last_seen_at":    wire.TimePtr(cv.AgentLastSeenAt),
 		"assignee_last_seen_at": nil,
 	}
 	if cv.Edges.Contact != nil {
-		meta["contact"] = contactBaseJSON(cv.Edges.Contact)
+		meta["contact"] = wire.ContactBase(cv.Edges.Contact)
 	}
 	return c.JSON(H{"meta": meta, "payload": payload})
 }
@@ -115,7 +116,7 @@ func (a *API) deleteMessage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h := messageJSON(m, id)
+	h := wire.Message(m, id)
 	h["content_attributes"] = H{"deleted": true}
 	return c.JSON(h)
 }
@@ -123,7 +124,7 @@ func (a *API) deleteMessage(c *fiber.Ctx) error {
 // messageWithFiles is a message with its attachments, whose data_url
 // carries a short-lived signature so a browser can open it without a token.
 func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) H {
-	h := messageJSON(m, displayID)
+	h := wire.Message(m, displayID)
 	if len(m.Edges.Attachments) > 0 {
 		atts := make([]H, 0, len(m.Edges.Attachments))
 		for _, at := range m.Edges.Attachments {
@@ -135,10 +136,11 @@ func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) H {
 }
 
 func (a *API) attachmentJSON(c *fiber.Ctx, at *ent.Attachment) H {
-	url := c.BaseURL() + a.svc.SignedAttachmentPath(at)
+	exp, sig := a.svc.SignAttachment(at)
+	url := c.BaseURL() + wire.AttachmentPath(at, exp, sig)
 	return H{
 		"id":           at.ID,
-		"message_id":   intPtr(at.MessageID),
+		"message_id":   wire.IntPtr(at.MessageID),
 		"account_id":   at.AccountID,
 		"file_type":    string(at.FileType),
 		"content_type": at.ContentType,

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 func (a *API) platformCreateAccount(c *fiber.Ctx) error {
@@ -21,7 +22,7 @@ func (a *API) platformCreateAccount(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(accountJSON(acc))
+	return c.JSON(wire.Account(acc))
 }
 
 func (a *API) platformShowAccount(c *fiber.Ctx) error {
@@ -33,7 +34,7 @@ func (a *API) platformShowAccount(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(accountJSON(acc))
+	return c.JSON(wire.Account(acc))
 }
 
 func (a *API) platformCreateUser(c *fiber.Ctx) error {
@@ -49,7 +50,7 @@ func (a *API) platformCreateUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h := userJSON(out.User)
+	h := wire.User(out.User)
 	h["access_token"] = out.AccessToken
 	return c.JSON(h)
 }
@@ -63,7 +64,7 @@ func (a *API) platformShowUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(userJSON(u))
+	return c.JSON(wire.User(u))
 }
 
 type accountUserRequest struct {
@@ -96,7 +97,7 @@ func platformAccountUserJSON(m *ent.AccountUser) H {
 	return H{
 		"id": m.ID, "account_id": m.AccountID, "user_id": m.UserID, "role": string(m.Role),
 		"availability": string(m.Availability), "auto_offline": m.AutoOffline,
-		"created_at": iso(m.CreatedAt), "updated_at": iso(m.UpdatedAt),
+		"created_at": wire.Time(m.CreatedAt), "updated_at": wire.Time(m.UpdatedAt),
 	}
 }
 
@@ -133,7 +134,7 @@ func (a *API) platformUpdateAccount(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(accountJSON(acc))
+	return c.JSON(wire.Account(acc))
 }
 
 // platformUserLogin answers Chatwoot's single sign-on link: the console's

@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // The user's own fields (name, display name, e-mail, password): the signed-in
@@ -29,7 +30,7 @@ func (a *API) showProfile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(userJSON(u))
+	return c.JSON(wire.User(u))
 }
 
 func (a *API) updateProfile(c *fiber.Ctx) error {
@@ -41,7 +42,7 @@ func (a *API) updateProfile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(userJSON(u))
+	return c.JSON(wire.User(u))
 }
 
 func (a *API) platformUpdateUser(c *fiber.Ctx) error {
@@ -57,5 +58,5 @@ func (a *API) platformUpdateUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(userJSON(u))
+	return c.JSON(wire.User(u))
 }

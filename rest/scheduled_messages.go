@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // Scheduled messages, in both scopes: the account (/scheduled_messages) and
@@ -190,7 +191,7 @@ func (a *API) deleteSchedule(c *fiber.Ctx) error {
 // scheduleJSON is a schedule with its files (their data_url signed for
 // browsers).
 func (a *API) scheduleJSON(c *fiber.Ctx, sm *ent.ScheduledMessage) H {
-	h := H(ops.SchedulePayload(sm))
+	h := wire.Schedule(sm, ops.NextOccurrence(sm))
 	atts := make([]H, 0, len(sm.Edges.Attachments))
 	for _, at := range sm.Edges.Attachments {
 		atts = append(atts, a.attachmentJSON(c, at))

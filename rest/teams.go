@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type teamRequest struct {
@@ -29,7 +30,7 @@ func (a *API) listTeams(c *fiber.Ctx) error {
 	}
 	out := make([]H, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, teamJSON(t, viewerID(c)))
+		out = append(out, wire.Team(t, viewerID(c)))
 	}
 	return c.JSON(out)
 }
@@ -43,7 +44,7 @@ func (a *API) showTeam(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(teamJSON(t, viewerID(c)))
+	return c.JSON(wire.Team(t, viewerID(c)))
 }
 
 func (a *API) createTeam(c *fiber.Ctx) error {
@@ -55,7 +56,7 @@ func (a *API) createTeam(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(teamJSON(t, viewerID(c)))
+	return c.JSON(wire.Team(t, viewerID(c)))
 }
 
 func (a *API) updateTeam(c *fiber.Ctx) error {
@@ -71,7 +72,7 @@ func (a *API) updateTeam(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(teamJSON(t, viewerID(c)))
+	return c.JSON(wire.Team(t, viewerID(c)))
 }
 
 func (a *API) deleteTeam(c *fiber.Ctx) error {
@@ -94,7 +95,7 @@ func (a *API) teamMembers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(agentsJSON(ms))
+	return c.JSON(wire.Agents(ms))
 }
 
 // changeTeamMembers serves POST (add), PATCH (replace) and DELETE (remove)
@@ -126,7 +127,7 @@ func (a *API) changeTeamMembers(change ops.MemberChange) fiber.Handler {
 		if change == ops.AddMembers {
 			after = newlyAdded(before, after) // Chatwoot answers a POST with the added agents only
 		}
-		return c.JSON(agentsJSON(after))
+		return c.JSON(wire.Agents(after))
 	}
 }
 

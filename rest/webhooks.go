@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 type webhookRequest struct {
@@ -31,9 +32,9 @@ func webhookJSON(w *ent.WebhookSubscription) H {
 		"name":          w.Name,
 		"url":           w.URL,
 		"account_id":    w.AccountID,
-		"subscriptions": orEmpty(w.Subscriptions),
+		"subscriptions": wire.OrEmpty(w.Subscriptions),
 		"inbox":         nil,
-		"created_at":    iso(w.CreatedAt),
+		"created_at":    wire.Time(w.CreatedAt),
 	}
 }
 
@@ -127,11 +128,11 @@ func (a *API) webhookDeliveries(c *fiber.Ctx) error {
 			"payload":         json.RawMessage(d.Payload),
 			"status":          string(d.Status),
 			"attempts":        d.Attempts,
-			"response_status": intPtr(d.ResponseStatus),
-			"last_error":      nilIfEmpty(d.LastError),
-			"next_attempt_at": isoPtr(d.NextAttemptAt),
-			"delivered_at":    isoPtr(d.DeliveredAt),
-			"created_at":      iso(d.CreatedAt),
+			"response_status": wire.IntPtr(d.ResponseStatus),
+			"last_error":      wire.NilIfEmpty(d.LastError),
+			"next_attempt_at": wire.TimePtr(d.NextAttemptAt),
+			"delivered_at":    wire.TimePtr(d.DeliveredAt),
+			"created_at":      wire.Time(d.CreatedAt),
 		})
 	}
 	return c.JSON(H{"payload": out})

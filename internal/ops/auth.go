@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/accountuser"
@@ -12,7 +14,6 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/viewer"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // ViewerForToken authenticates an access token for accountID and returns the

@@ -6,10 +6,11 @@ import (
 	"encoding/base64"
 	"strings"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // BootstrapInput names the account and administrator to set up.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -9,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // Channel delivery of outgoing messages. A message to deliver has its
@@ -27,6 +29,11 @@ func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error
 		return nil, err
 	}
 	cv := m.Edges.Conversation
+	if cv == nil || cv.Edges.Inbox == nil {
+		// Deleted between the two reads (its inbox went, taking it along):
+		// nothing is left to deliver to.
+		return nil, fmt.Errorf("message %d: its conversation or inbox is gone", id)
+	}
 	job := &delivery.Job{Message: m, Conversation: cv, Inbox: cv.Edges.Inbox, Contact: cv.Edges.Contact}
 	if ci := cv.Edges.ContactInbox; ci != nil {
 		job.SourceID = ci.SourceID
@@ -35,7 +42,7 @@ func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error
 	if err != nil {
 		return nil, err
 	}
-	job.Payload = messageEvent(string(events.MessageCreated), m, cv, acc)
+	job.Payload = wire.MessageEvent(string(events.MessageCreated), m, cv, acc)
 	return job, nil
 }
 
@@ -110,6 +117,6 @@ func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, kind even
 		if err != nil {
 			return nil, err
 		}
-		return messageEvent(string(kind), m, cv, acc), nil
+		return wire.MessageEvent(string(kind), m, cv, acc), nil
 	}})
 }

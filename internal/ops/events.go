@@ -6,92 +6,15 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
-// Event payloads, in the shapes Chatwoot's webhooks send, with ISO 8601
-// timestamps. The API channel's webhook receives messageEvent too.
+// The webhook bodies of the notifier's changes, in the shapes of package
+// wire (the same objects the REST API answers with).
 
-func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-func isoTimePtr(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return isoTime(*t)
-}
-
-func messageEvent(event string, m *ent.Message, cv *ent.Conversation, acc *ent.Account) map[string]any {
-	p := map[string]any{
-		"event":              event,
-		"id":                 m.ID,
-		"content":            m.Content,
-		"content_type":       string(m.ContentType),
-		"content_attributes": m.ContentAttributes,
-		"message_type":       string(m.MessageType),
-		"private":            m.Private,
-		"status":             string(m.Status),
-		"source_id":          m.SourceID,
-		"created_at":         isoTime(m.CreatedAt),
-		"account":            map[string]any{"id": acc.ID, "name": acc.Name},
-		"conversation":       conversationEvent(cv),
-	}
-	if cv.Edges.Inbox != nil {
-		p["inbox"] = map[string]any{"id": cv.Edges.Inbox.ID, "name": cv.Edges.Inbox.Name}
-	}
-	if m.SenderType != nil {
-		p["sender"] = map[string]any{"id": m.SenderID, "type": string(*m.SenderType)}
-	}
-	if len(m.Edges.Attachments) > 0 {
-		atts := make([]map[string]any, 0, len(m.Edges.Attachments))
-		for _, a := range m.Edges.Attachments {
-			atts = append(atts, map[string]any{
-				"id": a.ID, "file_type": string(a.FileType), "file_name": a.FileName,
-				"content_type": a.ContentType, "file_size": a.FileSize,
-			})
-		}
-		p["attachments"] = atts
-	}
-	return p
-}
-
-func conversationEvent(cv *ent.Conversation) map[string]any {
-	p := map[string]any{
-		"id":                    cv.DisplayID,
-		"inbox_id":              cv.InboxID,
-		"status":                string(cv.Status),
-		"labels":                cv.Labels,
-		"additional_attributes": cv.AdditionalAttributes,
-		"custom_attributes":     cv.CustomAttributes,
-		"assignee_id":           cv.AssigneeID,
-		"team_id":               cv.TeamID,
-		"snoozed_until":         isoTimePtr(cv.SnoozedUntil),
-		"last_activity_at":      isoTime(cv.LastActivityAt),
-		"created_at":            isoTime(cv.CreatedAt),
-		"updated_at":            isoTime(cv.UpdatedAt),
-	}
-	if ct := cv.Edges.Contact; ct != nil {
-		p["meta"] = map[string]any{"sender": contactEvent(ct)}
-	}
-	return p
-}
-
-func contactEvent(ct *ent.Contact) map[string]any {
-	return map[string]any{
-		"id":                    ct.ID,
-		"name":                  ct.Name,
-		"email":                 ct.Email,
-		"phone_number":          ct.PhoneNumber,
-		"identifier":            ct.Identifier,
-		"blocked":               ct.Blocked,
-		"thumbnail":             ct.AvatarURL,
-		"additional_attributes": ct.AdditionalAttributes,
-		"custom_attributes":     ct.CustomAttributes,
-	}
-}
-
+// emitContactEvent tells the listeners of a change of contact ct.
 func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, kind events.Kind, ct *ent.Contact) error {
 	ev := events.Event{AccountID: ct.AccountID, Kind: kind, ContactID: ct.ID}
 	return s.notify(ctx, c, change{Event: ev, payload: func() (map[string]any, error) {
@@ -99,61 +22,22 @@ func (s *Service) emitContactEvent(ctx context.Context, c *ent.Client, kind even
 		if err != nil {
 			return nil, err
 		}
-		p := contactEvent(ct)
+		p := wire.ContactBase(ct)
 		p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
 		return p, nil
 	}})
 }
 
+// emitConversationEvent tells the listeners of a change of conversation cv.
 func (s *Service) emitConversationEvent(ctx context.Context, c *ent.Client, kind events.Kind, cv *ent.Conversation) error {
 	ev := events.Event{AccountID: cv.AccountID, Kind: kind, ConversationID: cv.ID, InboxID: cv.InboxID, ContactID: cv.ContactID}
 	return s.notify(ctx, c, change{Event: ev, payload: func() (map[string]any, error) {
-		cv, err := c.Conversation.Query().Where(conversation.ID(cv.ID)).WithContact().Only(ctx)
+		cv, err := c.Conversation.Query().Where(conversation.ID(cv.ID)).WithContact().WithInbox().Only(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return conversationEvent(cv), nil
+		return wire.Conversation(cv), nil
 	}})
-}
-
-// SchedulePayload is a scheduled message as the API shows it (REST body,
-// webhook event). conversation_id is the conversation's display id, as
-// everywhere in the API; sm needs its conversation edge loaded for it.
-func SchedulePayload(sm *ent.ScheduledMessage) map[string]any {
-	p := map[string]any{
-		"id":                         sm.ID,
-		"account_id":                 sm.AccountID,
-		"inbox_id":                   sm.InboxID,
-		"contact_id":                 sm.ContactID,
-		"conversation_id":            nil,
-		"author_id":                  sm.AuthorID,
-		"title":                      sm.Title,
-		"content":                    sm.Content,
-		"private":                    sm.Private,
-		"scheduled_at":               isoTime(sm.ScheduledAt),
-		"status":                     string(sm.Status),
-		"failure_reason":             nilIfBlank(sm.FailureReason),
-		"template_params":            sm.TemplateParams,
-		"content_attributes":         sm.ContentAttributes,
-		"recurrence_type":            string(sm.RecurrenceType),
-		"recurrence_interval":        sm.RecurrenceInterval,
-		"recurrence_days":            orEmptyInts(sm.RecurrenceDays),
-		"recurrence_end_type":        string(sm.RecurrenceEndType),
-		"recurrence_end_date":        isoTimePtr(sm.RecurrenceEndDate),
-		"recurrence_max_occurrences": sm.RecurrenceMaxOccurrences,
-		"occurrences_count":          sm.OccurrencesCount,
-		"next_occurrence_at":         isoTimePtr(NextOccurrence(sm)),
-		"parent_id":                  sm.ParentID,
-		"occurrence_at":              isoTimePtr(sm.OccurrenceAt),
-		"message_id":                 sm.MessageID,
-		"sent_at":                    isoTimePtr(sm.SentAt),
-		"created_at":                 isoTime(sm.CreatedAt),
-		"updated_at":                 isoTime(sm.UpdatedAt),
-	}
-	if cv := sm.Edges.Conversation; cv != nil {
-		p["conversation_id"] = cv.DisplayID
-	}
-	return p
 }
 
 // NextOccurrence is when a pending schedule fires next (nil when nothing is
@@ -170,13 +54,6 @@ func NextOccurrence(sm *ent.ScheduledMessage) *time.Time {
 	return &t
 }
 
-func nilIfBlank(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
 // emitScheduleEvent tells the listeners of a change of schedule id.
 func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
 	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
@@ -190,29 +67,6 @@ func (s *Service) schedulePayload(ctx context.Context, c *ent.Client, accountID,
 		if err != nil {
 			return nil, err
 		}
-		return SchedulePayload(sm), nil
+		return wire.Schedule(sm, NextOccurrence(sm)), nil
 	}
-}
-
-// senderClassNames is the one map from our stored sender_type to the value
-// Chatwoot's message JSON carries in sender_type: the Rails polymorphic class
-// name. (The lower-case spelling stays in sender.type, where Chatwoot uses
-// it too.) Mapping here rather than renaming the stored enum keeps existing
-// databases valid without a data migration.
-var senderClassNames = map[message.SenderType]string{
-	message.SenderTypeUser:     "User",
-	message.SenderTypeContact:  "Contact",
-	message.SenderTypeAgentBot: "AgentBot",
-}
-
-// SenderClassName is a message's sender_type as Chatwoot sends it, or nil
-// when the message has no sender.
-func SenderClassName(t *message.SenderType) any {
-	if t == nil {
-		return nil
-	}
-	if name, ok := senderClassNames[*t]; ok {
-		return name
-	}
-	return string(*t)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard/switchboard/internal/outbound"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhook"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // The kanban config is the account's kanban webhook: a URL and the secret
@@ -180,7 +181,7 @@ func (s *Service) TestKanbanWebhook(ctx context.Context) (*WebhookTest, error) {
 	v, _ := viewer.FromContext(ctx)
 	body, err := json.Marshal(map[string]any{
 		"event": "kanban.test", "account": map[string]any{"id": v.AccountID},
-		"message": "This is a test of the kanban webhook", "timestamp": isoTime(s.now()),
+		"message": "This is a test of the kanban webhook", "timestamp": wire.Time(s.now()),
 	})
 	if err != nil {
 		return nil, err

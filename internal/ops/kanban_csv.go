@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // CSV export and import of cards. Export writes every card matching the
@@ -87,7 +88,7 @@ func exportRow(it *ent.KanbanItem, funnelNames map[int]string) []string {
 		strconv.Itoa(it.ID), t(it.Title), t(it.Description), t(string(it.Status)), t(string(it.Priority)),
 		strconv.FormatFloat(it.Value, 'f', -1, 64), t(it.Currency["code"]), strconv.Itoa(it.FunnelID), t(funnelNames[it.FunnelID]),
 		t(stage), strconv.FormatInt(it.Position, 10), t(strings.Join(agents, "; ")), conv, t(name), t(email),
-		isoTime(it.CreatedAt), isoTime(it.UpdatedAt),
+		wire.Time(it.CreatedAt), wire.Time(it.UpdatedAt),
 	}
 }
 

@@ -7,66 +7,8 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/wire"
 )
-
-// CardPayload is a card as the API and the kanban webhooks show it: the
-// forks' item shape (funnel_stage as a slug, item_details holding title,
-// priority, value and currency) plus the position they leave out.
-func CardPayload(it *ent.KanbanItem) map[string]any {
-	details := map[string]any{}
-	for k, v := range it.ItemDetails {
-		details[k] = v
-	}
-	currency := map[string]any{}
-	for k, v := range it.Currency {
-		currency[k] = v
-	}
-	details["title"] = it.Title
-	details["description"] = it.Description
-	details["priority"] = string(it.Priority)
-	details["value"] = it.Value
-	details["currency"] = currency
-	details["status"] = string(it.Status)
-	p := map[string]any{
-		"id":                      it.ID,
-		"account_id":              it.AccountID,
-		"funnel_id":               it.FunnelID,
-		"funnel_stage":            "",
-		"stage_id":                it.StageID,
-		"position":                it.Position,
-		"status":                  string(it.Status),
-		"item_details":            details,
-		"conversation_display_id": nil,
-		"conversation":            nil,
-		"assigned_agents":         cardAgents(it.Edges.AssignedAgents),
-		"stage_entered_at":        isoTime(it.StageEnteredAt),
-		"closed_at":               isoTimePtr(it.ClosedAt),
-		"created_by_id":           it.CreatedByID,
-		"created_at":              isoTime(it.CreatedAt),
-		"updated_at":              isoTime(it.UpdatedAt),
-	}
-	if st := it.Edges.Stage; st != nil {
-		p["funnel_stage"] = st.Slug
-		p["stage_name"] = st.Name
-	}
-	if cv := it.Edges.Conversation; cv != nil {
-		p["conversation_display_id"] = cv.DisplayID
-		conv := map[string]any{"id": cv.DisplayID, "inbox_id": cv.InboxID, "status": string(cv.Status), "contact": nil}
-		if ct := cv.Edges.Contact; ct != nil {
-			conv["contact"] = map[string]any{"id": ct.ID, "name": ct.Name, "email": ct.Email, "phone_number": ct.PhoneNumber}
-		}
-		p["conversation"] = conv
-	}
-	return p
-}
-
-func cardAgents(us []*ent.User) []map[string]any {
-	out := make([]map[string]any, 0, len(us))
-	for _, u := range us {
-		out = append(out, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email, "avatar_url": u.AvatarURL})
-	}
-	return out
-}
 
 // announceCard tells the notifier's listeners of a change of card it (see
 // notify). extra adds keys to the webhook payload (changes, from/to stage).
@@ -81,7 +23,7 @@ func (s *Service) cardPayload(ctx context.Context, c *ent.Client, it *ent.Kanban
 		if err != nil {
 			return nil, err
 		}
-		p := map[string]any{"kanban_item": CardPayload(it), "account": map[string]any{"id": it.AccountID}}
+		p := map[string]any{"kanban_item": wire.Card(it), "account": map[string]any{"id": it.AccountID}}
 		for k, v := range extra {
 			p[k] = v
 		}

@@ -212,11 +212,9 @@ func (s *Service) SignedAttachment(ctx context.Context, accountID, id int) (*ent
 // token.
 const SignedURLLifetime = 24 * time.Hour
 
-// SignedAttachmentPath is the download path of an attachment with a
-// signature valid for SignedURLLifetime, for browsers that cannot send the
-// API token.
-func (s *Service) SignedAttachmentPath(at *ent.Attachment) string {
-	exp := s.now().Add(SignedURLLifetime)
-	return fmt.Sprintf("/api/v1/accounts/%d/attachments/%d?exp=%d&sig=%s",
-		at.AccountID, at.ID, exp.Unix(), s.storage.Sign(at.ID, exp))
+// SignAttachment signs a download of an attachment for SignedURLLifetime:
+// the signature stands in for the API token (see wire.AttachmentPath).
+func (s *Service) SignAttachment(at *ent.Attachment) (exp time.Time, sig string) {
+	exp = s.now().Add(SignedURLLifetime)
+	return exp, s.storage.Sign(at.ID, exp)
 }

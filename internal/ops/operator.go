@@ -4,12 +4,13 @@ import (
 	"context"
 	"unicode/utf8"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/consolesession"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // Operator commands: recovery of a lost password or API token from the

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/conversation"
@@ -12,7 +14,6 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // Platform (provisioning) operations: the only way users with passwords come

@@ -1,0 +1,93 @@
+package wire
+
+import (
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+)
+
+// Message is Chatwoot's message partial with an ISO created_at; its
+// message_type is Chatwoot's integer (0 incoming, 1 outgoing, 2 activity, 3
+// template) and conversation_id the display id.
+func Message(m *ent.Message, displayID int) H {
+	h := H{
+		"id":                 m.ID,
+		"content":            StrPtr(m.Content),
+		"inbox_id":           m.InboxID,
+		"conversation_id":    displayID,
+		"message_type":       messageTypeCode[string(m.MessageType)],
+		"content_type":       string(m.ContentType),
+		"status":             string(m.Status),
+		"content_attributes": OrEmptyMap(m.ContentAttributes),
+		"created_at":         Time(m.CreatedAt),
+		"updated_at":         Time(m.UpdatedAt),
+		"private":            m.Private,
+		"source_id":          StrPtr(m.SourceID),
+		"sender_type":        SenderClassName(m.SenderType),
+		"sender_id":          IntPtr(m.SenderID),
+	}
+	return h
+}
+
+var messageTypeCode = map[string]int{"incoming": 0, "outgoing": 1, "activity": 2, "template": 3}
+
+// senderClassNames is the one map from our stored sender_type to the value
+// Chatwoot's message JSON carries in sender_type: the Rails polymorphic class
+// name. (The lower-case spelling stays in sender.type, where Chatwoot uses
+// it too.) Mapping here rather than renaming the stored enum keeps existing
+// databases valid without a data migration.
+var senderClassNames = map[message.SenderType]string{
+	message.SenderTypeUser:     "User",
+	message.SenderTypeContact:  "Contact",
+	message.SenderTypeAgentBot: "AgentBot",
+}
+
+// SenderClassName is a message's sender_type as Chatwoot sends it, or nil
+// when the message has no sender.
+func SenderClassName(t *message.SenderType) any {
+	if t == nil {
+		return nil
+	}
+	if name, ok := senderClassNames[*t]; ok {
+		return name
+	}
+	return string(*t)
+}
+
+// MessageEvent is the body of a message_created or message_updated webhook
+// (and of the API channel's webhook), as Chatwoot's webhook_data: the
+// message with message_type as a word (not the API's integer), and the
+// account, the conversation (cv, with its inbox and contact loaded), the
+// inbox and the sender beside it.
+func MessageEvent(event string, m *ent.Message, cv *ent.Conversation, acc *ent.Account) H {
+	p := H{
+		"event":              event,
+		"id":                 m.ID,
+		"content":            m.Content,
+		"content_type":       string(m.ContentType),
+		"content_attributes": m.ContentAttributes,
+		"message_type":       string(m.MessageType),
+		"private":            m.Private,
+		"status":             string(m.Status),
+		"source_id":          m.SourceID,
+		"created_at":         Time(m.CreatedAt),
+		"account":            H{"id": acc.ID, "name": acc.Name},
+		"conversation":       Conversation(cv),
+	}
+	if cv.Edges.Inbox != nil {
+		p["inbox"] = H{"id": cv.Edges.Inbox.ID, "name": cv.Edges.Inbox.Name}
+	}
+	if m.SenderType != nil {
+		p["sender"] = H{"id": m.SenderID, "type": string(*m.SenderType)}
+	}
+	if len(m.Edges.Attachments) > 0 {
+		atts := make([]H, 0, len(m.Edges.Attachments))
+		for _, a := range m.Edges.Attachments {
+			atts = append(atts, H{
+				"id": a.ID, "file_type": string(a.FileType), "file_name": a.FileName,
+				"content_type": a.ContentType, "file_size": a.FileSize,
+			})
+		}
+		p["attachments"] = atts
+	}
+	return p
+}
