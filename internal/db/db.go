@@ -5,6 +5,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -45,7 +46,7 @@ func Open(databaseURL string) (*DB, error) {
 	}
 	driver, dsn, dia, err := parseURL(databaseURL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("DATABASE_URL %q: %w", databaseURL, err)
 	}
 	sqlDB, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -67,6 +68,12 @@ func Open(databaseURL string) (*DB, error) {
 	return &DB{Client: client, SQL: sqlDB, Dialect: dia, DSN: dsn}, nil
 }
 
+// CheckURL reports what is wrong with a DATABASE_URL, if anything.
+func CheckURL(raw string) error {
+	_, _, _, err := parseURL(raw)
+	return err
+}
+
 func parseURL(raw string) (driver, dsn, dia string, err error) {
 	switch {
 	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
@@ -77,11 +84,11 @@ func parseURL(raw string) (driver, dsn, dia string, err error) {
 			path = path[:i]
 		}
 		if path == "" {
-			return "", "", "", fmt.Errorf("DATABASE_URL %q names no SQLite file", raw)
+			return "", "", "", errors.New("want sqlite://path with a file name")
 		}
 		return "sqlite", sqliteDSN(filepath.Clean(path)), dialect.SQLite, nil
 	default:
-		return "", "", "", fmt.Errorf("DATABASE_URL %q: want postgres://... or sqlite://path", raw)
+		return "", "", "", errors.New("want postgres://... or sqlite://path")
 	}
 }
 
