@@ -3,6 +3,7 @@
 //
 //	switchboard [flags]         serve (configuration: switchboard --help)
 //	switchboard bootstrap ...   create an account and its administrator
+//	switchboard migrate up|status
 //	switchboard users reset-password --email E [--password P]
 //	switchboard tokens rotate --email E
 //	switchboard backup FILE     (SQLite: online copy; PostgreSQL: the pg_dump command)
@@ -72,6 +73,8 @@ Without a command, switchboard serves REST, GraphQL and the console on one port.
 
 Commands:
   bootstrap --account-name A --email E [--name N] [--password P]
+  migrate up             apply the pending schema migrations
+  migrate status         where the database stands against this binary's migrations
   users reset-password --email E [--password P]
   tokens rotate --email E
   backup FILE
@@ -82,12 +85,18 @@ Configuration: each environment variable, or its flag (which wins):
 	return config.Usage(out)
 }
 
+// openDatabase opens DATABASE_URL, waiting for it as DATABASE_WAIT says, and
+// brings its schema up to date or refuses it (prepareSchema).
 func openDatabase(ctx context.Context, cfg config.Config) (*db.DB, error) {
 	database, err := waitForDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait, db.Open)
 	if err != nil {
 		return nil, err
 	}
-	if err := database.Migrate(ctx); err != nil {
+	dir, err := database.Migrations()
+	if err == nil {
+		err = prepareSchema(ctx, database, dir, cfg.AutoMigrate)
+	}
+	if err != nil {
 		database.Close()
 		return nil, err
 	}

@@ -36,6 +36,8 @@ var subcommands = map[string]command{
 	"users reset-password": resetPassword,
 	"tokens rotate":        rotateToken,
 	"backup":               backup,
+	"migrate up":           migrateUpCommand,
+	"migrate status":       migrateStatusCommand,
 }
 
 // findSubcommand picks the command named by the first one or two arguments.

@@ -1,9 +1,9 @@
 // Package db opens the configured database (embedded SQLite or PostgreSQL)
-// as an ent client and migrates its schema.
+// as an ent client and migrates its schema with the versioned migrations of
+// package migrations.
 package db
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -17,7 +17,6 @@ import (
 	_ "github.com/lib/pq" // PostgreSQL driver "postgres"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/migrate"
 	_ "github.com/switchboard/switchboard/ent/runtime" // registers hooks and privacy policies
 )
 
@@ -101,22 +100,7 @@ func sqliteDSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// migrateMu serializes migrations in a process: ent's migrate package keeps
-// its table list in package state, and two migrations at once race on it.
+// migrateMu serializes migrations and schema diffs in a process: ent's
+// migrate package keeps its table list in package state, and two at once
+// race on it.
 var migrateMu sync.Mutex
-
-// Migrate brings the schema up to date. On PostgreSQL it first enables
-// pg_trgm, which the contact search indexes use.
-func (d *DB) Migrate(ctx context.Context) error {
-	migrateMu.Lock()
-	defer migrateMu.Unlock()
-	if d.Dialect == dialect.Postgres {
-		if _, err := d.SQL.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err != nil {
-			return fmt.Errorf("enabling pg_trgm: %w", err)
-		}
-	}
-	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
-		return fmt.Errorf("migrating schema: %w", err)
-	}
-	return nil
-}
