@@ -31,6 +31,7 @@ func main() {
 			gen.FeatureModifier,
 			gen.FeatureExecQuery,
 			gen.FeatureIntercept,
+			gen.FeatureVersionedMigration,
 		},
 	}, entc.Extensions(ex))
 	if err != nil {

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"testing"
 
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -10,7 +11,7 @@ import (
 // same configuration-time check refuses localhost and special-purpose
 // addresses, naming the REST field (issue 10).
 func TestGraphQLOutboundURLsAreChecked(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "0")
+	outboundtest.AllowPrivate(t, false)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newApp(t, e)
 		api := a.inbox(a.Account, a.Admin, "API", H{"type": "api", "webhook_url": "https://hooks.example.com/in"})

@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/jobs"
 	"github.com/switchboard/switchboard/internal/outbound"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhook"
@@ -102,7 +103,7 @@ func (a *app) messageStatus(conv, id int) (string, string) {
 }
 
 func TestAPIChannelDelivery(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		ok := newReceiver(t, http.StatusOK)
 		down := newReceiver(t, http.StatusInternalServerError)
@@ -148,7 +149,7 @@ func TestAPIChannelDelivery(t *testing.T) {
 }
 
 func TestWhatsAppWindowAndTemplates(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		cloud := newReceiver(t, http.StatusOK)
 		a := newDeliveryApp(t, e, cloud.URL)
@@ -216,7 +217,7 @@ func TestWhatsAppWindowAndTemplates(t *testing.T) {
 }
 
 func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		hook := newReceiver(t, http.StatusOK)
 		a := newDeliveryApp(t, e, "")
@@ -451,7 +452,7 @@ func smtpChannel(address string, srv *smtpServer) H {
 }
 
 func TestEmailChannelDelivery(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		accepting := newSMTPServer(t, "250 2.1.5 OK")
 		refusing := newSMTPServer(t, "554 5.7.1 Recipient address rejected: access denied")
@@ -518,7 +519,7 @@ func TestEmailChannelDelivery(t *testing.T) {
 }
 
 func TestEmailChannelRetries(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		// 4xx is a temporary refusal: the next attempt goes through.
 		busy := startSMTPServer(t, &smtpServer{rcptReply: func(session int) string {
@@ -566,9 +567,9 @@ func TestEmailChannelRefusesPrivateAddresses(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		srv := newSMTPServer(t, "250 2.1.5 OK")
 		a := newDeliveryApp(t, e, "")
-		t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+		outboundtest.AllowPrivate(t, true)
 		ib := a.inbox("Support", smtpChannel("support@acme.test", srv))
-		t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "0")
+		outboundtest.AllowPrivate(t, false)
 		a.mustDo(request{method: "POST", path: a.path("/inboxes"), body: H{"name": "Again", "channel": smtpChannel("again@acme.test", srv)}},
 			http.StatusUnprocessableEntity)
 		ct, _ := a.contact(ib, H{"name": "Ann", "email": "ann@customer.test"})

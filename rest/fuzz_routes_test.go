@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -33,8 +34,8 @@ const (
 
 func TestFuzzRoutes(t *testing.T) {
 	// The world's URLs point at 127.0.0.1 (never elsewhere): let them be
-	// saved. Setenv keeps this test out of the parallel ones.
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	// saved. AllowPrivate keeps this test out of the parallel ones.
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newUnthrottledApp(t, e)
 		w := seedFuzzWorld(t, a)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/webhook"
 )
@@ -16,7 +17,7 @@ import (
 // live events every kanban change publishes (issue 6).
 
 func TestKanbanConfigWebhookAndLiveEvents(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		hook := newReceiver(t, http.StatusOK)
 		a := newDeliveryApp(t, e, "")

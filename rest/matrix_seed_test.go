@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -75,7 +76,7 @@ const matrixPassword = "mx-s3cret-passw0rd"
 func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	t.Helper()
 	// Every outbound URL points at a receiver on 127.0.0.1.
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	w := &mxWorld{app: newUnthrottledApp(t, e), password: matrixPassword, adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -13,7 +14,7 @@ import (
 // checked again at dial time (internal/outbound's tests, with a resolver
 // stub: nothing here connects anywhere).
 func TestOutboundURLsAreCheckedWhenConfigured(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "0")
+	outboundtest.AllowPrivate(t, false)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newApp(t, e)
 		hook := a.mustDo(request{method: "POST", path: a.path("/webhooks"),

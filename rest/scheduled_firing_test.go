@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -50,7 +51,7 @@ func (a *app) backdate(id int, at time.Time) {
 }
 
 func TestScheduleFiresOnTimeThroughTheChannel(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		ok := newReceiver(t, http.StatusOK)
 		down := newReceiver(t, http.StatusInternalServerError)

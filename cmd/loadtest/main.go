@@ -88,7 +88,11 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		return err
 	}
 	defer raw.Close()
-	if err := raw.Migrate(ctx); err != nil {
+	dir, err := raw.Migrations()
+	if err != nil {
+		return err
+	}
+	if _, err := raw.MigrateUp(ctx, dir); err != nil {
 		return err
 	}
 	stmts := &atomic.Int64{}

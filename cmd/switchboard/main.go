@@ -1,8 +1,9 @@
 // Command switchboard serves the Switchboard customer-conversation service:
 // REST API, GraphQL API and web console on one port.
 //
-//	switchboard                 serve (PORT, DATABASE_URL, STORAGE_DIR)
+//	switchboard [flags]         serve (configuration: switchboard --help)
 //	switchboard bootstrap ...   create an account and its administrator
+//	switchboard migrate up|status
 //	switchboard users reset-password --email E [--password P]
 //	switchboard tokens rotate --email E
 //	switchboard backup FILE     (SQLite: online copy; PostgreSQL: the pg_dump command)
@@ -22,135 +23,107 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
 	// The IANA time zone database, built in: inbox timezones are validated
 	// with time.LoadLocation, which would reject every name on a machine
 	// (or a scratch container) without /usr/share/zoneinfo.
 	_ "time/tzdata"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/outbound"
 	"github.com/switchboard/switchboard/internal/storage"
 )
 
 func main() {
-	var err error
-	cmd, args, ok := findSubcommand(os.Args[1:])
-	switch {
-	case ok:
-		err = cmd(args, os.Stdout)
-	case len(os.Args) > 1:
-		// A mistyped command must not start a server instead.
-		err = fmt.Errorf("unknown command %q (commands: bootstrap, users reset-password, tokens rotate, backup; none serves)", strings.Join(os.Args[1:], " "))
-	default:
-		err = serve()
-	}
-	if err != nil {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "switchboard:", err)
 		os.Exit(1)
 	}
 }
 
-// config is the whole configuration: one environment variable per line.
-type config struct {
-	Port        string
-	DatabaseURL string
-	StorageDir  string
-	MaxFileSize int64
-	PublicURL   string
-	// CatchUp is how late a scheduled message may still fire after downtime.
-	CatchUp time.Duration
-	// DatabaseWait is how long start-up waits for an unreachable database.
-	DatabaseWait time.Duration
-	// ShutdownTimeout bounds the wait for in-flight requests at SIGTERM.
-	ShutdownTimeout time.Duration
-	LogLevel        slog.Level
-}
-
-func loadConfig() (config, error) {
-	c := config{
-		Port:            envOr("PORT", "3000"),
-		DatabaseURL:     envOr("DATABASE_URL", db.DefaultURL),
-		StorageDir:      envOr("STORAGE_DIR", "./storage"),
-		MaxFileSize:     envInt64("MAX_ATTACHMENT_BYTES", storage.DefaultMaxFileSize),
-		CatchUp:         envDuration("SCHEDULE_CATCH_UP_WINDOW", ops.DefaultCatchUpWindow),
-		DatabaseWait:    envWait("DATABASE_WAIT", 30*time.Second),
-		ShutdownTimeout: envDuration("SHUTDOWN_TIMEOUT", server.DefaultShutdownTimeout),
+// run reads the configuration (environment, then flags before the command)
+// and serves, or runs the command named by the first arguments.
+func run(args []string, getenv func(string) string, out io.Writer) error {
+	cfg, rest, err := config.Load(args, getenv)
+	if errors.Is(err, config.ErrHelp) {
+		return usage(out)
 	}
-	c.PublicURL = envOr("PUBLIC_URL", "http://localhost:"+c.Port)
-	var err error
-	c.LogLevel, err = parseLogLevel(os.Getenv("LOG_LEVEL"))
-	return c, err
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
+	if err != nil {
+		return err
 	}
-	return def
-}
-
-func envInt64(name string, def int64) int64 {
-	n, err := strconv.ParseInt(os.Getenv(name), 10, 64)
-	if err != nil || n <= 0 {
-		return def
+	outbound.SetAllowPrivate(cfg.AllowPrivateNetworks)
+	if len(rest) == 0 {
+		return serve(cfg)
 	}
-	return n
-}
-
-// envWait is envDuration where 0 is a value: do not wait.
-func envWait(name string, def time.Duration) time.Duration {
-	if os.Getenv(name) == "0" {
-		return 0
+	cmd, cmdArgs, ok := findSubcommand(rest)
+	if !ok {
+		// A mistyped command must not start a server instead.
+		return fmt.Errorf("unknown command %q (commands: %s; none serves; --help lists them)", strings.Join(rest, " "), commandNames())
 	}
-	return envDuration(name, def)
+	return cmd(cfg, cmdArgs, out)
 }
 
-func envDuration(name string, def time.Duration) time.Duration {
-	d, err := time.ParseDuration(os.Getenv(name))
-	if err != nil || d <= 0 {
-		return def
-	}
-	return d
+func usage(out io.Writer) error {
+	fmt.Fprint(out, `Usage: switchboard [flags] [command]
+
+Without a command, switchboard serves REST, GraphQL and the console on one port.
+
+Commands:
+  bootstrap --account-name A --email E [--name N] [--password P]
+  migrate up             apply the pending schema migrations
+  migrate status         where the database stands against this binary's migrations
+  users reset-password --email E [--password P]
+  tokens rotate --email E
+  backup FILE
+
+Configuration: each environment variable, or its flag (which wins):
+
+`)
+	return config.Usage(out)
 }
 
-func openDatabase(ctx context.Context, url string, wait time.Duration) (*db.DB, error) {
-	database, err := waitForDatabase(ctx, url, wait, db.Open)
+// openDatabase opens DATABASE_URL, waiting for it as DATABASE_WAIT says, and
+// brings its schema up to date or refuses it (prepareSchema).
+func openDatabase(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	database, err := waitForDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait, db.Open)
 	if err != nil {
 		return nil, err
 	}
-	if err := database.Migrate(ctx); err != nil {
+	dir, err := database.Migrations()
+	if err == nil {
+		err = prepareSchema(ctx, database, dir, cfg.AutoMigrate)
+	}
+	if err != nil {
 		database.Close()
 		return nil, err
 	}
 	return database, nil
 }
 
-func serve() error {
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
+func serve(cfg config.Config) error {
 	logger := newLogger(os.Stderr, cfg.LogLevel)
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	database, err := openDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait)
+	database, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer database.Close()
-	st, err := storage.Open(cfg.StorageDir, cfg.MaxFileSize)
+	st, err := storage.Open(cfg.StorageDir, cfg.MaxAttachmentBytes)
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
 	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL, Logger: logger,
-		ShutdownTimeout: cfg.ShutdownTimeout}, database)
+		ShutdownTimeout: cfg.ShutdownTimeout, WhatsAppAPIBase: cfg.WhatsAppAPIBase}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.App.Listen(":" + cfg.Port) }()
+	go func() { errc <- srv.App.Listen(":" + strconv.Itoa(cfg.Port)) }()
 	slog.Info("switchboard listening", "port", cfg.Port, "database", database.Dialect)
 	select {
 	case err := <-errc:
@@ -174,7 +147,7 @@ func serve() error {
 
 // firstStart sets up a fresh install: a first account and administrator, and
 // tells the operator how to reach them.
-func firstStart(ctx context.Context, svc *ops.Service, cfg config, out io.Writer) error {
+func firstStart(ctx context.Context, svc *ops.Service, cfg config.Config, out io.Writer) error {
 	empty, err := svc.IsEmpty(ctx)
 	if err != nil || !empty {
 		return err
@@ -200,7 +173,7 @@ Keep these: the tokens are stored hashed and cannot be shown again.
 
 // bootstrap creates an account and an administrator and prints one line of
 // JSON: {"account_id","user_id","access_token"[,"platform_token"]}.
-func bootstrap(args []string, out io.Writer) error {
+func bootstrap(cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bootstrap", flag.ContinueOnError)
 	accountName := fs.String("account-name", "", "name of the new account (required)")
 	email := fs.String("email", "", "administrator's e-mail (required; an existing user is reused)")
@@ -214,11 +187,7 @@ func bootstrap(args []string, out io.Writer) error {
 		return errors.New("bootstrap needs --account-name and --email")
 	}
 	ctx := context.Background()
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
-	database, err := openDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait)
+	database, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
 	}

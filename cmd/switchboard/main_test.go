@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -22,7 +24,7 @@ func TestMain(m *testing.M) {
 func runBootstrap(t *testing.T, args ...string) map[string]any {
 	t.Helper()
 	var out bytes.Buffer
-	if err := bootstrap(args, &out); err != nil {
+	if err := bootstrap(mustLoadConfig(t), args, &out); err != nil {
 		t.Fatalf("bootstrap %v: %v", args, err)
 	}
 	if n := strings.Count(out.String(), "\n"); n != 1 {
@@ -77,7 +79,7 @@ func TestBootstrapPrintsOneJSONLineAndReusesUsers(t *testing.T) {
 
 func TestBootstrapRejectsMissingFlags(t *testing.T) {
 	var out bytes.Buffer
-	if err := bootstrap([]string{"--email", "a@b.c"}, &out); err == nil {
+	if err := bootstrap(mustLoadConfig(t), []string{"--email", "a@b.c"}, &out); err == nil {
 		t.Fatal("bootstrap without --account-name succeeded")
 	}
 	if out.Len() != 0 {
@@ -110,7 +112,9 @@ func TestFirstStartSetsUpAnEmptyDatabaseOnce(t *testing.T) {
 
 func openTestDB(t *testing.T) *db.DB {
 	t.Helper()
-	database, err := openDatabase(context.Background(), mustLoadConfig(t).DatabaseURL, 0)
+	cfg := mustLoadConfig(t)
+	cfg.DatabaseWait = 0
+	database, err := openDatabase(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +131,10 @@ func fieldAfter(text, label string) string {
 	return ""
 }
 
-func mustLoadConfig(t *testing.T) config {
+// mustLoadConfig reads the configuration from the environment, as main does.
+func mustLoadConfig(t *testing.T) config.Config {
 	t.Helper()
-	c, err := loadConfig()
+	c, _, err := config.Load(nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

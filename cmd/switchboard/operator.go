@@ -7,12 +7,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"entgo.io/ent/dialect"
 
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
 )
@@ -23,16 +26,22 @@ import (
 //	switchboard tokens rotate --email E
 //	switchboard backup FILE
 
+// command runs with the configuration and its own arguments, printing its
+// result to out.
+type command func(cfg config.Config, args []string, out io.Writer) error
+
 // subcommands maps the first arguments to their command.
-var subcommands = map[string]func(args []string, out io.Writer) error{
+var subcommands = map[string]command{
 	"bootstrap":            bootstrap,
 	"users reset-password": resetPassword,
 	"tokens rotate":        rotateToken,
 	"backup":               backup,
+	"migrate up":           migrateUpCommand,
+	"migrate status":       migrateStatusCommand,
 }
 
 // findSubcommand picks the command named by the first one or two arguments.
-func findSubcommand(args []string) (func([]string, io.Writer) error, []string, bool) {
+func findSubcommand(args []string) (command, []string, bool) {
 	if len(args) >= 2 {
 		if cmd, ok := subcommands[args[0]+" "+args[1]]; ok {
 			return cmd, args[2:], true
@@ -46,14 +55,16 @@ func findSubcommand(args []string) (func([]string, io.Writer) error, []string, b
 	return nil, nil, false
 }
 
+// commandNames lists the commands, for an error message.
+func commandNames() string {
+	names := slices.Sorted(maps.Keys(subcommands))
+	return strings.Join(names, ", ")
+}
+
 // withService opens DATABASE_URL as serving does and runs fn on it.
-func withService(fn func(ctx context.Context, svc *ops.Service) error) error {
+func withService(cfg config.Config, fn func(ctx context.Context, svc *ops.Service) error) error {
 	ctx := context.Background()
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
-	database, err := openDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait)
+	database, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -68,7 +79,7 @@ func emailFlag(name string) (*flag.FlagSet, *string) {
 
 // resetPassword sets a user's console password and prints one line of JSON
 // {"email","password"}: the password is shown this once.
-func resetPassword(args []string, out io.Writer) error {
+func resetPassword(cfg config.Config, args []string, out io.Writer) error {
 	fs, email := emailFlag("users reset-password")
 	password := fs.String("password", "", "the new password (default: a random one)")
 	if err := fs.Parse(args); err != nil {
@@ -78,7 +89,7 @@ func resetPassword(args []string, out io.Writer) error {
 		fs.Usage()
 		return errors.New("users reset-password needs --email")
 	}
-	return withService(func(ctx context.Context, svc *ops.Service) error {
+	return withService(cfg, func(ctx context.Context, svc *ops.Service) error {
 		pw, err := svc.ResetPassword(ctx, *email, *password)
 		if err != nil {
 			return err
@@ -89,7 +100,7 @@ func resetPassword(args []string, out io.Writer) error {
 
 // rotateToken replaces a user's API access tokens and prints one line of
 // JSON {"email","access_token"}: the token is shown this once.
-func rotateToken(args []string, out io.Writer) error {
+func rotateToken(cfg config.Config, args []string, out io.Writer) error {
 	fs, email := emailFlag("tokens rotate")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -98,7 +109,7 @@ func rotateToken(args []string, out io.Writer) error {
 		fs.Usage()
 		return errors.New("tokens rotate needs --email")
 	}
-	return withService(func(ctx context.Context, svc *ops.Service) error {
+	return withService(cfg, func(ctx context.Context, svc *ops.Service) error {
 		tok, err := svc.RotateAccessToken(ctx, *email)
 		if err != nil {
 			return err
@@ -111,15 +122,11 @@ func rotateToken(args []string, out io.Writer) error {
 // snapshot while the server keeps running). For PostgreSQL it prints the
 // pg_dump command instead, without the password, which pg_dump should get
 // from PGPASSWORD or ~/.pgpass rather than from a command line others see.
-func backup(args []string, out io.Writer) error {
+func backup(cfg config.Config, args []string, out io.Writer) error {
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return errors.New("usage: switchboard backup FILE")
 	}
 	file := args[0]
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
 	if isPostgresURL(cfg.DatabaseURL) {
 		cmd, err := pgDumpCommand(cfg.DatabaseURL, file)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +14,10 @@ import (
 )
 
 // runJSON runs an operator command and decodes its one line of JSON.
-func runJSON(t *testing.T, cmd func([]string, io.Writer) error, args ...string) map[string]string {
+func runJSON(t *testing.T, cmd command, args ...string) map[string]string {
 	t.Helper()
 	var out bytes.Buffer
-	if err := cmd(args, &out); err != nil {
+	if err := cmd(mustLoadConfig(t), args, &out); err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
 	var got map[string]string
@@ -69,7 +68,7 @@ func TestResetPasswordAndRotateToken(t *testing.T) {
 
 		for _, c := range []struct {
 			name string
-			cmd  func([]string, io.Writer) error
+			cmd  command
 			args []string
 		}{
 			{"reset-password of an unknown e-mail", resetPassword, []string{"--email", "nobody@acme.test"}},
@@ -79,7 +78,7 @@ func TestResetPasswordAndRotateToken(t *testing.T) {
 			{"tokens rotate without --email", rotateToken, nil},
 		} {
 			var out bytes.Buffer
-			if err := c.cmd(c.args, &out); err == nil || out.Len() != 0 {
+			if err := c.cmd(mustLoadConfig(t), c.args, &out); err == nil || out.Len() != 0 {
 				t.Errorf("%s: err %v, printed %q; want an error and nothing printed", c.name, err, out.String())
 			}
 		}
@@ -93,7 +92,7 @@ func TestBackupSQLiteIsAnOpenableCopy(t *testing.T) {
 	openTestDB(t) // a server's connection stays open: the copy is made online
 	file := filepath.Join(dir, "copy.db")
 	var out bytes.Buffer
-	if err := backup([]string{file}, &out); err != nil {
+	if err := backup(mustLoadConfig(t), []string{file}, &out); err != nil {
 		t.Fatal(err)
 	}
 	copyDB, err := db.Open("sqlite://" + file)
@@ -105,10 +104,10 @@ func TestBackupSQLiteIsAnOpenableCopy(t *testing.T) {
 	if err := copyDB.SQL.QueryRow("SELECT count(*) FROM accounts WHERE name = 'Acme'").Scan(&n); err != nil || n != 1 {
 		t.Errorf("the copy holds %d accounts named Acme (%v), want 1", n, err)
 	}
-	if err := backup([]string{file}, &out); err == nil {
+	if err := backup(mustLoadConfig(t), []string{file}, &out); err == nil {
 		t.Error("a backup over an existing file was not refused")
 	}
-	if err := backup(nil, &out); err == nil {
+	if err := backup(mustLoadConfig(t), nil, &out); err == nil {
 		t.Error("backup without FILE was not refused")
 	}
 }
@@ -116,7 +115,7 @@ func TestBackupSQLiteIsAnOpenableCopy(t *testing.T) {
 func TestBackupPostgresPrintsPgDumpWithoutPassword(t *testing.T) {
 	t.Setenv("DATABASE_URL", "postgres://sb:s3cret@127.0.0.1:5432/switchboard?sslmode=disable")
 	var out bytes.Buffer
-	if err := backup([]string{"/backups/sb it's.dump"}, &out); err != nil {
+	if err := backup(mustLoadConfig(t), []string{"/backups/sb it's.dump"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	want := `pg_dump --format=custom --no-owner --file='/backups/sb it'\''s.dump' 'postgres://sb@127.0.0.1:5432/switchboard?sslmode=disable'` + "\n"

@@ -5,28 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/db"
 )
-
-// parseLogLevel reads LOG_LEVEL: debug, info (the default), warn or error.
-// Anything else stops the start: a typo must not silently hide logs.
-func parseLogLevel(s string) (slog.Level, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "info":
-		return slog.LevelInfo, nil
-	case "debug":
-		return slog.LevelDebug, nil
-	case "warn", "warning":
-		return slog.LevelWarn, nil
-	case "error":
-		return slog.LevelError, nil
-	}
-	return 0, fmt.Errorf("LOG_LEVEL %q: want debug, info, warn or error", s)
-}
 
 // newLogger logs JSON lines (one object per line, for log collectors).
 func newLogger(out io.Writer, level slog.Level) *slog.Logger {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -17,30 +17,10 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/outbound"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
-
-func TestParseLogLevel(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    slog.Level
-		wantErr bool
-	}{
-		{"", slog.LevelInfo, false},
-		{"info", slog.LevelInfo, false},
-		{"DEBUG", slog.LevelDebug, false},
-		{"warn", slog.LevelWarn, false},
-		{" error ", slog.LevelError, false},
-		{"loud", 0, true},
-		{"3", 0, true},
-	}
-	for _, tt := range tests {
-		got, err := parseLogLevel(tt.in)
-		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("parseLogLevel(%q) = %v, %v", tt.in, got, err)
-		}
-	}
-}
 
 var errRefused = &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 
@@ -153,4 +133,52 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func TestRunHelpAndBadConfiguration(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	var out bytes.Buffer
+	if err := run([]string{"--help"}, noEnv, &out); err != nil {
+		t.Fatalf("--help: %v", err)
+	}
+	for _, want := range []string{"Usage: switchboard", "bootstrap", "PORT", "--port", "AUTO_MIGRATE", "SHUTDOWN_TIMEOUT"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--help does not mention %s:\n%s", want, out.String())
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"malformed variable", nil, map[string]string{"PORT": "abc"}, `PORT "abc": want`},
+		{"malformed flag", []string{"--schedule-catch-up-window", "banana"}, nil, `--schedule-catch-up-window "banana": want`},
+		{"unknown command", []string{"serve"}, nil, `unknown command "serve"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(tt.args, func(k string) string { return tt.env[k] }, &out)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("printed %q", out.String())
+			}
+		})
+	}
+}
+
+// TestRunSetsTheOutboundGuard: the guard is set from the configuration
+// before any command runs (here one that then fails on its arguments).
+func TestRunSetsTheOutboundGuard(t *testing.T) {
+	outboundtest.AllowPrivate(t, false)
+	env := map[string]string{"SWITCHBOARD_ALLOW_PRIVATE_NETWORKS": "1"}
+	if err := run([]string{"tokens", "rotate"}, func(k string) string { return env[k] }, io.Discard); err == nil {
+		t.Fatal("tokens rotate without --email succeeded")
+	}
+	if !outbound.AllowPrivate() {
+		t.Error("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=1 did not lift the outbound guard")
+	}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -58,7 +59,7 @@ func serveIfChild() {
 	if os.Getenv(benchServeEnv) != "1" {
 		return
 	}
-	if err := serve(); err != nil {
+	if err := run(nil, os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "switchboard:", err)
 		os.Exit(1)
 	}
@@ -126,7 +127,7 @@ func (c *countingReceiver) counts() (distinct, total, dup int) {
 
 func runScheduleBench(b *testing.B, e testdb.Engine, instances int, l load) {
 	b.StopTimer()
-	b.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	outboundtest.AllowPrivate(b, true)
 	url := e.NewURL(b)
 	database, err := db.Open(url)
 	if err != nil {

@@ -1,10 +1,11 @@
 // Package db opens the configured database (embedded SQLite or PostgreSQL)
-// as an ent client and migrates its schema.
+// as an ent client and migrates its schema with the versioned migrations of
+// package migrations.
 package db
 
 import (
-	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	_ "github.com/lib/pq" // PostgreSQL driver "postgres"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/migrate"
 	_ "github.com/switchboard/switchboard/ent/runtime" // registers hooks and privacy policies
 )
 
@@ -45,7 +45,7 @@ func Open(databaseURL string) (*DB, error) {
 	}
 	driver, dsn, dia, err := parseURL(databaseURL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("DATABASE_URL %q: %w", databaseURL, err)
 	}
 	sqlDB, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -67,6 +67,12 @@ func Open(databaseURL string) (*DB, error) {
 	return &DB{Client: client, SQL: sqlDB, Dialect: dia, DSN: dsn}, nil
 }
 
+// CheckURL reports what is wrong with a DATABASE_URL, if anything.
+func CheckURL(raw string) error {
+	_, _, _, err := parseURL(raw)
+	return err
+}
+
 func parseURL(raw string) (driver, dsn, dia string, err error) {
 	switch {
 	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
@@ -77,11 +83,11 @@ func parseURL(raw string) (driver, dsn, dia string, err error) {
 			path = path[:i]
 		}
 		if path == "" {
-			return "", "", "", fmt.Errorf("DATABASE_URL %q names no SQLite file", raw)
+			return "", "", "", errors.New("want sqlite://path with a file name")
 		}
 		return "sqlite", sqliteDSN(filepath.Clean(path)), dialect.SQLite, nil
 	default:
-		return "", "", "", fmt.Errorf("DATABASE_URL %q: want postgres://... or sqlite://path", raw)
+		return "", "", "", errors.New("want postgres://... or sqlite://path")
 	}
 }
 
@@ -94,22 +100,7 @@ func sqliteDSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// migrateMu serializes migrations in a process: ent's migrate package keeps
-// its table list in package state, and two migrations at once race on it.
+// migrateMu serializes migrations and schema diffs in a process: ent's
+// migrate package keeps its table list in package state, and two at once
+// race on it.
 var migrateMu sync.Mutex
-
-// Migrate brings the schema up to date. On PostgreSQL it first enables
-// pg_trgm, which the contact search indexes use.
-func (d *DB) Migrate(ctx context.Context) error {
-	migrateMu.Lock()
-	defer migrateMu.Unlock()
-	if d.Dialect == dialect.Postgres {
-		if _, err := d.SQL.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err != nil {
-			return fmt.Errorf("enabling pg_trgm: %w", err)
-		}
-	}
-	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
-		return fmt.Errorf("migrating schema: %w", err)
-	}
-	return nil
-}

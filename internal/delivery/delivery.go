@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -52,13 +51,16 @@ type Dispatcher struct {
 	SMTPTimeout time.Duration
 }
 
-// NewDispatcher returns the production dispatcher.
-func NewDispatcher() *Dispatcher {
-	base := os.Getenv("WHATSAPP_API_BASE")
-	if base == "" {
-		base = "https://graph.facebook.com/v20.0"
+// DefaultWhatsAppBase is the WhatsApp Cloud API's own base URL.
+const DefaultWhatsAppBase = "https://graph.facebook.com/v20.0"
+
+// NewDispatcher returns the production dispatcher, sending WhatsApp messages
+// to whatsAppBase (empty: DefaultWhatsAppBase).
+func NewDispatcher(whatsAppBase string) *Dispatcher {
+	if whatsAppBase == "" {
+		whatsAppBase = DefaultWhatsAppBase
 	}
-	return &Dispatcher{HTTP: outbound.NewClient(15 * time.Second), WhatsAppBase: base}
+	return &Dispatcher{HTTP: outbound.NewClient(15 * time.Second), WhatsAppBase: whatsAppBase}
 }
 
 // Deliver sends the job's message and returns the channel's id for it.

@@ -6,7 +6,7 @@ import (
 )
 
 func TestCheckURL(t *testing.T) {
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "")
+	t.Cleanup(SetAllowPrivate(false))
 	cases := []struct {
 		url  string
 		want error
@@ -59,7 +59,7 @@ func TestCheckURL(t *testing.T) {
 	}
 
 	// The opt-out lifts the address checks, not the URL's shape.
-	t.Setenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "1")
+	t.Cleanup(SetAllowPrivate(true))
 	if err := CheckURL("http://127.0.0.1:8080/"); err != nil {
 		t.Errorf("with the opt-out, a loopback URL is refused: %v", err)
 	}

@@ -5,8 +5,8 @@
 // configured (CheckURL, CheckHost: literal addresses and localhost) and
 // after every DNS resolution when connecting (dial.go), so an address a user
 // typed cannot reach the service's own network. Redirects are not followed.
-// SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=1 lifts the address checks (tests,
-// on-premise receivers).
+// SetAllowPrivate(true) lifts the address checks (tests, on-premise
+// receivers): main sets it from SWITCHBOARD_ALLOW_PRIVATE_NETWORKS.
 package outbound
 
 import (
@@ -14,12 +14,27 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"os"
+	"sync/atomic"
 	"time"
 )
 
+// allowPrivate is process-wide rather than per client because the
+// configuration-time checks (CheckURL, CheckHost) run in every layer that
+// accepts a URL, far from any place a setting could be handed down.
+var allowPrivate atomic.Bool
+
 // AllowPrivate reports whether private destinations are allowed.
-func AllowPrivate() bool { return os.Getenv("SWITCHBOARD_ALLOW_PRIVATE_NETWORKS") == "1" }
+func AllowPrivate() bool { return allowPrivate.Load() }
+
+// SetAllowPrivate sets whether private destinations are allowed (main, once
+// at start) and returns a function that restores the previous setting, for
+// tests: t.Cleanup(outbound.SetAllowPrivate(true)). Clients already made
+// keep the setting they were made with; tests that change it must not run
+// in parallel with other tests of the guard.
+func SetAllowPrivate(allow bool) (restore func()) {
+	prev := allowPrivate.Swap(allow)
+	return func() { allowPrivate.Store(prev) }
+}
 
 // NewClient returns an HTTP client with the address guard and timeout.
 func NewClient(timeout time.Duration) *http.Client {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard/switchboard/graph"
 
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
@@ -26,7 +27,8 @@ import (
 	"github.com/switchboard/switchboard/web"
 )
 
-// Config is what the server needs from the environment.
+// Config is what the server needs of the configuration (main fills it from
+// package config; tests set what they need).
 type Config struct {
 	// StorageDir is where uploaded files go (used when Storage is nil).
 	StorageDir string
@@ -34,8 +36,12 @@ type Config struct {
 	Storage *storage.Store
 	// MaxFileSize caps one attachment, in bytes (0: storage's default).
 	MaxFileSize int64
-	// Channels delivers messages (nil: the real channels).
+	// Channels delivers messages (nil: the real channels, sending WhatsApp
+	// messages to WhatsAppAPIBase).
 	Channels jobs.Channels
+	// WhatsAppAPIBase is the WhatsApp Cloud API's base URL (empty:
+	// delivery.DefaultWhatsAppBase).
+	WhatsAppAPIBase string
 	// Retries are the waits between job attempts (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
 	// BodyLimit caps multipart request bodies, in bytes (0: room for
@@ -56,12 +62,9 @@ type Config struct {
 	// Logger gets the access log (nil: slog.Default()).
 	Logger *slog.Logger
 	// ShutdownTimeout bounds how long Shutdown waits for in-flight
-	// requests (0: DefaultShutdownTimeout).
+	// requests (0: config.DefaultShutdownTimeout).
 	ShutdownTimeout time.Duration
 }
-
-// DefaultShutdownTimeout is how long in-flight requests get at shutdown.
-const DefaultShutdownTimeout = 10 * time.Second
 
 // Server is the assembled application.
 type Server struct {
@@ -99,13 +102,13 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if cfg.Channels == nil {
-		cfg.Channels = delivery.NewDispatcher()
+		cfg.Channels = delivery.NewDispatcher(cfg.WhatsAppAPIBase)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.ShutdownTimeout <= 0 {
-		cfg.ShutdownTimeout = DefaultShutdownTimeout
+		cfg.ShutdownTimeout = config.DefaultShutdownTimeout
 	}
 	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel,
 		Websockets: &observe.Websockets{}, shutdownTimeout: cfg.ShutdownTimeout}
