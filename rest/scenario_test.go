@@ -30,6 +30,7 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -678,6 +679,9 @@ type scenario struct {
 	wantInvalid []string
 	// check runs last, on the response.
 	check func(t *testing.T, r *response)
+	// wantEvents, when not nil, are exactly the kinds of change the request
+	// tells the account's listeners, in order (empty: none at all).
+	wantEvents []events.Kind
 }
 
 // run runs scenarios in order, each as a subtest named after it. Every error
@@ -687,6 +691,10 @@ func (a *app) run(t *testing.T, scenarios []scenario) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Helper()
+			var heard *eventLog
+			if sc.wantEvents != nil {
+				heard = a.listen()
+			}
 			r := doRequest(t, a, sc.request)
 			if sc.wantStatus != 0 && r.Status != sc.wantStatus {
 				t.Fatalf("want status %d, got %s", sc.wantStatus, r)
@@ -697,6 +705,9 @@ func (a *app) run(t *testing.T, scenarios []scenario) {
 			expect(t, r, sc.want)
 			if sc.check != nil {
 				sc.check(t, r)
+			}
+			if heard != nil {
+				heard.expect(t, sc.wantEvents)
 			}
 			if t.Failed() {
 				t.Logf("response: %s", r)

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -202,7 +200,7 @@ func signedPost(ctx context.Context, url, secret string, body []byte, now time.T
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Switchboard-Webhooks/1")
-	id := "msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")
+	id := newDeliveryID()
 	if err := webhook.SetHeaders(req, secret, id, now, body); err != nil {
 		return 0, "", err
 	}
@@ -230,21 +228,12 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 	if !cfg.Enabled || cfg.WebhookURL == "" || !wantsEvent(cfg.Settings, string(event)) {
 		return nil
 	}
-	p, err := payload()
+	raw, err := webhookBody(event, payload)
 	if err != nil {
 		return err
 	}
-	body := map[string]any{"event": event}
-	for k, v := range p {
-		body[k] = v
-	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	return c.WebhookDelivery.Create().SetAccountID(accountID).
-		SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).SetKanbanTarget(true).
-		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(string(raw)).SetNextAttemptAt(s.now()).Exec(ctx)
+	return c.WebhookDelivery.Create().SetAccountID(accountID).SetDeliveryID(newDeliveryID()).SetKanbanTarget(true).
+		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(raw).SetNextAttemptAt(s.now()).Exec(ctx)
 }
 
 // wantsEvent reads settings.webhook_events; absent means every event.

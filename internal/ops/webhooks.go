@@ -146,22 +146,32 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 	if err != nil || len(subs) == 0 {
 		return err
 	}
-	p, err := payload()
+	raw, err := webhookBody(event, payload)
 	if err != nil {
 		return err
+	}
+	now := s.now()
+	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
+		b.SetAccountID(subs[i].AccountID).SetDeliveryID(newDeliveryID()).
+			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(raw).
+			SetNextAttemptAt(now)
+	}).Exec(ctx)
+}
+
+// webhookBody is a webhook's JSON body: the event's name beside its payload.
+func webhookBody(event events.Kind, payload func() (map[string]any, error)) (string, error) {
+	p, err := payload()
+	if err != nil {
+		return "", err
 	}
 	body := map[string]any{"event": event}
 	for k, v := range p {
 		body[k] = v
 	}
 	raw, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	now := s.now()
-	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
-		b.SetAccountID(subs[i].AccountID).SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).
-			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(string(raw)).
-			SetNextAttemptAt(now)
-	}).Exec(ctx)
+	return string(raw), err
 }
+
+// newDeliveryID is a delivery's stable id (Standard Webhooks' webhook-id),
+// which receivers deduplicate redeliveries by.
+func newDeliveryID() string { return "msg_" + strings.ReplaceAll(uuid.NewString(), "-", "") }
