@@ -16,7 +16,6 @@ import (
 	"net/textproto"
 	"net/url"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,8 +24,10 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -289,49 +290,19 @@ func (a *app) mustREST(method, path, token string, body any, status int) any {
 	return v
 }
 
-// ---- JSON paths ----
+// ---- JSON paths and expectations: the shared harness's ----
 
-// lookup follows a dotted path through decoded JSON: object keys, list
-// indexes ("edges.0.node"), "#" for a length and "*" to collect a key over
-// every list element ("edges.*.node.name").
-func lookup(v any, path string) (any, bool) {
-	if path == "" {
-		return v, true
-	}
-	head, rest, _ := strings.Cut(path, ".")
-	switch x := v.(type) {
-	case map[string]any:
-		if head == "#" {
-			return float64(len(x)), rest == ""
-		}
-		child, ok := x[head]
-		if !ok {
-			return nil, false
-		}
-		return lookup(child, rest)
-	case []any:
-		switch head {
-		case "#":
-			return float64(len(x)), rest == ""
-		case "*":
-			out := make([]any, 0, len(x))
-			for _, el := range x {
-				got, ok := lookup(el, rest)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, got)
-			}
-			return out, true
-		}
-		i, err := strconv.Atoi(head)
-		if err != nil || i < 0 || i >= len(x) {
-			return nil, false
-		}
-		return lookup(x[i], rest)
-	}
-	return nil, false
-}
+var (
+	lookup    = apitest.Lookup
+	normalize = apitest.Normalize
+	sameItems = apitest.SameItems
+	nonEmpty  = apitest.NonEmpty
+	// absent: a GraphQL field is absent or null.
+	absent = apitest.AbsentOrNull
+)
+
+// matcher is an expectation other than equality (apitest.Matcher).
+type matcher = apitest.Matcher
 
 func mustGet(t testing.TB, v any, path string) any {
 	t.Helper()
@@ -361,61 +332,6 @@ func atoi(t testing.TB, v any) int {
 
 // id is how GraphQL serializes an integer ID.
 func id(n int) string { return strconv.Itoa(n) }
-
-// normalize turns Go values into what json.Unmarshal into any yields.
-func normalize(v any) any {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		panic(err)
-	}
-	return out
-}
-
-// matcher is an expectation other than equality; "" means acceptable.
-type matcher func(got any, present bool) string
-
-// sameItems: a list holding exactly these items, in any order.
-func sameItems(items ...any) matcher {
-	return func(got any, present bool) string {
-		list, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("want a list of %v, got %#v", items, got)
-		}
-		key := func(l []any) []string {
-			out := make([]string, len(l))
-			for i, x := range l {
-				b, _ := json.Marshal(x)
-				out[i] = string(b)
-			}
-			sort.Strings(out)
-			return out
-		}
-		if w, g := key(normalize(items).([]any)), key(list); !reflect.DeepEqual(w, g) {
-			return fmt.Sprintf("want items %v, got %v", w, g)
-		}
-		return ""
-	}
-}
-
-// nonEmpty: a non-empty string.
-var nonEmpty matcher = func(got any, present bool) string {
-	if s, ok := got.(string); !ok || s == "" {
-		return fmt.Sprintf("want a non-empty string, got %#v", got)
-	}
-	return ""
-}
-
-// absent: the path must not exist (or be null).
-var absent matcher = func(got any, present bool) string {
-	if present && got != nil {
-		return fmt.Sprintf("want nothing, got %#v", got)
-	}
-	return ""
-}
 
 // lazy is a variable value computed when the request is sent (it may depend
 // on an earlier case).
@@ -456,6 +372,9 @@ type gqlCase struct {
 	// want maps paths of data to values (or matchers).
 	want  H
 	check func(t *testing.T, r *gqlResp)
+	// events, when not nil, are exactly the kinds of change the request
+	// tells account A's listeners, in order (empty: none at all).
+	events []events.Kind
 }
 
 func (a *app) run(t *testing.T, cases []gqlCase) {
@@ -464,6 +383,10 @@ func (a *app) run(t *testing.T, cases []gqlCase) {
 		t.Run(c.name, func(t *testing.T) {
 			a.t = t
 			vars, _ := resolve(c.vars).(H)
+			var heard *apitest.EventLog
+			if c.events != nil {
+				heard = apitest.Listen(t, a.srv.Events, a.Account)
+			}
 			r := a.gql(gqlReq{token: c.token, header: c.header, query: c.query, vars: vars})
 			status := c.status
 			if status == 0 {
@@ -486,24 +409,16 @@ func (a *app) run(t *testing.T, cases []gqlCase) {
 			if c.code != "" && r.Errors[0].Message == "" {
 				t.Errorf("error without a message: %s", r)
 			}
-			for path, want := range c.want {
-				got, ok := lookup(r.Data, path)
-				if m, isM := want.(matcher); isM {
-					if msg := m(got, ok); msg != "" {
-						t.Errorf("data.%s: %s\n%s", path, msg, r)
-					}
-					continue
-				}
-				if !ok {
-					t.Errorf("data.%s: missing, want %#v\n%s", path, want, r)
-					continue
-				}
-				if w := normalize(resolve(want)); !reflect.DeepEqual(got, w) {
-					t.Errorf("data.%s: want %#v, got %#v\n%s", path, w, got, r)
-				}
+			want := make(H, len(c.want))
+			for path, w := range c.want {
+				want[path] = resolve(w)
 			}
+			apitest.Expect(t, "data", r.Data, want)
 			if c.check != nil {
 				c.check(t, r)
+			}
+			if heard != nil {
+				heard.Expect(t, c.events)
 			}
 		})
 	}
@@ -822,17 +737,17 @@ func TestGraphQLContactMutations(t *testing.T) {
 				code: "BAD_USER_INPUT", attrs: []string{"phone_number"}},
 			{name: "createContact with a taken identifier", query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "identifier": "cust-001"}},
-				code: "BAD_USER_INPUT", attrs: []string{"identifier"}},
+				code: "BAD_USER_INPUT", attrs: []string{"identifier"}, events: []events.Kind{}},
 			{name: "createContact by an agent", token: agent, query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Agent Made"}},
-				want: H{"createContact.contact.name": "Agent Made"}},
+				want: H{"createContact.contact.name": "Agent Made"}, events: []events.Kind{events.ContactCreated}},
 			{name: "updateContact merges attributes", query: updateMutation,
 				vars: H{"id": lazy(func() any { return created }), "in": H{
 					"name": "Zed Z.", "additionalAttributes": H{"company": "Zulu Inc"},
 					"customAttributes": H{"undeclared": "x"}}},
 				want: H{"updateContact.name": "Zed Z.", "updateContact.email": "zed@zulu.example",
 					"updateContact.additionalAttributes": H{"city": "Oslo", "company": "Zulu Inc"},
-					"updateContact.customAttributes":     H{"plan": "gold"}}},
+					"updateContact.customAttributes":     H{"plan": "gold"}}, events: []events.Kind{events.ContactUpdated}},
 			{name: "updateContact removes a key set to null and clears a blank e-mail", query: updateMutation,
 				vars: H{"id": lazy(func() any { return created }), "in": H{
 					"email": "", "additionalAttributes": H{"city": nil}, "customAttributes": H{"plan": "silver"}}},

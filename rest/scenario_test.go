@@ -16,9 +16,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
-	"reflect"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +25,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
@@ -453,215 +451,28 @@ func (r *response) ints(t testing.TB, path string) []int {
 	return out
 }
 
-// lookup follows a dotted path through decoded JSON: object keys, list
-// indexes ("payload.0.id"), "#" for a list's or object's length
-// ("payload.#"), and "*" to collect a key over every list element
-// ("payload.*.id").
-func lookup(v any, path string) (any, bool) {
-	if path == "" {
-		return v, true
-	}
-	head, rest, _ := strings.Cut(path, ".")
-	switch x := v.(type) {
-	case map[string]any:
-		if head == "#" {
-			return float64(len(x)), rest == ""
-		}
-		child, ok := x[head]
-		if !ok {
-			return nil, false
-		}
-		return lookup(child, rest)
-	case []any:
-		switch head {
-		case "#":
-			return float64(len(x)), rest == ""
-		case "*":
-			out := make([]any, 0, len(x))
-			for _, el := range x {
-				got, ok := lookup(el, rest)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, got)
-			}
-			return out, true
-		}
-		i, err := strconv.Atoi(head)
-		if err != nil || i < 0 || i >= len(x) {
-			return nil, false
-		}
-		return lookup(x[i], rest)
-	}
-	return nil, false
-}
+// The shared harness's pieces, under the names the tables use.
+var (
+	lookup    = apitest.Lookup
+	normalize = apitest.Normalize
+	compact   = apitest.Compact
+	sameItems = apitest.SameItems
+	contains  = apitest.Contains
+	excludes  = apitest.Excludes
+	absent    = apitest.Absent
+	present   = apitest.Present
+	nonEmpty  = apitest.NonEmpty
+	isUUID    = apitest.IsUUID
+	isoTime   = apitest.IsISOTime
+)
 
-// ---- expectations ----
-
-// matcher is an expectation other than plain equality; it returns "" when
-// got (present says whether the path exists at all) is acceptable.
-type matcher func(got any, present bool) string
-
-// absent: the path must not exist.
-var absent matcher = func(got any, present bool) string {
-	if present {
-		return fmt.Sprintf("want no value, got %#v", got)
-	}
-	return ""
-}
-
-// present: any value, null included.
-var present matcher = func(got any, present bool) string {
-	if !present {
-		return "want a value, got none"
-	}
-	return ""
-}
-
-// nonEmpty: a non-empty string.
-var nonEmpty matcher = func(got any, present bool) string {
-	if s, ok := got.(string); !ok || strings.TrimSpace(s) == "" {
-		return fmt.Sprintf("want a non-empty string, got %#v", got)
-	}
-	return ""
-}
-
-var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// isUUID: a UUID string.
-var isUUID matcher = func(got any, present bool) string {
-	if s, ok := got.(string); !ok || !uuidPattern.MatchString(s) {
-		return fmt.Sprintf("want a UUID, got %#v", got)
-	}
-	return ""
-}
-
-var isoPattern = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`)
-
-// isoTime: an ISO 8601 UTC timestamp string.
-var isoTime matcher = func(got any, present bool) string {
-	if s, ok := got.(string); !ok || !isoPattern.MatchString(s) {
-		return fmt.Sprintf("want an ISO 8601 UTC time, got %#v", got)
-	}
-	return ""
-}
-
-// sameItems: a list holding exactly these items, in any order.
-func sameItems(items ...any) matcher {
-	return func(got any, present bool) string {
-		list, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("want a list of %v, got %#v", items, got)
-		}
-		want := normalizeList(items)
-		if !reflect.DeepEqual(sortedJSON(list), sortedJSON(want)) {
-			return fmt.Sprintf("want the items %s in any order, got %s", compact(want), compact(list))
-		}
-		return ""
-	}
-}
-
-// contains: a list holding at least these items.
-func contains(items ...any) matcher {
-	return func(got any, present bool) string {
-		list, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("want a list containing %v, got %#v", items, got)
-		}
-		for _, w := range normalizeList(items) {
-			found := false
-			for _, g := range list {
-				if reflect.DeepEqual(g, w) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return fmt.Sprintf("want a list containing %s, got %s", compact(w), compact(list))
-			}
-		}
-		return ""
-	}
-}
-
-// excludes: a list holding none of these items.
-func excludes(items ...any) matcher {
-	return func(got any, present bool) string {
-		list, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("want a list, got %#v", got)
-		}
-		for _, w := range normalizeList(items) {
-			for _, g := range list {
-				if reflect.DeepEqual(g, w) {
-					return fmt.Sprintf("want a list without %s, got %s", compact(w), compact(list))
-				}
-			}
-		}
-		return ""
-	}
-}
-
-func sortedJSON(list []any) []string {
-	out := make([]string, len(list))
-	for i, v := range list {
-		out[i] = compact(v)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func compact(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// normalizeList is normalize for a list, empty included.
-func normalizeList(items []any) []any {
-	if len(items) == 0 {
-		return []any{}
-	}
-	return normalize(items).([]any)
-}
-
-// normalize turns an expected Go value into what decoding JSON would give
-// (numbers float64, slices []any, maps map[string]any).
-func normalize(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		panic(err)
-	}
-	return out
-}
+// matcher is an expectation other than equality (apitest.Matcher).
+type matcher = apitest.Matcher
 
 // expect checks every path of want against r.
 func expect(t testing.TB, r *response, want map[string]any) {
 	t.Helper()
-	paths := make([]string, 0, len(want))
-	for p := range want {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		got, ok := r.get(p)
-		switch w := want[p].(type) {
-		case matcher:
-			if msg := w(got, ok); msg != "" {
-				t.Errorf("%s: at %q: %s", r.req, p, msg)
-			}
-		default:
-			nw := normalize(w)
-			if !ok {
-				t.Errorf("%s: at %q: want %s, got no value", r.req, p, compact(nw))
-			} else if !reflect.DeepEqual(got, nw) {
-				t.Errorf("%s: at %q: want %s, got %s", r.req, p, compact(nw), compact(got))
-			}
-		}
-	}
+	apitest.Expect(t, r.req, r.JSON, want)
 }
 
 // ---- scenarios ----
@@ -691,9 +502,9 @@ func (a *app) run(t *testing.T, scenarios []scenario) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Helper()
-			var heard *eventLog
+			var heard *apitest.EventLog
 			if sc.wantEvents != nil {
-				heard = a.listen()
+				heard = apitest.Listen(t, a.srv.Events, a.Account)
 			}
 			r := doRequest(t, a, sc.request)
 			if sc.wantStatus != 0 && r.Status != sc.wantStatus {
@@ -707,7 +518,7 @@ func (a *app) run(t *testing.T, scenarios []scenario) {
 				sc.check(t, r)
 			}
 			if heard != nil {
-				heard.expect(t, sc.wantEvents)
+				heard.Expect(t, sc.wantEvents)
 			}
 			if t.Failed() {
 				t.Logf("response: %s", r)
