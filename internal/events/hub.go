@@ -83,8 +83,9 @@ type Hub struct {
 	funcs map[int]map[*func(Event)]struct{} // Listen's callbacks
 	seq   map[int]uint64                    // last sequence number per account
 	relay *relay
-	// dropped counts listeners dropped for being too slow.
-	dropped uint64
+	// dropped counts listeners dropped for being too slow, gaps the times
+	// events may have been missed.
+	dropped, gaps uint64
 }
 
 // NewHub returns an empty hub.
@@ -161,6 +162,7 @@ func (h *Hub) Gap() {
 	for account := range h.seq {
 		h.seq[account]++
 	}
+	h.gaps++
 }
 
 // Listeners is how many subscriptions follow the account's events.
@@ -175,6 +177,13 @@ func (h *Hub) Dropped() uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.dropped
+}
+
+// Gaps is how many times the hub may have missed events (see Gap).
+func (h *Hub) Gaps() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gaps
 }
 
 // setRelay makes Publish queue events for r (nil: deliver in process).

@@ -89,6 +89,9 @@ func TestAGapEndsEveryFollowedStream(t *testing.T) {
 		t.Fatalf("first event out of order: %+v", e)
 	}
 	h.Gap()
+	if h.Gaps() != 1 {
+		t.Errorf("gaps counted: %d, want 1", h.Gaps())
+	}
 	h.Publish(Event{AccountID: 1, Kind: MessageCreated})
 	h.Publish(Event{AccountID: 2, Kind: MessageCreated})
 	for name, sub := range map[string]*Subscription{"busy": busy, "quiet": quiet} {

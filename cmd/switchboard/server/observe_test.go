@@ -93,6 +93,8 @@ func TestMetrics(t *testing.T) {
 			`go_sql_idle_connections{db_name=`,
 			`go_sql_wait_count_total{db_name=`,
 			"switchboard_websocket_clients 0",
+			"switchboard_live_listeners_dropped_total 0",
+			"switchboard_live_event_gaps_total 0",
 			"go_goroutines ",
 			"process_cpu_seconds_total ",
 		} {

@@ -116,6 +116,7 @@ func New(cfg Config, database *db.DB) *Server {
 	// First: every request gets its id, access log line and metrics.
 	s.App.Use(observe.Middleware(cfg.Logger, s.Metrics))
 	s.Events = events.NewHub()
+	s.Metrics.Registry().MustRegister(events.Collectors(s.Events)...)
 	if database.Dialect == dialect.Postgres {
 		if err := events.RelayThroughPostgres(ctx, s.Events, database.DSN, database.SQL); err != nil {
 			// Live updates then reach this instance's viewers only.
