@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/coerce"
 )
 
 // Request bodies arrive as JSON (with or without a Content-Type), as
@@ -124,33 +124,52 @@ func decodeMap(m map[string]any, wrapper string, dst any) error {
 func typeError(err error, m map[string]any, dst any) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return apperr.Invalidf(te.Field, "%s has the wrong type: expected %s", apperr.Humanize(te.Field), te.Type.String())
+		return apperr.Invalidf(te.Field, "%s has the wrong type: expected %s", leafName(te.Field), te.Type.String())
 	}
 	// The flex* types' errors do not say which field they came from.
-	field := failingField(m, dst)
+	field, fieldErr := failingField(m, dst)
 	if field == "" {
 		return apperr.Invalid(err.Error())
 	}
-	msg := err.Error()
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		msg = fe.Error()
-	}
-	return apperr.Invalidf(field, "%s is invalid: %s", apperr.Humanize(field), msg)
+	return apperr.Invalidf(field, "%s is invalid: %s", leafName(field), reason(fieldErr))
 }
 
-// failingField names the key of m whose value alone dst rejects, followed
-// into nested objects so that the 422 names the setting itself
-// ("channel.hmac_mandatory", not "channel"); "" when no key fails alone.
-func failingField(m map[string]any, dst any) string {
+// leafName is the last part of a field path as the start of a sentence
+// ("item_details.value" → "Value").
+func leafName(field string) string {
+	if i := strings.LastIndexByte(field, '.'); i >= 0 {
+		field = field[i+1:]
+	}
+	return apperr.Humanize(field)
+}
+
+// reason is what a field's value is refused for, without Go's type names
+// where a flex type can say it better.
+func reason(err error) string {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return fe.msg
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "expected " + te.Type.String()
+	}
+	return err.Error()
+}
+
+// failingField names the key of m whose value alone dst rejects, with that
+// value's error, followed into nested objects so that the 422 names the
+// setting itself ("channel.hmac_mandatory", not "channel"); "" when no key
+// fails alone.
+func failingField(m map[string]any, dst any) (string, error) {
 	t := reflect.TypeOf(dst)
 	if t == nil || t.Kind() != reflect.Pointer {
-		return ""
+		return "", nil
 	}
 	return failingPath(m, t.Elem())
 }
 
-func failingPath(m map[string]any, t reflect.Type) string {
+func failingPath(m map[string]any, t reflect.Type) (string, error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -161,26 +180,35 @@ func failingPath(m map[string]any, t reflect.Type) string {
 		if err != nil {
 			continue
 		}
-		if json.Unmarshal(one, reflect.New(t).Interface()) == nil {
+		if err = json.Unmarshal(one, reflect.New(t).Interface()); err == nil {
 			continue
 		}
 		if sub, ok := m[k].(map[string]any); ok {
-			if ft, ok := jsonFieldType(t, k); ok {
-				if inner := failingPath(sub, ft); inner != "" {
-					return k + "." + inner
+			if ft, ok := nestedFields(t, k); ok {
+				if inner, innerErr := failingPath(sub, ft); inner != "" {
+					return k + "." + inner, innerErr
 				}
 			}
 		}
-		return k
+		// A field type that reads an object itself says which of its keys
+		// failed.
+		var fe *fieldError
+		if errors.As(err, &fe) && fe.key != "" {
+			return k + "." + fe.key, err
+		}
+		return k, err
 	}
-	return ""
+	return "", nil
 }
 
-// jsonFieldType is the type of the struct field of t that the JSON key
-// fills, when that field is itself a struct (pointers followed on both):
-// only then do the object's keys name settings. A flex type that merely
-// accepts an object (a list, say) is named as a whole.
-func jsonFieldType(t reflect.Type, key string) (reflect.Type, bool) {
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// nestedFields is the type of the struct field of t that the JSON key
+// fills, when that field is itself a plain struct (pointers followed on
+// both): only then do the object's keys name settings. A flex type that
+// merely accepts an object (a list, say) is named as a whole, and one that
+// reads an object itself names the failing key in its error.
+func nestedFields(t reflect.Type, key string) (reflect.Type, bool) {
 	t = derefType(t)
 	if t.Kind() != reflect.Struct {
 		return nil, false
@@ -188,7 +216,8 @@ func jsonFieldType(t reflect.Type, key string) (reflect.Type, bool) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == key {
-			return f.Type, derefType(f.Type).Kind() == reflect.Struct
+			ft := derefType(f.Type)
+			return ft, ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(unmarshalerType)
 		}
 	}
 	return nil, false
@@ -201,156 +230,6 @@ func derefType(t reflect.Type) reflect.Type {
 	return t
 }
 
-// flexBool accepts true/false and the strings multipart forms carry.
-type flexBool bool
-
-func (b *flexBool) UnmarshalJSON(data []byte) error {
-	s := strings.Trim(string(data), `"`)
-	if s == "" || s == "null" {
-		return nil
-	}
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return &fieldError{fmt.Sprintf("%s is not a boolean", data)}
-	}
-	*b = flexBool(v)
-	return nil
-}
-
-func (b *flexBool) ptr() *bool {
-	if b == nil {
-		return nil
-	}
-	v := bool(*b)
-	return &v
-}
-
-// flexInt accepts a number or a numeric string.
-type flexInt int
-
-func (n *flexInt) UnmarshalJSON(data []byte) error {
-	s := strings.Trim(string(data), `"`)
-	if s == "null" {
-		return nil
-	}
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return &fieldError{fmt.Sprintf("%s is not an integer", data)}
-	}
-	*n = flexInt(v)
-	return nil
-}
-
-func (n *flexInt) ptr() *int {
-	if n == nil {
-		return nil
-	}
-	v := int(*n)
-	return &v
-}
-
-// flexObject accepts an object or a string holding a JSON object.
-type flexObject map[string]any
-
-func (o *flexObject) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		if strings.TrimSpace(s) == "" {
-			*o = flexObject{}
-			return nil
-		}
-		data = []byte(s)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		return &fieldError{"expected a JSON object, got " + truncate(string(data), 40)}
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	*o = m
-	return nil
-}
-
-// flexStrings accepts a list of strings, a JSON-encoded list, or "a,b".
-type flexStrings []string
-
-func (l *flexStrings) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		if strings.HasPrefix(strings.TrimSpace(s), "[") {
-			data = []byte(s)
-		} else {
-			*l = splitList(s)
-			return nil
-		}
-	}
-	var vs []any
-	if err := json.Unmarshal(data, &vs); err != nil {
-		return &fieldError{"expected a list of strings"}
-	}
-	out := make([]string, 0, len(vs))
-	for _, v := range vs {
-		switch x := v.(type) {
-		case string:
-			out = append(out, x)
-		case float64:
-			out = append(out, strconv.FormatFloat(x, 'f', -1, 64))
-		default:
-			return &fieldError{"expected a list of strings"}
-		}
-	}
-	*l = out
-	return nil
-}
-
-// flexInts accepts a list of integers (or numeric strings), or "1,2".
-type flexInts []int
-
-func (l *flexInts) UnmarshalJSON(data []byte) error {
-	var ss flexStrings
-	if err := ss.UnmarshalJSON(data); err != nil {
-		return &fieldError{"expected a list of integers"}
-	}
-	out := make([]int, 0, len(ss))
-	for _, s := range ss {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return &fieldError{fmt.Sprintf("%q is not an integer id", s)}
-		}
-		out = append(out, n)
-	}
-	*l = out
-	return nil
-}
-
-type fieldError struct{ msg string }
-
-func (e *fieldError) Error() string { return e.msg }
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // queryList reads an array query parameter in any of the forms clients send:
 // name[]=a&name[]=b, name=a&name=b, or name=a,b.
 func queryList(c *fiber.Ctx, name string) []string {
@@ -358,7 +237,7 @@ func queryList(c *fiber.Ctx, name string) []string {
 	args := c.Context().QueryArgs()
 	for _, key := range []string{name + "[]", name} {
 		for _, v := range args.PeekMulti(key) {
-			out = append(out, splitList(string(v))...)
+			out = append(out, coerce.List(string(v))...)
 		}
 	}
 	return out
@@ -370,11 +249,24 @@ func queryInt(c *fiber.Ctx, name string, def int) (int, error) {
 	if s == "" {
 		return def, nil
 	}
-	n, err := strconv.Atoi(s)
+	n, err := coerce.Int(s)
 	if err != nil {
 		return 0, apperr.Invalidf(name, "%s must be an integer", name)
 	}
 	return n, nil
+}
+
+// queryFloat reads a number query parameter; absent is nil, malformed is 422.
+func queryFloat(c *fiber.Ctx, name string) (*float64, error) {
+	s := strings.TrimSpace(c.Query(name))
+	if s == "" {
+		return nil, nil
+	}
+	f, err := coerce.Float(s)
+	if err != nil {
+		return nil, apperr.Invalidf(name, "%s must be a number", name)
+	}
+	return &f, nil
 }
 
 // pathID reads an integer path parameter; anything else names no record.
@@ -384,29 +276,4 @@ func pathID(c *fiber.Ctx, name, what string) (int, error) {
 		return 0, apperr.NotFound(what)
 	}
 	return n, nil
-}
-
-// flexString accepts a string or a number (attribute_model may be 0 or 1).
-type flexString string
-
-func (s *flexString) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		var v string
-		if err := json.Unmarshal(data, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-		return nil
-	}
-	*s = flexString(strings.TrimSpace(string(data)))
-	return nil
-}
-
-// ptr is the value as the operations take it: nil when it was not sent.
-func (s *flexString) ptr() *string {
-	if s == nil {
-		return nil
-	}
-	v := string(*s)
-	return &v
 }

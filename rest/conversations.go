@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/wire"
 )
@@ -47,11 +48,10 @@ func parseTime(field string, s *string) (*time.Time, error) {
 	if s == nil || *s == "" {
 		return nil, nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
+	t, err := coerce.Time(*s)
 	if err != nil {
 		return nil, apperr.Invalidf(field, "%s must be an ISO 8601 time such as 2026-01-31T09:00:00Z", apperr.Humanize(field))
 	}
-	t = t.UTC()
 	return &t, nil
 }
 

@@ -1,6 +1,11 @@
 package rest
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
@@ -8,110 +13,136 @@ import (
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
-// funnelInput reads a funnel body (wrapped in "funnel" or not). stages is
-// the forks' list of {name, slug, color?, description?}; as in the forks'
-// stored shape, an object keyed by slug is accepted too.
-func funnelInput(c *fiber.Ctx) (ops.FunnelInput, error) {
-	m, err := bodyMap(c)
-	if err != nil {
-		return ops.FunnelInput{}, err
-	}
-	m = unwrap(m, "funnel")
-	var in ops.FunnelInput
-	if in.Name, err = optString(m, "name", "name"); err != nil {
-		return in, err
-	}
-	if in.Description, err = optString(m, "description", "description"); err != nil {
-		return in, err
-	}
-	if in.Active, err = optBool(m, "active", "active"); err != nil {
-		return in, err
-	}
-	if v, ok := m["settings"]; ok && v != nil {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return in, invalidField("settings", "Settings must be an object")
-		}
-		in.Settings = obj
-	}
-	if v, ok := m["stages"]; ok {
-		stages, err := stageInputs(v)
-		if err != nil {
-			return in, err
-		}
+// funnelRequest is a funnel body, wrapped in funnel or not. null stages
+// is an empty list of stages.
+type funnelRequest struct {
+	Name        *flexString         `json:"name"`
+	Description *flexString         `json:"description"`
+	Active      *flexBool           `json:"active"`
+	Settings    *flexObject         `json:"settings"`
+	Stages      optional[stageList] `json:"stages"`
+}
+
+func (r *funnelRequest) input() ops.FunnelInput {
+	in := ops.FunnelInput{Name: r.Name.ptr(), Description: r.Description.ptr(), Active: r.Active.ptr(), Settings: objectOrNil(r.Settings)}
+	if r.Stages.sent {
+		stages := append([]ops.StageInput{}, r.Stages.value...)
 		in.Stages = &stages
 	}
-	return in, nil
+	return in
 }
 
-func stageInputs(v any) ([]ops.StageInput, error) {
-	switch x := v.(type) {
-	case nil:
-		return []ops.StageInput{}, nil
-	case []any:
-		out := make([]ops.StageInput, 0, len(x))
-		for _, el := range x {
-			obj, ok := el.(map[string]any)
-			if !ok {
-				return nil, invalidField("stages", "Stages must be a list of {name, slug} objects")
-			}
-			st, err := stageInput(obj, nil)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, st)
-		}
-		return out, nil
-	case map[string]any:
-		return keyedStages(x)
+// stageList is a funnel's stages in order: the forks' list of {name, slug,
+// color?, description?} or, as in their stored shape, an object keyed by
+// slug ({"slug": {name, position, ...}}), read in position order.
+type stageList []ops.StageInput
+
+type stageRequest struct {
+	ID          *flexInt    `json:"id"`
+	Name        *flexString `json:"name"`
+	Slug        *flexString `json:"slug"`
+	Color       *flexString `json:"color"`
+	Description *flexString `json:"description"`
+}
+
+func (s *stageRequest) input() ops.StageInput {
+	return ops.StageInput{ID: s.ID.ptr(), Name: s.Name.ptr(), Slug: s.Slug.ptr(), Color: s.Color.ptr(), Description: s.Description.ptr()}
+}
+
+const stagesWanted = "expected a list of {name, slug} objects"
+
+func (l *stageList) UnmarshalJSON(data []byte) error {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return l.readKeyed(t)
 	}
-	return nil, invalidField("stages", "Stages must be a list of {name, slug} objects")
+	var list []stageRequest
+	if err := json.Unmarshal(data, &list); err != nil {
+		return listError(err, stagesWanted)
+	}
+	out := make(stageList, 0, len(list))
+	for i := range list {
+		out = append(out, list[i].input())
+	}
+	*l = out
+	return nil
 }
 
-// keyedStages reads the forks' {"slug": {name, position, ...}} object, in
-// the order of each stage's position.
-func keyedStages(x map[string]any) ([]ops.StageInput, error) {
-	type keyed struct {
+func (l *stageList) readKeyed(data []byte) error {
+	var keyed map[string]struct {
+		stageRequest
+		Position *flexInt `json:"position"`
+	}
+	if err := json.Unmarshal(data, &keyed); err != nil {
+		return listError(err, stagesWanted)
+	}
+	type placed struct {
 		pos int
 		st  ops.StageInput
 	}
-	var list []keyed
-	for slug, el := range x {
-		obj, ok := el.(map[string]any)
-		if !ok {
-			return nil, invalidField("stages", "Stages must be a list of {name, slug} objects")
+	list := make([]placed, 0, len(keyed))
+	for slug, el := range keyed {
+		st := el.input()
+		if st.Slug == nil {
+			st.Slug = &slug
 		}
-		s := slug
-		st, err := stageInput(obj, &s)
-		if err != nil {
-			return nil, err
-		}
-		pos, _ := optInt(obj, "position", "stages")
-		list = append(list, keyed{deref(pos), st})
+		list = append(list, placed{int(deref(el.Position)), st})
 	}
-	sortStable(list, func(a, b keyed) bool { return a.pos < b.pos || (a.pos == b.pos && *a.st.Slug < *b.st.Slug) })
-	out := make([]ops.StageInput, len(list))
-	for i, k := range list {
-		out[i] = k.st
+	slices.SortFunc(list, func(a, b placed) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(*a.st.Slug, *b.st.Slug)) })
+	out := make(stageList, len(list))
+	for i, p := range list {
+		out[i] = p.st
 	}
-	return out, nil
+	*l = out
+	return nil
 }
 
-func stageInput(obj map[string]any, slug *string) (ops.StageInput, error) {
-	var st ops.StageInput
-	var err error
-	if st.ID, err = optInt(obj, "id", "stages"); err != nil {
-		return st, err
+// stageOrderRequest is a stage reorder {stages: [slug | {slug}]}.
+type stageOrderRequest struct {
+	Stages *slugList `json:"stages"`
+}
+
+// slugList is a stage reorder: the funnel's stage slugs in their new
+// order, each a slug or a {slug} object.
+type slugList []string
+
+func (l *slugList) UnmarshalJSON(data []byte) error {
+	items, err := listItems(data)
+	if err != nil {
+		return &fieldError{msg: "expected the list of the funnel's stage slugs in their new order"}
 	}
-	for key, dst := range map[string]**string{"name": &st.Name, "slug": &st.Slug, "color": &st.Color, "description": &st.Description} {
-		if *dst, err = optString(obj, key, "stages"); err != nil {
-			return st, err
+	out := make(slugList, 0, len(items))
+	for _, item := range items {
+		slug, ok := stageSlug(item)
+		if !ok {
+			return &fieldError{msg: "each stage must be a slug or a {slug} object"}
 		}
+		out = append(out, slug)
 	}
-	if slug != nil && st.Slug == nil {
-		st.Slug = slug
+	*l = out
+	return nil
+}
+
+// stageSlug reads one stage of a reorder: "slug" or {"slug": "slug"}.
+func stageSlug(item json.RawMessage) (string, bool) {
+	if isNull(item) {
+		return "", false
 	}
-	return st, nil
+	var slug string
+	if json.Unmarshal(item, &slug) == nil {
+		return slug, true
+	}
+	var ref struct {
+		Slug string `json:"slug"`
+	}
+	return ref.Slug, json.Unmarshal(item, &ref) == nil && ref.Slug != ""
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 func (a *API) listFunnels(c *fiber.Ctx) error {
@@ -139,11 +170,11 @@ func (a *API) showFunnel(c *fiber.Ctx) error {
 }
 
 func (a *API) createFunnel(c *fiber.Ctx) error {
-	in, err := funnelInput(c)
-	if err != nil {
+	var req funnelRequest
+	if err := decode(c, "funnel", &req); err != nil {
 		return err
 	}
-	f, err := a.svc.CreateFunnel(c.UserContext(), in)
+	f, err := a.svc.CreateFunnel(c.UserContext(), req.input())
 	if err != nil {
 		return err
 	}
@@ -155,11 +186,11 @@ func (a *API) updateFunnel(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := funnelInput(c)
-	if err != nil {
+	var req funnelRequest
+	if err := decode(c, "funnel", &req); err != nil {
 		return err
 	}
-	f, err := a.svc.UpdateFunnel(c.UserContext(), id, in)
+	f, err := a.svc.UpdateFunnel(c.UserContext(), id, req.input())
 	if err != nil {
 		return err
 	}
@@ -183,30 +214,14 @@ func (a *API) reorderStages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := bodyMap(c)
-	if err != nil {
+	var req stageOrderRequest
+	if err := decode(c, "funnel", &req); err != nil {
 		return err
 	}
-	list, ok := unwrap(m, "funnel")["stages"].([]any)
-	if !ok {
+	if req.Stages == nil {
 		return invalidField("stages", "Stages must be the list of the funnel's stage slugs in their new order")
 	}
-	slugs := make([]string, 0, len(list))
-	for _, el := range list {
-		switch x := el.(type) {
-		case string:
-			slugs = append(slugs, x)
-		case map[string]any:
-			s, _ := x["slug"].(string)
-			if s == "" {
-				return invalidField("stages", "Each stage must be a slug or a {slug} object")
-			}
-			slugs = append(slugs, s)
-		default:
-			return invalidField("stages", "Each stage must be a slug or a {slug} object")
-		}
-	}
-	f, err := a.svc.ReorderStages(c.UserContext(), id, slugs)
+	f, err := a.svc.ReorderStages(c.UserContext(), id, *req.Stages)
 	if err != nil {
 		return err
 	}

@@ -43,8 +43,12 @@ func addDecoderSeeds(f *testing.F) {
 		`{"positions":[{"id":1,"position":0,"funnel_stage":""},{"id":"2","position":"-1"}]}`,
 		`{"item_ids":"1,2,3","funnel_stage":"won","agent_id":1,"priority":"high"}`,
 		`{"kanban_automation":{"trigger_config":[],"action_config":{"n":1e999}}}`,
-		`{"due_date":"2030-13-45","agent_id":"x","text":"t","completed":"maybe"}`,
-		`{"mapping":"{\"title\":\"Name\"}"}`, `{"mapping":{"title":1}}`,
+		`{"due_date":"2030-13-45","agent_id":"x","text":"t","completed":"maybe"}`, `{"due_date":"","agent_id":null}`,
+		`{"mappings":"{\"Name\":\"title\"}","funnel_id":"1"}`, `{"mappings":{"title":1}}`, `{"mappings":{"Notes":null}}`,
+		`{"kanban_item":{"conversation_display_id":null,"assigned_agents":[{"id":"1"},2],"item_details":{"value":"NaN","x":1e400}}}`,
+		`{"stages":{"b":{"name":"B","position":"x"},"a":{"slug":"a2"}}}`, `{"stages":["new",{"slug":"won"},{"slug":""},null]}`,
+		`{"kanban_automation":{"funnel_id":null,"enabled":"","trigger_config":"{\"hours\":1}"}}`,
+		`{"webhook_events":"kanban_item.created,kanban_item.moved","config":{"a":1},"regenerate_secret":1}`,
 		"name=A&labels[]=a&labels[]=b&custom_attributes[k]=v",
 		"--XyZ\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\nhi\r\n--XyZ--\r\n",
 		`{"a":` + "\xff" + `}`, `{"n":123456789012345678901234567890}`, `{"a":{"b":{"c":{"d":[[[[1]]]]}}}}`,
@@ -118,35 +122,55 @@ func decodeSimple(c *fiber.Ctx) {
 	_ = decode(c, "", &member)
 }
 
-// FuzzKanbanBinder feeds a body to the kanban readers, whose map walking
-// (nested item_details, mixed stage lists, positions, mappings) has no
-// request struct to lean on.
-func FuzzKanbanBinder(f *testing.F) {
+// FuzzKanbanRequests decodes a body into every kanban request struct, with
+// the wrapper its route unwraps, and converts each into its operation's
+// input: the field types that read objects and lists themselves (nested
+// item_details, stage lists keyed or listed, positions, id lists echoed as
+// {id} objects, fields null clears) must refuse with an error, never panic.
+func FuzzKanbanRequests(f *testing.F) {
 	addDecoderSeeds(f)
 	app := fiber.New()
 	f.Fuzz(func(t *testing.T, body []byte, ct uint8) {
 		c := fuzzCtx(app, body, ct)
 		defer app.ReleaseCtx(c)
-		_, _ = cardInput(c)
-		_, _ = funnelInput(c)
-		_, _ = automationInput(c)
-		_, _ = kanbanConfigInput(c)
-		_, _, _ = bulkBody(c)
-		m, err := bodyMap(c)
-		if err != nil {
-			return
+		var card cardRequest
+		if decode(c, "kanban_item", &card) == nil {
+			_, _ = card.input()
 		}
-		_, _ = reorderEntries(m)
-		_, _ = stageInputs(m["stages"])
-		_, _ = checklistInput(m)
-		_, _ = noteContent(m)
-		_, _ = importMapping(m["mapping"])
-		for _, key := range []string{"id", "ids", "user_ids", "position", "value"} {
-			_, _ = optInt(m, key, key)
-			_, _ = optInts(m, key, key)
-			_, _ = optFloat(m, key, key)
-			_, _ = optBool(m, key, key)
-			_, _ = optString(m, key, key)
+		var funnel funnelRequest
+		if decode(c, "funnel", &funnel) == nil {
+			_ = funnel.input()
+		}
+		var rule automationRequest
+		if decode(c, "kanban_automation", &rule) == nil {
+			_ = rule.input()
+		}
+		var cfg kanbanConfigRequest
+		if decode(c, "kanban_config", &cfg) == nil {
+			_ = cfg.input()
+		}
+		decodeCardParts(c)
+		for _, dst := range []any{&moveRequest{}, &reorderRequest{}, &statusRequest{}} {
+			_ = decode(c, "kanban_item", dst)
+		}
+		for _, dst := range []any{&stageOrderRequest{}, &bulkMoveRequest{}, &bulkAgentRequest{}, &bulkPriorityRequest{}, &cardAgentRequest{}} {
+			_ = decode(c, "funnel", dst)
 		}
 	})
+}
+
+// decodeCardParts decodes into the unwrapped per-card and import bodies.
+func decodeCardParts(c *fiber.Ctx) {
+	var item checklistUpdate
+	if decode(c, "", &item) == nil {
+		_ = item.input()
+	}
+	var note noteUpdate
+	if decode(c, "", &note) == nil {
+		_ = note.content()
+	}
+	var imp importRequest
+	if decode(c, "", &imp) == nil {
+		_, _ = imp.input()
+	}
 }

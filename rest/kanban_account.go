@@ -2,13 +2,13 @@ package rest
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/wire"
 )
@@ -29,10 +29,8 @@ func advancedFilter(c *fiber.Ctx) (ops.CardFilter, error) {
 	f.Priorities = append(queryList(c, "priority"), queryList(c, "priorities")...)
 	f.Statuses = queryList(c, "status")
 	for name, dst := range map[string]**float64{"value_min": &f.ValueMin, "value_max": &f.ValueMax} {
-		if v := strings.TrimSpace(c.Query(name)); v != "" {
-			if *dst, err = optFloat(map[string]any{name: v}, name, name); err != nil {
-				return f, err
-			}
+		if *dst, err = queryFloat(c, name); err != nil {
+			return f, err
 		}
 	}
 	if f.CreatedFrom, err = queryDay(c, "created_from", "date_start", false); err != nil {
@@ -51,9 +49,9 @@ func queryDay(c *fiber.Ctx, name, alias string, upper bool) (*time.Time, error) 
 	if raw == "" {
 		return nil, nil
 	}
-	t, err := parseDay(name, raw)
+	t, err := coerce.Day(raw)
 	if err != nil {
-		return nil, err
+		return nil, invalidField(name, apperr.Humanize(name)+" must be a date (YYYY-MM-DD) or an ISO 8601 time")
 	}
 	if upper && len(raw) == len("2006-01-02") {
 		t = t.AddDate(0, 0, 1)
@@ -103,8 +101,8 @@ func (a *API) cardReports(c *fiber.Ctx) error {
 		}
 	}
 	for _, s := range queryList(c, "user_ids") {
-		n, ok := toInt(s)
-		if !ok {
+		n, err := coerce.Int(s)
+		if err != nil {
 			return invalidField("user_ids", "user_ids must be integer ids")
 		}
 		in.UserIDs = append(in.UserIDs, n)
@@ -161,36 +159,38 @@ func reportJSON(r *ops.Report) H {
 	}
 }
 
-// bulkBody reads item_ids and the rest of a bulk request.
-func bulkBody(c *fiber.Ctx) ([]int, map[string]any, error) {
-	m, err := bodyMap(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids, err := optInts(m, "item_ids", "item_ids")
-	if err != nil {
-		return nil, nil, err
-	}
-	return deref(ids), m, nil
+// bulkRequest names the cards of a bulk change.
+type bulkRequest struct {
+	ItemIDs flexInts `json:"item_ids"`
+}
+
+type bulkMoveRequest struct {
+	bulkRequest
+	FunnelID *flexInt    `json:"funnel_id"`
+	Stage    *flexString `json:"funnel_stage"`
+	NewStage *flexString `json:"new_stage"` // the forks' name
+}
+
+// bulkAgentRequest adds an agent to the cards, or with mode "replace"
+// makes it their only agent.
+type bulkAgentRequest struct {
+	bulkRequest
+	AgentID flexInt    `json:"agent_id"`
+	Mode    flexString `json:"mode"`
+}
+
+type bulkPriorityRequest struct {
+	bulkRequest
+	Priority flexString `json:"priority"`
 }
 
 func (a *API) bulkMove(c *fiber.Ctx) error {
-	ids, m, err := bulkBody(c)
-	if err != nil {
+	var req bulkMoveRequest
+	if err := decode(c, "", &req); err != nil {
 		return err
 	}
-	funnelID, err := optInt(m, "funnel_id", "funnel_id")
-	if err != nil {
-		return err
-	}
-	stage, err := optString(m, "funnel_stage", "funnel_stage")
-	if err == nil && stage == nil {
-		stage, err = optString(m, "new_stage", "funnel_stage") // the forks' name
-	}
-	if err != nil {
-		return err
-	}
-	items, err := a.svc.BulkMove(c.UserContext(), ids, funnelID, deref(stage))
+	ids := []int(req.ItemIDs)
+	items, err := a.svc.BulkMove(c.UserContext(), ids, req.FunnelID.ptr(), deref(either(req.Stage, req.NewStage).ptr()))
 	if err != nil {
 		return err
 	}
@@ -198,22 +198,15 @@ func (a *API) bulkMove(c *fiber.Ctx) error {
 }
 
 func (a *API) bulkAssignAgent(c *fiber.Ctx) error {
-	ids, m, err := bulkBody(c)
-	if err != nil {
+	var req bulkAgentRequest
+	if err := decode(c, "", &req); err != nil {
 		return err
 	}
-	agentID, err := optInt(m, "agent_id", "agent_id")
-	if err != nil {
-		return err
-	}
-	mode, err := optString(m, "mode", "mode")
-	if err != nil {
-		return err
-	}
-	if mode != nil && *mode != "add" && *mode != "replace" {
+	if req.Mode != "" && req.Mode != "add" && req.Mode != "replace" {
 		return invalidField("mode", "Mode must be add or replace")
 	}
-	items, err := a.svc.BulkAssignAgent(c.UserContext(), ids, deref(agentID), deref(mode) == "replace")
+	ids := []int(req.ItemIDs)
+	items, err := a.svc.BulkAssignAgent(c.UserContext(), ids, int(req.AgentID), req.Mode == "replace")
 	if err != nil {
 		return err
 	}
@@ -221,15 +214,12 @@ func (a *API) bulkAssignAgent(c *fiber.Ctx) error {
 }
 
 func (a *API) bulkSetPriority(c *fiber.Ctx) error {
-	ids, m, err := bulkBody(c)
-	if err != nil {
+	var req bulkPriorityRequest
+	if err := decode(c, "", &req); err != nil {
 		return err
 	}
-	priority, err := optString(m, "priority", "priority")
-	if err != nil {
-		return err
-	}
-	items, err := a.svc.BulkSetPriority(c.UserContext(), ids, deref(priority))
+	ids := []int(req.ItemIDs)
+	items, err := a.svc.BulkSetPriority(c.UserContext(), ids, string(req.Priority))
 	if err != nil {
 		return err
 	}
@@ -300,30 +290,15 @@ func (a *API) importCards(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := bodyMap(c)
+	var req importRequest
+	if err := decode(c, "", &req); err != nil {
+		return err
+	}
+	in, err := req.input()
 	if err != nil {
 		return err
 	}
-	in := ops.ImportInput{Header: header, Rows: rows}
-	funnelID, err := optInt(m, "funnel_id", "funnel_id")
-	if err != nil {
-		return err
-	}
-	if funnelID == nil {
-		return invalidField("funnel_id", "Funnel can't be blank")
-	}
-	in.FunnelID = *funnelID
-	stage, err := optString(m, "default_stage", "default_stage")
-	if err == nil && stage == nil {
-		stage, err = optString(m, "default_stage_id", "default_stage")
-	}
-	if err != nil {
-		return err
-	}
-	in.DefaultStage = deref(stage)
-	if in.Mapping, err = importMapping(m["mappings"]); err != nil {
-		return err
-	}
+	in.Header, in.Rows = header, rows
 	res, err := a.svc.ImportCards(c.UserContext(), in)
 	if err != nil {
 		return err
@@ -342,31 +317,21 @@ func (a *API) importCards(c *fiber.Ctx) error {
 	})
 }
 
-// importMapping reads mappings as an object or a JSON string of one.
-func importMapping(v any) (map[string]string, error) {
-	if s, ok := v.(string); ok {
-		if strings.TrimSpace(s) == "" {
-			return nil, nil
-		}
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(s), &obj); err != nil {
-			return nil, invalidField("mappings", "Mappings must be a JSON object of column → card field")
-		}
-		v = obj
+// importRequest is how to read an imported file: funnel_id,
+// default_stage (or default_stage_id) and mappings, a JSON object (or a
+// string holding one) of column → card field.
+type importRequest struct {
+	FunnelID       *flexInt    `json:"funnel_id"`
+	DefaultStage   *flexString `json:"default_stage"`
+	DefaultStageID *flexString `json:"default_stage_id"`
+	Mappings       *flexObject `json:"mappings"`
+}
+
+func (r *importRequest) input() (ops.ImportInput, error) {
+	if r.FunnelID == nil {
+		return ops.ImportInput{}, invalidField("funnel_id", "Funnel can't be blank")
 	}
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case map[string]any:
-		out := map[string]string{}
-		for col, target := range x {
-			s, ok := target.(string)
-			if !ok && target != nil {
-				return nil, invalidField("mappings", "Mappings must map column names to card field names")
-			}
-			out[col] = s
-		}
-		return out, nil
-	}
-	return nil, invalidField("mappings", "Mappings must be a JSON object of column → card field")
+	mapping, err := coerce.StringMap(objectOrNil(r.Mappings), "mappings")
+	in := ops.ImportInput{FunnelID: int(*r.FunnelID), DefaultStage: deref(either(r.DefaultStage, r.DefaultStageID).ptr()), Mapping: mapping}
+	return in, err
 }

@@ -10,56 +10,24 @@ import (
 
 // /kanban/automations (administrators only).
 
-func automationInput(c *fiber.Ctx) (ops.AutomationInput, error) {
-	var in ops.AutomationInput
-	m, err := bodyMap(c)
-	if err != nil {
-		return in, err
-	}
-	m = unwrap(m, "kanban_automation")
-	if in.Name, err = optString(m, "name", "name"); err != nil {
-		return in, err
-	}
-	if v, sent := m["funnel_id"]; sent && v == nil {
-		in.ClearFunnel = true
-	} else if in.FunnelID, err = optInt(m, "funnel_id", "funnel_id"); err != nil {
-		return in, err
-	}
-	if in.TriggerType, err = optString(m, "trigger_type", "trigger_type"); err != nil {
-		return in, err
-	}
-	if in.ActionType, err = optString(m, "action_type", "action_type"); err != nil {
-		return in, err
-	}
-	if in.Enabled, err = optBool(m, "enabled", "enabled"); err != nil {
-		return in, err
-	}
-	for key, dst := range map[string]*map[string]any{"trigger_config": &in.TriggerConfig, "action_config": &in.ActionConfig} {
-		if v, sent := m[key]; sent && v != nil {
-			obj, ok := v.(map[string]any)
-			if !ok {
-				return in, invalidField(key, humanField(key)+" must be an object")
-			}
-			*dst = normalizeNumbers(obj)
-		}
-	}
-	return in, nil
+// automationRequest is an automation body, wrapped in kanban_automation or
+// not; a null funnel_id applies it to every funnel.
+type automationRequest struct {
+	Name          *flexString       `json:"name"`
+	FunnelID      optional[flexInt] `json:"funnel_id"`
+	TriggerType   *flexString       `json:"trigger_type"`
+	TriggerConfig *flexObject       `json:"trigger_config"`
+	ActionType    *flexString       `json:"action_type"`
+	ActionConfig  *flexObject       `json:"action_config"`
+	Enabled       *flexBool         `json:"enabled"`
 }
 
-// normalizeNumbers turns the body's json.Numbers into float64, as stored
-// JSON reads back.
-func normalizeNumbers(m map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		if n, ok := v.(interface{ Float64() (float64, error) }); ok {
-			if f, err := n.Float64(); err == nil {
-				out[k] = f
-				continue
-			}
-		}
-		out[k] = v
+func (r *automationRequest) input() ops.AutomationInput {
+	return ops.AutomationInput{
+		Name: r.Name.ptr(), FunnelID: r.FunnelID.get().ptr(), ClearFunnel: r.FunnelID.clear,
+		TriggerType: r.TriggerType.ptr(), TriggerConfig: objectOrNil(r.TriggerConfig),
+		ActionType: r.ActionType.ptr(), ActionConfig: objectOrNil(r.ActionConfig), Enabled: r.Enabled.ptr(),
 	}
-	return out
 }
 
 func automationJSON(a *ent.KanbanAutomation) H {
@@ -97,11 +65,11 @@ func (a *API) showAutomation(c *fiber.Ctx) error {
 }
 
 func (a *API) createAutomation(c *fiber.Ctx) error {
-	in, err := automationInput(c)
-	if err != nil {
+	var req automationRequest
+	if err := decode(c, "kanban_automation", &req); err != nil {
 		return err
 	}
-	x, err := a.svc.CreateAutomation(c.UserContext(), in)
+	x, err := a.svc.CreateAutomation(c.UserContext(), req.input())
 	if err != nil {
 		return err
 	}
@@ -113,11 +81,11 @@ func (a *API) updateAutomation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := automationInput(c)
-	if err != nil {
+	var req automationRequest
+	if err := decode(c, "kanban_automation", &req); err != nil {
 		return err
 	}
-	x, err := a.svc.UpdateAutomation(c.UserContext(), id, in)
+	x, err := a.svc.UpdateAutomation(c.UserContext(), id, req.input())
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 package rest
 
 import (
-	"strings"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,23 +30,28 @@ func params(c *fiber.Ctx) (map[string]any, error) {
 	return m, nil
 }
 
-// cardPart reads the card id and the parameters of a per-card request.
-func cardPart(c *fiber.Ctx) (int, map[string]any, error) {
+// cardPart reads the card id and decodes the parameters of a per-card
+// request into dst.
+func cardPart(c *fiber.Ctx, dst any) (int, error) {
 	id, err := pathID(c, "id", "Kanban item")
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	m, err := params(c)
-	return id, m, err
+	if err != nil {
+		return 0, err
+	}
+	return id, decodeMap(m, "", dst)
+}
+
+type cardAgentRequest struct {
+	AgentID flexInt `json:"agent_id"`
 }
 
 func (a *API) changeCardAgent(assign bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, m, err := cardPart(c)
-		if err != nil {
-			return err
-		}
-		agentID, err := optInt(m, "agent_id", "agent_id")
+		var req cardAgentRequest
+		id, err := cardPart(c, &req)
 		if err != nil {
 			return err
 		}
@@ -53,7 +59,7 @@ func (a *API) changeCardAgent(assign bool) fiber.Handler {
 		if assign {
 			change = a.svc.AssignCardAgent
 		}
-		it, err := change(c.UserContext(), id, deref(agentID))
+		it, err := change(c.UserContext(), id, int(req.AgentID))
 		if err != nil {
 			return err
 		}
@@ -79,46 +85,35 @@ func (a *API) cardAgents(c *fiber.Ctx) error {
 	return c.JSON(H{"item_id": id, "assigned_agents": agents, "primary_agent": primary})
 }
 
-// checklistInput reads the checklist fields; null due_date or agent_id
-// clears them.
-func checklistInput(m map[string]any) (ops.ChecklistInput, error) {
-	var in ops.ChecklistInput
-	var err error
-	if in.Text, err = optString(m, "text", "text"); err != nil {
-		return in, err
-	}
-	if in.Completed, err = optBool(m, "completed", "completed"); err != nil {
-		return in, err
-	}
-	if v, sent := m["due_date"]; sent && (v == nil || v == "") {
-		in.ClearDueDate = true
-	} else if raw, err := optString(m, "due_date", "due_date"); err != nil {
-		return in, err
-	} else if raw != nil {
-		t, err := parseDay("due_date", *raw)
-		if err != nil {
-			return in, err
-		}
-		in.DueDate = &t
-	}
-	if v, sent := m["agent_id"]; sent && (v == nil || v == "") {
-		in.ClearAgent = true
-	} else if in.AgentID, err = optInt(m, "agent_id", "agent_id"); err != nil {
-		return in, err
-	}
-	return in, nil
+// checklistFields are a checklist item's fields; null or a blank due_date
+// or agent_id clears them.
+type checklistFields struct {
+	Text      *flexString        `json:"text"`
+	Completed *flexBool          `json:"completed"`
+	DueDate   clearable[flexDay] `json:"due_date"`
+	AgentID   clearable[flexInt] `json:"agent_id"`
 }
 
-// parseDay reads YYYY-MM-DD or an ISO 8601 time, as UTC.
-func parseDay(field, s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
+func (r *checklistFields) input() ops.ChecklistInput {
+	in := ops.ChecklistInput{
+		Text: r.Text.ptr(), Completed: r.Completed.ptr(), ClearDueDate: r.DueDate.clear,
+		AgentID: r.AgentID.get().ptr(), ClearAgent: r.AgentID.clear,
 	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
+	if d := r.DueDate.get(); d != nil {
+		t := time.Time(*d)
+		in.DueDate = &t
 	}
-	return time.Time{}, invalidField(field, humanField(field)+" must be a date (YYYY-MM-DD) or an ISO 8601 time")
+	return in
+}
+
+// checklistRef names a checklist item of the card.
+type checklistRef struct {
+	ItemID flexInt `json:"checklist_item_id"`
+}
+
+type checklistUpdate struct {
+	checklistRef
+	checklistFields
 }
 
 func (a *API) getChecklist(c *fiber.Ctx) error {
@@ -160,15 +155,12 @@ func checklistItemJSON(ci *ent.ChecklistItem) H {
 }
 
 func (a *API) createChecklistItem(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req checklistFields
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	in, err := checklistInput(m)
-	if err != nil {
-		return err
-	}
-	ci, err := a.svc.CreateChecklistItem(c.UserContext(), id, in)
+	ci, err := a.svc.CreateChecklistItem(c.UserContext(), id, req.input())
 	if err != nil {
 		return err
 	}
@@ -176,19 +168,12 @@ func (a *API) createChecklistItem(c *fiber.Ctx) error {
 }
 
 func (a *API) updateChecklistItem(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req checklistUpdate
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
-	if err != nil {
-		return err
-	}
-	in, err := checklistInput(m)
-	if err != nil {
-		return err
-	}
-	ci, err := a.svc.UpdateChecklistItem(c.UserContext(), id, deref(itemID), in)
+	ci, err := a.svc.UpdateChecklistItem(c.UserContext(), id, int(req.ItemID), req.input())
 	if err != nil {
 		return err
 	}
@@ -196,15 +181,12 @@ func (a *API) updateChecklistItem(c *fiber.Ctx) error {
 }
 
 func (a *API) toggleChecklistItem(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req checklistRef
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
-	if err != nil {
-		return err
-	}
-	ci, err := a.svc.ToggleChecklistItem(c.UserContext(), id, deref(itemID))
+	ci, err := a.svc.ToggleChecklistItem(c.UserContext(), id, int(req.ItemID))
 	if err != nil {
 		return err
 	}
@@ -212,27 +194,33 @@ func (a *API) toggleChecklistItem(c *fiber.Ctx) error {
 }
 
 func (a *API) deleteChecklistItem(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req checklistRef
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	itemID, err := optInt(m, "checklist_item_id", "checklist_item_id")
-	if err != nil {
-		return err
-	}
-	if err := a.svc.DeleteChecklistItem(c.UserContext(), id, deref(itemID)); err != nil {
+	if err := a.svc.DeleteChecklistItem(c.UserContext(), id, int(req.ItemID)); err != nil {
 		return err
 	}
 	return a.renderChecklist(c, id, nil)
 }
 
-// noteContent reads a note's content (the forks call it text).
-func noteContent(m map[string]any) (*string, error) {
-	content, err := optString(m, "content", "content")
-	if content == nil && err == nil {
-		content, err = optString(m, "text", "content")
-	}
-	return content, err
+// noteFields are a note's content (the forks call it text).
+type noteFields struct {
+	Content *flexString `json:"content"`
+	Text    *flexString `json:"text"`
+}
+
+func (r *noteFields) content() *string { return either(r.Content, r.Text).ptr() }
+
+// noteRef names a note of the card.
+type noteRef struct {
+	NoteID flexInt `json:"note_id"`
+}
+
+type noteUpdate struct {
+	noteRef
+	noteFields
 }
 
 func (a *API) getNotes(c *fiber.Ctx) error {
@@ -281,15 +269,12 @@ func noteJSON(n *ent.CardNote, authors map[int]*ent.User) H {
 }
 
 func (a *API) createNote(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req noteFields
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	content, err := noteContent(m)
-	if err != nil {
-		return err
-	}
-	n, err := a.svc.CreateNote(c.UserContext(), id, deref(content))
+	n, err := a.svc.CreateNote(c.UserContext(), id, deref(req.content()))
 	if err != nil {
 		return err
 	}
@@ -297,19 +282,12 @@ func (a *API) createNote(c *fiber.Ctx) error {
 }
 
 func (a *API) updateNote(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req noteUpdate
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	noteID, err := optInt(m, "note_id", "note_id")
-	if err != nil {
-		return err
-	}
-	content, err := noteContent(m)
-	if err != nil {
-		return err
-	}
-	n, err := a.svc.UpdateNote(c.UserContext(), id, deref(noteID), content)
+	n, err := a.svc.UpdateNote(c.UserContext(), id, int(req.NoteID), req.content())
 	if err != nil {
 		return err
 	}
@@ -317,15 +295,12 @@ func (a *API) updateNote(c *fiber.Ctx) error {
 }
 
 func (a *API) deleteNote(c *fiber.Ctx) error {
-	id, m, err := cardPart(c)
+	var req noteRef
+	id, err := cardPart(c, &req)
 	if err != nil {
 		return err
 	}
-	noteID, err := optInt(m, "note_id", "note_id")
-	if err != nil {
-		return err
-	}
-	if err := a.svc.DeleteNote(c.UserContext(), id, deref(noteID)); err != nil {
+	if err := a.svc.DeleteNote(c.UserContext(), id, int(req.NoteID)); err != nil {
 		return err
 	}
 	return a.renderNotes(c, id, nil)
@@ -396,7 +371,7 @@ func formatDuration(s int64) string {
 	h, m, sec := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
 	out := ""
 	if days > 0 {
-		out = itoa64(days) + "d "
+		out = strconv.FormatInt(days, 10) + "d "
 	}
-	return out + itoa64(h) + "h " + itoa64(m) + "m " + itoa64(sec) + "s"
+	return out + fmt.Sprintf("%dh %dm %ds", h, m, sec)
 }

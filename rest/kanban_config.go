@@ -10,52 +10,22 @@ import (
 
 // /kanban_config: the account's kanban webhook (administrators only).
 
-func kanbanConfigInput(c *fiber.Ctx) (ops.KanbanConfigInput, error) {
-	var in ops.KanbanConfigInput
-	m, err := bodyMap(c)
-	if err != nil {
-		return in, err
+// kanbanConfigRequest is a config body, wrapped in kanban_config or not.
+type kanbanConfigRequest struct {
+	WebhookURL       *flexString  `json:"webhook_url"`
+	WebhookSecret    *flexString  `json:"webhook_secret"`
+	RegenerateSecret flexBool     `json:"regenerate_secret"`
+	Enabled          *flexBool    `json:"enabled"`
+	WebhookEvents    *flexStrings `json:"webhook_events"`
+	Settings         *flexObject  `json:"settings"`
+	Config           *flexObject  `json:"config"` // the forks' name for settings
+}
+
+func (r *kanbanConfigRequest) input() ops.KanbanConfigInput {
+	return ops.KanbanConfigInput{
+		WebhookURL: r.WebhookURL.ptr(), WebhookSecret: r.WebhookSecret.ptr(), RegenerateSecret: bool(r.RegenerateSecret),
+		Enabled: r.Enabled.ptr(), Events: (*[]string)(r.WebhookEvents), Settings: objectOrNil(either(r.Config, r.Settings)),
 	}
-	m = unwrap(m, "kanban_config")
-	if in.WebhookURL, err = optString(m, "webhook_url", "webhook_url"); err != nil {
-		return in, err
-	}
-	if in.WebhookSecret, err = optString(m, "webhook_secret", "webhook_secret"); err != nil {
-		return in, err
-	}
-	regen, err := optBool(m, "regenerate_secret", "regenerate_secret")
-	if err != nil {
-		return in, err
-	}
-	in.RegenerateSecret = deref(regen)
-	if in.Enabled, err = optBool(m, "enabled", "enabled"); err != nil {
-		return in, err
-	}
-	if v, sent := m["webhook_events"]; sent {
-		list, ok := v.([]any)
-		if !ok {
-			return in, invalidField("webhook_events", "Webhook events must be a list of event names")
-		}
-		events := make([]string, 0, len(list))
-		for _, e := range list {
-			s, ok := e.(string)
-			if !ok {
-				return in, invalidField("webhook_events", "Webhook events must be a list of event names")
-			}
-			events = append(events, s)
-		}
-		in.Events = &events
-	}
-	for _, key := range []string{"settings", "config"} { // the forks call it config
-		if v, sent := m[key]; sent && v != nil {
-			obj, ok := v.(map[string]any)
-			if !ok {
-				return in, invalidField(key, humanField(key)+" must be an object")
-			}
-			in.Settings = obj
-		}
-	}
-	return in, nil
 }
 
 func kanbanConfigJSON(cfg *ent.KanbanConfig) H {
@@ -81,11 +51,11 @@ func (a *API) showKanbanConfig(c *fiber.Ctx) error {
 }
 
 func (a *API) saveKanbanConfig(c *fiber.Ctx) error {
-	in, err := kanbanConfigInput(c)
-	if err != nil {
+	var req kanbanConfigRequest
+	if err := decode(c, "kanban_config", &req); err != nil {
 		return err
 	}
-	cfg, err := a.svc.SaveKanbanConfig(c.UserContext(), in)
+	cfg, err := a.svc.SaveKanbanConfig(c.UserContext(), req.input())
 	if err != nil {
 		return err
 	}

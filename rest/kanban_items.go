@@ -6,85 +6,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/wire"
 )
-
-// itemDetailKeys are the item_details keys stored in their own columns;
-// other keys are kept as sent.
-var itemDetailKeys = map[string]bool{
-	"title": true, "description": true, "priority": true, "value": true, "currency": true, "status": true,
-}
-
-// cardInput reads a card body, wrapped in kanban_item or not.
-func cardInput(c *fiber.Ctx) (ops.CardInput, error) {
-	m, err := bodyMap(c)
-	if err != nil {
-		return ops.CardInput{}, err
-	}
-	return cardInputFrom(unwrap(m, "kanban_item"))
-}
-
-func cardInputFrom(m map[string]any) (ops.CardInput, error) {
-	var in ops.CardInput
-	var err error
-	if in.FunnelID, err = optInt(m, "funnel_id", "funnel_id"); err != nil {
-		return in, err
-	}
-	if in.Stage, err = optString(m, "funnel_stage", "funnel_stage"); err != nil {
-		return in, err
-	}
-	if in.Position, err = optInt(m, "position", "position"); err != nil {
-		return in, err
-	}
-	if v, sent := m["conversation_display_id"]; sent && v == nil {
-		in.ClearConversation = true
-	} else if in.ConversationDisplayID, err = optInt(m, "conversation_display_id", "conversation_display_id"); err != nil {
-		return in, err
-	}
-	if in.AssignedAgents, err = optInts(m, "assigned_agents", "assigned_agents"); err != nil {
-		return in, err
-	}
-	raw, sent := m["item_details"]
-	if !sent || raw == nil {
-		return in, nil
-	}
-	details, ok := raw.(map[string]any)
-	if !ok {
-		return in, invalidField("item_details", "Item details must be an object")
-	}
-	return in, readItemDetails(details, &in)
-}
-
-func readItemDetails(d map[string]any, in *ops.CardInput) error {
-	var err error
-	if in.Title, err = optString(d, "title", "item_details.title"); err != nil {
-		return err
-	}
-	if in.Description, err = optString(d, "description", "item_details.description"); err != nil {
-		return err
-	}
-	if in.Priority, err = optString(d, "priority", "item_details.priority"); err != nil {
-		return err
-	}
-	if in.Value, err = optFloat(d, "value", "item_details.value"); err != nil {
-		return err
-	}
-	if in.Currency, err = readCurrency(d); err != nil {
-		return err
-	}
-	in.Details = map[string]any{}
-	for k, v := range d {
-		if !itemDetailKeys[k] {
-			in.Details[k] = v
-		}
-	}
-	return nil
-}
-
-func readCurrency(d map[string]any) (map[string]string, error) {
-	return ops.CurrencyOf(d["currency"], "item_details.currency")
-}
 
 // cardFilter reads the index filters shared by the lists and the export.
 func cardFilter(c *fiber.Ctx) (ops.CardFilter, error) {
@@ -96,12 +21,10 @@ func cardFilter(c *fiber.Ctx) (ops.CardFilter, error) {
 		}
 	}
 	conv := c.Query("conversation_id", c.Query("conversation"))
-	if conv != "" {
-		n, ok := toInt(conv)
-		if !ok {
+	if strings.TrimSpace(conv) != "" {
+		if f.ConversationDisplayID, err = coerce.Int(conv); err != nil {
 			return f, invalidField("conversation_id", "conversation_id must be an integer")
 		}
-		f.ConversationDisplayID = n
 	}
 	f.Stage = strings.TrimSpace(c.Query("stage_id", c.Query("funnel_stage")))
 	return f, nil
@@ -151,7 +74,11 @@ func (a *API) showCard(c *fiber.Ctx) error {
 }
 
 func (a *API) createCard(c *fiber.Ctx) error {
-	in, err := cardInput(c)
+	var req cardRequest
+	if err := decode(c, "kanban_item", &req); err != nil {
+		return err
+	}
+	in, err := req.input()
 	if err != nil {
 		return err
 	}
@@ -167,7 +94,11 @@ func (a *API) updateCard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := cardInput(c)
+	var req cardRequest
+	if err := decode(c, "kanban_item", &req); err != nil {
+		return err
+	}
+	in, err := req.input()
 	if err != nil {
 		return err
 	}
@@ -197,26 +128,11 @@ func (a *API) moveCard(acrossFunnels bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		m, err := bodyMap(c)
-		if err != nil {
+		var req moveRequest
+		if err := decode(c, "kanban_item", &req); err != nil {
 			return err
 		}
-		m = unwrap(m, "kanban_item")
-		var in ops.MoveInput
-		if in.Stage, err = optString(m, "funnel_stage", "funnel_stage"); err != nil {
-			return err
-		}
-		if in.Stage == nil {
-			if in.Stage, err = optString(m, "new_stage", "funnel_stage"); err != nil {
-				return err
-			}
-		}
-		if in.Position, err = optInt(m, "position", "position"); err != nil {
-			return err
-		}
-		if in.FunnelID, err = optInt(m, "funnel_id", "funnel_id"); err != nil {
-			return err
-		}
+		in := req.input()
 		if acrossFunnels && in.FunnelID == nil {
 			return invalidField("funnel_id", "Funnel can't be blank: move names the funnel and stage to go to")
 		}
@@ -230,51 +146,18 @@ func (a *API) moveCard(acrossFunnels bool) fiber.Handler {
 
 // reorderCards serves POST /kanban_items/reorder {positions: [{id, position, funnel_stage?}]}.
 func (a *API) reorderCards(c *fiber.Ctx) error {
-	m, err := bodyMap(c)
-	if err != nil {
+	var req reorderRequest
+	if err := decode(c, "kanban_item", &req); err != nil {
 		return err
 	}
-	entries, err := reorderEntries(m)
-	if err != nil {
-		return err
+	if req.Positions == nil {
+		return invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
 	}
-	items, err := a.svc.ReorderCards(c.UserContext(), entries)
+	items, err := a.svc.ReorderCards(c.UserContext(), *req.Positions)
 	if err != nil {
 		return err
 	}
 	return c.JSON(H{"payload": cardsJSON(items)})
-}
-
-// reorderEntries reads the positions of a reorder body.
-func reorderEntries(m map[string]any) ([]ops.ReorderEntry, error) {
-	list, ok := unwrap(m, "kanban_item")["positions"].([]any)
-	if !ok {
-		return nil, invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
-	}
-	entries := make([]ops.ReorderEntry, 0, len(list))
-	for _, el := range list {
-		obj, ok := el.(map[string]any)
-		if !ok {
-			return nil, invalidField("positions", "Positions must be a list of {id, position, funnel_stage?}")
-		}
-		id, err := optInt(obj, "id", "positions")
-		if err != nil {
-			return nil, err
-		}
-		pos, err := optInt(obj, "position", "positions")
-		if err != nil {
-			return nil, err
-		}
-		stage, err := optString(obj, "funnel_stage", "positions")
-		if err != nil {
-			return nil, err
-		}
-		if id == nil || pos == nil {
-			return nil, invalidField("positions", "Each position needs an id and a position")
-		}
-		entries = append(entries, ops.ReorderEntry{ID: *id, Position: *pos, Stage: stage})
-	}
-	return entries, nil
 }
 
 func (a *API) changeCardStatus(c *fiber.Ctx) error {
@@ -282,15 +165,11 @@ func (a *API) changeCardStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := bodyMap(c)
-	if err != nil {
+	var req statusRequest
+	if err := decode(c, "kanban_item", &req); err != nil {
 		return err
 	}
-	status, err := optString(unwrap(m, "kanban_item"), "status", "status")
-	if err != nil {
-		return err
-	}
-	it, err := a.svc.ChangeCardStatus(c.UserContext(), id, deref(status))
+	it, err := a.svc.ChangeCardStatus(c.UserContext(), id, string(req.Status))
 	if err != nil {
 		return err
 	}
