@@ -2,11 +2,11 @@ package graph
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/wire"
 )
@@ -164,7 +164,7 @@ func cardInput(in model.KanbanItemInput) (ops.CardInput, error) {
 }
 
 func checklistInput(in model.ChecklistItemInput) ops.ChecklistInput {
-	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
+	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: coerce.UTC(in.DueDate), AgentID: in.AgentID}
 }
 
 func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
@@ -175,7 +175,7 @@ func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
 	f.FunnelID, f.Stage, f.AgentID = deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
 	f.ConversationDisplayID, f.Query = deref(in.ConversationDisplayID), deref(in.Query)
 	f.Priorities, f.Statuses = in.Priorities, in.Statuses
-	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, in.CreatedFrom, in.CreatedTo
+	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, coerce.UTC(in.CreatedFrom), coerce.UTC(in.CreatedTo)
 	return f
 }
 
@@ -186,22 +186,16 @@ func automationInput(in model.KanbanAutomationInput) ops.AutomationInput {
 	}
 }
 
+// columnMapping reads an import's column → card field mapping as REST
+// reads its mappings.
+func columnMapping(m map[string]any) (map[string]string, error) {
+	return coerce.StringMap(m, "mapping")
+}
+
 // optionalList tells a list not sent (nil) from one sent empty.
 func optionalList[T any](xs []T) *[]T {
 	if xs == nil {
 		return nil
 	}
 	return &xs
-}
-
-// stringMap reads a GraphQL Map of strings (a CSV column mapping).
-func stringMap(m map[string]any) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = fmt.Sprint(v)
-	}
-	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -199,7 +200,7 @@ func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, us
 func (r *mutationResolver) CreateConversation(ctx context.Context, input model.CreateConversationInput) (*ent.Conversation, error) {
 	return r.svc.CreateConversation(ctx, ops.ConversationInput{
 		SourceID: input.SourceID, InboxID: input.InboxID, ContactID: input.ContactID, Status: input.Status,
-		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: input.SnoozedUntil,
+		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: coerce.UTC(input.SnoozedUntil),
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
 		Message: messageInput(input.Message),
 	})
@@ -207,7 +208,7 @@ func (r *mutationResolver) CreateConversation(ctx context.Context, input model.C
 
 // ToggleConversationStatus is the resolver for the toggleConversationStatus field.
 func (r *mutationResolver) ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*ent.Conversation, error) {
-	return r.svc.ToggleStatus(ctx, displayID, status, snoozedUntil)
+	return r.svc.ToggleStatus(ctx, displayID, status, coerce.UTC(snoozedUntil))
 }
 
 // SetConversationLabels is the resolver for the setConversationLabels field.
@@ -414,12 +415,16 @@ func (r *mutationResolver) DeleteKanbanAutomation(ctx context.Context, id int) (
 
 // ImportKanbanItems is the resolver for the importKanbanItems field.
 func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.KanbanImportResult, error) {
+	columns, err := columnMapping(mapping)
+	if err != nil {
+		return nil, err
+	}
 	header, rows, err := ops.ParseCSV(file.File)
 	if err != nil {
 		return nil, err
 	}
 	res, err := r.svc.ImportCards(ctx, ops.ImportInput{FunnelID: funnelID, DefaultStage: deref(defaultStage),
-		Mapping: stringMap(mapping), Header: header, Rows: rows})
+		Mapping: columns, Header: header, Rows: rows})
 	if err != nil {
 		return nil, err
 	}
