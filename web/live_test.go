@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/web"
 )
@@ -32,6 +33,9 @@ func TestConsoleBoardSocketKeepsTime(t *testing.T) {
 			t.Fatalf("creating a card: %d %v", st, card)
 		}
 		cardID := int(card["id"].(float64))
+		// The card's creation may still be on its way through NOTIFY: a
+		// socket opened before it arrives would be sent it.
+		apitest.Settle(t, c.srv.Events, c.account)
 		open := func(answer bool) (*websocket.Conn, <-chan struct{}) {
 			header := http.Header{"Cookie": {c.cookie}, "Origin": {c.base}}
 			ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app(fmt.Sprintf("/funnels/%d/live", funnel)), header)

@@ -63,3 +63,11 @@ func (l *EventLog) Expect(t testing.TB, want []events.Kind) {
 		t.Errorf("events: got %v, want %v", got, want)
 	}
 }
+
+// Settle waits until every event of account published so far has reached
+// the hub's listeners (on PostgreSQL, come back through NOTIFY), so that a
+// listener made next hears only what happens from now on.
+func Settle(t testing.TB, hub *events.Hub, account int) {
+	t.Helper()
+	Listen(t, hub, account).sub.Cancel()
+}
