@@ -164,7 +164,7 @@ func cardInput(in model.KanbanItemInput) (ops.CardInput, error) {
 }
 
 func checklistInput(in model.ChecklistItemInput) ops.ChecklistInput {
-	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: coerce.UTC(in.DueDate), AgentID: in.AgentID}
+	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
 }
 
 func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
@@ -175,7 +175,7 @@ func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
 	f.FunnelID, f.Stage, f.AgentID = deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
 	f.ConversationDisplayID, f.Query = deref(in.ConversationDisplayID), deref(in.Query)
 	f.Priorities, f.Statuses = in.Priorities, in.Statuses
-	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, coerce.UTC(in.CreatedFrom), coerce.UTC(in.CreatedTo)
+	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, in.CreatedFrom, in.CreatedTo
 	return f
 }
 

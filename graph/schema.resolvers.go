@@ -12,7 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
-	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -200,7 +199,7 @@ func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, us
 func (r *mutationResolver) CreateConversation(ctx context.Context, input model.CreateConversationInput) (*ent.Conversation, error) {
 	return r.svc.CreateConversation(ctx, ops.ConversationInput{
 		SourceID: input.SourceID, InboxID: input.InboxID, ContactID: input.ContactID, Status: input.Status,
-		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: coerce.UTC(input.SnoozedUntil),
+		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: input.SnoozedUntil,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
 		Message: messageInput(input.Message),
 	})
@@ -208,7 +207,7 @@ func (r *mutationResolver) CreateConversation(ctx context.Context, input model.C
 
 // ToggleConversationStatus is the resolver for the toggleConversationStatus field.
 func (r *mutationResolver) ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*ent.Conversation, error) {
-	return r.svc.ToggleStatus(ctx, displayID, status, coerce.UTC(snoozedUntil))
+	return r.svc.ToggleStatus(ctx, displayID, status, snoozedUntil)
 }
 
 // SetConversationLabels is the resolver for the setConversationLabels field.

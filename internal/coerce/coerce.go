@@ -81,16 +81,6 @@ func Day(s string) (time.Time, error) {
 	return t, nil
 }
 
-// UTC is a time that arrived typed (a GraphQL Time), kept in UTC as Time
-// keeps it; nil stays nil.
-func UTC(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 // StringMap reads an object whose values name things (a CSV import's
 // column → card field mapping): each value is a string, null is "". An
 // empty object is nil, as if nothing was sent. field names the input in

@@ -64,16 +64,6 @@ func TestList(t *testing.T) {
 	}
 }
 
-func TestUTC(t *testing.T) {
-	if UTC(nil) != nil {
-		t.Error("UTC(nil) is not nil")
-	}
-	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.FixedZone("+02", 7200))
-	if got := UTC(&at); got.Location() != time.UTC || !got.Equal(at) {
-		t.Errorf("UTC(%v) = %v", at, got)
-	}
-}
-
 func TestStringMap(t *testing.T) {
 	for _, c := range []struct {
 		name string
