@@ -6,6 +6,7 @@
 package coerce
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -32,6 +33,28 @@ func Float(s string) (float64, error) {
 		return 0, fmt.Errorf("%s is not a number", shown(s))
 	}
 	return f, nil
+}
+
+// Number reads a number left untyped by a decoder (a JSON or GraphQL map
+// value): JSON's float64, GraphQL's integers, a json.Number, or text read
+// as Float reads it. ok is false for anything else.
+func Number(v any) (f float64, ok bool) {
+	var err error
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err = Float(x.String())
+	case string:
+		f, err = Float(x)
+	default:
+		return 0, false
+	}
+	return f, err == nil
 }
 
 // Bool reads a boolean as strconv.ParseBool spells it (true, false, 1, 0,

@@ -1,7 +1,9 @@
 package coerce
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -55,6 +57,23 @@ func floatOf(s string) (any, error) { return Float(s) }
 func boolOf(s string) (any, error)  { return Bool(s) }
 func timeOf(s string) (any, error)  { return Time(s) }
 func dayOf(s string) (any, error)   { return Day(s) }
+
+func TestNumber(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want float64
+		ok   bool
+	}{
+		{12.5, 12.5, true}, {3, 3, true}, {int64(-4), -4, true}, {json.Number("7"), 7, true},
+		{" 2.5 ", 2.5, true}, {"lots", 0, false}, {"NaN", 0, false}, {json.Number("1e400"), 0, false},
+		{math.Inf(1), 0, false}, {true, 0, false}, {nil, 0, false},
+	} {
+		got, ok := Number(c.in)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("Number(%#v) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
 
 func TestList(t *testing.T) {
 	for in, want := range map[string]string{"a, b,,c ": "[a b c]", "": "[]", " , ": "[]", "one": "[one]"} {

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/coerce"
 )
 
 // FilterCondition is one condition of Chatwoot's filter body; QueryOperator
@@ -328,7 +329,7 @@ func dateCondition(col, op, value string, now time.Time) (func(*sql.Selector) *s
 		t = now.AddDate(0, 0, -days)
 	} else {
 		var err error
-		if t, err = parseDate(value); err != nil {
+		if t, err = coerce.Day(value); err != nil {
 			return nil, err
 		}
 	}
@@ -338,18 +339,6 @@ func dateCondition(col, op, value string, now time.Time) (func(*sql.Selector) *s
 		}
 		return sql.LT(s.C(col), t)
 	}, nil
-}
-
-// parseDate reads YYYY-MM-DD or an ISO 8601 time, in UTC.
-func parseDate(v string) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return t.UTC(), nil
-	}
-	if t, err := time.Parse("2006-01-02", v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date (use YYYY-MM-DD or ISO 8601)", v)
 }
 
 func boolCondition(col, op, value string) (func(*sql.Selector) *sql.Predicate, error) {

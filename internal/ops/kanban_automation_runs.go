@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
+	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -146,13 +147,13 @@ func (s *Service) runAction(ctx context.Context, a *ent.KanbanAutomation, cardID
 	case kanbanautomation.ActionTypeMove:
 		stage, _ := cfg["funnel_stage"].(string)
 		in := MoveInput{Stage: &stage}
-		if id, ok := numberOf(cfg["funnel_id"]); ok {
+		if id, ok := coerce.Number(cfg["funnel_id"]); ok {
 			n := int(id)
 			in.FunnelID = &n
 		}
 		_, err = s.MoveCard(ctx, cardID, in)
 	case kanbanautomation.ActionTypeAssign:
-		id, _ := numberOf(cfg["agent_id"])
+		id, _ := coerce.Number(cfg["agent_id"])
 		var assigned bool
 		if assigned, err = s.cardHasAgent(ctx, cardID, int(id)); err == nil && !assigned {
 			// Any refusal now (an agent who left the account) is a failure.
@@ -199,7 +200,7 @@ func (s *Service) RunIdleAutomations(ctx context.Context) {
 
 func (s *Service) runIdle(ctx context.Context, a *ent.KanbanAutomation) {
 	sys := asAccountSystem(ctx, a.AccountID, 0)
-	hours, _ := numberOf(a.TriggerConfig["hours"])
+	hours, _ := coerce.Number(a.TriggerConfig["hours"])
 	idle := time.Duration(hours * float64(time.Hour))
 	now := s.now()
 	claim := s.client.KanbanAutomation.Update().Where(kanbanautomation.ID(a.ID))

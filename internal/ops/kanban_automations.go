@@ -3,7 +3,6 @@ package ops
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/switchboard/switchboard/ent"
@@ -11,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/coerce"
 )
 
 // Kanban automations: when a card enters a stage, changes status or sits in
@@ -184,7 +184,7 @@ func (s *Service) checkTrigger(ctx context.Context, c *ent.Client, a *ent.Kanban
 			return apperr.Invalid("trigger_config.status must be one of "+strings.Join(CardStatuses, ", "), "trigger_config")
 		}
 	case kanbanautomation.TriggerTypeIdle:
-		if hours, ok := numberOf(cfg["hours"]); !ok || hours <= 0 {
+		if hours, ok := coerce.Number(cfg["hours"]); !ok || hours <= 0 {
 			return apperr.Invalid("An idle trigger needs trigger_config.hours greater than 0", "trigger_config")
 		}
 		if stage != "" && a.FunnelID == nil {
@@ -204,7 +204,7 @@ func (s *Service) checkAction(ctx context.Context, c *ent.Client, a *ent.KanbanA
 	switch a.ActionType {
 	case kanbanautomation.ActionTypeMove:
 		stage, _ := cfg["funnel_stage"].(string)
-		funnelID, ok := numberOf(cfg["funnel_id"])
+		funnelID, ok := coerce.Number(cfg["funnel_id"])
 		if !ok && a.FunnelID != nil {
 			funnelID, ok = float64(*a.FunnelID), true
 		}
@@ -215,7 +215,7 @@ func (s *Service) checkAction(ctx context.Context, c *ent.Client, a *ent.KanbanA
 			return apperr.Invalidf("action_config", "action_config.funnel_stage %q is not a stage of funnel %d", stage, int(funnelID))
 		}
 	case kanbanautomation.ActionTypeAssign:
-		id, ok := numberOf(cfg["agent_id"])
+		id, ok := coerce.Number(cfg["agent_id"])
 		if !ok {
 			return apperr.Invalid("An assign needs action_config.agent_id", "action_config")
 		}
@@ -232,24 +232,4 @@ func (s *Service) checkAction(ctx context.Context, c *ent.Client, a *ent.KanbanA
 		}
 	}
 	return nil
-}
-
-// numberOf reads a number as JSON (float64) or GraphQL (int64) decode it,
-// or a numeric string.
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil
-	case fmt.Stringer: // json.Number
-		f, err := strconv.ParseFloat(x.String(), 64)
-		return f, err == nil
-	}
-	return 0, false
 }
