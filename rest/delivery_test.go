@@ -65,8 +65,8 @@ func (r *receiver) requests() []received {
 
 // fastRetries keeps the retry schedule short enough for a test.
 var fastRetries = jobs.Retries{
-	Messages: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
-	Webhooks: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
+	Messages: jobs.Backoff{First: 10 * time.Millisecond, Max: 10 * time.Millisecond, Budget: 20 * time.Millisecond},
+	Webhooks: jobs.Backoff{First: 10 * time.Millisecond, Max: 10 * time.Millisecond, Budget: 20 * time.Millisecond},
 }
 
 // newDeliveryApp is an app whose channels really send, to local receivers.
@@ -142,8 +142,8 @@ func TestAPIChannelDelivery(t *testing.T) {
 		if _, reason := a.messageStatus(conv2, m2.int(t, "id")); reason == "" {
 			t.Error("a failed message has no content_attributes.external_error")
 		}
-		if n := len(down.requests()); n != 1+len(fastRetries.Messages) {
-			t.Errorf("a failing receiver got %d attempts, want %d", n, 1+len(fastRetries.Messages))
+		if n := len(down.requests()); n != 1+fastRetries.Messages.Retries() {
+			t.Errorf("a failing receiver got %d attempts, want %d", n, 1+fastRetries.Messages.Retries())
 		}
 	})
 }
@@ -551,8 +551,8 @@ func TestEmailChannelRetries(t *testing.T) {
 		if _, reason := a.messageStatus(conv, id); !strings.Contains(reason, "timeout") {
 			t.Errorf("content_attributes.external_error is %q, want a timeout", reason)
 		}
-		if sessions, _ := silent.received(); sessions != 1+len(fastRetries.Messages) {
-			t.Errorf("the silent server had %d sessions, want %d (an attempt and the retries)", sessions, 1+len(fastRetries.Messages))
+		if sessions, _ := silent.received(); sessions != 1+fastRetries.Messages.Retries() {
+			t.Errorf("the silent server had %d sessions, want %d (an attempt and the retries)", sessions, 1+fastRetries.Messages.Retries())
 		}
 		if took := time.Since(started); took > 6*time.Second {
 			t.Errorf("failing took %s: attempts are not bounded by the 1-second SMTP timeout", took)

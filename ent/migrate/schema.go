@@ -218,6 +218,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{AutomationRunsColumns[10]},
 			},
+			{
+				Name:    "automationrun_kanban_item_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{AutomationRunsColumns[3], AutomationRunsColumns[0]},
+			},
 		},
 	}
 	// CardNotesColumns holds the columns for the "card_notes" table.
@@ -1083,6 +1088,14 @@ var (
 				Name:    "message_next_delivery_at",
 				Unique:  false,
 				Columns: []*schema.Column{MessagesColumns[17]},
+			},
+			{
+				Name:    "message_pending_by_conversation",
+				Unique:  false,
+				Columns: []*schema.Column{MessagesColumns[18], MessagesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "next_delivery_at IS NOT NULL",
+				},
 			},
 		},
 	}
