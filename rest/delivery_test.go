@@ -261,9 +261,13 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		if err := json.Unmarshal(got.Body, &body); err != nil || body["event"] != "contact_created" || body["name"] != "Signed" {
 			t.Errorf("webhook body %s, want contact_created for Signed", got.Body)
 		}
+		// Deliveries may arrive out of order: each says when its change happened.
+		if at, err := time.Parse(time.RFC3339, fmt.Sprint(body["occurred_at"])); err != nil || time.Since(at) > time.Minute {
+			t.Errorf("webhook occurred_at %v, want the time of the change", body["occurred_at"])
+		}
 		// One wire format: the webhook's contact is the REST API's contact.
 		shown := a.mustDo(request{method: "GET", path: a.path("/contacts/%v", body["id"])}, http.StatusOK)
-		sameObject(t, "the contact_created webhook", body, mustGet(t, shown, "payload"), "event", "account", "contact_inboxes")
+		sameObject(t, "the contact_created webhook", body, mustGet(t, shown, "payload"), "event", "occurred_at", "account", "contact_inboxes")
 		waitFor(t, "the delivery log to say delivered", func() bool {
 			r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hookID)}, http.StatusOK)
 			st, _ := r.get("payload.0.status")
@@ -283,7 +287,7 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		var convBody map[string]any
 		_ = json.Unmarshal(hook.requests()[1].Body, &convBody)
 		shownConv := a.mustDo(request{method: "GET", path: a.path("/conversations/%d", cv)}, http.StatusOK)
-		sameObject(t, "the conversation_created webhook", convBody, shownConv.JSON, "event", "messages")
+		sameObject(t, "the conversation_created webhook", convBody, shownConv.JSON, "event", "occurred_at", "messages")
 	})
 }
 

@@ -234,17 +234,14 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 	if err != nil {
 		return err
 	}
-	body := map[string]any{"event": event}
-	for k, v := range p {
-		body[k] = v
-	}
-	raw, err := json.Marshal(body)
+	now := s.now()
+	raw, err := webhookBody(event, p, now)
 	if err != nil {
 		return err
 	}
 	return c.WebhookDelivery.Create().SetAccountID(accountID).
 		SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).SetKanbanTarget(true).
-		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(string(raw)).SetNextAttemptAt(s.now()).Exec(ctx)
+		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(string(raw)).SetNextAttemptAt(now).Exec(ctx)
 }
 
 // wantsEvent reads settings.webhook_events; absent means every event.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
@@ -14,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/webhook"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // WebhookEvents are the events an account webhook may subscribe to: every
@@ -150,18 +152,25 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 	if err != nil {
 		return err
 	}
-	body := map[string]any{"event": event}
-	for k, v := range p {
-		body[k] = v
-	}
-	raw, err := json.Marshal(body)
+	now := s.now()
+	raw, err := webhookBody(event, p, now)
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
 		b.SetAccountID(subs[i].AccountID).SetDeliveryID("msg_" + strings.ReplaceAll(uuid.NewString(), "-", "")).
 			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(string(raw)).
 			SetNextAttemptAt(now)
 	}).Exec(ctx)
+}
+
+// webhookBody is an event's webhook body: its payload, the event's name,
+// and occurred_at, the time of the change (deliveries may arrive out of
+// order, and retried ones late).
+func webhookBody(event events.Kind, p map[string]any, at time.Time) ([]byte, error) {
+	body := map[string]any{"event": event, "occurred_at": wire.Time(at)}
+	for k, v := range p {
+		body[k] = v
+	}
+	return json.Marshal(body)
 }
