@@ -228,6 +228,11 @@ func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDispla
 	return messageID, nil
 }
 
+// RetryMessage is the resolver for the retryMessage field.
+func (r *mutationResolver) RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error) {
+	return r.svc.RetryMessage(ctx, conversationDisplayID, messageID)
+}
+
 // CreateScheduledMessage is the resolver for the createScheduledMessage field.
 func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
 	return r.svc.CreateScheduledMessage(ctx, ops.ScheduleScope{}, scheduleInput(input), uploads(attachments))

@@ -5,8 +5,15 @@ package rest_test
 // 404 for each of them (issue 10: one rule, the privacy policy).
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // mxInboxWrite: a write naming inbox 1 (or its contact) in the body: hidden
@@ -31,6 +38,14 @@ func mxFreshMessage(c *mxCell) {
 		c.t.Fatalf("setup message: %s", r)
 	}
 	c.ids["message_id"] = r.int(c.t, "id")
+}
+
+// mxFailedMessage is a fresh message whose delivery failed (written
+// straight to the database: the matrix's inbox does not deliver), for the
+// retry route.
+func mxFailedMessage(c *mxCell) {
+	mxFreshMessage(c)
+	failMessage(c.t, c.w.srv.DB.Client, c.ids["message_id"])
 }
 
 // mxFreshSchedule schedules a message in the conversation as A's
@@ -63,6 +78,8 @@ func conversationEntries() map[string]mxEntry {
 		"POST " + acc + "/conversations/:id/messages":      {want: inboxRow(o404), body: sameBody(H{"content": "Hello"})},
 		// Any agent of the inbox may delete a message (Chatwoot).
 		"DELETE " + acc + "/conversations/:id/messages/:message_id": {want: inboxRow(o404), setup: mxFreshMessage},
+		// Any agent of the inbox may retry a failed message (Chatwoot).
+		"POST " + acc + "/conversations/:id/messages/:message_id/retry": {want: inboxRow(o404), setup: mxFailedMessage},
 		// A message's file, and a scheduled message's.
 		"GET " + acc + "/attachments/:id": {want: inboxRow(o404),
 			variants: map[string]func(c *mxCell){"schedule file": func(c *mxCell) { c.ids["id"] = c.w.SchedFile }}},
@@ -88,4 +105,19 @@ func conversationEntries() map[string]mxEntry {
 		out["DELETE "+p+"/:id"] = mxEntry{want: mxAuthorOrAdmin(o404), setup: mxFreshSchedule}
 	}
 	return out
+}
+
+// failMessage marks message id failed once its delivery (if any) is over,
+// so the job runner does not overwrite the status.
+func failMessage(t *testing.T, c *ent.Client, id int) {
+	t.Helper()
+	ctx := viewer.SystemContext(context.Background())
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Message.GetX(ctx, id).NextDeliveryAt != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("message %d is still being delivered", id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
 }

@@ -44,6 +44,6 @@ func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, so
 	if delivery.IsPermanent(sendErr) || !retry {
 		return r.svc.MarkFailed(ctx, id, sendErr.Error())
 	}
-	_, err := r.svc.RetryDelivery(ctx, id, wait)
+	_, err := r.svc.RetryDelivery(ctx, id, wait, sendErr.Error())
 	return err
 }
