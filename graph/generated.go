@@ -525,6 +525,7 @@ type ComplexityRoot struct {
 		ReorderFunnelStages      func(childComplexity int, id int, slugs []string) int
 		ReorderKanbanItems       func(childComplexity int, positions []*model.KanbanPositionInput) int
 		RetryMessage             func(childComplexity int, conversationDisplayID int, messageID int) int
+		RetryWebhookDelivery     func(childComplexity int, webhookID int, deliveryID int) int
 		SaveKanbanConfig         func(childComplexity int, input model.KanbanConfigInput) int
 		SetContactLabels         func(childComplexity int, id int, labels []string) int
 		SetConversationLabels    func(childComplexity int, displayID int, labels []string) int
@@ -734,6 +735,7 @@ type MutationResolver interface {
 	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error)
 	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error)
 	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error)
+	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (int, error)
 	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
 	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
 	CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
@@ -3141,6 +3143,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RetryMessage(childComplexity, args["conversationDisplayID"].(int), args["messageID"].(int)), true
+	case "Mutation.retryWebhookDelivery":
+		if e.ComplexityRoot.Mutation.RetryWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryWebhookDelivery(childComplexity, args["webhookID"].(int), args["deliveryID"].(int)), true
 	case "Mutation.saveKanbanConfig":
 		if e.ComplexityRoot.Mutation.SaveKanbanConfig == nil {
 			break
@@ -6465,6 +6478,28 @@ func (ec *executionContext) field_Mutation_retryMessage_args(ctx context.Context
 		return nil, err
 	}
 	args["messageID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "deliveryID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deliveryID"] = arg1
 	return args, nil
 }
 
@@ -16511,6 +16546,50 @@ func (ec *executionContext) fieldContext_Mutation_retryMessage(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_retryMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryWebhookDelivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["webhookID"].(int), fc.Args["deliveryID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryWebhookDelivery_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -42080,6 +42159,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "retryMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryWebhookDelivery":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryWebhookDelivery(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -120,4 +121,14 @@ func failMessage(t *testing.T, c *ent.Client, id int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
+}
+
+// failedDelivery writes a failed delivery to webhook webhookID of account
+// accountID straight to the database (the matrix's receiver answers every
+// delivery), for the retry route, and returns its id.
+func failedDelivery(c *ent.Client, accountID, webhookID int, n int64) int {
+	return c.WebhookDelivery.Create().SetAccountID(accountID).SetSubscriptionID(webhookID).
+		SetDeliveryID(fmt.Sprintf("msg_failed_%d", n)).SetURL("http://127.0.0.1:1/hook").SetEvent("message_created").
+		SetPayload("{}").SetStatus(webhookdelivery.StatusFailed).SetAttempts(3).SetLastError("receiver answered 503").
+		SaveX(viewer.SystemContext(context.Background())).ID
 }

@@ -90,6 +90,7 @@ func (a *API) routes(app *fiber.App) {
 	acc.Put("/webhooks/:id", a.updateWebhook)
 	acc.Delete("/webhooks/:id", a.deleteWebhook)
 	acc.Get("/webhooks/:id/deliveries", a.webhookDeliveries)
+	acc.Post("/webhooks/:id/deliveries/:delivery_id/retry", a.retryWebhookDelivery)
 
 	acc.Get("/agents", a.listAgents)
 	acc.Post("/agents", a.createAgent)

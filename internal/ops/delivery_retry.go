@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 )
@@ -41,4 +42,31 @@ func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*
 		return nil, apperr.From(err)
 	}
 	return m, nil
+}
+
+// RetryWebhookDelivery sends a failed webhook delivery again, with the same
+// webhook-id and a fresh retry budget. Only a failed delivery can be
+// retried: a pending one is already being retried, a delivered one arrived.
+func (s *Service) RetryWebhookDelivery(ctx context.Context, webhookID, deliveryID int) (*ent.WebhookDelivery, error) {
+	if _, err := s.Webhook(ctx, webhookID); err != nil {
+		return nil, err
+	}
+	var d *ent.WebhookDelivery
+	err := s.inTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
+		d, err = c.WebhookDelivery.Query().
+			Where(webhookdelivery.ID(deliveryID), webhookdelivery.SubscriptionID(webhookID)).Only(ctx)
+		if err != nil {
+			return notFound(err, "Webhook delivery")
+		}
+		if d.Status != webhookdelivery.StatusFailed {
+			return apperr.Conflict("Only a failed webhook delivery can be retried")
+		}
+		d, err = c.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetAttempts(0).
+			SetNextAttemptAt(s.now()).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return d, nil
 }
