@@ -27,7 +27,10 @@ type kind struct {
 	// writer, so kinds that only write to the database gain nothing from
 	// more than one there.
 	workers, postgresWorkers, sqliteWorkers int
-	run                                     func(ctx context.Context, id int) error
+	// reportsOutcome: run counts its own outcome (deliveries tell
+	// delivered, retrying and failed apart).
+	reportsOutcome bool
+	run            func(ctx context.Context, id int) error
 }
 
 // claim moves the due column of up to n due rows a lease ahead and returns

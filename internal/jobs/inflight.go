@@ -142,3 +142,10 @@ func (f *inflight) count(k kind) int {
 	defer f.mu.Unlock()
 	return len(f.of(k).claims)
 }
+
+// running is how many jobs of k run now.
+func (f *inflight) running(k kind) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.of(k).running
+}

@@ -17,7 +17,7 @@ type Channels interface {
 // were written, across instances and retries.
 func messageKind(r *Runner) kind {
 	return kind{table: "messages", dueColumn: "next_delivery_at", keyExpr: "inbox_id", perKey: 4,
-		orderColumn: "conversation_id", run: r.deliverMessage, postgresWorkers: 16, sqliteWorkers: 8}
+		orderColumn: "conversation_id", run: r.deliverMessage, reportsOutcome: true, postgresWorkers: 16, sqliteWorkers: 8}
 }
 
 // deliverMessage makes one attempt at sending a message and records it.
@@ -38,12 +38,15 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, sourceID string, sendErr error) error {
 	id := job.Message.ID
 	if sendErr == nil {
+		r.outcome("messages", outcomeDone)
 		return r.svc.MarkDelivered(ctx, id, sourceID)
 	}
 	wait, retry := r.retries.Messages.next(job.Message.DeliveryAttempts + 1)
 	if delivery.IsPermanent(sendErr) || !retry {
+		r.outcome("messages", outcomeFailed)
 		return r.svc.MarkFailed(ctx, id, sendErr.Error())
 	}
+	r.outcome("messages", outcomeRetrying)
 	_, err := r.svc.RetryDelivery(ctx, id, wait, sendErr.Error())
 	return err
 }

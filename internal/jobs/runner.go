@@ -84,14 +84,8 @@ type Runner struct {
 	ran sync.Map // table → *atomic.Int64
 	// alive is when the loop last reported (Unix nanoseconds): readiness
 	// tells a stalled runner from an idle one by it.
-	alive atomic.Int64
-	// Observer, when set before Start, hears of every finished job.
-	Observer Observer
-}
-
-// Observer hears how jobs go (the metrics do).
-type Observer interface {
-	JobDone(table string, err error)
+	alive   atomic.Int64
+	metrics *metrics
 }
 
 // Alive is when the loop last reported: at every pass and after every job.
@@ -137,6 +131,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		wake:     make(chan struct{}, 1),
 		inflight: newInflight(),
 	}
+	r.metrics = newMetrics(r)
 	if database.Dialect != dialect.Postgres {
 		r.writes = new(sync.Mutex)
 	}
@@ -285,11 +280,12 @@ func (r *Runner) runOne(ctx context.Context, k kind, j job) {
 	err := k.run(ctx, j.id)
 	if err != nil && ctx.Err() == nil {
 		slog.Error("running job", "table", k.table, "id", j.id, "err", err)
+		r.outcome(k.table, outcomeError)
 	}
 	if ctx.Err() == nil {
 		r.count(k.table)
-		if r.Observer != nil {
-			r.Observer.JobDone(k.table, err)
+		if err == nil && !k.reportsOutcome {
+			r.outcome(k.table, outcomeDone)
 		}
 	}
 	r.reportAlive()

@@ -21,7 +21,7 @@ func webhookKind(r *Runner) kind {
 	// have no subscription and count against their account.
 	return kind{
 		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: 4,
-		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, postgresWorkers: 16, sqliteWorkers: 8,
+		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true, postgresWorkers: 16, sqliteWorkers: 8,
 	}
 }
 
@@ -84,6 +84,7 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDeliver
 	}
 	switch {
 	case sendErr == nil && status >= 200 && status < 300:
+		r.outcome("webhook_deliveries", outcomeDone)
 		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
 			ClearNextAttemptAt().SetLastError("").Exec(ctx)
 	case sendErr != nil:
@@ -94,7 +95,9 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDeliver
 	// A refused destination or an answer like 404 will not change with
 	// another attempt: it fails at once, with the reason in last_error.
 	if wait, ok := r.retries.Webhooks.next(attempts); ok && outbound.Retryable(status, sendErr) {
+		r.outcome("webhook_deliveries", outcomeRetrying)
 		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
 	}
+	r.outcome("webhook_deliveries", outcomeFailed)
 	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)
 }

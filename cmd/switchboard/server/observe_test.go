@@ -93,6 +93,9 @@ func TestMetrics(t *testing.T) {
 			`go_sql_idle_connections{db_name=`,
 			`go_sql_wait_count_total{db_name=`,
 			"switchboard_websocket_clients 0",
+			`switchboard_jobs_due{kind="messages"} 0`,
+			`switchboard_jobs_lateness_seconds{kind="scheduled_messages"} 0`,
+			`switchboard_jobs_running{kind="webhook_deliveries"} 0`,
 			"go_goroutines ",
 			"process_cpu_seconds_total ",
 		} {

@@ -133,6 +133,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s.Svc = ops.New(database.Client, opts...)
 	// Running jobs get the time requests get at shutdown (both at once).
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout})
+	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
 	s.Jobs.Start(ctx)
 	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
 	health.Mount(s.App)
