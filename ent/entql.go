@@ -603,6 +603,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			message.FieldSenderID:             {Type: field.TypeInt, Column: message.FieldSenderID},
 			message.FieldDeliveryAttempts:     {Type: field.TypeInt, Column: message.FieldDeliveryAttempts},
 			message.FieldNextDeliveryAt:       {Type: field.TypeTime, Column: message.FieldNextDeliveryAt},
+			message.FieldDeliveryError:        {Type: field.TypeString, Column: message.FieldDeliveryError},
 		},
 	}
 	graph.Nodes[24] = &sqlgraph.Node{
@@ -4876,6 +4877,11 @@ func (f *MessageFilter) WhereDeliveryAttempts(p entql.IntP) {
 // WhereNextDeliveryAt applies the entql time.Time predicate on the next_delivery_at field.
 func (f *MessageFilter) WhereNextDeliveryAt(p entql.TimeP) {
 	f.Where(p.Field(message.FieldNextDeliveryAt))
+}
+
+// WhereDeliveryError applies the entql string predicate on the delivery_error field.
+func (f *MessageFilter) WhereDeliveryError(p entql.StringP) {
+	f.Where(p.Field(message.FieldDeliveryError))
 }
 
 // WhereHasAccount applies a predicate to check if query has an edge account.

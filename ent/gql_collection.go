@@ -2716,6 +2716,21 @@ func (_q *MessageQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, message.FieldSenderID)
 				fieldSeen[message.FieldSenderID] = struct{}{}
 			}
+		case "deliveryAttempts":
+			if _, ok := fieldSeen[message.FieldDeliveryAttempts]; !ok {
+				selectedFields = append(selectedFields, message.FieldDeliveryAttempts)
+				fieldSeen[message.FieldDeliveryAttempts] = struct{}{}
+			}
+		case "nextDeliveryAt":
+			if _, ok := fieldSeen[message.FieldNextDeliveryAt]; !ok {
+				selectedFields = append(selectedFields, message.FieldNextDeliveryAt)
+				fieldSeen[message.FieldNextDeliveryAt] = struct{}{}
+			}
+		case "deliveryError":
+			if _, ok := fieldSeen[message.FieldDeliveryError]; !ok {
+				selectedFields = append(selectedFields, message.FieldDeliveryError)
+				fieldSeen[message.FieldDeliveryError] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

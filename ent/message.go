@@ -58,6 +58,8 @@ type Message struct {
 	DeliveryAttempts int `json:"delivery_attempts,omitempty"`
 	// NextDeliveryAt holds the value of the "next_delivery_at" field.
 	NextDeliveryAt *time.Time `json:"next_delivery_at,omitempty"`
+	// DeliveryError holds the value of the "delivery_error" field.
+	DeliveryError string `json:"delivery_error,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MessageQuery when eager-loading is set.
 	Edges        MessageEdges `json:"edges"`
@@ -123,7 +125,7 @@ func (*Message) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case message.FieldID, message.FieldAccountID, message.FieldConversationID, message.FieldInboxID, message.FieldSenderID, message.FieldDeliveryAttempts:
 			values[i] = new(sql.NullInt64)
-		case message.FieldContent, message.FieldMessageType, message.FieldContentType, message.FieldStatus, message.FieldSourceID, message.FieldEchoID, message.FieldSenderType:
+		case message.FieldContent, message.FieldMessageType, message.FieldContentType, message.FieldStatus, message.FieldSourceID, message.FieldEchoID, message.FieldSenderType, message.FieldDeliveryError:
 			values[i] = new(sql.NullString)
 		case message.FieldCreatedAt, message.FieldUpdatedAt, message.FieldNextDeliveryAt:
 			values[i] = new(sql.NullTime)
@@ -274,6 +276,12 @@ func (_m *Message) assignValues(columns []string, values []any) error {
 				_m.NextDeliveryAt = new(time.Time)
 				*_m.NextDeliveryAt = value.Time
 			}
+		case message.FieldDeliveryError:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field delivery_error", values[i])
+			} else if value.Valid {
+				_m.DeliveryError = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -393,6 +401,9 @@ func (_m *Message) String() string {
 		builder.WriteString("next_delivery_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("delivery_error=")
+	builder.WriteString(_m.DeliveryError)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -243,6 +243,20 @@ func (_c *MessageCreate) SetNillableNextDeliveryAt(v *time.Time) *MessageCreate 
 	return _c
 }
 
+// SetDeliveryError sets the "delivery_error" field.
+func (_c *MessageCreate) SetDeliveryError(v string) *MessageCreate {
+	_c.mutation.SetDeliveryError(v)
+	return _c
+}
+
+// SetNillableDeliveryError sets the "delivery_error" field if the given value is not nil.
+func (_c *MessageCreate) SetNillableDeliveryError(v *string) *MessageCreate {
+	if v != nil {
+		_c.SetDeliveryError(*v)
+	}
+	return _c
+}
+
 // SetAccount sets the "account" edge to the Account entity.
 func (_c *MessageCreate) SetAccount(v *Account) *MessageCreate {
 	return _c.SetAccountID(v.ID)
@@ -346,6 +360,10 @@ func (_c *MessageCreate) defaults() error {
 	if _, ok := _c.mutation.DeliveryAttempts(); !ok {
 		v := message.DefaultDeliveryAttempts
 		_c.mutation.SetDeliveryAttempts(v)
+	}
+	if _, ok := _c.mutation.DeliveryError(); !ok {
+		v := message.DefaultDeliveryError
+		_c.mutation.SetDeliveryError(v)
 	}
 	return nil
 }
@@ -523,6 +541,10 @@ func (_c *MessageCreate) createSpec() (*Message, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NextDeliveryAt(); ok {
 		_spec.SetField(message.FieldNextDeliveryAt, field.TypeTime, value)
 		_node.NextDeliveryAt = &value
+	}
+	if value, ok := _c.mutation.DeliveryError(); ok {
+		_spec.SetField(message.FieldDeliveryError, field.TypeString, value)
+		_node.DeliveryError = value
 	}
 	if nodes := _c.mutation.AccountIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -860,6 +882,24 @@ func (u *MessageUpsert) ClearNextDeliveryAt() *MessageUpsert {
 	return u
 }
 
+// SetDeliveryError sets the "delivery_error" field.
+func (u *MessageUpsert) SetDeliveryError(v string) *MessageUpsert {
+	u.Set(message.FieldDeliveryError, v)
+	return u
+}
+
+// UpdateDeliveryError sets the "delivery_error" field to the value that was provided on create.
+func (u *MessageUpsert) UpdateDeliveryError() *MessageUpsert {
+	u.SetExcluded(message.FieldDeliveryError)
+	return u
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (u *MessageUpsert) ClearDeliveryError() *MessageUpsert {
+	u.SetNull(message.FieldDeliveryError)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1184,6 +1224,27 @@ func (u *MessageUpsertOne) UpdateNextDeliveryAt() *MessageUpsertOne {
 func (u *MessageUpsertOne) ClearNextDeliveryAt() *MessageUpsertOne {
 	return u.Update(func(s *MessageUpsert) {
 		s.ClearNextDeliveryAt()
+	})
+}
+
+// SetDeliveryError sets the "delivery_error" field.
+func (u *MessageUpsertOne) SetDeliveryError(v string) *MessageUpsertOne {
+	return u.Update(func(s *MessageUpsert) {
+		s.SetDeliveryError(v)
+	})
+}
+
+// UpdateDeliveryError sets the "delivery_error" field to the value that was provided on create.
+func (u *MessageUpsertOne) UpdateDeliveryError() *MessageUpsertOne {
+	return u.Update(func(s *MessageUpsert) {
+		s.UpdateDeliveryError()
+	})
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (u *MessageUpsertOne) ClearDeliveryError() *MessageUpsertOne {
+	return u.Update(func(s *MessageUpsert) {
+		s.ClearDeliveryError()
 	})
 }
 
@@ -1677,6 +1738,27 @@ func (u *MessageUpsertBulk) UpdateNextDeliveryAt() *MessageUpsertBulk {
 func (u *MessageUpsertBulk) ClearNextDeliveryAt() *MessageUpsertBulk {
 	return u.Update(func(s *MessageUpsert) {
 		s.ClearNextDeliveryAt()
+	})
+}
+
+// SetDeliveryError sets the "delivery_error" field.
+func (u *MessageUpsertBulk) SetDeliveryError(v string) *MessageUpsertBulk {
+	return u.Update(func(s *MessageUpsert) {
+		s.SetDeliveryError(v)
+	})
+}
+
+// UpdateDeliveryError sets the "delivery_error" field to the value that was provided on create.
+func (u *MessageUpsertBulk) UpdateDeliveryError() *MessageUpsertBulk {
+	return u.Update(func(s *MessageUpsert) {
+		s.UpdateDeliveryError()
+	})
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (u *MessageUpsertBulk) ClearDeliveryError() *MessageUpsertBulk {
+	return u.Update(func(s *MessageUpsert) {
+		s.ClearDeliveryError()
 	})
 }
 

@@ -264,6 +264,26 @@ func (_u *MessageUpdate) ClearNextDeliveryAt() *MessageUpdate {
 	return _u
 }
 
+// SetDeliveryError sets the "delivery_error" field.
+func (_u *MessageUpdate) SetDeliveryError(v string) *MessageUpdate {
+	_u.mutation.SetDeliveryError(v)
+	return _u
+}
+
+// SetNillableDeliveryError sets the "delivery_error" field if the given value is not nil.
+func (_u *MessageUpdate) SetNillableDeliveryError(v *string) *MessageUpdate {
+	if v != nil {
+		_u.SetDeliveryError(*v)
+	}
+	return _u
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (_u *MessageUpdate) ClearDeliveryError() *MessageUpdate {
+	_u.mutation.ClearDeliveryError()
+	return _u
+}
+
 // AddAttachmentIDs adds the "attachments" edge to the Attachment entity by IDs.
 func (_u *MessageUpdate) AddAttachmentIDs(ids ...int) *MessageUpdate {
 	_u.mutation.AddAttachmentIDs(ids...)
@@ -482,6 +502,12 @@ func (_u *MessageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.NextDeliveryAtCleared() {
 		_spec.ClearField(message.FieldNextDeliveryAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeliveryError(); ok {
+		_spec.SetField(message.FieldDeliveryError, field.TypeString, value)
+	}
+	if _u.mutation.DeliveryErrorCleared() {
+		_spec.ClearField(message.FieldDeliveryError, field.TypeString)
 	}
 	if _u.mutation.AttachmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -784,6 +810,26 @@ func (_u *MessageUpdateOne) ClearNextDeliveryAt() *MessageUpdateOne {
 	return _u
 }
 
+// SetDeliveryError sets the "delivery_error" field.
+func (_u *MessageUpdateOne) SetDeliveryError(v string) *MessageUpdateOne {
+	_u.mutation.SetDeliveryError(v)
+	return _u
+}
+
+// SetNillableDeliveryError sets the "delivery_error" field if the given value is not nil.
+func (_u *MessageUpdateOne) SetNillableDeliveryError(v *string) *MessageUpdateOne {
+	if v != nil {
+		_u.SetDeliveryError(*v)
+	}
+	return _u
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (_u *MessageUpdateOne) ClearDeliveryError() *MessageUpdateOne {
+	_u.mutation.ClearDeliveryError()
+	return _u
+}
+
 // AddAttachmentIDs adds the "attachments" edge to the Attachment entity by IDs.
 func (_u *MessageUpdateOne) AddAttachmentIDs(ids ...int) *MessageUpdateOne {
 	_u.mutation.AddAttachmentIDs(ids...)
@@ -1032,6 +1078,12 @@ func (_u *MessageUpdateOne) sqlSave(ctx context.Context) (_node *Message, err er
 	}
 	if _u.mutation.NextDeliveryAtCleared() {
 		_spec.ClearField(message.FieldNextDeliveryAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeliveryError(); ok {
+		_spec.SetField(message.FieldDeliveryError, field.TypeString, value)
+	}
+	if _u.mutation.DeliveryErrorCleared() {
+		_spec.ClearField(message.FieldDeliveryError, field.TypeString)
 	}
 	if _u.mutation.AttachmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{

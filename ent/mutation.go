@@ -24548,6 +24548,7 @@ type MessageMutation struct {
 	delivery_attempts     *int
 	adddelivery_attempts  *int
 	next_delivery_at      *time.Time
+	delivery_error        *string
 	clearedFields         map[string]struct{}
 	account               *int
 	clearedaccount        bool
@@ -25495,6 +25496,55 @@ func (m *MessageMutation) ResetNextDeliveryAt() {
 	delete(m.clearedFields, message.FieldNextDeliveryAt)
 }
 
+// SetDeliveryError sets the "delivery_error" field.
+func (m *MessageMutation) SetDeliveryError(s string) {
+	m.delivery_error = &s
+}
+
+// DeliveryError returns the value of the "delivery_error" field in the mutation.
+func (m *MessageMutation) DeliveryError() (r string, exists bool) {
+	v := m.delivery_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveryError returns the old "delivery_error" field's value of the Message entity.
+// If the Message object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageMutation) OldDeliveryError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveryError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveryError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveryError: %w", err)
+	}
+	return oldValue.DeliveryError, nil
+}
+
+// ClearDeliveryError clears the value of the "delivery_error" field.
+func (m *MessageMutation) ClearDeliveryError() {
+	m.delivery_error = nil
+	m.clearedFields[message.FieldDeliveryError] = struct{}{}
+}
+
+// DeliveryErrorCleared returns if the "delivery_error" field was cleared in this mutation.
+func (m *MessageMutation) DeliveryErrorCleared() bool {
+	_, ok := m.clearedFields[message.FieldDeliveryError]
+	return ok
+}
+
+// ResetDeliveryError resets all changes to the "delivery_error" field.
+func (m *MessageMutation) ResetDeliveryError() {
+	m.delivery_error = nil
+	delete(m.clearedFields, message.FieldDeliveryError)
+}
+
 // ClearAccount clears the "account" edge to the Account entity.
 func (m *MessageMutation) ClearAccount() {
 	m.clearedaccount = true
@@ -25637,7 +25687,7 @@ func (m *MessageMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MessageMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, message.FieldCreatedAt)
 	}
@@ -25695,6 +25745,9 @@ func (m *MessageMutation) Fields() []string {
 	if m.next_delivery_at != nil {
 		fields = append(fields, message.FieldNextDeliveryAt)
 	}
+	if m.delivery_error != nil {
+		fields = append(fields, message.FieldDeliveryError)
+	}
 	return fields
 }
 
@@ -25741,6 +25794,8 @@ func (m *MessageMutation) Field(name string) (ent.Value, bool) {
 		return m.DeliveryAttempts()
 	case message.FieldNextDeliveryAt:
 		return m.NextDeliveryAt()
+	case message.FieldDeliveryError:
+		return m.DeliveryError()
 	}
 	return nil, false
 }
@@ -25788,6 +25843,8 @@ func (m *MessageMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldDeliveryAttempts(ctx)
 	case message.FieldNextDeliveryAt:
 		return m.OldNextDeliveryAt(ctx)
+	case message.FieldDeliveryError:
+		return m.OldDeliveryError(ctx)
 	}
 	return nil, fmt.Errorf("unknown Message field %s", name)
 }
@@ -25930,6 +25987,13 @@ func (m *MessageMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNextDeliveryAt(v)
 		return nil
+	case message.FieldDeliveryError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveryError(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Message field %s", name)
 }
@@ -26020,6 +26084,9 @@ func (m *MessageMutation) ClearedFields() []string {
 	if m.FieldCleared(message.FieldNextDeliveryAt) {
 		fields = append(fields, message.FieldNextDeliveryAt)
 	}
+	if m.FieldCleared(message.FieldDeliveryError) {
+		fields = append(fields, message.FieldDeliveryError)
+	}
 	return fields
 }
 
@@ -26054,6 +26121,9 @@ func (m *MessageMutation) ClearField(name string) error {
 		return nil
 	case message.FieldNextDeliveryAt:
 		m.ClearNextDeliveryAt()
+		return nil
+	case message.FieldDeliveryError:
+		m.ClearDeliveryError()
 		return nil
 	}
 	return fmt.Errorf("unknown Message nullable field %s", name)
@@ -26119,6 +26189,9 @@ func (m *MessageMutation) ResetField(name string) error {
 		return nil
 	case message.FieldNextDeliveryAt:
 		m.ResetNextDeliveryAt()
+		return nil
+	case message.FieldDeliveryError:
+		m.ResetDeliveryError()
 		return nil
 	}
 	return fmt.Errorf("unknown Message field %s", name)

@@ -453,10 +453,13 @@ type ComplexityRoot struct {
 		Conversation         func(childComplexity int) int
 		ConversationID       func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
+		DeliveryAttempts     func(childComplexity int) int
+		DeliveryError        func(childComplexity int) int
 		EchoID               func(childComplexity int) int
 		ID                   func(childComplexity int) int
 		InboxID              func(childComplexity int) int
 		MessageType          func(childComplexity int) int
+		NextDeliveryAt       func(childComplexity int) int
 		Private              func(childComplexity int) int
 		SenderID             func(childComplexity int) int
 		SenderType           func(childComplexity int) int
@@ -521,6 +524,8 @@ type ComplexityRoot struct {
 		RemoveKanbanItemAgent    func(childComplexity int, id int, agentID int) int
 		ReorderFunnelStages      func(childComplexity int, id int, slugs []string) int
 		ReorderKanbanItems       func(childComplexity int, positions []*model.KanbanPositionInput) int
+		RetryMessage             func(childComplexity int, conversationDisplayID int, messageID int) int
+		RetryWebhookDelivery     func(childComplexity int, webhookID int, deliveryID int) int
 		SaveKanbanConfig         func(childComplexity int, input model.KanbanConfigInput) int
 		SetContactLabels         func(childComplexity int, id int, labels []string) int
 		SetConversationLabels    func(childComplexity int, displayID int, labels []string) int
@@ -729,6 +734,8 @@ type MutationResolver interface {
 	SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error)
 	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error)
 	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error)
+	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error)
+	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (int, error)
 	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
 	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
 	CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
@@ -2540,6 +2547,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Message.CreatedAt(childComplexity), true
+	case "Message.deliveryAttempts":
+		if e.ComplexityRoot.Message.DeliveryAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Message.DeliveryAttempts(childComplexity), true
+	case "Message.deliveryError":
+		if e.ComplexityRoot.Message.DeliveryError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Message.DeliveryError(childComplexity), true
 	case "Message.echoID":
 		if e.ComplexityRoot.Message.EchoID == nil {
 			break
@@ -2564,6 +2583,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Message.MessageType(childComplexity), true
+	case "Message.nextDeliveryAt":
+		if e.ComplexityRoot.Message.NextDeliveryAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Message.NextDeliveryAt(childComplexity), true
 	case "Message.private":
 		if e.ComplexityRoot.Message.Private == nil {
 			break
@@ -3107,6 +3132,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReorderKanbanItems(childComplexity, args["positions"].([]*model.KanbanPositionInput)), true
+	case "Mutation.retryMessage":
+		if e.ComplexityRoot.Mutation.RetryMessage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryMessage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryMessage(childComplexity, args["conversationDisplayID"].(int), args["messageID"].(int)), true
+	case "Mutation.retryWebhookDelivery":
+		if e.ComplexityRoot.Mutation.RetryWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryWebhookDelivery(childComplexity, args["webhookID"].(int), args["deliveryID"].(int)), true
 	case "Mutation.saveKanbanConfig":
 		if e.ComplexityRoot.Mutation.SaveKanbanConfig == nil {
 			break
@@ -5128,6 +5175,12 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 		return ec.fieldContext_Message_senderType(ctx, field)
 	case "senderID":
 		return ec.fieldContext_Message_senderID(ctx, field)
+	case "deliveryAttempts":
+		return ec.fieldContext_Message_deliveryAttempts(ctx, field)
+	case "nextDeliveryAt":
+		return ec.fieldContext_Message_nextDeliveryAt(ctx, field)
+	case "deliveryError":
+		return ec.fieldContext_Message_deliveryError(ctx, field)
 	case "conversation":
 		return ec.fieldContext_Message_conversation(ctx, field)
 	case "attachments":
@@ -6403,6 +6456,50 @@ func (ec *executionContext) field_Mutation_reorderKanbanItems_args(ctx context.C
 		return nil, err
 	}
 	args["positions"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationDisplayID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "messageID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["messageID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "deliveryID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deliveryID"] = arg1
 	return args, nil
 }
 
@@ -14860,6 +14957,75 @@ func (ec *executionContext) fieldContext_Message_senderID(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Message_deliveryAttempts(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Message_deliveryAttempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryAttempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Message_deliveryAttempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Message_nextDeliveryAt(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Message_nextDeliveryAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextDeliveryAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Message_nextDeliveryAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Message_deliveryError(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Message_deliveryError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Message_deliveryError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Message_conversation(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16336,6 +16502,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteMessage(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryMessage(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["messageID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
+			return ec.marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Message(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryMessage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryWebhookDelivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["webhookID"].(int), fc.Args["deliveryID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryWebhookDelivery_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -41489,6 +41743,15 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = ec._Message_senderType(ctx, field, obj)
 		case "senderID":
 			out.Values[i] = ec._Message_senderID(ctx, field, obj)
+		case "deliveryAttempts":
+			out.Values[i] = ec._Message_deliveryAttempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextDeliveryAt":
+			out.Values[i] = ec._Message_nextDeliveryAt(ctx, field, obj)
+		case "deliveryError":
+			out.Values[i] = ec._Message_deliveryError(ctx, field, obj)
 		case "conversation":
 			field := field
 
@@ -41889,6 +42152,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryMessage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryMessage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryWebhookDelivery":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryWebhookDelivery(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

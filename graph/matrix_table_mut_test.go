@@ -4,8 +4,15 @@ package graph_test
 // bots, labels, agents, teams, conversations, messages and schedules.
 
 import (
+	"context"
 	"fmt"
+	"testing"
 	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // gmFresh makes an object over REST as A's administrator for a one-shot
@@ -101,6 +108,21 @@ func gmMutations() map[string]gmEntry {
 			field: func(c *gmCell) string {
 				return fmt.Sprintf("deleteMessage(conversationDisplayID: %d, messageID: %d)", c.w.Conv, c.ids["id"])
 			}},
+		// The matrix's inbox does not deliver: the failure is written
+		// straight to the database.
+		"mutation.retryMessage": {want: gmInboxObj(),
+			setup: func(c *gmCell) {
+				c.ids["id"] = c.restID(fmt.Sprintf("/conversations/%d/messages", c.w.Conv), H{"content": "Failed"}, "id")
+				failMessage(c.t, c.w.srv.DB.Client, c.ids["id"])
+			},
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("retryMessage(conversationDisplayID: %d, messageID: %d) { id status deliveryAttempts deliveryError }", c.w.Conv, c.ids["id"])
+			}},
+		"mutation.retryWebhookDelivery": {want: gmAdminObj(),
+			setup: func(c *gmCell) { c.ids["id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n()) },
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("retryWebhookDelivery(webhookID: %d, deliveryID: %d)", c.w.Webhook, c.ids["id"])
+			}},
 
 		"mutation.createScheduledMessage": {want: gmInboxRef(), field: func(c *gmCell) string {
 			return fmt.Sprintf(`createScheduledMessage(input: {conversationDisplayID: %d, content: "Later", scheduledAt: "%s"}) { id }`, c.w.Conv, gmLater())
@@ -109,4 +131,29 @@ func gmMutations() map[string]gmEntry {
 		"mutation.cancelScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("cancelScheduledMessage(id: %d) { id }", "id")},
 		"mutation.deleteScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("deleteScheduledMessage(id: %d)", "id")},
 	}
+}
+
+// failMessage marks message id failed once its delivery (if any) is over,
+// so the job runner does not overwrite the status.
+func failMessage(t *testing.T, c *ent.Client, id int) {
+	t.Helper()
+	ctx := viewer.SystemContext(context.Background())
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Message.GetX(ctx, id).NextDeliveryAt != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("message %d is still being delivered", id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
+}
+
+// failedDelivery writes a failed delivery to webhook webhookID of account
+// accountID straight to the database (the matrix's receiver answers every
+// delivery), for the retry route, and returns its id.
+func failedDelivery(c *ent.Client, accountID, webhookID int, n int64) int {
+	return c.WebhookDelivery.Create().SetAccountID(accountID).SetSubscriptionID(webhookID).
+		SetDeliveryID(fmt.Sprintf("msg_failed_%d", n)).SetURL("http://127.0.0.1:1/hook").SetEvent("message_created").
+		SetPayload("{}").SetStatus(webhookdelivery.StatusFailed).SetAttempts(3).SetLastError("receiver answered 503").
+		SaveX(viewer.SystemContext(context.Background())).ID
 }

@@ -228,6 +228,19 @@ func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDispla
 	return messageID, nil
 }
 
+// RetryMessage is the resolver for the retryMessage field.
+func (r *mutationResolver) RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error) {
+	return r.svc.RetryMessage(ctx, conversationDisplayID, messageID)
+}
+
+// RetryWebhookDelivery is the resolver for the retryWebhookDelivery field.
+func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (int, error) {
+	if _, err := r.svc.RetryWebhookDelivery(ctx, webhookID, deliveryID); err != nil {
+		return 0, err
+	}
+	return deliveryID, nil
+}
+
 // CreateScheduledMessage is the resolver for the createScheduledMessage field.
 func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
 	return r.svc.CreateScheduledMessage(ctx, ops.ScheduleScope{}, scheduleInput(input), uploads(attachments))

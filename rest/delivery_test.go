@@ -65,8 +65,8 @@ func (r *receiver) requests() []received {
 
 // fastRetries keeps the retry schedule short enough for a test.
 var fastRetries = jobs.Retries{
-	Messages: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
-	Webhooks: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond},
+	Messages: jobs.Backoff{First: 10 * time.Millisecond, Max: 10 * time.Millisecond, Budget: 20 * time.Millisecond},
+	Webhooks: jobs.Backoff{First: 10 * time.Millisecond, Max: 10 * time.Millisecond, Budget: 20 * time.Millisecond},
 }
 
 // newDeliveryApp is an app whose channels really send, to local receivers.
@@ -142,8 +142,8 @@ func TestAPIChannelDelivery(t *testing.T) {
 		if _, reason := a.messageStatus(conv2, m2.int(t, "id")); reason == "" {
 			t.Error("a failed message has no content_attributes.external_error")
 		}
-		if n := len(down.requests()); n != 1+len(fastRetries.Messages) {
-			t.Errorf("a failing receiver got %d attempts, want %d", n, 1+len(fastRetries.Messages))
+		if n := len(down.requests()); n != 1+fastRetries.Messages.Retries() {
+			t.Errorf("a failing receiver got %d attempts, want %d", n, 1+fastRetries.Messages.Retries())
 		}
 	})
 }
@@ -261,9 +261,13 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		if err := json.Unmarshal(got.Body, &body); err != nil || body["event"] != "contact_created" || body["name"] != "Signed" {
 			t.Errorf("webhook body %s, want contact_created for Signed", got.Body)
 		}
+		// Deliveries may arrive out of order: each says when its change happened.
+		if at, err := time.Parse(time.RFC3339, fmt.Sprint(body["occurred_at"])); err != nil || time.Since(at) > time.Minute {
+			t.Errorf("webhook occurred_at %v, want the time of the change", body["occurred_at"])
+		}
 		// One wire format: the webhook's contact is the REST API's contact.
 		shown := a.mustDo(request{method: "GET", path: a.path("/contacts/%v", body["id"])}, http.StatusOK)
-		sameObject(t, "the contact_created webhook", body, mustGet(t, shown, "payload"), "event", "account", "contact_inboxes")
+		sameObject(t, "the contact_created webhook", body, mustGet(t, shown, "payload"), "event", "occurred_at", "account", "contact_inboxes")
 		waitFor(t, "the delivery log to say delivered", func() bool {
 			r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hookID)}, http.StatusOK)
 			st, _ := r.get("payload.0.status")
@@ -283,7 +287,7 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 		var convBody map[string]any
 		_ = json.Unmarshal(hook.requests()[1].Body, &convBody)
 		shownConv := a.mustDo(request{method: "GET", path: a.path("/conversations/%d", cv)}, http.StatusOK)
-		sameObject(t, "the conversation_created webhook", convBody, shownConv.JSON, "event", "messages")
+		sameObject(t, "the conversation_created webhook", convBody, shownConv.JSON, "event", "occurred_at", "messages")
 	})
 }
 
@@ -551,8 +555,8 @@ func TestEmailChannelRetries(t *testing.T) {
 		if _, reason := a.messageStatus(conv, id); !strings.Contains(reason, "timeout") {
 			t.Errorf("content_attributes.external_error is %q, want a timeout", reason)
 		}
-		if sessions, _ := silent.received(); sessions != 1+len(fastRetries.Messages) {
-			t.Errorf("the silent server had %d sessions, want %d (an attempt and the retries)", sessions, 1+len(fastRetries.Messages))
+		if sessions, _ := silent.received(); sessions != 1+fastRetries.Messages.Retries() {
+			t.Errorf("the silent server had %d sessions, want %d (an attempt and the retries)", sessions, 1+fastRetries.Messages.Retries())
 		}
 		if took := time.Since(started); took > 6*time.Second {
 			t.Errorf("failing took %s: attempts are not bounded by the 1-second SMTP timeout", took)

@@ -5,8 +5,16 @@ package rest_test
 // 404 for each of them (issue 10: one rule, the privacy policy).
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // mxInboxWrite: a write naming inbox 1 (or its contact) in the body: hidden
@@ -31,6 +39,14 @@ func mxFreshMessage(c *mxCell) {
 		c.t.Fatalf("setup message: %s", r)
 	}
 	c.ids["message_id"] = r.int(c.t, "id")
+}
+
+// mxFailedMessage is a fresh message whose delivery failed (written
+// straight to the database: the matrix's inbox does not deliver), for the
+// retry route.
+func mxFailedMessage(c *mxCell) {
+	mxFreshMessage(c)
+	failMessage(c.t, c.w.srv.DB.Client, c.ids["message_id"])
 }
 
 // mxFreshSchedule schedules a message in the conversation as A's
@@ -63,6 +79,8 @@ func conversationEntries() map[string]mxEntry {
 		"POST " + acc + "/conversations/:id/messages":      {want: inboxRow(o404), body: sameBody(H{"content": "Hello"})},
 		// Any agent of the inbox may delete a message (Chatwoot).
 		"DELETE " + acc + "/conversations/:id/messages/:message_id": {want: inboxRow(o404), setup: mxFreshMessage},
+		// Any agent of the inbox may retry a failed message (Chatwoot).
+		"POST " + acc + "/conversations/:id/messages/:message_id/retry": {want: inboxRow(o404), setup: mxFailedMessage},
 		// A message's file, and a scheduled message's.
 		"GET " + acc + "/attachments/:id": {want: inboxRow(o404),
 			variants: map[string]func(c *mxCell){"schedule file": func(c *mxCell) { c.ids["id"] = c.w.SchedFile }}},
@@ -88,4 +106,29 @@ func conversationEntries() map[string]mxEntry {
 		out["DELETE "+p+"/:id"] = mxEntry{want: mxAuthorOrAdmin(o404), setup: mxFreshSchedule}
 	}
 	return out
+}
+
+// failMessage marks message id failed once its delivery (if any) is over,
+// so the job runner does not overwrite the status.
+func failMessage(t *testing.T, c *ent.Client, id int) {
+	t.Helper()
+	ctx := viewer.SystemContext(context.Background())
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Message.GetX(ctx, id).NextDeliveryAt != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("message %d is still being delivered", id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
+}
+
+// failedDelivery writes a failed delivery to webhook webhookID of account
+// accountID straight to the database (the matrix's receiver answers every
+// delivery), for the retry route, and returns its id.
+func failedDelivery(c *ent.Client, accountID, webhookID int, n int64) int {
+	return c.WebhookDelivery.Create().SetAccountID(accountID).SetSubscriptionID(webhookID).
+		SetDeliveryID(fmt.Sprintf("msg_failed_%d", n)).SetURL("http://127.0.0.1:1/hook").SetEvent("message_created").
+		SetPayload("{}").SetStatus(webhookdelivery.StatusFailed).SetAttempts(3).SetLastError("receiver answered 503").
+		SaveX(viewer.SystemContext(context.Background())).ID
 }

@@ -133,6 +133,9 @@ func accountEntries() map[string]mxEntry {
 		"DELETE " + acc + "/webhooks/:id": {want: adminRow(o404),
 			setup: freshObject("id", "/webhooks", mxWebhookBody, "payload.webhook.id")},
 		"GET " + acc + "/webhooks/:id/deliveries": {want: adminRow(o404)},
+		"POST " + acc + "/webhooks/:id/deliveries/:delivery_id/retry": {want: adminRow(o404), setup: func(c *mxCell) {
+			c.ids["delivery_id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n())
+		}},
 
 		"GET " + acc + "/agents":        {want: memberRow(o2xx)},
 		"POST " + acc + "/agents":       {want: adminRow(o2xx), body: mxAgentBody},

@@ -108,6 +108,9 @@ func (w *mxWorld) defaultIDs(path string, r mxRole) map[string]int {
 	ids := map[string]int{
 		"account_id": w.Account, "inbox_id": w.Inbox1, "conversation_id": w.Conv,
 		"message_id": w.Message, "funnel_id": w.Funnel,
+		// A failed delivery to retry is the route's setup's; calls that
+		// stop before it (no token, another account's) need some id.
+		"delivery_id": 1,
 	}
 	if r == roleOther {
 		ids["account_id"] = w.B // its own account, with A's ids

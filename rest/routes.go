@@ -69,6 +69,7 @@ func (a *API) routes(app *fiber.App) {
 	acc.Get("/conversations/:id/messages", a.listMessages)
 	acc.Post("/conversations/:id/messages", a.createMessage)
 	acc.Delete("/conversations/:id/messages/:message_id", a.deleteMessage)
+	acc.Post("/conversations/:id/messages/:message_id/retry", a.retryMessage)
 	app.Get("/api/v1/accounts/:account_id/attachments/:id", a.downloadAttachment)
 
 	for _, prefix := range []string{"/scheduled_messages", "/conversations/:conversation_id/scheduled_messages"} {
@@ -89,6 +90,7 @@ func (a *API) routes(app *fiber.App) {
 	acc.Put("/webhooks/:id", a.updateWebhook)
 	acc.Delete("/webhooks/:id", a.deleteWebhook)
 	acc.Get("/webhooks/:id/deliveries", a.webhookDeliveries)
+	acc.Post("/webhooks/:id/deliveries/:delivery_id/retry", a.retryWebhookDelivery)
 
 	acc.Get("/agents", a.listAgents)
 	acc.Post("/agents", a.createAgent)

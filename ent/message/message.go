@@ -56,6 +56,8 @@ const (
 	FieldDeliveryAttempts = "delivery_attempts"
 	// FieldNextDeliveryAt holds the string denoting the next_delivery_at field in the database.
 	FieldNextDeliveryAt = "next_delivery_at"
+	// FieldDeliveryError holds the string denoting the delivery_error field in the database.
+	FieldDeliveryError = "delivery_error"
 	// EdgeAccount holds the string denoting the account edge name in mutations.
 	EdgeAccount = "account"
 	// EdgeConversation holds the string denoting the conversation edge name in mutations.
@@ -109,6 +111,7 @@ var Columns = []string{
 	FieldSenderID,
 	FieldDeliveryAttempts,
 	FieldNextDeliveryAt,
+	FieldDeliveryError,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -149,6 +152,8 @@ var (
 	EchoIDValidator func(string) error
 	// DefaultDeliveryAttempts holds the default value on creation for the "delivery_attempts" field.
 	DefaultDeliveryAttempts int
+	// DefaultDeliveryError holds the default value on creation for the "delivery_error" field.
+	DefaultDeliveryError string
 )
 
 // MessageType defines the type for the "message_type" enum field.
@@ -352,6 +357,11 @@ func ByDeliveryAttempts(opts ...sql.OrderTermOption) OrderOption {
 // ByNextDeliveryAt orders the results by the next_delivery_at field.
 func ByNextDeliveryAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNextDeliveryAt, opts...).ToFunc()
+}
+
+// ByDeliveryError orders the results by the delivery_error field.
+func ByDeliveryError(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeliveryError, opts...).ToFunc()
 }
 
 // ByAccountField orders the results by account field.

@@ -115,6 +115,11 @@ func NextDeliveryAt(v time.Time) predicate.Message {
 	return predicate.Message(sql.FieldEQ(FieldNextDeliveryAt, v))
 }
 
+// DeliveryError applies equality check predicate on the "delivery_error" field. It's identical to DeliveryErrorEQ.
+func DeliveryError(v string) predicate.Message {
+	return predicate.Message(sql.FieldEQ(FieldDeliveryError, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Message {
 	return predicate.Message(sql.FieldEQ(FieldCreatedAt, v))
@@ -748,6 +753,81 @@ func NextDeliveryAtIsNil() predicate.Message {
 // NextDeliveryAtNotNil applies the NotNil predicate on the "next_delivery_at" field.
 func NextDeliveryAtNotNil() predicate.Message {
 	return predicate.Message(sql.FieldNotNull(FieldNextDeliveryAt))
+}
+
+// DeliveryErrorEQ applies the EQ predicate on the "delivery_error" field.
+func DeliveryErrorEQ(v string) predicate.Message {
+	return predicate.Message(sql.FieldEQ(FieldDeliveryError, v))
+}
+
+// DeliveryErrorNEQ applies the NEQ predicate on the "delivery_error" field.
+func DeliveryErrorNEQ(v string) predicate.Message {
+	return predicate.Message(sql.FieldNEQ(FieldDeliveryError, v))
+}
+
+// DeliveryErrorIn applies the In predicate on the "delivery_error" field.
+func DeliveryErrorIn(vs ...string) predicate.Message {
+	return predicate.Message(sql.FieldIn(FieldDeliveryError, vs...))
+}
+
+// DeliveryErrorNotIn applies the NotIn predicate on the "delivery_error" field.
+func DeliveryErrorNotIn(vs ...string) predicate.Message {
+	return predicate.Message(sql.FieldNotIn(FieldDeliveryError, vs...))
+}
+
+// DeliveryErrorGT applies the GT predicate on the "delivery_error" field.
+func DeliveryErrorGT(v string) predicate.Message {
+	return predicate.Message(sql.FieldGT(FieldDeliveryError, v))
+}
+
+// DeliveryErrorGTE applies the GTE predicate on the "delivery_error" field.
+func DeliveryErrorGTE(v string) predicate.Message {
+	return predicate.Message(sql.FieldGTE(FieldDeliveryError, v))
+}
+
+// DeliveryErrorLT applies the LT predicate on the "delivery_error" field.
+func DeliveryErrorLT(v string) predicate.Message {
+	return predicate.Message(sql.FieldLT(FieldDeliveryError, v))
+}
+
+// DeliveryErrorLTE applies the LTE predicate on the "delivery_error" field.
+func DeliveryErrorLTE(v string) predicate.Message {
+	return predicate.Message(sql.FieldLTE(FieldDeliveryError, v))
+}
+
+// DeliveryErrorContains applies the Contains predicate on the "delivery_error" field.
+func DeliveryErrorContains(v string) predicate.Message {
+	return predicate.Message(sql.FieldContains(FieldDeliveryError, v))
+}
+
+// DeliveryErrorHasPrefix applies the HasPrefix predicate on the "delivery_error" field.
+func DeliveryErrorHasPrefix(v string) predicate.Message {
+	return predicate.Message(sql.FieldHasPrefix(FieldDeliveryError, v))
+}
+
+// DeliveryErrorHasSuffix applies the HasSuffix predicate on the "delivery_error" field.
+func DeliveryErrorHasSuffix(v string) predicate.Message {
+	return predicate.Message(sql.FieldHasSuffix(FieldDeliveryError, v))
+}
+
+// DeliveryErrorIsNil applies the IsNil predicate on the "delivery_error" field.
+func DeliveryErrorIsNil() predicate.Message {
+	return predicate.Message(sql.FieldIsNull(FieldDeliveryError))
+}
+
+// DeliveryErrorNotNil applies the NotNil predicate on the "delivery_error" field.
+func DeliveryErrorNotNil() predicate.Message {
+	return predicate.Message(sql.FieldNotNull(FieldDeliveryError))
+}
+
+// DeliveryErrorEqualFold applies the EqualFold predicate on the "delivery_error" field.
+func DeliveryErrorEqualFold(v string) predicate.Message {
+	return predicate.Message(sql.FieldEqualFold(FieldDeliveryError, v))
+}
+
+// DeliveryErrorContainsFold applies the ContainsFold predicate on the "delivery_error" field.
+func DeliveryErrorContainsFold(v string) predicate.Message {
+	return predicate.Message(sql.FieldContainsFold(FieldDeliveryError, v))
 }
 
 // HasAccount applies the HasEdge predicate on the "account" edge.

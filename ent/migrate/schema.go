@@ -218,6 +218,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{AutomationRunsColumns[10]},
 			},
+			{
+				Name:    "automationrun_kanban_item_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{AutomationRunsColumns[3], AutomationRunsColumns[0]},
+			},
 		},
 	}
 	// CardNotesColumns holds the columns for the "card_notes" table.
@@ -1046,6 +1051,7 @@ var (
 		{Name: "sender_id", Type: field.TypeInt, Nullable: true},
 		{Name: "delivery_attempts", Type: field.TypeInt, Default: 0},
 		{Name: "next_delivery_at", Type: field.TypeTime, Nullable: true},
+		{Name: "delivery_error", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
 		{Name: "conversation_id", Type: field.TypeInt},
 		{Name: "account_id", Type: field.TypeInt},
 	}
@@ -1057,13 +1063,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "messages_conversations_messages",
-				Columns:    []*schema.Column{MessagesColumns[18]},
+				Columns:    []*schema.Column{MessagesColumns[19]},
 				RefColumns: []*schema.Column{ConversationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "messages_accounts_account",
-				Columns:    []*schema.Column{MessagesColumns[19]},
+				Columns:    []*schema.Column{MessagesColumns[20]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1072,17 +1078,25 @@ var (
 			{
 				Name:    "message_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{MessagesColumns[19]},
+				Columns: []*schema.Column{MessagesColumns[20]},
 			},
 			{
 				Name:    "message_conversation_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{MessagesColumns[18], MessagesColumns[0]},
+				Columns: []*schema.Column{MessagesColumns[19], MessagesColumns[0]},
 			},
 			{
 				Name:    "message_next_delivery_at",
 				Unique:  false,
 				Columns: []*schema.Column{MessagesColumns[17]},
+			},
+			{
+				Name:    "message_pending_by_conversation",
+				Unique:  false,
+				Columns: []*schema.Column{MessagesColumns[19], MessagesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "next_delivery_at IS NOT NULL",
+				},
 			},
 		},
 	}

@@ -1301,6 +1301,10 @@ func init() {
 	messageDescDeliveryAttempts := messageFields[14].Descriptor()
 	// message.DefaultDeliveryAttempts holds the default value on creation for the delivery_attempts field.
 	message.DefaultDeliveryAttempts = messageDescDeliveryAttempts.Default.(int)
+	// messageDescDeliveryError is the schema descriptor for delivery_error field.
+	messageDescDeliveryError := messageFields[16].Descriptor()
+	// message.DefaultDeliveryError holds the default value on creation for the delivery_error field.
+	message.DefaultDeliveryError = messageDescDeliveryError.Default.(string)
 	platformtokenMixin := schema.PlatformToken{}.Mixin()
 	platformtoken.Policy = privacy.NewPolicies(schema.PlatformToken{})
 	platformtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {

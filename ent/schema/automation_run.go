@@ -35,7 +35,9 @@ func (AutomationRun) Fields() []ent.Field {
 }
 
 func (AutomationRun) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("run_at")}
+	// kanban_item_id, id: the claim's order rule looks for an earlier run
+	// of the card.
+	return []ent.Index{index.Fields("run_at"), index.Fields("kanban_item_id", "id")}
 }
 
 // Only the system touches runs: the notifier writes them, the job runner

@@ -92,8 +92,14 @@ func (Message) Fields() []ent.Field {
 		field.Enum("sender_type").Values("user", "contact", "agent_bot").Optional().Nillable(),
 		field.Int("sender_id").Optional().Nillable(),
 		// Durable delivery state: the delivery job claims the row while due.
-		field.Int("delivery_attempts").Default(0).Annotations(entgql.Skip(entgql.SkipAll)),
-		field.Time("next_delivery_at").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),
+		// Shown (read-only) so a message retrying says so: its attempts,
+		// the last attempt's error and when the next one is due.
+		field.Int("delivery_attempts").Default(0).
+			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)),
+		field.Time("next_delivery_at").Optional().Nillable().
+			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)),
+		field.Text("delivery_error").Optional().Default("").
+			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)),
 	}
 }
 
@@ -108,6 +114,10 @@ func (Message) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("conversation_id", "id"),
 		index.Fields("next_delivery_at"),
+		// The delivery claim's order rule looks for an earlier pending
+		// message of the conversation; only pending ones are indexed.
+		index.Fields("conversation_id", "id").StorageKey("message_pending_by_conversation").
+			Annotations(entsql.IndexWhere("next_delivery_at IS NOT NULL")),
 	}
 }
 

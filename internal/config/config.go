@@ -20,6 +20,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/jobs"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
 )
@@ -40,6 +41,8 @@ type Config struct {
 	AllowPrivateNetworks bool
 	LogLevel             slog.Level
 	ShutdownTimeout      time.Duration
+	// Retries are the retry budgets of channel and webhook deliveries.
+	Retries jobs.Retries
 }
 
 // DefaultShutdownTimeout is how long in-flight requests get at shutdown.
@@ -117,13 +120,20 @@ var options = []option{
 	{env: "SHUTDOWN_TIMEOUT", flag: "shutdown-timeout", def: shortDuration(DefaultShutdownTimeout),
 		help: "how long requests in flight get to finish at SIGTERM (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.ShutdownTimeout }, false)},
+	{env: "MESSAGE_RETRY_BUDGET", flag: "message-retry-budget", def: shortDuration(jobs.DefaultRetries.Messages.Budget),
+		help: "how long a message's channel delivery is retried before it fails (a Go duration; 0: no retries)",
+		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Messages.Budget }, true)},
+	{env: "WEBHOOK_RETRY_BUDGET", flag: "webhook-retry-budget", def: shortDuration(jobs.DefaultRetries.Webhooks.Budget),
+		help: "how long a webhook delivery is retried before it fails (a Go duration; 0: no retries)",
+		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Webhooks.Budget }, true)},
 }
 
 // Load reads the configuration from the environment (getenv; an empty value
 // counts as unset) and then from flags in args, which win. It returns the
 // arguments after the flags (a command and its own arguments), or ErrHelp.
 func Load(args []string, getenv func(string) string) (Config, []string, error) {
-	var c Config
+	// The retry waits' shape is fixed; the options set the budgets.
+	c := Config{Retries: jobs.DefaultRetries}
 	for _, o := range options {
 		if o.def != "" {
 			if err := o.set(&c, o.def); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard/switchboard/internal/jobs"
 )
 
 // env is a fake environment.
@@ -22,6 +24,10 @@ func defaults() Config {
 		StorageDir: "./storage", MaxAttachmentBytes: 40 << 20, PublicURL: "http://localhost:3000",
 		WhatsAppAPIBase: "https://graph.facebook.com/v20.0", CatchUp: 10 * time.Minute,
 		LogLevel: slog.LevelInfo, ShutdownTimeout: 10 * time.Second,
+		Retries: jobs.Retries{
+			Messages: jobs.Backoff{First: 5 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+			Webhooks: jobs.Backoff{First: 10 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+		},
 	}
 }
 
@@ -40,13 +46,15 @@ func TestLoadGoodValues(t *testing.T) {
 			"AUTO_MIGRATE": "1", "STORAGE_DIR": "/var/lib/sb", "MAX_ATTACHMENT_BYTES": "1024",
 			"PUBLIC_URL": "https://sb.example.com", "WHATSAPP_API_BASE": "http://127.0.0.1:9000/v1",
 			"SCHEDULE_CATCH_UP_WINDOW": "1h30m", "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS": "true",
-			"LOG_LEVEL": "WARN", "SHUTDOWN_TIMEOUT": "2s",
+			"LOG_LEVEL": "WARN", "SHUTDOWN_TIMEOUT": "2s", "MESSAGE_RETRY_BUDGET": "90m", "WEBHOOK_RETRY_BUDGET": "0",
 		}, nil, func(c *Config) {
+			retries := c.Retries
+			retries.Messages.Budget, retries.Webhooks.Budget = 90*time.Minute, 0
 			*c = Config{Port: 8080, DatabaseURL: "postgres://sb:pw@db/sb?sslmode=disable", DatabaseWait: 0,
 				AutoMigrate: true, StorageDir: "/var/lib/sb", MaxAttachmentBytes: 1024,
 				PublicURL: "https://sb.example.com", WhatsAppAPIBase: "http://127.0.0.1:9000/v1",
 				CatchUp: 90 * time.Minute, AllowPrivateNetworks: true, LogLevel: slog.LevelWarn,
-				ShutdownTimeout: 2 * time.Second}
+				ShutdownTimeout: 2 * time.Second, Retries: retries}
 		}, nil},
 		{"PUBLIC_URL follows PORT", env{"PORT": "4000"}, nil,
 			func(c *Config) { c.Port, c.PublicURL = 4000, "http://localhost:4000" }, nil},
@@ -92,6 +100,8 @@ func TestLoadRejectsMalformedValues(t *testing.T) {
 		{"SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "maybe"},
 		{"LOG_LEVEL", "loud"}, {"LOG_LEVEL", "3"},
 		{"SHUTDOWN_TIMEOUT", "0s"}, {"SHUTDOWN_TIMEOUT", "forever"},
+		{"MESSAGE_RETRY_BUDGET", "3 days"}, {"MESSAGE_RETRY_BUDGET", "-1h"},
+		{"WEBHOOK_RETRY_BUDGET", "72"}, {"WEBHOOK_RETRY_BUDGET", "-1s"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {

@@ -10,9 +10,10 @@ import (
 const idleCheckInterval = time.Minute
 
 // automationKind runs the automations a card change fired; the runs of one
-// card go in order.
+// card go in order, across instances too.
 func automationKind(r *Runner) kind {
-	return kind{table: "automation_runs", dueColumn: "run_at", groupColumn: "kanban_item_id", run: r.svc.RunAutomations}
+	return kind{table: "automation_runs", dueColumn: "run_at", orderColumn: "kanban_item_id", run: r.writing(r.svc.RunAutomations),
+		postgresWorkers: 4, sqliteWorkers: 1}
 }
 
 // runIdleAutomations runs the idle kanban automations when a check is due.

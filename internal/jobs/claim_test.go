@@ -17,12 +17,13 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 
 // TestConcurrentClaimsNeverShareARow: several runners claiming the same due
 // rows at once (as instances on one database do) each get disjoint rows,
-// and together all of them.
+// and together all that may go: the first pending message of each
+// conversation.
 func TestConcurrentClaimsNeverShareARow(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		database := e.New(t)
 		ctx := viewer.SystemContext(context.Background())
-		ids := seedDueMessages(t, ctx, database.Client, 2000)
+		convs := seedDueMessages(t, ctx, database.Client, 500, 2)
 		svc := ops.New(database.Client)
 
 		const runners = 4
@@ -33,10 +34,10 @@ func TestConcurrentClaimsNeverShareARow(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r := New(database, svc, nil, DefaultRetries)
+				r := New(database, svc, nil, Options{})
 				<-start // all claim at once, as instances woken by one commit would
 				for {
-					got, err := r.claim(ctx, messageKind(r))
+					got, err := r.claim(ctx, messageKind(r), batchSize, nil)
 					if err != nil {
 						t.Errorf("runner %d: %v", i, err)
 						return
@@ -62,10 +63,15 @@ func TestConcurrentClaimsNeverShareARow(t *testing.T) {
 				seen[id] = i
 			}
 		}
-		if len(seen) != len(ids) {
-			t.Fatalf("claimed %d of %d due messages", len(seen), len(ids))
+		for _, ids := range convs {
+			if _, ok := seen[ids[0]]; !ok {
+				t.Fatalf("message %d, first of its conversation, was not claimed", ids[0])
+			}
+			if _, ok := seen[ids[1]]; ok {
+				t.Fatalf("message %d was claimed while an earlier one of its conversation was pending", ids[1])
+			}
 		}
-		t.Logf("%s: %d rows split %v", e.Name, len(ids), lens(claimed))
+		t.Logf("%s: %d rows split %v", e.Name, len(seen), lens(claimed))
 	})
 }
 
@@ -77,29 +83,25 @@ func lens(xs [][]int) []int {
 	return out
 }
 
-// seedDueMessages makes n outgoing messages due for delivery now.
-func seedDueMessages(t *testing.T, ctx context.Context, c *ent.Client, n int) []int {
+// seedDueMessages makes perConversation outgoing messages due for delivery
+// now in each of conversations conversations, and returns their ids by
+// conversation, in the order they were written.
+func seedDueMessages(t *testing.T, ctx context.Context, c *ent.Client, conversations, perConversation int) [][]int {
 	t.Helper()
 	acc := c.Account.Create().SetName("Acme").SaveX(ctx)
 	ib := c.Inbox.Create().SetAccountID(acc.ID).SetName("API").SetChannelType("api").SaveX(ctx)
 	ct := c.Contact.Create().SetAccountID(acc.ID).SetName("Ann").SaveX(ctx)
-	cv := c.Conversation.Create().SetAccountID(acc.ID).SetDisplayID(1).SetUUID("u").
-		SetInboxID(ib.ID).SetContactID(ct.ID).SaveX(ctx)
 	due := time.Now().UTC().Add(-time.Second)
-	ms := c.Message.MapCreateBulk(make([]struct{}, n), func(b *ent.MessageCreate, _ int) {
-		b.SetAccountID(acc.ID).SetConversationID(cv.ID).SetInboxID(ib.ID).SetContent("x").SetNextDeliveryAt(due)
-	}).SaveX(ctx)
-	ids := make([]int, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
+	out := make([][]int, conversations)
+	for i := range out {
+		cv := c.Conversation.Create().SetAccountID(acc.ID).SetDisplayID(i + 1).SetUUID(fmt.Sprint("u", i)).
+			SetInboxID(ib.ID).SetContactID(ct.ID).SaveX(ctx)
+		ms := c.Message.MapCreateBulk(make([]struct{}, perConversation), func(b *ent.MessageCreate, _ int) {
+			b.SetAccountID(acc.ID).SetConversationID(cv.ID).SetInboxID(ib.ID).SetContent("x").SetNextDeliveryAt(due)
+		}).SaveX(ctx)
+		for _, m := range ms {
+			out[i] = append(out[i], m.ID)
+		}
 	}
-	return ids
-}
-
-func TestGroupJobsKeepsEachGroupInOrder(t *testing.T) {
-	got := groupJobs([]job{{1, 10}, {2, 20}, {3, 10}, {4, 30}, {5, 20}})
-	want := [][]int{{1, 3}, {2, 5}, {4}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("groupJobs = %v, want %v", got, want)
-	}
+	return out
 }

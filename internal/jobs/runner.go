@@ -1,16 +1,20 @@
-// Package jobs runs the durable background work: webhook deliveries from the
-// outbox and channel deliveries of messages. Work lives in database rows;
-// a runner claims due rows (FOR UPDATE SKIP LOCKED on PostgreSQL), so any
-// number of instances share it without doing one row twice at a time, and a
-// crash loses nothing: a claimed row's lease runs out and it is due again.
+// Package jobs runs the durable background work: scheduled messages, kanban
+// automation runs, channel deliveries of messages and webhook deliveries.
+// Work lives in database rows; a runner claims due rows (FOR UPDATE SKIP
+// LOCKED on PostgreSQL), so any number of instances share it without doing
+// one row twice at a time, and a crash loses nothing: a claimed row's short
+// lease, renewed while its job runs, runs out and the row is due again.
+//
+// Each claimed job runs on its own goroutine, bounded per kind, and the
+// runner claims again as soon as a worker is free: a slow job holds its
+// worker and its key (an inbox's channel, a webhook subscription), never the
+// others.
 package jobs
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,18 +28,30 @@ import (
 )
 
 const (
-	// lease is how long a claimed row stays with its runner before another
-	// may take it (longer than any one attempt).
-	lease = 2 * time.Minute
 	// pollInterval bounds how late a runner notices work it was not woken
 	// for (another instance's rows, retries coming due).
 	pollInterval = 500 * time.Millisecond
 	batchSize    = 32
-	// postgresWorkers is how many jobs of a batch run at once on
-	// PostgreSQL: a slow receiver must not hold up every delivery behind
-	// it. SQLite has one writer; there, concurrent jobs only wait on its
-	// lock (10,000 schedules took 108 s on 8 workers, 58 s on one).
-	postgresWorkers = 8
+)
+
+// Options tune a runner; zero fields take the defaults.
+type Options struct {
+	// Retries are the retry budgets per kind (zero: DefaultRetries).
+	Retries Retries
+	// Grace is how long running jobs get to finish once the runner's
+	// context ends (0: DefaultGrace); the claims of the rest are released.
+	Grace time.Duration
+	// Lease is how long a claim holds a row without renewal (0:
+	// DefaultLease); it is renewed every third of it while the job runs.
+	Lease time.Duration
+}
+
+const (
+	// DefaultGrace is how long running jobs get at shutdown.
+	DefaultGrace = 10 * time.Second
+	// DefaultLease: after kill -9 another instance takes the row over
+	// within this (plus its poll interval).
+	DefaultLease = 15 * time.Second
 )
 
 // Runner claims and runs due jobs.
@@ -45,9 +61,21 @@ type Runner struct {
 	http     *http.Client
 	channels Channels
 	retries  Retries
+	grace    time.Duration
+	lease    time.Duration
 	now      func() time.Time
 	wake     chan struct{}
 	wg       sync.WaitGroup
+	// jobs counts the running job goroutines (drain waits for them).
+	jobs sync.WaitGroup
+	// writes, on SQLite, lets one of the runner's writes run at a time:
+	// SQLite has one writer, and writers that collide wait in its busy
+	// handler, which sleeps up to 100 ms a turn (90 deliveries took 5 s
+	// instead of 0.5 s). Network waits still overlap.
+	writes *sync.Mutex
+	kinds  []kind
+	// inflight holds this runner's claims (see inflight.go).
+	inflight *inflight
 	// lastIdleCheck is when idle kanban automations were last looked at
 	// (only the loop's goroutine touches it).
 	lastIdleCheck time.Time
@@ -56,7 +84,8 @@ type Runner struct {
 	ran sync.Map // table → *atomic.Int64
 	// alive is when the loop last reported (Unix nanoseconds): readiness
 	// tells a stalled runner from an idle one by it.
-	alive atomic.Int64
+	alive   atomic.Int64
+	metrics *metrics
 }
 
 // Alive is when the loop last reported: at every pass and after every job.
@@ -79,35 +108,68 @@ func (r *Runner) count(table string) {
 	n.(*atomic.Int64).Add(1)
 }
 
-// Retries are the waits between attempts, per kind of job; past the last
-// wait a job fails.
-type Retries struct {
-	Messages []time.Duration
-	Webhooks []time.Duration
-}
-
-// DefaultRetries: a few message attempts within about a minute (a chat
-// message hours late is worse than a visible failure), and webhook attempts
-// spread over hours (a receiver that is down for a while still gets them).
-var DefaultRetries = Retries{
-	Messages: []time.Duration{time.Second, 3 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second},
-	Webhooks: []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour},
-}
-
 // New returns a runner over database; channels deliver messages.
-func New(database *db.DB, svc *ops.Service, channels Channels, retries Retries) *Runner {
-	return &Runner{
+func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runner {
+	if o.Retries == (Retries{}) {
+		o.Retries = DefaultRetries
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	r := &Runner{
 		db:       database,
 		svc:      svc,
-		retries:  retries,
+		retries:  o.Retries,
+		grace:    o.Grace,
+		lease:    o.Lease,
 		http:     outbound.NewClient(10 * time.Second),
 		channels: channels,
 		now:      func() time.Time { return time.Now().UTC() },
 		wake:     make(chan struct{}, 1),
+		inflight: newInflight(),
 	}
+	r.metrics = newMetrics(r)
+	if database.Dialect != dialect.Postgres {
+		r.writes = new(sync.Mutex)
+	}
+	r.kinds = r.allKinds(database.Dialect == dialect.Postgres)
+	return r
 }
 
-// Wake tells the runner new work may be due (after a commit).
+// write runs f, alone among the runner's writes on SQLite.
+func (r *Runner) write(f func() error) error {
+	if r.writes != nil {
+		r.writes.Lock()
+		defer r.writes.Unlock()
+	}
+	return f()
+}
+
+// writing wraps a job that only works in the database as a write.
+func (r *Runner) writing(run func(context.Context, int) error) func(context.Context, int) error {
+	return func(ctx context.Context, id int) error { return r.write(func() error { return run(ctx, id) }) }
+}
+
+// allKinds lists the kinds in the order a pass claims them: schedules and
+// automations first, so the messages they post go out in the same pass.
+// Each kind has its own workers, so a hanging receiver never takes the
+// workers that fire schedules.
+func (r *Runner) allKinds(postgres bool) []kind {
+	ks := []kind{scheduleKind(r), automationKind(r), messageKind(r), webhookKind(r)}
+	for i := range ks {
+		ks[i].workers = ks[i].sqliteWorkers
+		if postgres {
+			ks[i].workers = ks[i].postgresWorkers
+		}
+	}
+	return ks
+}
+
+// Wake tells the runner new work may be due (after a commit, or a worker
+// came free).
 func (r *Runner) Wake() {
 	select {
 	case r.wake <- struct{}{}:
@@ -115,24 +177,34 @@ func (r *Runner) Wake() {
 	}
 }
 
-// Start runs the loop until ctx ends; Wait waits for it to finish.
+// Start runs the loop until ctx ends, then gives running jobs the grace
+// time and releases what is left; Wait waits for all of it.
 func (r *Runner) Start(ctx context.Context) {
 	r.reportAlive()
-	r.wg.Add(1)
+	// Jobs run under their own context: at shutdown they get the grace
+	// time first.
+	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
+	stopRenewing := make(chan struct{})
+	r.wg.Add(2)
 	go func() {
 		defer r.wg.Done()
-		r.loop(ctx)
+		r.renewLeases(stopRenewing)
+	}()
+	go func() {
+		defer r.wg.Done()
+		defer close(stopRenewing)
+		r.loop(ctx, jobCtx)
+		r.drain(cancelJobs)
 	}()
 }
 
-// Wait blocks until the loop started by Start has returned.
+// Wait blocks until the runner started by Start has stopped.
 func (r *Runner) Wait() { r.wg.Wait() }
 
-func (r *Runner) loop(ctx context.Context) {
+func (r *Runner) loop(ctx, jobCtx context.Context) {
 	for {
 		r.reportAlive()
-		for r.RunDue(ctx) > 0 && ctx.Err() == nil {
-		}
+		r.claimAndStart(ctx, jobCtx)
 		r.runIdleAutomations(ctx)
 		t := time.NewTimer(r.untilNextSchedule(ctx))
 		select {
@@ -157,124 +229,67 @@ func (r *Runner) untilNextSchedule(ctx context.Context) time.Duration {
 	return min(max(next.Sub(r.now()), 0), pollInterval)
 }
 
-// RunDue claims and runs one batch of each kind of due job and returns how
-// many it ran.
-func (r *Runner) RunDue(ctx context.Context) int {
-	n := 0
-	// Schedules and automations first: the messages they post are then
-	// delivered in the same pass.
-	for _, k := range []kind{scheduleKind(r), automationKind(r), messageKind(r), webhookKind(r)} {
-		jobs, err := r.claim(ctx, k)
-		if err != nil {
-			if ctx.Err() == nil {
-				slog.Error("claiming jobs", "table", k.table, "err", err)
+// claimAndStart claims due jobs of each kind while it has free workers,
+// and starts them. It does not wait for them: a finishing job wakes the
+// loop.
+func (r *Runner) claimAndStart(ctx, jobCtx context.Context) {
+	for _, k := range r.kinds {
+		for ctx.Err() == nil {
+			free := r.inflight.free(k)
+			if free == 0 {
+				break
 			}
-			continue
-		}
-		r.runGroups(ctx, k, groupJobs(jobs))
-		n += len(jobs)
-	}
-	return n
-}
-
-// job is a claimed row and the group it must keep its order in.
-type job struct{ id, group int }
-
-// groupJobs splits claimed jobs by group, each group in claim order.
-func groupJobs(jobs []job) [][]int {
-	index := map[int]int{}
-	var groups [][]int
-	for _, j := range jobs {
-		i, ok := index[j.group]
-		if !ok {
-			i = len(groups)
-			index[j.group] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], j.id)
-	}
-	return groups
-}
-
-// runGroups runs groups concurrently (up to workers at a time), the jobs of
-// one group one after another: two messages of one conversation are
-// delivered in the order they were written.
-func (r *Runner) runGroups(ctx context.Context, k kind, groups [][]int) {
-	workers := 1
-	if r.db.Dialect == dialect.Postgres {
-		workers = postgresWorkers
-	}
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for _, g := range groups {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			for _, id := range g {
-				if err := k.run(ctx, id); err != nil && ctx.Err() == nil {
-					slog.Error("running job", "table", k.table, "id", id, "err", err)
+			claimed, err := r.claim(ctx, k, min(free, batchSize), r.inflight.saturated(k))
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Error("claiming jobs", "table", k.table, "err", err)
 				}
-				r.count(k.table)
-				r.reportAlive()
+				break
 			}
-		}()
-	}
-	wg.Wait()
-}
-
-// kind is one table of jobs: rows whose dueColumn is set and past are due.
-// Jobs with the same groupColumn value run in order, others concurrently.
-type kind struct {
-	table, dueColumn, groupColumn, extraWhere string
-	run                                       func(ctx context.Context, id int) error
-}
-
-// claim moves the due column of up to batchSize due rows a lease ahead and
-// returns them. One statement does both, so two runners never claim the
-// same row: PostgreSQL skips rows another claim holds, SQLite runs one
-// writer at a time.
-func (r *Runner) claim(ctx context.Context, k kind) ([]job, error) {
-	lock, ph := "", func(i int) string { return "?" }
-	if r.db.Dialect == dialect.Postgres {
-		lock, ph = " FOR UPDATE SKIP LOCKED", func(i int) string { return fmt.Sprintf("$%d", i) }
-	}
-	// A row without a group (a webhook to the kanban URL has no
-	// subscription) is a group of its own.
-	group := "id"
-	if k.groupColumn != "" {
-		group = fmt.Sprintf("COALESCE(%s, -id)", k.groupColumn)
-	}
-	now := r.now()
-	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
-		SELECT id FROM %[1]s WHERE %[2]s <= %[4]s%[5]s ORDER BY %[2]s, id LIMIT %[6]d%[7]s) RETURNING id, %[8]s`,
-		k.table, k.dueColumn, ph(1), ph(2), k.extraWhere, batchSize, lock, group)
-	rows, err := r.db.SQL.QueryContext(ctx, q, now.Add(lease), now)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var jobs []job
-	for rows.Next() {
-		var j job
-		if err := rows.Scan(&j.id, &j.group); err != nil {
-			return nil, err
+			for _, j := range claimed {
+				if r.inflight.add(k, j) {
+					r.start(jobCtx, k, j)
+				}
+			}
+			if len(claimed) < min(free, batchSize) {
+				break
+			}
 		}
-		jobs = append(jobs, j)
 	}
-	// RETURNING gives rows in no set order; the claim order is by id.
-	slices.SortFunc(jobs, func(a, b job) int { return a.id - b.id })
-	return jobs, rows.Err()
+}
+
+// start runs j on its own goroutine; when it ends, the next job queued
+// behind its key (if any) runs on the same worker.
+func (r *Runner) start(ctx context.Context, k kind, j job) {
+	r.jobs.Add(1)
+	go func() {
+		defer r.jobs.Done()
+		for {
+			r.runOne(ctx, k, j)
+			next, ok := r.inflight.done(k, j, ctx.Err() == nil)
+			if !ok {
+				break
+			}
+			j = next
+		}
+		r.Wake()
+	}()
+}
+
+func (r *Runner) runOne(ctx context.Context, k kind, j job) {
+	err := k.run(ctx, j.id)
+	if err != nil && ctx.Err() == nil {
+		slog.Error("running job", "table", k.table, "id", j.id, "err", err)
+		r.outcome(k.table, outcomeError)
+	}
+	if ctx.Err() == nil {
+		r.count(k.table)
+		if err == nil && !k.reportsOutcome {
+			r.outcome(k.table, outcomeDone)
+		}
+	}
+	r.reportAlive()
 }
 
 // client is the ent client jobs use: they act as the system.
 func (r *Runner) client() *ent.Client { return r.db.Client }
-
-// backoff returns the wait before attempt n+1 (n ≥ 1), from steps; past the
-// last step there is no further attempt.
-func backoff(steps []time.Duration, attempts int) (time.Duration, bool) {
-	if attempts < 1 || attempts > len(steps) {
-		return 0, false
-	}
-	return steps[attempts-1], true
-}

@@ -3,7 +3,6 @@ package jobs
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,9 +16,12 @@ import (
 )
 
 func webhookKind(r *Runner) kind {
+	// A subscription gets up to perKey deliveries at once, in no set
+	// order (each carries its event's time); deliveries to the kanban URL
+	// have no subscription and count against their account.
 	return kind{
-		table: "webhook_deliveries", dueColumn: "next_attempt_at", groupColumn: "subscription_id", extraWhere: " AND status = 'pending'",
-		run: r.deliverWebhook,
+		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: 4,
+		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true, postgresWorkers: 16, sqliteWorkers: 8,
 	}
 }
 
@@ -35,7 +37,10 @@ func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 		return err
 	}
 	status, sendErr := r.post(ctx, d.URL, d.DeliveryID, secret, []byte(d.Payload))
-	return r.recordWebhookAttempt(ctx, d, status, sendErr)
+	if ctx.Err() != nil {
+		return ctx.Err() // shutting down: the claim is released, the delivery due again
+	}
+	return r.write(func() error { return r.recordWebhookAttempt(ctx, d, status, sendErr) })
 }
 
 // webhookSecret is the key a delivery is signed with: its subscription's,
@@ -79,6 +84,7 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDeliver
 	}
 	switch {
 	case sendErr == nil && status >= 200 && status < 300:
+		r.outcome("webhook_deliveries", outcomeDone)
 		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
 			ClearNextAttemptAt().SetLastError("").Exec(ctx)
 	case sendErr != nil:
@@ -86,10 +92,12 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDeliver
 	default:
 		upd.SetLastError(fmt.Sprintf("receiver answered %d", status))
 	}
-	// Any failure is retried (a receiver may answer 4xx while it deploys),
-	// except a destination the guard refuses: that will not change.
-	if wait, ok := backoff(r.retries.Webhooks, attempts); ok && !errors.Is(sendErr, outbound.ErrForbiddenAddress) {
+	// A refused destination or an answer like 404 will not change with
+	// another attempt: it fails at once, with the reason in last_error.
+	if wait, ok := r.retries.Webhooks.next(attempts); ok && outbound.Retryable(status, sendErr) {
+		r.outcome("webhook_deliveries", outcomeRetrying)
 		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
 	}
+	r.outcome("webhook_deliveries", outcomeFailed)
 	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)
 }

@@ -60,7 +60,7 @@ func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) er
 // in content_attributes.external_error (as Chatwoot).
 func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
 	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, m *ent.Message) {
-		u.SetStatus(message.StatusFailed).
+		u.SetStatus(message.StatusFailed).SetDeliveryError(reason).
 			SetContentAttributes(mergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
 	})
 }
@@ -86,10 +86,10 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.Mess
 	})
 }
 
-// RetryDelivery schedules another attempt at wait from now and returns the
-// number of attempts made so far.
-func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration) (int, error) {
-	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).
+// RetryDelivery records a failed attempt (reason) and schedules another at
+// wait from now; it returns the number of attempts made so far.
+func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration, reason string) (int, error) {
+	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).SetDeliveryError(reason).
 		SetNextDeliveryAt(s.now().Add(wait)).Save(AsBackgroundWork(ctx))
 	if err != nil {
 		return 0, err

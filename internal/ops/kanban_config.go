@@ -228,12 +228,13 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 	if !cfg.Enabled || cfg.WebhookURL == "" || !wantsEvent(cfg.Settings, string(event)) {
 		return nil
 	}
-	raw, err := webhookBody(event, payload)
+	now := s.now()
+	raw, err := webhookBody(event, payload, now)
 	if err != nil {
 		return err
 	}
 	return c.WebhookDelivery.Create().SetAccountID(accountID).SetDeliveryID(newDeliveryID()).SetKanbanTarget(true).
-		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(raw).SetNextAttemptAt(s.now()).Exec(ctx)
+		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(raw).SetNextAttemptAt(now).Exec(ctx)
 }
 
 // wantsEvent reads settings.webhook_events; absent means every event.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
@@ -14,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/webhook"
+	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // WebhookEvents are the events an account webhook may subscribe to: every
@@ -146,11 +148,11 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 	if err != nil || len(subs) == 0 {
 		return err
 	}
-	raw, err := webhookBody(event, payload)
+	now := s.now()
+	raw, err := webhookBody(event, payload, now)
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
 		b.SetAccountID(subs[i].AccountID).SetDeliveryID(newDeliveryID()).
 			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(raw).
@@ -158,13 +160,15 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 	}).Exec(ctx)
 }
 
-// webhookBody is a webhook's JSON body: the event's name beside its payload.
-func webhookBody(event events.Kind, payload func() (map[string]any, error)) (string, error) {
+// webhookBody is a webhook's JSON body: the event's name and occurred_at,
+// the time of the change (deliveries may arrive out of order, and retried
+// ones late), beside its payload.
+func webhookBody(event events.Kind, payload func() (map[string]any, error), at time.Time) (string, error) {
 	p, err := payload()
 	if err != nil {
 		return "", err
 	}
-	body := map[string]any{"event": event}
+	body := map[string]any{"event": event, "occurred_at": wire.Time(at)}
 	for k, v := range p {
 		body[k] = v
 	}

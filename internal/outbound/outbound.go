@@ -66,10 +66,10 @@ func Dial(ctx context.Context, address string) (net.Conn, error) {
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Retryable reports whether a failed request is worth another attempt:
-// network errors and 5xx (and 429) are; other answers are final.
+// network errors, 5xx, 408 and 429 are; other answers are final.
 func Retryable(status int, err error) bool {
 	if err != nil {
 		return !errors.Is(err, ErrForbiddenAddress) && !errors.Is(err, context.Canceled)
 	}
-	return status >= 500 || status == http.StatusTooManyRequests
+	return status >= 500 || status == http.StatusTooManyRequests || status == http.StatusRequestTimeout
 }

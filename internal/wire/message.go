@@ -25,7 +25,33 @@ func Message(m *ent.Message, displayID int) H {
 		"sender_type":        SenderClassName(m.SenderType),
 		"sender_id":          IntPtr(m.SenderID),
 	}
+	if d := delivery(m); d != nil {
+		h["delivery"] = d
+	}
 	return h
+}
+
+// delivery is a channel delivery's state, on messages that have one (an
+// addition to Chatwoot's shape, whose status stays "sent" while retrying):
+// pending (not tried yet), retrying (an attempt failed; the next is due at
+// next_attempt_at), delivered or failed, with the attempts made and the last
+// attempt's error.
+func delivery(m *ent.Message) H {
+	if m.NextDeliveryAt == nil && m.DeliveryAttempts == 0 && m.DeliveryError == "" {
+		return nil
+	}
+	state := "pending"
+	switch {
+	case m.NextDeliveryAt != nil && m.DeliveryAttempts > 0:
+		state = "retrying"
+	case m.NextDeliveryAt != nil:
+	case m.Status == message.StatusFailed:
+		state = "failed"
+	default:
+		state = "delivered"
+	}
+	return H{"state": state, "attempts": m.DeliveryAttempts, "last_error": m.DeliveryError,
+		"next_attempt_at": TimePtr(m.NextDeliveryAt)}
 }
 
 var messageTypeCode = map[string]int{"incoming": 0, "outgoing": 1, "activity": 2, "template": 3}

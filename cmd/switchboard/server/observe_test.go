@@ -95,6 +95,9 @@ func TestMetrics(t *testing.T) {
 			"switchboard_websocket_clients 0",
 			"switchboard_live_listeners_dropped_total 0",
 			"switchboard_live_event_gaps_total 0",
+			`switchboard_jobs_due{kind="messages"} 0`,
+			`switchboard_jobs_lateness_seconds{kind="scheduled_messages"} 0`,
+			`switchboard_jobs_running{kind="webhook_deliveries"} 0`,
 			"go_goroutines ",
 			"process_cpu_seconds_total ",
 		} {

@@ -42,7 +42,7 @@ type Config struct {
 	// WhatsAppAPIBase is the WhatsApp Cloud API's base URL (empty:
 	// delivery.DefaultWhatsAppBase).
 	WhatsAppAPIBase string
-	// Retries are the waits between job attempts (zero: jobs.DefaultRetries).
+	// Retries are the retry budgets of jobs (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
 	// BodyLimit caps multipart request bodies, in bytes (0: room for
 	// ops.MaxAttachments files of the storage's per-file limit). Other
@@ -132,10 +132,9 @@ func New(cfg Config, database *db.DB) *Server {
 		opts = append(opts, ops.WithAuthLimits(*cfg.AuthLimits))
 	}
 	s.Svc = ops.New(database.Client, opts...)
-	if cfg.Retries.Messages == nil && cfg.Retries.Webhooks == nil {
-		cfg.Retries = jobs.DefaultRetries
-	}
-	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, cfg.Retries)
+	// Running jobs get the time requests get at shutdown (both at once).
+	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout})
+	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
 	s.Jobs.Start(ctx)
 	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
 	health.Mount(s.App)

@@ -1,0 +1,2 @@
+-- Modify "messages" table
+ALTER TABLE "messages" ADD COLUMN "delivery_error" text NULL DEFAULT '';

@@ -1,0 +1,185 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+)
+
+// kind is one table of jobs: rows whose dueColumn is set and past are due.
+type kind struct {
+	table, dueColumn, extraWhere string
+	// keyExpr is what a job holds while it runs (an inbox's channel, a
+	// subscription; empty: the row itself); at most perKey jobs of one key
+	// run at once on a runner (0: no cap).
+	keyExpr string
+	perKey  int
+	// orderColumn, when set, keeps rows of one value in id order across
+	// instances: a row is not claimed while an earlier one of its value is
+	// still pending (due, claimed or waiting for a retry).
+	orderColumn string
+	// workers bound how many jobs of the kind run at once; SQLite has one
+	// writer, so kinds that only write to the database gain nothing from
+	// more than one there.
+	workers, postgresWorkers, sqliteWorkers int
+	// reportsOutcome: run counts its own outcome (deliveries tell
+	// delivered, retrying and failed apart).
+	reportsOutcome bool
+	run            func(ctx context.Context, id int) error
+}
+
+// claim moves the due column of up to n due rows a lease ahead and returns
+// them, skipping rows of the keys in busy. One statement does both, so two
+// runners never claim the same row: PostgreSQL skips rows another claim
+// holds, SQLite runs one writer at a time.
+func (r *Runner) claim(ctx context.Context, k kind, n int, busy []int) ([]job, error) {
+	ph := placeholders(r.db.Dialect)
+	lock := ""
+	if r.db.Dialect == dialect.Postgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	key := "id"
+	if k.keyExpr != "" {
+		key = k.keyExpr
+	}
+	where := k.extraWhere
+	if len(busy) > 0 {
+		where += fmt.Sprintf(" AND %s NOT IN (%s)", key, joinInts(busy))
+	}
+	if k.orderColumn != "" {
+		where += fmt.Sprintf(` AND NOT EXISTS (SELECT 1 FROM %[1]s e WHERE e.%[2]s = c.%[2]s AND e.%[3]s IS NOT NULL AND e.id < c.id)`,
+			k.table, k.orderColumn, k.dueColumn)
+	}
+	now := r.now()
+	lease := r.leaseFrom(now)
+	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
+		SELECT c.id FROM %[1]s c WHERE c.%[2]s <= %[4]s%[5]s ORDER BY c.%[2]s, c.id LIMIT %[6]d%[7]s) RETURNING id, %[8]s`,
+		k.table, k.dueColumn, ph(1), ph(2), where, n, lock, key)
+	var jobs []job
+	err := r.write(func() error {
+		rows, err := r.db.SQL.QueryContext(ctx, q, lease, now)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			j := job{lease: lease}
+			if err := rows.Scan(&j.id, &j.key); err != nil {
+				return err
+			}
+			jobs = append(jobs, j)
+		}
+		return rows.Err()
+	})
+	return jobs, err
+}
+
+// leaseFrom is the end of a lease taken at now, at the microsecond
+// PostgreSQL keeps: renewals and releases find a claim by this value.
+func (r *Runner) leaseFrom(now time.Time) time.Time {
+	return now.Add(r.lease).Truncate(time.Microsecond)
+}
+
+// renewLeases moves the leases of the held claims ahead every third of a
+// lease, until stop is closed.
+func (r *Runner) renewLeases(stop <-chan struct{}) {
+	t := time.NewTicker(r.lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), r.lease/3)
+		for _, k := range r.kinds {
+			r.moveClaims(ctx, k, r.leaseFrom(r.now()), true)
+		}
+		cancel()
+	}
+}
+
+// moveClaims sets the due column of k's held claims to to. A claim whose
+// row no longer holds its lease was settled by its job (or taken over by
+// another runner after it lapsed) and is left alone. keep says whether the
+// claims stay held (a renewal) or are let go (a release).
+func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool) {
+	ph := placeholders(r.db.Dialect)
+	for lease, ids := range r.inflight.claimsByLease(k) {
+		q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE %[2]s = %[4]s AND id IN (%[5]s) RETURNING id`,
+			k.table, k.dueColumn, ph(1), ph(2), joinInts(ids))
+		moved, err := r.queryIDs(ctx, q, to, lease)
+		if err != nil {
+			slog.Error("moving job leases", "table", k.table, "err", err)
+			continue
+		}
+		if keep {
+			r.inflight.renewed(k, moved, to)
+		}
+	}
+}
+
+// drain ends the runner: running jobs get the grace time, then the rest are
+// cancelled and their claims released, so another runner takes them now
+// rather than when the lease would have run out.
+func (r *Runner) drain(cancelJobs context.CancelFunc) {
+	finished := make(chan struct{})
+	go func() { r.jobs.Wait(); close(finished) }()
+	t := time.NewTimer(r.grace)
+	select {
+	case <-finished:
+	case <-t.C:
+	}
+	t.Stop()
+	cancelJobs()
+	<-finished
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	now := r.now()
+	for _, k := range r.kinds {
+		if r.inflight.count(k) > 0 {
+			r.moveClaims(ctx, k, now, false)
+		}
+	}
+}
+
+// queryIDs runs a writing statement that returns ids.
+func (r *Runner) queryIDs(ctx context.Context, q string, args ...any) ([]int, error) {
+	var ids []int
+	err := r.write(func() error {
+		rows, err := r.db.SQL.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	return ids, err
+}
+
+func placeholders(d string) func(int) string {
+	if d == dialect.Postgres {
+		return func(i int) string { return "$" + strconv.Itoa(i) }
+	}
+	return func(int) string { return "?" }
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}

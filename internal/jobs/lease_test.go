@@ -1,0 +1,98 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// TestLeasesAreRenewedAndTakenOverAfterACrash: a job that runs for many
+// leases keeps its row (its runner renews the lease, so a second runner
+// never starts it too), and a row claimed by a runner that then died (a
+// claim with nobody renewing it, as after kill -9) is taken over by
+// another runner once its lease runs out.
+func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		database := e.New(t)
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		w := seedConversations(t, ctx, c, 2)
+		ch := newChannels(w.inbox)
+		ch.started = make(chan int, 10)
+		const lease = 300 * time.Millisecond
+		svc := ops.New(c)
+		runners := []*Runner{New(database, svc, ch, Options{Lease: lease}), New(database, svc, ch, Options{Lease: lease})}
+		runCtx, stop := context.WithCancel(context.Background())
+		for _, r := range runners {
+			r.Start(runCtx)
+		}
+		t.Cleanup(func() {
+			stop()
+			for _, r := range runners {
+				r.Wait()
+			}
+		})
+
+		slow := c.Message.Create().SetAccountID(w.account).SetConversationID(w.convs[0]).SetInboxID(w.inbox).
+			SetContent("slow").SetNextDeliveryAt(time.Now().UTC()).SaveX(ctx)
+		runners[0].Wake()
+		<-ch.started
+		leases := map[time.Time]bool{}
+		waitUntil(t, 10*time.Second, "four renewals of the slow job's lease", func() bool {
+			if m := c.Message.GetX(ctx, slow.ID); m.NextDeliveryAt != nil {
+				leases[*m.NextDeliveryAt] = true
+			}
+			return len(leases) >= 5
+		})
+		close(ch.release)
+		waitUntil(t, 10*time.Second, "the slow message delivered", func() bool {
+			return c.Message.GetX(ctx, slow.ID).Status == message.StatusDelivered
+		})
+		if _, calls := ch.snapshot(); calls[slow.ID] != 1 {
+			t.Errorf("the slow message was sent %d times across %d leases, want once", calls[slow.ID], len(leases))
+		}
+
+		// A third runner claims a row and dies at once: nobody renews it.
+		dead := New(database, svc, ch, Options{Lease: lease})
+		orphan := c.Message.Create().SetAccountID(w.account).SetConversationID(w.convs[1]).SetInboxID(w.inbox).
+			SetContent("orphan").SetNextDeliveryAt(time.Now().UTC()).SaveX(ctx)
+		claimed, err := dead.claim(ctx, messageKind(dead), 1, nil)
+		if err != nil || len(claimed) != 1 || claimed[0].id != orphan.ID {
+			t.Fatalf("the dying runner claimed %v, %v", claimed, err)
+		}
+		claimedAt := time.Now()
+		waitUntil(t, 10*time.Second, "the orphan taken over", func() bool {
+			return c.Message.GetX(ctx, orphan.ID).Status == message.StatusDelivered
+		})
+		if took := time.Since(claimedAt); took < lease {
+			t.Errorf("the orphan was taken over after %v, before its lease of %v ran out", took, lease)
+		}
+	})
+}
+
+// conversations is an account with an API inbox and some conversations.
+type conversations struct {
+	account, inbox int
+	convs          []int
+}
+
+func seedConversations(t *testing.T, ctx context.Context, c *ent.Client, n int) conversations {
+	t.Helper()
+	acc := c.Account.Create().SetName("Acme").SaveX(ctx)
+	ib := c.Inbox.Create().SetAccountID(acc.ID).SetName("API").SetChannelType("api").SaveX(ctx)
+	ct := c.Contact.Create().SetAccountID(acc.ID).SetName("Ann").SaveX(ctx)
+	out := conversations{account: acc.ID, inbox: ib.ID}
+	for i := range n {
+		cv := c.Conversation.Create().SetAccountID(acc.ID).SetDisplayID(i + 1).SetUUID(fmt.Sprint("c", i)).
+			SetInboxID(ib.ID).SetContactID(ct.ID).SaveX(ctx)
+		out.convs = append(out.convs, cv.ID)
+	}
+	return out
+}
