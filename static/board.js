@@ -9,11 +9,22 @@
   const funnel = board.dataset.funnel;
   let dragged = null;
 
-  // refresh replaces the columns with the server's current board.
+  // refresh replaces the columns with the server's current board, keeping
+  // the focus on the card that had it.
   async function refresh() {
-    const res = await fetch(base + "/funnels/" + funnel + "/board?fragment=1", { credentials: "same-origin" });
-    if (res.ok) board.innerHTML = await res.text();
+    // The URL's filter (all but the open card) applies to the columns too.
+    const query = new URLSearchParams(location.search);
+    query.delete("card");
+    query.set("fragment", "1");
+    const res = await fetch(base + "/funnels/" + funnel + "/board?" + query, { credentials: "same-origin" });
+    if (!res.ok) return;
+    const focused = document.activeElement && board.contains(document.activeElement) && document.activeElement.dataset.card;
+    board.innerHTML = await res.text();
+    const again = focused && board.querySelector('[data-card="' + focused + '"]');
+    if (again) again.focus();
+    document.dispatchEvent(new Event("board:refreshed"));
   }
+  document.addEventListener("board:changed", () => refresh());
 
   // positionAt is where in list a card dropped at clientY lands.
   function positionAt(list, clientY) {
