@@ -128,7 +128,10 @@ func boardCard(it *ent.KanbanItem, locale string) views.BoardCard {
 	if title == "" {
 		title = fmt.Sprintf("Card %d", it.ID)
 	}
-	face := views.BoardCard{ID: it.ID, Title: title, Priority: string(it.Priority), Status: string(it.Status)}
+	face := views.BoardCard{ID: it.ID, Title: title, Priority: string(it.Priority), Status: string(it.Status), Position: it.Position}
+	if it.Edges.Stage != nil {
+		face.Stage = it.Edges.Stage.Slug
+	}
 	if it.Value != 0 {
 		face.Value = formatMoney(money{Value: it.Value, Currency: it.Currency}, locale)
 	}
