@@ -17,23 +17,6 @@ import (
 // The kanban screens: the account's funnels, and one funnel's board, where
 // agents drag cards and see every viewer's moves live.
 
-// funnels lists the account's funnels.
-func (c *Console) funnels(ctx *fiber.Ctx) error {
-	nav, err := c.nav(ctx)
-	if err != nil {
-		return err
-	}
-	fs, err := c.svc.Funnels(ctx.UserContext())
-	if err != nil {
-		return err
-	}
-	l := views.BoardList{Nav: nav}
-	for _, f := range fs {
-		l.Funnels = append(l.Funnels, views.BoardLink{ID: f.ID, Name: f.Name})
-	}
-	return render(ctx, fiber.StatusOK, views.Boards(l))
-}
-
 // board is a funnel's board; with ?fragment=1 only its columns (what the
 // board's script swaps in after a change).
 func (c *Console) board(ctx *fiber.Ctx) error {

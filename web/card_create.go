@@ -64,3 +64,5 @@ func (c *Console) createCard(ctx *fiber.Ctx) error {
 	}
 	return c.renderDrawer(ctx, it.ID)
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
