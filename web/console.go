@@ -57,6 +57,7 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession)
 	acc.Get("/contacts", c.contacts)
 	acc.Get("/schedules", c.schedules)
+	acc.Get("/reports", c.reports)
 	acc.Get("/funnels", c.funnels)
 	acc.Post("/funnels", c.createFunnel)
 	acc.Post("/funnels/:funnel_id/rename", c.renameFunnel)
