@@ -50,7 +50,14 @@ func (c *Console) bulkCards(ctx *fiber.Ctx) error {
 
 // bulkIDs reads the repeated ids field; the operations bound its length.
 func bulkIDs(ctx *fiber.Ctx) ([]int, error) {
-	raw := ctx.Request().PostArgs().PeekMulti("ids")
+	var raw [][]byte
+	if mf, err := ctx.MultipartForm(); err == nil { // a multipart form, as a plain HTML form may send
+		for _, v := range mf.Value["ids"] {
+			raw = append(raw, []byte(v))
+		}
+	} else {
+		raw = ctx.Request().PostArgs().PeekMulti("ids")
+	}
 	if len(raw) > ops.MaxIDs {
 		return nil, apperr.Invalid("Item ids: at most "+strconv.Itoa(ops.MaxIDs)+" cards at once", "item_ids")
 	}
