@@ -207,7 +207,7 @@ func (w *mxWorld) routeTable() []matrixRoute {
 // matrixTable is every entry of matrix_table*_test.go.
 func matrixTable() map[string]mxEntry {
 	all := map[string]mxEntry{}
-	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries()} {
+	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries(), consoleEntries()} {
 		for k, e := range part {
 			if _, dup := all[k]; dup {
 				panic("the matrix has two entries for " + k)

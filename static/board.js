@@ -1,43 +1,98 @@
-// The kanban board: drag a card to a stage and place (HTML drag and drop),
-// the move goes to the server, and every viewer's board follows the
-// server's changes over a websocket (this one's included).
+// The kanban board: drag a card to a stage and place (HTML drag and drop
+// here, keyboard and touch in drag.js). A drop shows at once; the move goes
+// to the server and, refused, is rolled back with the server's message.
+// Every viewer's board follows the server's changes over a websocket.
 (function () {
   "use strict";
   const board = document.getElementById("board");
   if (!board) return;
   const base = "/app/accounts/" + board.dataset.account;
   const funnel = board.dataset.funnel;
+  const message = document.getElementById("board-message");
   let dragged = null;
+  let stale = false; // a change arrived while a card was being carried
 
-  // refresh replaces the columns with the server's current board.
+  // refresh replaces the columns with the server's current board, keeping
+  // the focus on the card that had it; while a card is carried it waits.
   async function refresh() {
-    const res = await fetch(base + "/funnels/" + funnel + "/board?fragment=1", { credentials: "same-origin" });
-    if (res.ok) board.innerHTML = await res.text();
+    if (board.dataset.carrying) { stale = true; return; }
+    // The URL's filter (all but the open card) applies to the columns too.
+    const query = new URLSearchParams(location.search);
+    query.delete("card");
+    query.set("fragment", "1");
+    const res = await fetch(base + "/funnels/" + funnel + "/board?" + query, { credentials: "same-origin" });
+    if (!res.ok || board.dataset.carrying) return;
+    const focused = document.activeElement && board.contains(document.activeElement) && document.activeElement.dataset.card;
+    board.innerHTML = await res.text();
+    const again = focused && board.querySelector('[data-card="' + focused + '"]');
+    if (again) again.focus();
+    document.dispatchEvent(new Event("board:refreshed"));
+  }
+  document.addEventListener("board:changed", () => refresh());
+
+  function say(text) {
+    if (!message) return;
+    message.textContent = text;
+    message.hidden = !text;
   }
 
-  // positionAt is where in list a card dropped at clientY lands.
-  function positionAt(list, clientY) {
-    const cards = [...list.querySelectorAll(".kcard:not(.dragging)")];
+  // serverPosition is the position in the stage for a card shown at index
+  // of list: the board may be filtered, so it counts from the neighbours'
+  // server positions (data-pos), not from what is shown.
+  function serverPosition(list, index, card) {
+    const others = [...list.querySelectorAll(".kcard")].filter((c) => c !== card);
+    const sameStage = card.dataset.stage === list.closest(".column").dataset.stage;
+    const from = Number(card.dataset.pos);
+    const at = (c, after) => {
+      const p = Number(c.dataset.pos) + (after ? 1 : 0);
+      return sameStage && from < p ? p - 1 : p;
+    };
+    if (index < others.length) return at(others[index], false);
+    if (others.length > 0) return at(others[others.length - 1], true);
+    return undefined; // an empty column: last, wherever hidden cards are
+  }
+
+  // place shows card at index of the column at once and asks the server;
+  // it reports whether the move was accepted.
+  async function place(card, column, index) {
+    const list = column.querySelector(".cards");
+    const position = serverPosition(list, index, card);
+    const others = [...list.querySelectorAll(".kcard")].filter((c) => c !== card);
+    list.insertBefore(card, others[index] || null);
+    say("");
+    const res = await fetch(base + "/kanban_items/" + card.dataset.card + "/move", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ funnel_stage: column.dataset.stage, position: position }),
+    });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({}));
+      say("The card was put back: " + (body.error || "the server refused the move (" + res.status + ")."));
+    }
+    await refresh();
+    return res.ok;
+  }
+
+  // carry marks a card as being moved by keyboard or touch: live changes
+  // wait until it is dropped.
+  function carry(card) {
+    if (card) { board.dataset.carrying = card.dataset.card; return; }
+    delete board.dataset.carrying;
+    if (stale) { stale = false; refresh(); }
+  }
+  window.switchboardBoard = { place: place, refresh: refresh, carry: carry };
+
+  // indexAt is where in list a card dropped at clientY lands.
+  function indexAt(list, clientY, card) {
+    const cards = [...list.querySelectorAll(".kcard")].filter((c) => c !== card);
     const i = cards.findIndex((c) => {
       const r = c.getBoundingClientRect();
       return clientY < r.top + r.height / 2;
     });
     return i === -1 ? cards.length : i;
   }
-
-  async function move(cardID, stage, position) {
-    const res = await fetch(base + "/kanban_items/" + cardID + "/move", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ funnel_stage: stage, position: position }),
-    });
-    if (!res.ok) {
-      const body = await res.json().catch(() => ({}));
-      alert(body.error || "The card could not be moved.");
-    }
-    await refresh();
-  }
+  window.switchboardBoard.indexAt = indexAt;
 
   board.addEventListener("dragstart", (e) => {
     const card = e.target.closest(".kcard");
@@ -64,9 +119,11 @@
     const column = e.target.closest(".column");
     if (!column) return;
     e.preventDefault();
-    const cardID = e.dataTransfer.getData("text/plain") || (dragged && dragged.dataset.card);
-    if (!cardID) return;
-    move(cardID, column.dataset.stage, positionAt(column.querySelector(".cards"), e.clientY));
+    const id = e.dataTransfer.getData("text/plain") || (dragged && dragged.dataset.card);
+    const card = id && board.querySelector('[data-card="' + id + '"]');
+    if (!card) return;
+    column.classList.remove("over");
+    place(card, column, indexAt(column.querySelector(".cards"), e.clientY, card));
   });
 
   // live follows the board's changes; on a drop it reconnects after a pause

@@ -21,3 +21,11 @@ func pageURL(n Nav, q string, page int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// cardsLabel is "1 card", "3 cards".
+func cardsLabel(n int) string {
+	if n == 1 {
+		return "1 card"
+	}
+	return strconv.Itoa(n) + " cards"
+}

@@ -1,9 +1,6 @@
 package web
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,106 +11,9 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gorilla/websocket"
 
-	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/ops"
-	"github.com/switchboard/switchboard/views"
 )
-
-// The kanban screens: the account's funnels, and one funnel's board, where
-// agents drag cards and see every viewer's moves live.
-
-// funnels lists the account's funnels.
-func (c *Console) funnels(ctx *fiber.Ctx) error {
-	nav, err := c.nav(ctx)
-	if err != nil {
-		return err
-	}
-	fs, err := c.svc.Funnels(ctx.UserContext())
-	if err != nil {
-		return err
-	}
-	l := views.BoardList{Nav: nav}
-	for _, f := range fs {
-		l.Funnels = append(l.Funnels, views.BoardLink{ID: f.ID, Name: f.Name})
-	}
-	return render(ctx, fiber.StatusOK, views.Boards(l))
-}
-
-// board is a funnel's board; with ?fragment=1 only its columns (what the
-// board's script swaps in after a change).
-func (c *Console) board(ctx *fiber.Ctx) error {
-	id, err := strconv.Atoi(ctx.Params("funnel_id"))
-	if err != nil {
-		return apperr.NotFound("Funnel")
-	}
-	b, err := c.loadBoard(ctx.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	if ctx.Query("fragment") == "1" {
-		return render(ctx, fiber.StatusOK, views.BoardColumns(*b))
-	}
-	if b.Nav, err = c.nav(ctx); err != nil {
-		return err
-	}
-	return render(ctx, fiber.StatusOK, views.BoardPage(*b))
-}
-
-// loadBoard reads a funnel's stages and cards in board order.
-func (c *Console) loadBoard(ctx context.Context, id int) (*views.Board, error) {
-	f, err := c.svc.Funnel(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	cards, err := c.svc.FunnelCards(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	byStage := map[int][]views.BoardCard{}
-	for _, it := range cards {
-		byStage[it.StageID] = append(byStage[it.StageID], boardCard(it))
-	}
-	b := &views.Board{FunnelID: f.ID, Name: f.Name}
-	for _, st := range f.Edges.Stages {
-		b.Stages = append(b.Stages, views.BoardStage{Slug: st.Slug, Name: st.Name, Color: st.Color, Cards: byStage[st.ID]})
-	}
-	return b, nil
-}
-
-func boardCard(it *ent.KanbanItem) views.BoardCard {
-	title := it.Title
-	if title == "" {
-		title = fmt.Sprintf("Card %d", it.ID)
-	}
-	value := strconv.FormatFloat(it.Value, 'f', -1, 64)
-	if code := it.Currency["code"]; code != "" {
-		value += " " + code
-	}
-	return views.BoardCard{ID: it.ID, Title: title, Priority: string(it.Priority), Value: value, Status: string(it.Status)}
-}
-
-// moveCard is a drop on the board: the card goes to a stage and position,
-// through the operation the APIs use.
-func (c *Console) moveCard(ctx *fiber.Ctx) error {
-	id, err := strconv.Atoi(ctx.Params("id"))
-	if err != nil {
-		return apperr.NotFound("Kanban item")
-	}
-	var body struct {
-		Stage    string `json:"funnel_stage"`
-		Position *int   `json:"position"`
-	}
-	if err := json.Unmarshal(ctx.Body(), &body); err != nil {
-		return apperr.BadRequest("Malformed JSON body: %v", err)
-	}
-	it, err := c.svc.MoveCard(ctx.UserContext(), id, ops.MoveInput{Stage: &body.Stage, Position: body.Position})
-	if err != nil {
-		return err
-	}
-	return ctx.JSON(fiber.Map{"id": it.ID, "position": it.Position})
-}
 
 // Live updates of a board, per gorilla/websocket's chat example: the
 // handler's goroutine writes (pings included), a second one reads (to see

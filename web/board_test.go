@@ -28,6 +28,7 @@ type console struct {
 	t       *testing.T
 	base    string
 	account int
+	user    int // the administrator's user id
 	token   string
 	cookie  string
 	srv     *server.Server
@@ -55,7 +56,7 @@ func newConsoleWith(t *testing.T, e testdb.Engine, cfg server.Config) *console {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.App.Listener(ln) }()
-	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, token: b.AccessToken, srv: srv}
+	c := &console{t: t, base: "http://" + ln.Addr().String(), account: b.AccountID, user: b.UserID, token: b.AccessToken, srv: srv}
 	c.cookie = c.signIn("admin@acme.test", "long-enough-pass")
 	return c
 }

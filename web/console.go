@@ -57,10 +57,27 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession)
 	acc.Get("/contacts", c.contacts)
 	acc.Get("/schedules", c.schedules)
+	acc.Get("/reports", c.reports)
 	acc.Get("/funnels", c.funnels)
+	acc.Post("/funnels", c.createFunnel)
+	acc.Post("/funnels/:funnel_id/rename", c.renameFunnel)
+	acc.Post("/funnels/:funnel_id/delete", c.deleteFunnel)
 	acc.Get("/funnels/:funnel_id/board", c.board)
 	acc.Get("/funnels/:funnel_id/live", c.live)
 	acc.Post("/kanban_items/:id/move", c.moveCard)
+	acc.Get("/funnels/:funnel_id/cards/new", c.newCardForm)
+	acc.Post("/funnels/:funnel_id/cards", c.createCard)
+	acc.Post("/kanban_items/bulk", c.bulkCards)
+	acc.Get("/kanban_items/:id/drawer", c.cardDrawer)
+	acc.Post("/kanban_items/:id/edit", c.editCard)
+	acc.Post("/kanban_items/:id/status", c.cardStatus)
+	acc.Post("/kanban_items/:id/delete", c.deleteCard)
+	acc.Post("/kanban_items/:id/agents", c.cardAgent)
+	acc.Post("/kanban_items/:id/checklist", c.addChecklistItem)
+	acc.Post("/kanban_items/:id/checklist/:item/toggle", c.toggleChecklistItem)
+	acc.Post("/kanban_items/:id/checklist/:item/delete", c.deleteChecklistItem)
+	acc.Post("/kanban_items/:id/notes", c.addNote)
+	acc.Post("/kanban_items/:id/notes/:note/delete", c.deleteNote)
 }
 
 func render(c *fiber.Ctx, status int, comp templ.Component) error {
@@ -164,5 +181,5 @@ func (c *Console) nav(ctx *fiber.Ctx) (views.Nav, error) {
 	if err != nil {
 		return views.Nav{}, err
 	}
-	return views.Nav{AccountID: a.ID, AccountName: a.Name, UserName: u.Name}, nil
+	return views.Nav{AccountID: a.ID, AccountName: a.Name, UserName: u.Name, Locale: a.Locale, Admin: v.IsAdmin()}, nil
 }

@@ -1,0 +1,106 @@
+// The card drawer: a card opens beside the board (click or Enter) and the
+// URL names it (?card=id), so it can be linked and the back button closes
+// it. Its forms post to the console and swap in the drawer the server
+// answers with; a refused change shows the server's message.
+(function () {
+  "use strict";
+  const board = document.getElementById("board");
+  const drawer = document.getElementById("drawer");
+  if (!board || !drawer) return;
+  const base = "/app/accounts/" + board.dataset.account;
+  let opener = null; // the card the drawer was opened from, focused again on close
+
+  function urlWithCard(id) {
+    const u = new URL(location.href);
+    if (id) u.searchParams.set("card", id); else u.searchParams.delete("card");
+    return u.pathname + u.search;
+  }
+
+  async function errorOf(res) {
+    const body = await res.json().catch(() => ({}));
+    return body.error || "The change was refused (" + res.status + ").";
+  }
+
+  function showError(msg) {
+    const p = drawer.querySelector("[data-testid=drawer-error]");
+    if (p) { p.textContent = msg; p.hidden = false; } else alert(msg);
+  }
+
+  function show(html, focusID) {
+    drawer.innerHTML = html;
+    drawer.hidden = false;
+    document.body.classList.add("drawer-open");
+    const again = focusID && drawer.querySelector('[data-testid="' + focusID + '"]');
+    (again || drawer.querySelector("[autofocus]") || drawer.querySelector("#drawer-title")).focus();
+  }
+
+  async function load(url) {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (!res.ok) { alert(await errorOf(res)); return false; }
+    show(await res.text());
+    return true;
+  }
+
+  async function openCard(id, push) {
+    if (await load(base + "/kanban_items/" + id + "/drawer") && push) history.pushState({ card: id }, "", urlWithCard(id));
+  }
+
+  function close(push) {
+    drawer.hidden = true;
+    drawer.innerHTML = "";
+    document.body.classList.remove("drawer-open");
+    if (push) history.pushState({}, "", urlWithCard(null));
+    const card = opener && board.querySelector('[data-card="' + opener + '"]');
+    if (card) card.focus();
+  }
+
+  function cardOf(e) {
+    const card = e.target.closest(".kcard");
+    // Shift-click selects (bulk.js); controls inside a card are their own.
+    return card && !e.shiftKey && !e.target.closest("input, button, a") ? card : null;
+  }
+
+  board.addEventListener("click", (e) => {
+    const add = e.target.closest("[data-new-card]");
+    if (add) { e.preventDefault(); opener = null; load(add.href); return; }
+    const card = cardOf(e);
+    if (card) { opener = card.dataset.card; openCard(card.dataset.card, true); }
+  });
+  board.addEventListener("keydown", (e) => {
+    const card = cardOf(e);
+    if (e.key === "Enter" && card && !board.dataset.carrying) {
+      e.preventDefault();
+      opener = card.dataset.card;
+      openCard(card.dataset.card, true);
+    }
+  });
+  drawer.addEventListener("click", (e) => {
+    if (e.target.closest("[data-drawer-close]")) close(true);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !drawer.hidden && !board.dataset.carrying) close(true);
+  });
+  window.addEventListener("popstate", () => {
+    const id = new URL(location.href).searchParams.get("card");
+    if (id) openCard(id, false); else close(false);
+  });
+
+  drawer.addEventListener("submit", async (e) => {
+    const form = e.target;
+    e.preventDefault();
+    if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
+    // getAttribute: a control named "action" shadows form.action.
+    const res = await fetch(form.getAttribute("action"), {
+      method: "POST",
+      credentials: "same-origin",
+      body: new URLSearchParams(new FormData(form, e.submitter)),
+    });
+    if (!res.ok) { showError(await errorOf(res)); return; }
+    document.dispatchEvent(new Event("board:changed"));
+    if ("closes" in form.dataset) { opener = null; close(true); return; }
+    const focusID = e.submitter && e.submitter.dataset.testid;
+    show(await res.text(), focusID);
+    const id = res.headers.get("X-Card-Id");
+    if ("opensCard" in form.dataset && id) { opener = id; history.pushState({ card: id }, "", urlWithCard(id)); }
+  });
+})();
