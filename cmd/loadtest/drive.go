@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -15,40 +16,54 @@ import (
 	"time"
 )
 
-// route makes the requests of one hot route.
+// route makes the requests of one hot route; direct replays its essential
+// statements (replay.go).
 type route struct {
-	name string
-	make func(w *world, rng *rand.Rand) (method, path string, body any)
+	name   string
+	make   func(w *world, rng *rand.Rand) (method, path string, body any)
+	direct replay
 }
 
 var searchTerms = []string{"smith", "anna", "gmail", "patel", "+1415", "kowal", "zzyzx", "marco"}
+
+func searchTerm(rng *rand.Rand) string { return searchTerms[rng.IntN(len(searchTerms))] }
+
+// contactListPage is one of the first 20 pages of the contact list.
+func contactListPage(w *world, rng *rand.Rand) int {
+	return 1 + rng.IntN(max(1, min(len(w.contacts)/15, 20)))
+}
+
+// messageCursor is a random position in the busy conversation's messages.
+func messageCursor(w *world, rng *rand.Rand) int {
+	return w.firstMsg + 1 + rng.IntN(w.lastMsg-w.firstMsg+1)
+}
 
 const graphQLContact = `query($id: ID!) { contact(id: $id) { id name email phoneNumber contactInboxes { sourceID inbox { id name } } } }`
 
 var routes = []route{
 	{"GET /contacts/{id}", func(w *world, rng *rand.Rand) (string, string, any) {
 		return "GET", fmt.Sprintf("/contacts/%d", w.contacts[rng.IntN(len(w.contacts))]), nil
-	}},
+	}, replayShowContact},
 	{"GraphQL contact(id)", func(w *world, rng *rand.Rand) (string, string, any) {
 		return "POST", "/graphql", map[string]any{"query": graphQLContact,
 			"variables": map[string]any{"id": w.contacts[rng.IntN(len(w.contacts))]}}
-	}},
+	}, replayGraphQLContact},
 	{"GET /contacts?page=", func(w *world, rng *rand.Rand) (string, string, any) {
-		return "GET", fmt.Sprintf("/contacts?page=%d", 1+rng.IntN(max(1, min(len(w.contacts)/15, 20)))), nil
-	}},
+		return "GET", fmt.Sprintf("/contacts?page=%d", contactListPage(w, rng)), nil
+	}, replayListContacts},
 	{"GET /contacts/search", func(w *world, rng *rand.Rand) (string, string, any) {
-		return "GET", "/contacts/search?q=" + strings.ReplaceAll(searchTerms[rng.IntN(len(searchTerms))], "+", "%2B"), nil
-	}},
+		return "GET", "/contacts/search?q=" + url.QueryEscape(searchTerm(rng)), nil
+	}, replaySearchContacts},
 	{"GET /conversations", func(w *world, rng *rand.Rand) (string, string, any) {
 		return "GET", "/conversations?status=all", nil
-	}},
+	}, replayConversations},
 	{"GET messages?before=", func(w *world, rng *rand.Rand) (string, string, any) {
-		return "GET", fmt.Sprintf("/conversations/%d/messages?before=%d", w.busyConv, w.firstMsg+1+rng.IntN(w.lastMsg-w.firstMsg+1)), nil
-	}},
+		return "GET", fmt.Sprintf("/conversations/%d/messages?before=%d", w.busyConv, messageCursor(w, rng)), nil
+	}, replayMessagePage},
 	{"POST message", func(w *world, rng *rand.Rand) (string, string, any) {
 		return "POST", fmt.Sprintf("/conversations/%d/messages", w.convs[rng.IntN(len(w.convs))]),
 			map[string]any{"content": "Thanks, we are on it.", "message_type": "outgoing"}
-	}},
+	}, replayPostMessage},
 }
 
 func routeNames() []string {
@@ -80,7 +95,7 @@ func selectRoutes(list string) ([]route, error) {
 	return out, nil
 }
 
-// result is one route's figures.
+// result is the figures of one route, or of its replay.
 type result struct {
 	route      string
 	requests   int
@@ -88,16 +103,29 @@ type result struct {
 	elapsed    time.Duration
 	latencies  []time.Duration // sorted
 	statements int64
+	direct     *result // the replay's figures, if it ran
 }
 
-// drive sends the route's requests from o.concurrency clients until
-// o.duration passes or o.maxRequests were sent.
-func drive(ctx context.Context, w *world, r route, o options, stmts *atomic.Int64) result {
+func (r result) perSecond() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+
+// op is one request (or one replay) of a client.
+type op func(ctx context.Context, rng *rand.Rand) error
+
+func (w *world) request(r route) op {
+	return func(ctx context.Context, rng *rand.Rand) error {
+		method, path, body := r.make(w, rng)
+		return w.send(ctx, method, path, body)
+	}
+}
+
+// drive runs do from o.concurrency clients until o.duration passes or
+// o.maxRequests were made.
+func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int64) result {
 	ctx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
 	var sent atomic.Int64
 	var mu sync.Mutex
-	res := result{route: r.name}
+	res := result{route: name}
 	var wg sync.WaitGroup
 	before := stmts.Load()
 	started := time.Now()
@@ -109,9 +137,8 @@ func drive(ctx context.Context, w *world, r route, o options, stmts *atomic.Int6
 			var lat []time.Duration
 			errs := 0
 			for ctx.Err() == nil && sent.Add(1) <= int64(o.maxRequests) {
-				method, path, body := r.make(w, rng)
 				t0 := time.Now()
-				if err := w.send(ctx, method, path, body); err != nil {
+				if err := do(ctx, rng); err != nil {
 					if ctx.Err() != nil {
 						break // cut off by the deadline: not the server's error
 					}
@@ -180,15 +207,24 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
 
+// writeTable prints the figures; with replays, the direct rate and the ratio
+// of the route's time per request to its essential SQL's.
 func writeTable(out io.Writer, results []result) {
-	fmt.Fprintln(out, "| route | req/s | p50 ms | p95 ms | p99 ms | errors | statements/req |")
-	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(out, "| route | req/s | p50 ms | p95 ms | p99 ms | errors | statements/req | direct/s | direct p50 ms | route/direct |")
+	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range results {
 		perReq := 0.0
 		if r.requests > 0 {
 			perReq = float64(r.statements) / float64(r.requests)
 		}
-		fmt.Fprintf(out, "| %s | %.0f | %s | %s | %s | %d | %.1f |\n", r.route, float64(r.requests)/r.elapsed.Seconds(),
-			ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 95)), ms(percentile(r.latencies, 99)), r.errors, perReq)
+		direct := "— | — | —"
+		if d := r.direct; d != nil && d.requests > 0 && r.requests > 0 {
+			direct = fmt.Sprintf("%.0f | %s | %.1f", d.perSecond(), ms(percentile(d.latencies, 50)), d.perSecond()/r.perSecond())
+			if d.errors > 0 {
+				direct += fmt.Sprintf(" (%d direct errors)", d.errors)
+			}
+		}
+		fmt.Fprintf(out, "| %s | %.0f | %s | %s | %s | %d | %.1f | %s |\n", r.route, r.perSecond(),
+			ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 95)), ms(percentile(r.latencies, 99)), r.errors, perReq, direct)
 	}
 }

@@ -5,9 +5,14 @@
 //
 //	go run ./cmd/loadtest -contacts 5000 -messages 2000 -conversations 30 -c 16 -d 10s
 //	go run ./cmd/loadtest -database postgres://user@127.0.0.1/empty_db ...
+//	go run ./cmd/loadtest -database postgres://user@127.0.0.1/seeded_db -reuse -routes search
 //
 // Without -database it works on a fresh SQLite file in a temporary directory.
-// A PostgreSQL database must be empty: the harness migrates and seeds it.
+// A PostgreSQL database must be empty, the harness migrates and seeds it,
+// unless -reuse finds the account an earlier run seeded there: a large
+// dataset is then seeded once and measured many times (the runs' POST
+// messages stay in it). After each route, its essential SQL is replayed
+// through database/sql at the same concurrency (-replay, replay.go).
 package main
 
 import (
@@ -16,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -40,6 +46,8 @@ type options struct {
 	maxRequests  int
 	routes       string
 	keepDatabase bool
+	reuse        bool
+	replay       bool
 }
 
 func main() {
@@ -54,6 +62,8 @@ func main() {
 	flag.IntVar(&o.maxRequests, "max-requests", 100_000, "at most this many requests per route")
 	flag.StringVar(&o.routes, "routes", "", "comma-separated routes to drive (default: all): "+strings.Join(routeNames(), ","))
 	flag.BoolVar(&o.keepDatabase, "keep", false, "keep the temporary SQLite database")
+	flag.BoolVar(&o.reuse, "reuse", false, "use the account an earlier run seeded in -database, if there is one, instead of seeding (sizes are then what it holds)")
+	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -78,10 +88,12 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		if err != nil {
 			return err
 		}
+		url = "sqlite://" + filepath.Join(dir, "loadtest.db")
 		if !o.keepDatabase {
 			defer os.RemoveAll(dir)
+		} else {
+			fmt.Fprintf(progress, "keeping the database: -database %s\n", url)
 		}
-		url = "sqlite://" + filepath.Join(dir, "loadtest.db")
 	}
 	raw, err := db.Open(url)
 	if err != nil {
@@ -112,26 +124,56 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	go func() { _ = srv.App.Listener(ln) }()
 	defer func() { _ = srv.Shutdown() }()
 
-	started := time.Now()
-	w, err := seed(ctx, srv, raw, "http://"+ln.Addr().String(), o.sizes, progress)
+	w, err := prepare(ctx, srv, raw, "http://"+ln.Addr().String(), o, progress)
 	if err != nil {
-		return fmt.Errorf("seeding: %w", err)
+		return err
 	}
-	fmt.Fprintf(progress, "\rseeded %s in %s\n", o.sizes, time.Since(started).Round(time.Millisecond))
-
+	rp := newReplayer(raw.SQL, raw.Dialect, w)
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
-		if o.warmup > 0 {
-			warm := o
-			warm.duration = o.warmup
-			drive(ctx, w, r, warm, stmts)
+		res := measure(ctx, r.name, w.request(r), o, stmts)
+		if o.replay {
+			direct := measure(ctx, r.name, func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }, o, &atomic.Int64{})
+			res.direct = &direct
 		}
-		results = append(results, drive(ctx, w, r, o, stmts))
+		results = append(results, res)
 	}
 	fmt.Fprintf(out, "Engine: %s · dataset: %s · %d clients · %s per route · %s/%s, %d CPUs · %s\n\n",
-		raw.Dialect, o.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
+		raw.Dialect, w.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
 		time.Now().UTC().Format("2006-01-02"))
 	writeTable(out, results)
 	return nil
+}
+
+// prepare seeds the dataset, or with -reuse finds the one an earlier run
+// seeded.
+func prepare(ctx context.Context, srv *server.Server, raw *db.DB, base string, o options, progress io.Writer) (*world, error) {
+	started := time.Now()
+	if o.reuse {
+		w, err := attach(ctx, srv, raw, base)
+		if err != nil {
+			return nil, fmt.Errorf("reusing the seeded account: %w", err)
+		}
+		if w != nil {
+			fmt.Fprintf(progress, "reusing %s\n", w.sizes)
+			return w, nil
+		}
+	}
+	w, err := seed(ctx, srv, raw, base, o.sizes, progress)
+	if err != nil {
+		return nil, fmt.Errorf("seeding: %w", err)
+	}
+	fmt.Fprintf(progress, "\rseeded %s in %s\n", o.sizes, time.Since(started).Round(time.Millisecond))
+	return w, nil
+}
+
+// measure drives do unmeasured for o.warmup, then measured for o.duration.
+func measure(ctx context.Context, name string, do op, o options, stmts *atomic.Int64) result {
+	if o.warmup > 0 {
+		warm := o
+		warm.duration = o.warmup
+		drive(ctx, name, do, warm, stmts)
+	}
+	return drive(ctx, name, do, o, stmts)
 }

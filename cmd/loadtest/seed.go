@@ -45,6 +45,7 @@ const (
 
 // world is the seeded account as the drivers see it.
 type world struct {
+	sizes     sizes
 	base      string
 	client    *http.Client
 	token     string
@@ -59,11 +60,11 @@ type world struct {
 }
 
 func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz sizes, progress io.Writer) (*world, error) {
-	boot, err := srv.Svc.Bootstrap(ctx, ops.BootstrapInput{AccountName: "Load Test", Email: "load@test.example", Name: "Load Admin"})
+	boot, err := srv.Svc.Bootstrap(ctx, ops.BootstrapInput{AccountName: accountName, Email: adminEmail, Name: "Load Admin"})
 	if err != nil {
 		return nil, err
 	}
-	w := &world{base: base, token: boot.AccessToken, accountID: boot.AccountID, userID: boot.UserID,
+	w := &world{base: base, token: boot.AccessToken, accountID: boot.AccountID, userID: boot.UserID, sizes: sz,
 		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
 	var ib struct{ ID int }
 	if err := w.call(ctx, "POST", "/inboxes", map[string]any{"name": "API",
@@ -79,7 +80,10 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 	if err := seedConversations(sys, raw.Client, w, sz.conversations, progress); err != nil {
 		return nil, err
 	}
-	return w, seedMessages(sys, raw.Client, w, sz.messages, rng, progress)
+	if err := seedMessages(sys, raw.Client, w, sz.messages, rng, progress); err != nil {
+		return nil, err
+	}
+	return w, analyze(ctx, raw)
 }
 
 // inBatches calls insert for [from, to) ranges of stmtRows inside
