@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -103,6 +104,7 @@ type result struct {
 	elapsed    time.Duration
 	latencies  []time.Duration // sorted
 	statements int64
+	firstErr   error   // the first error, if any
 	direct     *result // the replay's figures, if it ran
 }
 
@@ -119,10 +121,12 @@ func (w *world) request(r route) op {
 }
 
 // drive runs do from o.concurrency clients until o.duration passes or
-// o.maxRequests were made.
+// o.maxRequests were made. A client starts nothing after the deadline and
+// waits for what it started: cutting requests off would leave the server
+// finishing them while the next measurement runs, and an interrupted SQLite
+// statement can leave its connection in a read transaction.
 func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int64) result {
-	ctx, cancel := context.WithTimeout(ctx, o.duration)
-	defer cancel()
+	deadline := time.Now().Add(o.duration)
 	var sent atomic.Int64
 	var mu sync.Mutex
 	res := result{route: name}
@@ -136,19 +140,19 @@ func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int
 			rng := rand.New(rand.NewPCG(uint64(i), 42))
 			var lat []time.Duration
 			errs := 0
-			for ctx.Err() == nil && sent.Add(1) <= int64(o.maxRequests) {
+			var first error
+			for time.Now().Before(deadline) && sent.Add(1) <= int64(o.maxRequests) {
 				t0 := time.Now()
 				if err := do(ctx, rng); err != nil {
-					if ctx.Err() != nil {
-						break // cut off by the deadline: not the server's error
-					}
 					errs++
+					first = cmp.Or(first, err)
 				}
 				lat = append(lat, time.Since(t0))
 			}
 			mu.Lock()
 			res.latencies = append(res.latencies, lat...)
 			res.errors += errs
+			res.firstErr = cmp.Or(res.firstErr, first)
 			mu.Unlock()
 		}()
 	}

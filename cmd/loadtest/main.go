@@ -132,9 +132,9 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
-		res := measure(ctx, r.name, w.request(r), o, stmts)
+		res := measure(ctx, r.name, w.request(r), o, stmts, progress)
 		if o.replay {
-			direct := measure(ctx, r.name, func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }, o, &atomic.Int64{})
+			direct := measure(ctx, r.name+" (direct)", func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }, o, &atomic.Int64{}, progress)
 			res.direct = &direct
 		}
 		results = append(results, res)
@@ -169,11 +169,15 @@ func prepare(ctx context.Context, srv *server.Server, raw *db.DB, base string, o
 }
 
 // measure drives do unmeasured for o.warmup, then measured for o.duration.
-func measure(ctx context.Context, name string, do op, o options, stmts *atomic.Int64) result {
+func measure(ctx context.Context, name string, do op, o options, stmts *atomic.Int64, progress io.Writer) result {
 	if o.warmup > 0 {
 		warm := o
 		warm.duration = o.warmup
 		drive(ctx, name, do, warm, stmts)
 	}
-	return drive(ctx, name, do, o, stmts)
+	res := drive(ctx, name, do, o, stmts)
+	if res.firstErr != nil {
+		fmt.Fprintf(progress, "%s: %d errors, the first: %v\n", name, res.errors, res.firstErr)
+	}
+	return res
 }
