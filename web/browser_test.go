@@ -127,6 +127,15 @@ func (b *browser) readReplies() {
 // call sends a DevTools command (to a page when session is set).
 func (b *browser) call(session, method string, params map[string]any, out any) {
 	b.t.Helper()
+	if msg := b.try(session, method, params, out); msg != "" {
+		b.t.Fatalf("%s: %s", method, msg)
+	}
+}
+
+// try is call that hands back the browser's error message ("" when none)
+// instead of failing the test.
+func (b *browser) try(session, method string, params map[string]any, out any) string {
+	b.t.Helper()
 	b.mu.Lock()
 	b.next++
 	id := b.next
@@ -144,7 +153,7 @@ func (b *browser) call(session, method string, params map[string]any, out any) {
 	select {
 	case r := <-ch:
 		if r.Error != nil {
-			b.t.Fatalf("%s: %s", method, r.Error.Message)
+			return r.Error.Message
 		}
 		if out != nil {
 			if err := json.Unmarshal(r.Result, out); err != nil {
@@ -154,6 +163,7 @@ func (b *browser) call(session, method string, params map[string]any, out any) {
 	case <-time.After(20 * time.Second):
 		b.t.Fatalf("%s: no answer", method)
 	}
+	return ""
 }
 
 // open opens a tab at url and returns its session.
@@ -176,7 +186,20 @@ func (b *browser) eval(session, js string) any {
 		} `json:"result"`
 		ExceptionDetails any `json:"exceptionDetails"`
 	}
-	b.call(session, "Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true, "awaitPromise": true}, &r)
+	// A page that navigates (a reload, a board refetch that replaces it)
+	// destroys the context a script runs in: the script runs again in the
+	// new page, within a deadline.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msg := b.try(session, "Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true, "awaitPromise": true}, &r)
+		if msg == "" {
+			break
+		}
+		if !strings.Contains(msg, "navigated or closed") || time.Now().After(deadline) {
+			b.t.Fatalf("Runtime.evaluate: %s", msg)
+		}
+		<-time.After(50 * time.Millisecond) // poll interval while the new page loads
+	}
 	if r.ExceptionDetails != nil {
 		b.t.Fatalf("script failed: %v", r.ExceptionDetails)
 	}

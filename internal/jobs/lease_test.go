@@ -59,7 +59,13 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 			t.Errorf("the slow message was sent %d times across %d leases, want once", calls[slow.ID], len(leases))
 		}
 
-		// A third runner claims a row and dies at once: nobody renews it.
+		// The two runners stop (or one of them could claim the next row
+		// first); a third claims a row and dies at once: nobody renews it,
+		// and a fourth takes it over once the lease runs out.
+		stop()
+		for _, r := range runners {
+			r.Wait()
+		}
 		dead := New(database, svc, ch, Options{Lease: lease})
 		orphan := c.Message.Create().SetAccountID(w.account).SetConversationID(w.convs[1]).SetInboxID(w.inbox).
 			SetContent("orphan").SetNextDeliveryAt(time.Now().UTC()).SaveX(ctx)
@@ -68,6 +74,10 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 			t.Fatalf("the dying runner claimed %v, %v", claimed, err)
 		}
 		claimedAt := time.Now()
+		heirCtx, stopHeir := context.WithCancel(context.Background())
+		heir := New(database, svc, ch, Options{Lease: lease})
+		heir.Start(heirCtx)
+		t.Cleanup(func() { stopHeir(); heir.Wait() })
 		waitUntil(t, 10*time.Second, "the orphan taken over", func() bool {
 			return c.Message.GetX(ctx, orphan.ID).Status == message.StatusDelivered
 		})
