@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/throttle"
 )
@@ -16,7 +16,7 @@ import (
 // answers 429 with Retry-After and TOO_MANY_REQUESTS, valid tokens too.
 func TestGraphQLWrongTokensAreThrottled(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		limits := ops.DefaultAuthLimits
+		limits := accounts.DefaultAuthLimits
 		limits.TokenPerAddress = throttle.Config{Burst: 2, Every: time.Minute}
 		a := newAppWith(t, e, server.Config{Channels: acceptAll{}, AuthLimits: &limits})
 		const q = `{ contacts { totalCount } }`

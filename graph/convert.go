@@ -6,8 +6,14 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/coerce"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/conversations"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/inboxes"
+	"github.com/switchboard/switchboard/internal/kanban"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -19,21 +25,21 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-func contactPage(p *ops.Page[*ent.Contact]) *model.ContactPage {
+func contactPage(p *core.Page[*ent.Contact]) *model.ContactPage {
 	if p == nil {
 		return nil
 	}
 	return &model.ContactPage{Nodes: p.Items, TotalCount: p.Total, Page: p.Page, HasMore: p.HasMore}
 }
 
-func filterConditions(in []*model.FilterConditionInput) []ops.FilterCondition {
-	out := make([]ops.FilterCondition, len(in))
+func filterConditions(in []*model.FilterConditionInput) []contacts.FilterCondition {
+	out := make([]contacts.FilterCondition, len(in))
 	for i, c := range in {
 		values := make([]any, len(c.Values))
 		for j, v := range c.Values {
 			values[j] = v
 		}
-		out[i] = ops.FilterCondition{
+		out[i] = contacts.FilterCondition{
 			AttributeKey: c.AttributeKey, FilterOperator: c.FilterOperator,
 			Values: values, QueryOperator: deref(c.QueryOperator),
 		}
@@ -41,8 +47,8 @@ func filterConditions(in []*model.FilterConditionInput) []ops.FilterCondition {
 	return out
 }
 
-func inboxInput(in model.InboxInput) ops.InboxInput {
-	return ops.InboxInput{
+func inboxInput(in model.InboxInput) inboxes.InboxInput {
+	return inboxes.InboxInput{
 		Name: in.Name, Channel: channelInput(in.Channel),
 		GreetingEnabled: in.GreetingEnabled, GreetingMessage: in.GreetingMessage,
 		EnableAutoAssignment: in.EnableAutoAssignment, EnableEmailCollect: in.EnableEmailCollect,
@@ -55,21 +61,21 @@ func inboxInput(in model.InboxInput) ops.InboxInput {
 
 // channelInput passes the sent settings on as they are: nil fields were not
 // sent, so that updateInbox keeps their stored values.
-func channelInput(in *model.ChannelInput) *ops.ChannelInput {
+func channelInput(in *model.ChannelInput) *inboxes.ChannelInput {
 	if in == nil {
 		return nil
 	}
-	ch := &ops.ChannelInput{
+	ch := &inboxes.ChannelInput{
 		Type: in.Type, WebhookURL: in.WebhookURL, HMACMandatory: in.HmacMandatory,
 		PhoneNumber: in.PhoneNumber, Provider: in.Provider, Email: in.Email,
 		WebsiteURL: in.WebsiteURL, WidgetColor: in.WidgetColor, WelcomeTitle: in.WelcomeTitle,
 		MessageTemplates: messageTemplates(in.MessageTemplates),
 	}
 	if pc := in.ProviderConfig; pc != nil {
-		ch.ProviderConfig = &ops.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+		ch.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
 	}
 	if sm := in.SMTP; sm != nil {
-		ch.SMTP = &ops.SMTPInput{
+		ch.SMTP = &inboxes.SMTPInput{
 			Address: sm.Address, Port: sm.Port, Login: sm.Login, Password: sm.Password,
 			Domain: sm.Domain, Authentication: sm.Authentication,
 			EnableStartTLS: sm.EnableStartTLS, EnableSSLTLS: sm.EnableSsltls,
@@ -92,28 +98,28 @@ func messageTemplates(in []map[string]any) []schematype.MessageTemplate {
 	return out
 }
 
-func memberChange(c model.MemberChange) ops.MemberChange {
+func memberChange(c model.MemberChange) accounts.MemberChange {
 	switch c {
 	case model.MemberChangeReplace:
-		return ops.ReplaceMembers
+		return accounts.ReplaceMembers
 	case model.MemberChangeRemove:
-		return ops.RemoveMembers
+		return accounts.RemoveMembers
 	}
-	return ops.AddMembers
+	return accounts.AddMembers
 }
 
-func messageInput(in *model.MessageInput) *ops.MessageInput {
+func messageInput(in *model.MessageInput) *conversations.MessageInput {
 	if in == nil {
 		return nil
 	}
-	return &ops.MessageInput{
+	return &conversations.MessageInput{
 		Content: in.Content, MessageType: deref(in.MessageType), ContentType: deref(in.ContentType),
 		Private: deref(in.Private), ContentAttributes: in.ContentAttributes, TemplateParams: in.TemplateParams,
 	}
 }
 
-func scheduleInput(in model.ScheduledMessageInput) ops.ScheduleInput {
-	out := ops.ScheduleInput{
+func scheduleInput(in model.ScheduledMessageInput) schedules.ScheduleInput {
+	out := schedules.ScheduleInput{
 		ConversationID: in.ConversationDisplayID, InboxID: in.InboxID, ContactID: in.ContactID,
 		Title: in.Title, Content: in.Content, ScheduledAt: in.ScheduledAt, Private: in.Private,
 		TemplateParams: in.TemplateParams, ContentAttributes: in.ContentAttributes,
@@ -138,37 +144,37 @@ func (r *Resolver) fileAttachments(atts []*ent.Attachment) []*model.FileAttachme
 	return out
 }
 
-func funnelInput(in model.FunnelInput) ops.FunnelInput {
-	out := ops.FunnelInput{Name: in.Name, Description: in.Description, Active: in.Active, Settings: in.Settings}
+func funnelInput(in model.FunnelInput) kanban.FunnelInput {
+	out := kanban.FunnelInput{Name: in.Name, Description: in.Description, Active: in.Active, Settings: in.Settings}
 	if in.Stages != nil {
-		stages := make([]ops.StageInput, 0, len(in.Stages))
+		stages := make([]kanban.StageInput, 0, len(in.Stages))
 		for _, st := range in.Stages {
-			stages = append(stages, ops.StageInput{ID: st.ID, Name: st.Name, Slug: st.Slug, Color: st.Color, Description: st.Description})
+			stages = append(stages, kanban.StageInput{ID: st.ID, Name: st.Name, Slug: st.Slug, Color: st.Color, Description: st.Description})
 		}
 		out.Stages = &stages
 	}
 	return out
 }
 
-func cardInput(in model.KanbanItemInput) (ops.CardInput, error) {
-	out := ops.CardInput{
+func cardInput(in model.KanbanItemInput) (kanban.CardInput, error) {
+	out := kanban.CardInput{
 		FunnelID: in.FunnelID, Stage: in.Stage, Position: in.Position, ConversationDisplayID: in.ConversationDisplayID,
 		Title: in.Title, Description: in.Description, Priority: in.Priority, Value: in.Value, Details: in.Details,
 		AssignedAgents: optionalList(in.AssignedAgents),
 	}
 	var err error
 	if in.Currency != nil {
-		out.Currency, err = ops.CurrencyOf(map[string]any(in.Currency), "currency")
+		out.Currency, err = kanban.CurrencyOf(map[string]any(in.Currency), "currency")
 	}
 	return out, err
 }
 
-func checklistInput(in model.ChecklistItemInput) ops.ChecklistInput {
-	return ops.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
+func checklistInput(in model.ChecklistItemInput) kanban.ChecklistInput {
+	return kanban.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
 }
 
-func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
-	f := ops.CardFilter{Page: page}
+func cardFilter(in *model.KanbanItemsFilter, page int) kanban.CardFilter {
+	f := kanban.CardFilter{Page: page}
 	if in == nil {
 		return f
 	}
@@ -179,8 +185,8 @@ func cardFilter(in *model.KanbanItemsFilter, page int) ops.CardFilter {
 	return f
 }
 
-func automationInput(in model.KanbanAutomationInput) ops.AutomationInput {
-	return ops.AutomationInput{
+func automationInput(in model.KanbanAutomationInput) kanban.AutomationInput {
+	return kanban.AutomationInput{
 		Name: in.Name, FunnelID: in.FunnelID, TriggerType: in.TriggerType, TriggerConfig: in.TriggerConfig,
 		ActionType: in.ActionType, ActionConfig: in.ActionConfig, Enabled: in.Enabled,
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
 )
 
 // The cost of a query is what it may return: every field costs 1, and a
@@ -31,9 +31,9 @@ const (
 // defaultListBound: pages bounded by their resolvers, and account-wide
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
-	"ContactPage.nodes":          15, // ops.ContactsPerPage
-	"ConversationList.nodes":     25, // ops.ConversationsPerPage
-	"ScheduledMessagePage.nodes": 25, // ops.SchedulePageSize
+	"ContactPage.nodes":          15, // contacts.ContactsPerPage
+	"ConversationList.nodes":     25, // conversations.ConversationsPerPage
+	"ScheduledMessagePage.nodes": 25, // schedules.SchedulePageSize
 	"KanbanItemPage.nodes":       500,
 	"Query.inboxes":              accountListBound,
 	"Query.agents":               accountListBound,
@@ -47,10 +47,10 @@ var listBounds = map[string]int{
 	"Query.contactableInboxes":   accountListBound,
 	"KanbanImportResult.created": importListBound,
 	"KanbanImportResult.errors":  importListBound,
-	// A message or schedule holds at most ops.MaxAttachments files (the
+	// A message or schedule holds at most core.MaxAttachments files (the
 	// operations refuse more).
-	"Message.attachments":          ops.MaxAttachments,
-	"ScheduledMessage.attachments": ops.MaxAttachments,
+	"Message.attachments":          core.MaxAttachments,
+	"ScheduledMessage.attachments": core.MaxAttachments,
 }
 
 // listBound is the most items the plain list field parent.field returns.

@@ -24,11 +24,11 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -76,7 +76,7 @@ func newAppOn(t *testing.T, database *db.DB, cfg server.Config) *app {
 	cfg.StorageDir = t.TempDir()
 	srv := server.New(cfg, database)
 	t.Cleanup(func() { _ = srv.Shutdown() })
-	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
 	})
 	if err != nil {
@@ -96,7 +96,7 @@ func (a *app) next() int64 { return a.seq.Add(1) }
 // otherAccount bootstraps account B with its own administrator.
 func (a *app) otherAccount(name string) (accountID int, adminToken string) {
 	a.t.Helper()
-	b, err := a.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := a.srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: name, Email: fmt.Sprintf("admin%d@%s.test", a.next(), strings.ToLower(name)), Name: name + " Admin",
 	})
 	if err != nil {
@@ -857,7 +857,7 @@ func TestGraphQLAuth(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		// A's administrator also administers a third account, C.
-		c, err := w.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+		c, err := w.srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 			AccountName: "Second Home", Email: "admin@acme.test", Name: "Ada Admin"})
 		if err != nil {
 			t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -40,11 +40,11 @@ func TestGraphQLUpdateInboxChannel(t *testing.T) {
 			{name: "channel settings merge over the stored ones", query: update,
 				vars: H{"id": wa, "in": H{"name": "WA", "channel": H{"type": "whatsapp", "phoneNumber": "+15550009999"}}},
 				want: H{"updateInbox.name": "WA"},
-				check: expectREST(wa, H{"phone_number": "+15550009999", "provider_config.api_key": ops.SecretMask,
+				check: expectREST(wa, H{"phone_number": "+15550009999", "provider_config.api_key": inboxes.SecretMask,
 					"provider_config.phone_number_id": "pnid-1"})},
 			{name: "SMTP settings merge: the password not re-sent stays", query: update,
 				vars:  H{"id": mail, "in": H{"channel": H{"type": "email", "smtp": H{"address": "smtp2.acme.test", "port": 2525}}}},
-				check: expectREST(mail, H{"smtp_address": "smtp2.acme.test", "smtp_port": float64(2525), "smtp_login": "mailer", "smtp_password": ops.SecretMask})},
+				check: expectREST(mail, H{"smtp_address": "smtp2.acme.test", "smtp_port": float64(2525), "smtp_login": "mailer", "smtp_password": inboxes.SecretMask})},
 			{name: "an invalid phone number names channel.phone_number", query: update,
 				vars: H{"id": wa, "in": H{"name": "Not applied", "channel": H{"type": "whatsapp", "phoneNumber": "555"}}},
 				code: "BAD_USER_INPUT", attrs: []string{"channel.phone_number"}},
@@ -59,7 +59,7 @@ func TestGraphQLUpdateInboxChannel(t *testing.T) {
 				code: "NOT_FOUND"},
 			{name: "the refused updates changed nothing", query: `query($id: ID!) { inbox(id: $id) { name } }`,
 				vars: H{"id": wa}, want: H{"inbox.name": "WA"},
-				check: expectREST(wa, H{"phone_number": "+15550009999", "provider_config.api_key": ops.SecretMask})},
+				check: expectREST(wa, H{"phone_number": "+15550009999", "provider_config.api_key": inboxes.SecretMask})},
 		})
 	})
 }

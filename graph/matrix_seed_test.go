@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -71,7 +71,7 @@ type gmWorld struct {
 func newGMWorld(t *testing.T, e testdb.Engine) *gmWorld {
 	t.Helper()
 	outboundtest.AllowPrivate(t, true) // outbound URLs point at 127.0.0.1
-	w := &gmWorld{app: newAppWith(t, e, server.Config{Channels: acceptAll{}, AuthLimits: &ops.UnthrottledAuthLimits}), adminMessages: map[string][]string{}}
+	w := &gmWorld{app: newAppWith(t, e, server.Config{Channels: acceptAll{}, AuthLimits: &accounts.UnthrottledAuthLimits}), adminMessages: map[string][]string{}}
 	w.hook = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { rw.WriteHeader(http.StatusOK) }))
 	t.Cleanup(w.hook.Close)
 	w.accountPath = fmt.Sprintf("/api/v1/accounts/%d", w.Account)

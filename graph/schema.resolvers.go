@@ -12,7 +12,12 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/conversations"
+	"github.com/switchboard/switchboard/internal/inboxes"
+	"github.com/switchboard/switchboard/internal/kanban"
+	"github.com/switchboard/switchboard/internal/schedules"
 )
 
 // Stages is the resolver for the stages field.
@@ -52,7 +57,7 @@ func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]
 
 // CreateContact is the resolver for the createContact field.
 func (r *mutationResolver) CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error) {
-	out, err := r.svc.CreateContact(ctx, ops.ContactInput{
+	out, err := r.svc.CreateContact(ctx, contacts.ContactInput{
 		InboxID: input.InboxID, SourceID: input.SourceID,
 		Name: input.Name, Email: input.Email, PhoneNumber: input.PhoneNumber, Identifier: input.Identifier,
 		Blocked: input.Blocked, AvatarURL: input.AvatarURL,
@@ -66,7 +71,7 @@ func (r *mutationResolver) CreateContact(ctx context.Context, input model.Create
 
 // UpdateContact is the resolver for the updateContact field.
 func (r *mutationResolver) UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*ent.Contact, error) {
-	return r.svc.UpdateContact(ctx, id, ops.ContactInput{
+	return r.svc.UpdateContact(ctx, id, contacts.ContactInput{
 		Name: input.Name, Email: input.Email, PhoneNumber: input.PhoneNumber, Identifier: input.Identifier,
 		Blocked: input.Blocked, AvatarURL: input.AvatarURL,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
@@ -129,12 +134,12 @@ func (r *mutationResolver) ChangeInboxMembers(ctx context.Context, inboxID int, 
 
 // CreateAgentBot is the resolver for the createAgentBot field.
 func (r *mutationResolver) CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*ent.AgentBot, error) {
-	return r.svc.CreateAgentBot(ctx, ops.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+	return r.svc.CreateAgentBot(ctx, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
 }
 
 // UpdateAgentBot is the resolver for the updateAgentBot field.
 func (r *mutationResolver) UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*ent.AgentBot, error) {
-	return r.svc.UpdateAgentBot(ctx, id, ops.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+	return r.svc.UpdateAgentBot(ctx, id, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
 }
 
 // DeleteAgentBot is the resolver for the deleteAgentBot field.
@@ -144,12 +149,12 @@ func (r *mutationResolver) DeleteAgentBot(ctx context.Context, id int) (int, err
 
 // CreateLabel is the resolver for the createLabel field.
 func (r *mutationResolver) CreateLabel(ctx context.Context, input model.LabelInput) (*ent.Label, error) {
-	return r.svc.CreateLabel(ctx, ops.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+	return r.svc.CreateLabel(ctx, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
 }
 
 // UpdateLabel is the resolver for the updateLabel field.
 func (r *mutationResolver) UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*ent.Label, error) {
-	return r.svc.UpdateLabel(ctx, id, ops.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+	return r.svc.UpdateLabel(ctx, id, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
 }
 
 // DeleteLabel is the resolver for the deleteLabel field.
@@ -159,12 +164,12 @@ func (r *mutationResolver) DeleteLabel(ctx context.Context, id int) (int, error)
 
 // CreateAgent is the resolver for the createAgent field.
 func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.CreateAgent(ctx, ops.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+	return r.svc.CreateAgent(ctx, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
 }
 
 // UpdateAgent is the resolver for the updateAgent field.
 func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.UpdateAgent(ctx, id, ops.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+	return r.svc.UpdateAgent(ctx, id, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
 }
 
 // DeleteAgent is the resolver for the deleteAgent field.
@@ -174,12 +179,12 @@ func (r *mutationResolver) DeleteAgent(ctx context.Context, id int) (int, error)
 
 // CreateTeam is the resolver for the createTeam field.
 func (r *mutationResolver) CreateTeam(ctx context.Context, input model.TeamInput) (*ent.Team, error) {
-	return r.svc.CreateTeam(ctx, ops.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+	return r.svc.CreateTeam(ctx, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
 }
 
 // UpdateTeam is the resolver for the updateTeam field.
 func (r *mutationResolver) UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*ent.Team, error) {
-	return r.svc.UpdateTeam(ctx, id, ops.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+	return r.svc.UpdateTeam(ctx, id, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
 }
 
 // DeleteTeam is the resolver for the deleteTeam field.
@@ -197,7 +202,7 @@ func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, us
 
 // CreateConversation is the resolver for the createConversation field.
 func (r *mutationResolver) CreateConversation(ctx context.Context, input model.CreateConversationInput) (*ent.Conversation, error) {
-	return r.svc.CreateConversation(ctx, ops.ConversationInput{
+	return r.svc.CreateConversation(ctx, conversations.ConversationInput{
 		SourceID: input.SourceID, InboxID: input.InboxID, ContactID: input.ContactID, Status: input.Status,
 		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: input.SnoozedUntil,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
@@ -243,22 +248,22 @@ func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID i
 
 // CreateScheduledMessage is the resolver for the createScheduledMessage field.
 func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
-	return r.svc.CreateScheduledMessage(ctx, ops.ScheduleScope{}, scheduleInput(input), uploads(attachments))
+	return r.svc.CreateScheduledMessage(ctx, schedules.ScheduleScope{}, scheduleInput(input), uploads(attachments))
 }
 
 // UpdateScheduledMessage is the resolver for the updateScheduledMessage field.
 func (r *mutationResolver) UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
-	return r.svc.UpdateScheduledMessage(ctx, ops.ScheduleScope{}, id, scheduleInput(input), uploads(attachments))
+	return r.svc.UpdateScheduledMessage(ctx, schedules.ScheduleScope{}, id, scheduleInput(input), uploads(attachments))
 }
 
 // CancelScheduledMessage is the resolver for the cancelScheduledMessage field.
 func (r *mutationResolver) CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
-	return r.svc.CancelScheduledMessage(ctx, ops.ScheduleScope{}, id)
+	return r.svc.CancelScheduledMessage(ctx, schedules.ScheduleScope{}, id)
 }
 
 // DeleteScheduledMessage is the resolver for the deleteScheduledMessage field.
 func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteScheduledMessage(ctx, ops.ScheduleScope{}, id)
+	return id, r.svc.DeleteScheduledMessage(ctx, schedules.ScheduleScope{}, id)
 }
 
 // CreateFunnel is the resolver for the createFunnel field.
@@ -306,14 +311,14 @@ func (r *mutationResolver) DeleteKanbanItem(ctx context.Context, id int) (int, e
 
 // MoveKanbanItem is the resolver for the moveKanbanItem field.
 func (r *mutationResolver) MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*ent.KanbanItem, error) {
-	return r.svc.MoveCard(ctx, id, ops.MoveInput{FunnelID: funnelID, Stage: &stage, Position: position})
+	return r.svc.MoveCard(ctx, id, kanban.MoveInput{FunnelID: funnelID, Stage: &stage, Position: position})
 }
 
 // ReorderKanbanItems is the resolver for the reorderKanbanItems field.
 func (r *mutationResolver) ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) ([]*ent.KanbanItem, error) {
-	entries := make([]ops.ReorderEntry, 0, len(positions))
+	entries := make([]kanban.ReorderEntry, 0, len(positions))
 	for _, p := range positions {
-		entries = append(entries, ops.ReorderEntry{ID: p.ID, Position: p.Position, Stage: p.Stage})
+		entries = append(entries, kanban.ReorderEntry{ID: p.ID, Position: p.Position, Stage: p.Stage})
 	}
 	return r.svc.ReorderCards(ctx, entries)
 }
@@ -385,7 +390,7 @@ func (r *mutationResolver) BulkSetKanbanPriority(ctx context.Context, ids []int,
 
 // SaveKanbanConfig is the resolver for the saveKanbanConfig field.
 func (r *mutationResolver) SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*ent.KanbanConfig, error) {
-	return r.svc.SaveKanbanConfig(ctx, ops.KanbanConfigInput{
+	return r.svc.SaveKanbanConfig(ctx, kanban.KanbanConfigInput{
 		WebhookURL: input.WebhookURL, WebhookSecret: input.WebhookSecret, RegenerateSecret: deref(input.RegenerateSecret),
 		Enabled: input.Enabled, Events: optionalList(input.Events), Settings: input.Settings,
 	})
@@ -431,11 +436,11 @@ func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, 
 	if err != nil {
 		return nil, err
 	}
-	header, rows, err := ops.ParseCSV(file.File)
+	header, rows, err := kanban.ParseCSV(file.File)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.ImportCards(ctx, ops.ImportInput{FunnelID: funnelID, DefaultStage: deref(defaultStage),
+	res, err := r.svc.ImportCards(ctx, kanban.ImportInput{FunnelID: funnelID, DefaultStage: deref(defaultStage),
 		Mapping: columns, Header: header, Rows: rows})
 	if err != nil {
 		return nil, err
@@ -534,7 +539,7 @@ func (r *queryResolver) TeamMembers(ctx context.Context, teamID int) ([]*ent.Acc
 
 // Conversations is the resolver for the conversations field.
 func (r *queryResolver) Conversations(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationList, error) {
-	l, err := r.svc.Conversations(ctx, ops.ConversationListParams{
+	l, err := r.svc.Conversations(ctx, conversations.ConversationListParams{
 		Status: deref(status), AssigneeType: deref(assigneeType), InboxID: deref(inboxID), TeamID: deref(teamID),
 		Labels: labels, Page: deref(page),
 	})
@@ -554,8 +559,8 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 
 // ScheduledMessages is the resolver for the scheduledMessages field.
 func (r *queryResolver) ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error) {
-	p, err := r.svc.ScheduledMessages(ctx, ops.ScheduleListParams{
-		Scope: ops.ScheduleScope{ConversationID: deref(conversationDisplayID)}, Status: deref(status), Page: deref(page),
+	p, err := r.svc.ScheduledMessages(ctx, schedules.ScheduleListParams{
+		Scope: schedules.ScheduleScope{ConversationID: deref(conversationDisplayID)}, Status: deref(status), Page: deref(page),
 	})
 	if err != nil {
 		return nil, err
@@ -565,7 +570,7 @@ func (r *queryResolver) ScheduledMessages(ctx context.Context, conversationDispl
 
 // ScheduledMessage is the resolver for the scheduledMessage field.
 func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
-	return r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, id)
+	return r.svc.ScheduledMessage(ctx, schedules.ScheduleScope{}, id)
 }
 
 // Funnels is the resolver for the funnels field.
@@ -604,7 +609,7 @@ func (r *queryResolver) KanbanAutomations(ctx context.Context) ([]*ent.KanbanAut
 
 // NextOccurrenceAt is the resolver for the nextOccurrenceAt field.
 func (r *scheduledMessageResolver) NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error) {
-	return ops.NextOccurrence(obj), nil
+	return schedules.NextOccurrence(obj), nil
 }
 
 // Attachments is the resolver for the attachments field.

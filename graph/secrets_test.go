@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/switchboard/switchboard/ent/schema/schematype"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -48,10 +48,10 @@ func TestGraphQLSecretsShownOnce(t *testing.T) {
 			{name: "and the next read hides it", query: `{ kanbanConfig { webhookSecret } }`,
 				want: H{"kanbanConfig.webhookSecret": nil}},
 			{name: "the SMTP password sent back as the mask is kept", query: update,
-				vars:  H{"id": mail, "in": H{"channel": H{"type": "email", "smtp": H{"login": "mailer2", "password": ops.SecretMask}}}},
+				vars:  H{"id": mail, "in": H{"channel": H{"type": "email", "smtp": H{"login": "mailer2", "password": inboxes.SecretMask}}}},
 				check: stored(mail, password, "smtp-secret")},
 			{name: "the WhatsApp api key sent back as the mask is kept", query: update,
-				vars:  H{"id": wa, "in": H{"channel": H{"type": "whatsapp", "providerConfig": H{"apiKey": ops.SecretMask}}}},
+				vars:  H{"id": wa, "in": H{"channel": H{"type": "whatsapp", "providerConfig": H{"apiKey": inboxes.SecretMask}}}},
 				check: stored(wa, apiKey, "wa-key-secret")},
 			{name: "a new SMTP password replaces it", query: update,
 				vars:  H{"id": mail, "in": H{"channel": H{"type": "email", "smtp": H{"password": "rotated"}}}},

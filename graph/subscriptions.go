@@ -9,8 +9,9 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -85,7 +86,7 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *mode
 			}
 			return &model.ScheduledMessageEvent{Kind: "deleted", ID: e.ScheduleID}, true
 		case events.ScheduledMessageCreated, events.ScheduledMessageUpdated, events.ScheduledMessageSent, events.ScheduledMessageFailed:
-			sm, err := r.svc.ScheduledMessage(ctx, ops.ScheduleScope{}, e.ScheduleID)
+			sm, err := r.svc.ScheduledMessage(ctx, schedules.ScheduleScope{}, e.ScheduleID)
 			if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
 				return nil, false
 			}
@@ -117,11 +118,11 @@ func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.Kan
 }
 
 // uploads turns GraphQL uploads into the operation's uploads.
-func uploads(in []*graphql.Upload) []ops.Upload {
-	out := make([]ops.Upload, 0, len(in))
+func uploads(in []*graphql.Upload) []core.Upload {
+	out := make([]core.Upload, 0, len(in))
 	for _, u := range in {
 		u := u
-		out = append(out, ops.Upload{
+		out = append(out, core.Upload{
 			Name: u.Filename, ContentType: u.ContentType, Size: u.Size,
 			Open: func() (io.ReadCloser, error) { return io.NopCloser(u.File), nil },
 		})

@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -14,8 +14,8 @@ type agentBotRequest struct {
 	BotConfig   *flexObject `json:"bot_config"`
 }
 
-func (r agentBotRequest) input() ops.AgentBotInput {
-	return ops.AgentBotInput{Name: r.Name, Description: r.Description, OutgoingURL: r.OutgoingURL, BotConfig: objectOrNil(r.BotConfig)}
+func (r agentBotRequest) input() inboxes.AgentBotInput {
+	return inboxes.AgentBotInput{Name: r.Name, Description: r.Description, OutgoingURL: r.OutgoingURL, BotConfig: objectOrNil(r.BotConfig)}
 }
 
 func (a *API) listAgentBots(c *fiber.Ctx) error {

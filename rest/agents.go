@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -15,8 +15,8 @@ type agentRequest struct {
 	AutoOffline  *flexBool `json:"auto_offline"`
 }
 
-func (r agentRequest) input() ops.AgentInput {
-	return ops.AgentInput{Name: r.Name, Email: r.Email, Role: r.Role, Availability: r.Availability, AutoOffline: r.AutoOffline.ptr()}
+func (r agentRequest) input() accounts.AgentInput {
+	return accounts.AgentInput{Name: r.Name, Email: r.Email, Role: r.Role, Availability: r.Availability, AutoOffline: r.AutoOffline.ptr()}
 }
 
 func (a *API) listAgents(c *fiber.Ctx) error {

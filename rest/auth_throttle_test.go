@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/throttle"
 )
@@ -20,7 +20,7 @@ func TestWrongTokensAreThrottled(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		clock := newManualClock()
-		limits := ops.DefaultAuthLimits
+		limits := accounts.DefaultAuthLimits
 		limits.TokenPerAddress = throttle.Config{Burst: 3, Every: time.Minute}
 		a := newAppWith(t, e, server.Config{Now: clock.Now, AuthLimits: &limits})
 		contacts := a.path("/contacts")

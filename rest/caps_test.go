@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/switchboard/switchboard/ent/schema"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -100,29 +101,29 @@ func TestFieldCaps(t *testing.T) {
 			invalid("message content_attributes over 64 KiB", post(messages, H{"content": "x", "content_attributes": bigObject}), "content_attributes"),
 			invalid("a 1,500-condition contact filter", post("/contacts/filter", H{"payload": conditions(1500)}), "payload"),
 			invalid("a filter condition with 101 values", post("/contacts/filter", H{"payload": []H{{"attribute_key": "name",
-				"filter_operator": "equal_to", "values": labels(ops.MaxFilterValues + 1)}}}), "values"),
+				"filter_operator": "equal_to", "values": labels(core.MaxFilterValues + 1)}}}), "values"),
 			invalid("100,000 inbox member ids", post("/inbox_members", H{"inbox_id": inbox, "user_ids": ids(100_000)}), "user_ids"),
-			invalid("1,001 team member ids", post(fmt.Sprintf("/teams/%d/team_members", team), H{"user_ids": ids(ops.MaxIDs + 1)}), "user_ids"),
+			invalid("1,001 team member ids", post(fmt.Sprintf("/teams/%d/team_members", team), H{"user_ids": ids(core.MaxIDs + 1)}), "user_ids"),
 			status("40,000 reorder positions are over the body cap", post("/kanban_items/reorder", H{"positions": positions(40_000)}),
 				http.StatusRequestEntityTooLarge),
-			invalid("1,001 reorder positions", post("/kanban_items/reorder", H{"positions": positions(ops.MaxReorderEntries + 1)}), "positions"),
-			invalid("1,001 bulk card ids", post("/kanban_items/bulk_set_priority", H{"item_ids": ids(ops.MaxIDs + 1), "priority": "high"}), "item_ids"),
-			invalid("1,001 card agents", put(fmt.Sprintf("/kanban_items/%d", card), H{"kanban_item": H{"assigned_agents": ids(ops.MaxIDs + 1)}}),
+			invalid("1,001 reorder positions", post("/kanban_items/reorder", H{"positions": positions(core.MaxReorderEntries + 1)}), "positions"),
+			invalid("1,001 bulk card ids", post("/kanban_items/bulk_set_priority", H{"item_ids": ids(core.MaxIDs + 1), "priority": "high"}), "item_ids"),
+			invalid("1,001 card agents", put(fmt.Sprintf("/kanban_items/%d", card), H{"kanban_item": H{"assigned_agents": ids(core.MaxIDs + 1)}}),
 				"assigned_agents"),
 			invalid("a card title over 255 characters", put(fmt.Sprintf("/kanban_items/%d", card), H{"kanban_item": H{"item_details": H{"title": longName}}}), "item_details.title"),
 			invalid("card item_details over 64 KiB", put(fmt.Sprintf("/kanban_items/%d", card), H{"kanban_item": H{"item_details": bigObject}}),
 				"item_details"),
 			status("a 100,000-stage funnel is over the body cap", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(100_000)}}),
 				http.StatusRequestEntityTooLarge),
-			invalid("a 101-stage funnel", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(ops.MaxFunnelStages + 1)}}), "stages"),
+			invalid("a 101-stage funnel", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(core.MaxFunnelStages + 1)}}), "stages"),
 			invalid("a funnel name over 255 characters", post("/funnels", H{"funnel": H{"name": longName, "stages": stages(1)}}), "name"),
 			invalid("eight recurrence days", post("/scheduled_messages", schedule(H{"recurrence_type": "weekly",
 				"recurrence_days": []int{0, 1, 2, 3, 4, 5, 6, 0}})), "recurrence_days"),
 			invalid("a schedule title over 255 characters", post("/scheduled_messages", schedule(H{"title": longName})), "title"),
 			invalid("a CSV import over 10 MiB", request{method: "POST", path: a.path("/kanban_items/import_preview"),
-				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", ops.MaxImportBytes)))}, "file"),
+				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", kanban.MaxImportBytes)))}, "file"),
 			status("a CSV import of 10 MiB is read", request{method: "POST", path: a.path("/kanban_items/import_preview"),
-				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", ops.MaxImportBytes-6)))}, http.StatusOK),
+				body: (&form{}).file("file", "big.csv", "text/csv", []byte("title\n"+strings.Repeat("x", kanban.MaxImportBytes-6)))}, http.StatusOK),
 			invalid("a label description over 150,000 characters", post("/labels", H{"title": "long",
 				"description": strings.Repeat("d", schema.MaxTextRunes+1)}), "description"),
 		})

@@ -4,12 +4,12 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
 // mask is what reads show in place of a channel secret that is set.
-const mask = ops.SecretMask
+const mask = inboxes.SecretMask
 
 // stored checks the secret an inbox's channel holds in the database (reads
 // show only the mask): key is api_key, smtp_password or hmac_token.

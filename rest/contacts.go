@@ -4,7 +4,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -22,8 +23,8 @@ type contactRequest struct {
 	CustomAttributes     *flexObject `json:"custom_attributes"`
 }
 
-func (r contactRequest) input() ops.ContactInput {
-	return ops.ContactInput{
+func (r contactRequest) input() contacts.ContactInput {
+	return contacts.ContactInput{
 		InboxID: r.InboxID.ptr(), SourceID: r.SourceID,
 		Name: r.Name, Email: r.Email, PhoneNumber: r.PhoneNumber, Identifier: r.Identifier,
 		Blocked: r.Blocked.ptr(), AvatarURL: r.AvatarURL,
@@ -42,7 +43,7 @@ func objectOrNil(o *flexObject) map[string]any {
 	return *o
 }
 
-func contactPageJSON(p *ops.Page[*ent.Contact], withHasMore bool) H {
+func contactPageJSON(p *core.Page[*ent.Contact], withHasMore bool) H {
 	payload := make([]H, 0, len(p.Items))
 	for _, ct := range p.Items {
 		payload = append(payload, wire.Contact(ct))
@@ -59,7 +60,7 @@ func (a *API) listContacts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.svc.ListContacts(c.UserContext(), ops.ContactListParams{
+	p, err := a.svc.ListContacts(c.UserContext(), contacts.ContactListParams{
 		Sort: c.Query("sort"), Page: page, Labels: queryList(c, "labels"),
 	})
 	if err != nil {
@@ -86,7 +87,7 @@ func (a *API) filterContacts(c *fiber.Ctx) error {
 		return err
 	}
 	var body struct {
-		Payload []ops.FilterCondition `json:"payload"`
+		Payload []contacts.FilterCondition `json:"payload"`
 	}
 	if err := decode(c, "", &body); err != nil {
 		return err

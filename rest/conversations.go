@@ -7,7 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/coerce"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -20,11 +20,11 @@ type messageRequest struct {
 	TemplateParams    *flexObject `json:"template_params"`
 }
 
-func (r *messageRequest) input() *ops.MessageInput {
+func (r *messageRequest) input() *conversations.MessageInput {
 	if r == nil {
 		return nil
 	}
-	return &ops.MessageInput{
+	return &conversations.MessageInput{
 		Content: r.Content, MessageType: r.MessageType, ContentType: r.ContentType, Private: bool(r.Private),
 		ContentAttributes: objectOrNil(r.ContentAttributes), TemplateParams: objectOrNil(r.TemplateParams),
 	}
@@ -68,7 +68,7 @@ func (a *API) listConversations(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	l, err := a.svc.Conversations(c.UserContext(), ops.ConversationListParams{
+	l, err := a.svc.Conversations(c.UserContext(), conversations.ConversationListParams{
 		Status: c.Query("status"), AssigneeType: c.Query("assignee_type"),
 		InboxID: inboxID, TeamID: teamID, Labels: queryList(c, "labels"), Page: page,
 	})
@@ -97,7 +97,7 @@ func (a *API) createConversation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cv, err := a.svc.CreateConversation(c.UserContext(), ops.ConversationInput{
+	cv, err := a.svc.CreateConversation(c.UserContext(), conversations.ConversationInput{
 		SourceID: req.SourceID, InboxID: req.InboxID.ptr(), ContactID: req.ContactID.ptr(),
 		Status: req.Status, AssigneeID: req.AssigneeID.ptr(), TeamID: req.TeamID.ptr(), SnoozedUntil: snoozed,
 		AdditionalAttributes: objectOrNil(req.AdditionalAttributes), CustomAttributes: objectOrNil(req.CustomAttributes),

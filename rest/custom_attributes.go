@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -18,8 +18,8 @@ type customAttributeRequest struct {
 	RegexCue     *string      `json:"regex_cue"`
 }
 
-func (r customAttributeRequest) input() ops.CustomAttributeInput {
-	in := ops.CustomAttributeInput{
+func (r customAttributeRequest) input() contacts.CustomAttributeInput {
+	in := contacts.CustomAttributeInput{
 		DisplayName: r.DisplayName, Key: r.Key, DisplayType: r.DisplayType.ptr(), Model: r.Model.ptr(),
 		Description: r.Description, RegexPattern: r.RegexPattern, RegexCue: r.RegexCue,
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -23,10 +23,10 @@ type funnelRequest struct {
 	Stages      optional[stageList] `json:"stages"`
 }
 
-func (r *funnelRequest) input() ops.FunnelInput {
-	in := ops.FunnelInput{Name: r.Name.ptr(), Description: r.Description.ptr(), Active: r.Active.ptr(), Settings: objectOrNil(r.Settings)}
+func (r *funnelRequest) input() kanban.FunnelInput {
+	in := kanban.FunnelInput{Name: r.Name.ptr(), Description: r.Description.ptr(), Active: r.Active.ptr(), Settings: objectOrNil(r.Settings)}
 	if r.Stages.sent {
-		stages := append([]ops.StageInput{}, r.Stages.value...)
+		stages := append([]kanban.StageInput{}, r.Stages.value...)
 		in.Stages = &stages
 	}
 	return in
@@ -35,7 +35,7 @@ func (r *funnelRequest) input() ops.FunnelInput {
 // stageList is a funnel's stages in order: the forks' list of {name, slug,
 // color?, description?} or, as in their stored shape, an object keyed by
 // slug ({"slug": {name, position, ...}}), read in position order.
-type stageList []ops.StageInput
+type stageList []kanban.StageInput
 
 type stageRequest struct {
 	ID          *flexInt    `json:"id"`
@@ -45,8 +45,8 @@ type stageRequest struct {
 	Description *flexString `json:"description"`
 }
 
-func (s *stageRequest) input() ops.StageInput {
-	return ops.StageInput{ID: s.ID.ptr(), Name: s.Name.ptr(), Slug: s.Slug.ptr(), Color: s.Color.ptr(), Description: s.Description.ptr()}
+func (s *stageRequest) input() kanban.StageInput {
+	return kanban.StageInput{ID: s.ID.ptr(), Name: s.Name.ptr(), Slug: s.Slug.ptr(), Color: s.Color.ptr(), Description: s.Description.ptr()}
 }
 
 const stagesWanted = "expected a list of {name, slug} objects"
@@ -77,7 +77,7 @@ func (l *stageList) readKeyed(data []byte) error {
 	}
 	type placed struct {
 		pos int
-		st  ops.StageInput
+		st  kanban.StageInput
 	}
 	list := make([]placed, 0, len(keyed))
 	for slug, el := range keyed {
@@ -273,7 +273,7 @@ func funnelJSON(f *ent.Funnel) H {
 	}
 }
 
-func stageStatsJSON(st *ops.StageStats) H {
+func stageStatsJSON(st *kanban.StageStats) H {
 	stages := make([]H, 0, len(st.Stages))
 	for _, s := range st.Stages {
 		stages = append(stages, H{

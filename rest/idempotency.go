@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -26,7 +27,7 @@ func idempotent(svc *ops.Service) fiber.Handler {
 			return c.Next()
 		}
 		ctx := c.UserContext()
-		claim, prior, err := svc.BeginIdempotent(ctx, ops.IdempotentRequest{
+		claim, prior, err := svc.BeginIdempotent(ctx, accounts.IdempotentRequest{
 			Key: key, Request: c.Method() + " " + c.Path(), BodyHash: bodyHash(c),
 		})
 		if err != nil {
@@ -52,7 +53,7 @@ func idempotent(svc *ops.Service) fiber.Handler {
 			releaseKey(c, svc, claim)
 			return nil
 		}
-		stored := ops.IdempotentResponse{Status: res.StatusCode(),
+		stored := accounts.IdempotentResponse{Status: res.StatusCode(),
 			ContentType: string(res.Header.ContentType()), Body: bytes.Clone(res.Body())}
 		if err := svc.FinishIdempotent(ctx, claim, stored); err != nil {
 			// The change is made and answered; a retry gets 409 until the key's
@@ -63,7 +64,7 @@ func idempotent(svc *ops.Service) fiber.Handler {
 	}
 }
 
-func releaseKey(c *fiber.Ctx, svc *ops.Service, claim *ops.IdempotencyClaim) {
+func releaseKey(c *fiber.Ctx, svc *ops.Service, claim *accounts.IdempotencyClaim) {
 	if err := svc.ReleaseIdempotent(c.UserContext(), claim); err != nil {
 		slog.Error("releasing an idempotency key", "path", c.Path(), "err", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent/schema/schematype"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -60,11 +60,11 @@ type providerConfigRequest struct {
 	BusinessAccountID *string `json:"business_account_id"`
 }
 
-func (r *channelRequest) input() *ops.ChannelInput {
+func (r *channelRequest) input() *inboxes.ChannelInput {
 	if r == nil {
 		return nil
 	}
-	in := &ops.ChannelInput{
+	in := &inboxes.ChannelInput{
 		Type: r.Type, WebhookURL: r.WebhookURL, HMACMandatory: r.HMACMandatory.ptr(),
 		PhoneNumber: r.PhoneNumber, Provider: r.Provider, MessageTemplates: r.MessageTemplates,
 		Email: r.Email, SMTP: r.smtp(),
@@ -72,26 +72,26 @@ func (r *channelRequest) input() *ops.ChannelInput {
 		AdditionalAttributes: r.AdditionalAttributes,
 	}
 	if pc := r.ProviderConfig; pc != nil {
-		in.ProviderConfig = &ops.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+		in.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
 	}
 	return in
 }
 
 // smtp gathers Chatwoot's flat smtp_* keys; nil when none was sent.
-func (r *channelRequest) smtp() *ops.SMTPInput {
-	in := ops.SMTPInput{
+func (r *channelRequest) smtp() *inboxes.SMTPInput {
+	in := inboxes.SMTPInput{
 		Address: r.SMTPAddress, Port: r.SMTPPort.ptr(), Login: r.SMTPLogin, Password: r.SMTPPassword,
 		Domain: r.SMTPDomain, Authentication: r.SMTPAuthentication,
 		EnableStartTLS: r.SMTPStartTLS.ptr(), EnableSSLTLS: r.SMTPSSLTLS.ptr(),
 	}
-	if in == (ops.SMTPInput{}) {
+	if in == (inboxes.SMTPInput{}) {
 		return nil
 	}
 	return &in
 }
 
-func (r inboxRequest) input() ops.InboxInput {
-	return ops.InboxInput{
+func (r inboxRequest) input() inboxes.InboxInput {
+	return inboxes.InboxInput{
 		Name: r.Name, Channel: r.Channel.input(),
 		GreetingEnabled: r.GreetingEnabled.ptr(), GreetingMessage: r.GreetingMessage,
 		EnableAutoAssignment: r.EnableAutoAssignment.ptr(), EnableEmailCollect: r.EnableEmailCollect.ptr(),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/coerce"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -20,7 +20,7 @@ import (
 // query, priority[], status[], value_min, value_max, created_from,
 // created_to (the forks' date_start/date_end too; a bare date is the whole
 // day).
-func advancedFilter(c *fiber.Ctx) (ops.CardFilter, error) {
+func advancedFilter(c *fiber.Ctx) (kanban.CardFilter, error) {
 	f, err := cardFilter(c)
 	if err != nil {
 		return f, err
@@ -93,7 +93,7 @@ func (a *API) filterCards(c *fiber.Ctx) error {
 // cardReports serves GET /kanban_items/reports?from=&to=&user_ids[]=&inbox_id=&funnel_id=;
 // the period defaults to the last 30 days.
 func (a *API) cardReports(c *fiber.Ctx) error {
-	in := ops.ReportInput{}
+	in := kanban.ReportInput{}
 	var err error
 	for name, dst := range map[string]*int{"funnel_id": &in.FunnelID, "inbox_id": &in.InboxID} {
 		if *dst, err = queryInt(c, name, 0); err != nil {
@@ -133,7 +133,7 @@ func (a *API) cardReports(c *fiber.Ctx) error {
 	return c.JSON(reportJSON(r))
 }
 
-func reportJSON(r *ops.Report) H {
+func reportJSON(r *kanban.Report) H {
 	byStatus := H{}
 	for st, cv := range r.ByStatus {
 		byStatus[st] = H{"count": cv.Count, "value": cv.Value}
@@ -258,7 +258,7 @@ func uploadedCSV(c *fiber.Ctx) ([]string, [][]string, error) {
 		return nil, nil, apperr.BadRequest("Unreadable file: %v", err)
 	}
 	defer f.Close()
-	return ops.ParseCSV(f)
+	return kanban.ParseCSV(f)
 }
 
 // importPreview serves POST /kanban_items/import_preview: the columns and
@@ -280,7 +280,7 @@ func (a *API) importPreview(c *fiber.Ctx) error {
 		}
 		preview = append(preview, obj)
 	}
-	return c.JSON(H{"columns": header, "preview_rows": preview, "total_rows": len(rows), "targets": ops.ImportTargets})
+	return c.JSON(H{"columns": header, "preview_rows": preview, "total_rows": len(rows), "targets": kanban.ImportTargets})
 }
 
 // importCards serves POST /kanban_items/import (multipart: file, funnel_id,
@@ -327,11 +327,11 @@ type importRequest struct {
 	Mappings       *flexObject `json:"mappings"`
 }
 
-func (r *importRequest) input() (ops.ImportInput, error) {
+func (r *importRequest) input() (kanban.ImportInput, error) {
 	if r.FunnelID == nil {
-		return ops.ImportInput{}, invalidField("funnel_id", "Funnel can't be blank")
+		return kanban.ImportInput{}, invalidField("funnel_id", "Funnel can't be blank")
 	}
 	mapping, err := coerce.StringMap(objectOrNil(r.Mappings), "mappings")
-	in := ops.ImportInput{FunnelID: int(*r.FunnelID), DefaultStage: deref(either(r.DefaultStage, r.DefaultStageID).ptr()), Mapping: mapping}
+	in := kanban.ImportInput{FunnelID: int(*r.FunnelID), DefaultStage: deref(either(r.DefaultStage, r.DefaultStageID).ptr()), Mapping: mapping}
 	return in, err
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -22,8 +22,8 @@ type automationRequest struct {
 	Enabled       *flexBool         `json:"enabled"`
 }
 
-func (r *automationRequest) input() ops.AutomationInput {
-	return ops.AutomationInput{
+func (r *automationRequest) input() kanban.AutomationInput {
+	return kanban.AutomationInput{
 		Name: r.Name.ptr(), FunnelID: r.FunnelID.get().ptr(), ClearFunnel: r.FunnelID.clear,
 		TriggerType: r.TriggerType.ptr(), TriggerConfig: objectOrNil(r.TriggerConfig),
 		ActionType: r.ActionType.ptr(), ActionConfig: objectOrNil(r.ActionConfig), Enabled: r.Enabled.ptr(),

@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -94,8 +94,8 @@ type checklistFields struct {
 	AgentID   clearable[flexInt] `json:"agent_id"`
 }
 
-func (r *checklistFields) input() ops.ChecklistInput {
-	in := ops.ChecklistInput{
+func (r *checklistFields) input() kanban.ChecklistInput {
+	in := kanban.ChecklistInput{
 		Text: r.Text.ptr(), Completed: r.Completed.ptr(), ClearDueDate: r.DueDate.clear,
 		AgentID: r.AgentID.get().ptr(), ClearAgent: r.AgentID.clear,
 	}
@@ -355,7 +355,7 @@ func (a *API) cardStageBreakdown(c *fiber.Ctx) error {
 	return c.JSON(H{"item_id": ct.Card.ID, "stage_breakdown": spans, "time_per_stage": ct.PerStage, "total_stages": len(spans)})
 }
 
-func (a *API) cardTime(c *fiber.Ctx) (*ops.CardTime, error) {
+func (a *API) cardTime(c *fiber.Ctx) (*kanban.CardTime, error) {
 	id, err := pathID(c, "id", "Kanban item")
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -21,8 +21,8 @@ type kanbanConfigRequest struct {
 	Config           *flexObject  `json:"config"` // the forks' name for settings
 }
 
-func (r *kanbanConfigRequest) input() ops.KanbanConfigInput {
-	return ops.KanbanConfigInput{
+func (r *kanbanConfigRequest) input() kanban.KanbanConfigInput {
+	return kanban.KanbanConfigInput{
 		WebhookURL: r.WebhookURL.ptr(), WebhookSecret: r.WebhookSecret.ptr(), RegenerateSecret: bool(r.RegenerateSecret),
 		Enabled: r.Enabled.ptr(), Events: (*[]string)(r.WebhookEvents), Settings: objectOrNil(either(r.Config, r.Settings)),
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/coerce"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // cardFilter reads the index filters shared by the lists and the export.
-func cardFilter(c *fiber.Ctx) (ops.CardFilter, error) {
-	var f ops.CardFilter
+func cardFilter(c *fiber.Ctx) (kanban.CardFilter, error) {
+	var f kanban.CardFilter
 	var err error
 	for name, dst := range map[string]*int{"funnel_id": &f.FunnelID, "agent_id": &f.AgentID, "page": &f.Page, "per_page": &f.PerPage} {
 		if *dst, err = queryInt(c, name, 0); err != nil {
@@ -57,7 +58,7 @@ func (a *API) batchCards(c *fiber.Ctx) error {
 	return c.JSON(H{"meta": meta, "payload": cardsJSON(b.Items)})
 }
 
-func cardMeta(p *ops.Page[*ent.KanbanItem]) H {
+func cardMeta(p *core.Page[*ent.KanbanItem]) H {
 	return H{"count": p.Total, "total_count": p.Total, "current_page": p.Page, "has_more": p.HasMore}
 }
 

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"reflect"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 )
 
 // The request bodies of the card routes, decoded by decode like every
@@ -23,8 +23,8 @@ type cardRequest struct {
 	ItemDetails           *itemDetails       `json:"item_details"`
 }
 
-func (r *cardRequest) input() (ops.CardInput, error) {
-	in := ops.CardInput{
+func (r *cardRequest) input() (kanban.CardInput, error) {
+	in := kanban.CardInput{
 		FunnelID: r.FunnelID.ptr(), Stage: r.Stage.ptr(), Position: r.Position.ptr(),
 		ConversationDisplayID: r.ConversationDisplayID.get().ptr(), ClearConversation: r.ConversationDisplayID.clear,
 	}
@@ -39,7 +39,7 @@ func (r *cardRequest) input() (ops.CardInput, error) {
 	in.Title, in.Description, in.Priority, in.Value = d.Title.ptr(), d.Description.ptr(), d.Priority.ptr(), d.Value.ptr()
 	in.Details = d.others
 	var err error
-	in.Currency, err = ops.CurrencyOf(d.Currency, "item_details.currency")
+	in.Currency, err = kanban.CurrencyOf(d.Currency, "item_details.currency")
 	return in, err
 }
 
@@ -50,7 +50,7 @@ type itemDetails struct {
 	Description *flexString `json:"description"`
 	Priority    *flexString `json:"priority"`
 	Value       *flexFloat  `json:"value"`
-	// Currency is read by ops.CurrencyOf, which GraphQL shares.
+	// Currency is read by kanban.CurrencyOf, which GraphQL shares.
 	Currency any `json:"currency"`
 	others   map[string]any
 }
@@ -90,8 +90,8 @@ type moveRequest struct {
 	Position *flexInt    `json:"position"`
 }
 
-func (r *moveRequest) input() ops.MoveInput {
-	return ops.MoveInput{FunnelID: r.FunnelID.ptr(), Stage: either(r.Stage, r.NewStage).ptr(), Position: r.Position.ptr()}
+func (r *moveRequest) input() kanban.MoveInput {
+	return kanban.MoveInput{FunnelID: r.FunnelID.ptr(), Stage: either(r.Stage, r.NewStage).ptr(), Position: r.Position.ptr()}
 }
 
 // reorderRequest is a reorder: positions [{id, position, funnel_stage?}].
@@ -104,7 +104,7 @@ type statusRequest struct {
 }
 
 // positionList is a reorder's [{id, position, funnel_stage?}].
-type positionList []ops.ReorderEntry
+type positionList []kanban.ReorderEntry
 
 func (l *positionList) UnmarshalJSON(data []byte) error {
 	var list []struct {
@@ -120,7 +120,7 @@ func (l *positionList) UnmarshalJSON(data []byte) error {
 		if p.ID == nil || p.Position == nil {
 			return &fieldError{msg: "each position needs an id and a position"}
 		}
-		out = append(out, ops.ReorderEntry{ID: int(*p.ID), Position: int(*p.Position), Stage: p.Stage.ptr()})
+		out = append(out, kanban.ReorderEntry{ID: int(*p.ID), Position: int(*p.Position), Stage: p.Stage.ptr()})
 	}
 	*l = out
 	return nil

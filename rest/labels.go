@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -14,8 +14,8 @@ type labelRequest struct {
 	ShowOnSidebar *flexBool `json:"show_on_sidebar"`
 }
 
-func (r labelRequest) input() ops.LabelInput {
-	return ops.LabelInput{Title: r.Title, Description: r.Description, Color: r.Color, ShowOnSidebar: r.ShowOnSidebar.ptr()}
+func (r labelRequest) input() contacts.LabelInput {
+	return contacts.LabelInput{Title: r.Title, Description: r.Description, Color: r.Color, ShowOnSidebar: r.ShowOnSidebar.ptr()}
 }
 
 func (a *API) listLabels(c *fiber.Ctx) error {

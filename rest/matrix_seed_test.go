@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -210,7 +210,7 @@ func lacksMarkers(body []byte, markers []string) []string {
 func newUnthrottledApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
 	channels := &acceptingChannels{}
-	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &ops.UnthrottledAuthLimits})
+	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &accounts.UnthrottledAuthLimits})
 	a.channels = channels
 	return a
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -37,7 +37,7 @@ func (a *API) inboxMembers(c *fiber.Ctx) error {
 // changeInboxMembers serves POST (add), PATCH (replace) and DELETE (remove)
 // of /inbox_members with {"inbox_id", "user_ids"}; the inbox may also come
 // in the path (DELETE /inbox_members/{inbox_id}, as some clients send).
-func (a *API) changeInboxMembers(change ops.MemberChange) fiber.Handler {
+func (a *API) changeInboxMembers(change accounts.MemberChange) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		m, err := bodyMap(c)
 		if err != nil {
@@ -71,7 +71,7 @@ func (a *API) changeInboxMembers(change ops.MemberChange) fiber.Handler {
 		if err := a.svc.ChangeInboxMembers(c.UserContext(), *inboxID, change, *req.UserIDs); err != nil {
 			return err
 		}
-		if change == ops.RemoveMembers {
+		if change == accounts.RemoveMembers {
 			return emptyOK(c)
 		}
 		ms, err := a.svc.InboxMembers(c.UserContext(), *inboxID)

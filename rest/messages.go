@@ -12,7 +12,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -79,7 +79,7 @@ func (a *API) createMessage(c *fiber.Ctx) error {
 }
 
 // uploads reads the attachments[] files of a multipart request.
-func uploads(c *fiber.Ctx) ([]ops.Upload, error) {
+func uploads(c *fiber.Ctx) ([]core.Upload, error) {
 	if !strings.HasPrefix(strings.ToLower(c.Get(fiber.HeaderContentType)), fiber.MIMEMultipartForm) {
 		return nil, nil
 	}
@@ -87,7 +87,7 @@ func uploads(c *fiber.Ctx) ([]ops.Upload, error) {
 	if err != nil {
 		return nil, apperr.BadRequest("Malformed multipart body: %v", err)
 	}
-	var out []ops.Upload
+	var out []core.Upload
 	for _, key := range []string{"attachments[]", "attachments"} {
 		for _, fh := range form.File[key] {
 			out = append(out, uploadOf(fh))
@@ -96,8 +96,8 @@ func uploads(c *fiber.Ctx) ([]ops.Upload, error) {
 	return out, nil
 }
 
-func uploadOf(fh *multipart.FileHeader) ops.Upload {
-	return ops.Upload{
+func uploadOf(fh *multipart.FileHeader) core.Upload {
+	return core.Upload{
 		Name: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Size: fh.Size,
 		Open: func() (io.ReadCloser, error) { return fh.Open() },
 	}

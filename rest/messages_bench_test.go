@@ -27,7 +27,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/switchboard/switchboard/internal/observe"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -37,6 +36,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/observe"
+
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -45,7 +47,6 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -272,7 +273,7 @@ func seedMessages(t testing.TB, e testdb.Engine) *msgFixture {
 	go func() { _ = srv.App.Listener(ln) }()
 	t.Cleanup(func() { _ = srv.Shutdown() })
 
-	boot, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	boot, err := srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Messages Bench", Email: "bench@messages.test", Name: "Bench Admin",
 	})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -46,7 +46,7 @@ func (a *API) platformCreateUser(c *fiber.Ctx) error {
 	if err := decode(c, "user", &req); err != nil {
 		return err
 	}
-	out, err := a.svc.CreateUser(c.UserContext(), ops.UserInput{Name: req.Name, Email: req.Email, Password: req.Password})
+	out, err := a.svc.CreateUser(c.UserContext(), accounts.UserInput{Name: req.Name, Email: req.Email, Password: req.Password})
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (a *API) platformUpdateAccount(c *fiber.Ctx) error {
 	if err := decode(c, "account", &req); err != nil {
 		return err
 	}
-	acc, err := a.svc.UpdateAccount(c.UserContext(), id, ops.AccountInput{Name: req.Name, Locale: req.Locale, Status: req.Status})
+	acc, err := a.svc.UpdateAccount(c.UserContext(), id, accounts.AccountInput{Name: req.Name, Locale: req.Locale, Status: req.Status})
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (a *API) platformUpdateAccount(c *fiber.Ctx) error {
 }
 
 // platformUserLogin answers Chatwoot's single sign-on link: the console's
-// sign-in page with a one-time token, valid for ops.SignInLinkTTL.
+// sign-in page with a one-time token, valid for accounts.SignInLinkTTL.
 func (a *API) platformUserLogin(c *fiber.Ctx) error {
 	id, err := pathID(c, "id", "User")
 	if err != nil {

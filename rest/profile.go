@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -20,8 +20,8 @@ type profileRequest struct {
 	CurrentPassword *string `json:"current_password"`
 }
 
-func (r profileRequest) input() ops.ProfileInput {
-	return ops.ProfileInput{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email,
+func (r profileRequest) input() accounts.ProfileInput {
+	return accounts.ProfileInput{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email,
 		Password: r.Password, CurrentPassword: r.CurrentPassword}
 }
 

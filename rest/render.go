@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -17,7 +17,7 @@ const (
 	// noSecrets: lists and agents; no secret key at all.
 	noSecrets inboxSecrets = iota
 	// maskedSecrets: an administrator's read or update; the channel's
-	// settings with every secret as ops.SecretMask (unlike Chatwoot, which
+	// settings with every secret as inboxes.SecretMask (unlike Chatwoot, which
 	// shows them: secrets are shown once).
 	maskedSecrets
 	// issuedSecrets: the answer that created the inbox; the HMAC token the
@@ -71,7 +71,7 @@ func inboxJSON(ib *ent.Inbox, secrets inboxSecrets) H {
 }
 
 func addInboxSecrets(h H, ib *ent.Inbox, secrets inboxSecrets) {
-	ch := ops.MaskedChannel(ib.Channel)
+	ch := inboxes.MaskedChannel(ib.Channel)
 	if secrets == issuedSecrets {
 		ch.HMACToken = ib.Channel.HMACToken
 	}

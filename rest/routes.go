@@ -2,8 +2,7 @@ package rest
 
 import (
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 )
 
 // routes lists every REST route in one place.
@@ -41,10 +40,10 @@ func (a *API) routes(app *fiber.App) {
 	acc.Get("/inboxes/:id/agent_bot", a.inboxAgentBot)
 	acc.Post("/inboxes/:id/set_agent_bot", a.setInboxAgentBot)
 	acc.Get("/inbox_members/:inbox_id", a.inboxMembers)
-	acc.Post("/inbox_members", a.changeInboxMembers(ops.AddMembers))
-	acc.Patch("/inbox_members", a.changeInboxMembers(ops.ReplaceMembers))
-	acc.Delete("/inbox_members", a.changeInboxMembers(ops.RemoveMembers))
-	acc.Delete("/inbox_members/:inbox_id", a.changeInboxMembers(ops.RemoveMembers))
+	acc.Post("/inbox_members", a.changeInboxMembers(accounts.AddMembers))
+	acc.Patch("/inbox_members", a.changeInboxMembers(accounts.ReplaceMembers))
+	acc.Delete("/inbox_members", a.changeInboxMembers(accounts.RemoveMembers))
+	acc.Delete("/inbox_members/:inbox_id", a.changeInboxMembers(accounts.RemoveMembers))
 
 	acc.Get("/agent_bots", a.listAgentBots)
 	acc.Post("/agent_bots", a.createAgentBot)
@@ -105,9 +104,9 @@ func (a *API) routes(app *fiber.App) {
 	acc.Put("/teams/:id", a.updateTeam)
 	acc.Delete("/teams/:id", a.deleteTeam)
 	acc.Get("/teams/:id/team_members", a.teamMembers)
-	acc.Post("/teams/:id/team_members", a.changeTeamMembers(ops.AddMembers))
-	acc.Patch("/teams/:id/team_members", a.changeTeamMembers(ops.ReplaceMembers))
-	acc.Delete("/teams/:id/team_members", a.changeTeamMembers(ops.RemoveMembers))
+	acc.Post("/teams/:id/team_members", a.changeTeamMembers(accounts.AddMembers))
+	acc.Patch("/teams/:id/team_members", a.changeTeamMembers(accounts.ReplaceMembers))
+	acc.Delete("/teams/:id/team_members", a.changeTeamMembers(accounts.RemoveMembers))
 
 	acc.Get("/funnels", a.listFunnels)
 	acc.Post("/funnels", a.createFunnel)

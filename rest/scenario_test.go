@@ -25,11 +25,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -77,7 +77,7 @@ func newAppOn(t *testing.T, d *db.DB, cfg server.Config) *app {
 	cfg.StorageDir = t.TempDir()
 	srv := server.New(cfg, d)
 	t.Cleanup(func() { _ = srv.Shutdown() })
-	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
 	})
 	if err != nil {
@@ -125,7 +125,7 @@ func accountPath(accountID int, format string, args ...any) string {
 func (a *app) otherAccount(name string) (accountID int, adminToken string) {
 	a.t.Helper()
 	n := a.next()
-	b, err := a.srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := a.srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: name, Email: fmt.Sprintf("admin%d@%s.test", n, strings.ToLower(name)), Name: name + " Admin",
 	})
 	if err != nil {

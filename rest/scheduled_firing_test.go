@@ -14,8 +14,8 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -275,8 +275,8 @@ func TestAnEditDuringFiringWins(t *testing.T) {
 			t.Fatal(err)
 		}
 		newText, newAt := "new text", time.Now().Add(2*time.Hour).UTC()
-		if _, err := a.srv.Svc.UpdateScheduledMessage(ent.NewTxContext(admin, tx), ops.ScheduleScope{}, id,
-			ops.ScheduleInput{Content: &newText, ScheduledAt: &newAt}, nil); err != nil {
+		if _, err := a.srv.Svc.UpdateScheduledMessage(ent.NewTxContext(admin, tx), schedules.ScheduleScope{}, id,
+			schedules.ScheduleInput{Content: &newText, ScheduledAt: &newAt}, nil); err != nil {
 			t.Fatalf("update: %v", err)
 		}
 		done := make(chan error, 1)

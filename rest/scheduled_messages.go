@@ -4,7 +4,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -31,16 +32,16 @@ type scheduleRequest struct {
 	// status is read-only: a sent value is never applied (spec §3 rule 1).
 }
 
-func (r *scheduleRequest) input() (ops.ScheduleInput, error) {
+func (r *scheduleRequest) input() (schedules.ScheduleInput, error) {
 	at, err := parseTime("scheduled_at", r.ScheduledAt)
 	if err != nil {
-		return ops.ScheduleInput{}, err
+		return schedules.ScheduleInput{}, err
 	}
 	end, err := parseTime("recurrence_end_date", r.RecurrenceEndDate)
 	if err != nil {
-		return ops.ScheduleInput{}, err
+		return schedules.ScheduleInput{}, err
 	}
-	in := ops.ScheduleInput{
+	in := schedules.ScheduleInput{
 		InboxID: r.InboxID.ptr(), ContactID: r.ContactID.ptr(), ConversationID: r.ConversationID.ptr(),
 		Title: r.Title, Content: r.Content, ScheduledAt: at, Private: r.Private.ptr(),
 		TemplateParams: objectOrNil(r.TemplateParams), ContentAttributes: objectOrNil(r.ContentAttributes),
@@ -56,16 +57,16 @@ func (r *scheduleRequest) input() (ops.ScheduleInput, error) {
 }
 
 // scheduleScope reads the conversation of a conversation-scope path.
-func scheduleScope(c *fiber.Ctx) (ops.ScheduleScope, error) {
+func scheduleScope(c *fiber.Ctx) (schedules.ScheduleScope, error) {
 	if c.Params("conversation_id") == "" {
-		return ops.ScheduleScope{}, nil
+		return schedules.ScheduleScope{}, nil
 	}
 	id, err := pathID(c, "conversation_id", "Conversation")
-	return ops.ScheduleScope{ConversationID: id}, err
+	return schedules.ScheduleScope{ConversationID: id}, err
 }
 
 // scheduleTarget reads the scope and the schedule id of a path.
-func scheduleTarget(c *fiber.Ctx) (ops.ScheduleScope, int, error) {
+func scheduleTarget(c *fiber.Ctx) (schedules.ScheduleScope, int, error) {
 	scope, err := scheduleScope(c)
 	if err != nil {
 		return scope, 0, err
@@ -83,7 +84,7 @@ func (a *API) listSchedules(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.svc.ScheduledMessages(c.UserContext(), ops.ScheduleListParams{Scope: scope, Status: c.Query("status"), Page: page})
+	p, err := a.svc.ScheduledMessages(c.UserContext(), schedules.ScheduleListParams{Scope: scope, Status: c.Query("status"), Page: page})
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (a *API) listSchedules(c *fiber.Ctx) error {
 	for _, sm := range p.Items {
 		payload = append(payload, a.scheduleJSON(c, sm))
 	}
-	return c.JSON(H{"meta": H{"count": p.Total, "current_page": p.Page, "per_page": ops.SchedulePageSize}, "payload": payload})
+	return c.JSON(H{"meta": H{"count": p.Total, "current_page": p.Page, "per_page": schedules.SchedulePageSize}, "payload": payload})
 }
 
 func (a *API) countSchedules(c *fiber.Ctx) error {
@@ -152,10 +153,10 @@ func (a *API) updateSchedule(c *fiber.Ctx) error {
 
 // scheduleBody reads a create or update body (JSON, form or multipart,
 // optionally wrapped in scheduled_message) and its attachments[].
-func scheduleBody(c *fiber.Ctx) (ops.ScheduleInput, []ops.Upload, error) {
+func scheduleBody(c *fiber.Ctx) (schedules.ScheduleInput, []core.Upload, error) {
 	var req scheduleRequest
 	if err := decode(c, "scheduled_message", &req); err != nil {
-		return ops.ScheduleInput{}, nil, err
+		return schedules.ScheduleInput{}, nil, err
 	}
 	in, err := req.input()
 	if err != nil {
@@ -191,7 +192,7 @@ func (a *API) deleteSchedule(c *fiber.Ctx) error {
 // scheduleJSON is a schedule with its files (their data_url signed for
 // browsers).
 func (a *API) scheduleJSON(c *fiber.Ctx, sm *ent.ScheduledMessage) H {
-	h := wire.Schedule(sm, ops.NextOccurrence(sm))
+	h := wire.Schedule(sm, schedules.NextOccurrence(sm))
 	atts := make([]H, 0, len(sm.Edges.Attachments))
 	for _, at := range sm.Edges.Attachments {
 		atts = append(atts, a.attachmentJSON(c, at))

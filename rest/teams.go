@@ -3,7 +3,7 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/wire"
 )
@@ -14,8 +14,8 @@ type teamRequest struct {
 	AllowAutoAssign *flexBool `json:"allow_auto_assign"`
 }
 
-func (r teamRequest) input() ops.TeamInput {
-	return ops.TeamInput{Name: r.Name, Description: r.Description, AllowAutoAssign: r.AllowAutoAssign.ptr()}
+func (r teamRequest) input() accounts.TeamInput {
+	return accounts.TeamInput{Name: r.Name, Description: r.Description, AllowAutoAssign: r.AllowAutoAssign.ptr()}
 }
 
 func viewerID(c *fiber.Ctx) int {
@@ -100,7 +100,7 @@ func (a *API) teamMembers(c *fiber.Ctx) error {
 
 // changeTeamMembers serves POST (add), PATCH (replace) and DELETE (remove)
 // of /teams/{id}/team_members with {"user_ids": [...]}.
-func (a *API) changeTeamMembers(change ops.MemberChange) fiber.Handler {
+func (a *API) changeTeamMembers(change accounts.MemberChange) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		id, err := pathID(c, "id", "Team")
 		if err != nil {
@@ -117,14 +117,14 @@ func (a *API) changeTeamMembers(change ops.MemberChange) fiber.Handler {
 		if err := a.svc.ChangeTeamMembers(c.UserContext(), id, change, ids); err != nil {
 			return err
 		}
-		if change == ops.RemoveMembers {
+		if change == accounts.RemoveMembers {
 			return emptyOK(c)
 		}
 		after, err := a.svc.TeamMembers(c.UserContext(), id)
 		if err != nil {
 			return err
 		}
-		if change == ops.AddMembers {
+		if change == accounts.AddMembers {
 			after = newlyAdded(before, after) // Chatwoot answers a POST with the added agents only
 		}
 		return c.JSON(wire.Agents(after))

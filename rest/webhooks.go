@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/webhooks"
 	"github.com/switchboard/switchboard/internal/wire"
 )
 
@@ -16,8 +16,8 @@ type webhookRequest struct {
 	Subscriptions *flexStrings `json:"subscriptions"`
 }
 
-func (r webhookRequest) input() ops.WebhookInput {
-	in := ops.WebhookInput{Name: r.Name, URL: r.URL}
+func (r webhookRequest) input() webhooks.WebhookInput {
+	in := webhooks.WebhookInput{Name: r.Name, URL: r.URL}
 	if r.Subscriptions != nil {
 		in.Subscriptions = *r.Subscriptions
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/throttle"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -88,7 +88,7 @@ func TestConsoleSignInIsThrottled(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		clock := newManualClock()
-		limits := ops.DefaultAuthLimits
+		limits := accounts.DefaultAuthLimits
 		limits.PasswordPerEmail = throttle.Config{Burst: 3, Every: time.Minute}
 		limits.PasswordPerAddress = throttle.Config{Burst: 5, Every: time.Minute}
 		c := newConsoleWith(t, e, server.Config{Now: clock.Now, AuthLimits: &limits}) // signs in once
@@ -139,7 +139,7 @@ func TestSignInThrottlesPerAddress(t *testing.T) {
 	t.Parallel()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
-		limits := ops.DefaultAuthLimits
+		limits := accounts.DefaultAuthLimits
 		limits.PasswordPerAddress = throttle.Config{Burst: 2, Every: time.Hour}
 		c := newConsoleWith(t, e, server.Config{AuthLimits: &limits})
 		ctx := context.Background()
@@ -203,7 +203,7 @@ func TestConsoleSessions(t *testing.T) {
 			if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure || ck.Path != "/" {
 				t.Errorf("cookie attributes: %+v", ck)
 			}
-			if want := clock.Now().Add(ops.SessionMaxAge); !ck.Expires.Equal(want) {
+			if want := clock.Now().Add(accounts.SessionMaxAge); !ck.Expires.Equal(want) {
 				t.Errorf("cookie expires %v, want %v", ck.Expires, want)
 			}
 			if ck.Value == c.token {
@@ -247,7 +247,7 @@ func TestConsoleSessions(t *testing.T) {
 		})
 		t.Run("signing in sweeps expired sessions", func(t *testing.T) {
 			signIn(t)
-			clock.Advance(ops.SessionMaxAge)
+			clock.Advance(accounts.SessionMaxAge)
 			signIn(t)
 			if n := sessions(t); n != 1 {
 				t.Errorf("%d sessions kept, want only the new one", n)

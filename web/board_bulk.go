@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
 )
 
 // bulkForm is the bulk bar's request: the selected cards and one action.
@@ -58,8 +58,8 @@ func bulkIDs(ctx *fiber.Ctx) ([]int, error) {
 	} else {
 		raw = ctx.Request().PostArgs().PeekMulti("ids")
 	}
-	if len(raw) > ops.MaxIDs {
-		return nil, apperr.Invalid("Item ids: at most "+strconv.Itoa(ops.MaxIDs)+" cards at once", "item_ids")
+	if len(raw) > core.MaxIDs {
+		return nil, apperr.Invalid("Item ids: at most "+strconv.Itoa(core.MaxIDs)+" cards at once", "item_ids")
 	}
 	ids := make([]int, 0, len(raw))
 	for _, r := range raw {

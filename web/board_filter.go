@@ -9,7 +9,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -25,16 +25,16 @@ const (
 
 // boardFilter reads the URL's filter into the form's values and the
 // operations' filter.
-func boardFilter(ctx *fiber.Ctx, funnelID int) (views.BoardFilter, ops.CardFilter, error) {
+func boardFilter(ctx *fiber.Ctx, funnelID int) (views.BoardFilter, kanban.CardFilter, error) {
 	vf := views.BoardFilter{
 		Agent: strings.TrimSpace(ctx.Query("agent")), Priority: strings.TrimSpace(ctx.Query("priority")),
 		Status: strings.TrimSpace(ctx.Query("status")), Query: strings.TrimSpace(ctx.Query("q")),
 	}
-	f := ops.CardFilter{FunnelID: funnelID, Query: vf.Query, PerPage: boardPageSize}
+	f := kanban.CardFilter{FunnelID: funnelID, Query: vf.Query, PerPage: boardPageSize}
 	switch vf.Agent {
 	case "":
 	case "unassigned":
-		f.AgentID = ops.UnassignedAgent
+		f.AgentID = kanban.UnassignedAgent
 	default:
 		id, err := strconv.Atoi(vf.Agent)
 		if err != nil || id <= 0 {
@@ -52,7 +52,7 @@ func boardFilter(ctx *fiber.Ctx, funnelID int) (views.BoardFilter, ops.CardFilte
 }
 
 // boardCards reads the matching cards in board order, page by page.
-func (c *Console) boardCards(ctx context.Context, f ops.CardFilter) ([]*ent.KanbanItem, error) {
+func (c *Console) boardCards(ctx context.Context, f kanban.CardFilter) ([]*ent.KanbanItem, error) {
 	var all []*ent.KanbanItem
 	for page := 1; page <= maxBoardPages; page++ {
 		f.Page = page

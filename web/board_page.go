@@ -10,7 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -68,7 +68,7 @@ func (c *Console) linkedCard(ctx *fiber.Ctx, funnelID int, nav views.Nav) (*view
 
 // loadBoard reads a funnel's stages and the cards matching filter in board
 // order, with what the card faces show.
-func (c *Console) loadBoard(ctx context.Context, filter ops.CardFilter, nav views.Nav) (*views.Board, error) {
+func (c *Console) loadBoard(ctx context.Context, filter kanban.CardFilter, nav views.Nav) (*views.Board, error) {
 	f, err := c.svc.Funnel(ctx, filter.FunnelID)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -45,7 +45,7 @@ func newConsoleWith(t *testing.T, e testdb.Engine, cfg server.Config) *console {
 	cfg.StorageDir = t.TempDir()
 	srv := server.New(cfg, e.New(t))
 	t.Cleanup(func() { _ = srv.Shutdown() })
-	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada", Password: "long-enough-pass",
 	})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -57,16 +57,16 @@ func (c *Console) createFunnel(ctx *fiber.Ctx) error {
 	if err := decodeForm(ctx, &f); err != nil {
 		return err
 	}
-	var stages []ops.StageInput
+	var stages []kanban.StageInput
 	for _, line := range strings.Split(f.Stages, "\n") {
 		if name := strings.TrimSpace(line); name != "" {
-			stages = append(stages, ops.StageInput{Name: &name})
+			stages = append(stages, kanban.StageInput{Name: &name})
 		}
 	}
 	if len(stages) > maxNewStages {
 		return apperr.Invalidf("stages", "At most %d stages", maxNewStages)
 	}
-	fn, err := c.svc.CreateFunnel(ctx.UserContext(), ops.FunnelInput{Name: &f.Name, Stages: &stages})
+	fn, err := c.svc.CreateFunnel(ctx.UserContext(), kanban.FunnelInput{Name: &f.Name, Stages: &stages})
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (c *Console) renameFunnel(ctx *fiber.Ctx) error {
 	if err := decodeForm(ctx, &f); err != nil {
 		return err
 	}
-	fn, err := c.svc.UpdateFunnel(ctx.UserContext(), id, ops.FunnelInput{Name: &f.Name})
+	fn, err := c.svc.UpdateFunnel(ctx.UserContext(), id, kanban.FunnelInput{Name: &f.Name})
 	if err != nil {
 		return err
 	}

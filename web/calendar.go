@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -54,7 +54,7 @@ func calendarMonth(s string, now time.Time) (time.Time, error) {
 }
 
 // calendarWeeks lays the entries out on the grid of days [from, to).
-func calendarWeeks(month, from, to time.Time, entries []ops.CalendarEntry, now time.Time) [][]views.CalendarDay {
+func calendarWeeks(month, from, to time.Time, entries []schedules.CalendarEntry, now time.Time) [][]views.CalendarDay {
 	byDay := map[string][]views.CalendarItem{}
 	for _, e := range entries {
 		day := e.At.UTC().Format(time.DateOnly)
@@ -74,7 +74,7 @@ func calendarWeeks(month, from, to time.Time, entries []ops.CalendarEntry, now t
 	return weeks
 }
 
-func calendarItem(e ops.CalendarEntry) views.CalendarItem {
+func calendarItem(e schedules.CalendarEntry) views.CalendarItem {
 	sm := e.Schedule
 	label := sm.Title
 	if label == "" {

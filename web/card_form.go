@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 )
 
 // cardForm is a card's fields as the drawer's forms post them.
@@ -31,8 +31,8 @@ func decodeForm(ctx *fiber.Ctx, dst any) error {
 
 // input turns the form into the operations' card input; currency is the
 // card's current one, whose symbol and locale stay while its code does.
-func (f cardForm) input(currency map[string]string) (ops.CardInput, error) {
-	in := ops.CardInput{Title: f.Title, Description: f.Description, Priority: f.Priority, Stage: f.Stage}
+func (f cardForm) input(currency map[string]string) (kanban.CardInput, error) {
+	in := kanban.CardInput{Title: f.Title, Description: f.Description, Priority: f.Priority, Stage: f.Stage}
 	if f.Value != nil {
 		v, err := parseAmount(*f.Value)
 		if err != nil {

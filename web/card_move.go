@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 )
 
 // moveCard is a drop on the board: the card goes to a stage and position,
@@ -24,7 +24,7 @@ func (c *Console) moveCard(ctx *fiber.Ctx) error {
 	if err := json.Unmarshal(ctx.Body(), &body); err != nil {
 		return apperr.BadRequest("Malformed JSON body: %v", err)
 	}
-	it, err := c.svc.MoveCard(ctx.UserContext(), id, ops.MoveInput{Stage: &body.Stage, Position: body.Position})
+	it, err := c.svc.MoveCard(ctx.UserContext(), id, kanban.MoveInput{Stage: &body.Stage, Position: body.Position})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 )
 
 // The drawer's lists: agents, checklist and notes. Each action calls one
@@ -60,7 +60,7 @@ func (c *Console) addChecklistItem(ctx *fiber.Ctx) error {
 	if err := decodeForm(ctx, &f); err != nil {
 		return err
 	}
-	if _, err := c.svc.CreateChecklistItem(ctx.UserContext(), id, ops.ChecklistInput{Text: &f.Text}); err != nil {
+	if _, err := c.svc.CreateChecklistItem(ctx.UserContext(), id, kanban.ChecklistInput{Text: &f.Text}); err != nil {
 		return err
 	}
 	return c.renderDrawer(ctx, id)

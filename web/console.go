@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/observe"
@@ -107,7 +108,7 @@ func (c *Console) signInWithLink(ctx *fiber.Ctx, token string) error {
 	return ctx.Redirect("/app", fiber.StatusSeeOther)
 }
 
-func (c *Console) setSessionCookie(ctx *fiber.Ctx, in ops.ConsoleSignIn) {
+func (c *Console) setSessionCookie(ctx *fiber.Ctx, in accounts.ConsoleSignIn) {
 	ctx.Cookie(&fiber.Cookie{
 		Name: sessionCookie, Value: in.Token, Path: "/", HTTPOnly: true, SameSite: "Lax",
 		Secure: c.secureCookie || ctx.Protocol() == "https", Expires: in.ExpiresAt,

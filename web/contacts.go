@@ -6,7 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -18,11 +19,11 @@ func (c *Console) contacts(ctx *fiber.Ctx) error {
 	}
 	page, _ := strconv.Atoi(ctx.Query("page"))
 	q := ctx.Query("q")
-	var p *ops.Page[*ent.Contact]
+	var p *core.Page[*ent.Contact]
 	if q != "" {
 		p, err = c.svc.SearchContacts(ctx.UserContext(), q, "", page)
 	} else {
-		p, err = c.svc.ListContacts(ctx.UserContext(), ops.ContactListParams{Page: page})
+		p, err = c.svc.ListContacts(ctx.UserContext(), contacts.ContactListParams{Page: page})
 	}
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/text/number"
 
 	"github.com/switchboard/switchboard/internal/apperr"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -23,8 +23,8 @@ const dayLayout = "2006-01-02"
 
 // reportInput reads ?from=&to=&funnel_id=&agent= (dates as YYYY-MM-DD, to
 // inclusive); the period defaults to the last 30 days, as the API's does.
-func reportInput(ctx *fiber.Ctx, now time.Time) (ops.ReportInput, views.Reports, error) {
-	var in ops.ReportInput
+func reportInput(ctx *fiber.Ctx, now time.Time) (kanban.ReportInput, views.Reports, error) {
+	var in kanban.ReportInput
 	var r views.Reports
 	day := func(name string, dflt time.Time) (time.Time, error) {
 		raw := strings.TrimSpace(ctx.Query(name))
@@ -97,7 +97,7 @@ func (c *Console) reports(ctx *fiber.Ctx) error {
 }
 
 // fillReport turns the operation's figures into tiles and charts.
-func fillReport(r *views.Reports, rep *ops.Report, locale string) {
+func fillReport(r *views.Reports, rep *kanban.Report, locale string) {
 	num := func(v float64, digits int) string {
 		return printer(locale).Sprint(number.Decimal(v, number.MinFractionDigits(digits), number.MaxFractionDigits(digits)))
 	}
@@ -109,7 +109,7 @@ func fillReport(r *views.Reports, rep *ops.Report, locale string) {
 		r.AvgTimeToWin = spent(int64(*rep.AvgTimeToWin))
 	}
 	status := views.Chart{ID: "chart-status", Title: "Won, lost and open", Unit: "Status"}
-	for _, st := range ops.CardStatuses {
+	for _, st := range kanban.CardStatuses {
 		cv := rep.ByStatus[st]
 		status.Rows = append(status.Rows, views.ChartRow{Label: strings.ToUpper(st[:1]) + st[1:], Amount: float64(cv.Count),
 			Display: fmt.Sprintf("%d · %s", cv.Count, num(cv.Value, 0))})

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // TestSignInLinkExpires: a platform single sign-on link works within
-// ops.SignInLinkTTL and not after.
+// accounts.SignInLinkTTL and not after.
 func TestSignInLinkExpires(t *testing.T) {
 	t.Parallel()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -35,7 +35,7 @@ func TestSignInLinkExpires(t *testing.T) {
 		}
 		late := link(t)
 		inTime := link(t)
-		clock.Advance(ops.SignInLinkTTL - time.Second)
+		clock.Advance(accounts.SignInLinkTTL - time.Second)
 		if r := c.send("GET", inTime, nil, nil); r.status != http.StatusSeeOther || r.header.Get("Location") != "/app" {
 			t.Errorf("a link used just within its TTL answered %d to %q, want 303 to /app", r.status, r.header.Get("Location"))
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/user"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
-	"github.com/switchboard/switchboard/internal/ops"
 )
 
 const (
@@ -29,7 +29,7 @@ const (
 // dataset is seeded once and measured many times. It returns nil when the
 // database holds no such account.
 func attach(ctx context.Context, srv *server.Server, raw *db.DB, base string) (*world, error) {
-	sys := ops.AsSeeding(ctx)
+	sys := core.AsSeeding(ctx)
 	c := raw.Client
 	acc, err := c.Account.Query().Where(account.Name(accountName)).Order(ent.Asc(account.FieldID)).First(sys)
 	if ent.IsNotFound(err) {

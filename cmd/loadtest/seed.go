@@ -15,8 +15,9 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
-	"github.com/switchboard/switchboard/internal/ops"
 )
 
 // sizes is the dataset.
@@ -60,7 +61,7 @@ type world struct {
 }
 
 func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz sizes, progress io.Writer) (*world, error) {
-	boot, err := srv.Svc.Bootstrap(ctx, ops.BootstrapInput{AccountName: accountName, Email: adminEmail, Name: "Load Admin"})
+	boot, err := srv.Svc.Bootstrap(ctx, accounts.BootstrapInput{AccountName: accountName, Email: adminEmail, Name: "Load Admin"})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 		return nil, err
 	}
 	w.inboxID = ib.ID
-	sys := ops.AsSeeding(ctx)
+	sys := core.AsSeeding(ctx)
 	rng := rand.New(rand.NewPCG(13, 2026))
 	if err := seedContacts(sys, raw.Client, w, sz.contacts, rng, progress); err != nil {
 		return nil, err

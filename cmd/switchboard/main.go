@@ -30,6 +30,7 @@ import (
 	_ "time/tzdata"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -152,8 +153,8 @@ func firstStart(ctx context.Context, svc *ops.Service, cfg config.Config, out io
 	if err != nil || !empty {
 		return err
 	}
-	password := ops.RandomPassword()
-	b, err := svc.Bootstrap(ctx, ops.BootstrapInput{
+	password := accounts.RandomPassword()
+	b, err := svc.Bootstrap(ctx, accounts.BootstrapInput{
 		AccountName: "My Account", Email: "admin@example.com", Name: "Administrator", Password: password,
 	})
 	if err != nil {
@@ -192,7 +193,7 @@ func bootstrap(cfg config.Config, args []string, out io.Writer) error {
 		return err
 	}
 	defer database.Close()
-	b, err := ops.New(database.Client).Bootstrap(ctx, ops.BootstrapInput{
+	b, err := ops.New(database.Client).Bootstrap(ctx, accounts.BootstrapInput{
 		AccountName: *accountName, Email: *email, Name: *name, Password: *password,
 	})
 	if err != nil {

@@ -38,6 +38,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
@@ -134,7 +135,7 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int, l load) {
 		b.Fatal(err)
 	}
 	defer database.Close()
-	boot, err := ops.New(database.Client).Bootstrap(context.Background(), ops.BootstrapInput{
+	boot, err := ops.New(database.Client).Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Bench", Email: "bench@example.com", Name: "Bench"})
 	if err != nil {
 		b.Fatal(err)
@@ -197,7 +198,7 @@ type target struct{ contactID, conversationID int }
 
 // seedSchedules inserts the schedules, due across one second from due,
 // spread over the targets.
-func seedSchedules(ctx context.Context, c *ent.Client, boot *ops.Bootstrapped, inbox int, targets []target, due time.Time, l load) error {
+func seedSchedules(ctx context.Context, c *ent.Client, boot *accounts.Bootstrapped, inbox int, targets []target, due time.Time, l load) error {
 	const batch = 500
 	for start := 0; start < l.count; start += batch {
 		bulk := make([]*ent.ScheduledMessageCreate, 0, batch)
@@ -342,7 +343,7 @@ func (p *serverProcess) fired() int {
 
 // post sends a REST create as the bootstrapped administrator and returns
 // the integer at path in the answer.
-func (p *serverProcess) post(b *testing.B, boot *ops.Bootstrapped, route string, body map[string]any, path ...string) int {
+func (p *serverProcess) post(b *testing.B, boot *accounts.Bootstrapped, route string, body map[string]any, path ...string) int {
 	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequest("POST", fmt.Sprintf("%s/api/v1/accounts/%d%s", p.base, boot.AccountID, route), bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")

@@ -21,7 +21,7 @@ import (
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/jobs"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/storage"
 )
 
@@ -109,7 +109,7 @@ var options = []option{
 	{env: "WHATSAPP_API_BASE", flag: "whatsapp-api-base", def: delivery.DefaultWhatsAppBase,
 		help: "WhatsApp Cloud API base URL (a proxy or a local stand-in)",
 		set:  func(c *Config, v string) error { c.WhatsAppAPIBase = v; return checkHTTPURL(v) }},
-	{env: "SCHEDULE_CATCH_UP_WINDOW", flag: "schedule-catch-up-window", def: shortDuration(ops.DefaultCatchUpWindow),
+	{env: "SCHEDULE_CATCH_UP_WINDOW", flag: "schedule-catch-up-window", def: shortDuration(schedules.DefaultCatchUpWindow),
 		help: "how late a scheduled message may still fire after downtime (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.CatchUp }, false)},
 	{env: "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", flag: "allow-private-networks", def: "0", boolean: true,

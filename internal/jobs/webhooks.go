@@ -10,7 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
-	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/outbound"
 	"github.com/switchboard/switchboard/internal/webhook"
 )
@@ -27,7 +27,7 @@ func webhookKind(r *Runner) kind {
 
 // deliverWebhook makes one attempt at a webhook delivery and records it.
 func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
-	ctx = ops.AsBackgroundWork(ctx)
+	ctx = core.AsBackgroundWork(ctx)
 	d, err := r.client().WebhookDelivery.Query().Where(webhookdelivery.ID(id)).WithSubscription().Only(ctx)
 	if err != nil {
 		return err

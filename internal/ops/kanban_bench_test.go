@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -59,7 +61,7 @@ func BenchmarkKanbanBoard(b *testing.B) {
 			timeOps(sb, func() error {
 				slug := fx.slugs[rng.IntN(len(fx.slugs))]
 				pos := rng.IntN(boardCardsPerStage)
-				_, err := fx.svc.MoveCard(fx.ctx, fx.cards[rng.IntN(len(fx.cards))], ops.MoveInput{Stage: &slug, Position: &pos})
+				_, err := fx.svc.MoveCard(fx.ctx, fx.cards[rng.IntN(len(fx.cards))], kanban.MoveInput{Stage: &slug, Position: &pos})
 				return err
 			})
 		})
@@ -67,13 +69,13 @@ func BenchmarkKanbanBoard(b *testing.B) {
 			fx := fixture(sb)
 			rng := rand.New(rand.NewPCG(3, 4))
 			timeOps(sb, func() error {
-				page, err := fx.svc.Cards(fx.ctx, ops.CardFilter{FunnelID: fx.funnel, Stage: fx.slugs[rng.IntN(len(fx.slugs))], PerPage: 50})
+				page, err := fx.svc.Cards(fx.ctx, kanban.CardFilter{FunnelID: fx.funnel, Stage: fx.slugs[rng.IntN(len(fx.slugs))], PerPage: 50})
 				if err != nil {
 					return err
 				}
-				var entries []ops.ReorderEntry
+				var entries []kanban.ReorderEntry
 				for i, j := range rng.Perm(len(page.Items))[:3] {
-					entries = append(entries, ops.ReorderEntry{ID: page.Items[j].ID, Position: rng.IntN(boardCardsPerStage) + i})
+					entries = append(entries, kanban.ReorderEntry{ID: page.Items[j].ID, Position: rng.IntN(boardCardsPerStage) + i})
 				}
 				_, err = fx.svc.ReorderCards(fx.ctx, entries)
 				return err
@@ -83,7 +85,7 @@ func BenchmarkKanbanBoard(b *testing.B) {
 			fx := fixture(sb)
 			rng := rand.New(rand.NewPCG(5, 6))
 			timeOps(sb, func() error {
-				p, err := fx.svc.Cards(fx.ctx, ops.CardFilter{FunnelID: fx.funnel, Stage: fx.slugs[rng.IntN(len(fx.slugs))], Page: 1})
+				p, err := fx.svc.Cards(fx.ctx, kanban.CardFilter{FunnelID: fx.funnel, Stage: fx.slugs[rng.IntN(len(fx.slugs))], Page: 1})
 				if err == nil && len(p.Items) != 100 {
 					err = fmt.Errorf("first page has %d cards", len(p.Items))
 				}
@@ -120,7 +122,7 @@ func seedBoard(t testing.TB, e testdb.Engine) *boardFixture {
 	started := time.Now()
 	database := e.New(t)
 	svc := ops.New(database.Client)
-	boot, err := svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	boot, err := svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Board Bench", Email: "bench@board.test", Name: "Bench Admin",
 	})
 	if err != nil {
@@ -129,13 +131,13 @@ func seedBoard(t testing.TB, e testdb.Engine) *boardFixture {
 	ctx := viewer.NewContext(context.Background(), viewer.Viewer{
 		UserID: boot.UserID, AccountID: boot.AccountID, Role: viewer.RoleAdministrator,
 	})
-	var stages []ops.StageInput
+	var stages []kanban.StageInput
 	for i := 0; i < boardStages; i++ {
 		name := fmt.Sprintf("Stage %d", i+1)
-		stages = append(stages, ops.StageInput{Name: &name})
+		stages = append(stages, kanban.StageInput{Name: &name})
 	}
 	name := "Pipeline"
-	f, err := svc.CreateFunnel(ctx, ops.FunnelInput{Name: &name, Stages: &stages})
+	f, err := svc.CreateFunnel(ctx, kanban.FunnelInput{Name: &name, Stages: &stages})
 	if err != nil {
 		t.Fatalf("funnel: %v", err)
 	}

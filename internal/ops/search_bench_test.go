@@ -26,6 +26,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -150,14 +151,14 @@ func seedSearchFixture(t testing.TB, e testdb.Engine) *searchFixture {
 	started := time.Now()
 	database := e.New(t)
 	svc := ops.New(database.Client)
-	boot, err := svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	boot, err := svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Search Bench", Email: "bench@search.test", Name: "Bench Admin",
 	})
 	if err != nil {
 		t.Fatalf("bootstrap: %v", err)
 	}
 	// One unrelated account, so tenancy filtering has something to exclude.
-	other, err := svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	other, err := svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Other", Email: "other@search.test", Name: "Other Admin",
 	})
 	if err != nil {

@@ -15,7 +15,9 @@ import (
 
 	"github.com/switchboard/switchboard/graph"
 
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/config"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
@@ -45,7 +47,7 @@ type Config struct {
 	// Retries are the retry budgets of jobs (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
 	// BodyLimit caps multipart request bodies, in bytes (0: room for
-	// ops.MaxAttachments files of the storage's per-file limit). Other
+	// core.MaxAttachments files of the storage's per-file limit). Other
 	// bodies are capped at rest.MaxJSONBody whatever this says.
 	BodyLimit int
 	// CatchUp is how late a scheduled message may still fire (0: the
@@ -57,8 +59,8 @@ type Config struct {
 	// Now is the clock of the operations (nil: the real one); tests move it
 	// to expire sessions and keys.
 	Now func() time.Time
-	// AuthLimits throttle guessed credentials (nil: ops.DefaultAuthLimits).
-	AuthLimits *ops.AuthLimits
+	// AuthLimits throttle guessed credentials (nil: accounts.DefaultAuthLimits).
+	AuthLimits *accounts.AuthLimits
 	// Logger gets the access log (nil: slog.Default()).
 	Logger *slog.Logger
 	// ShutdownTimeout bounds how long Shutdown waits for in-flight
@@ -98,7 +100,7 @@ func New(cfg Config, database *db.DB) *Server {
 		cfg.Storage = st
 	}
 	if cfg.BodyLimit == 0 {
-		cfg.BodyLimit = rest.BodyLimit(ops.MaxAttachments, cfg.Storage.MaxFileSize())
+		cfg.BodyLimit = rest.BodyLimit(core.MaxAttachments, cfg.Storage.MaxFileSize())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if cfg.Channels == nil {

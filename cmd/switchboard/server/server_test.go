@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
-	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -75,7 +75,7 @@ func newHarness(t *testing.T, database *db.DB) *harness {
 	srv := server.New(server.Config{StorageDir: t.TempDir(), Channels: acceptAll{}, Logger: logger,
 		ShutdownTimeout: 5 * time.Second}, database)
 	t.Cleanup(func() { _ = srv.Shutdown() })
-	b, err := srv.Svc.Bootstrap(context.Background(), ops.BootstrapInput{
+	b, err := srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
 		AccountName: "Acme", Email: "admin@acme.test", Name: "Ada Admin",
 	})
 	if err != nil {

@@ -1,0 +1,11 @@
+package accounts_test
+
+import (
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// TestMain lets testdb stop the PostgreSQL cluster it starts for this
+// package's tests and benchmarks.
+func TestMain(m *testing.M) { testdb.Main(m) }

@@ -1,0 +1,169 @@
+package contacts
+
+import (
+	"context"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contact"
+	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// LabelInput carries the fields of a label create or update; nil means "not sent".
+type LabelInput struct {
+	Title         *string
+	Description   *string
+	Color         *string
+	ShowOnSidebar *bool
+}
+
+// Labels lists the account's labels by title.
+func (s *Service) Labels(ctx context.Context) ([]*ent.Label, error) {
+	ls, err := s.Client(ctx).Label.Query().Order(ent.Asc(label.FieldTitle)).All(ctx)
+	return ls, core.ApperrOrNil(err)
+}
+
+// Label returns one label.
+func (s *Service) Label(ctx context.Context, id int) (*ent.Label, error) {
+	l, err := s.Client(ctx).Label.Get(ctx, id)
+	return l, core.ApperrOrNil(core.NotFound(err, "Label"))
+}
+
+// CreateLabel creates a label (administrators only). Titles are stored
+// lower-cased, so uniqueness ignores case.
+func (s *Service) CreateLabel(ctx context.Context, in LabelInput) (*ent.Label, error) {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if in.Title == nil {
+		return nil, apperr.Invalid("Title can't be blank", "title")
+	}
+	title, err := s.checkLabel(ctx, 0, in)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.Client(ctx).Label.Create().SetTitle(title).
+		SetNillableDescription(in.Description).SetNillableColor(in.Color).
+		SetNillableShowOnSidebar(in.ShowOnSidebar).Save(ctx)
+	return l, core.ApperrOrNil(err)
+}
+
+// UpdateLabel changes a label (administrators only). A renamed label is
+// renamed on the conversations and contacts that carry it.
+func (s *Service) UpdateLabel(ctx context.Context, id int, in LabelInput) (*ent.Label, error) {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	var out *ent.Label
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		l, err := c.Label.Get(ctx, id)
+		if err != nil {
+			return core.NotFound(err, "Label")
+		}
+		title := l.Title
+		if in.Title != nil {
+			if title, err = s.checkLabel(ctx, id, in); err != nil {
+				return err
+			}
+		} else if _, err := s.checkLabel(ctx, id, LabelInput{Title: &l.Title, Color: in.Color}); err != nil {
+			return err
+		}
+		if title != l.Title {
+			if err := replaceLabelEverywhere(ctx, c, l.Title, title); err != nil {
+				return err
+			}
+		}
+		out, err = l.Update().SetTitle(title).SetNillableDescription(in.Description).
+			SetNillableColor(in.Color).SetNillableShowOnSidebar(in.ShowOnSidebar).Save(ctx)
+		return err
+	})
+	return out, core.ApperrOrNil(err)
+}
+
+// DeleteLabel deletes a label and removes it from the conversations and
+// contacts that carry it (administrators only).
+func (s *Service) DeleteLabel(ctx context.Context, id int) error {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return err
+	}
+	return core.ApperrOrNil(s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		l, err := c.Label.Get(ctx, id)
+		if err != nil {
+			return core.NotFound(err, "Label")
+		}
+		if err := replaceLabelEverywhere(ctx, c, l.Title, ""); err != nil {
+			return err
+		}
+		return c.Label.DeleteOne(l).Exec(ctx)
+	}))
+}
+
+// checkLabel validates a label's title and colour and returns the title as
+// stored (lower-cased).
+func (s *Service) checkLabel(ctx context.Context, selfID int, in LabelInput) (string, error) {
+	var errs core.FieldErrors
+	title := strings.ToLower(strings.TrimSpace(core.Deref(in.Title)))
+	switch {
+	case title == "":
+		errs.Add("title", "Title can't be blank")
+	case label.TitleValidator(title) != nil: // the schema's pattern
+		errs.Add("title", "Title may only contain letters, digits, '-' and '_' (no spaces)")
+	}
+	if in.Color != nil && label.ColorValidator(*in.Color) != nil {
+		errs.Add("color", "Color must be a hex colour like #1f93ff")
+	}
+	if err := errs.Err(); err != nil {
+		return "", err
+	}
+	taken, err := s.Client(ctx).Label.Query().Where(label.Title(title), label.IDNEQ(selfID)).Exist(ctx)
+	if err != nil {
+		return "", err
+	}
+	if taken {
+		return "", apperr.Invalid("Title has already been taken", "title")
+	}
+	return title, nil
+}
+
+// replaceLabelEverywhere renames a label title on every conversation and
+// contact of the account that carries it ("" removes it).
+func replaceLabelEverywhere(ctx context.Context, c *ent.Client, from, to string) error {
+	carries := func(s *sql.Selector) { s.Where(sqljson.ValueContains(s.C(contact.FieldLabels), from)) }
+	convs, err := c.Conversation.Query().Where(carries).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cv := range convs {
+		if err := c.Conversation.UpdateOne(cv).SetLabels(renameLabel(cv.Labels, from, to)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	cts, err := c.Contact.Query().Where(carries).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ct := range cts {
+		if err := c.Contact.UpdateOne(ct).SetLabels(renameLabel(ct.Labels, from, to)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func renameLabel(labels []string, from, to string) []string {
+	out := make([]string, 0, len(labels))
+	for _, l := range labels {
+		if l == from {
+			l = to
+		}
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return CleanLabels(out)
+}

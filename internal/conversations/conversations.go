@@ -1,0 +1,454 @@
+package conversations
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/internal/wire"
+)
+
+// ConversationsPerPage is Chatwoot's page size for conversation lists.
+const ConversationsPerPage = 25
+
+// ConversationListParams selects a page of conversations.
+type ConversationListParams struct {
+	Status       string // open (default), resolved, pending, snoozed, all
+	AssigneeType string // all (default), me, assigned, unassigned
+	InboxID      int
+	TeamID       int
+	Labels       []string
+	Page         int
+}
+
+// ConversationCounts are the counts Chatwoot's list carries in meta.
+type ConversationCounts struct {
+	Mine, Assigned, Unassigned, All int
+}
+
+// ConversationList is a page of conversations with the counts of its filter.
+type ConversationList struct {
+	Items  []*ent.Conversation
+	Counts ConversationCounts
+	Page   int
+}
+
+// Conversations lists the conversations the viewer may see (agents: their
+// inboxes' only, by the conversation policy).
+func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (*ConversationList, error) {
+	base, err := conversationFilter(p)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := viewer.FromContext(ctx)
+	q := s.Client(ctx).Conversation.Query().Where(base...)
+	var counts ConversationCounts
+	for _, c := range []struct {
+		n    *int
+		pred []predicate.Conversation
+	}{
+		{&counts.All, nil},
+		{&counts.Mine, []predicate.Conversation{conversation.AssigneeID(v.UserID)}},
+		{&counts.Assigned, []predicate.Conversation{conversation.AssigneeIDNotNil()}},
+		{&counts.Unassigned, []predicate.Conversation{conversation.AssigneeIDIsNil()}},
+	} {
+		if *c.n, err = q.Clone().Where(c.pred...).Count(ctx); err != nil {
+			return nil, apperr.From(err)
+		}
+	}
+	assignee, err := assigneeFilter(p.AssigneeType, v.UserID)
+	if err != nil {
+		return nil, err
+	}
+	page := core.ClampPage(p.Page)
+	items, err := q.Where(assignee...).
+		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
+		Offset(core.PageOffset(page, ConversationsPerPage)).Limit(ConversationsPerPage).
+		WithContact().WithInbox().All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	if err := s.attachLastMessages(ctx, items); err != nil {
+		return nil, err
+	}
+	return &ConversationList{Items: items, Counts: counts, Page: page}, nil
+}
+
+func conversationFilter(p ConversationListParams) ([]predicate.Conversation, error) {
+	var preds []predicate.Conversation
+	switch p.Status {
+	case "", "open":
+		preds = append(preds, conversation.StatusEQ(conversation.StatusOpen))
+	case "all":
+	default:
+		st := conversation.Status(p.Status)
+		if conversation.StatusValidator(st) != nil {
+			return nil, apperr.Invalid("Status must be open, resolved, pending, snoozed or all", "status")
+		}
+		preds = append(preds, conversation.StatusEQ(st))
+	}
+	if p.InboxID != 0 {
+		preds = append(preds, conversation.InboxID(p.InboxID))
+	}
+	if p.TeamID != 0 {
+		preds = append(preds, conversation.TeamID(p.TeamID))
+	}
+	if len(p.Labels) > 0 { // any of them, as Chatwoot's tagged_with(labels, any: true)
+		anyLabel := make([]predicate.Conversation, 0, len(p.Labels))
+		for _, l := range p.Labels {
+			anyLabel = append(anyLabel, func(s *sql.Selector) {
+				s.Where(sqljson.ValueContains(s.C(conversation.FieldLabels), l))
+			})
+		}
+		preds = append(preds, conversation.Or(anyLabel...))
+	}
+	return preds, nil
+}
+
+func assigneeFilter(t string, userID int) ([]predicate.Conversation, error) {
+	switch t {
+	case "", "all":
+		return nil, nil
+	case "me":
+		return []predicate.Conversation{conversation.AssigneeID(userID)}, nil
+	case "assigned":
+		return []predicate.Conversation{conversation.AssigneeIDNotNil()}, nil
+	case "unassigned":
+		return []predicate.Conversation{conversation.AssigneeIDIsNil()}, nil
+	}
+	return nil, apperr.Invalid("Assignee type must be me, assigned, unassigned or all", "assignee_type")
+}
+
+// attachLastMessages loads each conversation's latest message (Chatwoot's
+// messages[] of a list item) in one statement, whatever the page size: the
+// newest id per conversation, read through the (conversation_id, id) index.
+func (s *Service) attachLastMessages(ctx context.Context, convs []*ent.Conversation) error {
+	if len(convs) == 0 {
+		return nil
+	}
+	ids := make([]any, len(convs))
+	for i, cv := range convs {
+		ids[i] = cv.ID
+		cv.Edges.Messages = []*ent.Message{}
+	}
+	last, err := s.Client(ctx).Message.Query().Where(func(sel *sql.Selector) {
+		t := sql.Table(message.Table)
+		newest := sql.Select(sql.Max(t.C(message.FieldID))).From(t).
+			Where(sql.In(t.C(message.FieldConversationID), ids...)).
+			GroupBy(t.C(message.FieldConversationID))
+		sel.Where(sql.In(sel.C(message.FieldID), newest))
+	}).All(ctx)
+	if err != nil {
+		return apperr.From(err)
+	}
+	byConversation := make(map[int]*ent.Message, len(last))
+	for _, m := range last {
+		byConversation[m.ConversationID] = m
+	}
+	for _, cv := range convs {
+		if m := byConversation[cv.ID]; m != nil {
+			cv.Edges.Messages = []*ent.Message{m}
+		}
+	}
+	return nil
+}
+
+// Conversation returns a conversation by its display id.
+func (s *Service) Conversation(ctx context.Context, displayID int) (*ent.Conversation, error) {
+	cv, err := s.Client(ctx).Conversation.Query().Where(conversation.DisplayID(displayID)).
+		WithContact().WithInbox().Only(ctx)
+	if err != nil {
+		return nil, apperr.From(core.NotFound(err, "Conversation"))
+	}
+	if err := s.attachLastMessages(ctx, []*ent.Conversation{cv}); err != nil {
+		return nil, err
+	}
+	return cv, nil
+}
+
+// ConversationInput is the body of a conversation create.
+type ConversationInput struct {
+	SourceID             *string
+	InboxID              *int
+	ContactID            *int
+	Status               *string
+	AssigneeID           *int
+	TeamID               *int
+	SnoozedUntil         *time.Time
+	AdditionalAttributes map[string]any
+	CustomAttributes     map[string]any
+	Message              *MessageInput
+}
+
+// CreateConversation starts a conversation with a contact in an inbox (or,
+// when the inbox locks contacts to one conversation, returns the open one),
+// and posts the first message when one is given.
+func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) (*ent.Conversation, error) {
+	var displayID int
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		ci, err := s.resolveContactInbox(ctx, c, in)
+		if err != nil {
+			return err
+		}
+		if err := core.PolicyAllows(ctx, conversation.Policy, c.Conversation.Create().SetInboxID(ci.InboxID).Mutation()); err != nil {
+			return err
+		}
+		cv, err := s.LockedConversation(ctx, c, ci)
+		if err != nil {
+			return err
+		}
+		if cv == nil {
+			if cv, err = s.NewConversation(ctx, c, ci, in); err != nil {
+				return err
+			}
+			if err := s.EmitConversationEvent(ctx, c, events.ConversationCreated, cv); err != nil {
+				return err
+			}
+		}
+		displayID = cv.DisplayID
+		if in.Message != nil {
+			_, err = s.AddMessage(ctx, c, cv, *in.Message)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Conversation(ctx, displayID)
+}
+
+// resolveContactInbox finds the contact inbox a new conversation runs
+// through: by source_id (which must belong to the given contact and inbox),
+// or by contact and inbox, linking them when they are not linked yet.
+func (s *Service) resolveContactInbox(ctx context.Context, c *ent.Client, in ConversationInput) (*ent.ContactInbox, error) {
+	sourceID := strings.TrimSpace(core.Deref(in.SourceID))
+	if sourceID == "" {
+		var errs core.FieldErrors
+		if in.InboxID == nil {
+			errs.Add("inbox_id", "Inbox id can't be blank (send source_id, or inbox_id and contact_id)")
+		}
+		if in.ContactID == nil {
+			errs.Add("contact_id", "Contact id can't be blank (send source_id, or inbox_id and contact_id)")
+		}
+		if err := errs.Err(); err != nil {
+			return nil, err
+		}
+		return s.ContactInboxFor(ctx, c, *in.ContactID, *in.InboxID)
+	}
+	q := c.ContactInbox.Query().Where(contactinbox.SourceID(sourceID))
+	if in.InboxID != nil {
+		q = q.Where(contactinbox.InboxID(*in.InboxID))
+	}
+	cis, err := q.Limit(2).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(cis) == 0:
+		return nil, apperr.Invalidf("source_id", "Source id %q does not belong to a contact of this inbox", sourceID)
+	case len(cis) > 1:
+		return nil, apperr.Invalid("Source id is used in several inboxes: send inbox_id too", "inbox_id")
+	case in.ContactID != nil && cis[0].ContactID != *in.ContactID:
+		return nil, apperr.Invalidf("source_id", "Source id %q belongs to another contact", sourceID)
+	}
+	return cis[0], nil
+}
+
+func (s *Service) ContactInboxFor(ctx context.Context, c *ent.Client, contactID, inboxID int) (*ent.ContactInbox, error) {
+	ct, err := c.Contact.Get(ctx, contactID)
+	if err != nil {
+		return nil, NotFoundField(err, "contact_id", "Contact")
+	}
+	ib, err := c.Inbox.Get(ctx, inboxID)
+	if err != nil {
+		return nil, NotFoundField(err, "inbox_id", "Inbox")
+	}
+	ci, err := c.ContactInbox.Query().
+		Where(contactinbox.ContactID(contactID), contactinbox.InboxID(inboxID)).
+		Order(ent.Asc(contactinbox.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return s.contacts.AttachInbox(ctx, c, ct, ib, nil)
+	}
+	return ci, err
+}
+
+// NotFoundField reports a missing referenced record as a 422 on the field
+// that referenced it.
+func NotFoundField(err error, field, what string) error {
+	if ent.IsNotFound(err) {
+		return apperr.Invalidf(field, "%s does not exist in this account", what)
+	}
+	return err
+}
+
+// LockedConversation returns the contact's open conversation when the inbox
+// locks each contact to a single conversation.
+func (s *Service) LockedConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox) (*ent.Conversation, error) {
+	ib, err := c.Inbox.Get(ctx, ci.InboxID)
+	if err != nil || !ib.LockToSingleConversation {
+		return nil, err
+	}
+	cv, err := c.Conversation.Query().Where(
+		conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID),
+		conversation.StatusNEQ(conversation.StatusResolved),
+	).Order(ent.Desc(conversation.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return cv, err
+}
+
+func (s *Service) NewConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, in ConversationInput) (*ent.Conversation, error) {
+	var errs core.FieldErrors
+	status := conversation.StatusOpen
+	if in.Status != nil && *in.Status != "" {
+		status = conversation.Status(*in.Status)
+		if conversation.StatusValidator(status) != nil {
+			errs.Add("status", "Status must be open, resolved, pending or snoozed")
+		}
+	}
+	if in.AssigneeID != nil {
+		if ok, err := c.AccountUser.Query().Where(accountuser.UserID(*in.AssigneeID)).Exist(ctx); err != nil || !ok {
+			errs.Add("assignee_id", "Assignee is not an agent of this account")
+		}
+	}
+	if in.TeamID != nil {
+		if _, err := c.Team.Get(ctx, *in.TeamID); err != nil {
+			errs.Add("team_id", "Team does not exist in this account")
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	displayID, err := s.nextDisplayID(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	create := c.Conversation.Create().SetDisplayID(displayID).SetUUID(uuid.NewString()).
+		SetInboxID(ci.InboxID).SetContactID(ci.ContactID).SetContactInboxID(ci.ID).
+		SetStatus(status).SetNillableAssigneeID(in.AssigneeID).SetNillableTeamID(in.TeamID).
+		SetNillableSnoozedUntil(snoozedUntil(status, in.SnoozedUntil)).SetLastActivityAt(s.Now())
+	if in.AdditionalAttributes != nil {
+		create.SetAdditionalAttributes(in.AdditionalAttributes)
+	}
+	if in.CustomAttributes != nil {
+		kept, err := s.contacts.DefinedAttributes(ctx, c, "conversation_attribute", in.CustomAttributes)
+		if err != nil {
+			return nil, err
+		}
+		create.SetCustomAttributes(kept)
+	}
+	return create.Save(ctx)
+}
+
+// nextDisplayID takes the account's next conversation display id. The
+// counter row is locked until the transaction ends, so ids never repeat.
+// Any member may take one, though only administrators may edit the account.
+func (s *Service) nextDisplayID(ctx context.Context, c *ent.Client) (int, error) {
+	v, _ := viewer.FromContext(ctx)
+	acc, err := c.Account.UpdateOneID(v.AccountID).AddLastConversationDisplayID(1).
+		Save(core.WithDisplayCounter(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return acc.LastConversationDisplayID, nil
+}
+
+// ToggleStatus sets a conversation's status; without one it toggles between
+// open and resolved, as Chatwoot does.
+func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *string, until *time.Time) (*ent.Conversation, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	next := conversation.StatusResolved
+	if cv.Status != conversation.StatusOpen {
+		next = conversation.StatusOpen
+	}
+	if status != nil && *status != "" {
+		next = conversation.Status(*status)
+		if conversation.StatusValidator(next) != nil {
+			return nil, apperr.Invalid("Status must be open, resolved, pending or snoozed", "status")
+		}
+	}
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		upd := c.Conversation.UpdateOneID(cv.ID).SetStatus(next)
+		if next == conversation.StatusSnoozed {
+			// Snoozed again without a time keeps the time it had.
+			upd.SetNillableSnoozedUntil(until)
+		} else {
+			// Only a snoozed conversation has a wake-up time.
+			upd.ClearSnoozedUntil()
+		}
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		if next == cv.Status {
+			return nil
+		}
+		return s.EmitConversationEvent(ctx, c, events.ConversationStatusChanged, cv)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Conversation(ctx, displayID)
+}
+
+// snoozedUntil is the snoozed_until a new conversation with status keeps:
+// only a snoozed conversation has a wake-up time (ToggleStatus clears it
+// likewise), so one sent with any other status is dropped.
+func snoozedUntil(status conversation.Status, until *time.Time) *time.Time {
+	if status != conversation.StatusSnoozed {
+		return nil
+	}
+	return until
+}
+
+// ConversationLabels returns a conversation's labels.
+func (s *Service) ConversationLabels(ctx context.Context, displayID int) ([]string, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	return cv.Labels, nil
+}
+
+// SetConversationLabels replaces a conversation's labels.
+func (s *Service) SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	cv, err = cv.Update().SetLabels(contacts.CleanLabels(labels)).Save(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return cv.Labels, nil
+}
+
+// EmitConversationEvent tells the listeners of a change of conversation cv.
+func (s *Service) EmitConversationEvent(ctx context.Context, c *ent.Client, kind events.Kind, cv *ent.Conversation) error {
+	ev := events.Event{AccountID: cv.AccountID, Kind: kind, ConversationID: cv.ID, InboxID: cv.InboxID, ContactID: cv.ContactID}
+	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
+		cv, err := c.Conversation.Query().Where(conversation.ID(cv.ID)).WithContact().WithInbox().Only(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return wire.Conversation(cv), nil
+	}})
+}

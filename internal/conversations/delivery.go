@@ -1,0 +1,125 @@
+package conversations
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/wire"
+)
+
+// Channel delivery of outgoing messages. A message to deliver has its
+// next_delivery_at set in the transaction that creates it; the job runner
+// claims it when due, sends it through its channel and records the outcome
+// here. Delivery runs as the system: no caller is involved any more.
+
+// DeliveryJob loads what a channel needs to send message id.
+func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error) {
+	ctx = core.AsBackgroundWork(ctx)
+	m, err := s.Client(ctx).Message.Query().Where(message.ID(id)).
+		WithConversation(func(q *ent.ConversationQuery) {
+			q.WithInbox().WithContact().WithContactInbox()
+		}).WithAttachments().Only(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cv := m.Edges.Conversation
+	if cv == nil || cv.Edges.Inbox == nil {
+		// Deleted between the two reads (its inbox went, taking it along):
+		// nothing is left to deliver to.
+		return nil, fmt.Errorf("message %d: its conversation or inbox is gone", id)
+	}
+	job := &delivery.Job{Message: m, Conversation: cv, Inbox: cv.Edges.Inbox, Contact: cv.Edges.Contact}
+	if ci := cv.Edges.ContactInbox; ci != nil {
+		job.SourceID = ci.SourceID
+	}
+	acc, err := s.Client(ctx).Account.Get(ctx, m.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	job.Payload = wire.MessageEvent(string(events.MessageCreated), m, cv, acc)
+	return job, nil
+}
+
+// MarkDelivered records that the channel accepted a message.
+func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) error {
+	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, _ *ent.Message) {
+		u.SetStatus(message.StatusDelivered)
+		if sourceID != "" {
+			u.SetSourceID(sourceID)
+		}
+	})
+}
+
+// MarkFailed records that a message could not be delivered, with the reason
+// in content_attributes.external_error (as Chatwoot).
+func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
+	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, m *ent.Message) {
+		u.SetStatus(message.StatusFailed).SetDeliveryError(reason).
+			SetContentAttributes(core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
+	})
+}
+
+// finishDelivery ends a message's delivery and emits message_updated, in one
+// transaction.
+func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.MessageUpdateOne, *ent.Message)) error {
+	ctx = core.AsBackgroundWork(ctx)
+	return s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err := c.Message.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		u := c.Message.UpdateOne(m).ClearNextDeliveryAt().AddDeliveryAttempts(1)
+		set(u, m)
+		if m, err = u.Save(ctx); err != nil {
+			return err
+		}
+		for _, settle := range s.settled {
+			if err := settle(ctx, c, m); err != nil {
+				return err
+			}
+		}
+		return s.EmitMessageEvent(ctx, c, events.MessageUpdated, m)
+	})
+}
+
+// RetryDelivery records a failed attempt (reason) and schedules another at
+// wait from now; it returns the number of attempts made so far.
+func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration, reason string) (int, error) {
+	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).SetDeliveryError(reason).
+		SetNextDeliveryAt(s.Now().Add(wait)).Save(core.AsBackgroundWork(ctx))
+	if err != nil {
+		return 0, err
+	}
+	return m.DeliveryAttempts, nil
+}
+
+// DeliveryAttempts returns how many attempts a message's delivery has had.
+func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
+	m, err := s.Client(ctx).Message.Get(core.AsBackgroundWork(ctx), id)
+	if err != nil {
+		return 0, err
+	}
+	return m.DeliveryAttempts, nil
+}
+
+func (s *Service) EmitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
+	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID}
+	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
+		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
+		if err != nil {
+			return nil, err
+		}
+		acc, err := c.Account.Get(core.AsBackgroundWork(ctx), m.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		return wire.MessageEvent(string(kind), m, cv, acc), nil
+	}})
+}

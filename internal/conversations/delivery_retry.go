@@ -1,0 +1,45 @@
+package conversations
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+)
+
+// RetryMessage sends a failed outgoing message again (Chatwoot's
+// POST .../messages/{id}/retry): its status goes back to sent, its external
+// error and attempts are cleared, and the delivery job sends it with a
+// fresh retry budget (after any earlier pending message of its
+// conversation). Only a failed message can be retried: a pending one is
+// already being retried, a delivered one would reach the contact twice.
+func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.Message
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err = c.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID)).Only(ctx)
+		if err != nil {
+			return core.NotFound(err, "Message")
+		}
+		if m.Status != message.StatusFailed || m.MessageType != message.MessageTypeOutgoing {
+			return apperr.Conflict("Only a failed outgoing message can be retried")
+		}
+		attrs := core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": nil})
+		m, err = c.Message.UpdateOne(m).SetStatus(message.StatusSent).SetContentAttributes(attrs).
+			SetDeliveryAttempts(0).SetDeliveryError("").SetNextDeliveryAt(s.Now()).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.EmitMessageEvent(ctx, c, events.MessageUpdated, m)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return m, nil
+}

@@ -1,0 +1,109 @@
+package conversations
+
+import (
+	"context"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/delivery"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// MessageInput is a message to post in a conversation.
+type MessageInput struct {
+	Content           *string
+	MessageType       string // outgoing (default) or incoming
+	ContentType       string // text (default), input_email, cards, input_select, form, article
+	Private           bool
+	ContentAttributes map[string]any
+	TemplateParams    map[string]any
+}
+
+var allowedContentTypes = map[string]bool{
+	"text": true, "input_email": true, "cards": true, "input_select": true, "form": true, "article": true,
+}
+
+// messageFields checks a message's type and content fields.
+func messageFields(in MessageInput) (msgFields, error) {
+	var errs core.FieldErrors
+	if in.Content == nil || strings.TrimSpace(*in.Content) == "" {
+		errs.Add("content", "Content can't be blank")
+	}
+	f := msgFields{mt: message.MessageTypeOutgoing, ct: message.ContentTypeText}
+	switch in.MessageType {
+	case "", "outgoing":
+	case "incoming":
+		f.mt = message.MessageTypeIncoming
+	default:
+		errs.Add("message_type", "Message type must be outgoing or incoming")
+	}
+	if in.ContentType != "" {
+		f.ct = message.ContentType(in.ContentType)
+	}
+	if !allowedContentTypes[string(f.ct)] {
+		errs.Add("content_type", "Content type must be one of text, input_email, cards, input_select, form, article")
+	}
+	return f, errs.Err()
+}
+
+type msgFields struct {
+	mt message.MessageType
+	ct message.ContentType
+}
+
+// AddMessage posts a message in cv and records the activity on the
+// conversation (and, for incoming messages, opens the reply window).
+func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.Message, error) {
+	f, err := messageFields(in)
+	if err != nil {
+		return nil, err
+	}
+	mt, ct := f.mt, f.ct
+	ib := cv.Edges.Inbox
+	if ib == nil {
+		if ib, err = c.Inbox.Get(ctx, cv.InboxID); err != nil {
+			return nil, err
+		}
+	}
+	outgoing := mt == message.MessageTypeOutgoing && !in.Private
+	if outgoing {
+		if err := checkReplyWindow(ib, cv, in.TemplateParams, s.Now()); err != nil {
+			return nil, err
+		}
+	}
+	create := c.Message.Create().SetConversationID(cv.ID).SetInboxID(cv.InboxID).
+		SetContent(*in.Content).SetMessageType(mt).SetContentType(ct).
+		SetPrivate(in.Private)
+	if in.ContentAttributes != nil {
+		create.SetContentAttributes(in.ContentAttributes)
+	}
+	if in.TemplateParams != nil {
+		create.SetTemplateParams(in.TemplateParams)
+	}
+	now := s.Now()
+	convUpd := c.Conversation.UpdateOneID(cv.ID).SetLastActivityAt(now)
+	if mt == message.MessageTypeIncoming {
+		create.SetSenderType(message.SenderTypeContact).SetSenderID(cv.ContactID)
+		convUpd.SetLastIncomingAt(now)
+	} else if v, ok := viewer.FromContext(ctx); ok && v.UserID != 0 {
+		create.SetSenderType(message.SenderTypeUser).SetSenderID(v.UserID)
+	}
+	if outgoing && delivery.Deliverable(ib) {
+		create.SetNextDeliveryAt(now) // the job runner picks it up after the commit
+	}
+	m, err := create.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := convUpd.Exec(ctx); err != nil {
+		return nil, apperr.From(err)
+	}
+	if err := c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx); err != nil {
+		return nil, err
+	}
+	return m, s.EmitMessageEvent(ctx, c, events.MessageCreated, m)
+}

@@ -1,0 +1,34 @@
+// Package conversations holds the operations on conversations and their
+// messages: creation, status and assignment, the message thread and its
+// attachments, templates and the reply window, and the outcome of each
+// message's delivery through its channel.
+package conversations
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// DeliverySettled hears, inside the transaction that records it, that a
+// message's delivery ended (sent or failed for good).
+type DeliverySettled func(ctx context.Context, c *ent.Client, m *ent.Message) error
+
+// Service runs the conversations' operations.
+type Service struct {
+	*core.Core
+	contacts *contacts.Service
+	settled  []DeliverySettled
+}
+
+// New returns the conversations' Service; contacts attaches the contacts
+// a conversation is started with.
+func New(c *core.Core, ct *contacts.Service) *Service {
+	return &Service{Core: c, contacts: ct}
+}
+
+// OnDeliverySettled adds f to what hears of a settled delivery (the
+// schedules whose message it was). It is called while the service is wired.
+func (s *Service) OnDeliverySettled(f DeliverySettled) { s.settled = append(s.settled, f) }

@@ -1,0 +1,95 @@
+package core
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/events"
+)
+
+// Change is one committed change as every listener of the notifier sees it:
+// its kind, account and the rows it names (what live listeners get), and how
+// to build its webhook body.
+type Change struct {
+	events.Event
+	// Payload builds the webhook body, only when a listener wants it. nil:
+	// the change has no webhook body (an occurrence deleted with its series),
+	// only live listeners hear of it.
+	Payload func() (map[string]any, error)
+	// Trigger is what a domain's listener may act on beyond the event: for a
+	// card change that can start the kanban automations, what they match.
+	Trigger any
+}
+
+// Listener hears of a change inside the transaction that makes it (c is
+// that transaction's client), so what it writes exists exactly when the
+// change commits: the webhook outbox, the kanban webhook, the kanban
+// automations' durable run.
+type Listener interface {
+	Changed(ctx context.Context, c *ent.Client, ch Change) error
+}
+
+// ListenerFunc is a function as a Listener.
+type ListenerFunc func(ctx context.Context, c *ent.Client, ch Change) error
+
+// Changed calls f.
+func (f ListenerFunc) Changed(ctx context.Context, c *ent.Client, ch Change) error {
+	return f(ctx, c, ch)
+}
+
+// Listen adds listeners, heard in the order they are added. It is called
+// while the service is wired, before any operation runs.
+func (c *Core) Listen(ls ...Listener) { c.listeners = append(c.listeners, ls...) }
+
+// Notify is the one way a change reaches its listeners: the transactional
+// listeners inside the transaction of the change (c must be its client), then,
+// after it commits, the live listeners (GraphQL subscriptions, the console),
+// which never hear of a change that rolls back.
+func (s *Core) Notify(ctx context.Context, c *ent.Client, ch Change) error {
+	if ch.Payload != nil {
+		ch.Payload = memo(ch.Payload)
+	}
+	for _, l := range s.listeners {
+		if err := l.Changed(ctx, c, ch); err != nil {
+			return err
+		}
+	}
+	s.PublishAfterCommit(ctx, ch.Event)
+	return nil
+}
+
+// PublishAfterCommit publishes e to the live listeners once the transaction
+// in ctx commits (at once when there is none).
+func (s *Core) PublishAfterCommit(ctx context.Context, e events.Event) {
+	if s.Hub == nil {
+		return
+	}
+	tx := ent.TxFromContext(ctx)
+	if tx == nil {
+		s.Hub.Publish(e)
+		return
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			if err == nil {
+				s.Hub.Publish(e)
+			}
+			return err
+		})
+	})
+}
+
+// memo builds a payload once, for every listener that wants it.
+func memo(f func() (map[string]any, error)) func() (map[string]any, error) {
+	var p map[string]any
+	var err error
+	built := false
+	return func() (map[string]any, error) {
+		if !built {
+			p, err = f()
+			built = true
+		}
+		return p, err
+	}
+}

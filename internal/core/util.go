@@ -1,0 +1,66 @@
+package core
+
+import "sort"
+
+func ContainsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func SetIf[T any](v *T, set func(T)) {
+	if v != nil {
+		set(*v)
+	}
+}
+
+func Deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func UniqueInts(xs []int) []int {
+	seen := map[int]bool{}
+	out := make([]int, 0, len(xs))
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+func UniqueStrings(xs []string) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if !ContainsString(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// MergeAttributes merges update into base (a nil value removes the key), as
+// Chatwoot merges attribute hashes on update.
+func MergeAttributes(base, update map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(update))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range update {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}

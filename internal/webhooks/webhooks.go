@@ -1,0 +1,200 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhooksubscription"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/webhook"
+	"github.com/switchboard/switchboard/internal/wire"
+)
+
+// WebhookEvents are the events an account webhook may subscribe to: every
+// kind of change.
+var WebhookEvents = kindNames(events.Kinds)
+
+func kindNames(kinds []events.Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// WebhookInput carries the fields of a webhook subscription; nil means "not sent".
+type WebhookInput struct {
+	Name          *string
+	URL           *string
+	Subscriptions []string
+}
+
+// Webhooks lists the account's webhook subscriptions (administrators only).
+func (s *Service) Webhooks(ctx context.Context) ([]*ent.WebhookSubscription, error) {
+	ws, err := s.Client(ctx).WebhookSubscription.Query().Order(ent.Asc(webhooksubscription.FieldID)).All(ctx)
+	return ws, core.ApperrOrNil(err)
+}
+
+// Webhook returns one subscription (administrators only).
+func (s *Service) Webhook(ctx context.Context, id int) (*ent.WebhookSubscription, error) {
+	w, err := s.Client(ctx).WebhookSubscription.Get(ctx, id)
+	return w, core.ApperrOrNil(core.NotFound(err, "Webhook"))
+}
+
+// CreateWebhook subscribes a URL to events. The returned subscription
+// carries its signing secret, shown only now.
+func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*ent.WebhookSubscription, error) {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkWebhook(in, true); err != nil {
+		return nil, err
+	}
+	w, err := s.Client(ctx).WebhookSubscription.Create().SetURL(strings.TrimSpace(*in.URL)).
+		SetNillableName(in.Name).SetSubscriptions(core.UniqueStrings(in.Subscriptions)).
+		SetSecret(webhook.NewSecret()).Save(ctx)
+	return w, core.ApperrOrNil(err)
+}
+
+// UpdateWebhook changes a subscription's name, URL or events; the secret stays.
+func (s *Service) UpdateWebhook(ctx context.Context, id int, in WebhookInput) (*ent.WebhookSubscription, error) {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkWebhook(in, false); err != nil {
+		return nil, err
+	}
+	w, err := s.Webhook(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	upd := w.Update().SetNillableName(in.Name)
+	if in.URL != nil {
+		upd.SetURL(strings.TrimSpace(*in.URL))
+	}
+	if in.Subscriptions != nil {
+		upd.SetSubscriptions(core.UniqueStrings(in.Subscriptions))
+	}
+	w, err = upd.Save(ctx)
+	return w, core.ApperrOrNil(err)
+}
+
+// DeleteWebhook removes a subscription and its delivery log.
+func (s *Service) DeleteWebhook(ctx context.Context, id int) error {
+	if err := core.RequireAdmin(ctx); err != nil {
+		return err
+	}
+	return core.ApperrOrNil(core.NotFound(s.Client(ctx).WebhookSubscription.DeleteOneID(id).Exec(ctx), "Webhook"))
+}
+
+// WebhookDeliveries is a subscription's delivery log, newest first.
+func (s *Service) WebhookDeliveries(ctx context.Context, id int, page int) ([]*ent.WebhookDelivery, error) {
+	if _, err := s.Webhook(ctx, id); err != nil {
+		return nil, err
+	}
+	ds, err := s.Client(ctx).WebhookDelivery.Query().Where(webhookdelivery.SubscriptionID(id)).
+		Order(ent.Desc(webhookdelivery.FieldID)).Offset(core.PageOffset(page, 50)).Limit(50).All(ctx)
+	return ds, core.ApperrOrNil(err)
+}
+
+func checkWebhook(in WebhookInput, create bool) error {
+	var errs core.FieldErrors
+	if in.URL != nil || create {
+		core.CheckOutboundURL(&errs, "url", "Url", core.Deref(in.URL))
+	}
+	if create && len(in.Subscriptions) == 0 {
+		errs.Add("subscriptions", "Subscriptions can't be blank: list the events to send")
+	}
+	for _, e := range in.Subscriptions {
+		if !core.ContainsString(WebhookEvents, e) {
+			errs.Add("subscriptions", "Unknown event "+e+": use one of "+strings.Join(WebhookEvents, ", "))
+			break
+		}
+	}
+	return errs.Err()
+}
+
+// emit writes an event for every subscription of account that wants it
+// into the outbox, in the transaction of the change (c must be its client):
+// if the change commits, the deliveries exist; if not, neither do they. The
+// payload is built only when someone subscribes: most changes have no
+// subscriber, and building it costs queries.
+//
+// The account is explicit, not left to the privacy filter: background work
+// runs as the system, which the filter lets see every account.
+func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event events.Kind, payload func() (map[string]any, error)) error {
+	ctx = core.AsOutbox(ctx, accountID)
+	subs, err := c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID), func(sel *sql.Selector) {
+		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), string(event)))
+	}).All(ctx)
+	if err != nil || len(subs) == 0 {
+		return err
+	}
+	now := s.Now()
+	raw, err := WebhookBody(event, payload, now)
+	if err != nil {
+		return err
+	}
+	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
+		b.SetAccountID(subs[i].AccountID).SetDeliveryID(NewDeliveryID()).
+			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(raw).
+			SetNextAttemptAt(now)
+	}).Exec(ctx)
+}
+
+// WebhookBody is a webhook's JSON body: the event's name and occurred_at,
+// the time of the change (deliveries may arrive out of order, and retried
+// ones late), beside its payload.
+func WebhookBody(event events.Kind, payload func() (map[string]any, error), at time.Time) (string, error) {
+	p, err := payload()
+	if err != nil {
+		return "", err
+	}
+	body := map[string]any{"event": event, "occurred_at": wire.Time(at)}
+	for k, v := range p {
+		body[k] = v
+	}
+	raw, err := json.Marshal(body)
+	return string(raw), err
+}
+
+// NewDeliveryID is a delivery's stable id (Standard Webhooks' webhook-id),
+// which receivers deduplicate redeliveries by.
+func NewDeliveryID() string { return "msg_" + strings.ReplaceAll(uuid.NewString(), "-", "") }
+
+// RetryWebhookDelivery sends a failed webhook delivery again, with the same
+// webhook-id and a fresh retry budget. Only a failed delivery can be
+// retried: a pending one is already being retried, a delivered one arrived.
+func (s *Service) RetryWebhookDelivery(ctx context.Context, webhookID, deliveryID int) (*ent.WebhookDelivery, error) {
+	if _, err := s.Webhook(ctx, webhookID); err != nil {
+		return nil, err
+	}
+	var d *ent.WebhookDelivery
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
+		d, err = c.WebhookDelivery.Query().
+			Where(webhookdelivery.ID(deliveryID), webhookdelivery.SubscriptionID(webhookID)).Only(ctx)
+		if err != nil {
+			return core.NotFound(err, "Webhook delivery")
+		}
+		if d.Status != webhookdelivery.StatusFailed {
+			return apperr.Conflict("Only a failed webhook delivery can be retried")
+		}
+		d, err = c.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetAttempts(0).
+			SetNextAttemptAt(s.Now()).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return d, nil
+}
