@@ -167,3 +167,37 @@ func renameLabel(labels []string, from, to string) []string {
 	}
 	return CleanLabels(out)
 }
+
+// ContactLabels returns a contact's labels.
+func (s *Service) ContactLabels(ctx context.Context, id int) ([]string, error) {
+	ct, err := s.Client(ctx).Contact.Get(ctx, id)
+	if err != nil {
+		return nil, apperr.From(core.NotFound(err, "Contact"))
+	}
+	return ct.Labels, nil
+}
+
+// SetContactLabels replaces a contact's labels with labels (any strings, as
+// Chatwoot accepts; blanks and repeats dropped).
+func (s *Service) SetContactLabels(ctx context.Context, id int, labels []string) ([]string, error) {
+	clean := CleanLabels(labels)
+	ct, err := s.Client(ctx).Contact.UpdateOneID(id).SetLabels(clean).Save(ctx)
+	if err != nil {
+		return nil, apperr.From(core.NotFound(err, "Contact"))
+	}
+	return ct.Labels, nil
+}
+
+func CleanLabels(labels []string) []string {
+	out := make([]string, 0, len(labels))
+	seen := map[string]bool{}
+	for _, l := range labels {
+		l = strings.TrimSpace(l)
+		if l == "" || seen[l] {
+			continue
+		}
+		seen[l] = true
+		out = append(out, l)
+	}
+	return out
+}

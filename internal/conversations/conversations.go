@@ -5,16 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/message"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
@@ -22,151 +18,6 @@ import (
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/wire"
 )
-
-// ConversationsPerPage is Chatwoot's page size for conversation lists.
-const ConversationsPerPage = 25
-
-// ConversationListParams selects a page of conversations.
-type ConversationListParams struct {
-	Status       string // open (default), resolved, pending, snoozed, all
-	AssigneeType string // all (default), me, assigned, unassigned
-	InboxID      int
-	TeamID       int
-	Labels       []string
-	Page         int
-}
-
-// ConversationCounts are the counts Chatwoot's list carries in meta.
-type ConversationCounts struct {
-	Mine, Assigned, Unassigned, All int
-}
-
-// ConversationList is a page of conversations with the counts of its filter.
-type ConversationList struct {
-	Items  []*ent.Conversation
-	Counts ConversationCounts
-	Page   int
-}
-
-// Conversations lists the conversations the viewer may see (agents: their
-// inboxes' only, by the conversation policy).
-func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (*ConversationList, error) {
-	base, err := conversationFilter(p)
-	if err != nil {
-		return nil, err
-	}
-	v, _ := viewer.FromContext(ctx)
-	q := s.Client(ctx).Conversation.Query().Where(base...)
-	var counts ConversationCounts
-	for _, c := range []struct {
-		n    *int
-		pred []predicate.Conversation
-	}{
-		{&counts.All, nil},
-		{&counts.Mine, []predicate.Conversation{conversation.AssigneeID(v.UserID)}},
-		{&counts.Assigned, []predicate.Conversation{conversation.AssigneeIDNotNil()}},
-		{&counts.Unassigned, []predicate.Conversation{conversation.AssigneeIDIsNil()}},
-	} {
-		if *c.n, err = q.Clone().Where(c.pred...).Count(ctx); err != nil {
-			return nil, apperr.From(err)
-		}
-	}
-	assignee, err := assigneeFilter(p.AssigneeType, v.UserID)
-	if err != nil {
-		return nil, err
-	}
-	page := core.ClampPage(p.Page)
-	items, err := q.Where(assignee...).
-		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
-		Offset(core.PageOffset(page, ConversationsPerPage)).Limit(ConversationsPerPage).
-		WithContact().WithInbox().All(ctx)
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	if err := s.attachLastMessages(ctx, items); err != nil {
-		return nil, err
-	}
-	return &ConversationList{Items: items, Counts: counts, Page: page}, nil
-}
-
-func conversationFilter(p ConversationListParams) ([]predicate.Conversation, error) {
-	var preds []predicate.Conversation
-	switch p.Status {
-	case "", "open":
-		preds = append(preds, conversation.StatusEQ(conversation.StatusOpen))
-	case "all":
-	default:
-		st := conversation.Status(p.Status)
-		if conversation.StatusValidator(st) != nil {
-			return nil, apperr.Invalid("Status must be open, resolved, pending, snoozed or all", "status")
-		}
-		preds = append(preds, conversation.StatusEQ(st))
-	}
-	if p.InboxID != 0 {
-		preds = append(preds, conversation.InboxID(p.InboxID))
-	}
-	if p.TeamID != 0 {
-		preds = append(preds, conversation.TeamID(p.TeamID))
-	}
-	if len(p.Labels) > 0 { // any of them, as Chatwoot's tagged_with(labels, any: true)
-		anyLabel := make([]predicate.Conversation, 0, len(p.Labels))
-		for _, l := range p.Labels {
-			anyLabel = append(anyLabel, func(s *sql.Selector) {
-				s.Where(sqljson.ValueContains(s.C(conversation.FieldLabels), l))
-			})
-		}
-		preds = append(preds, conversation.Or(anyLabel...))
-	}
-	return preds, nil
-}
-
-func assigneeFilter(t string, userID int) ([]predicate.Conversation, error) {
-	switch t {
-	case "", "all":
-		return nil, nil
-	case "me":
-		return []predicate.Conversation{conversation.AssigneeID(userID)}, nil
-	case "assigned":
-		return []predicate.Conversation{conversation.AssigneeIDNotNil()}, nil
-	case "unassigned":
-		return []predicate.Conversation{conversation.AssigneeIDIsNil()}, nil
-	}
-	return nil, apperr.Invalid("Assignee type must be me, assigned, unassigned or all", "assignee_type")
-}
-
-// attachLastMessages loads each conversation's latest message (Chatwoot's
-// messages[] of a list item) in one statement, whatever the page size: the
-// newest id per conversation, read through the (conversation_id, id) index.
-func (s *Service) attachLastMessages(ctx context.Context, convs []*ent.Conversation) error {
-	if len(convs) == 0 {
-		return nil
-	}
-	ids := make([]any, len(convs))
-	for i, cv := range convs {
-		ids[i] = cv.ID
-		cv.Edges.Messages = []*ent.Message{}
-	}
-	last, err := s.Client(ctx).Message.Query().Where(func(sel *sql.Selector) {
-		t := sql.Table(message.Table)
-		newest := sql.Select(sql.Max(t.C(message.FieldID))).From(t).
-			Where(sql.In(t.C(message.FieldConversationID), ids...)).
-			GroupBy(t.C(message.FieldConversationID))
-		sel.Where(sql.In(sel.C(message.FieldID), newest))
-	}).All(ctx)
-	if err != nil {
-		return apperr.From(err)
-	}
-	byConversation := make(map[int]*ent.Message, len(last))
-	for _, m := range last {
-		byConversation[m.ConversationID] = m
-	}
-	for _, cv := range convs {
-		if m := byConversation[cv.ID]; m != nil {
-			cv.Edges.Messages = []*ent.Message{m}
-		}
-	}
-	return nil
-}
 
 // Conversation returns a conversation by its display id.
 func (s *Service) Conversation(ctx context.Context, displayID int) (*ent.Conversation, error) {

@@ -2,8 +2,6 @@ package schedules
 
 import (
 	"context"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -15,9 +13,7 @@ import (
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
-	"github.com/switchboard/switchboard/internal/recurrence"
 	"github.com/switchboard/switchboard/internal/viewer"
-	"github.com/switchboard/switchboard/internal/wire"
 )
 
 // Scheduled messages: a message to post at a future time, once or on a
@@ -373,14 +369,6 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, scope ScheduleScop
 	return nil
 }
 
-// scheduleDeleted is the deletion of schedule id of series sm: it names
-// the inbox and conversation, which listeners can no longer read.
-func scheduleDeleted(sm *ent.ScheduledMessage, id int, payload func() (map[string]any, error)) core.Change {
-	ev := events.Event{AccountID: sm.AccountID, Kind: events.ScheduledMessageDeleted, ScheduleID: id,
-		InboxID: sm.InboxID, ConversationID: conversationIDOf(sm)}
-	return core.Change{Event: ev, Payload: payload}
-}
-
 // manageableSchedule loads a schedule the viewer may change: its author or
 // an administrator, and an agent only in an inbox it is a member of.
 func (s *Service) manageableSchedule(ctx context.Context, scope ScheduleScope, id int) (*ent.ScheduledMessage, error) {
@@ -392,193 +380,6 @@ func (s *Service) manageableSchedule(ctx context.Context, scope ScheduleScope, i
 		return nil, err
 	}
 	return sm, nil
-}
-
-// scheduleChange holds a schedule's checked fields, ready to write.
-type scheduleChange struct {
-	title, content    *string
-	scheduledAt       *time.Time
-	private           *bool
-	templateParams    map[string]any
-	contentAttributes map[string]any
-	rule              recurrence.Rule
-	ruleChanged       bool
-	next              time.Time
-}
-
-// scheduleFields checks the fields of a create (old nil) or of a PUT over
-// old, and computes when the schedule first fires.
-func scheduleFields(in ScheduleInput, old *ent.ScheduledMessage, now time.Time) (*scheduleChange, error) {
-	var errs core.FieldErrors
-	f := &scheduleChange{title: in.Title, content: in.Content, private: in.Private,
-		templateParams: in.TemplateParams, contentAttributes: in.ContentAttributes}
-	content := in.Content
-	if content == nil && old != nil {
-		content = &old.Content
-	}
-	if content == nil || strings.TrimSpace(*content) == "" {
-		errs.Add("content", "Content can't be blank")
-	}
-	start := in.ScheduledAt
-	switch {
-	case start != nil && !start.After(now):
-		errs.Add("scheduled_at", "Scheduled at must be in the future")
-	case start == nil && old == nil:
-		errs.Add("scheduled_at", "Scheduled at can't be blank (an ISO 8601 time in the future)")
-	case start == nil:
-		start = &old.ScheduledAt
-	}
-	if in.ScheduledAt != nil {
-		utc := in.ScheduledAt.UTC()
-		f.scheduledAt = &utc
-	}
-	rule, ruleErrs := recurrenceRule(in, old)
-	errs.Merge(ruleErrs)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	f.ruleChanged = old == nil || in.ScheduledAt != nil || in.RecurrenceType != nil || in.RecurrenceInterval != nil ||
-		in.RecurrenceDays != nil || in.RecurrenceEndType != nil || in.RecurrenceEndDate != nil || in.RecurrenceMaxOccurrences != nil
-	if f.ruleChanged && !start.After(now) {
-		// The series restarts from scheduled_at, which must not lie behind us.
-		return nil, apperr.Invalid("Changing the recurrence restarts the series: send a scheduled_at in the future", "scheduled_at")
-	}
-	if rule.EndType == recurrence.OnDate && !rule.EndDate.After(*start) {
-		return nil, apperr.Invalid("Recurrence end date must be after scheduled_at", "recurrence_end_date")
-	}
-	f.rule = rule
-	first, ok := rule.Occurrence(start.UTC(), 0)
-	if !ok {
-		return nil, apperr.Invalid("The recurrence ends before its first occurrence", "recurrence_end_date")
-	}
-	f.next = first
-	return f, nil
-}
-
-// recurrenceRule reads the recurrence fields sent, over old's for a PUT.
-func recurrenceRule(in ScheduleInput, old *ent.ScheduledMessage) (recurrence.Rule, core.FieldErrors) {
-	var errs core.FieldErrors
-	r := recurrence.Rule{Type: recurrence.None, Interval: 1, EndType: recurrence.Never}
-	if old != nil {
-		r = ruleOf(old)
-	}
-	if in.RecurrenceType != nil {
-		r.Type = recurrence.Type(*in.RecurrenceType)
-		if scheduledmessage.RecurrenceTypeValidator(scheduledmessage.RecurrenceType(r.Type)) != nil {
-			errs.Add("recurrence_type", "Recurrence type must be none, daily, weekly, monthly or yearly")
-		}
-	}
-	if in.RecurrenceInterval != nil {
-		r.Interval = *in.RecurrenceInterval
-	}
-	if r.Interval < 1 {
-		errs.Add("recurrence_interval", "Recurrence interval must be 1 or more")
-	}
-	if in.RecurrenceDays != nil {
-		r.Days = *in.RecurrenceDays
-	}
-	if r.Type != recurrence.Weekly && len(r.Days) > 0 {
-		if in.RecurrenceDays != nil {
-			errs.Add("recurrence_days", "Recurrence days are allowed with a weekly recurrence only")
-		} else {
-			r.Days = nil // a PUT away from weekly drops the days
-		}
-	}
-	for _, d := range r.Days {
-		if d < 0 || d > 6 {
-			errs.Add("recurrence_days", "Recurrence days must be integers from 0 (Sunday) to 6 (Saturday)")
-			break
-		}
-	}
-	if in.RecurrenceEndType != nil {
-		r.EndType = recurrence.EndType(*in.RecurrenceEndType)
-		if scheduledmessage.RecurrenceEndTypeValidator(scheduledmessage.RecurrenceEndType(r.EndType)) != nil {
-			errs.Add("recurrence_end_type", "Recurrence end type must be never, on_date or after_occurrences")
-		}
-	}
-	if in.RecurrenceEndDate != nil {
-		r.EndDate = in.RecurrenceEndDate.UTC()
-	}
-	if in.RecurrenceMaxOccurrences != nil {
-		r.Max = *in.RecurrenceMaxOccurrences
-	}
-	switch {
-	case r.Type == recurrence.None:
-		r.EndType, r.Days = recurrence.Never, nil
-	case r.EndType == recurrence.OnDate && r.EndDate.IsZero():
-		errs.Add("recurrence_end_date", "Recurrence end date is required when recurrence_end_type is on_date")
-	case r.EndType == recurrence.AfterOccurrences && r.Max < 1:
-		errs.Add("recurrence_max_occurrences", "Recurrence max occurrences must be 1 or more when recurrence_end_type is after_occurrences")
-	}
-	return r, errs
-}
-
-// ruleOf is a stored schedule's recurrence.
-func ruleOf(sm *ent.ScheduledMessage) recurrence.Rule {
-	r := recurrence.Rule{
-		Type: recurrence.Type(sm.RecurrenceType), Interval: sm.RecurrenceInterval, Days: sm.RecurrenceDays,
-		EndType: recurrence.EndType(sm.RecurrenceEndType),
-	}
-	if sm.RecurrenceEndDate != nil {
-		r.EndDate = *sm.RecurrenceEndDate
-	}
-	if sm.RecurrenceMaxOccurrences != nil {
-		r.Max = *sm.RecurrenceMaxOccurrences
-	}
-	return r
-}
-
-func (f *scheduleChange) applyCreate(c *ent.ScheduledMessageCreate) {
-	c.SetContent(*f.content).SetNillableTitle(f.title).SetScheduledAt(*f.scheduledAt).
-		SetNillablePrivate(f.private).SetNextOccurrenceAt(f.next)
-	if f.templateParams != nil {
-		c.SetTemplateParams(f.templateParams)
-	}
-	if f.contentAttributes != nil {
-		c.SetContentAttributes(f.contentAttributes)
-	}
-	f.setRule(c.Mutation())
-}
-
-func (f *scheduleChange) applyUpdate(u *ent.ScheduledMessageUpdate) *ent.ScheduledMessageUpdate {
-	u.SetNillableContent(f.content).SetNillableTitle(f.title).SetNillableScheduledAt(f.scheduledAt).
-		SetNillablePrivate(f.private)
-	if f.templateParams != nil {
-		u.SetTemplateParams(f.templateParams)
-	}
-	if f.contentAttributes != nil {
-		u.SetContentAttributes(f.contentAttributes)
-	}
-	if f.ruleChanged {
-		f.setRule(u.Mutation())
-		u.SetOccurrencesCount(0).SetNextOccurrenceAt(f.next)
-	}
-	return u
-}
-
-func (f *scheduleChange) setRule(m *ent.ScheduledMessageMutation) {
-	r := f.rule
-	m.SetRecurrenceType(scheduledmessage.RecurrenceType(r.Type))
-	m.SetRecurrenceInterval(r.Interval)
-	m.SetRecurrenceDays(orEmptyInts(r.Days))
-	m.SetRecurrenceEndType(scheduledmessage.RecurrenceEndType(r.EndType))
-	if r.EndType == recurrence.OnDate {
-		m.SetRecurrenceEndDate(r.EndDate)
-	} else {
-		m.ClearRecurrenceEndDate()
-	}
-	if r.EndType == recurrence.AfterOccurrences {
-		m.SetRecurrenceMaxOccurrences(r.Max)
-	} else {
-		m.ClearRecurrenceMaxOccurrences()
-	}
-}
-
-func orEmptyInts(xs []int) []int {
-	if xs == nil {
-		return []int{}
-	}
-	return xs
 }
 
 func (s *Service) attachScheduleFiles(ctx context.Context, c *ent.Client, id int, stored []core.StoredFile) error {
@@ -598,96 +399,4 @@ func (s *Service) detachScheduleFiles(ctx context.Context, c *ent.Client, id int
 	}
 	_, err = c.Attachment.Delete().Where(attachment.ScheduledMessageID(id)).Exec(ctx)
 	return keys, err
-}
-
-// CalendarEntry is a schedule at one instant of a calendar: a one-off, a
-// past occurrence of a series, or a future occurrence computed from its rule.
-type CalendarEntry struct {
-	At       time.Time
-	Schedule *ent.ScheduledMessage
-	// Upcoming marks an occurrence of a pending series not fired yet.
-	Upcoming bool
-}
-
-// maxCalendarOccurrences bounds the occurrences one series shows in a range.
-const maxCalendarOccurrences = 400
-
-// ScheduleCalendar lists what is scheduled in [from, to), in time order:
-// schedules and recorded occurrences there, and the coming occurrences of
-// pending series. Agents see their inboxes' schedules only.
-func (s *Service) ScheduleCalendar(ctx context.Context, from, to time.Time) ([]CalendarEntry, error) {
-	q, err := s.scheduleQuery(ctx, ScheduleScope{})
-	if err != nil {
-		return nil, err
-	}
-	rows, err := q.Where(scheduledmessage.Or(
-		scheduledmessage.And(scheduledmessage.ScheduledAtGTE(from), scheduledmessage.ScheduledAtLT(to)),
-		scheduledmessage.And(scheduledmessage.StatusEQ(scheduledmessage.StatusPending),
-			scheduledmessage.RecurrenceTypeNEQ(scheduledmessage.RecurrenceTypeNone), scheduledmessage.ScheduledAtLT(to)),
-	)).WithConversation().All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []CalendarEntry
-	for _, sm := range rows {
-		out = append(out, calendarEntries(sm, from, to)...)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
-	return out, nil
-}
-
-// calendarEntries places one schedule in [from, to): a series by its coming
-// occurrences (its past ones are rows of their own), anything else by its
-// scheduled time.
-func calendarEntries(sm *ent.ScheduledMessage, from, to time.Time) []CalendarEntry {
-	rule := ruleOf(sm)
-	if rule.Type == recurrence.None || sm.Status != scheduledmessage.StatusPending {
-		if sm.ScheduledAt.Before(from) || !sm.ScheduledAt.Before(to) {
-			return nil
-		}
-		return []CalendarEntry{{At: sm.ScheduledAt, Schedule: sm}}
-	}
-	var out []CalendarEntry
-	// Both bounds keep a long-running series' walk to the range short.
-	for k, walked := sm.OccurrencesCount, 0; len(out) < maxCalendarOccurrences && walked < 10*maxCalendarOccurrences; k, walked = k+1, walked+1 {
-		at, ok := rule.Occurrence(sm.ScheduledAt, k)
-		if !ok || !at.Before(to) {
-			break
-		}
-		if !at.Before(from) {
-			out = append(out, CalendarEntry{At: at, Schedule: sm, Upcoming: true})
-		}
-	}
-	return out
-}
-
-// NextOccurrence is when a pending schedule fires next (nil when nothing is
-// left to fire). While a runner holds the row its next_occurrence_at is the
-// lease's end, so the time is computed from the rule instead.
-func NextOccurrence(sm *ent.ScheduledMessage) *time.Time {
-	if sm.Status != scheduledmessage.StatusPending || sm.NextOccurrenceAt == nil {
-		return nil
-	}
-	t, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
-	if !ok {
-		return nil
-	}
-	return &t
-}
-
-// emitScheduleEvent tells the listeners of a core.Change of schedule id.
-func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
-	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
-	return s.Notify(ctx, c, core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, accountID, id)})
-}
-
-// schedulePayload builds a schedule event's webhook body.
-func (s *Service) schedulePayload(ctx context.Context, c *ent.Client, accountID, id int) func() (map[string]any, error) {
-	return func() (map[string]any, error) {
-		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(core.AsOutbox(ctx, accountID))
-		if err != nil {
-			return nil, err
-		}
-		return wire.Schedule(sm, NextOccurrence(sm)), nil
-	}
 }

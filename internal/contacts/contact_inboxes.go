@@ -1,0 +1,126 @@
+package contacts
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// AttachInbox links a contact to an inbox under sourceID, or under the id the
+// channel generates when none is given.
+func (s *Service) AttachInbox(ctx context.Context, c *ent.Client, ct *ent.Contact, ib *ent.Inbox, sourceID *string) (*ent.ContactInbox, error) {
+	sid := ""
+	if sourceID != nil {
+		sid = strings.TrimSpace(*sourceID)
+	}
+	if sid == "" {
+		var err error
+		if sid, err = generateSourceID(ct, ib); err != nil {
+			return nil, err
+		}
+	}
+	taken, err := c.ContactInbox.Query().
+		Where(contactinbox.InboxID(ib.ID), contactinbox.SourceID(sid)).Exist(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if taken {
+		return nil, apperr.Invalid("Source id has already been taken in this inbox", "source_id")
+	}
+	return c.ContactInbox.Create().SetContactID(ct.ID).SetInboxID(ib.ID).SetSourceID(sid).Save(ctx)
+}
+
+// generateSourceID is how a channel identifies a contact: its phone number on
+// messaging apps, its e-mail on e-mail inboxes, a fresh UUID elsewhere.
+func generateSourceID(ct *ent.Contact, ib *ent.Inbox) (string, error) {
+	switch ib.ChannelType {
+	case inbox.ChannelTypeWhatsapp, inbox.ChannelTypeSms:
+		if ct.PhoneNumber == nil {
+			return "", apperr.Invalid("Phone number is required to reach a contact through a "+string(ib.ChannelType)+" inbox", "phone_number")
+		}
+		return *ct.PhoneNumber, nil
+	case inbox.ChannelTypeEmail:
+		if ct.Email == nil {
+			return "", apperr.Invalid("Email is required to reach a contact through an email inbox", "email")
+		}
+		return *ct.Email, nil
+	default:
+		return uuid.NewString(), nil
+	}
+}
+
+// AddContactInbox makes a contact reachable through another inbox; each
+// association gets its own source id.
+func (s *Service) AddContactInbox(ctx context.Context, contactID int, inboxID *int, sourceID *string) (*ent.ContactInbox, error) {
+	if inboxID == nil {
+		return nil, apperr.Invalid("Inbox can't be blank: inbox_id is required", "inbox_id")
+	}
+	var ci *ent.ContactInbox
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		ct, err := c.Contact.Get(ctx, contactID)
+		if err != nil {
+			return core.NotFound(err, "Contact")
+		}
+		ib, err := c.Inbox.Get(ctx, *inboxID)
+		if ent.IsNotFound(err) {
+			return apperr.Invalidf("inbox_id", "Inbox %d does not exist in this account", *inboxID)
+		}
+		if err != nil {
+			return err
+		}
+		ci, err = s.AttachInbox(ctx, c, ct, ib, sourceID)
+		return err
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	// Read back outside the committed transaction, so edges can be followed.
+	ci, err = s.Client(ctx).ContactInbox.Query().Where(contactinbox.ID(ci.ID)).WithInbox().Only(ctx)
+	return ci, core.ApperrOrNil(err)
+}
+
+// Reachable is an inbox through which a contact can be reached, with the
+// source id it has (or would get) there.
+type Reachable struct {
+	Inbox    *ent.Inbox
+	SourceID string
+}
+
+// ContactableInboxes lists the inboxes that can reach a contact: those it is
+// already linked to, plus channels its details allow (e-mail, phone, API).
+func (s *Service) ContactableInboxes(ctx context.Context, contactID int) ([]Reachable, error) {
+	ct, err := s.Contact(ctx, contactID)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	inboxes, err := s.Client(ctx).Inbox.Query().Order(ent.Asc(inbox.FieldID)).All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	linked := map[int]string{}
+	for _, ci := range ct.Edges.ContactInboxes {
+		if _, ok := linked[ci.InboxID]; !ok {
+			linked[ci.InboxID] = ci.SourceID
+		}
+	}
+	var out []Reachable
+	for _, ib := range inboxes {
+		if sid, ok := linked[ib.ID]; ok {
+			out = append(out, Reachable{Inbox: ib, SourceID: sid})
+			continue
+		}
+		if ib.ChannelType == inbox.ChannelTypeWebWidget {
+			continue // a widget visitor can only be reached in the session it opened
+		}
+		if sid, err := generateSourceID(ct, ib); err == nil {
+			out = append(out, Reachable{Inbox: ib, SourceID: sid})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,36 @@
+package schedules
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/wire"
+)
+
+// scheduleDeleted is the deletion of schedule id of series sm: it names
+// the inbox and conversation, which listeners can no longer read.
+func scheduleDeleted(sm *ent.ScheduledMessage, id int, payload func() (map[string]any, error)) core.Change {
+	ev := events.Event{AccountID: sm.AccountID, Kind: events.ScheduledMessageDeleted, ScheduleID: id,
+		InboxID: sm.InboxID, ConversationID: conversationIDOf(sm)}
+	return core.Change{Event: ev, Payload: payload}
+}
+
+// emitScheduleEvent tells the listeners of a core.Change of schedule id.
+func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
+	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
+	return s.Notify(ctx, c, core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, accountID, id)})
+}
+
+// schedulePayload builds a schedule event's webhook body.
+func (s *Service) schedulePayload(ctx context.Context, c *ent.Client, accountID, id int) func() (map[string]any, error) {
+	return func() (map[string]any, error) {
+		sm, err := c.ScheduledMessage.Query().Where(scheduledmessage.ID(id)).WithConversation().Only(core.AsOutbox(ctx, accountID))
+		if err != nil {
+			return nil, err
+		}
+		return wire.Schedule(sm, NextOccurrence(sm)), nil
+	}
+}
