@@ -2,6 +2,7 @@ package core
 
 import "sort"
 
+// ContainsString reports whether list holds s.
 func ContainsString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -11,12 +12,14 @@ func ContainsString(list []string, s string) bool {
 	return false
 }
 
+// SetIf calls set with *v when v was sent (not nil).
 func SetIf[T any](v *T, set func(T)) {
 	if v != nil {
 		set(*v)
 	}
 }
 
+// Deref is *p, or the zero value when p is nil (not sent).
 func Deref[T any](p *T) T {
 	var zero T
 	if p == nil {
@@ -25,6 +28,7 @@ func Deref[T any](p *T) T {
 	return *p
 }
 
+// UniqueInts is xs without repeats, sorted.
 func UniqueInts(xs []int) []int {
 	seen := map[int]bool{}
 	out := make([]int, 0, len(xs))
@@ -38,6 +42,7 @@ func UniqueInts(xs []int) []int {
 	return out
 }
 
+// UniqueStrings is xs without repeats, in their first order.
 func UniqueStrings(xs []string) []string {
 	out := make([]string, 0, len(xs))
 	for _, x := range xs {

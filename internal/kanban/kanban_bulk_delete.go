@@ -5,7 +5,6 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/core"
-	"github.com/switchboard/switchboard/internal/events"
 )
 
 // BulkDelete deletes cards (administrators only), all or nothing like the
@@ -29,17 +28,7 @@ func (s *Service) BulkDelete(ctx context.Context, ids []int) error {
 			if err != nil {
 				return err
 			}
-			card, err := s.loadCard(ctx, c, id)
-			if err != nil {
-				return err
-			}
-			if err := s.announceCard(ctx, c, events.KanbanItemDeleted, card, nil); err != nil {
-				return err
-			}
-			if err := c.KanbanItem.DeleteOne(it).Exec(ctx); err != nil {
-				return err
-			}
-			if err := closeSlot(ctx, c, it.StageID, it.Position); err != nil {
+			if err := s.deleteLocked(ctx, c, it); err != nil {
 				return err
 			}
 		}

@@ -109,22 +109,6 @@ func checkCardAgents(ctx context.Context, c *ent.Client, field string, ids []int
 	return err
 }
 
-// mergeDetails returns stored with the sent keys applied (nil removes one).
-func mergeDetails(stored, sent map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range stored {
-		out[k] = v
-	}
-	for k, v := range sent {
-		if v == nil {
-			delete(out, k)
-			continue
-		}
-		out[k] = v
-	}
-	return out
-}
-
 func derefInts(p *[]int) []int {
 	if p == nil {
 		return nil

@@ -101,7 +101,7 @@ func (s *Service) SaveKanbanConfig(ctx context.Context, in KanbanConfigInput) (*
 		if err != nil {
 			return err
 		}
-		settings := mergeDetails(cfg.Settings, in.Settings)
+		settings := core.MergeAttributes(cfg.Settings, in.Settings)
 		if in.Events != nil {
 			settings["webhook_events"] = core.UniqueStrings(*in.Events)
 		}

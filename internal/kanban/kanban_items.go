@@ -92,7 +92,7 @@ func (s *Service) CreateCard(ctx context.Context, in CardInput) (*ent.KanbanItem
 		create := c.KanbanItem.Create().SetFunnelID(stage.FunnelID).SetStageID(stage.ID).SetPosition(pos).
 			SetNillableConversationID(convID).SetTitle(strings.TrimSpace(*in.Title)).
 			SetNillableDescription(in.Description).SetNillableValue(in.Value).
-			SetItemDetails(mergeDetails(nil, in.Details)).AddAssignedAgentIDs(agents...).
+			SetItemDetails(core.MergeAttributes(nil, in.Details)).AddAssignedAgentIDs(agents...).
 			SetStageEnteredAt(s.Now())
 		if in.Priority != nil {
 			create.SetPriority(kanbanitem.Priority(*in.Priority))
@@ -175,7 +175,7 @@ func (s *Service) updateCardFields(ctx context.Context, c *ent.Client, it *ent.K
 		upd.SetCurrency(in.Currency)
 	}
 	if in.Details != nil {
-		upd.SetItemDetails(mergeDetails(it.ItemDetails, in.Details))
+		upd.SetItemDetails(core.MergeAttributes(it.ItemDetails, in.Details))
 	}
 	switch {
 	case in.ClearConversation:
@@ -208,18 +208,24 @@ func (s *Service) DeleteCard(ctx context.Context, id int) error {
 		if err != nil {
 			return err
 		}
-		card, err := s.loadCard(ctx, c, id)
-		if err != nil {
-			return err
-		}
-		if err := s.announceCard(ctx, c, events.KanbanItemDeleted, card, nil); err != nil {
-			return err
-		}
-		if err := c.KanbanItem.DeleteOne(it).Exec(ctx); err != nil {
-			return err
-		}
-		return closeSlot(ctx, c, it.StageID, it.Position)
+		return s.deleteLocked(ctx, c, it)
 	}))
+}
+
+// deleteLocked deletes card it, locked in this transaction: its listeners
+// hear of it while it can still be read, and its stage closes the gap.
+func (s *Service) deleteLocked(ctx context.Context, c *ent.Client, it *ent.KanbanItem) error {
+	card, err := s.loadCard(ctx, c, it.ID)
+	if err != nil {
+		return err
+	}
+	if err := s.announceCard(ctx, c, events.KanbanItemDeleted, card, nil); err != nil {
+		return err
+	}
+	if err := c.KanbanItem.DeleteOne(it).Exec(ctx); err != nil {
+		return err
+	}
+	return closeSlot(ctx, c, it.StageID, it.Position)
 }
 
 // ChangeCardStatus sets a card's status (open, won or lost); the stage stays.

@@ -166,25 +166,12 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 	if err := core.ShareFiles(ctx, c, sm.Edges.Attachments, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
 		return err
 	}
-	record := c.ScheduledMessage.Update().Where(unchanged(sm)...)
-	record.SetConversationID(cv.ID)
-	firedID := sm.ID
-	if ruleOf(sm).Type == recurrence.None {
-		record.SetMessageID(m.ID).ClearNextOccurrenceAt().SetOccurrencesCount(1)
-	} else {
-		occ, err := s.createOccurrence(ctx, c, sm, at, cv.ID, func(o *ent.ScheduledMessageCreate) { o.SetMessageID(m.ID) })
-		if err != nil {
-			return err
-		}
-		firedID = occ.ID
-		s.advanceSeries(record, sm)
-	}
-	n, err := record.Save(ctx)
+	firedID, err := s.recordOccurrence(ctx, c, sm, at, cv.ID,
+		func(u *ent.ScheduledMessageUpdate) { u.SetConversationID(cv.ID) },
+		func(u *ent.ScheduledMessageUpdate) { u.SetMessageID(m.ID) },
+		func(o *ent.ScheduledMessageCreate) { o.SetMessageID(m.ID) })
 	if err != nil {
 		return err
-	}
-	if n == 0 {
-		return errAlreadyFired
 	}
 	if m.NextDeliveryAt == nil {
 		// Nothing to deliver (a private note, an inbox without an outbound
@@ -238,6 +225,40 @@ func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *e
 	return cv, s.conv.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)
 }
 
+// recordOccurrence records what became of occurrence at of sm, guarded by
+// sm being unchanged since it was read (errAlreadyFired when another runner
+// got there first): a one-off's own row takes oneOff, a series gets an
+// occurrence row set by occurrence and moves on to its next one; both takes
+// what the schedule's row gets either way (nil: nothing). It returns the id of
+// the row that stands for the occurrence.
+func (s *Service) recordOccurrence(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time, conversationID int,
+	both, oneOff func(*ent.ScheduledMessageUpdate), occurrence func(*ent.ScheduledMessageCreate)) (int, error) {
+	record := c.ScheduledMessage.Update().Where(unchanged(sm)...)
+	if both != nil {
+		both(record)
+	}
+	id := sm.ID
+	if ruleOf(sm).Type == recurrence.None {
+		oneOff(record)
+		record.ClearNextOccurrenceAt().SetOccurrencesCount(1)
+	} else {
+		occ, err := s.createOccurrence(ctx, c, sm, at, conversationID, occurrence)
+		if err != nil {
+			return 0, err
+		}
+		id = occ.ID
+		s.advanceSeries(record, sm)
+	}
+	n, err := record.Save(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, errAlreadyFired
+	}
+	return id, nil
+}
+
 // createOccurrence records occurrence at of series sm as its own row.
 func (s *Service) createOccurrence(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time, conversationID int, set func(*ent.ScheduledMessageCreate)) (*ent.ScheduledMessage, error) {
 	o := c.ScheduledMessage.Create().SetParentID(sm.ID).SetOccurrenceAt(at).SetScheduledAt(at).
@@ -280,26 +301,15 @@ func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.Schedule
 // reason; a series goes on to its next occurrence.
 func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, at time.Time, reason string) error {
 	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		record := c.ScheduledMessage.Update().Where(unchanged(sm)...)
-		failedID := sm.ID
-		if ruleOf(sm).Type == recurrence.None {
-			record.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason).ClearNextOccurrenceAt().SetOccurrencesCount(1)
-		} else {
-			occ, err := s.createOccurrence(ctx, c, sm, at, conversationIDOf(sm), func(o *ent.ScheduledMessageCreate) {
+		failedID, err := s.recordOccurrence(ctx, c, sm, at, conversationIDOf(sm), nil,
+			func(u *ent.ScheduledMessageUpdate) {
+				u.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason)
+			},
+			func(o *ent.ScheduledMessageCreate) {
 				o.SetStatus(scheduledmessage.StatusFailed).SetFailureReason(reason)
 			})
-			if err != nil {
-				return err
-			}
-			failedID = occ.ID
-			s.advanceSeries(record, sm)
-		}
-		n, err := record.Save(ctx)
 		if err != nil {
 			return err
-		}
-		if n == 0 {
-			return errAlreadyFired
 		}
 		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageFailed, sm.AccountID, failedID); err != nil {
 			return err
