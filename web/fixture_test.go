@@ -12,6 +12,8 @@ type pipeline struct {
 	funnel int
 	// cards by title
 	cards map[string]int
+	// checklistItem is the ticked item of Acme renewal's checklist.
+	checklistItem int
 }
 
 var pipelineStages = []map[string]any{
@@ -75,5 +77,6 @@ func (c *console) newPipeline() pipeline {
 	item := idOf(c.mustPost(c.api(fmt.Sprintf("/kanban_items/%d/create_checklist_item", acme)), map[string]any{"text": "Send quote"})["checklist_item"].(map[string]any), "id")
 	c.mustPost(c.api(fmt.Sprintf("/kanban_items/%d/create_checklist_item", acme)), map[string]any{"text": "Book demo"})
 	c.mustPost(c.api(fmt.Sprintf("/kanban_items/%d/toggle_checklist_item", acme)), map[string]any{"checklist_item_id": item})
+	p.checklistItem = item
 	return p
 }

@@ -116,7 +116,10 @@ func (s *Service) CreateChecklistItem(ctx context.Context, cardID int, in Checkl
 		out, err = c.ChecklistItem.Create().SetKanbanItemID(cardID).SetText(strings.TrimSpace(*in.Text)).
 			SetNillableCompleted(in.Completed).SetNillableDueDate(in.DueDate).SetNillableAgentID(in.AgentID).
 			SetPosition(n).Save(ctx)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	})
 	return out, core.ApperrOrNil(err)
 }
@@ -149,8 +152,10 @@ func (s *Service) UpdateChecklistItem(ctx context.Context, cardID, itemID int, i
 			}
 			upd.SetAgentID(*in.AgentID)
 		}
-		out, err = upd.Save(ctx)
-		return err
+		if out, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	})
 	return out, core.ApperrOrNil(err)
 }
@@ -163,8 +168,10 @@ func (s *Service) ToggleChecklistItem(ctx context.Context, cardID, itemID int) (
 		if err != nil {
 			return err
 		}
-		out, err = ci.Update().SetCompleted(!ci.Completed).Save(ctx)
-		return err
+		if out, err = ci.Update().SetCompleted(!ci.Completed).Save(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	})
 	return out, core.ApperrOrNil(err)
 }
@@ -176,8 +183,23 @@ func (s *Service) DeleteChecklistItem(ctx context.Context, cardID, itemID int) e
 		if err != nil {
 			return err
 		}
-		return c.ChecklistItem.DeleteOne(ci).Exec(ctx)
+		if err := c.ChecklistItem.DeleteOne(ci).Exec(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	}))
+}
+
+// announcePartChange tells the card's listeners that a part of it (its
+// checklist, its notes) changed: the card's face shows the checklist's
+// progress and the note count, so every board viewer needs it, and webhooks
+// hear kanban_item.updated as for any other change of the card.
+func (s *Service) announcePartChange(ctx context.Context, c *ent.Client, cardID int) error {
+	card, err := s.loadCard(ctx, c, cardID)
+	if err != nil {
+		return err
+	}
+	return s.announceCard(ctx, c, events.KanbanItemUpdated, card, nil)
 }
 
 // checklistItem finds an item of the card's checklist (404 for another
@@ -223,8 +245,10 @@ func (s *Service) CreateNote(ctx context.Context, cardID int, content string) (*
 			create.SetAuthorID(v.UserID)
 		}
 		var err error
-		out, err = create.Save(ctx)
-		return err
+		if out, err = create.Save(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	})
 	return out, core.ApperrOrNil(err)
 }
@@ -240,8 +264,10 @@ func (s *Service) UpdateNote(ctx context.Context, cardID, noteID int, content *s
 		if err != nil {
 			return err
 		}
-		out, err = n.Update().SetContent(*content).Save(ctx)
-		return err
+		if out, err = n.Update().SetContent(*content).Save(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	})
 	return out, core.ApperrOrNil(err)
 }
@@ -253,7 +279,10 @@ func (s *Service) DeleteNote(ctx context.Context, cardID, noteID int) error {
 		if err != nil {
 			return err
 		}
-		return c.CardNote.DeleteOne(n).Exec(ctx)
+		if err := c.CardNote.DeleteOne(n).Exec(ctx); err != nil {
+			return err
+		}
+		return s.announcePartChange(ctx, c, cardID)
 	}))
 }
 
