@@ -6,12 +6,11 @@ package graph_test
 import (
 	"context"
 	"fmt"
-	"testing"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -113,7 +112,7 @@ func gmMutations() map[string]gmEntry {
 		"mutation.retryMessage": {want: gmInboxObj(),
 			setup: func(c *gmCell) {
 				c.ids["id"] = c.restID(fmt.Sprintf("/conversations/%d/messages", c.w.Conv), H{"content": "Failed"}, "id")
-				failMessage(c.t, c.w.srv.DB.Client, c.ids["id"])
+				apitest.FailMessage(c.t, viewer.SystemContext(context.Background()), c.w.srv.DB.Client, c.ids["id"])
 			},
 			field: func(c *gmCell) string {
 				return fmt.Sprintf("retryMessage(conversationDisplayID: %d, messageID: %d) { id status deliveryAttempts deliveryError }", c.w.Conv, c.ids["id"])
@@ -131,21 +130,6 @@ func gmMutations() map[string]gmEntry {
 		"mutation.cancelScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("cancelScheduledMessage(id: %d) { id }", "id")},
 		"mutation.deleteScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("deleteScheduledMessage(id: %d)", "id")},
 	}
-}
-
-// failMessage marks message id failed once its delivery (if any) is over,
-// so the job runner does not overwrite the status.
-func failMessage(t *testing.T, c *ent.Client, id int) {
-	t.Helper()
-	ctx := viewer.SystemContext(context.Background())
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Message.GetX(ctx, id).NextDeliveryAt != nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("message %d is still being delivered", id)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
 }
 
 // failedDelivery writes a failed delivery to webhook webhookID of account

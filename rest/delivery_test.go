@@ -19,6 +19,7 @@ import (
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/jobs"
 	"github.com/switchboard/switchboard/internal/outbound"
@@ -79,13 +80,7 @@ func newDeliveryApp(t *testing.T, e testdb.Engine, whatsAppBase string) *app {
 // waitFor polls until cond holds or fails the test after 10 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	apitest.Eventually(t, 10*time.Second, what, cond)
 }
 
 // messageStatus reads a message's status and external error from the list.
@@ -129,10 +124,19 @@ func TestAPIChannelDelivery(t *testing.T) {
 			t.Errorf("receiver got %s, want a message_created event with the content", reqs[0].Body)
 		}
 
+		// A conversation's messages are delivered in order: once the reply
+		// after the note is delivered, the note would have been too.
 		note := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "internal", "private": true}}, http.StatusOK)
-		time.Sleep(200 * time.Millisecond)
-		if st, _ := a.messageStatus(conv, note.int(t, "id")); st != "sent" || len(ok.requests()) != 1 {
-			t.Errorf("a private note was delivered (status %s, %d requests)", st, len(ok.requests()))
+		after := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "after the note"}}, http.StatusOK)
+		waitFor(t, "the reply after the note to be delivered", func() bool {
+			st, _ := a.messageStatus(conv, after.int(t, "id"))
+			return st == "delivered"
+		})
+		if st, _ := a.messageStatus(conv, note.int(t, "id")); st != "sent" || len(ok.requests()) != 2 {
+			t.Errorf("a private note was delivered (status %s, %d requests, want 2: the messages before and after it)", st, len(ok.requests()))
+		}
+		if reqs := ok.requests(); len(reqs) == 2 && !strings.Contains(string(reqs[1].Body), "after the note") {
+			t.Errorf("the second request was %s, want the reply after the note", reqs[1].Body)
 		}
 
 		ct2, _ := a.contact(bad, H{"name": "Bob"})
@@ -515,7 +519,10 @@ func TestEmailChannelDelivery(t *testing.T) {
 		if _, reason := a.messageStatus(conv2, m2.int(t, "id")); !strings.Contains(reason, "554") {
 			t.Errorf("content_attributes.external_error is %q, want the server's 554 refusal", reason)
 		}
-		time.Sleep(100 * time.Millisecond) // retries, were there any, would be 10 ms apart
+		// A failed message is due for nothing more: no attempt can follow.
+		if due := a.srv.DB.Client.Message.GetX(sys(), m2.int(t, "id")).NextDeliveryAt; due != nil {
+			t.Errorf("the failed e-mail is still due for delivery at %v", due)
+		}
 		if sessions, mails := refusing.received(); sessions != 1 || len(mails) != 0 {
 			t.Errorf("the refusing server had %d sessions and %d mails, want 1 and none", sessions, len(mails))
 		}

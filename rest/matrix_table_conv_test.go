@@ -8,12 +8,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"testing"
-	"time"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
@@ -46,7 +44,7 @@ func mxFreshMessage(c *mxCell) {
 // retry route.
 func mxFailedMessage(c *mxCell) {
 	mxFreshMessage(c)
-	failMessage(c.t, c.w.srv.DB.Client, c.ids["message_id"])
+	apitest.FailMessage(c.t, viewer.SystemContext(context.Background()), c.w.srv.DB.Client, c.ids["message_id"])
 }
 
 // mxFreshSchedule schedules a message in the conversation as A's
@@ -106,21 +104,6 @@ func conversationEntries() map[string]mxEntry {
 		out["DELETE "+p+"/:id"] = mxEntry{want: mxAuthorOrAdmin(o404), setup: mxFreshSchedule}
 	}
 	return out
-}
-
-// failMessage marks message id failed once its delivery (if any) is over,
-// so the job runner does not overwrite the status.
-func failMessage(t *testing.T, c *ent.Client, id int) {
-	t.Helper()
-	ctx := viewer.SystemContext(context.Background())
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Message.GetX(ctx, id).NextDeliveryAt != nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("message %d is still being delivered", id)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c.Message.UpdateOneID(id).SetStatus(message.StatusFailed).ExecX(ctx)
 }
 
 // failedDelivery writes a failed delivery to webhook webhookID of account

@@ -281,7 +281,19 @@ func TestAnEditDuringFiringWins(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- a.srv.Svc.FireSchedule(context.Background(), id) }()
-		time.Sleep(300 * time.Millisecond) // the firing has read the row and waits for the edit's lock
+		// On PostgreSQL the firing reads the row and then waits for the
+		// edit's row lock: wait until it does. On SQLite a transaction takes
+		// the one write lock when it begins, so the firing cannot read inside
+		// its transaction before the edit commits: there is nothing to wait
+		// for.
+		if e.Name == "postgres" {
+			waitFor(t, "the firing to wait for the edit's lock", func() bool {
+				var waiting int
+				err := a.srv.DB.SQL.QueryRow(`SELECT count(*) FROM pg_stat_activity
+					WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+				return err == nil && waiting > 0
+			})
+		}
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
 		}

@@ -120,15 +120,3 @@ func seedDeliveries(ctx context.Context, c *ent.Client, sub *ent.WebhookSubscrip
 			SetPayload(`{"event":"message_created"}`).SetDeliveryID(fmt.Sprintf("%s-%d-%d", prefix, sub.ID, i)).SetNextAttemptAt(due)
 	}).SaveX(ctx)
 }
-
-// waitUntil polls cond until it holds, failing the test after limit.
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(10 * time.Millisecond) // a poll interval, not a wait for an event
-	}
-}

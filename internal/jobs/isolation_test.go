@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -86,7 +87,7 @@ func TestHangingReceiverHoldsOnlyItsOwnKey(t *testing.T) {
 		for _, ids := range w.okConvs {
 			okMessages += len(ids)
 		}
-		waitUntil(t, 30*time.Second, "the healthy keys' deliveries", func() bool {
+		apitest.Eventually(t, 30*time.Second, "the healthy keys' deliveries", func() bool {
 			got, _ := w.okRecv.received()
 			sent, _ := ch.snapshot()
 			return len(got) == len(w.okHooks) && len(sent) == okMessages
@@ -111,7 +112,7 @@ func TestHangingReceiverHoldsOnlyItsOwnKey(t *testing.T) {
 			d := seedDeliveries(ctx, c, w.okSub, 1, created.UTC(), fmt.Sprint("late-", i))[0]
 			r.Wake()
 			var sentAt, gotAt time.Time
-			waitUntil(t, 10*time.Second, "a healthy delivery", func() bool {
+			apitest.Eventually(t, 10*time.Second, "a healthy delivery", func() bool {
 				sent, _ := ch.snapshot()
 				got, _ := w.okRecv.received()
 				sentAt, gotAt = sentTime(sent, m.ID), got[d.DeliveryID]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -45,14 +46,14 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 		runners[0].Wake()
 		<-ch.started
 		leases := map[time.Time]bool{}
-		waitUntil(t, 10*time.Second, "four renewals of the slow job's lease", func() bool {
+		apitest.Eventually(t, 10*time.Second, "four renewals of the slow job's lease", func() bool {
 			if m := c.Message.GetX(ctx, slow.ID); m.NextDeliveryAt != nil {
 				leases[*m.NextDeliveryAt] = true
 			}
 			return len(leases) >= 5
 		})
 		close(ch.release)
-		waitUntil(t, 10*time.Second, "the slow message delivered", func() bool {
+		apitest.Eventually(t, 10*time.Second, "the slow message delivered", func() bool {
 			return c.Message.GetX(ctx, slow.ID).Status == message.StatusDelivered
 		})
 		if _, calls := ch.snapshot(); calls[slow.ID] != 1 {
@@ -78,7 +79,7 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 		heir := New(database, svc, ch, Options{Lease: lease})
 		heir.Start(heirCtx)
 		t.Cleanup(func() { stopHeir(); heir.Wait() })
-		waitUntil(t, 10*time.Second, "the orphan taken over", func() bool {
+		apitest.Eventually(t, 10*time.Second, "the orphan taken over", func() bool {
 			return c.Message.GetX(ctx, orphan.ID).Status == message.StatusDelivered
 		})
 		if took := time.Since(claimedAt); took < lease {

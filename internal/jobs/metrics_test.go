@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -50,7 +51,7 @@ func TestMetricsShowTheQueue(t *testing.T) {
 		runCtx, stop := context.WithCancel(context.Background())
 		r.Start(runCtx)
 		t.Cleanup(func() { stop(); r.Wait() })
-		waitUntil(t, 10*time.Second, "the messages delivered", func() bool {
+		apitest.Eventually(t, 10*time.Second, "the messages delivered", func() bool {
 			return value("switchboard_job_outcomes_total", "messages", outcomeDone) == 3
 		})
 		if due := value("switchboard_jobs_due", "messages", ""); due != 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -145,11 +146,5 @@ func proxied(t *testing.T, e testdb.Engine) (*db.DB, *dbProxy) {
 // eventually polls check until it holds or the deadline passes.
 func eventually(t *testing.T, what string, check func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	apitest.Eventually(t, 10*time.Second, what, check)
 }
