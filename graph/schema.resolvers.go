@@ -10,7 +10,9 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/inboxes"
 )
 
 // CreateContact is the resolver for the createContact field.
@@ -59,6 +61,105 @@ func (r *mutationResolver) MergeContacts(ctx context.Context, baseContactID int,
 	return r.svc.MergeContacts(ctx, &baseContactID, &mergeeContactID)
 }
 
+// CreateInbox is the resolver for the createInbox field.
+func (r *mutationResolver) CreateInbox(ctx context.Context, input model.InboxInput) (*ent.Inbox, error) {
+	return r.svc.CreateInbox(ctx, inboxInput(input))
+}
+
+// UpdateInbox is the resolver for the updateInbox field.
+func (r *mutationResolver) UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*ent.Inbox, error) {
+	return r.svc.UpdateInbox(ctx, id, inboxInput(input))
+}
+
+// DeleteInbox is the resolver for the deleteInbox field.
+func (r *mutationResolver) DeleteInbox(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteInbox(ctx, id)
+}
+
+// SetInboxAgentBot is the resolver for the setInboxAgentBot field.
+func (r *mutationResolver) SetInboxAgentBot(ctx context.Context, inboxID int, agentBotID *int) (*ent.Inbox, error) {
+	if err := r.svc.SetInboxAgentBot(ctx, inboxID, agentBotID); err != nil {
+		return nil, err
+	}
+	return r.svc.Inbox(ctx, inboxID)
+}
+
+// ChangeInboxMembers is the resolver for the changeInboxMembers field.
+func (r *mutationResolver) ChangeInboxMembers(ctx context.Context, inboxID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error) {
+	if err := r.svc.ChangeInboxMembers(ctx, inboxID, memberChange(change), userIDs); err != nil {
+		return nil, err
+	}
+	return r.svc.InboxMembers(ctx, inboxID)
+}
+
+// CreateAgentBot is the resolver for the createAgentBot field.
+func (r *mutationResolver) CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*ent.AgentBot, error) {
+	return r.svc.CreateAgentBot(ctx, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+}
+
+// UpdateAgentBot is the resolver for the updateAgentBot field.
+func (r *mutationResolver) UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*ent.AgentBot, error) {
+	return r.svc.UpdateAgentBot(ctx, id, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+}
+
+// DeleteAgentBot is the resolver for the deleteAgentBot field.
+func (r *mutationResolver) DeleteAgentBot(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteAgentBot(ctx, id)
+}
+
+// CreateLabel is the resolver for the createLabel field.
+func (r *mutationResolver) CreateLabel(ctx context.Context, input model.LabelInput) (*ent.Label, error) {
+	return r.svc.CreateLabel(ctx, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+}
+
+// UpdateLabel is the resolver for the updateLabel field.
+func (r *mutationResolver) UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*ent.Label, error) {
+	return r.svc.UpdateLabel(ctx, id, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+}
+
+// DeleteLabel is the resolver for the deleteLabel field.
+func (r *mutationResolver) DeleteLabel(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteLabel(ctx, id)
+}
+
+// CreateAgent is the resolver for the createAgent field.
+func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInput) (*ent.AccountUser, error) {
+	return r.svc.CreateAgent(ctx, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+}
+
+// UpdateAgent is the resolver for the updateAgent field.
+func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error) {
+	return r.svc.UpdateAgent(ctx, id, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+}
+
+// DeleteAgent is the resolver for the deleteAgent field.
+func (r *mutationResolver) DeleteAgent(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteAgent(ctx, id)
+}
+
+// CreateTeam is the resolver for the createTeam field.
+func (r *mutationResolver) CreateTeam(ctx context.Context, input model.TeamInput) (*ent.Team, error) {
+	return r.svc.CreateTeam(ctx, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+}
+
+// UpdateTeam is the resolver for the updateTeam field.
+func (r *mutationResolver) UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*ent.Team, error) {
+	return r.svc.UpdateTeam(ctx, id, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+}
+
+// DeleteTeam is the resolver for the deleteTeam field.
+func (r *mutationResolver) DeleteTeam(ctx context.Context, id int) (int, error) {
+	return id, r.svc.DeleteTeam(ctx, id)
+}
+
+// ChangeTeamMembers is the resolver for the changeTeamMembers field.
+func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error) {
+	if err := r.svc.ChangeTeamMembers(ctx, teamID, memberChange(change), userIDs); err != nil {
+		return nil, err
+	}
+	return r.svc.TeamMembers(ctx, teamID)
+}
+
 // Contact is the resolver for the contact field.
 func (r *queryResolver) Contact(ctx context.Context, id int) (*ent.Contact, error) {
 	return r.svc.ContactShaped(ctx, id, func(q *ent.ContactQuery) (*ent.ContactQuery, error) { return q.CollectFields(ctx) })
@@ -97,6 +198,51 @@ func (r *queryResolver) Inboxes(ctx context.Context) ([]*ent.Inbox, error) {
 // Inbox is the resolver for the inbox field.
 func (r *queryResolver) Inbox(ctx context.Context, id int) (*ent.Inbox, error) {
 	return r.svc.Inbox(ctx, id)
+}
+
+// AgentBots is the resolver for the agentBots field.
+func (r *queryResolver) AgentBots(ctx context.Context) ([]*ent.AgentBot, error) {
+	return r.svc.AgentBots(ctx)
+}
+
+// AgentBot is the resolver for the agentBot field.
+func (r *queryResolver) AgentBot(ctx context.Context, id int) (*ent.AgentBot, error) {
+	return r.svc.AgentBot(ctx, id)
+}
+
+// InboxMembers is the resolver for the inboxMembers field.
+func (r *queryResolver) InboxMembers(ctx context.Context, inboxID int) ([]*ent.AccountUser, error) {
+	return r.svc.InboxMembers(ctx, inboxID)
+}
+
+// Labels is the resolver for the labels field.
+func (r *queryResolver) Labels(ctx context.Context) ([]*ent.Label, error) {
+	return r.svc.Labels(ctx)
+}
+
+// Label is the resolver for the label field.
+func (r *queryResolver) Label(ctx context.Context, id int) (*ent.Label, error) {
+	return r.svc.Label(ctx, id)
+}
+
+// Agents is the resolver for the agents field.
+func (r *queryResolver) Agents(ctx context.Context) ([]*ent.AccountUser, error) {
+	return r.svc.Agents(ctx)
+}
+
+// Teams is the resolver for the teams field.
+func (r *queryResolver) Teams(ctx context.Context) ([]*ent.Team, error) {
+	return r.svc.Teams(ctx)
+}
+
+// Team is the resolver for the team field.
+func (r *queryResolver) Team(ctx context.Context, id int) (*ent.Team, error) {
+	return r.svc.Team(ctx, id)
+}
+
+// TeamMembers is the resolver for the teamMembers field.
+func (r *queryResolver) TeamMembers(ctx context.Context, teamID int) ([]*ent.AccountUser, error) {
+	return r.svc.TeamMembers(ctx, teamID)
 }
 
 // Mutation returns MutationResolver implementation.
