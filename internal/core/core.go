@@ -7,6 +7,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	entgo "entgo.io/ent"
@@ -34,6 +35,9 @@ type Core struct {
 	// runner, since a commit may have made work due (a message, a webhook).
 	AfterCommit func()
 	listeners   []Listener
+	// pending holds, per open transaction, the live events to publish
+	// when it commits.
+	pending sync.Map
 }
 
 // New returns a Core over client with the wall clock in UTC.

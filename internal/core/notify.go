@@ -59,7 +59,9 @@ func (s *Core) Notify(ctx context.Context, c *ent.Client, ch Change) error {
 }
 
 // PublishAfterCommit publishes e to the live listeners once the transaction
-// in ctx commits (at once when there is none).
+// in ctx commits (at once when there is none), in the order the changes were
+// made: one commit hook per transaction publishes its queue (hooks nest, so
+// one hook per event would publish them last first).
 func (s *Core) PublishAfterCommit(ctx context.Context, e events.Event) {
 	if s.Hub == nil {
 		return
@@ -69,13 +71,28 @@ func (s *Core) PublishAfterCommit(ctx context.Context, e events.Event) {
 		s.Hub.Publish(e)
 		return
 	}
+	if q, ok := s.pending.Load(tx); ok {
+		*q.(*[]events.Event) = append(*q.(*[]events.Event), e)
+		return
+	}
+	queue := &[]events.Event{e}
+	s.pending.Store(tx, queue)
 	tx.OnCommit(func(next ent.Committer) ent.Committer {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Commit(ctx, tx)
+			s.pending.Delete(tx)
 			if err == nil {
-				s.Hub.Publish(e)
+				for _, e := range *queue {
+					s.Hub.Publish(e)
+				}
 			}
 			return err
+		})
+	})
+	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
+		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
+			s.pending.Delete(tx)
+			return next.Rollback(ctx, tx)
 		})
 	})
 }
