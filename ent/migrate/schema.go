@@ -1098,6 +1098,11 @@ var (
 					Where: "next_delivery_at IS NOT NULL",
 				},
 			},
+			{
+				Name:    "message_inbox_id_source_id",
+				Unique:  true,
+				Columns: []*schema.Column{MessagesColumns[3], MessagesColumns[12]},
+			},
 		},
 	}
 	// PlatformTokensColumns holds the columns for the "platform_tokens" table.

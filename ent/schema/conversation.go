@@ -118,6 +118,10 @@ func (Message) Indexes() []ent.Index {
 		// message of the conversation; only pending ones are indexed.
 		index.Fields("conversation_id", "id").StorageKey("message_pending_by_conversation").
 			Annotations(entsql.IndexWhere("next_delivery_at IS NOT NULL")),
+		// A channel's id of a message names one message of the inbox: a
+		// provider's redelivery is stored once, and a receipt finds the
+		// message it is about.
+		index.Fields("inbox_id", "source_id").Unique(),
 	}
 }
 

@@ -6,10 +6,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // AttachInbox links a contact to an inbox under sourceID, or under the id the
@@ -123,4 +126,81 @@ func (s *Service) ContactableInboxes(ctx context.Context, contactID int) ([]Reac
 		}
 	}
 	return out, nil
+}
+
+// Sender is who wrote to an inbox through its channel: the contact's
+// address in the channel (its contact inbox's source id) and what the
+// channel tells of them.
+type Sender struct {
+	SourceID string
+	Name     string
+	Email    string
+	Phone    string
+}
+
+// ContactForSender finds the contact inbox of a channel's sender, or makes
+// one: for the account's contact with the sender's phone number or e-mail
+// when there is one (as Chatwoot matches them), else for a new contact. It
+// runs in the transaction of c and tells the listeners of a new contact.
+func (s *Service) ContactForSender(ctx context.Context, c *ent.Client, ib *ent.Inbox, from Sender) (*ent.ContactInbox, error) {
+	ci, err := c.ContactInbox.Query().Where(contactinbox.InboxID(ib.ID), contactinbox.SourceID(from.SourceID)).
+		WithContact().Only(ctx)
+	if err == nil || !ent.IsNotFound(err) {
+		return ci, err
+	}
+	ct, err := s.contactBySenderAddress(ctx, c, from)
+	if err != nil {
+		return nil, err
+	}
+	if ct == nil {
+		if ct, err = s.newSenderContact(ctx, c, from); err != nil {
+			return nil, err
+		}
+	}
+	ci, err = s.AttachInbox(ctx, c, ct, ib, &from.SourceID)
+	if err != nil {
+		return nil, err
+	}
+	ci.Edges.Contact = ct
+	return ci, nil
+}
+
+// contactBySenderAddress is the account's contact with the sender's phone
+// number, else e-mail (nil when none).
+func (s *Service) contactBySenderAddress(ctx context.Context, c *ent.Client, from Sender) (*ent.Contact, error) {
+	var preds []predicate.Contact
+	if core.ValidPhone(from.Phone) {
+		preds = append(preds, contact.PhoneNumber(from.Phone))
+	}
+	if email := core.NormalizeEmail(from.Email); core.ValidEmail(email) {
+		preds = append(preds, contact.Email(email))
+	}
+	for _, p := range preds {
+		ct, err := c.Contact.Query().Where(p).Order(ent.Asc(contact.FieldID)).First(ctx)
+		if err == nil || !ent.IsNotFound(err) {
+			return ct, err
+		}
+	}
+	return nil, nil
+}
+
+// newSenderContact creates the contact of a sender the account does not
+// know yet, named as the channel names them (else by their address).
+func (s *Service) newSenderContact(ctx context.Context, c *ent.Client, from Sender) (*ent.Contact, error) {
+	name := strings.TrimSpace(from.Name)
+	if name == "" {
+		name = from.SourceID
+	}
+	create := c.Contact.Create().SetName(core.Truncate(name, 255)).SetLastActivityAt(s.Now())
+	if core.ValidPhone(from.Phone) {
+		create.SetPhoneNumber(from.Phone)
+	}
+	if email := core.NormalizeEmail(from.Email); core.ValidEmail(email) {
+		create.SetEmail(email)
+	}
+	ct, err := create.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ct, s.EmitContactEvent(ctx, c, events.ContactCreated, ct)
 }

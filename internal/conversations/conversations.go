@@ -73,7 +73,7 @@ func (s *Service) CreateConversation(ctx context.Context, in ConversationInput) 
 		}
 		displayID = cv.DisplayID
 		if in.Message != nil {
-			_, err = s.AddMessage(ctx, c, cv, *in.Message)
+			_, err = s.AddMessage(ctx, c, cv, *in.Message, nil)
 		}
 		return err
 	})

@@ -31,12 +31,12 @@ func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageIn
 	}
 	var id int
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		m, err := s.AddMessage(ctx, c, cv, in)
+		m, err := s.AddMessage(ctx, c, cv, in, stored)
 		if err != nil {
 			return err
 		}
 		id = m.ID
-		return core.CreateAttachments(ctx, c, stored, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) })
+		return nil
 	})
 	if err != nil {
 		s.RemoveStored(stored)

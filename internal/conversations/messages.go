@@ -55,9 +55,10 @@ type msgFields struct {
 	ct message.ContentType
 }
 
-// AddMessage posts a message in cv and records the activity on the
-// conversation (and, for incoming messages, opens the reply window).
-func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.Message, error) {
+// AddMessage posts a message in cv, with files already stored, and records
+// the activity on the conversation (and, for incoming messages, opens the
+// reply window).
+func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput, files []core.StoredFile) (*ent.Message, error) {
 	f, err := messageFields(in)
 	if err != nil {
 		return nil, err
@@ -84,20 +85,33 @@ func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if in.TemplateParams != nil {
 		create.SetTemplateParams(in.TemplateParams)
 	}
-	now := s.Now()
-	convUpd := c.Conversation.UpdateOneID(cv.ID).SetLastActivityAt(now)
 	if mt == message.MessageTypeIncoming {
 		create.SetSenderType(message.SenderTypeContact).SetSenderID(cv.ContactID)
-		convUpd.SetLastIncomingAt(now)
 	} else if v, ok := viewer.FromContext(ctx); ok && v.UserID != 0 {
 		create.SetSenderType(message.SenderTypeUser).SetSenderID(v.UserID)
 	}
 	if outgoing && delivery.Deliverable(ib) {
-		create.SetNextDeliveryAt(now) // the job runner picks it up after the commit
+		create.SetNextDeliveryAt(s.Now()) // the job runner picks it up after the commit
 	}
+	return s.saveMessage(ctx, c, cv, create, files)
+}
+
+// saveMessage saves the message create builds in cv with its files, records
+// the activity on the conversation and its contact (an incoming message
+// opens the reply window), and tells the listeners once the message has its
+// attachments, so that a webhook's message_created carries them.
+func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile) (*ent.Message, error) {
 	m, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, files, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	convUpd := c.Conversation.UpdateOneID(cv.ID).SetLastActivityAt(now)
+	if m.MessageType == message.MessageTypeIncoming {
+		convUpd.SetLastIncomingAt(now)
 	}
 	if err := convUpd.Exec(ctx); err != nil {
 		return nil, apperr.From(err)

@@ -85,16 +85,16 @@ func (s *Core) storeUpload(accountID int, f Upload) (StoredFile, error) {
 }
 
 // CreateAttachments records stored files as attachments of the owner that
-// own sets (a message or a schedule).
-func CreateAttachments(ctx context.Context, c *ent.Client, stored []StoredFile, own func(*ent.AttachmentCreate)) error {
+// own sets (a message or a schedule) and returns them.
+func CreateAttachments(ctx context.Context, c *ent.Client, stored []StoredFile, own func(*ent.AttachmentCreate)) ([]*ent.Attachment, error) {
 	if len(stored) == 0 {
-		return nil
+		return nil, nil
 	}
 	return c.Attachment.MapCreateBulk(stored, func(b *ent.AttachmentCreate, i int) {
 		f := stored[i]
 		own(b.SetFileName(f.name).SetContentType(f.contentType).
 			SetFileSize(f.size).SetStorageKey(f.key).SetFileType(fileType(f.contentType)))
-	}).Exec(ctx)
+	}).Save(ctx)
 }
 
 // RemoveUnreferenced deletes the stored files no attachment refers to any
@@ -129,13 +129,13 @@ func fileType(contentType string) attachment.FileType {
 	return attachment.FileTypeFile
 }
 
-// ShareFiles gives the owner that own sets (a message a schedule posts) the
-// files of atts: new attachment rows on the same stored files, which stay
-// while any row refers to them.
-func ShareFiles(ctx context.Context, c *ent.Client, atts []*ent.Attachment, own func(*ent.AttachmentCreate)) error {
+// StoredFilesOf is the stored files of atts, to attach to another owner (a
+// message a schedule posts): new attachment rows on the same files, which
+// stay while any row refers to them.
+func StoredFilesOf(atts []*ent.Attachment) []StoredFile {
 	files := make([]StoredFile, 0, len(atts))
 	for _, a := range atts {
 		files = append(files, StoredFile{name: a.FileName, contentType: a.ContentType, key: a.StorageKey, size: a.FileSize})
 	}
-	return CreateAttachments(ctx, c, files, own)
+	return files
 }

@@ -116,3 +116,19 @@ func AsIdempotencyRecord(ctx context.Context) context.Context { return viewer.Sy
 // users reset-password, tokens rotate): whoever runs it already holds the
 // database, so no user rule applies; what it prints goes to that operator.
 func AsOperator(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
+// AsInboxLookup finds the inbox a channel's address names (a WhatsApp
+// number, a mailbox, a widget's public identifier), in whichever account it
+// is: the request is not verified yet, and is then checked against that
+// inbox's own secret. Only the inbox's id, account and channel settings are
+// used.
+func AsInboxLookup(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
+// AsChannel stores what a customer sent through an inbox's channel (a
+// message, a delivery receipt) in the inbox's account, once the channel has
+// proved itself (a signature, a verify token, the inbox's public
+// identifier): no user acts. Nothing read this way goes back to anyone but
+// the sender, about their own conversation.
+func AsChannel(ctx context.Context, accountID int) context.Context {
+	return viewer.SystemInAccount(ctx, accountID, 0)
+}

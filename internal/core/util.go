@@ -69,3 +69,13 @@ func MergeAttributes(base, update map[string]any) map[string]any {
 	}
 	return out
 }
+
+// Truncate is s cut to at most n runes: what a channel sends may be longer
+// than a field keeps.
+func Truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}

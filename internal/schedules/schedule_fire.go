@@ -159,11 +159,8 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 	m, err := s.conv.AddMessage(ctx, c, cv, conversations.MessageInput{
 		Content: &sm.Content, Private: sm.Private,
 		ContentAttributes: sm.ContentAttributes, TemplateParams: sm.TemplateParams,
-	})
+	}, core.StoredFilesOf(sm.Edges.Attachments))
 	if err != nil {
-		return err
-	}
-	if err := core.ShareFiles(ctx, c, sm.Edges.Attachments, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
 		return err
 	}
 	firedID, err := s.recordOccurrence(ctx, c, sm, at, cv.ID,

@@ -383,7 +383,8 @@ func (s *Service) manageableSchedule(ctx context.Context, scope ScheduleScope, i
 }
 
 func (s *Service) attachScheduleFiles(ctx context.Context, c *ent.Client, id int, stored []core.StoredFile) error {
-	return core.CreateAttachments(ctx, c, stored, func(b *ent.AttachmentCreate) { b.SetScheduledMessageID(id) })
+	_, err := core.CreateAttachments(ctx, c, stored, func(b *ent.AttachmentCreate) { b.SetScheduledMessageID(id) })
+	return err
 }
 
 // detachScheduleFiles deletes a schedule's attachment rows and returns

@@ -1,0 +1,155 @@
+package conversations
+
+import (
+	"context"
+	"strings"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+)
+
+// Inbound is a message a customer sent to an inbox through its channel.
+type Inbound struct {
+	Inbox *ent.Inbox
+	From  contacts.Sender
+	// SourceID is the channel's id of the message: a redelivery of the
+	// same id is stored once.
+	SourceID          string
+	Content           string
+	ContentType       message.ContentType // text (default) or incoming_email
+	ContentAttributes map[string]any
+	Files             []core.Upload
+	// ConversationDisplayID threads the message into that conversation of
+	// the sender when the channel names one (an e-mail's In-Reply-To); 0:
+	// the sender's current conversation, or a new one.
+	ConversationDisplayID int
+}
+
+// Receive stores what a customer sent, as Chatwoot's channels do: the
+// sender's contact (found by their address, phone or e-mail, or new), their
+// conversation in the inbox (the named one; with lock_to_single_conversation
+// their last one; else their last unresolved one; else a new one, reopened
+// if it was resolved or snoozed), and the message as incoming, with its
+// files. Every change tells its listeners, as when made through the API. It
+// answers the message and whether it was stored before (a redelivery).
+func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, error) {
+	if in.SourceID == "" || in.From.SourceID == "" {
+		return nil, false, apperr.Invalid("An inbound message needs its id and its sender", "source_id")
+	}
+	if strings.TrimSpace(in.Content) == "" && len(in.Files) == 0 {
+		return nil, false, apperr.Invalid("Content can't be blank", "content")
+	}
+	ctx = core.AsChannel(ctx, in.Inbox.AccountID)
+	if m, err := s.storedInbound(ctx, s.Client(ctx), in); m != nil || err != nil {
+		return m, m != nil, err
+	}
+	if err := s.CheckUploads(in.Files); err != nil {
+		return nil, false, err
+	}
+	stored, err := s.StoreUploads(in.Inbox.AccountID, in.Files)
+	if err != nil {
+		return nil, false, err
+	}
+	var m *ent.Message
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		m, err = s.receiveIn(ctx, c, in, stored)
+		return err
+	})
+	if err == nil {
+		return m, false, nil
+	}
+	s.RemoveStored(stored)
+	// Two deliveries of one message at once: the other stored it.
+	if dup, _ := s.storedInbound(ctx, s.Client(ctx), in); dup != nil {
+		return dup, true, nil
+	}
+	return nil, false, apperr.From(err)
+}
+
+// storedInbound is the message of the inbox with in's source id, when it
+// was stored before (nil otherwise).
+func (s *Service) storedInbound(ctx context.Context, c *ent.Client, in Inbound) (*ent.Message, error) {
+	m, err := c.Message.Query().Where(message.InboxID(in.Inbox.ID), message.SourceID(in.SourceID)).
+		WithAttachments().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return m, err
+}
+
+// receiveIn stores an inbound message in the transaction of c.
+func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+	ci, err := s.contacts.ContactForSender(ctx, c, in.Inbox, in.From)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := s.inboundConversation(ctx, c, ci, in.ConversationDisplayID)
+	if err != nil {
+		return nil, err
+	}
+	contentType := in.ContentType
+	if contentType == "" {
+		contentType = message.ContentTypeText
+	}
+	create := c.Message.Create().SetConversationID(cv.ID).SetInboxID(cv.InboxID).
+		SetMessageType(message.MessageTypeIncoming).SetContentType(contentType).
+		SetSenderType(message.SenderTypeContact).SetSenderID(cv.ContactID).SetSourceID(in.SourceID)
+	if strings.TrimSpace(in.Content) != "" {
+		create.SetContent(in.Content)
+	}
+	if in.ContentAttributes != nil {
+		create.SetContentAttributes(in.ContentAttributes)
+	}
+	return s.saveMessage(ctx, c, cv, create, files)
+}
+
+// inboundConversation is the conversation an inbound message of contact
+// inbox ci goes to (see Receive), reopened when it was resolved or snoozed.
+func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+	cv, err := s.currentConversation(ctx, c, ci, displayID)
+	if err != nil {
+		return nil, err
+	}
+	if cv == nil {
+		if cv, err = s.NewConversation(ctx, c, ci, ConversationInput{}); err != nil {
+			return nil, err
+		}
+		return cv, s.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)
+	}
+	if cv.Status != conversation.StatusResolved && cv.Status != conversation.StatusSnoozed {
+		return cv, nil
+	}
+	if cv, err = cv.Update().SetStatus(conversation.StatusOpen).ClearSnoozedUntil().Save(ctx); err != nil {
+		return nil, err
+	}
+	return cv, s.EmitConversationEvent(ctx, c, events.ConversationStatusChanged, cv)
+}
+
+// currentConversation is the sender's conversation a message continues
+// (nil: none, start one).
+func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
+	if displayID > 0 {
+		cv, err := mine.Clone().Where(conversation.DisplayID(displayID)).Only(ctx)
+		if err == nil || !ent.IsNotFound(err) {
+			return cv, err
+		}
+	}
+	ib, err := c.Inbox.Get(ctx, ci.InboxID)
+	if err != nil {
+		return nil, err
+	}
+	if !ib.LockToSingleConversation {
+		mine.Where(conversation.StatusNEQ(conversation.StatusResolved))
+	}
+	cv, err := mine.Order(ent.Desc(conversation.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return cv, err
+}
