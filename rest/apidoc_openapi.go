@@ -45,7 +45,7 @@ var queryParams = map[string]*openapi3.Schema{
 // with the one error shape (rest/errors.go).
 var errorStatuses = []int{
 	http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
-	http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
+	http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity,
 	http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusServiceUnavailable,
 }
 
