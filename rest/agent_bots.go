@@ -103,9 +103,7 @@ func (a *API) setInboxAgentBot(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		AgentBot *flexInt `json:"agent_bot"`
-	}
+	var req inboxAgentBotRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}

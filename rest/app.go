@@ -12,6 +12,9 @@ import (
 // API is the REST surface over the operations.
 type API struct {
 	svc *ops.Service
+	// docs is the OpenAPI document of the routes, built from the route
+	// table when they are mounted.
+	docs *apiDocs
 }
 
 // NewApp returns a Fiber app configured as every part of the server needs it:
@@ -38,7 +41,15 @@ func NewApp(bodyLimit int) *fiber.App {
 // Mount registers the REST routes on app.
 func Mount(app *fiber.App, svc *ops.Service) {
 	a := &API{svc: svc}
-	a.routes(app)
+	book := &routeBook{}
+	a.routes(app, book)
+	docs, err := newAPIDocs(book)
+	if err != nil {
+		// The route table describes itself; a description that does not
+		// form a valid document is a programming error caught by any test.
+		panic(err)
+	}
+	a.docs = docs
 }
 
 // NotFound registers the catch-all 404; it must come after every route.

@@ -86,9 +86,7 @@ func (a *API) filterContacts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Payload []contacts.FilterCondition `json:"payload"`
-	}
+	var body contactFilterRequest
 	if err := decode(c, "", &body); err != nil {
 		return err
 	}
@@ -179,10 +177,7 @@ func (a *API) createContactInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		InboxID  *flexInt `json:"inbox_id"`
-		SourceID *string  `json:"source_id"`
-	}
+	var req contactInboxRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}
@@ -226,9 +221,7 @@ func (a *API) setContactLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Labels *flexStrings `json:"labels"`
-	}
+	var req labelsRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}
@@ -243,10 +236,7 @@ func (a *API) setContactLabels(c *fiber.Ctx) error {
 }
 
 func (a *API) mergeContacts(c *fiber.Ctx) error {
-	var req struct {
-		BaseContactID   *flexInt `json:"base_contact_id"`
-		MergeeContactID *flexInt `json:"mergee_contact_id"`
-	}
+	var req contactMergeRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}

@@ -126,10 +126,7 @@ func (a *API) toggleConversationStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Status       *string `json:"status"`
-		SnoozedUntil *string `json:"snoozed_until"`
-	}
+	var req toggleStatusRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}
@@ -164,9 +161,7 @@ func (a *API) setConversationLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Labels *flexStrings `json:"labels"`
-	}
+	var req labelsRequest
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}

@@ -244,6 +244,9 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 				}
 				defer res.Body.Close()
 				body, _ := io.ReadAll(res.Body)
+				if msg := openAPIMismatch(t, a, "POST", path, res.StatusCode, res.Header, body); msg != "" {
+					t.Errorf("client %d: the response does not match the OpenAPI document: %s", i, msg)
+				}
 				results[i] = result{res.StatusCode, res.Header.Get("Idempotent-Replayed") == "true", body}
 			}()
 		}

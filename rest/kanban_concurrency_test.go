@@ -108,6 +108,9 @@ func send(a *app, method, path string, body any) (int, string) {
 	}
 	defer res.Body.Close()
 	out, _ := io.ReadAll(res.Body)
+	if msg := openAPIMismatch(a.t, a, method, path, res.StatusCode, res.Header, out); msg != "" {
+		a.t.Errorf("%s %s: the response does not match the OpenAPI document: %s", method, path, msg)
+	}
 	return res.StatusCode, string(out)
 }
 

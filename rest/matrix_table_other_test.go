@@ -79,6 +79,10 @@ func otherEntries() map[string]mxEntry {
 		"GET /readyz":    {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		"GET /metrics":   {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		"GET /app/login": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		// The API's description is public, as Chatwoot publishes its own: it
+		// holds routes and shapes, no account's data.
+		"GET /api/v1/openapi.json": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /api/docs":            {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		// Each role signs in with its own password; without one it is 401.
 		"POST /app/login": {want: mxRow{o401, oRedirect, oRedirect, oRedirect, oRedirect, o401},
 			body: func(c *mxCell) any {

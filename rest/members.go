@@ -43,10 +43,7 @@ func (a *API) changeInboxMembers(change accounts.MemberChange) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		var req struct {
-			InboxID *flexInt  `json:"inbox_id"`
-			UserIDs *flexInts `json:"user_ids"`
-		}
+		var req inboxMembersRequest
 		if err := decodeMap(m, "", &req); err != nil {
 			return err
 		}

@@ -12,9 +12,7 @@ import (
 )
 
 func (a *API) platformCreateAccount(c *fiber.Ctx) error {
-	var req struct {
-		Name string `json:"name"`
-	}
+	var req accountCreateRequest
 	if err := decode(c, "account", &req); err != nil {
 		return err
 	}
@@ -38,11 +36,7 @@ func (a *API) platformShowAccount(c *fiber.Ctx) error {
 }
 
 func (a *API) platformCreateUser(c *fiber.Ctx) error {
-	var req struct {
-		Name     string `json:"name"`
-		Email    string `json:"email"`
-		Password string `json:"password"`
-	}
+	var req userCreateRequest
 	if err := decode(c, "user", &req); err != nil {
 		return err
 	}
@@ -122,11 +116,7 @@ func (a *API) platformUpdateAccount(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Name   *string `json:"name"`
-		Locale *string `json:"locale"`
-		Status *string `json:"status"`
-	}
+	var req accountUpdateRequest
 	if err := decode(c, "account", &req); err != nil {
 		return err
 	}

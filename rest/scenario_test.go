@@ -394,6 +394,7 @@ func doRequest(t *testing.T, a *app, rq request) *response {
 			r.JSON = v
 		}
 	}
+	checkOpenAPI(t, a, r, rq.method, rq.path)
 	return r
 }
 

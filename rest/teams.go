@@ -133,9 +133,7 @@ func (a *API) changeTeamMembers(change accounts.MemberChange) fiber.Handler {
 
 // userIDs reads the user_ids list of a member request; it is required.
 func userIDs(c *fiber.Ctx) ([]int, error) {
-	var req struct {
-		UserIDs *flexInts `json:"user_ids"`
-	}
+	var req userIDsRequest
 	if err := decode(c, "", &req); err != nil {
 		return nil, err
 	}
