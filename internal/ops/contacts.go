@@ -336,8 +336,11 @@ func (s *Service) ContactShaped(ctx context.Context, id int, shape ContactShape)
 	return ct, notFound(err, "Contact")
 }
 
+// withInbox loads contact inboxes with their inbox, each contact's by id.
+// Ordered by contact first, a page's contact inboxes come straight from the
+// (contact_id, account_id) index, without a sort.
 func withInbox(q *ent.ContactInboxQuery) {
-	q.WithInbox().Order(ent.Asc(contactinbox.FieldID))
+	q.WithInbox().Order(ent.Asc(contactinbox.FieldContactID), ent.Asc(contactinbox.FieldID))
 }
 
 // DeleteContact deletes a contact with its conversations (administrators
@@ -400,19 +403,6 @@ func hasLabel(label string) predicate.Contact {
 	return func(s *sql.Selector) {
 		s.Where(sqljson.ValueContains(s.C(contact.FieldLabels), label))
 	}
-}
-
-// SearchContacts finds contacts whose name, e-mail, phone number or
-// identifier contain q (ignoring case).
-func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) (*Page[*ent.Contact], error) {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return nil, apperr.Invalid("Specify search string with parameter q", "q")
-	}
-	// search_text is the lower-cased name, e-mail, phone and identifier in one
-	// column, trigram-indexed on PostgreSQL.
-	match := contact.SearchTextContains(strings.ToLower(q))
-	return s.contactPage(ctx, []predicate.Contact{match}, sort, page)
 }
 
 func (s *Service) contactPage(ctx context.Context, preds []predicate.Contact, sort string, page int) (*Page[*ent.Contact], error) {
