@@ -102,7 +102,7 @@ func (r *replayer) contactInboxes(ctx context.Context, contacts []int64) error {
 	}
 	list, args := in(contacts)
 	_, err := r.ids(ctx, r.db, `SELECT ci.*, i.* FROM contact_inboxes ci JOIN inboxes i ON i.id = ci.inbox_id
-		WHERE ci.contact_id IN (`+list+`) AND ci.account_id = ? ORDER BY ci.id`, append(args, r.w.accountID)...)
+		WHERE ci.contact_id IN (`+list+`) AND ci.account_id = ? ORDER BY ci.contact_id, ci.id`, append(args, r.w.accountID)...)
 	return err
 }
 
