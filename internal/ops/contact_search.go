@@ -29,7 +29,9 @@ func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) 
 	if err != nil {
 		return nil, err
 	}
-	page = clampPage(page)
+	if page < 1 {
+		page = 1
+	}
 	offset := pageOffset(page, ContactsPerPage)
 	total, err := s.countMatches(ctx, q, offset)
 	if err != nil {
@@ -44,7 +46,7 @@ func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) 
 		return nil, apperr.From(err)
 	}
 	return &Page[*ent.Contact]{
-		Items: items, Total: total, Page: page,
+		Items: items, Total: total, AtLeast: total == offset+SearchCountWindow, Page: page,
 		HasMore: offset+len(items) < total,
 	}, nil
 }
