@@ -28,7 +28,7 @@ func (c *Console) contacts(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list := views.ContactList{Nav: nav, Query: q, Total: p.Total, Page: p.Page, HasMore: p.HasMore}
+	list := views.ContactList{Nav: nav, Query: q, Total: p.Total, AtLeast: p.AtLeast, Page: p.Page, HasMore: p.HasMore}
 	for _, ct := range p.Items {
 		list.Rows = append(list.Rows, views.ContactRow{
 			ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), PhoneNumber: deref(ct.PhoneNumber), Labels: ct.Labels,

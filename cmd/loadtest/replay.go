@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+
+	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/contactsearch"
 )
 
 // A replay sends a route's essential statements straight through
@@ -99,7 +102,7 @@ func (r *replayer) contactInboxes(ctx context.Context, contacts []int64) error {
 	}
 	list, args := in(contacts)
 	_, err := r.ids(ctx, r.db, `SELECT ci.*, i.* FROM contact_inboxes ci JOIN inboxes i ON i.id = ci.inbox_id
-		WHERE ci.contact_id IN (`+list+`) AND ci.account_id = ? ORDER BY ci.id`, append(args, r.w.accountID)...)
+		WHERE ci.contact_id IN (`+list+`) AND ci.account_id = ? ORDER BY ci.contact_id, ci.id`, append(args, r.w.accountID)...)
 	return err
 }
 
@@ -135,12 +138,29 @@ func replayListContacts(ctx context.Context, r *replayer, rng *rand.Rand) error 
 	return r.contactInboxes(ctx, ids)
 }
 
+// replaySearchContacts counts a window of matches, then reads the page as
+// the route does (internal/contactsearch): on SQLite through the FTS5
+// trigram table, or for a term with a full window by walking the contacts in
+// recent-activity order with LIKE; on PostgreSQL with LIKE, which the
+// planner serves with the trigram or the recent-activity index.
 func replaySearchContacts(ctx context.Context, r *replayer, rng *rand.Rand) error {
-	like := "%" + strings.ToLower(searchTerm(rng)) + "%"
-	if _, err := r.ids(ctx, r.db, `SELECT COUNT(*) FROM contacts WHERE account_id = ? AND search_text LIKE ?`, r.w.accountID, like); err != nil {
+	term := strings.ToLower(searchTerm(rng))
+	from, match, arg := `contacts`, `contacts.search_text LIKE ?`, any("%"+term+"%")
+	fts := !r.postgres
+	if fts {
+		from = `contacts JOIN ` + contactsearch.Table + ` ON ` + contactsearch.Table + `.rowid = contacts.id`
+		match, arg = contactsearch.Table+` MATCH ?`, `"`+term+`"`
+	}
+	window, err := r.ids(ctx, r.db, `SELECT contacts.id FROM `+from+` WHERE contacts.account_id = ? AND `+match+` LIMIT ?`,
+		r.w.accountID, arg, contacts.SearchCountWindow)
+	if err != nil {
 		return err
 	}
-	ids, err := r.ids(ctx, r.db, `SELECT * FROM contacts WHERE account_id = ? AND search_text LIKE ?`+recentFirst+` LIMIT 15`, r.w.accountID, like)
+	if fts && len(window) == contacts.SearchCountWindow {
+		from, match, arg = `contacts`, `contacts.search_text LIKE ?`, "%"+term+"%"
+	}
+	ids, err := r.ids(ctx, r.db, `SELECT contacts.* FROM `+from+` WHERE contacts.account_id = ? AND `+match+
+		` ORDER BY contacts.last_activity_at DESC NULLS LAST, contacts.id DESC LIMIT 15`, r.w.accountID, arg)
 	if err != nil {
 		return err
 	}

@@ -75,13 +75,19 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 	w.inboxID = ib.ID
 	sys := core.AsSeeding(ctx)
 	rng := rand.New(rand.NewPCG(13, 2026))
-	if err := seedContacts(sys, raw.Client, w, sz.contacts, rng, progress); err != nil {
+	err = withoutIndexes(ctx, raw, progress, []string{"contacts", "contact_inboxes"}, func() error {
+		return seedContacts(sys, raw.Client, w, sz.contacts, rng, progress)
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := seedConversations(sys, raw.Client, w, sz.conversations, progress); err != nil {
 		return nil, err
 	}
-	if err := seedMessages(sys, raw.Client, w, sz.messages, rng, progress); err != nil {
+	err = withoutIndexes(ctx, raw, progress, []string{"messages"}, func() error {
+		return seedMessages(sys, raw.Client, w, sz.messages, rng, progress)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return w, analyze(ctx, raw)

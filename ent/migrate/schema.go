@@ -509,6 +509,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{ContactInboxesColumns[7], ContactInboxesColumns[3]},
 			},
+			{
+				Name:    "contactinbox_contact_id_account_id",
+				Unique:  false,
+				Columns: []*schema.Column{ContactInboxesColumns[5], ContactInboxesColumns[6]},
+			},
 		},
 	}
 	// ConversationsColumns holds the columns for the "conversations" table.

@@ -67,19 +67,6 @@ func hasLabel(label string) predicate.Contact {
 	}
 }
 
-// SearchContacts finds contacts whose name, e-mail, phone number or
-// identifier contain q (ignoring case).
-func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) (*core.Page[*ent.Contact], error) {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return nil, apperr.Invalid("Specify search string with parameter q", "q")
-	}
-	// search_text is the lower-cased name, e-mail, phone and identifier in one
-	// column, trigram-indexed on PostgreSQL.
-	match := contact.SearchTextContains(strings.ToLower(q))
-	return s.contactPage(ctx, []predicate.Contact{match}, sort, page)
-}
-
 func (s *Service) contactPage(ctx context.Context, preds []predicate.Contact, sort string, page int) (*core.Page[*ent.Contact], error) {
 	order, err := contactOrder(sort)
 	if err != nil {

@@ -262,8 +262,11 @@ func (s *Service) ContactShaped(ctx context.Context, id int, shape ContactShape)
 	return ct, core.NotFound(err, "Contact")
 }
 
+// withInbox loads contact inboxes with their inbox, each contact's by id.
+// Ordered by contact first, a page's contact inboxes come straight from the
+// (contact_id, account_id) index, without a sort.
 func withInbox(q *ent.ContactInboxQuery) {
-	q.WithInbox().Order(ent.Asc(contactinbox.FieldID))
+	q.WithInbox().Order(ent.Asc(contactinbox.FieldContactID), ent.Asc(contactinbox.FieldID))
 }
 
 // DeleteContact deletes a contact with its conversations (administrators

@@ -2,8 +2,11 @@ package core
 
 // Page is one page of a list and where it stands in the whole.
 type Page[T any] struct {
-	Items   []T
-	Total   int
+	Items []T
+	Total int
+	// AtLeast says Total is a lower bound: contact search stops counting
+	// (contacts.SearchCountWindow).
+	AtLeast bool
 	Page    int
 	HasMore bool
 }

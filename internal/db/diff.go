@@ -22,6 +22,7 @@ func (d *DB) diffOptions(dir migrate.Dir, mode entschema.Mode) []entschema.Migra
 		entschema.WithDropColumn(true),
 		entschema.WithDropIndex(true),
 		entschema.WithErrNoPlan(true),
+		entschema.WithDiffHook(keepHandWritten),
 	}
 }
 

@@ -328,7 +328,8 @@ func (d *DB) begin(ctx context.Context, conn *sql.Conn) (tx *sql.Tx, commit, rol
 // start ran before there were versioned migrations: it runs it one last
 // time (with pg_trgm, as it did), so the database has the schema of ent's
 // current code, which the migration files match (TestMigrationsMatchSchema),
-// and records a baseline revision at the last file. It returns that file's
+// runs the hand-written files again for what ent cannot declare, and records
+// a baseline revision at the last file. It returns that file's
 // version.
 func (d *DB) adopt(ctx context.Context, conn *sql.Conn, files []migrate.File) (string, error) {
 	if len(files) == 0 {
@@ -347,7 +348,11 @@ func (d *DB) adopt(ctx context.Context, conn *sql.Conn, files []migrate.File) (s
 	if err != nil {
 		return "", err
 	}
-	rrw, err := d.revisionsIn(ctx, tx)
+	err = d.replayHandWritten(ctx, tx, files)
+	var rrw *revisions
+	if err == nil {
+		rrw, err = d.revisionsIn(ctx, tx)
+	}
 	if err == nil {
 		err = rrw.WriteRevision(ctx, &migrate.Revision{Version: last.Version(), Description: last.Desc(),
 			Type: migrate.RevisionTypeBaseline, ExecutedAt: time.Now(), OperatorVersion: operatorVersion})

@@ -10,8 +10,10 @@ import (
 	"entgo.io/ent/dialect"
 
 	entmigrate "github.com/switchboard/switchboard/ent/migrate"
+	"github.com/switchboard/switchboard/internal/contactsearch"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
@@ -71,10 +73,14 @@ func TestMigrationsMatchSchema(t *testing.T) {
 		for _, tb := range entmigrate.Tables {
 			want = append(want, tb.Name)
 		}
+		if migrated.Dialect == dialect.SQLite {
+			want = append(want, db.HandWrittenTables...)
+		}
 		slices.Sort(want)
 		if !slices.Equal(tables, want) {
-			t.Errorf("the migrations make tables %v, ent/schema has (with %s) %v", tables, db.RevisionTable, want)
+			t.Errorf("the migrations make tables %v, ent/schema has (with %s and the hand-written ones) %v", tables, db.RevisionTable, want)
 		}
+		expectHandWritten(t, migrated)
 
 		empty := open(t, e.NewEmptyURL(t))
 		wrote, err := empty.PlanMigration(ctx, withFiles(t, empty), "drift")
@@ -88,6 +94,23 @@ func TestMigrationsMatchSchema(t *testing.T) {
 			}
 		}
 	})
+}
+
+// expectHandWritten checks that the objects of the hand-written migrations
+// are there: a later migration that rebuilds a table on SQLite (copy, drop,
+// rename) drops its triggers, and must make them again.
+func expectHandWritten(t *testing.T, d *db.DB) {
+	t.Helper()
+	q, names := `SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = ?`, contactsearch.SQLiteTriggers
+	if d.Dialect == dialect.Postgres {
+		q, names = `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`, db.HandWrittenIndexes
+	}
+	for _, name := range names {
+		var n int
+		if err := d.SQL.QueryRow(q, name).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s, made by a hand-written migration, is missing (%d, %v)", name, n, err)
+		}
+	}
 }
 
 func tableNames(t *testing.T, d *db.DB) []string {
@@ -218,6 +241,10 @@ func TestLegacyDatabaseIsAdopted(t *testing.T) {
 		if _, err := d.SQL.Exec(`INSERT INTO accounts (created_at, updated_at, name) VALUES (` + now + `, ` + now + `, 'Old')`); err != nil {
 			t.Fatal(err)
 		}
+		old, err := d.Client.Contact.Create().SetAccountID(1).SetName("Old Contact").Save(viewer.SystemContext(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
 		st, err := d.MigrationStatus(ctx, migrations(t, d))
 		if err != nil || st.State != db.Legacy {
 			t.Fatalf("auto-migrated database: %v, %v; want made before versioned migrations", st, err)
@@ -232,6 +259,12 @@ func TestLegacyDatabaseIsAdopted(t *testing.T) {
 		var n int
 		if err := d.SQL.QueryRow(`SELECT count(*) FROM accounts WHERE name = 'Old'`).Scan(&n); err != nil || n != 1 {
 			t.Errorf("the old account is gone (%d, %v)", n, err)
+		}
+		expectHandWritten(t, d)
+		sys := viewer.SystemContext(ctx)
+		found, err := d.Client.Contact.Query().Where(contactsearch.Match("old contact", false)).IDs(sys)
+		if err != nil || !slices.Equal(found, []int{old.ID}) {
+			t.Errorf("searching the old contact after adoption finds %v (%v), want [%d]", found, err, old.ID)
 		}
 	})
 }

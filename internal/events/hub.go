@@ -81,6 +81,7 @@ type Hub struct {
 	mu    sync.Mutex
 	subs  map[int]map[*Subscription]struct{}
 	funcs map[int]map[*func(Event)]struct{} // Listen's callbacks
+	all   map[*func(Event)]struct{}         // ListenAll's callbacks
 	seq   map[int]uint64                    // last sequence number per account
 	relay *relay
 	// dropped counts listeners dropped for being too slow, gaps the times
@@ -144,6 +145,9 @@ func (h *Hub) Deliver(e Event) {
 		}
 	}
 	for f := range h.funcs[e.AccountID] {
+		(*f)(e)
+	}
+	for f := range h.all {
 		(*f)(e)
 	}
 }

@@ -23,16 +23,12 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound"
 )
 
-const (
-	// pollInterval bounds how late a runner notices work it was not woken
-	// for (another instance's rows, retries coming due).
-	pollInterval = 500 * time.Millisecond
-	batchSize    = 32
-)
+const batchSize = 32
 
 // Options tune a runner; zero fields take the defaults.
 type Options struct {
@@ -44,6 +40,9 @@ type Options struct {
 	// Lease is how long a claim holds a row without renewal (0:
 	// DefaultLease); it is renewed every third of it while the job runs.
 	Lease time.Duration
+	// IdleCheck is the longest the runner sleeps without a wake (0: one
+	// second); each check is one statement.
+	IdleCheck time.Duration
 }
 
 const (
@@ -63,9 +62,11 @@ type Runner struct {
 	retries  Retries
 	grace    time.Duration
 	lease    time.Duration
-	now      func() time.Time
-	wake     chan struct{}
-	wg       sync.WaitGroup
+	// idleCheck: see Options.IdleCheck.
+	idleCheck time.Duration
+	now       func() time.Time
+	wake      chan struct{}
+	wg        sync.WaitGroup
 	// jobs counts the running job goroutines (drain waits for them).
 	jobs sync.WaitGroup
 	// writes, on SQLite, lets one of the runner's writes run at a time:
@@ -119,17 +120,21 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	if o.Lease <= 0 {
 		o.Lease = DefaultLease
 	}
+	if o.IdleCheck <= 0 {
+		o.IdleCheck = idleCheck
+	}
 	r := &Runner{
-		db:       database,
-		svc:      svc,
-		retries:  o.Retries,
-		grace:    o.Grace,
-		lease:    o.Lease,
-		http:     outbound.NewClient(10 * time.Second),
-		channels: channels,
-		now:      func() time.Time { return time.Now().UTC() },
-		wake:     make(chan struct{}, 1),
-		inflight: newInflight(),
+		db:        database,
+		svc:       svc,
+		retries:   o.Retries,
+		grace:     o.Grace,
+		lease:     o.Lease,
+		idleCheck: o.IdleCheck,
+		http:      outbound.NewClient(10 * time.Second),
+		channels:  channels,
+		now:       func() time.Time { return time.Now().UTC() },
+		wake:      make(chan struct{}, 1),
+		inflight:  newInflight(),
 	}
 	r.metrics = newMetrics(r)
 	if database.Dialect != dialect.Postgres {
@@ -169,12 +174,19 @@ func (r *Runner) allKinds(postgres bool) []kind {
 }
 
 // Wake tells the runner new work may be due (after a commit, or a worker
-// came free).
+// came free): it reads when each kind is next due again.
 func (r *Runner) Wake() {
 	select {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// WakeOnEvents wakes the runner with every event hub delivers until cancel
+// is called: with PostgreSQL's relay, the changes of every instance, so one
+// made elsewhere is seen at once rather than at the next idle check.
+func (r *Runner) WakeOnEvents(hub *events.Hub) (cancel func()) {
+	return hub.ListenAll(func(events.Event) { r.Wake() })
 }
 
 // Start runs the loop until ctx ends, then gives running jobs the grace
@@ -201,12 +213,15 @@ func (r *Runner) Start(ctx context.Context) {
 // Wait blocks until the runner started by Start has stopped.
 func (r *Runner) Wait() { r.wg.Wait() }
 
+// loop runs passes until ctx ends. Between passes it sleeps until the
+// earliest due row, a wake, or idleCheck, whichever comes first: an idle
+// runner costs one statement per idleCheck.
 func (r *Runner) loop(ctx, jobCtx context.Context) {
 	for {
 		r.reportAlive()
-		r.claimAndStart(ctx, jobCtx)
+		wait := r.pass(ctx, jobCtx)
 		r.runIdleAutomations(ctx)
-		t := time.NewTimer(r.untilNextSchedule(ctx))
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -218,42 +233,52 @@ func (r *Runner) loop(ctx, jobCtx context.Context) {
 	}
 }
 
-// untilNextSchedule is how long the runner may sleep: until the earliest
-// schedule is due (a schedule fires on time, not on the next poll), and no
-// longer than the poll interval (work of other instances, retries).
-func (r *Runner) untilNextSchedule(ctx context.Context) time.Duration {
-	next, ok := r.svc.NextScheduleDue(ctx)
-	if !ok {
-		return pollInterval
+// pass reads when each kind is next due (one statement), claims the kinds
+// that are due, and returns how long the loop may sleep.
+func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
+	due, err := r.nextDue(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			slog.Error("reading when jobs are due", "err", err)
+		}
+		return r.idleCheck
 	}
-	return min(max(next.Sub(r.now()), 0), pollInterval)
+	now := r.now()
+	// A kind due now may keep due rows after its claims: rows of busy keys,
+	// rows behind an earlier one of their order, more rows than free
+	// workers. A finishing job wakes the loop for them, or idleCheck.
+	waiting := make([]bool, len(r.kinds))
+	for i, k := range r.kinds {
+		if !due[i].IsZero() && !due[i].After(now) {
+			waiting[i] = true
+			r.claimAndStart(ctx, jobCtx, k)
+		}
+	}
+	return r.sleepFor(due, waiting)
 }
 
-// claimAndStart claims due jobs of each kind while it has free workers,
-// and starts them. It does not wait for them: a finishing job wakes the
-// loop.
-func (r *Runner) claimAndStart(ctx, jobCtx context.Context) {
-	for _, k := range r.kinds {
-		for ctx.Err() == nil {
-			free := r.inflight.free(k)
-			if free == 0 {
-				break
+// claimAndStart claims due jobs of k while it has free workers, and starts
+// them. It does not wait for them: a finishing job wakes the loop.
+func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) {
+	for ctx.Err() == nil {
+		free := r.inflight.free(k)
+		if free == 0 {
+			return
+		}
+		claimed, err := r.claim(ctx, k, min(free, batchSize), r.inflight.saturated(k))
+		if err != nil {
+			if ctx.Err() == nil {
+				slog.Error("claiming jobs", "table", k.table, "err", err)
 			}
-			claimed, err := r.claim(ctx, k, min(free, batchSize), r.inflight.saturated(k))
-			if err != nil {
-				if ctx.Err() == nil {
-					slog.Error("claiming jobs", "table", k.table, "err", err)
-				}
-				break
+			return
+		}
+		for _, j := range claimed {
+			if r.inflight.add(k, j) {
+				r.start(jobCtx, k, j)
 			}
-			for _, j := range claimed {
-				if r.inflight.add(k, j) {
-					r.start(jobCtx, k, j)
-				}
-			}
-			if len(claimed) < min(free, batchSize) {
-				break
-			}
+		}
+		if len(claimed) < min(free, batchSize) {
+			return
 		}
 	}
 }

@@ -137,6 +137,7 @@ func New(cfg Config, database *db.DB) *Server {
 	// Running jobs get the time requests get at shutdown (both at once).
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout})
 	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
+	s.Jobs.WakeOnEvents(s.Events)
 	s.Jobs.Start(ctx)
 	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
 	health.Mount(s.App)

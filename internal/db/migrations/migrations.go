@@ -2,6 +2,9 @@
 // per engine, with Atlas's atlas.sum guarding each against edits. They are
 // generated from ent/schema by `go run ./internal/db/migrategen -name NAME`
 // (hand-written ones: -blank NAME, then -hash) and embedded in the binary.
+// A hand-written file keeps the header -blank writes ("-- Hand-written") and
+// is safe to run again; what it makes that ent/schema does not declare is
+// named in internal/db/handwritten.go.
 package migrations
 
 import (
