@@ -49,26 +49,36 @@ func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error
 
 // MarkDelivered records that the channel accepted a message.
 func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) error {
-	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, _ *ent.Message) {
+	return s.finishDelivery(ctx, id, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne, m *ent.Message) error {
 		u.SetStatus(message.StatusDelivered)
-		if sourceID != "" {
-			u.SetSourceID(sourceID)
+		if sourceID == "" {
+			return nil
 		}
+		// The channel's id names one message of the inbox: should a
+		// provider answer an id it gave before, the message is still
+		// delivered (a retry would send it again), without the id.
+		taken, err := c.Message.Query().Where(message.InboxID(m.InboxID), message.SourceID(sourceID), message.IDNEQ(m.ID)).Exist(ctx)
+		if err != nil || taken {
+			return err
+		}
+		u.SetSourceID(sourceID)
+		return nil
 	})
 }
 
 // MarkFailed records that a message could not be delivered, with the reason
 // in content_attributes.external_error (as Chatwoot).
 func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
-	return s.finishDelivery(ctx, id, func(u *ent.MessageUpdateOne, m *ent.Message) {
+	return s.finishDelivery(ctx, id, func(_ context.Context, _ *ent.Client, u *ent.MessageUpdateOne, m *ent.Message) error {
 		u.SetStatus(message.StatusFailed).SetDeliveryError(reason).
 			SetContentAttributes(core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
+		return nil
 	})
 }
 
 // finishDelivery ends a message's delivery and emits message_updated, in one
 // transaction.
-func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.MessageUpdateOne, *ent.Message)) error {
+func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.Context, *ent.Client, *ent.MessageUpdateOne, *ent.Message) error) error {
 	ctx = core.AsBackgroundWork(ctx)
 	return s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		m, err := c.Message.Get(ctx, id)
@@ -76,7 +86,9 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(*ent.Mess
 			return err
 		}
 		u := c.Message.UpdateOne(m).ClearNextDeliveryAt().AddDeliveryAttempts(1)
-		set(u, m)
+		if err := set(ctx, c, u, m); err != nil {
+			return err
+		}
 		if m, err = u.Save(ctx); err != nil {
 			return err
 		}

@@ -205,3 +205,31 @@ func TestRecordReceiptMovesStatusForwardOnly(t *testing.T) {
 		}
 	})
 }
+
+// A channel that answers an id it gave another message before still
+// delivers this one: it is recorded delivered without the id (a retry would
+// send it to the customer again), and the first keeps it.
+func TestMarkDeliveredWithAnIdGivenBefore(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		f := newInbound(t, e, false)
+		in, _ := f.receive(t, "wamid.in", "Hello")
+		sys := core.AsBackgroundWork(context.Background())
+		outgoing := func(text string) *ent.Message {
+			return f.svc.DB.Message.Create().SetAccountID(f.inbox.AccountID).SetConversationID(in.ConversationID).
+				SetInboxID(f.inbox.ID).SetContent(text).SetMessageType(message.MessageTypeOutgoing).SaveX(sys)
+		}
+		first, second := outgoing("one"), outgoing("two")
+		for _, m := range []*ent.Message{first, second} {
+			if err := f.svc.MarkDelivered(context.Background(), m.ID, "wamid.same"); err != nil {
+				t.Fatalf("marking %d delivered: %v", m.ID, err)
+			}
+		}
+		a, b := f.svc.DB.Message.GetX(sys, first.ID), f.svc.DB.Message.GetX(sys, second.ID)
+		if a.Status != message.StatusDelivered || a.SourceID == nil || *a.SourceID != "wamid.same" {
+			t.Errorf("the first message is %s with id %v, want delivered with wamid.same", a.Status, a.SourceID)
+		}
+		if b.Status != message.StatusDelivered || b.SourceID != nil {
+			t.Errorf("the second message is %s with id %v, want delivered without an id", b.Status, b.SourceID)
+		}
+	})
+}
