@@ -235,3 +235,29 @@ func TestNotifyPayloadErrorIsKept(t *testing.T) {
 		t.Errorf("builds %d, listeners' errors %v; want 1 build and %v twice", builds, errs, errBuild)
 	}
 }
+
+// The changes of one transaction reach the live hub in the order they were
+// made, all at its commit.
+func TestNotifyPublishesATransactionsChangesInOrder(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		r := newNotifyRig(t, e)
+		kinds := []events.Kind{events.ContactCreated, events.ConversationCreated, events.MessageCreated, events.MessageUpdated}
+		err := r.core.InTx(r.ctx, func(ctx context.Context, c *ent.Client) error {
+			for _, k := range kinds {
+				if err := r.core.Notify(ctx, c, core.Change{Event: events.Event{AccountID: 1, Kind: k}}); err != nil {
+					return err
+				}
+			}
+			if got := r.published(); len(got) != 0 {
+				t.Errorf("published %v before the commit", got)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.published(); !reflect.DeepEqual(got, kinds) {
+			t.Errorf("published %v, want %v", got, kinds)
+		}
+	})
+}
