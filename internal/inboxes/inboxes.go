@@ -2,6 +2,7 @@ package inboxes
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/outbound"
 )
 
 // InboxInput carries the inbox fields of a create or update; nil means "not
@@ -150,7 +152,9 @@ func applyInboxBehaviour(in InboxInput, m inboxBehaviour) {
 	}
 }
 
+// validHTTPURL reports whether s is an absolute http(s) URL with a host, as
+// the outbound check parses URLs. Its address is not checked: the service
+// never calls a widget's website, which may well be on an intranet.
 func validHTTPURL(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	return (strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")) && len(s) > len("https://")
+	return !errors.Is(outbound.CheckURL(s), outbound.ErrNotHTTP)
 }
