@@ -39,12 +39,14 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 
 	stdsql "database/sql"
@@ -103,6 +105,8 @@ type Client struct {
 	Label *LabelClient
 	// Message is the client for interacting with the Message builders.
 	Message *MessageClient
+	// MessageDeliveryAttempt is the client for interacting with the MessageDeliveryAttempt builders.
+	MessageDeliveryAttempt *MessageDeliveryAttemptClient
 	// PlatformToken is the client for interacting with the PlatformToken builders.
 	PlatformToken *PlatformTokenClient
 	// ScheduledMessage is the client for interacting with the ScheduledMessage builders.
@@ -115,6 +119,8 @@ type Client struct {
 	User *UserClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
+	// WebhookDeliveryAttempt is the client for interacting with the WebhookDeliveryAttempt builders.
+	WebhookDeliveryAttempt *WebhookDeliveryAttemptClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
 	WebhookSubscription *WebhookSubscriptionClient
 	// additional fields for node api
@@ -154,12 +160,14 @@ func (c *Client) init() {
 	c.KanbanItem = NewKanbanItemClient(c.config)
 	c.Label = NewLabelClient(c.config)
 	c.Message = NewMessageClient(c.config)
+	c.MessageDeliveryAttempt = NewMessageDeliveryAttemptClient(c.config)
 	c.PlatformToken = NewPlatformTokenClient(c.config)
 	c.ScheduledMessage = NewScheduledMessageClient(c.config)
 	c.Team = NewTeamClient(c.config)
 	c.TeamMember = NewTeamMemberClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
+	c.WebhookDeliveryAttempt = NewWebhookDeliveryAttemptClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
 
@@ -277,12 +285,14 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		KanbanItem:                NewKanbanItemClient(cfg),
 		Label:                     NewLabelClient(cfg),
 		Message:                   NewMessageClient(cfg),
+		MessageDeliveryAttempt:    NewMessageDeliveryAttemptClient(cfg),
 		PlatformToken:             NewPlatformTokenClient(cfg),
 		ScheduledMessage:          NewScheduledMessageClient(cfg),
 		Team:                      NewTeamClient(cfg),
 		TeamMember:                NewTeamMemberClient(cfg),
 		User:                      NewUserClient(cfg),
 		WebhookDelivery:           NewWebhookDeliveryClient(cfg),
+		WebhookDeliveryAttempt:    NewWebhookDeliveryAttemptClient(cfg),
 		WebhookSubscription:       NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
@@ -327,12 +337,14 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		KanbanItem:                NewKanbanItemClient(cfg),
 		Label:                     NewLabelClient(cfg),
 		Message:                   NewMessageClient(cfg),
+		MessageDeliveryAttempt:    NewMessageDeliveryAttemptClient(cfg),
 		PlatformToken:             NewPlatformTokenClient(cfg),
 		ScheduledMessage:          NewScheduledMessageClient(cfg),
 		Team:                      NewTeamClient(cfg),
 		TeamMember:                NewTeamMemberClient(cfg),
 		User:                      NewUserClient(cfg),
 		WebhookDelivery:           NewWebhookDeliveryClient(cfg),
+		WebhookDeliveryAttempt:    NewWebhookDeliveryAttemptClient(cfg),
 		WebhookSubscription:       NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
@@ -368,8 +380,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
 		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
 		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
-		c.Label, c.Message, c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember,
-		c.User, c.WebhookDelivery, c.WebhookSubscription,
+		c.Label, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
+		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
+		c.WebhookDeliveryAttempt, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -384,8 +397,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
 		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
 		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
-		c.Label, c.Message, c.PlatformToken, c.ScheduledMessage, c.Team, c.TeamMember,
-		c.User, c.WebhookDelivery, c.WebhookSubscription,
+		c.Label, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
+		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
+		c.WebhookDeliveryAttempt, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -442,6 +456,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Label.mutate(ctx, m)
 	case *MessageMutation:
 		return c.Message.mutate(ctx, m)
+	case *MessageDeliveryAttemptMutation:
+		return c.MessageDeliveryAttempt.mutate(ctx, m)
 	case *PlatformTokenMutation:
 		return c.PlatformToken.mutate(ctx, m)
 	case *ScheduledMessageMutation:
@@ -454,6 +470,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.User.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
+	case *WebhookDeliveryAttemptMutation:
+		return c.WebhookDeliveryAttempt.mutate(ctx, m)
 	case *WebhookSubscriptionMutation:
 		return c.WebhookSubscription.mutate(ctx, m)
 	default:
@@ -4691,6 +4709,22 @@ func (c *MessageClient) QueryAttachments(_m *Message) *AttachmentQuery {
 	return query
 }
 
+// QueryAttemptLog queries the attempt_log edge of a Message.
+func (c *MessageClient) QueryAttemptLog(_m *Message) *MessageDeliveryAttemptQuery {
+	query := (&MessageDeliveryAttemptClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(message.Table, message.FieldID, id),
+			sqlgraph.To(messagedeliveryattempt.Table, messagedeliveryattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, message.AttemptLogTable, message.AttemptLogColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *MessageClient) Hooks() []Hook {
 	hooks := c.hooks.Message
@@ -4714,6 +4748,172 @@ func (c *MessageClient) mutate(ctx context.Context, m *MessageMutation) (Value, 
 		return (&MessageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Message mutation op: %q", m.Op())
+	}
+}
+
+// MessageDeliveryAttemptClient is a client for the MessageDeliveryAttempt schema.
+type MessageDeliveryAttemptClient struct {
+	config
+}
+
+// NewMessageDeliveryAttemptClient returns a client for the MessageDeliveryAttempt from the given config.
+func NewMessageDeliveryAttemptClient(c config) *MessageDeliveryAttemptClient {
+	return &MessageDeliveryAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `messagedeliveryattempt.Hooks(f(g(h())))`.
+func (c *MessageDeliveryAttemptClient) Use(hooks ...Hook) {
+	c.hooks.MessageDeliveryAttempt = append(c.hooks.MessageDeliveryAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `messagedeliveryattempt.Intercept(f(g(h())))`.
+func (c *MessageDeliveryAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MessageDeliveryAttempt = append(c.inters.MessageDeliveryAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a MessageDeliveryAttempt entity.
+func (c *MessageDeliveryAttemptClient) Create() *MessageDeliveryAttemptCreate {
+	mutation := newMessageDeliveryAttemptMutation(c.config, OpCreate)
+	return &MessageDeliveryAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MessageDeliveryAttempt entities.
+func (c *MessageDeliveryAttemptClient) CreateBulk(builders ...*MessageDeliveryAttemptCreate) *MessageDeliveryAttemptCreateBulk {
+	return &MessageDeliveryAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MessageDeliveryAttemptClient) MapCreateBulk(slice any, setFunc func(*MessageDeliveryAttemptCreate, int)) *MessageDeliveryAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MessageDeliveryAttemptCreateBulk{err: fmt.Errorf("calling to MessageDeliveryAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MessageDeliveryAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MessageDeliveryAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MessageDeliveryAttempt.
+func (c *MessageDeliveryAttemptClient) Update() *MessageDeliveryAttemptUpdate {
+	mutation := newMessageDeliveryAttemptMutation(c.config, OpUpdate)
+	return &MessageDeliveryAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MessageDeliveryAttemptClient) UpdateOne(_m *MessageDeliveryAttempt) *MessageDeliveryAttemptUpdateOne {
+	mutation := newMessageDeliveryAttemptMutation(c.config, OpUpdateOne, withMessageDeliveryAttempt(_m))
+	return &MessageDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MessageDeliveryAttemptClient) UpdateOneID(id int) *MessageDeliveryAttemptUpdateOne {
+	mutation := newMessageDeliveryAttemptMutation(c.config, OpUpdateOne, withMessageDeliveryAttemptID(id))
+	return &MessageDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MessageDeliveryAttempt.
+func (c *MessageDeliveryAttemptClient) Delete() *MessageDeliveryAttemptDelete {
+	mutation := newMessageDeliveryAttemptMutation(c.config, OpDelete)
+	return &MessageDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MessageDeliveryAttemptClient) DeleteOne(_m *MessageDeliveryAttempt) *MessageDeliveryAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MessageDeliveryAttemptClient) DeleteOneID(id int) *MessageDeliveryAttemptDeleteOne {
+	builder := c.Delete().Where(messagedeliveryattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MessageDeliveryAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for MessageDeliveryAttempt.
+func (c *MessageDeliveryAttemptClient) Query() *MessageDeliveryAttemptQuery {
+	return &MessageDeliveryAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMessageDeliveryAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MessageDeliveryAttempt entity by its id.
+func (c *MessageDeliveryAttemptClient) Get(ctx context.Context, id int) (*MessageDeliveryAttempt, error) {
+	return c.Query().Where(messagedeliveryattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MessageDeliveryAttemptClient) GetX(ctx context.Context, id int) *MessageDeliveryAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAccount queries the account edge of a MessageDeliveryAttempt.
+func (c *MessageDeliveryAttemptClient) QueryAccount(_m *MessageDeliveryAttempt) *AccountQuery {
+	query := (&AccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(messagedeliveryattempt.Table, messagedeliveryattempt.FieldID, id),
+			sqlgraph.To(account.Table, account.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, messagedeliveryattempt.AccountTable, messagedeliveryattempt.AccountColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMessage queries the message edge of a MessageDeliveryAttempt.
+func (c *MessageDeliveryAttemptClient) QueryMessage(_m *MessageDeliveryAttempt) *MessageQuery {
+	query := (&MessageClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(messagedeliveryattempt.Table, messagedeliveryattempt.FieldID, id),
+			sqlgraph.To(message.Table, message.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, messagedeliveryattempt.MessageTable, messagedeliveryattempt.MessageColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MessageDeliveryAttemptClient) Hooks() []Hook {
+	hooks := c.hooks.MessageDeliveryAttempt
+	return append(hooks[:len(hooks):len(hooks)], messagedeliveryattempt.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MessageDeliveryAttemptClient) Interceptors() []Interceptor {
+	return c.inters.MessageDeliveryAttempt
+}
+
+func (c *MessageDeliveryAttemptClient) mutate(ctx context.Context, m *MessageDeliveryAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MessageDeliveryAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MessageDeliveryAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MessageDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MessageDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MessageDeliveryAttempt mutation op: %q", m.Op())
 	}
 }
 
@@ -5799,6 +5999,22 @@ func (c *WebhookDeliveryClient) QuerySubscription(_m *WebhookDelivery) *WebhookS
 	return query
 }
 
+// QueryAttemptLog queries the attempt_log edge of a WebhookDelivery.
+func (c *WebhookDeliveryClient) QueryAttemptLog(_m *WebhookDelivery) *WebhookDeliveryAttemptQuery {
+	query := (&WebhookDeliveryAttemptClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, id),
+			sqlgraph.To(webhookdeliveryattempt.Table, webhookdeliveryattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, webhookdelivery.AttemptLogTable, webhookdelivery.AttemptLogColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *WebhookDeliveryClient) Hooks() []Hook {
 	hooks := c.hooks.WebhookDelivery
@@ -5822,6 +6038,172 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 		return (&WebhookDeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown WebhookDelivery mutation op: %q", m.Op())
+	}
+}
+
+// WebhookDeliveryAttemptClient is a client for the WebhookDeliveryAttempt schema.
+type WebhookDeliveryAttemptClient struct {
+	config
+}
+
+// NewWebhookDeliveryAttemptClient returns a client for the WebhookDeliveryAttempt from the given config.
+func NewWebhookDeliveryAttemptClient(c config) *WebhookDeliveryAttemptClient {
+	return &WebhookDeliveryAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhookdeliveryattempt.Hooks(f(g(h())))`.
+func (c *WebhookDeliveryAttemptClient) Use(hooks ...Hook) {
+	c.hooks.WebhookDeliveryAttempt = append(c.hooks.WebhookDeliveryAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhookdeliveryattempt.Intercept(f(g(h())))`.
+func (c *WebhookDeliveryAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebhookDeliveryAttempt = append(c.inters.WebhookDeliveryAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a WebhookDeliveryAttempt entity.
+func (c *WebhookDeliveryAttemptClient) Create() *WebhookDeliveryAttemptCreate {
+	mutation := newWebhookDeliveryAttemptMutation(c.config, OpCreate)
+	return &WebhookDeliveryAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebhookDeliveryAttempt entities.
+func (c *WebhookDeliveryAttemptClient) CreateBulk(builders ...*WebhookDeliveryAttemptCreate) *WebhookDeliveryAttemptCreateBulk {
+	return &WebhookDeliveryAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebhookDeliveryAttemptClient) MapCreateBulk(slice any, setFunc func(*WebhookDeliveryAttemptCreate, int)) *WebhookDeliveryAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebhookDeliveryAttemptCreateBulk{err: fmt.Errorf("calling to WebhookDeliveryAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebhookDeliveryAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebhookDeliveryAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebhookDeliveryAttempt.
+func (c *WebhookDeliveryAttemptClient) Update() *WebhookDeliveryAttemptUpdate {
+	mutation := newWebhookDeliveryAttemptMutation(c.config, OpUpdate)
+	return &WebhookDeliveryAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebhookDeliveryAttemptClient) UpdateOne(_m *WebhookDeliveryAttempt) *WebhookDeliveryAttemptUpdateOne {
+	mutation := newWebhookDeliveryAttemptMutation(c.config, OpUpdateOne, withWebhookDeliveryAttempt(_m))
+	return &WebhookDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebhookDeliveryAttemptClient) UpdateOneID(id int) *WebhookDeliveryAttemptUpdateOne {
+	mutation := newWebhookDeliveryAttemptMutation(c.config, OpUpdateOne, withWebhookDeliveryAttemptID(id))
+	return &WebhookDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebhookDeliveryAttempt.
+func (c *WebhookDeliveryAttemptClient) Delete() *WebhookDeliveryAttemptDelete {
+	mutation := newWebhookDeliveryAttemptMutation(c.config, OpDelete)
+	return &WebhookDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebhookDeliveryAttemptClient) DeleteOne(_m *WebhookDeliveryAttempt) *WebhookDeliveryAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebhookDeliveryAttemptClient) DeleteOneID(id int) *WebhookDeliveryAttemptDeleteOne {
+	builder := c.Delete().Where(webhookdeliveryattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebhookDeliveryAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for WebhookDeliveryAttempt.
+func (c *WebhookDeliveryAttemptClient) Query() *WebhookDeliveryAttemptQuery {
+	return &WebhookDeliveryAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebhookDeliveryAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebhookDeliveryAttempt entity by its id.
+func (c *WebhookDeliveryAttemptClient) Get(ctx context.Context, id int) (*WebhookDeliveryAttempt, error) {
+	return c.Query().Where(webhookdeliveryattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebhookDeliveryAttemptClient) GetX(ctx context.Context, id int) *WebhookDeliveryAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAccount queries the account edge of a WebhookDeliveryAttempt.
+func (c *WebhookDeliveryAttemptClient) QueryAccount(_m *WebhookDeliveryAttempt) *AccountQuery {
+	query := (&AccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdeliveryattempt.Table, webhookdeliveryattempt.FieldID, id),
+			sqlgraph.To(account.Table, account.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookdeliveryattempt.AccountTable, webhookdeliveryattempt.AccountColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDelivery queries the delivery edge of a WebhookDeliveryAttempt.
+func (c *WebhookDeliveryAttemptClient) QueryDelivery(_m *WebhookDeliveryAttempt) *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdeliveryattempt.Table, webhookdeliveryattempt.FieldID, id),
+			sqlgraph.To(webhookdelivery.Table, webhookdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, webhookdeliveryattempt.DeliveryTable, webhookdeliveryattempt.DeliveryColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebhookDeliveryAttemptClient) Hooks() []Hook {
+	hooks := c.hooks.WebhookDeliveryAttempt
+	return append(hooks[:len(hooks):len(hooks)], webhookdeliveryattempt.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebhookDeliveryAttemptClient) Interceptors() []Interceptor {
+	return c.inters.WebhookDeliveryAttempt
+}
+
+func (c *WebhookDeliveryAttemptClient) mutate(ctx context.Context, m *WebhookDeliveryAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebhookDeliveryAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebhookDeliveryAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebhookDeliveryAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebhookDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebhookDeliveryAttempt mutation op: %q", m.Op())
 	}
 }
 
@@ -5998,16 +6380,18 @@ type (
 		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
 		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
 		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
-		Label, Message, PlatformToken, ScheduledMessage, Team, TeamMember, User,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		Label, Message, MessageDeliveryAttempt, PlatformToken, ScheduledMessage, Team,
+		TeamMember, User, WebhookDelivery, WebhookDeliveryAttempt,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		AccessToken, Account, AccountUser, AgentBot, Attachment, AutomationRun,
 		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
 		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
 		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
-		Label, Message, PlatformToken, ScheduledMessage, Team, TeamMember, User,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		Label, Message, MessageDeliveryAttempt, PlatformToken, ScheduledMessage, Team,
+		TeamMember, User, WebhookDelivery, WebhookDeliveryAttempt,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

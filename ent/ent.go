@@ -36,12 +36,14 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
@@ -127,12 +129,14 @@ func checkColumn(t, c string) error {
 			kanbanitem.Table:                kanbanitem.ValidColumn,
 			label.Table:                     label.ValidColumn,
 			message.Table:                   message.ValidColumn,
+			messagedeliveryattempt.Table:    messagedeliveryattempt.ValidColumn,
 			platformtoken.Table:             platformtoken.ValidColumn,
 			scheduledmessage.Table:          scheduledmessage.ValidColumn,
 			team.Table:                      team.ValidColumn,
 			teammember.Table:                teammember.ValidColumn,
 			user.Table:                      user.ValidColumn,
 			webhookdelivery.Table:           webhookdelivery.ValidColumn,
+			webhookdeliveryattempt.Table:    webhookdeliveryattempt.ValidColumn,
 			webhooksubscription.Table:       webhooksubscription.ValidColumn,
 		})
 	})

@@ -27,6 +27,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -34,6 +35,7 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 
 	"entgo.io/ent/dialect/sql"
@@ -44,7 +46,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 31)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 33)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   accesstoken.Table,
@@ -608,6 +610,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   messagedeliveryattempt.Table,
+			Columns: messagedeliveryattempt.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: messagedeliveryattempt.FieldID,
+			},
+		},
+		Type: "MessageDeliveryAttempt",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			messagedeliveryattempt.FieldCreatedAt:      {Type: field.TypeTime, Column: messagedeliveryattempt.FieldCreatedAt},
+			messagedeliveryattempt.FieldUpdatedAt:      {Type: field.TypeTime, Column: messagedeliveryattempt.FieldUpdatedAt},
+			messagedeliveryattempt.FieldAccountID:      {Type: field.TypeInt, Column: messagedeliveryattempt.FieldAccountID},
+			messagedeliveryattempt.FieldAttempt:        {Type: field.TypeInt, Column: messagedeliveryattempt.FieldAttempt},
+			messagedeliveryattempt.FieldStartedAt:      {Type: field.TypeTime, Column: messagedeliveryattempt.FieldStartedAt},
+			messagedeliveryattempt.FieldDurationMs:     {Type: field.TypeInt, Column: messagedeliveryattempt.FieldDurationMs},
+			messagedeliveryattempt.FieldOutcome:        {Type: field.TypeEnum, Column: messagedeliveryattempt.FieldOutcome},
+			messagedeliveryattempt.FieldResponseStatus: {Type: field.TypeInt, Column: messagedeliveryattempt.FieldResponseStatus},
+			messagedeliveryattempt.FieldError:          {Type: field.TypeString, Column: messagedeliveryattempt.FieldError},
+			messagedeliveryattempt.FieldMessageID:      {Type: field.TypeInt, Column: messagedeliveryattempt.FieldMessageID},
+		},
+	}
+	graph.Nodes[25] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformtoken.Table,
 			Columns: platformtoken.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -623,7 +648,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformtoken.FieldTokenHash: {Type: field.TypeString, Column: platformtoken.FieldTokenHash},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scheduledmessage.Table,
 			Columns: scheduledmessage.Columns,
@@ -663,7 +688,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scheduledmessage.FieldSentAt:                   {Type: field.TypeTime, Column: scheduledmessage.FieldSentAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -682,7 +707,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldAllowAutoAssign: {Type: field.TypeBool, Column: team.FieldAllowAutoAssign},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -700,7 +725,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldUserID:    {Type: field.TypeInt, Column: teammember.FieldUserID},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -721,7 +746,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAvatarURL:    {Type: field.TypeString, Column: user.FieldAvatarURL},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -749,7 +774,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookdeliveryattempt.Table,
+			Columns: webhookdeliveryattempt.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: webhookdeliveryattempt.FieldID,
+			},
+		},
+		Type: "WebhookDeliveryAttempt",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookdeliveryattempt.FieldCreatedAt:      {Type: field.TypeTime, Column: webhookdeliveryattempt.FieldCreatedAt},
+			webhookdeliveryattempt.FieldUpdatedAt:      {Type: field.TypeTime, Column: webhookdeliveryattempt.FieldUpdatedAt},
+			webhookdeliveryattempt.FieldAccountID:      {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldAccountID},
+			webhookdeliveryattempt.FieldAttempt:        {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldAttempt},
+			webhookdeliveryattempt.FieldStartedAt:      {Type: field.TypeTime, Column: webhookdeliveryattempt.FieldStartedAt},
+			webhookdeliveryattempt.FieldDurationMs:     {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldDurationMs},
+			webhookdeliveryattempt.FieldOutcome:        {Type: field.TypeEnum, Column: webhookdeliveryattempt.FieldOutcome},
+			webhookdeliveryattempt.FieldResponseStatus: {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldResponseStatus},
+			webhookdeliveryattempt.FieldError:          {Type: field.TypeString, Column: webhookdeliveryattempt.FieldError},
+			webhookdeliveryattempt.FieldDeliveryID:     {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldDeliveryID},
+		},
+	}
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1551,6 +1599,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Attachment",
 	)
 	graph.MustAddE(
+		"attempt_log",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+		},
+		"Message",
+		"MessageDeliveryAttempt",
+	)
+	graph.MustAddE(
+		"account",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   messagedeliveryattempt.AccountTable,
+			Columns: []string{messagedeliveryattempt.AccountColumn},
+			Bidi:    false,
+		},
+		"MessageDeliveryAttempt",
+		"Account",
+	)
+	graph.MustAddE(
+		"message",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   messagedeliveryattempt.MessageTable,
+			Columns: []string{messagedeliveryattempt.MessageColumn},
+			Bidi:    false,
+		},
+		"MessageDeliveryAttempt",
+		"Message",
+	)
+	graph.MustAddE(
 		"account",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1777,6 +1861,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"WebhookDelivery",
 		"WebhookSubscription",
+	)
+	graph.MustAddE(
+		"attempt_log",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"WebhookDeliveryAttempt",
+	)
+	graph.MustAddE(
+		"account",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdeliveryattempt.AccountTable,
+			Columns: []string{webhookdeliveryattempt.AccountColumn},
+			Bidi:    false,
+		},
+		"WebhookDeliveryAttempt",
+		"Account",
+	)
+	graph.MustAddE(
+		"delivery",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   webhookdeliveryattempt.DeliveryTable,
+			Columns: []string{webhookdeliveryattempt.DeliveryColumn},
+			Bidi:    false,
+		},
+		"WebhookDeliveryAttempt",
+		"WebhookDelivery",
 	)
 	graph.MustAddE(
 		"account",
@@ -4926,6 +5046,138 @@ func (f *MessageFilter) WhereHasAttachmentsWith(preds ...predicate.Attachment) {
 	})))
 }
 
+// WhereHasAttemptLog applies a predicate to check if query has an edge attempt_log.
+func (f *MessageFilter) WhereHasAttemptLog() {
+	f.Where(entql.HasEdge("attempt_log"))
+}
+
+// WhereHasAttemptLogWith applies a predicate to check if query has an edge attempt_log with a given conditions (other predicates).
+func (f *MessageFilter) WhereHasAttemptLogWith(preds ...predicate.MessageDeliveryAttempt) {
+	f.Where(entql.HasEdgeWith("attempt_log", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *MessageDeliveryAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MessageDeliveryAttemptQuery builder.
+func (_q *MessageDeliveryAttemptQuery) Filter() *MessageDeliveryAttemptFilter {
+	return &MessageDeliveryAttemptFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MessageDeliveryAttemptMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MessageDeliveryAttemptMutation builder.
+func (m *MessageDeliveryAttemptMutation) Filter() *MessageDeliveryAttemptFilter {
+	return &MessageDeliveryAttemptFilter{config: m.config, predicateAdder: m}
+}
+
+// MessageDeliveryAttemptFilter provides a generic filtering capability at runtime for MessageDeliveryAttemptQuery.
+type MessageDeliveryAttemptFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MessageDeliveryAttemptFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *MessageDeliveryAttemptFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MessageDeliveryAttemptFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MessageDeliveryAttemptFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldUpdatedAt))
+}
+
+// WhereAccountID applies the entql int predicate on the account_id field.
+func (f *MessageDeliveryAttemptFilter) WhereAccountID(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldAccountID))
+}
+
+// WhereAttempt applies the entql int predicate on the attempt field.
+func (f *MessageDeliveryAttemptFilter) WhereAttempt(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldAttempt))
+}
+
+// WhereStartedAt applies the entql time.Time predicate on the started_at field.
+func (f *MessageDeliveryAttemptFilter) WhereStartedAt(p entql.TimeP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldStartedAt))
+}
+
+// WhereDurationMs applies the entql int predicate on the duration_ms field.
+func (f *MessageDeliveryAttemptFilter) WhereDurationMs(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldDurationMs))
+}
+
+// WhereOutcome applies the entql string predicate on the outcome field.
+func (f *MessageDeliveryAttemptFilter) WhereOutcome(p entql.StringP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldOutcome))
+}
+
+// WhereResponseStatus applies the entql int predicate on the response_status field.
+func (f *MessageDeliveryAttemptFilter) WhereResponseStatus(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldResponseStatus))
+}
+
+// WhereError applies the entql string predicate on the error field.
+func (f *MessageDeliveryAttemptFilter) WhereError(p entql.StringP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldError))
+}
+
+// WhereMessageID applies the entql int predicate on the message_id field.
+func (f *MessageDeliveryAttemptFilter) WhereMessageID(p entql.IntP) {
+	f.Where(p.Field(messagedeliveryattempt.FieldMessageID))
+}
+
+// WhereHasAccount applies a predicate to check if query has an edge account.
+func (f *MessageDeliveryAttemptFilter) WhereHasAccount() {
+	f.Where(entql.HasEdge("account"))
+}
+
+// WhereHasAccountWith applies a predicate to check if query has an edge account with a given conditions (other predicates).
+func (f *MessageDeliveryAttemptFilter) WhereHasAccountWith(preds ...predicate.Account) {
+	f.Where(entql.HasEdgeWith("account", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMessage applies a predicate to check if query has an edge message.
+func (f *MessageDeliveryAttemptFilter) WhereHasMessage() {
+	f.Where(entql.HasEdge("message"))
+}
+
+// WhereHasMessageWith applies a predicate to check if query has an edge message with a given conditions (other predicates).
+func (f *MessageDeliveryAttemptFilter) WhereHasMessageWith(preds ...predicate.Message) {
+	f.Where(entql.HasEdgeWith("message", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *PlatformTokenQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -4955,7 +5207,7 @@ type PlatformTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5015,7 +5267,7 @@ type ScheduledMessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ScheduledMessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5302,7 +5554,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5414,7 +5666,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5521,7 +5773,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5643,7 +5895,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5757,6 +6009,138 @@ func (f *WebhookDeliveryFilter) WhereHasSubscriptionWith(preds ...predicate.Webh
 	})))
 }
 
+// WhereHasAttemptLog applies a predicate to check if query has an edge attempt_log.
+func (f *WebhookDeliveryFilter) WhereHasAttemptLog() {
+	f.Where(entql.HasEdge("attempt_log"))
+}
+
+// WhereHasAttemptLogWith applies a predicate to check if query has an edge attempt_log with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasAttemptLogWith(preds ...predicate.WebhookDeliveryAttempt) {
+	f.Where(entql.HasEdgeWith("attempt_log", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookDeliveryAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookDeliveryAttemptQuery builder.
+func (_q *WebhookDeliveryAttemptQuery) Filter() *WebhookDeliveryAttemptFilter {
+	return &WebhookDeliveryAttemptFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookDeliveryAttemptMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookDeliveryAttemptMutation builder.
+func (m *WebhookDeliveryAttemptMutation) Filter() *WebhookDeliveryAttemptFilter {
+	return &WebhookDeliveryAttemptFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookDeliveryAttemptFilter provides a generic filtering capability at runtime for WebhookDeliveryAttemptQuery.
+type WebhookDeliveryAttemptFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookDeliveryAttemptFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *WebhookDeliveryAttemptFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookDeliveryAttemptFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookDeliveryAttemptFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldUpdatedAt))
+}
+
+// WhereAccountID applies the entql int predicate on the account_id field.
+func (f *WebhookDeliveryAttemptFilter) WhereAccountID(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldAccountID))
+}
+
+// WhereAttempt applies the entql int predicate on the attempt field.
+func (f *WebhookDeliveryAttemptFilter) WhereAttempt(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldAttempt))
+}
+
+// WhereStartedAt applies the entql time.Time predicate on the started_at field.
+func (f *WebhookDeliveryAttemptFilter) WhereStartedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldStartedAt))
+}
+
+// WhereDurationMs applies the entql int predicate on the duration_ms field.
+func (f *WebhookDeliveryAttemptFilter) WhereDurationMs(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldDurationMs))
+}
+
+// WhereOutcome applies the entql string predicate on the outcome field.
+func (f *WebhookDeliveryAttemptFilter) WhereOutcome(p entql.StringP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldOutcome))
+}
+
+// WhereResponseStatus applies the entql int predicate on the response_status field.
+func (f *WebhookDeliveryAttemptFilter) WhereResponseStatus(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldResponseStatus))
+}
+
+// WhereError applies the entql string predicate on the error field.
+func (f *WebhookDeliveryAttemptFilter) WhereError(p entql.StringP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldError))
+}
+
+// WhereDeliveryID applies the entql int predicate on the delivery_id field.
+func (f *WebhookDeliveryAttemptFilter) WhereDeliveryID(p entql.IntP) {
+	f.Where(p.Field(webhookdeliveryattempt.FieldDeliveryID))
+}
+
+// WhereHasAccount applies a predicate to check if query has an edge account.
+func (f *WebhookDeliveryAttemptFilter) WhereHasAccount() {
+	f.Where(entql.HasEdge("account"))
+}
+
+// WhereHasAccountWith applies a predicate to check if query has an edge account with a given conditions (other predicates).
+func (f *WebhookDeliveryAttemptFilter) WhereHasAccountWith(preds ...predicate.Account) {
+	f.Where(entql.HasEdgeWith("account", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDelivery applies a predicate to check if query has an edge delivery.
+func (f *WebhookDeliveryAttemptFilter) WhereHasDelivery() {
+	f.Where(entql.HasEdge("delivery"))
+}
+
+// WhereHasDeliveryWith applies a predicate to check if query has an edge delivery with a given conditions (other predicates).
+func (f *WebhookDeliveryAttemptFilter) WhereHasDeliveryWith(preds ...predicate.WebhookDelivery) {
+	f.Where(entql.HasEdgeWith("delivery", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *WebhookSubscriptionQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -5786,7 +6170,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

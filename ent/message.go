@@ -74,13 +74,16 @@ type MessageEdges struct {
 	Conversation *Conversation `json:"conversation,omitempty"`
 	// Attachments holds the value of the attachments edge.
 	Attachments []*Attachment `json:"attachments,omitempty"`
+	// AttemptLog holds the value of the attempt_log edge.
+	AttemptLog []*MessageDeliveryAttempt `json:"attempt_log,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
 	namedAttachments map[string][]*Attachment
+	namedAttemptLog  map[string][]*MessageDeliveryAttempt
 }
 
 // AccountOrErr returns the Account value or an error if the edge
@@ -112,6 +115,15 @@ func (e MessageEdges) AttachmentsOrErr() ([]*Attachment, error) {
 		return e.Attachments, nil
 	}
 	return nil, &NotLoadedError{edge: "attachments"}
+}
+
+// AttemptLogOrErr returns the AttemptLog value or an error if the edge
+// was not loaded in eager-loading.
+func (e MessageEdges) AttemptLogOrErr() ([]*MessageDeliveryAttempt, error) {
+	if e.loadedTypes[3] {
+		return e.AttemptLog, nil
+	}
+	return nil, &NotLoadedError{edge: "attempt_log"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -310,6 +322,11 @@ func (_m *Message) QueryAttachments() *AttachmentQuery {
 	return NewMessageClient(_m.config).QueryAttachments(_m)
 }
 
+// QueryAttemptLog queries the "attempt_log" edge of the Message entity.
+func (_m *Message) QueryAttemptLog() *MessageDeliveryAttemptQuery {
+	return NewMessageClient(_m.config).QueryAttemptLog(_m)
+}
+
 // Update returns a builder for updating this Message.
 // Note that you need to call Message.Unwrap() before calling this method if this Message
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -429,6 +446,30 @@ func (_m *Message) appendNamedAttachments(name string, edges ...*Attachment) {
 		_m.Edges.namedAttachments[name] = []*Attachment{}
 	} else {
 		_m.Edges.namedAttachments[name] = append(_m.Edges.namedAttachments[name], edges...)
+	}
+}
+
+// NamedAttemptLog returns the AttemptLog named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Message) NamedAttemptLog(name string) ([]*MessageDeliveryAttempt, error) {
+	if _m.Edges.namedAttemptLog == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedAttemptLog[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Message) appendNamedAttemptLog(name string, edges ...*MessageDeliveryAttempt) {
+	if _m.Edges.namedAttemptLog == nil {
+		_m.Edges.namedAttemptLog = make(map[string][]*MessageDeliveryAttempt)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedAttemptLog[name] = []*MessageDeliveryAttempt{}
+	} else {
+		_m.Edges.namedAttemptLog[name] = append(_m.Edges.namedAttemptLog[name], edges...)
 	}
 }
 

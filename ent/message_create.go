@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/ent/attachment"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 )
 
 // MessageCreate is the builder for creating a Message entity.
@@ -280,6 +281,21 @@ func (_c *MessageCreate) AddAttachments(v ...*Attachment) *MessageCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddAttachmentIDs(ids...)
+}
+
+// AddAttemptLogIDs adds the "attempt_log" edge to the MessageDeliveryAttempt entity by IDs.
+func (_c *MessageCreate) AddAttemptLogIDs(ids ...int) *MessageCreate {
+	_c.mutation.AddAttemptLogIDs(ids...)
+	return _c
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the MessageDeliveryAttempt entity.
+func (_c *MessageCreate) AddAttemptLog(v ...*MessageDeliveryAttempt) *MessageCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAttemptLogIDs(ids...)
 }
 
 // Mutation returns the MessageMutation object of the builder.
@@ -589,6 +605,22 @@ func (_c *MessageCreate) createSpec() (*Message, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(attachment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard/switchboard/ent/attachment"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/predicate"
 )
 
@@ -31,9 +32,11 @@ type MessageQuery struct {
 	withAccount          *AccountQuery
 	withConversation     *ConversationQuery
 	withAttachments      *AttachmentQuery
+	withAttemptLog       *MessageDeliveryAttemptQuery
 	loadTotal            []func(context.Context, []*Message) error
 	modifiers            []func(*sql.Selector)
 	withNamedAttachments map[string]*AttachmentQuery
+	withNamedAttemptLog  map[string]*MessageDeliveryAttemptQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -129,6 +132,28 @@ func (_q *MessageQuery) QueryAttachments() *AttachmentQuery {
 			sqlgraph.From(message.Table, message.FieldID, selector),
 			sqlgraph.To(attachment.Table, attachment.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, message.AttachmentsTable, message.AttachmentsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAttemptLog chains the current query on the "attempt_log" edge.
+func (_q *MessageQuery) QueryAttemptLog() *MessageDeliveryAttemptQuery {
+	query := (&MessageDeliveryAttemptClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(message.Table, message.FieldID, selector),
+			sqlgraph.To(messagedeliveryattempt.Table, messagedeliveryattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, message.AttemptLogTable, message.AttemptLogColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -331,6 +356,7 @@ func (_q *MessageQuery) Clone() *MessageQuery {
 		withAccount:      _q.withAccount.Clone(),
 		withConversation: _q.withConversation.Clone(),
 		withAttachments:  _q.withAttachments.Clone(),
+		withAttemptLog:   _q.withAttemptLog.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -368,6 +394,17 @@ func (_q *MessageQuery) WithAttachments(opts ...func(*AttachmentQuery)) *Message
 		opt(query)
 	}
 	_q.withAttachments = query
+	return _q
+}
+
+// WithAttemptLog tells the query-builder to eager-load the nodes that are connected to
+// the "attempt_log" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *MessageQuery) WithAttemptLog(opts ...func(*MessageDeliveryAttemptQuery)) *MessageQuery {
+	query := (&MessageDeliveryAttemptClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAttemptLog = query
 	return _q
 }
 
@@ -455,10 +492,11 @@ func (_q *MessageQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Mess
 	var (
 		nodes       = []*Message{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withAccount != nil,
 			_q.withConversation != nil,
 			_q.withAttachments != nil,
+			_q.withAttemptLog != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -501,10 +539,24 @@ func (_q *MessageQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Mess
 			return nil, err
 		}
 	}
+	if query := _q.withAttemptLog; query != nil {
+		if err := _q.loadAttemptLog(ctx, query, nodes,
+			func(n *Message) { n.Edges.AttemptLog = []*MessageDeliveryAttempt{} },
+			func(n *Message, e *MessageDeliveryAttempt) { n.Edges.AttemptLog = append(n.Edges.AttemptLog, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAttachments {
 		if err := _q.loadAttachments(ctx, query, nodes,
 			func(n *Message) { n.appendNamedAttachments(name) },
 			func(n *Message, e *Attachment) { n.appendNamedAttachments(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedAttemptLog {
+		if err := _q.loadAttemptLog(ctx, query, nodes,
+			func(n *Message) { n.appendNamedAttemptLog(name) },
+			func(n *Message, e *MessageDeliveryAttempt) { n.appendNamedAttemptLog(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -602,6 +654,36 @@ func (_q *MessageQuery) loadAttachments(ctx context.Context, query *AttachmentQu
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "message_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *MessageQuery) loadAttemptLog(ctx context.Context, query *MessageDeliveryAttemptQuery, nodes []*Message, init func(*Message), assign func(*Message, *MessageDeliveryAttempt)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Message)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(messagedeliveryattempt.FieldMessageID)
+	}
+	query.Where(predicate.MessageDeliveryAttempt(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(message.AttemptLogColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.MessageID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "message_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -744,6 +826,20 @@ func (_q *MessageQuery) WithNamedAttachments(name string, opts ...func(*Attachme
 		_q.withNamedAttachments = make(map[string]*AttachmentQuery)
 	}
 	_q.withNamedAttachments[name] = query
+	return _q
+}
+
+// WithNamedAttemptLog tells the query-builder to eager-load the nodes that are connected to the "attempt_log"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *MessageQuery) WithNamedAttemptLog(name string, opts ...func(*MessageDeliveryAttemptQuery)) *MessageQuery {
+	query := (&MessageDeliveryAttemptClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedAttemptLog == nil {
+		_q.withNamedAttemptLog = make(map[string]*MessageDeliveryAttemptQuery)
+	}
+	_q.withNamedAttemptLog[name] = query
 	return _q
 }
 

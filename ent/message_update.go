@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/attachment"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/predicate"
 )
 
@@ -299,6 +300,21 @@ func (_u *MessageUpdate) AddAttachments(v ...*Attachment) *MessageUpdate {
 	return _u.AddAttachmentIDs(ids...)
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the MessageDeliveryAttempt entity by IDs.
+func (_u *MessageUpdate) AddAttemptLogIDs(ids ...int) *MessageUpdate {
+	_u.mutation.AddAttemptLogIDs(ids...)
+	return _u
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the MessageDeliveryAttempt entity.
+func (_u *MessageUpdate) AddAttemptLog(v ...*MessageDeliveryAttempt) *MessageUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAttemptLogIDs(ids...)
+}
+
 // Mutation returns the MessageMutation object of the builder.
 func (_u *MessageUpdate) Mutation() *MessageMutation {
 	return _u.mutation
@@ -323,6 +339,27 @@ func (_u *MessageUpdate) RemoveAttachments(v ...*Attachment) *MessageUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAttachmentIDs(ids...)
+}
+
+// ClearAttemptLog clears all "attempt_log" edges to the MessageDeliveryAttempt entity.
+func (_u *MessageUpdate) ClearAttemptLog() *MessageUpdate {
+	_u.mutation.ClearAttemptLog()
+	return _u
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to MessageDeliveryAttempt entities by IDs.
+func (_u *MessageUpdate) RemoveAttemptLogIDs(ids ...int) *MessageUpdate {
+	_u.mutation.RemoveAttemptLogIDs(ids...)
+	return _u
+}
+
+// RemoveAttemptLog removes "attempt_log" edges to MessageDeliveryAttempt entities.
+func (_u *MessageUpdate) RemoveAttemptLog(v ...*MessageDeliveryAttempt) *MessageUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAttemptLogIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -547,6 +584,51 @@ func (_u *MessageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(attachment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAttemptLogIDs(); len(nodes) > 0 && !_u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -845,6 +927,21 @@ func (_u *MessageUpdateOne) AddAttachments(v ...*Attachment) *MessageUpdateOne {
 	return _u.AddAttachmentIDs(ids...)
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the MessageDeliveryAttempt entity by IDs.
+func (_u *MessageUpdateOne) AddAttemptLogIDs(ids ...int) *MessageUpdateOne {
+	_u.mutation.AddAttemptLogIDs(ids...)
+	return _u
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the MessageDeliveryAttempt entity.
+func (_u *MessageUpdateOne) AddAttemptLog(v ...*MessageDeliveryAttempt) *MessageUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAttemptLogIDs(ids...)
+}
+
 // Mutation returns the MessageMutation object of the builder.
 func (_u *MessageUpdateOne) Mutation() *MessageMutation {
 	return _u.mutation
@@ -869,6 +966,27 @@ func (_u *MessageUpdateOne) RemoveAttachments(v ...*Attachment) *MessageUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAttachmentIDs(ids...)
+}
+
+// ClearAttemptLog clears all "attempt_log" edges to the MessageDeliveryAttempt entity.
+func (_u *MessageUpdateOne) ClearAttemptLog() *MessageUpdateOne {
+	_u.mutation.ClearAttemptLog()
+	return _u
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to MessageDeliveryAttempt entities by IDs.
+func (_u *MessageUpdateOne) RemoveAttemptLogIDs(ids ...int) *MessageUpdateOne {
+	_u.mutation.RemoveAttemptLogIDs(ids...)
+	return _u
+}
+
+// RemoveAttemptLog removes "attempt_log" edges to MessageDeliveryAttempt entities.
+func (_u *MessageUpdateOne) RemoveAttemptLog(v ...*MessageDeliveryAttempt) *MessageUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAttemptLogIDs(ids...)
 }
 
 // Where appends a list predicates to the MessageUpdate builder.
@@ -1123,6 +1241,51 @@ func (_u *MessageUpdateOne) sqlSave(ctx context.Context) (_node *Message, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(attachment.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAttemptLogIDs(); len(nodes) > 0 && !_u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   message.AttemptLogTable,
+			Columns: []string{message.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

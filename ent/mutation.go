@@ -35,6 +35,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -43,6 +44,7 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
@@ -79,12 +81,14 @@ const (
 	TypeKanbanItem                = "KanbanItem"
 	TypeLabel                     = "Label"
 	TypeMessage                   = "Message"
+	TypeMessageDeliveryAttempt    = "MessageDeliveryAttempt"
 	TypePlatformToken             = "PlatformToken"
 	TypeScheduledMessage          = "ScheduledMessage"
 	TypeTeam                      = "Team"
 	TypeTeamMember                = "TeamMember"
 	TypeUser                      = "User"
 	TypeWebhookDelivery           = "WebhookDelivery"
+	TypeWebhookDeliveryAttempt    = "WebhookDeliveryAttempt"
 	TypeWebhookSubscription       = "WebhookSubscription"
 )
 
@@ -24557,6 +24561,9 @@ type MessageMutation struct {
 	attachments           map[int]struct{}
 	removedattachments    map[int]struct{}
 	clearedattachments    bool
+	attempt_log           map[int]struct{}
+	removedattempt_log    map[int]struct{}
+	clearedattempt_log    bool
 	done                  bool
 	oldValue              func(context.Context) (*Message, error)
 	predicates            []predicate.Message
@@ -25653,6 +25660,60 @@ func (m *MessageMutation) ResetAttachments() {
 	m.removedattachments = nil
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the MessageDeliveryAttempt entity by ids.
+func (m *MessageMutation) AddAttemptLogIDs(ids ...int) {
+	if m.attempt_log == nil {
+		m.attempt_log = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.attempt_log[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAttemptLog clears the "attempt_log" edge to the MessageDeliveryAttempt entity.
+func (m *MessageMutation) ClearAttemptLog() {
+	m.clearedattempt_log = true
+}
+
+// AttemptLogCleared reports if the "attempt_log" edge to the MessageDeliveryAttempt entity was cleared.
+func (m *MessageMutation) AttemptLogCleared() bool {
+	return m.clearedattempt_log
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to the MessageDeliveryAttempt entity by IDs.
+func (m *MessageMutation) RemoveAttemptLogIDs(ids ...int) {
+	if m.removedattempt_log == nil {
+		m.removedattempt_log = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.attempt_log, ids[i])
+		m.removedattempt_log[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAttemptLog returns the removed IDs of the "attempt_log" edge to the MessageDeliveryAttempt entity.
+func (m *MessageMutation) RemovedAttemptLogIDs() (ids []int) {
+	for id := range m.removedattempt_log {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AttemptLogIDs returns the "attempt_log" edge IDs in the mutation.
+func (m *MessageMutation) AttemptLogIDs() (ids []int) {
+	for id := range m.attempt_log {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAttemptLog resets all changes to the "attempt_log" edge.
+func (m *MessageMutation) ResetAttemptLog() {
+	m.attempt_log = nil
+	m.clearedattempt_log = false
+	m.removedattempt_log = nil
+}
+
 // Where appends a list predicates to the MessageMutation builder.
 func (m *MessageMutation) Where(ps ...predicate.Message) {
 	m.predicates = append(m.predicates, ps...)
@@ -26199,7 +26260,7 @@ func (m *MessageMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *MessageMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.account != nil {
 		edges = append(edges, message.EdgeAccount)
 	}
@@ -26208,6 +26269,9 @@ func (m *MessageMutation) AddedEdges() []string {
 	}
 	if m.attachments != nil {
 		edges = append(edges, message.EdgeAttachments)
+	}
+	if m.attempt_log != nil {
+		edges = append(edges, message.EdgeAttemptLog)
 	}
 	return edges
 }
@@ -26230,15 +26294,24 @@ func (m *MessageMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case message.EdgeAttemptLog:
+		ids := make([]ent.Value, 0, len(m.attempt_log))
+		for id := range m.attempt_log {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *MessageMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedattachments != nil {
 		edges = append(edges, message.EdgeAttachments)
+	}
+	if m.removedattempt_log != nil {
+		edges = append(edges, message.EdgeAttemptLog)
 	}
 	return edges
 }
@@ -26253,13 +26326,19 @@ func (m *MessageMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case message.EdgeAttemptLog:
+		ids := make([]ent.Value, 0, len(m.removedattempt_log))
+		for id := range m.removedattempt_log {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *MessageMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedaccount {
 		edges = append(edges, message.EdgeAccount)
 	}
@@ -26268,6 +26347,9 @@ func (m *MessageMutation) ClearedEdges() []string {
 	}
 	if m.clearedattachments {
 		edges = append(edges, message.EdgeAttachments)
+	}
+	if m.clearedattempt_log {
+		edges = append(edges, message.EdgeAttemptLog)
 	}
 	return edges
 }
@@ -26282,6 +26364,8 @@ func (m *MessageMutation) EdgeCleared(name string) bool {
 		return m.clearedconversation
 	case message.EdgeAttachments:
 		return m.clearedattachments
+	case message.EdgeAttemptLog:
+		return m.clearedattempt_log
 	}
 	return false
 }
@@ -26313,8 +26397,1067 @@ func (m *MessageMutation) ResetEdge(name string) error {
 	case message.EdgeAttachments:
 		m.ResetAttachments()
 		return nil
+	case message.EdgeAttemptLog:
+		m.ResetAttemptLog()
+		return nil
 	}
 	return fmt.Errorf("unknown Message edge %s", name)
+}
+
+// MessageDeliveryAttemptMutation represents an operation that mutates the MessageDeliveryAttempt nodes in the graph.
+type MessageDeliveryAttemptMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	attempt            *int
+	addattempt         *int
+	started_at         *time.Time
+	duration_ms        *int
+	addduration_ms     *int
+	outcome            *messagedeliveryattempt.Outcome
+	response_status    *int
+	addresponse_status *int
+	error              *string
+	clearedFields      map[string]struct{}
+	account            *int
+	clearedaccount     bool
+	message            *int
+	clearedmessage     bool
+	done               bool
+	oldValue           func(context.Context) (*MessageDeliveryAttempt, error)
+	predicates         []predicate.MessageDeliveryAttempt
+}
+
+var _ ent.Mutation = (*MessageDeliveryAttemptMutation)(nil)
+
+// messagedeliveryattemptOption allows management of the mutation configuration using functional options.
+type messagedeliveryattemptOption func(*MessageDeliveryAttemptMutation)
+
+// newMessageDeliveryAttemptMutation creates new mutation for the MessageDeliveryAttempt entity.
+func newMessageDeliveryAttemptMutation(c config, op Op, opts ...messagedeliveryattemptOption) *MessageDeliveryAttemptMutation {
+	m := &MessageDeliveryAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMessageDeliveryAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMessageDeliveryAttemptID sets the ID field of the mutation.
+func withMessageDeliveryAttemptID(id int) messagedeliveryattemptOption {
+	return func(m *MessageDeliveryAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MessageDeliveryAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*MessageDeliveryAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MessageDeliveryAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMessageDeliveryAttempt sets the old MessageDeliveryAttempt of the mutation.
+func withMessageDeliveryAttempt(node *MessageDeliveryAttempt) messagedeliveryattemptOption {
+	return func(m *MessageDeliveryAttemptMutation) {
+		m.oldValue = func(context.Context) (*MessageDeliveryAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MessageDeliveryAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MessageDeliveryAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MessageDeliveryAttemptMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MessageDeliveryAttemptMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MessageDeliveryAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MessageDeliveryAttemptMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MessageDeliveryAttemptMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MessageDeliveryAttemptMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MessageDeliveryAttemptMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *MessageDeliveryAttemptMutation) SetAccountID(i int) {
+	m.account = &i
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) AccountID() (r int, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldAccountID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *MessageDeliveryAttemptMutation) ResetAccountID() {
+	m.account = nil
+}
+
+// SetAttempt sets the "attempt" field.
+func (m *MessageDeliveryAttemptMutation) SetAttempt(i int) {
+	m.attempt = &i
+	m.addattempt = nil
+}
+
+// Attempt returns the value of the "attempt" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) Attempt() (r int, exists bool) {
+	v := m.attempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempt returns the old "attempt" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldAttempt(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempt: %w", err)
+	}
+	return oldValue.Attempt, nil
+}
+
+// AddAttempt adds i to the "attempt" field.
+func (m *MessageDeliveryAttemptMutation) AddAttempt(i int) {
+	if m.addattempt != nil {
+		*m.addattempt += i
+	} else {
+		m.addattempt = &i
+	}
+}
+
+// AddedAttempt returns the value that was added to the "attempt" field in this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedAttempt() (r int, exists bool) {
+	v := m.addattempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempt resets all changes to the "attempt" field.
+func (m *MessageDeliveryAttemptMutation) ResetAttempt() {
+	m.attempt = nil
+	m.addattempt = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *MessageDeliveryAttemptMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldStartedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *MessageDeliveryAttemptMutation) ResetStartedAt() {
+	m.started_at = nil
+}
+
+// SetDurationMs sets the "duration_ms" field.
+func (m *MessageDeliveryAttemptMutation) SetDurationMs(i int) {
+	m.duration_ms = &i
+	m.addduration_ms = nil
+}
+
+// DurationMs returns the value of the "duration_ms" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) DurationMs() (r int, exists bool) {
+	v := m.duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMs returns the old "duration_ms" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldDurationMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMs: %w", err)
+	}
+	return oldValue.DurationMs, nil
+}
+
+// AddDurationMs adds i to the "duration_ms" field.
+func (m *MessageDeliveryAttemptMutation) AddDurationMs(i int) {
+	if m.addduration_ms != nil {
+		*m.addduration_ms += i
+	} else {
+		m.addduration_ms = &i
+	}
+}
+
+// AddedDurationMs returns the value that was added to the "duration_ms" field in this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedDurationMs() (r int, exists bool) {
+	v := m.addduration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationMs resets all changes to the "duration_ms" field.
+func (m *MessageDeliveryAttemptMutation) ResetDurationMs() {
+	m.duration_ms = nil
+	m.addduration_ms = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *MessageDeliveryAttemptMutation) SetOutcome(value messagedeliveryattempt.Outcome) {
+	m.outcome = &value
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) Outcome() (r messagedeliveryattempt.Outcome, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldOutcome(ctx context.Context) (v messagedeliveryattempt.Outcome, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *MessageDeliveryAttemptMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetResponseStatus sets the "response_status" field.
+func (m *MessageDeliveryAttemptMutation) SetResponseStatus(i int) {
+	m.response_status = &i
+	m.addresponse_status = nil
+}
+
+// ResponseStatus returns the value of the "response_status" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) ResponseStatus() (r int, exists bool) {
+	v := m.response_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseStatus returns the old "response_status" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldResponseStatus(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseStatus: %w", err)
+	}
+	return oldValue.ResponseStatus, nil
+}
+
+// AddResponseStatus adds i to the "response_status" field.
+func (m *MessageDeliveryAttemptMutation) AddResponseStatus(i int) {
+	if m.addresponse_status != nil {
+		*m.addresponse_status += i
+	} else {
+		m.addresponse_status = &i
+	}
+}
+
+// AddedResponseStatus returns the value that was added to the "response_status" field in this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedResponseStatus() (r int, exists bool) {
+	v := m.addresponse_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearResponseStatus clears the value of the "response_status" field.
+func (m *MessageDeliveryAttemptMutation) ClearResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	m.clearedFields[messagedeliveryattempt.FieldResponseStatus] = struct{}{}
+}
+
+// ResponseStatusCleared returns if the "response_status" field was cleared in this mutation.
+func (m *MessageDeliveryAttemptMutation) ResponseStatusCleared() bool {
+	_, ok := m.clearedFields[messagedeliveryattempt.FieldResponseStatus]
+	return ok
+}
+
+// ResetResponseStatus resets all changes to the "response_status" field.
+func (m *MessageDeliveryAttemptMutation) ResetResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	delete(m.clearedFields, messagedeliveryattempt.FieldResponseStatus)
+}
+
+// SetError sets the "error" field.
+func (m *MessageDeliveryAttemptMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *MessageDeliveryAttemptMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[messagedeliveryattempt.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *MessageDeliveryAttemptMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[messagedeliveryattempt.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *MessageDeliveryAttemptMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, messagedeliveryattempt.FieldError)
+}
+
+// SetMessageID sets the "message_id" field.
+func (m *MessageDeliveryAttemptMutation) SetMessageID(i int) {
+	m.message = &i
+}
+
+// MessageID returns the value of the "message_id" field in the mutation.
+func (m *MessageDeliveryAttemptMutation) MessageID() (r int, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessageID returns the old "message_id" field's value of the MessageDeliveryAttempt entity.
+// If the MessageDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageDeliveryAttemptMutation) OldMessageID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessageID: %w", err)
+	}
+	return oldValue.MessageID, nil
+}
+
+// ResetMessageID resets all changes to the "message_id" field.
+func (m *MessageDeliveryAttemptMutation) ResetMessageID() {
+	m.message = nil
+}
+
+// ClearAccount clears the "account" edge to the Account entity.
+func (m *MessageDeliveryAttemptMutation) ClearAccount() {
+	m.clearedaccount = true
+	m.clearedFields[messagedeliveryattempt.FieldAccountID] = struct{}{}
+}
+
+// AccountCleared reports if the "account" edge to the Account entity was cleared.
+func (m *MessageDeliveryAttemptMutation) AccountCleared() bool {
+	return m.clearedaccount
+}
+
+// AccountIDs returns the "account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AccountID instead. It exists only for internal usage by the builders.
+func (m *MessageDeliveryAttemptMutation) AccountIDs() (ids []int) {
+	if id := m.account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAccount resets all changes to the "account" edge.
+func (m *MessageDeliveryAttemptMutation) ResetAccount() {
+	m.account = nil
+	m.clearedaccount = false
+}
+
+// ClearMessage clears the "message" edge to the Message entity.
+func (m *MessageDeliveryAttemptMutation) ClearMessage() {
+	m.clearedmessage = true
+	m.clearedFields[messagedeliveryattempt.FieldMessageID] = struct{}{}
+}
+
+// MessageCleared reports if the "message" edge to the Message entity was cleared.
+func (m *MessageDeliveryAttemptMutation) MessageCleared() bool {
+	return m.clearedmessage
+}
+
+// MessageIDs returns the "message" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MessageID instead. It exists only for internal usage by the builders.
+func (m *MessageDeliveryAttemptMutation) MessageIDs() (ids []int) {
+	if id := m.message; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMessage resets all changes to the "message" edge.
+func (m *MessageDeliveryAttemptMutation) ResetMessage() {
+	m.message = nil
+	m.clearedmessage = false
+}
+
+// Where appends a list predicates to the MessageDeliveryAttemptMutation builder.
+func (m *MessageDeliveryAttemptMutation) Where(ps ...predicate.MessageDeliveryAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MessageDeliveryAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MessageDeliveryAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MessageDeliveryAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MessageDeliveryAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MessageDeliveryAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MessageDeliveryAttempt).
+func (m *MessageDeliveryAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MessageDeliveryAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, messagedeliveryattempt.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, messagedeliveryattempt.FieldUpdatedAt)
+	}
+	if m.account != nil {
+		fields = append(fields, messagedeliveryattempt.FieldAccountID)
+	}
+	if m.attempt != nil {
+		fields = append(fields, messagedeliveryattempt.FieldAttempt)
+	}
+	if m.started_at != nil {
+		fields = append(fields, messagedeliveryattempt.FieldStartedAt)
+	}
+	if m.duration_ms != nil {
+		fields = append(fields, messagedeliveryattempt.FieldDurationMs)
+	}
+	if m.outcome != nil {
+		fields = append(fields, messagedeliveryattempt.FieldOutcome)
+	}
+	if m.response_status != nil {
+		fields = append(fields, messagedeliveryattempt.FieldResponseStatus)
+	}
+	if m.error != nil {
+		fields = append(fields, messagedeliveryattempt.FieldError)
+	}
+	if m.message != nil {
+		fields = append(fields, messagedeliveryattempt.FieldMessageID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MessageDeliveryAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case messagedeliveryattempt.FieldCreatedAt:
+		return m.CreatedAt()
+	case messagedeliveryattempt.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case messagedeliveryattempt.FieldAccountID:
+		return m.AccountID()
+	case messagedeliveryattempt.FieldAttempt:
+		return m.Attempt()
+	case messagedeliveryattempt.FieldStartedAt:
+		return m.StartedAt()
+	case messagedeliveryattempt.FieldDurationMs:
+		return m.DurationMs()
+	case messagedeliveryattempt.FieldOutcome:
+		return m.Outcome()
+	case messagedeliveryattempt.FieldResponseStatus:
+		return m.ResponseStatus()
+	case messagedeliveryattempt.FieldError:
+		return m.Error()
+	case messagedeliveryattempt.FieldMessageID:
+		return m.MessageID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MessageDeliveryAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case messagedeliveryattempt.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case messagedeliveryattempt.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case messagedeliveryattempt.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case messagedeliveryattempt.FieldAttempt:
+		return m.OldAttempt(ctx)
+	case messagedeliveryattempt.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case messagedeliveryattempt.FieldDurationMs:
+		return m.OldDurationMs(ctx)
+	case messagedeliveryattempt.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case messagedeliveryattempt.FieldResponseStatus:
+		return m.OldResponseStatus(ctx)
+	case messagedeliveryattempt.FieldError:
+		return m.OldError(ctx)
+	case messagedeliveryattempt.FieldMessageID:
+		return m.OldMessageID(ctx)
+	}
+	return nil, fmt.Errorf("unknown MessageDeliveryAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MessageDeliveryAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case messagedeliveryattempt.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case messagedeliveryattempt.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case messagedeliveryattempt.FieldAccountID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case messagedeliveryattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempt(v)
+		return nil
+	case messagedeliveryattempt.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case messagedeliveryattempt.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMs(v)
+		return nil
+	case messagedeliveryattempt.FieldOutcome:
+		v, ok := value.(messagedeliveryattempt.Outcome)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case messagedeliveryattempt.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseStatus(v)
+		return nil
+	case messagedeliveryattempt.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case messagedeliveryattempt.FieldMessageID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessageID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempt != nil {
+		fields = append(fields, messagedeliveryattempt.FieldAttempt)
+	}
+	if m.addduration_ms != nil {
+		fields = append(fields, messagedeliveryattempt.FieldDurationMs)
+	}
+	if m.addresponse_status != nil {
+		fields = append(fields, messagedeliveryattempt.FieldResponseStatus)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MessageDeliveryAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case messagedeliveryattempt.FieldAttempt:
+		return m.AddedAttempt()
+	case messagedeliveryattempt.FieldDurationMs:
+		return m.AddedDurationMs()
+	case messagedeliveryattempt.FieldResponseStatus:
+		return m.AddedResponseStatus()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MessageDeliveryAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case messagedeliveryattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempt(v)
+		return nil
+	case messagedeliveryattempt.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMs(v)
+		return nil
+	case messagedeliveryattempt.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResponseStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MessageDeliveryAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(messagedeliveryattempt.FieldResponseStatus) {
+		fields = append(fields, messagedeliveryattempt.FieldResponseStatus)
+	}
+	if m.FieldCleared(messagedeliveryattempt.FieldError) {
+		fields = append(fields, messagedeliveryattempt.FieldError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MessageDeliveryAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MessageDeliveryAttemptMutation) ClearField(name string) error {
+	switch name {
+	case messagedeliveryattempt.FieldResponseStatus:
+		m.ClearResponseStatus()
+		return nil
+	case messagedeliveryattempt.FieldError:
+		m.ClearError()
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MessageDeliveryAttemptMutation) ResetField(name string) error {
+	switch name {
+	case messagedeliveryattempt.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case messagedeliveryattempt.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case messagedeliveryattempt.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case messagedeliveryattempt.FieldAttempt:
+		m.ResetAttempt()
+		return nil
+	case messagedeliveryattempt.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case messagedeliveryattempt.FieldDurationMs:
+		m.ResetDurationMs()
+		return nil
+	case messagedeliveryattempt.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case messagedeliveryattempt.FieldResponseStatus:
+		m.ResetResponseStatus()
+		return nil
+	case messagedeliveryattempt.FieldError:
+		m.ResetError()
+		return nil
+	case messagedeliveryattempt.FieldMessageID:
+		m.ResetMessageID()
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.account != nil {
+		edges = append(edges, messagedeliveryattempt.EdgeAccount)
+	}
+	if m.message != nil {
+		edges = append(edges, messagedeliveryattempt.EdgeMessage)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MessageDeliveryAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case messagedeliveryattempt.EdgeAccount:
+		if id := m.account; id != nil {
+			return []ent.Value{*id}
+		}
+	case messagedeliveryattempt.EdgeMessage:
+		if id := m.message; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MessageDeliveryAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MessageDeliveryAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MessageDeliveryAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedaccount {
+		edges = append(edges, messagedeliveryattempt.EdgeAccount)
+	}
+	if m.clearedmessage {
+		edges = append(edges, messagedeliveryattempt.EdgeMessage)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MessageDeliveryAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case messagedeliveryattempt.EdgeAccount:
+		return m.clearedaccount
+	case messagedeliveryattempt.EdgeMessage:
+		return m.clearedmessage
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MessageDeliveryAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case messagedeliveryattempt.EdgeAccount:
+		m.ClearAccount()
+		return nil
+	case messagedeliveryattempt.EdgeMessage:
+		m.ClearMessage()
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MessageDeliveryAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case messagedeliveryattempt.EdgeAccount:
+		m.ResetAccount()
+		return nil
+	case messagedeliveryattempt.EdgeMessage:
+		m.ResetMessage()
+		return nil
+	}
+	return fmt.Errorf("unknown MessageDeliveryAttempt edge %s", name)
 }
 
 // PlatformTokenMutation represents an operation that mutates the PlatformToken nodes in the graph.
@@ -31954,6 +33097,9 @@ type WebhookDeliveryMutation struct {
 	clearedaccount      bool
 	subscription        *int
 	clearedsubscription bool
+	attempt_log         map[int]struct{}
+	removedattempt_log  map[int]struct{}
+	clearedattempt_log  bool
 	done                bool
 	oldValue            func(context.Context) (*WebhookDelivery, error)
 	predicates          []predicate.WebhookDelivery
@@ -32757,6 +33903,60 @@ func (m *WebhookDeliveryMutation) ResetSubscription() {
 	m.clearedsubscription = false
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the WebhookDeliveryAttempt entity by ids.
+func (m *WebhookDeliveryMutation) AddAttemptLogIDs(ids ...int) {
+	if m.attempt_log == nil {
+		m.attempt_log = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.attempt_log[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAttemptLog clears the "attempt_log" edge to the WebhookDeliveryAttempt entity.
+func (m *WebhookDeliveryMutation) ClearAttemptLog() {
+	m.clearedattempt_log = true
+}
+
+// AttemptLogCleared reports if the "attempt_log" edge to the WebhookDeliveryAttempt entity was cleared.
+func (m *WebhookDeliveryMutation) AttemptLogCleared() bool {
+	return m.clearedattempt_log
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to the WebhookDeliveryAttempt entity by IDs.
+func (m *WebhookDeliveryMutation) RemoveAttemptLogIDs(ids ...int) {
+	if m.removedattempt_log == nil {
+		m.removedattempt_log = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.attempt_log, ids[i])
+		m.removedattempt_log[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAttemptLog returns the removed IDs of the "attempt_log" edge to the WebhookDeliveryAttempt entity.
+func (m *WebhookDeliveryMutation) RemovedAttemptLogIDs() (ids []int) {
+	for id := range m.removedattempt_log {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AttemptLogIDs returns the "attempt_log" edge IDs in the mutation.
+func (m *WebhookDeliveryMutation) AttemptLogIDs() (ids []int) {
+	for id := range m.attempt_log {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAttemptLog resets all changes to the "attempt_log" edge.
+func (m *WebhookDeliveryMutation) ResetAttemptLog() {
+	m.attempt_log = nil
+	m.clearedattempt_log = false
+	m.removedattempt_log = nil
+}
+
 // Where appends a list predicates to the WebhookDeliveryMutation builder.
 func (m *WebhookDeliveryMutation) Where(ps ...predicate.WebhookDelivery) {
 	m.predicates = append(m.predicates, ps...)
@@ -33188,12 +34388,15 @@ func (m *WebhookDeliveryMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *WebhookDeliveryMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.account != nil {
 		edges = append(edges, webhookdelivery.EdgeAccount)
 	}
 	if m.subscription != nil {
 		edges = append(edges, webhookdelivery.EdgeSubscription)
+	}
+	if m.attempt_log != nil {
+		edges = append(edges, webhookdelivery.EdgeAttemptLog)
 	}
 	return edges
 }
@@ -33210,30 +34413,50 @@ func (m *WebhookDeliveryMutation) AddedIDs(name string) []ent.Value {
 		if id := m.subscription; id != nil {
 			return []ent.Value{*id}
 		}
+	case webhookdelivery.EdgeAttemptLog:
+		ids := make([]ent.Value, 0, len(m.attempt_log))
+		for id := range m.attempt_log {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *WebhookDeliveryMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.removedattempt_log != nil {
+		edges = append(edges, webhookdelivery.EdgeAttemptLog)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *WebhookDeliveryMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case webhookdelivery.EdgeAttemptLog:
+		ids := make([]ent.Value, 0, len(m.removedattempt_log))
+		for id := range m.removedattempt_log {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *WebhookDeliveryMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedaccount {
 		edges = append(edges, webhookdelivery.EdgeAccount)
 	}
 	if m.clearedsubscription {
 		edges = append(edges, webhookdelivery.EdgeSubscription)
+	}
+	if m.clearedattempt_log {
+		edges = append(edges, webhookdelivery.EdgeAttemptLog)
 	}
 	return edges
 }
@@ -33246,6 +34469,8 @@ func (m *WebhookDeliveryMutation) EdgeCleared(name string) bool {
 		return m.clearedaccount
 	case webhookdelivery.EdgeSubscription:
 		return m.clearedsubscription
+	case webhookdelivery.EdgeAttemptLog:
+		return m.clearedattempt_log
 	}
 	return false
 }
@@ -33274,8 +34499,1067 @@ func (m *WebhookDeliveryMutation) ResetEdge(name string) error {
 	case webhookdelivery.EdgeSubscription:
 		m.ResetSubscription()
 		return nil
+	case webhookdelivery.EdgeAttemptLog:
+		m.ResetAttemptLog()
+		return nil
 	}
 	return fmt.Errorf("unknown WebhookDelivery edge %s", name)
+}
+
+// WebhookDeliveryAttemptMutation represents an operation that mutates the WebhookDeliveryAttempt nodes in the graph.
+type WebhookDeliveryAttemptMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	attempt            *int
+	addattempt         *int
+	started_at         *time.Time
+	duration_ms        *int
+	addduration_ms     *int
+	outcome            *webhookdeliveryattempt.Outcome
+	response_status    *int
+	addresponse_status *int
+	error              *string
+	clearedFields      map[string]struct{}
+	account            *int
+	clearedaccount     bool
+	delivery           *int
+	cleareddelivery    bool
+	done               bool
+	oldValue           func(context.Context) (*WebhookDeliveryAttempt, error)
+	predicates         []predicate.WebhookDeliveryAttempt
+}
+
+var _ ent.Mutation = (*WebhookDeliveryAttemptMutation)(nil)
+
+// webhookdeliveryattemptOption allows management of the mutation configuration using functional options.
+type webhookdeliveryattemptOption func(*WebhookDeliveryAttemptMutation)
+
+// newWebhookDeliveryAttemptMutation creates new mutation for the WebhookDeliveryAttempt entity.
+func newWebhookDeliveryAttemptMutation(c config, op Op, opts ...webhookdeliveryattemptOption) *WebhookDeliveryAttemptMutation {
+	m := &WebhookDeliveryAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebhookDeliveryAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebhookDeliveryAttemptID sets the ID field of the mutation.
+func withWebhookDeliveryAttemptID(id int) webhookdeliveryattemptOption {
+	return func(m *WebhookDeliveryAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebhookDeliveryAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*WebhookDeliveryAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebhookDeliveryAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebhookDeliveryAttempt sets the old WebhookDeliveryAttempt of the mutation.
+func withWebhookDeliveryAttempt(node *WebhookDeliveryAttempt) webhookdeliveryattemptOption {
+	return func(m *WebhookDeliveryAttemptMutation) {
+		m.oldValue = func(context.Context) (*WebhookDeliveryAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebhookDeliveryAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebhookDeliveryAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebhookDeliveryAttemptMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebhookDeliveryAttemptMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebhookDeliveryAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebhookDeliveryAttemptMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebhookDeliveryAttemptMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WebhookDeliveryAttemptMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WebhookDeliveryAttemptMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *WebhookDeliveryAttemptMutation) SetAccountID(i int) {
+	m.account = &i
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) AccountID() (r int, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldAccountID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *WebhookDeliveryAttemptMutation) ResetAccountID() {
+	m.account = nil
+}
+
+// SetAttempt sets the "attempt" field.
+func (m *WebhookDeliveryAttemptMutation) SetAttempt(i int) {
+	m.attempt = &i
+	m.addattempt = nil
+}
+
+// Attempt returns the value of the "attempt" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) Attempt() (r int, exists bool) {
+	v := m.attempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempt returns the old "attempt" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldAttempt(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempt: %w", err)
+	}
+	return oldValue.Attempt, nil
+}
+
+// AddAttempt adds i to the "attempt" field.
+func (m *WebhookDeliveryAttemptMutation) AddAttempt(i int) {
+	if m.addattempt != nil {
+		*m.addattempt += i
+	} else {
+		m.addattempt = &i
+	}
+}
+
+// AddedAttempt returns the value that was added to the "attempt" field in this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedAttempt() (r int, exists bool) {
+	v := m.addattempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempt resets all changes to the "attempt" field.
+func (m *WebhookDeliveryAttemptMutation) ResetAttempt() {
+	m.attempt = nil
+	m.addattempt = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *WebhookDeliveryAttemptMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldStartedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *WebhookDeliveryAttemptMutation) ResetStartedAt() {
+	m.started_at = nil
+}
+
+// SetDurationMs sets the "duration_ms" field.
+func (m *WebhookDeliveryAttemptMutation) SetDurationMs(i int) {
+	m.duration_ms = &i
+	m.addduration_ms = nil
+}
+
+// DurationMs returns the value of the "duration_ms" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) DurationMs() (r int, exists bool) {
+	v := m.duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMs returns the old "duration_ms" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldDurationMs(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMs: %w", err)
+	}
+	return oldValue.DurationMs, nil
+}
+
+// AddDurationMs adds i to the "duration_ms" field.
+func (m *WebhookDeliveryAttemptMutation) AddDurationMs(i int) {
+	if m.addduration_ms != nil {
+		*m.addduration_ms += i
+	} else {
+		m.addduration_ms = &i
+	}
+}
+
+// AddedDurationMs returns the value that was added to the "duration_ms" field in this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedDurationMs() (r int, exists bool) {
+	v := m.addduration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationMs resets all changes to the "duration_ms" field.
+func (m *WebhookDeliveryAttemptMutation) ResetDurationMs() {
+	m.duration_ms = nil
+	m.addduration_ms = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *WebhookDeliveryAttemptMutation) SetOutcome(w webhookdeliveryattempt.Outcome) {
+	m.outcome = &w
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) Outcome() (r webhookdeliveryattempt.Outcome, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldOutcome(ctx context.Context) (v webhookdeliveryattempt.Outcome, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *WebhookDeliveryAttemptMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetResponseStatus sets the "response_status" field.
+func (m *WebhookDeliveryAttemptMutation) SetResponseStatus(i int) {
+	m.response_status = &i
+	m.addresponse_status = nil
+}
+
+// ResponseStatus returns the value of the "response_status" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) ResponseStatus() (r int, exists bool) {
+	v := m.response_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseStatus returns the old "response_status" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldResponseStatus(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseStatus: %w", err)
+	}
+	return oldValue.ResponseStatus, nil
+}
+
+// AddResponseStatus adds i to the "response_status" field.
+func (m *WebhookDeliveryAttemptMutation) AddResponseStatus(i int) {
+	if m.addresponse_status != nil {
+		*m.addresponse_status += i
+	} else {
+		m.addresponse_status = &i
+	}
+}
+
+// AddedResponseStatus returns the value that was added to the "response_status" field in this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedResponseStatus() (r int, exists bool) {
+	v := m.addresponse_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearResponseStatus clears the value of the "response_status" field.
+func (m *WebhookDeliveryAttemptMutation) ClearResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	m.clearedFields[webhookdeliveryattempt.FieldResponseStatus] = struct{}{}
+}
+
+// ResponseStatusCleared returns if the "response_status" field was cleared in this mutation.
+func (m *WebhookDeliveryAttemptMutation) ResponseStatusCleared() bool {
+	_, ok := m.clearedFields[webhookdeliveryattempt.FieldResponseStatus]
+	return ok
+}
+
+// ResetResponseStatus resets all changes to the "response_status" field.
+func (m *WebhookDeliveryAttemptMutation) ResetResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	delete(m.clearedFields, webhookdeliveryattempt.FieldResponseStatus)
+}
+
+// SetError sets the "error" field.
+func (m *WebhookDeliveryAttemptMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *WebhookDeliveryAttemptMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[webhookdeliveryattempt.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *WebhookDeliveryAttemptMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[webhookdeliveryattempt.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *WebhookDeliveryAttemptMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, webhookdeliveryattempt.FieldError)
+}
+
+// SetDeliveryID sets the "delivery_id" field.
+func (m *WebhookDeliveryAttemptMutation) SetDeliveryID(i int) {
+	m.delivery = &i
+}
+
+// DeliveryID returns the value of the "delivery_id" field in the mutation.
+func (m *WebhookDeliveryAttemptMutation) DeliveryID() (r int, exists bool) {
+	v := m.delivery
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveryID returns the old "delivery_id" field's value of the WebhookDeliveryAttempt entity.
+// If the WebhookDeliveryAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryAttemptMutation) OldDeliveryID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveryID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveryID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveryID: %w", err)
+	}
+	return oldValue.DeliveryID, nil
+}
+
+// ResetDeliveryID resets all changes to the "delivery_id" field.
+func (m *WebhookDeliveryAttemptMutation) ResetDeliveryID() {
+	m.delivery = nil
+}
+
+// ClearAccount clears the "account" edge to the Account entity.
+func (m *WebhookDeliveryAttemptMutation) ClearAccount() {
+	m.clearedaccount = true
+	m.clearedFields[webhookdeliveryattempt.FieldAccountID] = struct{}{}
+}
+
+// AccountCleared reports if the "account" edge to the Account entity was cleared.
+func (m *WebhookDeliveryAttemptMutation) AccountCleared() bool {
+	return m.clearedaccount
+}
+
+// AccountIDs returns the "account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AccountID instead. It exists only for internal usage by the builders.
+func (m *WebhookDeliveryAttemptMutation) AccountIDs() (ids []int) {
+	if id := m.account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAccount resets all changes to the "account" edge.
+func (m *WebhookDeliveryAttemptMutation) ResetAccount() {
+	m.account = nil
+	m.clearedaccount = false
+}
+
+// ClearDelivery clears the "delivery" edge to the WebhookDelivery entity.
+func (m *WebhookDeliveryAttemptMutation) ClearDelivery() {
+	m.cleareddelivery = true
+	m.clearedFields[webhookdeliveryattempt.FieldDeliveryID] = struct{}{}
+}
+
+// DeliveryCleared reports if the "delivery" edge to the WebhookDelivery entity was cleared.
+func (m *WebhookDeliveryAttemptMutation) DeliveryCleared() bool {
+	return m.cleareddelivery
+}
+
+// DeliveryIDs returns the "delivery" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeliveryID instead. It exists only for internal usage by the builders.
+func (m *WebhookDeliveryAttemptMutation) DeliveryIDs() (ids []int) {
+	if id := m.delivery; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDelivery resets all changes to the "delivery" edge.
+func (m *WebhookDeliveryAttemptMutation) ResetDelivery() {
+	m.delivery = nil
+	m.cleareddelivery = false
+}
+
+// Where appends a list predicates to the WebhookDeliveryAttemptMutation builder.
+func (m *WebhookDeliveryAttemptMutation) Where(ps ...predicate.WebhookDeliveryAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebhookDeliveryAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebhookDeliveryAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebhookDeliveryAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebhookDeliveryAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebhookDeliveryAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebhookDeliveryAttempt).
+func (m *WebhookDeliveryAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebhookDeliveryAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldUpdatedAt)
+	}
+	if m.account != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldAccountID)
+	}
+	if m.attempt != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldAttempt)
+	}
+	if m.started_at != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldStartedAt)
+	}
+	if m.duration_ms != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldDurationMs)
+	}
+	if m.outcome != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldOutcome)
+	}
+	if m.response_status != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldResponseStatus)
+	}
+	if m.error != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldError)
+	}
+	if m.delivery != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldDeliveryID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebhookDeliveryAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhookdeliveryattempt.FieldCreatedAt:
+		return m.CreatedAt()
+	case webhookdeliveryattempt.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case webhookdeliveryattempt.FieldAccountID:
+		return m.AccountID()
+	case webhookdeliveryattempt.FieldAttempt:
+		return m.Attempt()
+	case webhookdeliveryattempt.FieldStartedAt:
+		return m.StartedAt()
+	case webhookdeliveryattempt.FieldDurationMs:
+		return m.DurationMs()
+	case webhookdeliveryattempt.FieldOutcome:
+		return m.Outcome()
+	case webhookdeliveryattempt.FieldResponseStatus:
+		return m.ResponseStatus()
+	case webhookdeliveryattempt.FieldError:
+		return m.Error()
+	case webhookdeliveryattempt.FieldDeliveryID:
+		return m.DeliveryID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebhookDeliveryAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhookdeliveryattempt.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case webhookdeliveryattempt.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case webhookdeliveryattempt.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case webhookdeliveryattempt.FieldAttempt:
+		return m.OldAttempt(ctx)
+	case webhookdeliveryattempt.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case webhookdeliveryattempt.FieldDurationMs:
+		return m.OldDurationMs(ctx)
+	case webhookdeliveryattempt.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case webhookdeliveryattempt.FieldResponseStatus:
+		return m.OldResponseStatus(ctx)
+	case webhookdeliveryattempt.FieldError:
+		return m.OldError(ctx)
+	case webhookdeliveryattempt.FieldDeliveryID:
+		return m.OldDeliveryID(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebhookDeliveryAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookDeliveryAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhookdeliveryattempt.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case webhookdeliveryattempt.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case webhookdeliveryattempt.FieldAccountID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case webhookdeliveryattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempt(v)
+		return nil
+	case webhookdeliveryattempt.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case webhookdeliveryattempt.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMs(v)
+		return nil
+	case webhookdeliveryattempt.FieldOutcome:
+		v, ok := value.(webhookdeliveryattempt.Outcome)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case webhookdeliveryattempt.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseStatus(v)
+		return nil
+	case webhookdeliveryattempt.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case webhookdeliveryattempt.FieldDeliveryID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveryID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempt != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldAttempt)
+	}
+	if m.addduration_ms != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldDurationMs)
+	}
+	if m.addresponse_status != nil {
+		fields = append(fields, webhookdeliveryattempt.FieldResponseStatus)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebhookDeliveryAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case webhookdeliveryattempt.FieldAttempt:
+		return m.AddedAttempt()
+	case webhookdeliveryattempt.FieldDurationMs:
+		return m.AddedDurationMs()
+	case webhookdeliveryattempt.FieldResponseStatus:
+		return m.AddedResponseStatus()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookDeliveryAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case webhookdeliveryattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempt(v)
+		return nil
+	case webhookdeliveryattempt.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMs(v)
+		return nil
+	case webhookdeliveryattempt.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResponseStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebhookDeliveryAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhookdeliveryattempt.FieldResponseStatus) {
+		fields = append(fields, webhookdeliveryattempt.FieldResponseStatus)
+	}
+	if m.FieldCleared(webhookdeliveryattempt.FieldError) {
+		fields = append(fields, webhookdeliveryattempt.FieldError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebhookDeliveryAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebhookDeliveryAttemptMutation) ClearField(name string) error {
+	switch name {
+	case webhookdeliveryattempt.FieldResponseStatus:
+		m.ClearResponseStatus()
+		return nil
+	case webhookdeliveryattempt.FieldError:
+		m.ClearError()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebhookDeliveryAttemptMutation) ResetField(name string) error {
+	switch name {
+	case webhookdeliveryattempt.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case webhookdeliveryattempt.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case webhookdeliveryattempt.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case webhookdeliveryattempt.FieldAttempt:
+		m.ResetAttempt()
+		return nil
+	case webhookdeliveryattempt.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case webhookdeliveryattempt.FieldDurationMs:
+		m.ResetDurationMs()
+		return nil
+	case webhookdeliveryattempt.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case webhookdeliveryattempt.FieldResponseStatus:
+		m.ResetResponseStatus()
+		return nil
+	case webhookdeliveryattempt.FieldError:
+		m.ResetError()
+		return nil
+	case webhookdeliveryattempt.FieldDeliveryID:
+		m.ResetDeliveryID()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.account != nil {
+		edges = append(edges, webhookdeliveryattempt.EdgeAccount)
+	}
+	if m.delivery != nil {
+		edges = append(edges, webhookdeliveryattempt.EdgeDelivery)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebhookDeliveryAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhookdeliveryattempt.EdgeAccount:
+		if id := m.account; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhookdeliveryattempt.EdgeDelivery:
+		if id := m.delivery; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebhookDeliveryAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebhookDeliveryAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebhookDeliveryAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedaccount {
+		edges = append(edges, webhookdeliveryattempt.EdgeAccount)
+	}
+	if m.cleareddelivery {
+		edges = append(edges, webhookdeliveryattempt.EdgeDelivery)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebhookDeliveryAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhookdeliveryattempt.EdgeAccount:
+		return m.clearedaccount
+	case webhookdeliveryattempt.EdgeDelivery:
+		return m.cleareddelivery
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebhookDeliveryAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case webhookdeliveryattempt.EdgeAccount:
+		m.ClearAccount()
+		return nil
+	case webhookdeliveryattempt.EdgeDelivery:
+		m.ClearDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebhookDeliveryAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case webhookdeliveryattempt.EdgeAccount:
+		m.ResetAccount()
+		return nil
+	case webhookdeliveryattempt.EdgeDelivery:
+		m.ResetDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDeliveryAttempt edge %s", name)
 }
 
 // WebhookSubscriptionMutation represents an operation that mutates the WebhookSubscription nodes in the graph.

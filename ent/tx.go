@@ -62,6 +62,8 @@ type Tx struct {
 	Label *LabelClient
 	// Message is the client for interacting with the Message builders.
 	Message *MessageClient
+	// MessageDeliveryAttempt is the client for interacting with the MessageDeliveryAttempt builders.
+	MessageDeliveryAttempt *MessageDeliveryAttemptClient
 	// PlatformToken is the client for interacting with the PlatformToken builders.
 	PlatformToken *PlatformTokenClient
 	// ScheduledMessage is the client for interacting with the ScheduledMessage builders.
@@ -74,6 +76,8 @@ type Tx struct {
 	User *UserClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
+	// WebhookDeliveryAttempt is the client for interacting with the WebhookDeliveryAttempt builders.
+	WebhookDeliveryAttempt *WebhookDeliveryAttemptClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
 	WebhookSubscription *WebhookSubscriptionClient
 
@@ -231,12 +235,14 @@ func (tx *Tx) init() {
 	tx.KanbanItem = NewKanbanItemClient(tx.config)
 	tx.Label = NewLabelClient(tx.config)
 	tx.Message = NewMessageClient(tx.config)
+	tx.MessageDeliveryAttempt = NewMessageDeliveryAttemptClient(tx.config)
 	tx.PlatformToken = NewPlatformTokenClient(tx.config)
 	tx.ScheduledMessage = NewScheduledMessageClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
+	tx.WebhookDeliveryAttempt = NewWebhookDeliveryAttemptClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }
 

@@ -61,9 +61,13 @@ type WebhookDeliveryEdges struct {
 	Account *Account `json:"account,omitempty"`
 	// Subscription holds the value of the subscription edge.
 	Subscription *WebhookSubscription `json:"subscription,omitempty"`
+	// AttemptLog holds the value of the attempt_log edge.
+	AttemptLog []*WebhookDeliveryAttempt `json:"attempt_log,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
+
+	namedAttemptLog map[string][]*WebhookDeliveryAttempt
 }
 
 // AccountOrErr returns the Account value or an error if the edge
@@ -86,6 +90,15 @@ func (e WebhookDeliveryEdges) SubscriptionOrErr() (*WebhookSubscription, error) 
 		return nil, &NotFoundError{label: webhooksubscription.Label}
 	}
 	return nil, &NotLoadedError{edge: "subscription"}
+}
+
+// AttemptLogOrErr returns the AttemptLog value or an error if the edge
+// was not loaded in eager-loading.
+func (e WebhookDeliveryEdges) AttemptLogOrErr() ([]*WebhookDeliveryAttempt, error) {
+	if e.loadedTypes[2] {
+		return e.AttemptLog, nil
+	}
+	return nil, &NotLoadedError{edge: "attempt_log"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -239,6 +252,11 @@ func (_m *WebhookDelivery) QuerySubscription() *WebhookSubscriptionQuery {
 	return NewWebhookDeliveryClient(_m.config).QuerySubscription(_m)
 }
 
+// QueryAttemptLog queries the "attempt_log" edge of the WebhookDelivery entity.
+func (_m *WebhookDelivery) QueryAttemptLog() *WebhookDeliveryAttemptQuery {
+	return NewWebhookDeliveryClient(_m.config).QueryAttemptLog(_m)
+}
+
 // Update returns a builder for updating this WebhookDelivery.
 // Note that you need to call WebhookDelivery.Unwrap() before calling this method if this WebhookDelivery
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -316,6 +334,30 @@ func (_m *WebhookDelivery) String() string {
 	}
 	builder.WriteByte(')')
 	return builder.String()
+}
+
+// NamedAttemptLog returns the AttemptLog named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *WebhookDelivery) NamedAttemptLog(name string) ([]*WebhookDeliveryAttempt, error) {
+	if _m.Edges.namedAttemptLog == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedAttemptLog[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *WebhookDelivery) appendNamedAttemptLog(name string, edges ...*WebhookDeliveryAttempt) {
+	if _m.Edges.namedAttemptLog == nil {
+		_m.Edges.namedAttemptLog = make(map[string][]*WebhookDeliveryAttempt)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedAttemptLog[name] = []*WebhookDeliveryAttempt{}
+	} else {
+		_m.Edges.namedAttemptLog[name] = append(_m.Edges.namedAttemptLog[name], edges...)
+	}
 }
 
 // WebhookDeliveries is a parsable slice of WebhookDelivery.

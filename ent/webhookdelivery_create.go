@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
@@ -202,6 +203,21 @@ func (_c *WebhookDeliveryCreate) SetAccount(v *Account) *WebhookDeliveryCreate {
 // SetSubscription sets the "subscription" edge to the WebhookSubscription entity.
 func (_c *WebhookDeliveryCreate) SetSubscription(v *WebhookSubscription) *WebhookDeliveryCreate {
 	return _c.SetSubscriptionID(v.ID)
+}
+
+// AddAttemptLogIDs adds the "attempt_log" edge to the WebhookDeliveryAttempt entity by IDs.
+func (_c *WebhookDeliveryCreate) AddAttemptLogIDs(ids ...int) *WebhookDeliveryCreate {
+	_c.mutation.AddAttemptLogIDs(ids...)
+	return _c
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the WebhookDeliveryAttempt entity.
+func (_c *WebhookDeliveryCreate) AddAttemptLog(v ...*WebhookDeliveryAttempt) *WebhookDeliveryCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAttemptLogIDs(ids...)
 }
 
 // Mutation returns the WebhookDeliveryMutation object of the builder.
@@ -425,6 +441,22 @@ func (_c *WebhookDeliveryCreate) createSpec() (*WebhookDelivery, *sqlgraph.Creat
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.SubscriptionID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

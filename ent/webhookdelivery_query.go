@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math"
@@ -16,20 +17,23 @@ import (
 	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
 // WebhookDeliveryQuery is the builder for querying WebhookDelivery entities.
 type WebhookDeliveryQuery struct {
 	config
-	ctx              *QueryContext
-	order            []webhookdelivery.OrderOption
-	inters           []Interceptor
-	predicates       []predicate.WebhookDelivery
-	withAccount      *AccountQuery
-	withSubscription *WebhookSubscriptionQuery
-	loadTotal        []func(context.Context, []*WebhookDelivery) error
-	modifiers        []func(*sql.Selector)
+	ctx                 *QueryContext
+	order               []webhookdelivery.OrderOption
+	inters              []Interceptor
+	predicates          []predicate.WebhookDelivery
+	withAccount         *AccountQuery
+	withSubscription    *WebhookSubscriptionQuery
+	withAttemptLog      *WebhookDeliveryAttemptQuery
+	loadTotal           []func(context.Context, []*WebhookDelivery) error
+	modifiers           []func(*sql.Selector)
+	withNamedAttemptLog map[string]*WebhookDeliveryAttemptQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -103,6 +107,28 @@ func (_q *WebhookDeliveryQuery) QuerySubscription() *WebhookSubscriptionQuery {
 			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, selector),
 			sqlgraph.To(webhooksubscription.Table, webhooksubscription.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, webhookdelivery.SubscriptionTable, webhookdelivery.SubscriptionColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAttemptLog chains the current query on the "attempt_log" edge.
+func (_q *WebhookDeliveryQuery) QueryAttemptLog() *WebhookDeliveryAttemptQuery {
+	query := (&WebhookDeliveryAttemptClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, selector),
+			sqlgraph.To(webhookdeliveryattempt.Table, webhookdeliveryattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, webhookdelivery.AttemptLogTable, webhookdelivery.AttemptLogColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -304,6 +330,7 @@ func (_q *WebhookDeliveryQuery) Clone() *WebhookDeliveryQuery {
 		predicates:       append([]predicate.WebhookDelivery{}, _q.predicates...),
 		withAccount:      _q.withAccount.Clone(),
 		withSubscription: _q.withSubscription.Clone(),
+		withAttemptLog:   _q.withAttemptLog.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -330,6 +357,17 @@ func (_q *WebhookDeliveryQuery) WithSubscription(opts ...func(*WebhookSubscripti
 		opt(query)
 	}
 	_q.withSubscription = query
+	return _q
+}
+
+// WithAttemptLog tells the query-builder to eager-load the nodes that are connected to
+// the "attempt_log" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *WebhookDeliveryQuery) WithAttemptLog(opts ...func(*WebhookDeliveryAttemptQuery)) *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryAttemptClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAttemptLog = query
 	return _q
 }
 
@@ -417,9 +455,10 @@ func (_q *WebhookDeliveryQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	var (
 		nodes       = []*WebhookDelivery{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withAccount != nil,
 			_q.withSubscription != nil,
+			_q.withAttemptLog != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -452,6 +491,22 @@ func (_q *WebhookDeliveryQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if query := _q.withSubscription; query != nil {
 		if err := _q.loadSubscription(ctx, query, nodes, nil,
 			func(n *WebhookDelivery, e *WebhookSubscription) { n.Edges.Subscription = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withAttemptLog; query != nil {
+		if err := _q.loadAttemptLog(ctx, query, nodes,
+			func(n *WebhookDelivery) { n.Edges.AttemptLog = []*WebhookDeliveryAttempt{} },
+			func(n *WebhookDelivery, e *WebhookDeliveryAttempt) {
+				n.Edges.AttemptLog = append(n.Edges.AttemptLog, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedAttemptLog {
+		if err := _q.loadAttemptLog(ctx, query, nodes,
+			func(n *WebhookDelivery) { n.appendNamedAttemptLog(name) },
+			func(n *WebhookDelivery, e *WebhookDeliveryAttempt) { n.appendNamedAttemptLog(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -521,6 +576,36 @@ func (_q *WebhookDeliveryQuery) loadSubscription(ctx context.Context, query *Web
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *WebhookDeliveryQuery) loadAttemptLog(ctx context.Context, query *WebhookDeliveryAttemptQuery, nodes []*WebhookDelivery, init func(*WebhookDelivery), assign func(*WebhookDelivery, *WebhookDeliveryAttempt)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*WebhookDelivery)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookdeliveryattempt.FieldDeliveryID)
+	}
+	query.Where(predicate.WebhookDeliveryAttempt(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(webhookdelivery.AttemptLogColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.DeliveryID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "delivery_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }
@@ -648,6 +733,20 @@ func (_q *WebhookDeliveryQuery) ForShare(opts ...sql.LockOption) *WebhookDeliver
 func (_q *WebhookDeliveryQuery) Modify(modifiers ...func(s *sql.Selector)) *WebhookDeliverySelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
+}
+
+// WithNamedAttemptLog tells the query-builder to eager-load the nodes that are connected to the "attempt_log"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *WebhookDeliveryQuery) WithNamedAttemptLog(name string, opts ...func(*WebhookDeliveryAttemptQuery)) *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryAttemptClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedAttemptLog == nil {
+		_q.withNamedAttemptLog = make(map[string]*WebhookDeliveryAttemptQuery)
+	}
+	_q.withNamedAttemptLog[name] = query
+	return _q
 }
 
 // WebhookDeliveryGroupBy is the group-by builder for WebhookDelivery entities.

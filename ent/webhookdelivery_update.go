@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
@@ -197,6 +198,21 @@ func (_u *WebhookDeliveryUpdate) SetSubscription(v *WebhookSubscription) *Webhoo
 	return _u.SetSubscriptionID(v.ID)
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the WebhookDeliveryAttempt entity by IDs.
+func (_u *WebhookDeliveryUpdate) AddAttemptLogIDs(ids ...int) *WebhookDeliveryUpdate {
+	_u.mutation.AddAttemptLogIDs(ids...)
+	return _u
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the WebhookDeliveryAttempt entity.
+func (_u *WebhookDeliveryUpdate) AddAttemptLog(v ...*WebhookDeliveryAttempt) *WebhookDeliveryUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAttemptLogIDs(ids...)
+}
+
 // Mutation returns the WebhookDeliveryMutation object of the builder.
 func (_u *WebhookDeliveryUpdate) Mutation() *WebhookDeliveryMutation {
 	return _u.mutation
@@ -206,6 +222,27 @@ func (_u *WebhookDeliveryUpdate) Mutation() *WebhookDeliveryMutation {
 func (_u *WebhookDeliveryUpdate) ClearSubscription() *WebhookDeliveryUpdate {
 	_u.mutation.ClearSubscription()
 	return _u
+}
+
+// ClearAttemptLog clears all "attempt_log" edges to the WebhookDeliveryAttempt entity.
+func (_u *WebhookDeliveryUpdate) ClearAttemptLog() *WebhookDeliveryUpdate {
+	_u.mutation.ClearAttemptLog()
+	return _u
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to WebhookDeliveryAttempt entities by IDs.
+func (_u *WebhookDeliveryUpdate) RemoveAttemptLogIDs(ids ...int) *WebhookDeliveryUpdate {
+	_u.mutation.RemoveAttemptLogIDs(ids...)
+	return _u
+}
+
+// RemoveAttemptLog removes "attempt_log" edges to WebhookDeliveryAttempt entities.
+func (_u *WebhookDeliveryUpdate) RemoveAttemptLog(v ...*WebhookDeliveryAttempt) *WebhookDeliveryUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAttemptLogIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -345,6 +382,51 @@ func (_u *WebhookDeliveryUpdate) sqlSave(ctx context.Context) (_node int, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(webhooksubscription.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAttemptLogIDs(); len(nodes) > 0 && !_u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -541,6 +623,21 @@ func (_u *WebhookDeliveryUpdateOne) SetSubscription(v *WebhookSubscription) *Web
 	return _u.SetSubscriptionID(v.ID)
 }
 
+// AddAttemptLogIDs adds the "attempt_log" edge to the WebhookDeliveryAttempt entity by IDs.
+func (_u *WebhookDeliveryUpdateOne) AddAttemptLogIDs(ids ...int) *WebhookDeliveryUpdateOne {
+	_u.mutation.AddAttemptLogIDs(ids...)
+	return _u
+}
+
+// AddAttemptLog adds the "attempt_log" edges to the WebhookDeliveryAttempt entity.
+func (_u *WebhookDeliveryUpdateOne) AddAttemptLog(v ...*WebhookDeliveryAttempt) *WebhookDeliveryUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAttemptLogIDs(ids...)
+}
+
 // Mutation returns the WebhookDeliveryMutation object of the builder.
 func (_u *WebhookDeliveryUpdateOne) Mutation() *WebhookDeliveryMutation {
 	return _u.mutation
@@ -550,6 +647,27 @@ func (_u *WebhookDeliveryUpdateOne) Mutation() *WebhookDeliveryMutation {
 func (_u *WebhookDeliveryUpdateOne) ClearSubscription() *WebhookDeliveryUpdateOne {
 	_u.mutation.ClearSubscription()
 	return _u
+}
+
+// ClearAttemptLog clears all "attempt_log" edges to the WebhookDeliveryAttempt entity.
+func (_u *WebhookDeliveryUpdateOne) ClearAttemptLog() *WebhookDeliveryUpdateOne {
+	_u.mutation.ClearAttemptLog()
+	return _u
+}
+
+// RemoveAttemptLogIDs removes the "attempt_log" edge to WebhookDeliveryAttempt entities by IDs.
+func (_u *WebhookDeliveryUpdateOne) RemoveAttemptLogIDs(ids ...int) *WebhookDeliveryUpdateOne {
+	_u.mutation.RemoveAttemptLogIDs(ids...)
+	return _u
+}
+
+// RemoveAttemptLog removes "attempt_log" edges to WebhookDeliveryAttempt entities.
+func (_u *WebhookDeliveryUpdateOne) RemoveAttemptLog(v ...*WebhookDeliveryAttempt) *WebhookDeliveryUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAttemptLogIDs(ids...)
 }
 
 // Where appends a list predicates to the WebhookDeliveryUpdate builder.
@@ -719,6 +837,51 @@ func (_u *WebhookDeliveryUpdateOne) sqlSave(ctx context.Context) (_node *Webhook
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(webhooksubscription.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAttemptLogIDs(); len(nodes) > 0 && !_u.mutation.AttemptLogCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AttemptLogIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

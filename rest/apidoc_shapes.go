@@ -24,6 +24,7 @@ func wireShapes() openapi3.Schemas {
 		"AgentBot":                  agentBotShape(),
 		"Webhook":                   webhookShape(),
 		"WebhookDelivery":           webhookDeliveryShape(),
+		"DeliveryAttempt":           attemptShape(),
 		"ScheduledMessage":          scheduleShape(),
 		"Funnel":                    funnelShape(),
 		"KanbanItem":                cardShape(),
@@ -178,6 +179,16 @@ func webhookDeliveryShape() *openapi3.Schema {
 		"id": integer(), "delivery_id": str(), "event": str(), "url": str(), "payload": &openapi3.Schema{},
 		"status": str(), "attempts": integer(), "response_status": nullInt(), "last_error": nullStr(),
 		"next_attempt_at": nullTS(), "delivered_at": nullTS(), "created_at": ts(),
+	})
+}
+
+// attemptShape is one entry of a delivery's attempt log.
+func attemptShape() *openapi3.Schema {
+	outcome := str()
+	outcome.Enum = []any{"delivered", "retrying", "failed"}
+	return obj(props{
+		"id": integer(), "attempt": integer(), "started_at": ts(), "duration_ms": integer(),
+		"outcome": outcome, "response_status": nullInt(), "error": nullStr(),
 	})
 }
 

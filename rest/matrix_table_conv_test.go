@@ -79,6 +79,8 @@ func conversationEntries() map[string]mxEntry {
 		"DELETE " + acc + "/conversations/:id/messages/:message_id": {want: inboxRow(o404), setup: mxFreshMessage},
 		// Any agent of the inbox may retry a failed message (Chatwoot).
 		"POST " + acc + "/conversations/:id/messages/:message_id/retry": {want: inboxRow(o404), setup: mxFailedMessage},
+		// Whoever sees the message sees its attempts.
+		"GET " + acc + "/conversations/:id/messages/:message_id/attempts": {want: inboxRow(o404), setup: mxFreshMessage},
 		// A message's file, and a scheduled message's.
 		"GET " + acc + "/attachments/:id": {want: inboxRow(o404),
 			variants: map[string]func(c *mxCell){"schedule file": func(c *mxCell) { c.ids["id"] = c.w.SchedFile }}},

@@ -136,6 +136,9 @@ func accountEntries() map[string]mxEntry {
 		"POST " + acc + "/webhooks/:id/deliveries/:delivery_id/retry": {want: adminRow(o404), setup: func(c *mxCell) {
 			c.ids["delivery_id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n())
 		}},
+		"GET " + acc + "/webhooks/:id/deliveries/:delivery_id/attempts": {want: adminRow(o404), setup: func(c *mxCell) {
+			c.ids["delivery_id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n())
+		}},
 
 		"GET " + acc + "/agents":        {want: memberRow(o2xx)},
 		"POST " + acc + "/agents":       {want: adminRow(o2xx), body: mxAgentBody},

@@ -79,6 +79,7 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Post("/conversations/:id/messages", a.createMessage, op("Send a message", msg).in(messageRequest{}, "").withFiles())
 	acc.Delete("/conversations/:id/messages/:message_id", a.deleteMessage, op("Delete a message", msg))
 	acc.Post("/conversations/:id/messages/:message_id/retry", a.retryMessage, op("Retry a failed message", msg))
+	acc.Get("/conversations/:id/messages/:message_id/attempts", a.messageAttempts, op("A message's delivery attempt log, latest first", payloadOf(listAnswer("DeliveryAttempt"))))
 	book.openGet(app, "/api/v1/accounts/:account_id/attachments/:id", signedOrUser, a.downloadAttachment,
 		op("Download an attachment (a signed link, or with a token)", nil).q("exp", "sig").as("*/*"))
 
@@ -103,6 +104,7 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Delete("/webhooks/:id", a.deleteWebhook, op("Delete a webhook", nil))
 	acc.Get("/webhooks/:id/deliveries", a.webhookDeliveries, op("A webhook's deliveries", payloadOf(listAnswer("WebhookDelivery"))).q("page"))
 	acc.Post("/webhooks/:id/deliveries/:delivery_id/retry", a.retryWebhookDelivery, op("Retry a webhook delivery", payloadOf(shapeOf("WebhookDelivery"))))
+	acc.Get("/webhooks/:id/deliveries/:delivery_id/attempts", a.webhookDeliveryAttempts, op("A webhook delivery's attempt log, latest first", payloadOf(listAnswer("DeliveryAttempt"))))
 
 	agent := shape("Agent")
 	acc.Get("/agents", a.listAgents, op("List agents", listOf("Agent")))

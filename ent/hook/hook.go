@@ -297,6 +297,18 @@ func (f MessageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MessageMutation", m)
 }
 
+// The MessageDeliveryAttemptFunc type is an adapter to allow the use of ordinary
+// function as MessageDeliveryAttempt mutator.
+type MessageDeliveryAttemptFunc func(context.Context, *ent.MessageDeliveryAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MessageDeliveryAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MessageDeliveryAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MessageDeliveryAttemptMutation", m)
+}
+
 // The PlatformTokenFunc type is an adapter to allow the use of ordinary
 // function as PlatformToken mutator.
 type PlatformTokenFunc func(context.Context, *ent.PlatformTokenMutation) (ent.Value, error)
@@ -367,6 +379,18 @@ func (f WebhookDeliveryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebhookDeliveryMutation", m)
+}
+
+// The WebhookDeliveryAttemptFunc type is an adapter to allow the use of ordinary
+// function as WebhookDeliveryAttempt mutator.
+type WebhookDeliveryAttemptFunc func(context.Context, *ent.WebhookDeliveryAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WebhookDeliveryAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WebhookDeliveryAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebhookDeliveryAttemptMutation", m)
 }
 
 // The WebhookSubscriptionFunc type is an adapter to allow the use of ordinary

@@ -32,6 +32,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -39,6 +40,7 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 )
 
@@ -746,6 +748,33 @@ func (f TraverseMessage) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.MessageQuery", q)
 }
 
+// The MessageDeliveryAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MessageDeliveryAttemptFunc func(context.Context, *ent.MessageDeliveryAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MessageDeliveryAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MessageDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MessageDeliveryAttemptQuery", q)
+}
+
+// The TraverseMessageDeliveryAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMessageDeliveryAttempt func(context.Context, *ent.MessageDeliveryAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMessageDeliveryAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMessageDeliveryAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MessageDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MessageDeliveryAttemptQuery", q)
+}
+
 // The PlatformTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PlatformTokenFunc func(context.Context, *ent.PlatformTokenQuery) (ent.Value, error)
 
@@ -908,6 +937,33 @@ func (f TraverseWebhookDelivery) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookDeliveryQuery", q)
 }
 
+// The WebhookDeliveryAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebhookDeliveryAttemptFunc func(context.Context, *ent.WebhookDeliveryAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebhookDeliveryAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebhookDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebhookDeliveryAttemptQuery", q)
+}
+
+// The TraverseWebhookDeliveryAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebhookDeliveryAttempt func(context.Context, *ent.WebhookDeliveryAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebhookDeliveryAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebhookDeliveryAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookDeliveryAttemptQuery", q)
+}
+
 // The WebhookSubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookSubscriptionFunc func(context.Context, *ent.WebhookSubscriptionQuery) (ent.Value, error)
 
@@ -986,6 +1042,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.LabelQuery, predicate.Label, label.OrderOption]{typ: ent.TypeLabel, tq: q}, nil
 	case *ent.MessageQuery:
 		return &query[*ent.MessageQuery, predicate.Message, message.OrderOption]{typ: ent.TypeMessage, tq: q}, nil
+	case *ent.MessageDeliveryAttemptQuery:
+		return &query[*ent.MessageDeliveryAttemptQuery, predicate.MessageDeliveryAttempt, messagedeliveryattempt.OrderOption]{typ: ent.TypeMessageDeliveryAttempt, tq: q}, nil
 	case *ent.PlatformTokenQuery:
 		return &query[*ent.PlatformTokenQuery, predicate.PlatformToken, platformtoken.OrderOption]{typ: ent.TypePlatformToken, tq: q}, nil
 	case *ent.ScheduledMessageQuery:
@@ -998,6 +1056,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.WebhookDeliveryQuery:
 		return &query[*ent.WebhookDeliveryQuery, predicate.WebhookDelivery, webhookdelivery.OrderOption]{typ: ent.TypeWebhookDelivery, tq: q}, nil
+	case *ent.WebhookDeliveryAttemptQuery:
+		return &query[*ent.WebhookDeliveryAttemptQuery, predicate.WebhookDeliveryAttempt, webhookdeliveryattempt.OrderOption]{typ: ent.TypeWebhookDeliveryAttempt, tq: q}, nil
 	case *ent.WebhookSubscriptionQuery:
 		return &query[*ent.WebhookSubscriptionQuery, predicate.WebhookSubscription, webhooksubscription.OrderOption]{typ: ent.TypeWebhookSubscription, tq: q}, nil
 	default:

@@ -64,6 +64,8 @@ const (
 	EdgeConversation = "conversation"
 	// EdgeAttachments holds the string denoting the attachments edge name in mutations.
 	EdgeAttachments = "attachments"
+	// EdgeAttemptLog holds the string denoting the attempt_log edge name in mutations.
+	EdgeAttemptLog = "attempt_log"
 	// Table holds the table name of the message in the database.
 	Table = "messages"
 	// AccountTable is the table that holds the account relation/edge.
@@ -87,6 +89,13 @@ const (
 	AttachmentsInverseTable = "attachments"
 	// AttachmentsColumn is the table column denoting the attachments relation/edge.
 	AttachmentsColumn = "message_id"
+	// AttemptLogTable is the table that holds the attempt_log relation/edge.
+	AttemptLogTable = "message_delivery_attempts"
+	// AttemptLogInverseTable is the table name for the MessageDeliveryAttempt entity.
+	// It exists in this package in order to avoid circular dependency with the "messagedeliveryattempt" package.
+	AttemptLogInverseTable = "message_delivery_attempts"
+	// AttemptLogColumn is the table column denoting the attempt_log relation/edge.
+	AttemptLogColumn = "message_id"
 )
 
 // Columns holds all SQL columns for message fields.
@@ -391,6 +400,20 @@ func ByAttachments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newAttachmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByAttemptLogCount orders the results by attempt_log count.
+func ByAttemptLogCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAttemptLogStep(), opts...)
+	}
+}
+
+// ByAttemptLog orders the results by attempt_log terms.
+func ByAttemptLog(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAttemptLogStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccountStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -410,6 +433,13 @@ func newAttachmentsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AttachmentsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, AttachmentsTable, AttachmentsColumn),
+	)
+}
+func newAttemptLogStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AttemptLogInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AttemptLogTable, AttemptLogColumn),
 	)
 }
 

@@ -1110,6 +1110,57 @@ var (
 			},
 		},
 	}
+	// MessageDeliveryAttemptsColumns holds the columns for the "message_delivery_attempts" table.
+	MessageDeliveryAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "attempt", Type: field.TypeInt},
+		{Name: "started_at", Type: field.TypeTime},
+		{Name: "duration_ms", Type: field.TypeInt},
+		{Name: "outcome", Type: field.TypeEnum, Enums: []string{"delivered", "retrying", "failed"}},
+		{Name: "response_status", Type: field.TypeInt, Nullable: true},
+		{Name: "error", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
+		{Name: "message_id", Type: field.TypeInt},
+		{Name: "account_id", Type: field.TypeInt},
+	}
+	// MessageDeliveryAttemptsTable holds the schema information for the "message_delivery_attempts" table.
+	MessageDeliveryAttemptsTable = &schema.Table{
+		Name:       "message_delivery_attempts",
+		Columns:    MessageDeliveryAttemptsColumns,
+		PrimaryKey: []*schema.Column{MessageDeliveryAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "message_delivery_attempts_messages_attempt_log",
+				Columns:    []*schema.Column{MessageDeliveryAttemptsColumns[9]},
+				RefColumns: []*schema.Column{MessagesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "message_delivery_attempts_accounts_account",
+				Columns:    []*schema.Column{MessageDeliveryAttemptsColumns[10]},
+				RefColumns: []*schema.Column{AccountsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "messagedeliveryattempt_account_id",
+				Unique:  false,
+				Columns: []*schema.Column{MessageDeliveryAttemptsColumns[10]},
+			},
+			{
+				Name:    "messagedeliveryattempt_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{MessageDeliveryAttemptsColumns[1]},
+			},
+			{
+				Name:    "messagedeliveryattempt_message_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{MessageDeliveryAttemptsColumns[9], MessageDeliveryAttemptsColumns[0]},
+			},
+		},
+	}
 	// PlatformTokensColumns holds the columns for the "platform_tokens" table.
 	PlatformTokensColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1383,6 +1434,57 @@ var (
 			},
 		},
 	}
+	// WebhookDeliveryAttemptsColumns holds the columns for the "webhook_delivery_attempts" table.
+	WebhookDeliveryAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "attempt", Type: field.TypeInt},
+		{Name: "started_at", Type: field.TypeTime},
+		{Name: "duration_ms", Type: field.TypeInt},
+		{Name: "outcome", Type: field.TypeEnum, Enums: []string{"delivered", "retrying", "failed"}},
+		{Name: "response_status", Type: field.TypeInt, Nullable: true},
+		{Name: "error", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
+		{Name: "delivery_id", Type: field.TypeInt},
+		{Name: "account_id", Type: field.TypeInt},
+	}
+	// WebhookDeliveryAttemptsTable holds the schema information for the "webhook_delivery_attempts" table.
+	WebhookDeliveryAttemptsTable = &schema.Table{
+		Name:       "webhook_delivery_attempts",
+		Columns:    WebhookDeliveryAttemptsColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveryAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_delivery_attempts_webhook_deliveries_attempt_log",
+				Columns:    []*schema.Column{WebhookDeliveryAttemptsColumns[9]},
+				RefColumns: []*schema.Column{WebhookDeliveriesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "webhook_delivery_attempts_accounts_account",
+				Columns:    []*schema.Column{WebhookDeliveryAttemptsColumns[10]},
+				RefColumns: []*schema.Column{AccountsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdeliveryattempt_account_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveryAttemptsColumns[10]},
+			},
+			{
+				Name:    "webhookdeliveryattempt_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveryAttemptsColumns[1]},
+			},
+			{
+				Name:    "webhookdeliveryattempt_delivery_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveryAttemptsColumns[9], WebhookDeliveryAttemptsColumns[0]},
+			},
+		},
+	}
 	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
 	WebhookSubscriptionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1467,12 +1569,14 @@ var (
 		KanbanItemsTable,
 		LabelsTable,
 		MessagesTable,
+		MessageDeliveryAttemptsTable,
 		PlatformTokensTable,
 		ScheduledMessagesTable,
 		TeamsTable,
 		TeamMembersTable,
 		UsersTable,
 		WebhookDeliveriesTable,
+		WebhookDeliveryAttemptsTable,
 		WebhookSubscriptionsTable,
 		KanbanItemAssignedAgentsTable,
 	}
@@ -1524,6 +1628,8 @@ func init() {
 	LabelsTable.ForeignKeys[0].RefTable = AccountsTable
 	MessagesTable.ForeignKeys[0].RefTable = ConversationsTable
 	MessagesTable.ForeignKeys[1].RefTable = AccountsTable
+	MessageDeliveryAttemptsTable.ForeignKeys[0].RefTable = MessagesTable
+	MessageDeliveryAttemptsTable.ForeignKeys[1].RefTable = AccountsTable
 	ScheduledMessagesTable.ForeignKeys[0].RefTable = ContactsTable
 	ScheduledMessagesTable.ForeignKeys[1].RefTable = ConversationsTable
 	ScheduledMessagesTable.ForeignKeys[2].RefTable = InboxesTable
@@ -1536,6 +1642,8 @@ func init() {
 	TeamMembersTable.ForeignKeys[2].RefTable = UsersTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = AccountsTable
 	WebhookDeliveriesTable.ForeignKeys[1].RefTable = WebhookSubscriptionsTable
+	WebhookDeliveryAttemptsTable.ForeignKeys[0].RefTable = WebhookDeliveriesTable
+	WebhookDeliveryAttemptsTable.ForeignKeys[1].RefTable = AccountsTable
 	WebhookSubscriptionsTable.ForeignKeys[0].RefTable = AccountsTable
 	KanbanItemAssignedAgentsTable.ForeignKeys[0].RefTable = KanbanItemsTable
 	KanbanItemAssignedAgentsTable.ForeignKeys[1].RefTable = UsersTable

@@ -78,6 +78,9 @@ type Label func(*sql.Selector)
 // Message is the predicate function for message builders.
 type Message func(*sql.Selector)
 
+// MessageDeliveryAttempt is the predicate function for messagedeliveryattempt builders.
+type MessageDeliveryAttempt func(*sql.Selector)
+
 // PlatformToken is the predicate function for platformtoken builders.
 type PlatformToken func(*sql.Selector)
 
@@ -95,6 +98,9 @@ type User func(*sql.Selector)
 
 // WebhookDelivery is the predicate function for webhookdelivery builders.
 type WebhookDelivery func(*sql.Selector)
+
+// WebhookDeliveryAttempt is the predicate function for webhookdeliveryattempt builders.
+type WebhookDeliveryAttempt func(*sql.Selector)
 
 // WebhookSubscription is the predicate function for webhooksubscription builders.
 type WebhookSubscription func(*sql.Selector)

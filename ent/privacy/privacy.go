@@ -687,6 +687,30 @@ func (f MessageMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MessageMutation", m)
 }
 
+// The MessageDeliveryAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MessageDeliveryAttemptQueryRuleFunc func(context.Context, *ent.MessageDeliveryAttemptQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MessageDeliveryAttemptQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MessageDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MessageDeliveryAttemptQuery", q)
+}
+
+// The MessageDeliveryAttemptMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MessageDeliveryAttemptMutationRuleFunc func(context.Context, *ent.MessageDeliveryAttemptMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MessageDeliveryAttemptMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MessageDeliveryAttemptMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MessageDeliveryAttemptMutation", m)
+}
+
 // The PlatformTokenQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PlatformTokenQueryRuleFunc func(context.Context, *ent.PlatformTokenQuery) error
@@ -831,6 +855,30 @@ func (f WebhookDeliveryMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.WebhookDeliveryMutation", m)
 }
 
+// The WebhookDeliveryAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type WebhookDeliveryAttemptQueryRuleFunc func(context.Context, *ent.WebhookDeliveryAttemptQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f WebhookDeliveryAttemptQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookDeliveryAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.WebhookDeliveryAttemptQuery", q)
+}
+
+// The WebhookDeliveryAttemptMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type WebhookDeliveryAttemptMutationRuleFunc func(context.Context, *ent.WebhookDeliveryAttemptMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f WebhookDeliveryAttemptMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.WebhookDeliveryAttemptMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.WebhookDeliveryAttemptMutation", m)
+}
+
 // The WebhookSubscriptionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type WebhookSubscriptionQueryRuleFunc func(context.Context, *ent.WebhookSubscriptionQuery) error
@@ -938,6 +986,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.MessageQuery:
 		return q.Filter(), nil
+	case *ent.MessageDeliveryAttemptQuery:
+		return q.Filter(), nil
 	case *ent.PlatformTokenQuery:
 		return q.Filter(), nil
 	case *ent.ScheduledMessageQuery:
@@ -949,6 +999,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.UserQuery:
 		return q.Filter(), nil
 	case *ent.WebhookDeliveryQuery:
+		return q.Filter(), nil
+	case *ent.WebhookDeliveryAttemptQuery:
 		return q.Filter(), nil
 	case *ent.WebhookSubscriptionQuery:
 		return q.Filter(), nil
@@ -1007,6 +1059,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.MessageMutation:
 		return m.Filter(), nil
+	case *ent.MessageDeliveryAttemptMutation:
+		return m.Filter(), nil
 	case *ent.PlatformTokenMutation:
 		return m.Filter(), nil
 	case *ent.ScheduledMessageMutation:
@@ -1018,6 +1072,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.UserMutation:
 		return m.Filter(), nil
 	case *ent.WebhookDeliveryMutation:
+		return m.Filter(), nil
+	case *ent.WebhookDeliveryAttemptMutation:
 		return m.Filter(), nil
 	case *ent.WebhookSubscriptionMutation:
 		return m.Filter(), nil

@@ -30,6 +30,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/schema"
@@ -38,6 +39,7 @@ import (
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 
 	"entgo.io/ent"
@@ -1305,6 +1307,41 @@ func init() {
 	messageDescDeliveryError := messageFields[16].Descriptor()
 	// message.DefaultDeliveryError holds the default value on creation for the delivery_error field.
 	message.DefaultDeliveryError = messageDescDeliveryError.Default.(string)
+	messagedeliveryattemptMixin := schema.MessageDeliveryAttempt{}.Mixin()
+	messagedeliveryattempt.Policy = privacy.NewPolicies(messagedeliveryattemptMixin[1], schema.MessageDeliveryAttempt{})
+	messagedeliveryattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := messagedeliveryattempt.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	messagedeliveryattemptMixinHooks1 := messagedeliveryattemptMixin[1].Hooks()
+
+	messagedeliveryattempt.Hooks[1] = messagedeliveryattemptMixinHooks1[0]
+	messagedeliveryattemptMixinFields0 := messagedeliveryattemptMixin[0].Fields()
+	_ = messagedeliveryattemptMixinFields0
+	messagedeliveryattemptMixinFields2 := messagedeliveryattemptMixin[2].Fields()
+	_ = messagedeliveryattemptMixinFields2
+	messagedeliveryattemptFields := schema.MessageDeliveryAttempt{}.Fields()
+	_ = messagedeliveryattemptFields
+	// messagedeliveryattemptDescCreatedAt is the schema descriptor for created_at field.
+	messagedeliveryattemptDescCreatedAt := messagedeliveryattemptMixinFields0[0].Descriptor()
+	// messagedeliveryattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
+	messagedeliveryattempt.DefaultCreatedAt = messagedeliveryattemptDescCreatedAt.Default.(func() time.Time)
+	// messagedeliveryattemptDescUpdatedAt is the schema descriptor for updated_at field.
+	messagedeliveryattemptDescUpdatedAt := messagedeliveryattemptMixinFields0[1].Descriptor()
+	// messagedeliveryattempt.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	messagedeliveryattempt.DefaultUpdatedAt = messagedeliveryattemptDescUpdatedAt.Default.(func() time.Time)
+	// messagedeliveryattempt.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	messagedeliveryattempt.UpdateDefaultUpdatedAt = messagedeliveryattemptDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// messagedeliveryattemptDescError is the schema descriptor for error field.
+	messagedeliveryattemptDescError := messagedeliveryattemptMixinFields2[5].Descriptor()
+	// messagedeliveryattempt.DefaultError holds the default value on creation for the error field.
+	messagedeliveryattempt.DefaultError = messagedeliveryattemptDescError.Default.(string)
+	// messagedeliveryattempt.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	messagedeliveryattempt.ErrorValidator = messagedeliveryattemptDescError.Validators[0].(func(string) error)
 	platformtokenMixin := schema.PlatformToken{}.Mixin()
 	platformtoken.Policy = privacy.NewPolicies(schema.PlatformToken{})
 	platformtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1581,6 +1618,41 @@ func init() {
 	webhookdeliveryDescLastError := webhookdeliveryFields[10].Descriptor()
 	// webhookdelivery.DefaultLastError holds the default value on creation for the last_error field.
 	webhookdelivery.DefaultLastError = webhookdeliveryDescLastError.Default.(string)
+	webhookdeliveryattemptMixin := schema.WebhookDeliveryAttempt{}.Mixin()
+	webhookdeliveryattempt.Policy = privacy.NewPolicies(webhookdeliveryattemptMixin[1], schema.WebhookDeliveryAttempt{})
+	webhookdeliveryattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhookdeliveryattempt.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhookdeliveryattemptMixinHooks1 := webhookdeliveryattemptMixin[1].Hooks()
+
+	webhookdeliveryattempt.Hooks[1] = webhookdeliveryattemptMixinHooks1[0]
+	webhookdeliveryattemptMixinFields0 := webhookdeliveryattemptMixin[0].Fields()
+	_ = webhookdeliveryattemptMixinFields0
+	webhookdeliveryattemptMixinFields2 := webhookdeliveryattemptMixin[2].Fields()
+	_ = webhookdeliveryattemptMixinFields2
+	webhookdeliveryattemptFields := schema.WebhookDeliveryAttempt{}.Fields()
+	_ = webhookdeliveryattemptFields
+	// webhookdeliveryattemptDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryattemptDescCreatedAt := webhookdeliveryattemptMixinFields0[0].Descriptor()
+	// webhookdeliveryattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdeliveryattempt.DefaultCreatedAt = webhookdeliveryattemptDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryattemptDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryattemptDescUpdatedAt := webhookdeliveryattemptMixinFields0[1].Descriptor()
+	// webhookdeliveryattempt.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdeliveryattempt.DefaultUpdatedAt = webhookdeliveryattemptDescUpdatedAt.Default.(func() time.Time)
+	// webhookdeliveryattempt.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdeliveryattempt.UpdateDefaultUpdatedAt = webhookdeliveryattemptDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryattemptDescError is the schema descriptor for error field.
+	webhookdeliveryattemptDescError := webhookdeliveryattemptMixinFields2[5].Descriptor()
+	// webhookdeliveryattempt.DefaultError holds the default value on creation for the error field.
+	webhookdeliveryattempt.DefaultError = webhookdeliveryattemptDescError.Default.(string)
+	// webhookdeliveryattempt.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	webhookdeliveryattempt.ErrorValidator = webhookdeliveryattemptDescError.Validators[0].(func(string) error)
 	webhooksubscriptionMixin := schema.WebhookSubscription{}.Mixin()
 	webhooksubscription.Policy = privacy.NewPolicies(webhooksubscriptionMixin[1], schema.WebhookSubscription{})
 	webhooksubscription.Hooks[0] = func(next ent.Mutator) ent.Mutator {

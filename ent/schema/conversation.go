@@ -107,6 +107,7 @@ func (Message) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("conversation", Conversation.Type).Ref("messages").Field("conversation_id").Unique().Required().Immutable(),
 		edge.To("attachments", Attachment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("attempt_log", MessageDeliveryAttempt.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -65,6 +65,7 @@ func (WebhookDelivery) Fields() []ent.Field {
 func (WebhookDelivery) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("subscription", WebhookSubscription.Type).Ref("deliveries").Field("subscription_id").Unique(),
+		edge.To("attempt_log", WebhookDeliveryAttempt.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

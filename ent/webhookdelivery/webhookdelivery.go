@@ -52,6 +52,8 @@ const (
 	EdgeAccount = "account"
 	// EdgeSubscription holds the string denoting the subscription edge name in mutations.
 	EdgeSubscription = "subscription"
+	// EdgeAttemptLog holds the string denoting the attempt_log edge name in mutations.
+	EdgeAttemptLog = "attempt_log"
 	// Table holds the table name of the webhookdelivery in the database.
 	Table = "webhook_deliveries"
 	// AccountTable is the table that holds the account relation/edge.
@@ -68,6 +70,13 @@ const (
 	SubscriptionInverseTable = "webhook_subscriptions"
 	// SubscriptionColumn is the table column denoting the subscription relation/edge.
 	SubscriptionColumn = "subscription_id"
+	// AttemptLogTable is the table that holds the attempt_log relation/edge.
+	AttemptLogTable = "webhook_delivery_attempts"
+	// AttemptLogInverseTable is the table name for the WebhookDeliveryAttempt entity.
+	// It exists in this package in order to avoid circular dependency with the "webhookdeliveryattempt" package.
+	AttemptLogInverseTable = "webhook_delivery_attempts"
+	// AttemptLogColumn is the table column denoting the attempt_log relation/edge.
+	AttemptLogColumn = "delivery_id"
 )
 
 // Columns holds all SQL columns for webhookdelivery fields.
@@ -245,6 +254,20 @@ func BySubscriptionField(field string, opts ...sql.OrderTermOption) OrderOption 
 		sqlgraph.OrderByNeighborTerms(s, newSubscriptionStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByAttemptLogCount orders the results by attempt_log count.
+func ByAttemptLogCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAttemptLogStep(), opts...)
+	}
+}
+
+// ByAttemptLog orders the results by attempt_log terms.
+func ByAttemptLog(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAttemptLogStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAccountStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -257,6 +280,13 @@ func newSubscriptionStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SubscriptionInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, SubscriptionTable, SubscriptionColumn),
+	)
+}
+func newAttemptLogStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AttemptLogInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AttemptLogTable, AttemptLogColumn),
 	)
 }
 

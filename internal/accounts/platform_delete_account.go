@@ -27,10 +27,12 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
 	"github.com/switchboard/switchboard/ent/webhooksubscription"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -81,6 +83,8 @@ func accountContents(c *ent.Client, id int) []func(context.Context) error {
 	}
 	bots := agentbot.AccountID(id)
 	return []func(context.Context) error{
+		exec(c.WebhookDeliveryAttempt.Delete().Where(webhookdeliveryattempt.AccountID(id))),
+		exec(c.MessageDeliveryAttempt.Delete().Where(messagedeliveryattempt.AccountID(id))),
 		exec(c.WebhookDelivery.Delete().Where(webhookdelivery.AccountID(id))),
 		exec(c.WebhookSubscription.Delete().Where(webhooksubscription.AccountID(id))),
 		exec(c.Attachment.Delete().Where(attachment.AccountID(id))),

@@ -43,6 +43,9 @@ type Config struct {
 	ShutdownTimeout      time.Duration
 	// Retries are the retry budgets of channel and webhook deliveries.
 	Retries jobs.Retries
+	// AttemptRetention is how long the delivery attempt log keeps an
+	// attempt.
+	AttemptRetention time.Duration
 }
 
 // DefaultShutdownTimeout is how long in-flight requests get at shutdown.
@@ -126,6 +129,9 @@ var options = []option{
 	{env: "WEBHOOK_RETRY_BUDGET", flag: "webhook-retry-budget", def: shortDuration(jobs.DefaultRetries.Webhooks.Budget),
 		help: "how long a webhook delivery is retried before it fails (a Go duration; 0: no retries)",
 		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Webhooks.Budget }, true)},
+	{env: "DELIVERY_ATTEMPT_RETENTION", flag: "delivery-attempt-retention", def: shortDuration(jobs.DefaultAttemptRetention),
+		help: "how long the log of delivery attempts (messages and webhooks) keeps each attempt (a Go duration)",
+		set:  duration(func(c *Config) *time.Duration { return &c.AttemptRetention }, false)},
 }
 
 // Load reads the configuration from the environment (getenv; an empty value

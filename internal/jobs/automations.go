@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
 
@@ -16,12 +17,16 @@ func automationKind(r *Runner) kind {
 		postgresWorkers: 4, sqliteWorkers: 1}
 }
 
-// runIdleAutomations runs the idle kanban automations when a check is due.
-// Each automation claims its run in the database, so several runners never
-// fire one twice.
-func (r *Runner) runIdleAutomations(ctx context.Context) {
+// minutely runs, at most once a minute, the work that is due by the clock
+// rather than by a row: the idle kanban automations (each claims its run in
+// the database, so several runners never fire one twice) and the attempt
+// log's retention sweep.
+func (r *Runner) minutely(ctx context.Context) {
 	if now := r.now(); now.Sub(r.lastIdleCheck) >= idleCheckInterval {
 		r.lastIdleCheck = now
 		r.svc.RunIdleAutomations(ctx)
+		if err := r.sweepAttempts(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("sweeping the delivery attempt log", "error", err)
+		}
 	}
 }

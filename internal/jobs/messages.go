@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"time"
 
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/delivery"
 )
 
@@ -26,27 +28,39 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
+	a := attempt{number: job.Message.DeliveryAttempts + 1, started: r.now()}
+	t0 := time.Now()
 	sourceID, sendErr := r.channels.Deliver(ctx, *job)
+	a.elapsed, a.err = time.Since(t0), sendErr
 	if sendErr != nil && ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the message due again
 	}
-	return r.write(func() error { return r.recordMessageAttempt(ctx, job, sourceID, sendErr) })
+	return r.write(func() error {
+		if err := r.recordMessageAttempt(ctx, job, sourceID, &a); err != nil {
+			return err
+		}
+		return r.logMessageAttempt(core.AsBackgroundWork(ctx), job.Message, a)
+	})
 }
 
-// recordMessageAttempt records an attempt's outcome: delivered, failed
-// (permanent error or retry budget spent), or due again later.
-func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, sourceID string, sendErr error) error {
+// recordMessageAttempt records attempt a's outcome (and sets it in a):
+// delivered, failed (permanent error or retry budget spent), or due again
+// later.
+func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, sourceID string, a *attempt) error {
 	id := job.Message.ID
-	if sendErr == nil {
+	if a.err == nil {
+		a.outcome = outcomeDone
 		r.outcome("messages", outcomeDone)
 		return r.svc.MarkDelivered(ctx, id, sourceID)
 	}
-	wait, retry := r.retries.Messages.next(job.Message.DeliveryAttempts + 1)
-	if delivery.IsPermanent(sendErr) || !retry {
+	wait, retry := r.retries.Messages.next(a.number)
+	if delivery.IsPermanent(a.err) || !retry {
+		a.outcome = outcomeFailed
 		r.outcome("messages", outcomeFailed)
-		return r.svc.MarkFailed(ctx, id, sendErr.Error())
+		return r.svc.MarkFailed(ctx, id, a.err.Error())
 	}
+	a.outcome = outcomeRetrying
 	r.outcome("messages", outcomeRetrying)
-	_, err := r.svc.RetryDelivery(ctx, id, wait, sendErr.Error())
+	_, err := r.svc.RetryDelivery(ctx, id, wait, a.err.Error())
 	return err
 }

@@ -43,11 +43,16 @@ type Options struct {
 	// IdleCheck is the longest the runner sleeps without a wake (0: one
 	// second); each check is one statement.
 	IdleCheck time.Duration
+	// AttemptRetention is how long the delivery attempt log keeps an
+	// attempt (0: DefaultAttemptRetention; negative: forever).
+	AttemptRetention time.Duration
 }
 
 const (
 	// DefaultGrace is how long running jobs get at shutdown.
 	DefaultGrace = 10 * time.Second
+	// DefaultAttemptRetention is how long an attempt stays in the log.
+	DefaultAttemptRetention = 7 * 24 * time.Hour
 	// DefaultLease: after kill -9 another instance takes the row over
 	// within this (plus its poll interval).
 	DefaultLease = 15 * time.Second
@@ -87,6 +92,8 @@ type Runner struct {
 	// tells a stalled runner from an idle one by it.
 	alive   atomic.Int64
 	metrics *metrics
+	// attemptRetention bounds the delivery attempt log (negative: kept).
+	attemptRetention time.Duration
 }
 
 // Alive is when the loop last reported: at every pass and after every job.
@@ -123,18 +130,22 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	if o.IdleCheck <= 0 {
 		o.IdleCheck = idleCheck
 	}
+	if o.AttemptRetention == 0 {
+		o.AttemptRetention = DefaultAttemptRetention
+	}
 	r := &Runner{
-		db:        database,
-		svc:       svc,
-		retries:   o.Retries,
-		grace:     o.Grace,
-		lease:     o.Lease,
-		idleCheck: o.IdleCheck,
-		http:      outbound.NewClient(10 * time.Second),
-		channels:  channels,
-		now:       func() time.Time { return time.Now().UTC() },
-		wake:      make(chan struct{}, 1),
-		inflight:  newInflight(),
+		db:               database,
+		svc:              svc,
+		retries:          o.Retries,
+		grace:            o.Grace,
+		lease:            o.Lease,
+		idleCheck:        o.IdleCheck,
+		attemptRetention: o.AttemptRetention,
+		http:             outbound.NewClient(10 * time.Second),
+		channels:         channels,
+		now:              func() time.Time { return time.Now().UTC() },
+		wake:             make(chan struct{}, 1),
+		inflight:         newInflight(),
 	}
 	r.metrics = newMetrics(r)
 	if database.Dialect != dialect.Postgres {
@@ -220,7 +231,7 @@ func (r *Runner) loop(ctx, jobCtx context.Context) {
 	for {
 		r.reportAlive()
 		wait := r.pass(ctx, jobCtx)
-		r.runIdleAutomations(ctx)
+		r.minutely(ctx)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
@@ -36,11 +37,19 @@ func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	status, sendErr := r.post(ctx, d.URL, d.DeliveryID, secret, []byte(d.Payload))
+	a := attempt{number: d.Attempts + 1, started: r.now()}
+	t0 := time.Now()
+	a.status, a.err = r.post(ctx, d.URL, d.DeliveryID, secret, []byte(d.Payload))
+	a.elapsed = time.Since(t0)
 	if ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the delivery due again
 	}
-	return r.write(func() error { return r.recordWebhookAttempt(ctx, d, status, sendErr) })
+	return r.write(func() error {
+		if err := r.recordWebhookAttempt(ctx, d, &a); err != nil {
+			return err
+		}
+		return r.logWebhookAttempt(ctx, d, a)
+	})
 }
 
 // webhookSecret is the key a delivery is signed with: its subscription's,
@@ -76,28 +85,32 @@ func (r *Runner) post(ctx context.Context, url, id, secret string, body []byte) 
 	return resp.StatusCode, nil
 }
 
-func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, status int, sendErr error) error {
-	attempts := d.Attempts + 1
-	upd := d.Update().SetAttempts(attempts)
-	if status != 0 {
-		upd.SetResponseStatus(status)
+// recordWebhookAttempt records attempt a's outcome on delivery d (and
+// sets it in a): delivered, due again later, or failed for good.
+func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, a *attempt) error {
+	sendErr := a.err
+	upd := d.Update().SetAttempts(a.number)
+	if a.status != 0 {
+		upd.SetResponseStatus(a.status)
 	}
 	switch {
-	case sendErr == nil && status >= 200 && status < 300:
+	case a.err == nil && a.status >= 200 && a.status < 300:
+		a.outcome = outcomeDone
 		r.outcome("webhook_deliveries", outcomeDone)
 		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
 			ClearNextAttemptAt().SetLastError("").Exec(ctx)
-	case sendErr != nil:
-		upd.SetLastError(sendErr.Error())
-	default:
-		upd.SetLastError(fmt.Sprintf("receiver answered %d", status))
+	case a.err == nil:
+		a.err = fmt.Errorf("receiver answered %d", a.status)
 	}
+	upd.SetLastError(a.err.Error())
 	// A refused destination or an answer like 404 will not change with
 	// another attempt: it fails at once, with the reason in last_error.
-	if wait, ok := r.retries.Webhooks.next(attempts); ok && outbound.Retryable(status, sendErr) {
+	if wait, ok := r.retries.Webhooks.next(a.number); ok && outbound.Retryable(a.status, sendErr) {
+		a.outcome = outcomeRetrying
 		r.outcome("webhook_deliveries", outcomeRetrying)
 		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
 	}
+	a.outcome = outcomeFailed
 	r.outcome("webhook_deliveries", outcomeFailed)
 	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)
 }

@@ -46,6 +46,9 @@ type Config struct {
 	WhatsAppAPIBase string
 	// Retries are the retry budgets of jobs (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
+	// AttemptRetention bounds the delivery attempt log (zero:
+	// jobs.DefaultAttemptRetention).
+	AttemptRetention time.Duration
 	// BodyLimit caps multipart request bodies, in bytes (0: room for
 	// core.MaxAttachments files of the storage's per-file limit). Other
 	// bodies are capped at rest.MaxJSONBody whatever this says.
@@ -135,7 +138,7 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s.Svc = ops.New(database.Client, opts...)
 	// Running jobs get the time requests get at shutdown (both at once).
-	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout})
+	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout, AttemptRetention: cfg.AttemptRetention})
 	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
 	s.Jobs.WakeOnEvents(s.Events)
 	s.Jobs.Start(ctx)

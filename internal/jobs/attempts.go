@@ -1,0 +1,71 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
+	"github.com/switchboard/switchboard/ent/webhookdeliveryattempt"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// attempt is what the runner logs of one delivery attempt: the attempt log
+// keeps each (time, duration, outcome, the receiver's status, the error),
+// where the delivery itself keeps only the last error.
+type attempt struct {
+	number  int
+	started time.Time
+	elapsed time.Duration
+	status  int // the receiver's HTTP status; 0: none
+	err     error
+	outcome string // outcomeDone, outcomeRetrying or outcomeFailed
+}
+
+// attemptOutcomes names the runner's outcomes as the log stores them.
+var attemptOutcomes = map[string]string{outcomeDone: "delivered", outcomeRetrying: "retrying", outcomeFailed: "failed"}
+
+func (a attempt) errorText() string {
+	if a.err == nil {
+		return ""
+	}
+	return core.Truncate(a.err.Error(), 2000)
+}
+
+// logWebhookAttempt adds an attempt at delivery d to the log.
+func (r *Runner) logWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, a attempt) error {
+	create := r.client().WebhookDeliveryAttempt.Create().SetAccountID(d.AccountID).SetDeliveryID(d.ID).
+		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
+		SetOutcome(webhookdeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
+	if a.status != 0 {
+		create.SetResponseStatus(a.status)
+	}
+	return create.Exec(ctx)
+}
+
+// logMessageAttempt adds an attempt at sending message m to the log.
+func (r *Runner) logMessageAttempt(ctx context.Context, m *ent.Message, a attempt) error {
+	return r.client().MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
+		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
+		SetOutcome(messagedeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText()).
+		Exec(ctx)
+}
+
+// sweepAttempts deletes the log's entries older than the retention, a
+// bounded batch a pass (the loop calls it at most once a minute).
+func (r *Runner) sweepAttempts(ctx context.Context) error {
+	if r.attemptRetention <= 0 {
+		return nil
+	}
+	ctx = core.AsBackgroundWork(ctx)
+	before := r.now().Add(-r.attemptRetention)
+	return r.write(func() error {
+		if _, err := r.client().WebhookDeliveryAttempt.Delete().
+			Where(webhookdeliveryattempt.CreatedAtLT(before)).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := r.client().MessageDeliveryAttempt.Delete().
+			Where(messagedeliveryattempt.CreatedAtLT(before)).Exec(ctx)
+		return err
+	})
+}

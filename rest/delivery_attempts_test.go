@@ -1,0 +1,73 @@
+package rest_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// Every attempt at a delivery is logged — when, how long, what came of it,
+// the receiver's status and error — latest first, for whoever may see the
+// delivery: a webhook's for administrators, a message's for the agents of
+// its inbox.
+func TestDeliveryAttemptsAreLogged(t *testing.T) {
+	outboundtest.AllowPrivate(t, true)
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		down := newReceiver(t, http.StatusServiceUnavailable)
+		up := newReceiver(t, http.StatusOK)
+		a := newDeliveryApp(t, e, "")
+		attempts := 1 + fastRetries.Webhooks.Retries()
+		hook := a.mustDo(request{method: "POST", path: a.path("/webhooks"),
+			body: H{"url": down.URL, "subscriptions": []string{"contact_created"}}}, http.StatusOK).int(t, "payload.webhook.id")
+		ib := a.inbox("Up", H{"type": "api", "webhook_url": up.URL})
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		waitFor(t, "the webhook delivery to fail", func() bool {
+			r := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hook)}, http.StatusOK)
+			st, _ := r.get("payload.0.status")
+			return st == "failed"
+		})
+		delivery := a.mustDo(request{method: "GET", path: a.path("/webhooks/%d/deliveries", hook)}, http.StatusOK).int(t, "payload.0.id")
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK).int(t, "id")
+		waitFor(t, "the message to be delivered", func() bool { st, _ := a.messageStatus(conv, m); return st == "delivered" })
+		_, agent := a.agent(a.Account)
+
+		a.run(t, []scenario{
+			{
+				name:       "a failed webhook delivery's attempts, latest first",
+				request:    request{method: "GET", path: a.path("/webhooks/%d/deliveries/%d/attempts", hook, delivery)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{
+					"payload.#": attempts, "payload.0.attempt": attempts, "payload.0.outcome": "failed",
+					"payload.0.response_status": 503, "payload.0.error": "receiver answered 503",
+					"payload.0.started_at": isoTime, "payload.0.duration_ms": present,
+					"payload.1.outcome": "retrying", "payload.1.attempt": attempts - 1,
+				},
+			},
+			status("an agent may not read a webhook's attempts",
+				request{method: "GET", path: a.path("/webhooks/%d/deliveries/%d/attempts", hook, delivery), token: agent}, http.StatusForbidden),
+			status("another webhook's delivery is not found",
+				request{method: "GET", path: a.path("/webhooks/%d/deliveries/%d/attempts", hook+1000, delivery)}, http.StatusNotFound),
+			{
+				name:       "a delivered message's one attempt",
+				request:    request{method: "GET", path: a.path("/conversations/%d/messages/%d/attempts", conv, m)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{
+					"payload.#": 1, "payload.0.attempt": 1, "payload.0.outcome": "delivered",
+					"payload.0.error": nil, "payload.0.response_status": nil,
+				},
+			},
+			status("a message of another conversation is not found",
+				request{method: "GET", path: a.path("/conversations/%d/messages/%d/attempts", conv+1000, m)}, http.StatusNotFound),
+		})
+		if n := len(down.requests()); n != attempts {
+			t.Errorf("the receiver got %d attempts, the log shows %d", n, attempts)
+		}
+		if !strings.Contains(string(up.requests()[0].Body), "hello") {
+			t.Errorf("the channel got %s", up.requests()[0].Body)
+		}
+	})
+}
