@@ -10,7 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
 
 	"github.com/switchboard/switchboard/ent"
@@ -18,15 +18,17 @@ import (
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/views"
 )
 
 // Handler serves /graphql: queries and mutations over POST and GET,
-// subscriptions over websocket, and GraphiQL to a browser asking for HTML.
+// subscriptions over websocket, and the explorer page (ours, served from the binary) to a browser asking for HTML.
 type Handler struct {
-	appCtx     context.Context
-	svc        *ops.Service
-	gql        *handler.Server
-	playground http.Handler
+	appCtx context.Context
+	svc    *ops.Service
+	gql    *handler.Server
+	// explorer serves the GraphQL explorer page to browsers.
+	explorer http.Handler
 }
 
 // NewHandler builds the GraphQL endpoint with DefaultLimits. appCtx is
@@ -64,7 +66,7 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	srv.Use(extension.Introspection{})
 	srv.SetErrorPresenter(presenter(limits.Timeout))
 	srv.SetRecoverFunc(recoverPanic)
-	return &Handler{appCtx: appCtx, svc: svc, gql: srv, playground: playground.Handler("Switchboard GraphQL", path)}
+	return &Handler{appCtx: appCtx, svc: svc, gql: srv, explorer: templ.Handler(views.GraphQLExplorer(path))}
 }
 
 // ServeHTTP authenticates the caller (the REST API's token headers:
@@ -73,7 +75,7 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 // and runs the request as that viewer.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && wantsHTML(r) && !websocket.IsWebSocketUpgrade(r) {
-		h.playground.ServeHTTP(w, r)
+		h.explorer.ServeHTTP(w, r)
 		return
 	}
 	if websocket.IsWebSocketUpgrade(r) {
