@@ -83,6 +83,8 @@ func otherEntries() map[string]mxEntry {
 		// holds routes and shapes, no account's data.
 		"GET /api/v1/openapi.json": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		"GET /api/docs":            {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		// So is the GraphQL schema's SDL (introspection itself needs a token).
+		"GET /graphql/schema.graphql": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		// Each role signs in with its own password; without one it is 401.
 		"POST /app/login": {want: mxRow{o401, oRedirect, oRedirect, oRedirect, oRedirect, o401},
 			body: func(c *mxCell) any {

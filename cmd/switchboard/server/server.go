@@ -147,6 +147,10 @@ func New(cfg Config, database *db.DB) *Server {
 	s.App.Get("/metrics", s.Metrics.Handler())
 	rest.Mount(s.App, s.Svc)
 	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
+	s.App.Get("/graphql/schema.graphql", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
+		return c.SendString(graph.SDL())
+	})
 	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
 	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL, s.Websockets)
 	rest.NotFound(s.App)
