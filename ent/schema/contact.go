@@ -95,6 +95,11 @@ func (ContactInbox) Fields() []ent.Field {
 		field.Int("inbox_id").Immutable(),
 		field.String("source_id").NotEmpty().MaxLen(255).Immutable(),
 		field.Bool("hmac_verified").Default(false),
+		// The hash of the visitor's pubsub token (the public client API's
+		// websocket credential, shown once when the visitor is created): a
+		// leaked database does not let anyone listen in.
+		field.String("pubsub_token_hash").Optional().Nillable().Sensitive().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -106,7 +111,10 @@ func (ContactInbox) Edges() []ent.Edge {
 }
 
 func (ContactInbox) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("inbox_id", "source_id").Unique()}
+	return []ent.Index{
+		index.Fields("inbox_id", "source_id").Unique(),
+		index.Fields("pubsub_token_hash").Unique(),
+	}
 }
 
 // CustomAttributeDefinition declares a custom attribute key of contacts or
