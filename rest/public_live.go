@@ -60,7 +60,13 @@ func (a *API) visitorLive(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	up := websocket.Upgrader{CheckOrigin: func(r *http.Request) bool { return widgetOrigin(ib.ChannelType, ib.Channel.WebsiteURL, r) }}
+	if !strings.EqualFold(c.Get(fiber.HeaderUpgrade), "websocket") {
+		return apperr.BadRequest("This is the visitor's websocket: open it with a websocket handshake")
+	}
+	up := websocket.Upgrader{
+		CheckOrigin: func(r *http.Request) bool { return widgetOrigin(ib.ChannelType, ib.Channel.WebsiteURL, r) },
+		Error:       upgradeError,
+	}
 	identifier, base := strings.Clone(c.Params("inbox_identifier")), c.BaseURL()
 	return adaptor.HTTPHandler(a.live.Websockets.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, err := up.Upgrade(w, r, nil)
@@ -70,6 +76,16 @@ func (a *API) visitorLive(c *fiber.Ctx) error {
 		defer conn.Close()
 		a.serveVisitor(conn, identifier, base)
 	})))(c)
+}
+
+// upgradeError answers a refused handshake with the API's one error shape.
+func upgradeError(w http.ResponseWriter, _ *http.Request, status int, reason error) {
+	if status == http.StatusForbidden {
+		reason = errors.New("Cross-origin socket refused: a web widget's socket must come from its website")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(errorBody{Error: reason.Error()})
 }
 
 // widgetOrigin: no Origin (not a browser) passes; a web widget's browser
