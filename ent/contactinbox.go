@@ -34,6 +34,8 @@ type ContactInbox struct {
 	SourceID string `json:"source_id,omitempty"`
 	// HmacVerified holds the value of the "hmac_verified" field.
 	HmacVerified bool `json:"hmac_verified,omitempty"`
+	// PubsubTokenHash holds the value of the "pubsub_token_hash" field.
+	PubsubTokenHash *string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ContactInboxQuery when eager-loading is set.
 	Edges        ContactInboxEdges `json:"edges"`
@@ -97,7 +99,7 @@ func (*ContactInbox) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case contactinbox.FieldID, contactinbox.FieldAccountID, contactinbox.FieldContactID, contactinbox.FieldInboxID:
 			values[i] = new(sql.NullInt64)
-		case contactinbox.FieldSourceID:
+		case contactinbox.FieldSourceID, contactinbox.FieldPubsubTokenHash:
 			values[i] = new(sql.NullString)
 		case contactinbox.FieldCreatedAt, contactinbox.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -163,6 +165,13 @@ func (_m *ContactInbox) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field hmac_verified", values[i])
 			} else if value.Valid {
 				_m.HmacVerified = value.Bool
+			}
+		case contactinbox.FieldPubsubTokenHash:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field pubsub_token_hash", values[i])
+			} else if value.Valid {
+				_m.PubsubTokenHash = new(string)
+				*_m.PubsubTokenHash = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -235,6 +244,8 @@ func (_m *ContactInbox) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("hmac_verified=")
 	builder.WriteString(fmt.Sprintf("%v", _m.HmacVerified))
+	builder.WriteString(", ")
+	builder.WriteString("pubsub_token_hash=<sensitive>")
 	builder.WriteByte(')')
 	return builder.String()
 }

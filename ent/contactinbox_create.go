@@ -91,6 +91,20 @@ func (_c *ContactInboxCreate) SetNillableHmacVerified(v *bool) *ContactInboxCrea
 	return _c
 }
 
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (_c *ContactInboxCreate) SetPubsubTokenHash(v string) *ContactInboxCreate {
+	_c.mutation.SetPubsubTokenHash(v)
+	return _c
+}
+
+// SetNillablePubsubTokenHash sets the "pubsub_token_hash" field if the given value is not nil.
+func (_c *ContactInboxCreate) SetNillablePubsubTokenHash(v *string) *ContactInboxCreate {
+	if v != nil {
+		_c.SetPubsubTokenHash(*v)
+	}
+	return _c
+}
+
 // SetAccount sets the "account" edge to the Account entity.
 func (_c *ContactInboxCreate) SetAccount(v *Account) *ContactInboxCreate {
 	return _c.SetAccountID(v.ID)
@@ -244,6 +258,10 @@ func (_c *ContactInboxCreate) createSpec() (*ContactInbox, *sqlgraph.CreateSpec)
 		_spec.SetField(contactinbox.FieldHmacVerified, field.TypeBool, value)
 		_node.HmacVerified = value
 	}
+	if value, ok := _c.mutation.PubsubTokenHash(); ok {
+		_spec.SetField(contactinbox.FieldPubsubTokenHash, field.TypeString, value)
+		_node.PubsubTokenHash = &value
+	}
 	if nodes := _c.mutation.AccountIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -383,6 +401,24 @@ func (u *ContactInboxUpsert) UpdateHmacVerified() *ContactInboxUpsert {
 	return u
 }
 
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (u *ContactInboxUpsert) SetPubsubTokenHash(v string) *ContactInboxUpsert {
+	u.Set(contactinbox.FieldPubsubTokenHash, v)
+	return u
+}
+
+// UpdatePubsubTokenHash sets the "pubsub_token_hash" field to the value that was provided on create.
+func (u *ContactInboxUpsert) UpdatePubsubTokenHash() *ContactInboxUpsert {
+	u.SetExcluded(contactinbox.FieldPubsubTokenHash)
+	return u
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (u *ContactInboxUpsert) ClearPubsubTokenHash() *ContactInboxUpsert {
+	u.SetNull(contactinbox.FieldPubsubTokenHash)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -476,6 +512,27 @@ func (u *ContactInboxUpsertOne) SetHmacVerified(v bool) *ContactInboxUpsertOne {
 func (u *ContactInboxUpsertOne) UpdateHmacVerified() *ContactInboxUpsertOne {
 	return u.Update(func(s *ContactInboxUpsert) {
 		s.UpdateHmacVerified()
+	})
+}
+
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (u *ContactInboxUpsertOne) SetPubsubTokenHash(v string) *ContactInboxUpsertOne {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.SetPubsubTokenHash(v)
+	})
+}
+
+// UpdatePubsubTokenHash sets the "pubsub_token_hash" field to the value that was provided on create.
+func (u *ContactInboxUpsertOne) UpdatePubsubTokenHash() *ContactInboxUpsertOne {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.UpdatePubsubTokenHash()
+	})
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (u *ContactInboxUpsertOne) ClearPubsubTokenHash() *ContactInboxUpsertOne {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.ClearPubsubTokenHash()
 	})
 }
 
@@ -738,6 +795,27 @@ func (u *ContactInboxUpsertBulk) SetHmacVerified(v bool) *ContactInboxUpsertBulk
 func (u *ContactInboxUpsertBulk) UpdateHmacVerified() *ContactInboxUpsertBulk {
 	return u.Update(func(s *ContactInboxUpsert) {
 		s.UpdateHmacVerified()
+	})
+}
+
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (u *ContactInboxUpsertBulk) SetPubsubTokenHash(v string) *ContactInboxUpsertBulk {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.SetPubsubTokenHash(v)
+	})
+}
+
+// UpdatePubsubTokenHash sets the "pubsub_token_hash" field to the value that was provided on create.
+func (u *ContactInboxUpsertBulk) UpdatePubsubTokenHash() *ContactInboxUpsertBulk {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.UpdatePubsubTokenHash()
+	})
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (u *ContactInboxUpsertBulk) ClearPubsubTokenHash() *ContactInboxUpsertBulk {
+	return u.Update(func(s *ContactInboxUpsert) {
+		s.ClearPubsubTokenHash()
 	})
 }
 

@@ -64,6 +64,26 @@ func (_u *ContactInboxUpdate) SetNillableHmacVerified(v *bool) *ContactInboxUpda
 	return _u
 }
 
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (_u *ContactInboxUpdate) SetPubsubTokenHash(v string) *ContactInboxUpdate {
+	_u.mutation.SetPubsubTokenHash(v)
+	return _u
+}
+
+// SetNillablePubsubTokenHash sets the "pubsub_token_hash" field if the given value is not nil.
+func (_u *ContactInboxUpdate) SetNillablePubsubTokenHash(v *string) *ContactInboxUpdate {
+	if v != nil {
+		_u.SetPubsubTokenHash(*v)
+	}
+	return _u
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (_u *ContactInboxUpdate) ClearPubsubTokenHash() *ContactInboxUpdate {
+	_u.mutation.ClearPubsubTokenHash()
+	return _u
+}
+
 // SetContact sets the "contact" edge to the Contact entity.
 func (_u *ContactInboxUpdate) SetContact(v *Contact) *ContactInboxUpdate {
 	return _u.SetContactID(v.ID)
@@ -160,6 +180,12 @@ func (_u *ContactInboxUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.HmacVerified(); ok {
 		_spec.SetField(contactinbox.FieldHmacVerified, field.TypeBool, value)
 	}
+	if value, ok := _u.mutation.PubsubTokenHash(); ok {
+		_spec.SetField(contactinbox.FieldPubsubTokenHash, field.TypeString, value)
+	}
+	if _u.mutation.PubsubTokenHashCleared() {
+		_spec.ClearField(contactinbox.FieldPubsubTokenHash, field.TypeString)
+	}
 	if _u.mutation.ContactCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -242,6 +268,26 @@ func (_u *ContactInboxUpdateOne) SetNillableHmacVerified(v *bool) *ContactInboxU
 	if v != nil {
 		_u.SetHmacVerified(*v)
 	}
+	return _u
+}
+
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (_u *ContactInboxUpdateOne) SetPubsubTokenHash(v string) *ContactInboxUpdateOne {
+	_u.mutation.SetPubsubTokenHash(v)
+	return _u
+}
+
+// SetNillablePubsubTokenHash sets the "pubsub_token_hash" field if the given value is not nil.
+func (_u *ContactInboxUpdateOne) SetNillablePubsubTokenHash(v *string) *ContactInboxUpdateOne {
+	if v != nil {
+		_u.SetPubsubTokenHash(*v)
+	}
+	return _u
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (_u *ContactInboxUpdateOne) ClearPubsubTokenHash() *ContactInboxUpdateOne {
+	_u.mutation.ClearPubsubTokenHash()
 	return _u
 }
 
@@ -370,6 +416,12 @@ func (_u *ContactInboxUpdateOne) sqlSave(ctx context.Context) (_node *ContactInb
 	}
 	if value, ok := _u.mutation.HmacVerified(); ok {
 		_spec.SetField(contactinbox.FieldHmacVerified, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.PubsubTokenHash(); ok {
+		_spec.SetField(contactinbox.FieldPubsubTokenHash, field.TypeString, value)
+	}
+	if _u.mutation.PubsubTokenHashCleared() {
+		_spec.ClearField(contactinbox.FieldPubsubTokenHash, field.TypeString)
 	}
 	if _u.mutation.ContactCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -297,13 +297,14 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "ContactInbox",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			contactinbox.FieldCreatedAt:    {Type: field.TypeTime, Column: contactinbox.FieldCreatedAt},
-			contactinbox.FieldUpdatedAt:    {Type: field.TypeTime, Column: contactinbox.FieldUpdatedAt},
-			contactinbox.FieldAccountID:    {Type: field.TypeInt, Column: contactinbox.FieldAccountID},
-			contactinbox.FieldContactID:    {Type: field.TypeInt, Column: contactinbox.FieldContactID},
-			contactinbox.FieldInboxID:      {Type: field.TypeInt, Column: contactinbox.FieldInboxID},
-			contactinbox.FieldSourceID:     {Type: field.TypeString, Column: contactinbox.FieldSourceID},
-			contactinbox.FieldHmacVerified: {Type: field.TypeBool, Column: contactinbox.FieldHmacVerified},
+			contactinbox.FieldCreatedAt:       {Type: field.TypeTime, Column: contactinbox.FieldCreatedAt},
+			contactinbox.FieldUpdatedAt:       {Type: field.TypeTime, Column: contactinbox.FieldUpdatedAt},
+			contactinbox.FieldAccountID:       {Type: field.TypeInt, Column: contactinbox.FieldAccountID},
+			contactinbox.FieldContactID:       {Type: field.TypeInt, Column: contactinbox.FieldContactID},
+			contactinbox.FieldInboxID:         {Type: field.TypeInt, Column: contactinbox.FieldInboxID},
+			contactinbox.FieldSourceID:        {Type: field.TypeString, Column: contactinbox.FieldSourceID},
+			contactinbox.FieldHmacVerified:    {Type: field.TypeBool, Column: contactinbox.FieldHmacVerified},
+			contactinbox.FieldPubsubTokenHash: {Type: field.TypeString, Column: contactinbox.FieldPubsubTokenHash},
 		},
 	}
 	graph.Nodes[12] = &sqlgraph.Node{
@@ -3246,6 +3247,11 @@ func (f *ContactInboxFilter) WhereSourceID(p entql.StringP) {
 // WhereHmacVerified applies the entql bool predicate on the hmac_verified field.
 func (f *ContactInboxFilter) WhereHmacVerified(p entql.BoolP) {
 	f.Where(p.Field(contactinbox.FieldHmacVerified))
+}
+
+// WherePubsubTokenHash applies the entql string predicate on the pubsub_token_hash field.
+func (f *ContactInboxFilter) WherePubsubTokenHash(p entql.StringP) {
+	f.Where(p.Field(contactinbox.FieldPubsubTokenHash))
 }
 
 // WhereHasAccount applies a predicate to check if query has an edge account.

@@ -10668,23 +10668,24 @@ func (m *ContactMutation) ResetEdge(name string) error {
 // ContactInboxMutation represents an operation that mutates the ContactInbox nodes in the graph.
 type ContactInboxMutation struct {
 	config
-	op             Op
-	typ            string
-	id             *int
-	created_at     *time.Time
-	updated_at     *time.Time
-	source_id      *string
-	hmac_verified  *bool
-	clearedFields  map[string]struct{}
-	account        *int
-	clearedaccount bool
-	contact        *int
-	clearedcontact bool
-	inbox          *int
-	clearedinbox   bool
-	done           bool
-	oldValue       func(context.Context) (*ContactInbox, error)
-	predicates     []predicate.ContactInbox
+	op                Op
+	typ               string
+	id                *int
+	created_at        *time.Time
+	updated_at        *time.Time
+	source_id         *string
+	hmac_verified     *bool
+	pubsub_token_hash *string
+	clearedFields     map[string]struct{}
+	account           *int
+	clearedaccount    bool
+	contact           *int
+	clearedcontact    bool
+	inbox             *int
+	clearedinbox      bool
+	done              bool
+	oldValue          func(context.Context) (*ContactInbox, error)
+	predicates        []predicate.ContactInbox
 }
 
 var _ ent.Mutation = (*ContactInboxMutation)(nil)
@@ -11037,6 +11038,55 @@ func (m *ContactInboxMutation) ResetHmacVerified() {
 	m.hmac_verified = nil
 }
 
+// SetPubsubTokenHash sets the "pubsub_token_hash" field.
+func (m *ContactInboxMutation) SetPubsubTokenHash(s string) {
+	m.pubsub_token_hash = &s
+}
+
+// PubsubTokenHash returns the value of the "pubsub_token_hash" field in the mutation.
+func (m *ContactInboxMutation) PubsubTokenHash() (r string, exists bool) {
+	v := m.pubsub_token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPubsubTokenHash returns the old "pubsub_token_hash" field's value of the ContactInbox entity.
+// If the ContactInbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContactInboxMutation) OldPubsubTokenHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPubsubTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPubsubTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPubsubTokenHash: %w", err)
+	}
+	return oldValue.PubsubTokenHash, nil
+}
+
+// ClearPubsubTokenHash clears the value of the "pubsub_token_hash" field.
+func (m *ContactInboxMutation) ClearPubsubTokenHash() {
+	m.pubsub_token_hash = nil
+	m.clearedFields[contactinbox.FieldPubsubTokenHash] = struct{}{}
+}
+
+// PubsubTokenHashCleared returns if the "pubsub_token_hash" field was cleared in this mutation.
+func (m *ContactInboxMutation) PubsubTokenHashCleared() bool {
+	_, ok := m.clearedFields[contactinbox.FieldPubsubTokenHash]
+	return ok
+}
+
+// ResetPubsubTokenHash resets all changes to the "pubsub_token_hash" field.
+func (m *ContactInboxMutation) ResetPubsubTokenHash() {
+	m.pubsub_token_hash = nil
+	delete(m.clearedFields, contactinbox.FieldPubsubTokenHash)
+}
+
 // ClearAccount clears the "account" edge to the Account entity.
 func (m *ContactInboxMutation) ClearAccount() {
 	m.clearedaccount = true
@@ -11152,7 +11202,7 @@ func (m *ContactInboxMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactInboxMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created_at != nil {
 		fields = append(fields, contactinbox.FieldCreatedAt)
 	}
@@ -11173,6 +11223,9 @@ func (m *ContactInboxMutation) Fields() []string {
 	}
 	if m.hmac_verified != nil {
 		fields = append(fields, contactinbox.FieldHmacVerified)
+	}
+	if m.pubsub_token_hash != nil {
+		fields = append(fields, contactinbox.FieldPubsubTokenHash)
 	}
 	return fields
 }
@@ -11196,6 +11249,8 @@ func (m *ContactInboxMutation) Field(name string) (ent.Value, bool) {
 		return m.SourceID()
 	case contactinbox.FieldHmacVerified:
 		return m.HmacVerified()
+	case contactinbox.FieldPubsubTokenHash:
+		return m.PubsubTokenHash()
 	}
 	return nil, false
 }
@@ -11219,6 +11274,8 @@ func (m *ContactInboxMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldSourceID(ctx)
 	case contactinbox.FieldHmacVerified:
 		return m.OldHmacVerified(ctx)
+	case contactinbox.FieldPubsubTokenHash:
+		return m.OldPubsubTokenHash(ctx)
 	}
 	return nil, fmt.Errorf("unknown ContactInbox field %s", name)
 }
@@ -11277,6 +11334,13 @@ func (m *ContactInboxMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetHmacVerified(v)
 		return nil
+	case contactinbox.FieldPubsubTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPubsubTokenHash(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ContactInbox field %s", name)
 }
@@ -11309,7 +11373,11 @@ func (m *ContactInboxMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *ContactInboxMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(contactinbox.FieldPubsubTokenHash) {
+		fields = append(fields, contactinbox.FieldPubsubTokenHash)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -11322,6 +11390,11 @@ func (m *ContactInboxMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *ContactInboxMutation) ClearField(name string) error {
+	switch name {
+	case contactinbox.FieldPubsubTokenHash:
+		m.ClearPubsubTokenHash()
+		return nil
+	}
 	return fmt.Errorf("unknown ContactInbox nullable field %s", name)
 }
 
@@ -11349,6 +11422,9 @@ func (m *ContactInboxMutation) ResetField(name string) error {
 		return nil
 	case contactinbox.FieldHmacVerified:
 		m.ResetHmacVerified()
+		return nil
+	case contactinbox.FieldPubsubTokenHash:
+		m.ResetPubsubTokenHash()
 		return nil
 	}
 	return fmt.Errorf("unknown ContactInbox field %s", name)

@@ -53,7 +53,10 @@ const (
 	platformAPIKey security = "platformAppApiKey"
 	// signedOrUser: a signed link, or a user's token.
 	signedOrUser security = "signedOrUser"
-	public       security = ""
+	// visitorPath: the public client API; the inbox's public identifier
+	// and the visitor's contact identifier in the path are the credentials.
+	visitorPath security = "visitorPath"
+	public      security = ""
 )
 
 // routeDoc is one registered route with its description.

@@ -111,7 +111,7 @@ func operation(r routeDoc) *openapi3.Operation {
 	}
 	o.Responses.Delete("default")
 	for _, name := range pathParams(r.path) {
-		o.AddParameter(openapi3.NewPathParameter(name).WithSchema(integer()))
+		o.AddParameter(openapi3.NewPathParameter(name).WithSchema(pathParamSchema(name)))
 	}
 	for _, name := range d.query {
 		s, ok := queryParams[name]
@@ -177,6 +177,8 @@ func setSecurity(o *openapi3.Operation, auth security) {
 	case public:
 		o.Security = openapi3.NewSecurityRequirements()
 		return
+	case visitorPath:
+		o.Security = openapi3.NewSecurityRequirements()
 	case signedOrUser:
 		o.Security = openapi3.NewSecurityRequirements().
 			With(openapi3.SecurityRequirement{}).
@@ -187,6 +189,15 @@ func setSecurity(o *openapi3.Operation, auth security) {
 	for _, status := range errorStatuses {
 		o.Responses.Set(fmt.Sprint(status), &openapi3.ResponseRef{Ref: "#/components/responses/Error"})
 	}
+}
+
+// pathParamSchema: ids are integers; the public client API's identifiers
+// (inbox_identifier, contact_identifier) are strings.
+func pathParamSchema(name string) *openapi3.Schema {
+	if strings.HasSuffix(name, "_identifier") {
+		return str()
+	}
+	return integer()
 }
 
 func pathParams(path string) []string {

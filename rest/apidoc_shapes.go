@@ -37,6 +37,9 @@ func wireShapes() openapi3.Schemas {
 	} {
 		out[name] = openapi3.NewSchemaRef("", s)
 	}
+	for name, s := range publicShapes() {
+		out[name] = openapi3.NewSchemaRef("", s)
+	}
 	return out
 }
 

@@ -12,6 +12,8 @@ import (
 // API is the REST surface over the operations.
 type API struct {
 	svc *ops.Service
+	// live serves the visitors' sockets.
+	live Live
 	// docs is the OpenAPI document of the routes, built from the route
 	// table when they are mounted.
 	docs *apiDocs
@@ -39,8 +41,8 @@ func NewApp(bodyLimit int) *fiber.App {
 }
 
 // Mount registers the REST routes on app.
-func Mount(app *fiber.App, svc *ops.Service) {
-	a := &API{svc: svc}
+func Mount(app *fiber.App, svc *ops.Service, live Live) {
+	a := &API{svc: svc, live: live}
 	book := &routeBook{}
 	a.routes(app, book)
 	docs, err := newAPIDocs(book)

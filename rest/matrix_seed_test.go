@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/visitors"
 )
 
 // Markers are unique strings stored inside inbox 1 (and in account A): a
@@ -64,6 +65,11 @@ type mxWorld struct {
 	Bot       int
 	Auto      int // kanban automation
 	Spare     int // an agent the matrix may edit
+	// The public client API's visitor (in an API inbox of its own): the
+	// path's strings, their conversation and a form message in it.
+	pathStrings map[string]string
+	VisitorConv int
+	VisitorForm int
 	// adminMessages maps each sentence of the administrator-only refusals
 	// to the cells that answered it.
 	adminMessages map[string][]string
@@ -91,6 +97,7 @@ func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	w.seedConversation()
 	w.seedAccountObjects()
 	w.seedKanban()
+	w.seedVisitor()
 	for r := range w.roles {
 		if w.roles[r].email != "" {
 			w.roles[r].session = w.signIn(w.roles[r].email)
@@ -210,7 +217,8 @@ func lacksMarkers(body []byte, markers []string) []string {
 func newUnthrottledApp(t *testing.T, e testdb.Engine) *app {
 	t.Helper()
 	channels := &acceptingChannels{}
-	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &accounts.UnthrottledAuthLimits})
+	a := newAppWith(t, e, server.Config{Channels: channels, AuthLimits: &accounts.UnthrottledAuthLimits,
+		VisitorLimits: &visitors.UnthrottledLimits})
 	a.channels = channels
 	return a
 }

@@ -94,6 +94,9 @@ var routeParam = regexp.MustCompile(`:[a-z_]+`)
 // fill replaces the path's parameters with the cell's ids.
 func (c *mxCell) fill(path string) string {
 	return routeParam.ReplaceAllStringFunc(path, func(p string) string {
+		if s, found := c.w.pathStrings[p[1:]]; found {
+			return s
+		}
 		v, found := c.ids[p[1:]]
 		if !found {
 			c.t.Fatalf("no value for %s in %s", p, path)
@@ -207,7 +210,7 @@ func (w *mxWorld) routeTable() []matrixRoute {
 // matrixTable is every entry of matrix_table*_test.go.
 func matrixTable() map[string]mxEntry {
 	all := map[string]mxEntry{}
-	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries(), consoleEntries()} {
+	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries(), consoleEntries(), publicEntries()} {
 		for k, e := range part {
 			if _, dup := all[k]; dup {
 				panic("the matrix has two entries for " + k)

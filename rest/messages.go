@@ -136,8 +136,14 @@ func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) H {
 }
 
 func (a *API) attachmentJSON(c *fiber.Ctx, at *ent.Attachment) H {
+	return a.attachmentAt(c.BaseURL(), at)
+}
+
+// attachmentAt is an attachment with its data_url signed, under the base
+// URL the client reached the server at.
+func (a *API) attachmentAt(base string, at *ent.Attachment) H {
 	exp, sig := a.svc.SignAttachment(at)
-	url := c.BaseURL() + wire.AttachmentPath(at, exp, sig)
+	url := base + wire.AttachmentPath(at, exp, sig)
 	return H{
 		"id":           at.ID,
 		"message_id":   wire.IntPtr(at.MessageID),

@@ -219,6 +219,8 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	plat.Post("/accounts/:id/account_users", a.platformAddAccountUser, op("Add a user to an account", member).in(accountUserRequest{}, ""))
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser, op("Remove a user from an account", nil).in(accountUserRequest{}, ""))
 
+	a.publicRoutes(app, book)
+
 	book.openGet(app, "/api/v1/openapi.json", public, a.openAPIJSON, op("This document (OpenAPI 3.1)", nil).as("application/json"))
 	book.openGet(app, "/api/docs", public, a.apiDocsPage, op("The API reference, as a web page", nil).as("text/html"))
 }

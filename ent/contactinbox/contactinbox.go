@@ -29,6 +29,8 @@ const (
 	FieldSourceID = "source_id"
 	// FieldHmacVerified holds the string denoting the hmac_verified field in the database.
 	FieldHmacVerified = "hmac_verified"
+	// FieldPubsubTokenHash holds the string denoting the pubsub_token_hash field in the database.
+	FieldPubsubTokenHash = "pubsub_token_hash"
 	// EdgeAccount holds the string denoting the account edge name in mutations.
 	EdgeAccount = "account"
 	// EdgeContact holds the string denoting the contact edge name in mutations.
@@ -70,6 +72,7 @@ var Columns = []string{
 	FieldInboxID,
 	FieldSourceID,
 	FieldHmacVerified,
+	FieldPubsubTokenHash,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -143,6 +146,11 @@ func BySourceID(opts ...sql.OrderTermOption) OrderOption {
 // ByHmacVerified orders the results by the hmac_verified field.
 func ByHmacVerified(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldHmacVerified, opts...).ToFunc()
+}
+
+// ByPubsubTokenHash orders the results by the pubsub_token_hash field.
+func ByPubsubTokenHash(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPubsubTokenHash, opts...).ToFunc()
 }
 
 // ByAccountField orders the results by account field.

@@ -90,6 +90,11 @@ func HmacVerified(v bool) predicate.ContactInbox {
 	return predicate.ContactInbox(sql.FieldEQ(FieldHmacVerified, v))
 }
 
+// PubsubTokenHash applies equality check predicate on the "pubsub_token_hash" field. It's identical to PubsubTokenHashEQ.
+func PubsubTokenHash(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldEQ(FieldPubsubTokenHash, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.ContactInbox {
 	return predicate.ContactInbox(sql.FieldEQ(FieldCreatedAt, v))
@@ -303,6 +308,81 @@ func HmacVerifiedEQ(v bool) predicate.ContactInbox {
 // HmacVerifiedNEQ applies the NEQ predicate on the "hmac_verified" field.
 func HmacVerifiedNEQ(v bool) predicate.ContactInbox {
 	return predicate.ContactInbox(sql.FieldNEQ(FieldHmacVerified, v))
+}
+
+// PubsubTokenHashEQ applies the EQ predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashEQ(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldEQ(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashNEQ applies the NEQ predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashNEQ(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldNEQ(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashIn applies the In predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashIn(vs ...string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldIn(FieldPubsubTokenHash, vs...))
+}
+
+// PubsubTokenHashNotIn applies the NotIn predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashNotIn(vs ...string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldNotIn(FieldPubsubTokenHash, vs...))
+}
+
+// PubsubTokenHashGT applies the GT predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashGT(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldGT(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashGTE applies the GTE predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashGTE(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldGTE(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashLT applies the LT predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashLT(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldLT(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashLTE applies the LTE predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashLTE(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldLTE(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashContains applies the Contains predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashContains(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldContains(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashHasPrefix applies the HasPrefix predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashHasPrefix(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldHasPrefix(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashHasSuffix applies the HasSuffix predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashHasSuffix(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldHasSuffix(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashIsNil applies the IsNil predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashIsNil() predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldIsNull(FieldPubsubTokenHash))
+}
+
+// PubsubTokenHashNotNil applies the NotNil predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashNotNil() predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldNotNull(FieldPubsubTokenHash))
+}
+
+// PubsubTokenHashEqualFold applies the EqualFold predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashEqualFold(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldEqualFold(FieldPubsubTokenHash, v))
+}
+
+// PubsubTokenHashContainsFold applies the ContainsFold predicate on the "pubsub_token_hash" field.
+func PubsubTokenHashContainsFold(v string) predicate.ContactInbox {
+	return predicate.ContactInbox(sql.FieldContainsFold(FieldPubsubTokenHash, v))
 }
 
 // HasAccount applies the HasEdge predicate on the "account" edge.

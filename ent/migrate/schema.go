@@ -469,6 +469,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "source_id", Type: field.TypeString, Size: 255},
 		{Name: "hmac_verified", Type: field.TypeBool, Default: false},
+		{Name: "pubsub_token_hash", Type: field.TypeString, Nullable: true},
 		{Name: "contact_id", Type: field.TypeInt},
 		{Name: "account_id", Type: field.TypeInt},
 		{Name: "inbox_id", Type: field.TypeInt},
@@ -481,19 +482,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "contact_inboxes_contacts_contact_inboxes",
-				Columns:    []*schema.Column{ContactInboxesColumns[5]},
+				Columns:    []*schema.Column{ContactInboxesColumns[6]},
 				RefColumns: []*schema.Column{ContactsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "contact_inboxes_accounts_account",
-				Columns:    []*schema.Column{ContactInboxesColumns[6]},
+				Columns:    []*schema.Column{ContactInboxesColumns[7]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "contact_inboxes_inboxes_contact_inboxes",
-				Columns:    []*schema.Column{ContactInboxesColumns[7]},
+				Columns:    []*schema.Column{ContactInboxesColumns[8]},
 				RefColumns: []*schema.Column{InboxesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -502,17 +503,22 @@ var (
 			{
 				Name:    "contactinbox_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{ContactInboxesColumns[6]},
+				Columns: []*schema.Column{ContactInboxesColumns[7]},
 			},
 			{
 				Name:    "contactinbox_inbox_id_source_id",
 				Unique:  true,
-				Columns: []*schema.Column{ContactInboxesColumns[7], ContactInboxesColumns[3]},
+				Columns: []*schema.Column{ContactInboxesColumns[8], ContactInboxesColumns[3]},
 			},
 			{
 				Name:    "contactinbox_contact_id_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{ContactInboxesColumns[5], ContactInboxesColumns[6]},
+				Columns: []*schema.Column{ContactInboxesColumns[6], ContactInboxesColumns[7]},
+			},
+			{
+				Name:    "contactinbox_pubsub_token_hash",
+				Unique:  true,
+				Columns: []*schema.Column{ContactInboxesColumns[5]},
 			},
 		},
 	}

@@ -95,6 +95,11 @@ func (ContactInbox) Fields() []ent.Field {
 		field.Int("inbox_id").Immutable(),
 		field.String("source_id").NotEmpty().MaxLen(255).Immutable(),
 		field.Bool("hmac_verified").Default(false),
+		// The hash of the visitor's pubsub token (the public client API's
+		// websocket credential, shown once when the visitor is created): a
+		// leaked database does not let anyone listen in.
+		field.String("pubsub_token_hash").Optional().Nillable().Sensitive().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
@@ -113,6 +118,7 @@ func (ContactInbox) Indexes() []ent.Index {
 		// the contact. account_id makes it the obvious choice for SQLite's
 		// planner, which without statistics prefers the account_id index.
 		index.Fields("contact_id", "account_id"),
+		index.Fields("pubsub_token_hash").Unique(),
 	}
 }
 

@@ -122,7 +122,7 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 }
 
 func (s *Service) EmitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
-	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID}
+	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID, InboxID: m.InboxID}
 	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
 		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
 		if err != nil {

@@ -24,6 +24,10 @@ type Inbound struct {
 	ContentType       message.ContentType // text (default) or incoming_email
 	ContentAttributes map[string]any
 	Files             []core.Upload
+	// EchoID is the client's own id of the message (the public client
+	// API's echo_id), sent back with it so the client can match its
+	// optimistic copy.
+	EchoID string
 	// ConversationDisplayID threads the message into that conversation of
 	// the sender when the channel names one (an e-mail's In-Reply-To); 0:
 	// the sender's current conversation, or a new one.
@@ -104,6 +108,9 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 	}
 	if in.ContentAttributes != nil {
 		create.SetContentAttributes(in.ContentAttributes)
+	}
+	if in.EchoID != "" {
+		create.SetEchoID(in.EchoID)
 	}
 	return s.saveMessage(ctx, c, cv, create, files)
 }

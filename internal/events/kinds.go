@@ -32,6 +32,14 @@ const (
 	kanbanItemPrefix               = "kanban_item."
 )
 
+// ConversationTypingOn and ConversationTypingOff: a visitor of the public
+// client API started or stopped typing. Live listeners only: nothing is
+// stored and no webhook is sent (they are not in Kinds).
+const (
+	ConversationTypingOn  Kind = "conversation_typing_on"
+	ConversationTypingOff Kind = "conversation_typing_off"
+)
+
 // Kinds lists every kind a webhook subscription may ask for.
 var Kinds = []Kind{
 	ContactCreated, ContactUpdated, ConversationCreated, ConversationUpdated, ConversationStatusChanged,

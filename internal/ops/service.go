@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/storage"
+	"github.com/switchboard/switchboard/internal/visitors"
 	"github.com/switchboard/switchboard/internal/webhooks"
 )
 
@@ -43,6 +44,10 @@ type Service struct {
 	*SchedulesService
 	*KanbanService
 	*WebhooksService
+	// Visitors is the public client API's operations, kept by name: their
+	// names (Conversation, Messages, ...) are the visitor's versions of
+	// the agents' operations above.
+	Visitors *visitors.Service
 }
 
 // settings are what the Options set before the services are built.
@@ -53,6 +58,7 @@ type settings struct {
 	afterCommit func()
 	catchUp     time.Duration
 	authLimits  accounts.AuthLimits
+	visitors    visitors.Limits
 }
 
 // Option configures a Service.
@@ -70,6 +76,9 @@ func WithStorage(st *storage.Store) Option { return func(s *settings) { s.storag
 // WithAuthLimits replaces accounts.DefaultAuthLimits.
 func WithAuthLimits(l accounts.AuthLimits) Option { return func(s *settings) { s.authLimits = l } }
 
+// WithVisitorLimits replaces visitors.DefaultLimits.
+func WithVisitorLimits(l visitors.Limits) Option { return func(s *settings) { s.visitors = l } }
+
 // WithClock sets the Service's clock (tests move time instead of waiting).
 func WithClock(now func() time.Time) Option { return func(s *settings) { s.clock = now } }
 
@@ -78,7 +87,7 @@ func WithCatchUpWindow(d time.Duration) Option { return func(s *settings) { s.ca
 
 // New returns a Service over client.
 func New(client *ent.Client, opts ...Option) *Service {
-	st := settings{authLimits: accounts.DefaultAuthLimits}
+	st := settings{authLimits: accounts.DefaultAuthLimits, visitors: visitors.DefaultLimits}
 	for _, o := range opts {
 		o(&st)
 	}
@@ -98,5 +107,6 @@ func New(client *ent.Client, opts ...Option) *Service {
 	return &Service{
 		Core: c, AccountsService: acc, InboxesService: inboxes.New(c, acc), ContactsService: ct,
 		ConversationsService: conv, SchedulesService: schedules.New(c, conv), KanbanService: kb, WebhooksService: wh,
+		Visitors: visitors.New(c, ct, conv, st.visitors),
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
+	"github.com/switchboard/switchboard/internal/visitors"
 	"github.com/switchboard/switchboard/rest"
 	"github.com/switchboard/switchboard/web"
 )
@@ -64,6 +65,9 @@ type Config struct {
 	Now func() time.Time
 	// AuthLimits throttle guessed credentials (nil: accounts.DefaultAuthLimits).
 	AuthLimits *accounts.AuthLimits
+	// VisitorLimits throttle the public client API (nil:
+	// visitors.DefaultLimits).
+	VisitorLimits *visitors.Limits
 	// Logger gets the access log (nil: slog.Default()).
 	Logger *slog.Logger
 	// ShutdownTimeout bounds how long Shutdown waits for in-flight
@@ -136,6 +140,9 @@ func New(cfg Config, database *db.DB) *Server {
 	if cfg.AuthLimits != nil {
 		opts = append(opts, ops.WithAuthLimits(*cfg.AuthLimits))
 	}
+	if cfg.VisitorLimits != nil {
+		opts = append(opts, ops.WithVisitorLimits(*cfg.VisitorLimits))
+	}
 	s.Svc = ops.New(database.Client, opts...)
 	// Running jobs get the time requests get at shutdown (both at once).
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout, AttemptRetention: cfg.AttemptRetention})
@@ -145,7 +152,7 @@ func New(cfg Config, database *db.DB) *Server {
 	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
 	health.Mount(s.App)
 	s.App.Get("/metrics", s.Metrics.Handler())
-	rest.Mount(s.App, s.Svc)
+	rest.Mount(s.App, s.Svc, rest.Live{Ctx: ctx, Websockets: s.Websockets})
 	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
 	s.App.Get("/graphql/schema.graphql", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")

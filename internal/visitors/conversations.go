@@ -1,0 +1,165 @@
+package visitors
+
+import (
+	"context"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/conversations"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+)
+
+// ConversationsPerList bounds a visitor's conversation list (the newest
+// first); each conversation carries its last MessagesPerPage messages.
+const ConversationsPerList = 20
+
+// mine narrows conversations to the visitor's: those of their contact inbox
+// or, once their identity is proven, every conversation of their contact
+// in this inbox (as Chatwoot shows a verified contact's history on any
+// device).
+func mine(v *Visitor) predicate.Conversation {
+	if v.ContactInbox.HmacVerified {
+		return conversation.And(conversation.ContactID(v.ContactInbox.ContactID), conversation.InboxID(v.Inbox.ID))
+	}
+	return conversation.ContactInboxID(v.ContactInbox.ID)
+}
+
+// ownConversation is the visitor's conversation with the display id, or
+// 404 (another visitor's conversation is not found either).
+func (s *Service) ownConversation(ctx context.Context, v *Visitor, displayID int) (*ent.Conversation, error) {
+	cv, err := s.Client(ctx).Conversation.Query().
+		Where(mine(v), conversation.DisplayID(displayID)).WithContact().Only(ctx)
+	return cv, core.ApperrOrNil(core.NotFound(err, "Conversation"))
+}
+
+// Thread is a conversation with its last messages, as a visitor sees it.
+type Thread struct {
+	Conversation *ent.Conversation
+	Page         *MessagePage
+}
+
+// Conversations lists the visitor's conversations, newest first.
+func (s *Service) Conversations(ctx context.Context, v *Visitor) ([]Thread, error) {
+	cvs, err := s.Client(ctx).Conversation.Query().Where(mine(v)).WithContact().
+		Order(ent.Desc(conversation.FieldID)).Limit(ConversationsPerList).All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.threads(ctx, cvs)
+}
+
+func (s *Service) threads(ctx context.Context, cvs []*ent.Conversation) ([]Thread, error) {
+	out := make([]Thread, 0, len(cvs))
+	for _, cv := range cvs {
+		p, err := s.page(ctx, cv, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Thread{Conversation: cv, Page: p})
+	}
+	return out, nil
+}
+
+// Conversation is one of the visitor's conversations with its last
+// messages.
+func (s *Service) Conversation(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
+	cv, err := s.ownConversation(ctx, v, displayID)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := s.threads(ctx, []*ent.Conversation{cv})
+	if err != nil {
+		return nil, err
+	}
+	return &ts[0], nil
+}
+
+// StartConversation opens a conversation for the visitor (or, when the
+// inbox locks contacts to one conversation, answers their open one), with
+// the account's defined conversation attributes among custom.
+func (s *Service) StartConversation(ctx context.Context, v *Visitor, custom map[string]any) (*Thread, error) {
+	var displayID int
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		cv, err := s.conversations.LockedConversation(ctx, c, v.ContactInbox)
+		if err != nil || cv != nil {
+			if cv != nil {
+				displayID = cv.DisplayID
+			}
+			return err
+		}
+		cv, err = s.conversations.NewConversation(ctx, c, v.ContactInbox, conversations.ConversationInput{CustomAttributes: custom})
+		if err != nil {
+			return err
+		}
+		displayID = cv.DisplayID
+		return s.conversations.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Conversation(ctx, v, displayID)
+}
+
+// Resolve resolves the visitor's conversation (a resolved one stays as it
+// is), as the widget's "end conversation" does.
+func (s *Service) Resolve(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
+	cv, err := s.ownConversation(ctx, v, displayID)
+	if err != nil {
+		return nil, err
+	}
+	if cv.Status != conversation.StatusResolved {
+		resolved := string(conversation.StatusResolved)
+		if _, err := s.conversations.ToggleStatus(ctx, displayID, &resolved, nil); err != nil {
+			return nil, err
+		}
+	}
+	return s.Conversation(ctx, v, displayID)
+}
+
+// Typing tells the agents' live listeners that the visitor started or
+// stopped typing in their conversation. Nothing is stored, and no webhook
+// is sent: it matters only while someone watches.
+func (s *Service) Typing(ctx context.Context, v *Visitor, displayID int, on bool) error {
+	cv, err := s.ownConversation(ctx, v, displayID)
+	if err != nil {
+		return err
+	}
+	kind := events.ConversationTypingOff
+	if on {
+		kind = events.ConversationTypingOn
+	}
+	s.PublishAfterCommit(ctx, events.Event{AccountID: cv.AccountID, Kind: kind,
+		ConversationID: cv.ID, InboxID: cv.InboxID, ContactID: cv.ContactID})
+	return nil
+}
+
+// Seen records that the visitor has seen their conversation up to now:
+// contact_last_seen_at, and the agents' messages sent before it become
+// read (as Chatwoot's message status job does). The agents' live listeners
+// hear conversation_updated; no webhook is sent, as Chatwoot sends none.
+func (s *Service) Seen(ctx context.Context, v *Visitor, displayID int) error {
+	cv, err := s.ownConversation(ctx, v, displayID)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		if err := c.Conversation.UpdateOneID(cv.ID).SetContactLastSeenAt(now).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := c.Message.Update().Where(message.ConversationID(cv.ID),
+			message.MessageTypeIn(message.MessageTypeOutgoing, message.MessageTypeTemplate),
+			message.StatusIn(message.StatusSent, message.StatusDelivered), message.CreatedAtLTE(now)).
+			SetStatus(message.StatusRead).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.Notify(ctx, c, core.Change{Event: events.Event{AccountID: cv.AccountID, Kind: events.ConversationUpdated,
+			ConversationID: cv.ID, InboxID: cv.InboxID, ContactID: cv.ContactID}})
+	})
+	return core.ApperrOrNil(err)
+}
