@@ -54,6 +54,11 @@ const (
 	// signedOrUser: a signed link, or a user's token.
 	signedOrUser security = "signedOrUser"
 	public       security = ""
+	// whatsAppVerifyToken: an inbox's webhook_verify_token in
+	// hub.verify_token; whatsAppSignature: X-Hub-Signature-256 made with
+	// its app secret.
+	whatsAppVerifyToken security = "whatsAppVerifyToken"
+	whatsAppSignature   security = "whatsAppSignature"
 )
 
 // routeDoc is one registered route with its description.
@@ -114,6 +119,12 @@ func (g guarded) Delete(path string, h fiber.Handler, d doc) {
 func (b *routeBook) openGet(app *fiber.App, path string, sec security, h fiber.Handler, d doc) {
 	b.add(http.MethodGet, path, sec, d)
 	app.Get(path, h)
+}
+
+// openPost registers a POST route that authenticates itself.
+func (b *routeBook) openPost(app *fiber.App, path string, sec security, h fiber.Handler, d doc) {
+	b.add(http.MethodPost, path, sec, d)
+	app.Post(path, h)
 }
 
 // openAPIPath is a Fiber path in OpenAPI's form ("/contacts/{id}").

@@ -49,10 +49,11 @@ func newReceiver(t *testing.T, status int) *receiver {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		r.got = append(r.got, received{Header: req.Header.Clone(), Body: body})
-		st := r.status
+		st, n := r.status, len(r.got)
 		r.mu.Unlock()
 		w.WriteHeader(st)
-		_, _ = w.Write([]byte(`{"messages":[{"id":"wamid.TEST"}]}`))
+		// A WhatsApp message id per message: ids are unique in an inbox.
+		_, _ = fmt.Fprintf(w, `{"messages":[{"id":"wamid.TEST%d"}]}`, n)
 	}))
 	t.Cleanup(r.Close)
 	return r
