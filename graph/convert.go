@@ -72,7 +72,8 @@ func channelInput(in *model.ChannelInput) *inboxes.ChannelInput {
 		MessageTemplates: messageTemplates(in.MessageTemplates),
 	}
 	if pc := in.ProviderConfig; pc != nil {
-		ch.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+		ch.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID,
+			WebhookVerifyToken: pc.WebhookVerifyToken, AppSecret: pc.AppSecret}
 	}
 	if sm := in.SMTP; sm != nil {
 		ch.SMTP = &inboxes.SMTPInput{

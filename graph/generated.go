@@ -34749,7 +34749,7 @@ func (ec *executionContext) unmarshalInputProviderConfigInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"apiKey", "phoneNumberID", "businessAccountID"}
+	fieldsInOrder := [...]string{"apiKey", "phoneNumberID", "businessAccountID", "webhookVerifyToken", "appSecret"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34777,6 +34777,20 @@ func (ec *executionContext) unmarshalInputProviderConfigInput(ctx context.Contex
 				return it, err
 			}
 			it.BusinessAccountID = data
+		case "webhookVerifyToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookVerifyToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookVerifyToken = data
+		case "appSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("appSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AppSecret = data
 		}
 	}
 	return it, nil

@@ -57,6 +57,11 @@ const (
 	// and the visitor's contact identifier in the path are the credentials.
 	visitorPath security = "visitorPath"
 	public      security = ""
+	// whatsAppVerifyToken: an inbox's webhook_verify_token in
+	// hub.verify_token; whatsAppSignature: X-Hub-Signature-256 made with
+	// its app secret.
+	whatsAppVerifyToken security = "whatsAppVerifyToken"
+	whatsAppSignature   security = "whatsAppSignature"
 )
 
 // routeDoc is one registered route with its description.
@@ -117,6 +122,12 @@ func (g guarded) Delete(path string, h fiber.Handler, d doc) {
 func (b *routeBook) openGet(app *fiber.App, path string, sec security, h fiber.Handler, d doc) {
 	b.add(http.MethodGet, path, sec, d)
 	app.Get(path, h)
+}
+
+// openPost registers a POST route that authenticates itself.
+func (b *routeBook) openPost(app *fiber.App, path string, sec security, h fiber.Handler, d doc) {
+	b.add(http.MethodPost, path, sec, d)
+	app.Post(path, h)
 }
 
 // openAPIPath is a Fiber path in OpenAPI's form ("/contacts/{id}").

@@ -39,7 +39,12 @@ var queryParams = map[string]*openapi3.Schema{
 	"user_ids":        note(arr(integer()), "agent ids"),
 	"from":            note(str(), "period start, a date or ISO 8601 time (default: 30 days before to)"),
 	"to":              note(str(), "period end, a date (inclusive) or ISO 8601 time (default: now)"),
+	"hub.mode":        note(str(), "subscribe"),
+	"hub.challenge":   note(str(), "echoed back when the verify token matches"),
 }
+
+// stringParams are the path parameters that are not ids.
+var stringParams = map[string]string{"phone_number": "the inbox's number in E.164 (the + may be left out)"}
 
 // errorStatuses are the failures every authenticated route may answer,
 // with the one error shape (rest/errors.go).
@@ -97,6 +102,10 @@ func securitySchemes() openapi3.SecuritySchemes {
 	return openapi3.SecuritySchemes{
 		string(userAPIKey):     key("A user's access token (profile settings, or the platform API's user create)."),
 		string(platformAPIKey): key("The installation's platform token."),
+		string(whatsAppVerifyToken): {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "query", Name: "hub.verify_token",
+			Description: "A WhatsApp inbox's provider_config.webhook_verify_token."}},
+		string(whatsAppSignature): {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "X-Hub-Signature-256",
+			Description: "sha256= and the hex HMAC-SHA256 of the raw body, keyed with the inbox's provider_config.app_secret."}},
 	}
 }
 
@@ -111,6 +120,10 @@ func operation(r routeDoc) *openapi3.Operation {
 	}
 	o.Responses.Delete("default")
 	for _, name := range pathParams(r.path) {
+		if desc, isStr := stringParams[name]; isStr {
+			o.AddParameter(openapi3.NewPathParameter(name).WithSchema(str()).WithDescription(desc))
+			continue
+		}
 		o.AddParameter(openapi3.NewPathParameter(name).WithSchema(pathParamSchema(name)))
 	}
 	for _, name := range d.query {
@@ -120,7 +133,7 @@ func operation(r routeDoc) *openapi3.Operation {
 		}
 		o.AddParameter(openapi3.NewQueryParameter(name).WithSchema(s).WithDescription(s.Description))
 	}
-	if r.method == http.MethodPost && r.auth != public {
+	if r.method == http.MethodPost && r.auth != public && r.auth != whatsAppSignature {
 		o.AddParameter(openapi3.NewHeaderParameter("Idempotency-Key").WithSchema(str()).
 			WithDescription("a replay with the same key and body answers the first response again"))
 	}
@@ -214,7 +227,7 @@ func pathParams(path string) []string {
 // (or the platform API's prefix).
 func tagOf(path string) string {
 	rest := path
-	for _, prefix := range []string{"/api/v1/accounts/:account_id/", "/platform/api/v1/", "/api/v1/", "/api/"} {
+	for _, prefix := range []string{"/api/v1/accounts/:account_id/", "/platform/api/v1/", "/api/v1/", "/api/", "/webhooks/"} {
 		if strings.HasPrefix(path, prefix) {
 			rest = strings.TrimPrefix(path, prefix)
 			break

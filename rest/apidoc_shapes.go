@@ -93,14 +93,14 @@ func inboxShape() *openapi3.Schema {
 		"webhook_url": str(), "inbox_identifier": str(), "additional_attributes": anyObj(),
 		"message_templates": arr(anyObj()), "reauthorization_required": boolean(), "email": str(),
 		// administrators only, secrets masked
-		"hmac_token": str(), "provider_config": anyObj(), "smtp_address": str(), "smtp_port": integer(),
+		"hmac_token": str(), "provider_config": anyObj(), "callback_webhook_url": str(), "smtp_address": str(), "smtp_port": integer(),
 		"smtp_login": str(), "smtp_password": str(), "smtp_domain": str(), "smtp_authentication": str(),
 		"smtp_enable_starttls_auto": boolean(), "smtp_enable_ssl_tls": boolean(),
 	}) {
 		p[k] = v
 	}
 	return obj(p, "webhook_url", "inbox_identifier", "additional_attributes", "message_templates",
-		"reauthorization_required", "email", "hmac_token", "provider_config", "smtp_address", "smtp_port",
+		"reauthorization_required", "email", "hmac_token", "provider_config", "callback_webhook_url", "smtp_address", "smtp_port",
 		"smtp_login", "smtp_password", "smtp_domain", "smtp_authentication", "smtp_enable_starttls_auto", "smtp_enable_ssl_tls")
 }
 

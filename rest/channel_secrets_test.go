@@ -12,7 +12,8 @@ import (
 const mask = inboxes.SecretMask
 
 // stored checks the secret an inbox's channel holds in the database (reads
-// show only the mask): key is api_key, smtp_password or hmac_token.
+// show only the mask): key is api_key, app_secret, smtp_password or
+// hmac_token.
 func (a *app) stored(inboxID int, key, want string) func(t *testing.T, r *response) {
 	return func(t *testing.T, _ *response) {
 		t.Helper()
@@ -25,6 +26,10 @@ func (a *app) stored(inboxID int, key, want string) func(t *testing.T, r *respon
 		case "api_key":
 			if ch.ProviderConfig != nil {
 				got = ch.ProviderConfig.APIKey
+			}
+		case "app_secret":
+			if ch.ProviderConfig != nil {
+				got = ch.ProviderConfig.AppSecret
 			}
 		case "smtp_password":
 			if ch.SMTP != nil {
@@ -85,6 +90,16 @@ func TestChannelSecretsShownOnce(t *testing.T) {
 					a.stored(mail, "smtp_password", "rotated")(t, r)
 					bodyLacks("rotated")(t, r)
 				}},
+			{name: "a WhatsApp app secret is stored and answered masked", request: patch(wa, H{"provider_config": H{"app_secret": "meta-app-secret"}}),
+				wantStatus: http.StatusOK, want: map[string]any{"provider_config.app_secret": mask, "provider_config.api_key": mask},
+				check: func(t *testing.T, r *response) {
+					a.stored(wa, "app_secret", "meta-app-secret")(t, r)
+					bodyLacks("meta-app-secret")(t, r)
+				}},
+			{name: "an update sending the masked app secret back keeps it",
+				request:    patch(wa, H{"provider_config": H{"app_secret": mask, "business_account_id": "999"}}),
+				wantStatus: http.StatusOK, want: map[string]any{"provider_config.app_secret": mask, "provider_config.business_account_id": "999"},
+				check: a.stored(wa, "app_secret", "meta-app-secret")},
 			{name: "an update does not show the issued token again", request: patch(api, H{"hmac_mandatory": true}),
 				wantStatus: http.StatusOK, want: map[string]any{"hmac_token": mask}, check: a.stored(api, "hmac_token", issued)},
 		})

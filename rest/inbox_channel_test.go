@@ -36,7 +36,7 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"phone_number": "+15550009999", "provider": "whatsapp_cloud", "name": "WhatsApp",
-					"provider_config":   H{"api_key": mask, "phone_number_id": "pnid-1", "business_account_id": "baid-1"},
+					"provider_config.api_key": mask, "provider_config.phone_number_id": "pnid-1", "provider_config.business_account_id": "baid-1", "provider_config.webhook_verify_token": nonEmpty, "provider_config.app_secret": absent,
 					"message_templates": waTemplates,
 				},
 			},
@@ -46,7 +46,7 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 				request:    channel(H{"type": "whatsapp", "provider_config": H{"phone_number_id": "pnid-2"}}),
 				wantStatus: http.StatusOK,
 				want: map[string]any{
-					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config.api_key": mask, "provider_config.phone_number_id": "pnid-2", "provider_config.business_account_id": "baid-1", "provider_config.webhook_verify_token": nonEmpty, "provider_config.app_secret": absent,
 				},
 			},
 			{
@@ -69,7 +69,7 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"phone_number": "+15550009999", "message_templates": oneTemplate,
-					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config.api_key": mask, "provider_config.phone_number_id": "pnid-2", "provider_config.business_account_id": "baid-1", "provider_config.webhook_verify_token": nonEmpty, "provider_config.app_secret": absent,
 				},
 			},
 			invalid("a phone_number not in E.164 is 422 naming channel.phone_number",
@@ -105,7 +105,7 @@ func TestInboxChannelUpdateWhatsApp(t *testing.T) {
 				want: map[string]any{
 					"name": "WhatsApp", "greeting_enabled": true, "channel_type": "Channel::Whatsapp", "timezone": "UTC",
 					"phone_number": "+15550009999", "provider": "whatsapp_cloud", "message_templates": oneTemplate,
-					"provider_config": H{"api_key": mask, "phone_number_id": "pnid-2", "business_account_id": "baid-1"},
+					"provider_config.api_key": mask, "provider_config.phone_number_id": "pnid-2", "provider_config.business_account_id": "baid-1", "provider_config.webhook_verify_token": nonEmpty, "provider_config.app_secret": absent,
 				},
 			},
 			{

@@ -3,6 +3,8 @@ package rest
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/switchboard/switchboard/ent"
+
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -55,9 +57,11 @@ type channelRequest struct {
 
 // providerConfigRequest is WhatsApp Cloud's provider_config object.
 type providerConfigRequest struct {
-	APIKey            *string `json:"api_key"`
-	PhoneNumberID     *string `json:"phone_number_id"`
-	BusinessAccountID *string `json:"business_account_id"`
+	APIKey             *string `json:"api_key"`
+	PhoneNumberID      *string `json:"phone_number_id"`
+	BusinessAccountID  *string `json:"business_account_id"`
+	WebhookVerifyToken *string `json:"webhook_verify_token"`
+	AppSecret          *string `json:"app_secret"`
 }
 
 func (r *channelRequest) input() *inboxes.ChannelInput {
@@ -72,7 +76,8 @@ func (r *channelRequest) input() *inboxes.ChannelInput {
 		AdditionalAttributes: r.AdditionalAttributes,
 	}
 	if pc := r.ProviderConfig; pc != nil {
-		in.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID}
+		in.ProviderConfig = &inboxes.ProviderConfigInput{APIKey: pc.APIKey, PhoneNumberID: pc.PhoneNumberID, BusinessAccountID: pc.BusinessAccountID,
+			WebhookVerifyToken: pc.WebhookVerifyToken, AppSecret: pc.AppSecret}
 	}
 	return in
 }
@@ -133,7 +138,7 @@ func (a *API) showInbox(c *fiber.Ctx) error {
 	if isAdmin(c) {
 		secrets = maskedSecrets
 	}
-	return c.JSON(inboxJSON(ib, secrets))
+	return c.JSON(a.inboxAnswer(ib, secrets))
 }
 
 func (a *API) createInbox(c *fiber.Ctx) error {
@@ -145,7 +150,7 @@ func (a *API) createInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(inboxJSON(ib, issuedSecrets))
+	return c.JSON(a.inboxAnswer(ib, issuedSecrets))
 }
 
 func (a *API) updateInbox(c *fiber.Ctx) error {
@@ -161,5 +166,16 @@ func (a *API) updateInbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(inboxJSON(ib, maskedSecrets))
+	return c.JSON(a.inboxAnswer(ib, maskedSecrets))
+}
+
+// inboxAnswer is an inbox as one inbox's answers show it: to
+// administrators, a WhatsApp inbox also shows the callback URL to set up
+// at Meta (Chatwoot's callback_webhook_url).
+func (a *API) inboxAnswer(ib *ent.Inbox, secrets inboxSecrets) H {
+	h := inboxJSON(ib, secrets)
+	if url := a.svc.CallbackURL(ib); secrets != noSecrets && url != "" {
+		h["callback_webhook_url"] = url
+	}
+	return h
 }

@@ -66,7 +66,7 @@ func TestInboxCreate(t *testing.T) {
 				wantStatus: http.StatusOK,
 				want: map[string]any{
 					"channel_type": "Channel::Whatsapp", "phone_number": "+5511987654321", "provider": "whatsapp_cloud",
-					"provider_config":   H{"api_key": mask, "phone_number_id": "1098", "business_account_id": "2197"},
+					"provider_config.api_key": mask, "provider_config.phone_number_id": "1098", "provider_config.business_account_id": "2197", "provider_config.webhook_verify_token": nonEmpty, "provider_config.app_secret": absent,
 					"message_templates": waTemplates,
 				},
 			},

@@ -98,7 +98,8 @@ func (w *mxWorld) secrets() []secret {
 	w.t.Helper()
 	c := w.srv.DB.Client
 	out := []secret{{"the platform token", w.Platform}, {"a password", w.password},
-		{"the WhatsApp API key", "mx-whatsapp-api-key-secret"}, {"the SMTP password", "mx-smtp-password-secret"}}
+		{"the WhatsApp API key", "mx-whatsapp-api-key-secret"}, {"the WhatsApp app secret", "mx-whatsapp-app-secret"},
+		{"the SMTP password", "mx-smtp-password-secret"}}
 	for r, cr := range w.roles {
 		for _, v := range []string{cr.token, cr.session} {
 			if v != "" {

@@ -139,7 +139,8 @@ func (w *mxWorld) seedInboxes() {
 	w.t.Helper()
 	w.Inbox1 = w.inbox("MX API", H{"type": "api", "webhook_url": w.url("/inbox"), "hmac_mandatory": true})
 	wa := whatsappChannel("+15550001111")
-	wa["provider_config"] = H{"api_key": "mx-whatsapp-api-key-secret", "phone_number_id": "123", "business_account_id": "456"}
+	wa["provider_config"] = H{"api_key": "mx-whatsapp-api-key-secret", "phone_number_id": "123", "business_account_id": "456",
+		"app_secret": "mx-whatsapp-app-secret", "webhook_verify_token": "mx-verify-token"}
 	w.Inbox2 = w.inbox("MX WhatsApp", wa)
 	w.Inbox3 = w.inbox("MX Mail", H{"type": "email", "email": "mx@acme.test", "smtp_address": "127.0.0.1",
 		"smtp_port": 2525, "smtp_login": "mx", "smtp_password": "mx-smtp-password-secret"})

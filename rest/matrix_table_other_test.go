@@ -85,6 +85,13 @@ func otherEntries() map[string]mxEntry {
 		"GET /api/docs":            {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		// So is the GraphQL schema's SDL (introspection itself needs a token).
 		"GET /graphql/schema.graphql": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		// WhatsApp's webhooks answer Meta, proved by the inbox's verify token
+		// (here the right one: 2xx whoever calls) and by the body's
+		// signature (here none: 401 whatever user token comes with it).
+		"GET /webhooks/whatsapp/:phone_number": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx},
+			query: "?hub.mode=subscribe&hub.verify_token=mx-verify-token&hub.challenge=42"},
+		"POST /webhooks/whatsapp/:phone_number": {want: mxRow{o401, o401, o401, o401, o401, o401},
+			body: sameBody(H{"object": "whatsapp_business_account", "entry": []H{}})},
 		// Each role signs in with its own password; without one it is 401.
 		"POST /app/login": {want: mxRow{o401, oRedirect, oRedirect, oRedirect, oRedirect, o401},
 			body: func(c *mxCell) any {

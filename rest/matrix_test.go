@@ -114,6 +114,8 @@ func (w *mxWorld) defaultIDs(path string, r mxRole) map[string]int {
 		// A failed delivery to retry is the route's setup's; calls that
 		// stop before it (no token, another account's) need some id.
 		"delivery_id": 1,
+		// Inbox 2's WhatsApp number, the "+" left out as the route allows.
+		"phone_number": 15550001111,
 	}
 	if r == roleOther {
 		ids["account_id"] = w.B // its own account, with A's ids

@@ -50,7 +50,8 @@ func openAPI(t testing.TB, a *app) *apitest.OpenAPI {
 
 // isREST says whether a path is one the OpenAPI document covers.
 func isREST(path string) bool {
-	return strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/platform/") || strings.HasPrefix(path, "/public/")
+	return strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/platform/") || strings.HasPrefix(path, "/public/") ||
+		strings.HasPrefix(path, "/webhooks/")
 }
 
 // openAPIMismatch is what is wrong with a response by the document, or "".

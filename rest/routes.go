@@ -220,6 +220,15 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	plat.Delete("/accounts/:id/account_users", a.platformRemoveAccountUser, op("Remove a user from an account", nil).in(accountUserRequest{}, ""))
 
 	a.publicRoutes(app, book)
+	// WhatsApp Cloud's webhooks: Meta proves itself with the inbox's verify
+	// token (GET) and app secret (POST signatures), not with a user token.
+	wa := "/webhooks/whatsapp/:phone_number"
+	book.openGet(app, wa, whatsAppVerifyToken, a.verifyWhatsApp,
+		op("Meta's check of a WhatsApp inbox's callback URL (answers hub.challenge)", nil).q("hub.mode", "hub.challenge").as("text/plain"))
+	book.openPost(app, wa, whatsAppSignature, a.receiveWhatsApp,
+		op("A WhatsApp Cloud webhook post: customers' messages and our messages' statuses", inline(obj(props{
+			"messages": integer(), "duplicates": integer(), "statuses": integer(), "ignored": integer(),
+		}))))
 
 	book.openGet(app, "/api/v1/openapi.json", public, a.openAPIJSON, op("This document (OpenAPI 3.1)", nil).as("application/json"))
 	book.openGet(app, "/api/docs", public, a.apiDocsPage, op("The API reference, as a web page", nil).as("text/html"))

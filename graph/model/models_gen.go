@@ -294,11 +294,14 @@ type MessageInput struct {
 	TemplateParams    map[string]any `json:"templateParams,omitempty"`
 }
 
-// All three are required on create; on update, keys not sent keep their values.
+// apiKey, phoneNumberID and businessAccountID are required on create; on update, keys not sent keep their values.
+// webhookVerifyToken is generated when none is set; appSecret (write-only) checks the signature of Meta's webhook posts.
 type ProviderConfigInput struct {
-	APIKey            *string `json:"apiKey,omitempty"`
-	PhoneNumberID     *string `json:"phoneNumberID,omitempty"`
-	BusinessAccountID *string `json:"businessAccountID,omitempty"`
+	APIKey             *string `json:"apiKey,omitempty"`
+	PhoneNumberID      *string `json:"phoneNumberID,omitempty"`
+	BusinessAccountID  *string `json:"businessAccountID,omitempty"`
+	WebhookVerifyToken *string `json:"webhookVerifyToken,omitempty"`
+	AppSecret          *string `json:"appSecret,omitempty"`
 }
 
 // address is required on create; on update, settings not sent keep their values.

@@ -31,6 +31,9 @@ type Core struct {
 	Hub *events.Hub
 	// CatchUp is how late a schedule may still fire (0: the default).
 	CatchUp time.Duration
+	// PublicURL is where the server is reached (PUBLIC_URL): the base of
+	// the callback URLs channels are configured with.
+	PublicURL string
 	// AfterCommit runs after every committed transaction: it wakes the job
 	// runner, since a commit may have made work due (a message, a webhook).
 	AfterCommit func()

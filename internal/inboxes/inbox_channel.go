@@ -43,9 +43,11 @@ type ChannelInput struct {
 // ProviderConfigInput is WhatsApp Cloud's connection settings; nil was not
 // sent.
 type ProviderConfigInput struct {
-	APIKey            *string
-	PhoneNumberID     *string
-	BusinessAccountID *string
+	APIKey             *string
+	PhoneNumberID      *string
+	BusinessAccountID  *string
+	WebhookVerifyToken *string
+	AppSecret          *string
 }
 
 // SMTPInput is how an e-mail inbox sends; nil was not sent.
@@ -61,7 +63,7 @@ type SMTPInput struct {
 }
 
 // SecretMask stands in for a channel secret that is set (SMTP password,
-// WhatsApp API key, HMAC token) wherever a channel is read, administrators'
+// WhatsApp API key and app secret, HMAC token) wherever a channel is read, administrators'
 // reads included: secrets are shown once, when they are issued. Sent back in
 // an update, it means "keep the stored secret", as leaving the key out does,
 // so a client may echo the object it read.
@@ -74,6 +76,7 @@ func MaskedChannel(ch schematype.Channel) schematype.Channel {
 	if ch.ProviderConfig != nil {
 		pc := *ch.ProviderConfig
 		pc.APIKey = maskSecret(pc.APIKey)
+		pc.AppSecret = maskSecret(pc.AppSecret)
 		ch.ProviderConfig = &pc
 	}
 	if ch.SMTP != nil {
@@ -166,6 +169,8 @@ func (in *ProviderConfigInput) mergedOver(old *schematype.ProviderConfig) *schem
 	putSecret(&pc.APIKey, in.APIKey)
 	put(&pc.PhoneNumberID, in.PhoneNumberID)
 	put(&pc.BusinessAccountID, in.BusinessAccountID)
+	put(&pc.WebhookVerifyToken, in.WebhookVerifyToken)
+	putSecret(&pc.AppSecret, in.AppSecret)
 	return &pc
 }
 
@@ -233,6 +238,9 @@ func issueChannelKeys(t inbox.ChannelType, ch *schematype.Channel) {
 	}
 }
 
+// maxVerifyToken bounds the verify token an administrator may choose.
+const maxVerifyToken = 255
+
 func checkWhatsAppChannel(ch *schematype.Channel, errs *core.FieldErrors) {
 	if !core.ValidPhone(ch.PhoneNumber) {
 		errs.Add("channel.phone_number", "Phone number is missing or not in e164 format")
@@ -243,9 +251,18 @@ func checkWhatsAppChannel(ch *schematype.Channel, errs *core.FieldErrors) {
 	if ch.Provider != "whatsapp_cloud" {
 		errs.Add("channel.provider", "Provider must be whatsapp_cloud")
 	}
-	pc := ch.ProviderConfig
-	if pc == nil {
-		pc = &schematype.ProviderConfig{}
+	// A copy: the stored inbox's settings are never touched.
+	pc := &schematype.ProviderConfig{}
+	if ch.ProviderConfig != nil {
+		*pc = *ch.ProviderConfig
+	}
+	ch.ProviderConfig = pc
+	pc.WebhookVerifyToken = strings.TrimSpace(pc.WebhookVerifyToken)
+	if pc.WebhookVerifyToken == "" {
+		// As Chatwoot: the administrator copies it into Meta's app settings.
+		pc.WebhookVerifyToken, _ = core.NewToken()
+	} else if len(pc.WebhookVerifyToken) > maxVerifyToken {
+		errs.Add("channel.provider_config.webhook_verify_token", fmt.Sprintf("Provider config webhook_verify_token is longer than %d characters", maxVerifyToken))
 	}
 	// A slice, not a map: the errors come in the same order every time.
 	for _, s := range []struct{ field, value string }{

@@ -10,12 +10,15 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/channels/whatsapp"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/kanban"
+	"github.com/switchboard/switchboard/internal/outbound"
 	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/storage"
 	"github.com/switchboard/switchboard/internal/visitors"
@@ -48,6 +51,9 @@ type Service struct {
 	// names (Conversation, Messages, ...) are the visitor's versions of
 	// the agents' operations above.
 	Visitors *visitors.Service
+	// WhatsApp receives the WhatsApp Cloud inboxes' webhooks (a field, not
+	// embedded: its Receive is not conversations' Receive).
+	WhatsApp *whatsapp.Service
 }
 
 // settings are what the Options set before the services are built.
@@ -59,6 +65,8 @@ type settings struct {
 	catchUp     time.Duration
 	authLimits  accounts.AuthLimits
 	visitors    visitors.Limits
+	publicURL   string
+	graphBase   string
 }
 
 // Option configures a Service.
@@ -82,6 +90,17 @@ func WithVisitorLimits(l visitors.Limits) Option { return func(s *settings) { s.
 // WithClock sets the Service's clock (tests move time instead of waiting).
 func WithClock(now func() time.Time) Option { return func(s *settings) { s.clock = now } }
 
+// WithPublicURL sets where the server is reached (PUBLIC_URL), the base of
+// the callback URLs shown for channels.
+func WithPublicURL(u string) Option { return func(s *settings) { s.publicURL = u } }
+
+// WithWhatsAppBase sets the WhatsApp Cloud API's base URL media is fetched
+// from (empty: delivery.DefaultWhatsAppBase).
+func WithWhatsAppBase(base string) Option { return func(s *settings) { s.graphBase = base } }
+
+// graphTimeout bounds one Graph API request of a media fetch.
+const graphTimeout = 30 * time.Second
+
 // WithCatchUpWindow sets how late a schedule may still fire.
 func WithCatchUpWindow(d time.Duration) Option { return func(s *settings) { s.catchUp = d } }
 
@@ -96,6 +115,10 @@ func New(client *ent.Client, opts ...Option) *Service {
 		c.Clock = st.clock
 	}
 	c.Files, c.Hub, c.AfterCommit, c.CatchUp = st.storage, st.hub, st.afterCommit, st.catchUp
+	c.PublicURL = st.publicURL
+	if st.graphBase == "" {
+		st.graphBase = delivery.DefaultWhatsAppBase
+	}
 	acc := accounts.New(c, st.authLimits)
 	ct := contacts.New(c)
 	conv := conversations.New(c, ct)
@@ -104,9 +127,11 @@ func New(client *ent.Client, opts ...Option) *Service {
 	// The order listeners hear a change in: the account's webhooks, the
 	// kanban webhook, then the automations it fires.
 	c.Listen(wh.OutboxListener(), kb.WebhookListener(), kb.AutomationListener())
+	ib := inboxes.New(c, acc)
 	return &Service{
-		Core: c, AccountsService: acc, InboxesService: inboxes.New(c, acc), ContactsService: ct,
+		Core: c, AccountsService: acc, InboxesService: ib, ContactsService: ct,
 		ConversationsService: conv, SchedulesService: schedules.New(c, conv), KanbanService: kb, WebhooksService: wh,
 		Visitors: visitors.New(c, ct, conv, st.visitors),
+		WhatsApp: whatsapp.New(ib, conv, whatsapp.Graph{Base: st.graphBase, HTTP: outbound.NewClient(graphTimeout)}),
 	}
 }

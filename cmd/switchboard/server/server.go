@@ -42,8 +42,8 @@ type Config struct {
 	// Channels delivers messages (nil: the real channels, sending WhatsApp
 	// messages to WhatsAppAPIBase).
 	Channels jobs.Channels
-	// WhatsAppAPIBase is the WhatsApp Cloud API's base URL (empty:
-	// delivery.DefaultWhatsAppBase).
+	// WhatsAppAPIBase is the WhatsApp Cloud API's base URL, for sending
+	// and for fetching received media (empty: delivery.DefaultWhatsAppBase).
 	WhatsAppAPIBase string
 	// Retries are the retry budgets of jobs (zero: jobs.DefaultRetries).
 	Retries jobs.Retries
@@ -133,7 +133,8 @@ func New(cfg Config, database *db.DB) *Server {
 		}
 	}
 	opts := []ops.Option{ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
-		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() })}
+		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() }),
+		ops.WithPublicURL(cfg.PublicURL), ops.WithWhatsAppBase(cfg.WhatsAppAPIBase)}
 	if cfg.Now != nil {
 		opts = append(opts, ops.WithClock(cfg.Now))
 	}

@@ -31,6 +31,12 @@ type ProviderConfig struct {
 	APIKey            string `json:"api_key,omitempty"`
 	PhoneNumberID     string `json:"phone_number_id,omitempty"`
 	BusinessAccountID string `json:"business_account_id,omitempty"`
+	// WebhookVerifyToken is what Meta sends back when it verifies the
+	// inbox's callback URL (generated when the administrator sets none).
+	WebhookVerifyToken string `json:"webhook_verify_token,omitempty"`
+	// AppSecret is the Meta app's secret, which signs every webhook post
+	// (X-Hub-Signature-256); write-only.
+	AppSecret string `json:"app_secret,omitempty"`
 }
 
 // MessageTemplate is an approved WhatsApp template, in WhatsApp Cloud's shape.

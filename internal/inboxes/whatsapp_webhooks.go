@@ -1,0 +1,70 @@
+package inboxes
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// WhatsAppWebhookPath is the route Meta posts a WhatsApp inbox's events to,
+// as Chatwoot names it: the inbox's number, "+" included.
+func WhatsAppWebhookPath(phoneNumber string) string {
+	return "/webhooks/whatsapp/" + phoneNumber
+}
+
+// CallbackURL is the URL an administrator configures at Meta for a WhatsApp
+// inbox (PUBLIC_URL plus its webhook path); "" for other channels.
+func (s *Service) CallbackURL(ib *ent.Inbox) string {
+	if ib.ChannelType != inbox.ChannelTypeWhatsapp || ib.Channel.PhoneNumber == "" {
+		return ""
+	}
+	return strings.TrimRight(s.PublicURL, "/") + WhatsAppWebhookPath(ib.Channel.PhoneNumber)
+}
+
+// maxInboxesPerNumber bounds the inboxes one webhook post is checked
+// against (two accounts may have set up the same number).
+const maxInboxesPerNumber = 10
+
+// WhatsAppInboxesByNumber finds the WhatsApp inboxes of a number named in a
+// webhook URL ("+" optional, as Meta's console may drop or escape it), in
+// whichever account they are. The caller must prove the request with one of
+// their secrets before acting for it (see core.AsInboxLookup).
+func (s *Service) WhatsAppInboxesByNumber(ctx context.Context, number string) ([]*ent.Inbox, error) {
+	phone := normalizeNumber(number)
+	if !core.ValidPhone(phone) {
+		return nil, apperr.NotFound("WhatsApp inbox")
+	}
+	ctx = core.AsInboxLookup(ctx)
+	ibs, err := s.Client(ctx).Inbox.Query().
+		Where(inbox.ChannelTypeEQ(inbox.ChannelTypeWhatsapp), func(sel *sql.Selector) {
+			sel.Where(sqljson.ValueEQ(inbox.FieldChannel, phone, sqljson.Path("phone_number")))
+		}).
+		Order(ent.Asc(inbox.FieldID)).Limit(maxInboxesPerNumber).All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	if len(ibs) == 0 {
+		return nil, apperr.NotFound("WhatsApp inbox")
+	}
+	return ibs, nil
+}
+
+// normalizeNumber is the E.164 form of a number as a URL path may carry it.
+func normalizeNumber(number string) string {
+	if n, err := url.PathUnescape(number); err == nil {
+		number = n
+	}
+	number = strings.TrimSpace(number)
+	if !strings.HasPrefix(number, "+") {
+		number = "+" + number
+	}
+	return number
+}
