@@ -135,7 +135,8 @@ func (w *mxWorld) seedInboxes() {
 	wa["provider_config"] = H{"api_key": "mx-whatsapp-api-key-secret", "phone_number_id": "123", "business_account_id": "456"}
 	w.Inbox2 = w.inbox("MX WhatsApp", wa)
 	w.Inbox3 = w.inbox("MX Mail", H{"type": "email", "email": "mx@acme.test", "smtp_address": "127.0.0.1",
-		"smtp_port": 2525, "smtp_login": "mx", "smtp_password": "mx-smtp-password-secret"})
+		"smtp_port": 2525, "smtp_login": "mx", "smtp_password": "mx-smtp-password-secret",
+		"imap_address": "imap.acme.test", "imap_login": "mx", "imap_password": "mx-imap-password-secret"})
 	w.addInboxMembers(w.Inbox1, w.roles[roleIn].userID)
 	w.addInboxMembers(w.Inbox2, w.roles[roleOut].userID)
 }
