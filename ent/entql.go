@@ -26,6 +26,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/platformtoken"
 	"github.com/switchboard/switchboard/ent/predicate"
@@ -44,7 +45,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 31)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 32)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   accesstoken.Table,
@@ -575,6 +576,26 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   mailboxstate.Table,
+			Columns: mailboxstate.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: mailboxstate.FieldID,
+			},
+		},
+		Type: "MailboxState",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			mailboxstate.FieldCreatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldCreatedAt},
+			mailboxstate.FieldUpdatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldUpdatedAt},
+			mailboxstate.FieldInboxID:     {Type: field.TypeInt, Column: mailboxstate.FieldInboxID},
+			mailboxstate.FieldUIDValidity: {Type: field.TypeInt64, Column: mailboxstate.FieldUIDValidity},
+			mailboxstate.FieldLastUID:     {Type: field.TypeInt64, Column: mailboxstate.FieldLastUID},
+			mailboxstate.FieldLastError:   {Type: field.TypeString, Column: mailboxstate.FieldLastError},
+			mailboxstate.FieldFailedAt:    {Type: field.TypeTime, Column: mailboxstate.FieldFailedAt},
+		},
+	}
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   message.Table,
 			Columns: message.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -606,7 +627,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			message.FieldDeliveryError:        {Type: field.TypeString, Column: message.FieldDeliveryError},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformtoken.Table,
 			Columns: platformtoken.Columns,
@@ -623,7 +644,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformtoken.FieldTokenHash: {Type: field.TypeString, Column: platformtoken.FieldTokenHash},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scheduledmessage.Table,
 			Columns: scheduledmessage.Columns,
@@ -663,7 +684,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scheduledmessage.FieldSentAt:                   {Type: field.TypeTime, Column: scheduledmessage.FieldSentAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -682,7 +703,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldAllowAutoAssign: {Type: field.TypeBool, Column: team.FieldAllowAutoAssign},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -700,7 +721,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldUserID:    {Type: field.TypeInt, Column: teammember.FieldUserID},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -721,7 +742,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAvatarURL:    {Type: field.TypeString, Column: user.FieldAvatarURL},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -749,7 +770,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1347,6 +1368,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"AgentBot",
 	)
 	graph.MustAddE(
+		"mailbox_state",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+		},
+		"Inbox",
+		"MailboxState",
+	)
+	graph.MustAddE(
 		"account",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1513,6 +1546,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Label",
 		"Account",
+	)
+	graph.MustAddE(
+		"inbox",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: true,
+			Table:   mailboxstate.InboxTable,
+			Columns: []string{mailboxstate.InboxColumn},
+			Bidi:    false,
+		},
+		"MailboxState",
+		"Inbox",
 	)
 	graph.MustAddE(
 		"account",
@@ -4113,6 +4158,20 @@ func (f *InboxFilter) WhereHasAgentBotWith(preds ...predicate.AgentBot) {
 	})))
 }
 
+// WhereHasMailboxState applies a predicate to check if query has an edge mailbox_state.
+func (f *InboxFilter) WhereHasMailboxState() {
+	f.Where(entql.HasEdge("mailbox_state"))
+}
+
+// WhereHasMailboxStateWith applies a predicate to check if query has an edge mailbox_state with a given conditions (other predicates).
+func (f *InboxFilter) WhereHasMailboxStateWith(preds ...predicate.MailboxState) {
+	f.Where(entql.HasEdgeWith("mailbox_state", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *InboxMemberQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -4745,6 +4804,95 @@ func (f *LabelFilter) WhereHasAccountWith(preds ...predicate.Account) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *MailboxStateQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MailboxStateQuery builder.
+func (_q *MailboxStateQuery) Filter() *MailboxStateFilter {
+	return &MailboxStateFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MailboxStateMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MailboxStateMutation builder.
+func (m *MailboxStateMutation) Filter() *MailboxStateFilter {
+	return &MailboxStateFilter{config: m.config, predicateAdder: m}
+}
+
+// MailboxStateFilter provides a generic filtering capability at runtime for MailboxStateQuery.
+type MailboxStateFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MailboxStateFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *MailboxStateFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(mailboxstate.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MailboxStateFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MailboxStateFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldUpdatedAt))
+}
+
+// WhereInboxID applies the entql int predicate on the inbox_id field.
+func (f *MailboxStateFilter) WhereInboxID(p entql.IntP) {
+	f.Where(p.Field(mailboxstate.FieldInboxID))
+}
+
+// WhereUIDValidity applies the entql int64 predicate on the uid_validity field.
+func (f *MailboxStateFilter) WhereUIDValidity(p entql.Int64P) {
+	f.Where(p.Field(mailboxstate.FieldUIDValidity))
+}
+
+// WhereLastUID applies the entql int64 predicate on the last_uid field.
+func (f *MailboxStateFilter) WhereLastUID(p entql.Int64P) {
+	f.Where(p.Field(mailboxstate.FieldLastUID))
+}
+
+// WhereLastError applies the entql string predicate on the last_error field.
+func (f *MailboxStateFilter) WhereLastError(p entql.StringP) {
+	f.Where(p.Field(mailboxstate.FieldLastError))
+}
+
+// WhereFailedAt applies the entql time.Time predicate on the failed_at field.
+func (f *MailboxStateFilter) WhereFailedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldFailedAt))
+}
+
+// WhereHasInbox applies a predicate to check if query has an edge inbox.
+func (f *MailboxStateFilter) WhereHasInbox() {
+	f.Where(entql.HasEdge("inbox"))
+}
+
+// WhereHasInboxWith applies a predicate to check if query has an edge inbox with a given conditions (other predicates).
+func (f *MailboxStateFilter) WhereHasInboxWith(preds ...predicate.Inbox) {
+	f.Where(entql.HasEdgeWith("inbox", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MessageQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4773,7 +4921,7 @@ type MessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4955,7 +5103,7 @@ type PlatformTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5015,7 +5163,7 @@ type ScheduledMessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ScheduledMessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5302,7 +5450,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5414,7 +5562,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5521,7 +5669,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5643,7 +5791,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5786,7 +5934,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
