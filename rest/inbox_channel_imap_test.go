@@ -27,7 +27,7 @@ func TestInboxChannelIMAPSettings(t *testing.T) {
 		}
 		a.run(t, []scenario{
 			{
-				name: "create stores the settings, TLS on by default, and shows the password masked",
+				name:    "create stores the settings, TLS on by default, and shows the password masked",
 				request: show(mail), wantStatus: http.StatusOK, check: a.stored(mail, "imap_password", "imap-password-secret"),
 				want: map[string]any{"imap_enabled": true, "imap_address": "imap.acme.test", "imap_port": 0,
 					"imap_login": "mail@acme.test", "imap_password": mask, "imap_enable_ssl": true},

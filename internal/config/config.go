@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/mailin"
 	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/storage"
 )
@@ -43,6 +44,9 @@ type Config struct {
 	ShutdownTimeout      time.Duration
 	// Retries are the retry budgets of channel and webhook deliveries.
 	Retries jobs.Retries
+	// IMAPPollInterval is how often e-mail inboxes' mailboxes are polled
+	// (those whose server has no IDLE; a safety net for the others).
+	IMAPPollInterval time.Duration
 }
 
 // DefaultShutdownTimeout is how long in-flight requests get at shutdown.
@@ -113,7 +117,7 @@ var options = []option{
 		help: "how late a scheduled message may still fire after downtime (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.CatchUp }, false)},
 	{env: "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", flag: "allow-private-networks", def: "0", boolean: true,
-		help: "1: outbound webhooks, channel APIs and SMTP may reach private and loopback addresses",
+		help: "1: outbound webhooks, channel APIs, SMTP and IMAP may reach private and loopback addresses",
 		set:  boolean(func(c *Config) *bool { return &c.AllowPrivateNetworks })},
 	{env: "LOG_LEVEL", flag: "log-level", def: "info", help: "debug, info, warn or error (JSON lines on standard error)",
 		set: func(c *Config, v string) (err error) { c.LogLevel, err = parseLogLevel(v); return }},
@@ -126,6 +130,9 @@ var options = []option{
 	{env: "WEBHOOK_RETRY_BUDGET", flag: "webhook-retry-budget", def: shortDuration(jobs.DefaultRetries.Webhooks.Budget),
 		help: "how long a webhook delivery is retried before it fails (a Go duration; 0: no retries)",
 		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Webhooks.Budget }, true)},
+	{env: "IMAP_POLL_INTERVAL", flag: "imap-poll-interval", def: shortDuration(mailin.DefaultPollInterval),
+		help: "how often e-mail inboxes' IMAP mailboxes are checked for new mail where the server has no IDLE (a Go duration)",
+		set:  duration(func(c *Config) *time.Duration { return &c.IMAPPollInterval }, false)},
 }
 
 // Load reads the configuration from the environment (getenv; an empty value
