@@ -180,9 +180,9 @@ const maxRawBytes = 64 << 20
 
 // fetchOne reads one mail and stores it.
 func (f *Fetcher) fetchOne(ctx context.Context, c *imapclient.Client, ib *ent.Inbox, uid imap.UID, size int64) error {
-	defer f.seen.Store(ib.ID, uint32(uid))
 	if size > maxRawBytes {
 		f.skip(ib, uid, "the mail is over 64 MiB")
+		f.seen.Store(ib.ID, uint32(uid))
 		return nil
 	}
 	body := &imap.FetchItemBodySection{Peek: true}
@@ -192,10 +192,13 @@ func (f *Fetcher) fetchOne(ctx context.Context, c *imapclient.Client, ib *ent.In
 	if err != nil {
 		return errorf("fetching a mail", err)
 	}
-	if len(bufs) == 0 {
-		return nil // expunged meanwhile
+	if len(bufs) > 0 { // none: expunged meanwhile
+		if err := f.receive(ctx, ib, uid, bufs[0].FindBodySection(body)); err != nil {
+			return err
+		}
 	}
-	return f.receive(ctx, ib, uid, bufs[0].FindBodySection(body))
+	f.seen.Store(ib.ID, uint32(uid))
+	return nil
 }
 
 // waitForMail returns when the mailbox may have new mail: the server said
