@@ -38,6 +38,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -103,6 +104,8 @@ type Client struct {
 	KanbanItem *KanbanItemClient
 	// Label is the client for interacting with the Label builders.
 	Label *LabelClient
+	// MailboxState is the client for interacting with the MailboxState builders.
+	MailboxState *MailboxStateClient
 	// Message is the client for interacting with the Message builders.
 	Message *MessageClient
 	// MessageDeliveryAttempt is the client for interacting with the MessageDeliveryAttempt builders.
@@ -159,6 +162,7 @@ func (c *Client) init() {
 	c.KanbanConfig = NewKanbanConfigClient(c.config)
 	c.KanbanItem = NewKanbanItemClient(c.config)
 	c.Label = NewLabelClient(c.config)
+	c.MailboxState = NewMailboxStateClient(c.config)
 	c.Message = NewMessageClient(c.config)
 	c.MessageDeliveryAttempt = NewMessageDeliveryAttemptClient(c.config)
 	c.PlatformToken = NewPlatformTokenClient(c.config)
@@ -284,6 +288,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		KanbanConfig:              NewKanbanConfigClient(cfg),
 		KanbanItem:                NewKanbanItemClient(cfg),
 		Label:                     NewLabelClient(cfg),
+		MailboxState:              NewMailboxStateClient(cfg),
 		Message:                   NewMessageClient(cfg),
 		MessageDeliveryAttempt:    NewMessageDeliveryAttemptClient(cfg),
 		PlatformToken:             NewPlatformTokenClient(cfg),
@@ -336,6 +341,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		KanbanConfig:              NewKanbanConfigClient(cfg),
 		KanbanItem:                NewKanbanItemClient(cfg),
 		Label:                     NewLabelClient(cfg),
+		MailboxState:              NewMailboxStateClient(cfg),
 		Message:                   NewMessageClient(cfg),
 		MessageDeliveryAttempt:    NewMessageDeliveryAttemptClient(cfg),
 		PlatformToken:             NewPlatformTokenClient(cfg),
@@ -380,7 +386,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
 		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
 		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
-		c.Label, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
+		c.Label, c.MailboxState, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
 		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
 		c.WebhookDeliveryAttempt, c.WebhookSubscription,
 	} {
@@ -397,7 +403,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConsoleSession, c.Contact, c.ContactInbox, c.Conversation,
 		c.CustomAttributeDefinition, c.Funnel, c.FunnelStage, c.IdempotencyKey,
 		c.Inbox, c.InboxMember, c.KanbanAutomation, c.KanbanConfig, c.KanbanItem,
-		c.Label, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
+		c.Label, c.MailboxState, c.Message, c.MessageDeliveryAttempt, c.PlatformToken,
 		c.ScheduledMessage, c.Team, c.TeamMember, c.User, c.WebhookDelivery,
 		c.WebhookDeliveryAttempt, c.WebhookSubscription,
 	} {
@@ -454,6 +460,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.KanbanItem.mutate(ctx, m)
 	case *LabelMutation:
 		return c.Label.mutate(ctx, m)
+	case *MailboxStateMutation:
+		return c.MailboxState.mutate(ctx, m)
 	case *MessageMutation:
 		return c.Message.mutate(ctx, m)
 	case *MessageDeliveryAttemptMutation:
@@ -3633,6 +3641,22 @@ func (c *InboxClient) QueryAgentBot(_m *Inbox) *AgentBotQuery {
 	return query
 }
 
+// QueryMailboxState queries the mailbox_state edge of a Inbox.
+func (c *InboxClient) QueryMailboxState(_m *Inbox) *MailboxStateQuery {
+	query := (&MailboxStateClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inbox.Table, inbox.FieldID, id),
+			sqlgraph.To(mailboxstate.Table, mailboxstate.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, inbox.MailboxStateTable, inbox.MailboxStateColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *InboxClient) Hooks() []Hook {
 	hooks := c.hooks.Inbox
@@ -4550,6 +4574,156 @@ func (c *LabelClient) mutate(ctx context.Context, m *LabelMutation) (Value, erro
 		return (&LabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Label mutation op: %q", m.Op())
+	}
+}
+
+// MailboxStateClient is a client for the MailboxState schema.
+type MailboxStateClient struct {
+	config
+}
+
+// NewMailboxStateClient returns a client for the MailboxState from the given config.
+func NewMailboxStateClient(c config) *MailboxStateClient {
+	return &MailboxStateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mailboxstate.Hooks(f(g(h())))`.
+func (c *MailboxStateClient) Use(hooks ...Hook) {
+	c.hooks.MailboxState = append(c.hooks.MailboxState, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mailboxstate.Intercept(f(g(h())))`.
+func (c *MailboxStateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MailboxState = append(c.inters.MailboxState, interceptors...)
+}
+
+// Create returns a builder for creating a MailboxState entity.
+func (c *MailboxStateClient) Create() *MailboxStateCreate {
+	mutation := newMailboxStateMutation(c.config, OpCreate)
+	return &MailboxStateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MailboxState entities.
+func (c *MailboxStateClient) CreateBulk(builders ...*MailboxStateCreate) *MailboxStateCreateBulk {
+	return &MailboxStateCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MailboxStateClient) MapCreateBulk(slice any, setFunc func(*MailboxStateCreate, int)) *MailboxStateCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MailboxStateCreateBulk{err: fmt.Errorf("calling to MailboxStateClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MailboxStateCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MailboxStateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MailboxState.
+func (c *MailboxStateClient) Update() *MailboxStateUpdate {
+	mutation := newMailboxStateMutation(c.config, OpUpdate)
+	return &MailboxStateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MailboxStateClient) UpdateOne(_m *MailboxState) *MailboxStateUpdateOne {
+	mutation := newMailboxStateMutation(c.config, OpUpdateOne, withMailboxState(_m))
+	return &MailboxStateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MailboxStateClient) UpdateOneID(id int) *MailboxStateUpdateOne {
+	mutation := newMailboxStateMutation(c.config, OpUpdateOne, withMailboxStateID(id))
+	return &MailboxStateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MailboxState.
+func (c *MailboxStateClient) Delete() *MailboxStateDelete {
+	mutation := newMailboxStateMutation(c.config, OpDelete)
+	return &MailboxStateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MailboxStateClient) DeleteOne(_m *MailboxState) *MailboxStateDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MailboxStateClient) DeleteOneID(id int) *MailboxStateDeleteOne {
+	builder := c.Delete().Where(mailboxstate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MailboxStateDeleteOne{builder}
+}
+
+// Query returns a query builder for MailboxState.
+func (c *MailboxStateClient) Query() *MailboxStateQuery {
+	return &MailboxStateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMailboxState},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MailboxState entity by its id.
+func (c *MailboxStateClient) Get(ctx context.Context, id int) (*MailboxState, error) {
+	return c.Query().Where(mailboxstate.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MailboxStateClient) GetX(ctx context.Context, id int) *MailboxState {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryInbox queries the inbox edge of a MailboxState.
+func (c *MailboxStateClient) QueryInbox(_m *MailboxState) *InboxQuery {
+	query := (&InboxClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mailboxstate.Table, mailboxstate.FieldID, id),
+			sqlgraph.To(inbox.Table, inbox.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, mailboxstate.InboxTable, mailboxstate.InboxColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MailboxStateClient) Hooks() []Hook {
+	hooks := c.hooks.MailboxState
+	return append(hooks[:len(hooks):len(hooks)], mailboxstate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MailboxStateClient) Interceptors() []Interceptor {
+	return c.inters.MailboxState
+}
+
+func (c *MailboxStateClient) mutate(ctx context.Context, m *MailboxStateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MailboxStateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MailboxStateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MailboxStateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MailboxStateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MailboxState mutation op: %q", m.Op())
 	}
 }
 
@@ -6380,18 +6554,18 @@ type (
 		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
 		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
 		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
-		Label, Message, MessageDeliveryAttempt, PlatformToken, ScheduledMessage, Team,
-		TeamMember, User, WebhookDelivery, WebhookDeliveryAttempt,
-		WebhookSubscription []ent.Hook
+		Label, MailboxState, Message, MessageDeliveryAttempt, PlatformToken,
+		ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
+		WebhookDeliveryAttempt, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		AccessToken, Account, AccountUser, AgentBot, Attachment, AutomationRun,
 		CardNote, CardStageHistory, ChecklistItem, ConsoleSession, Contact,
 		ContactInbox, Conversation, CustomAttributeDefinition, Funnel, FunnelStage,
 		IdempotencyKey, Inbox, InboxMember, KanbanAutomation, KanbanConfig, KanbanItem,
-		Label, Message, MessageDeliveryAttempt, PlatformToken, ScheduledMessage, Team,
-		TeamMember, User, WebhookDelivery, WebhookDeliveryAttempt,
-		WebhookSubscription []ent.Interceptor
+		Label, MailboxState, Message, MessageDeliveryAttempt, PlatformToken,
+		ScheduledMessage, Team, TeamMember, User, WebhookDelivery,
+		WebhookDeliveryAttempt, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -35,6 +35,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -128,6 +129,7 @@ func checkColumn(t, c string) error {
 			kanbanconfig.Table:              kanbanconfig.ValidColumn,
 			kanbanitem.Table:                kanbanitem.ValidColumn,
 			label.Table:                     label.ValidColumn,
+			mailboxstate.Table:              mailboxstate.ValidColumn,
 			message.Table:                   message.ValidColumn,
 			messagedeliveryattempt.Table:    messagedeliveryattempt.ValidColumn,
 			platformtoken.Table:             platformtoken.ValidColumn,

@@ -26,6 +26,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -46,7 +47,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 33)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 34)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   accesstoken.Table,
@@ -578,6 +579,26 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   mailboxstate.Table,
+			Columns: mailboxstate.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: mailboxstate.FieldID,
+			},
+		},
+		Type: "MailboxState",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			mailboxstate.FieldCreatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldCreatedAt},
+			mailboxstate.FieldUpdatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldUpdatedAt},
+			mailboxstate.FieldInboxID:     {Type: field.TypeInt, Column: mailboxstate.FieldInboxID},
+			mailboxstate.FieldUIDValidity: {Type: field.TypeInt64, Column: mailboxstate.FieldUIDValidity},
+			mailboxstate.FieldLastUID:     {Type: field.TypeInt64, Column: mailboxstate.FieldLastUID},
+			mailboxstate.FieldLastError:   {Type: field.TypeString, Column: mailboxstate.FieldLastError},
+			mailboxstate.FieldFailedAt:    {Type: field.TypeTime, Column: mailboxstate.FieldFailedAt},
+		},
+	}
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   message.Table,
 			Columns: message.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -609,7 +630,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			message.FieldDeliveryError:        {Type: field.TypeString, Column: message.FieldDeliveryError},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   messagedeliveryattempt.Table,
 			Columns: messagedeliveryattempt.Columns,
@@ -632,7 +653,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			messagedeliveryattempt.FieldMessageID:      {Type: field.TypeInt, Column: messagedeliveryattempt.FieldMessageID},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformtoken.Table,
 			Columns: platformtoken.Columns,
@@ -649,7 +670,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformtoken.FieldTokenHash: {Type: field.TypeString, Column: platformtoken.FieldTokenHash},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scheduledmessage.Table,
 			Columns: scheduledmessage.Columns,
@@ -689,7 +710,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scheduledmessage.FieldSentAt:                   {Type: field.TypeTime, Column: scheduledmessage.FieldSentAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -708,7 +729,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldAllowAutoAssign: {Type: field.TypeBool, Column: team.FieldAllowAutoAssign},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -726,7 +747,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldUserID:    {Type: field.TypeInt, Column: teammember.FieldUserID},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -747,7 +768,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAvatarURL:    {Type: field.TypeString, Column: user.FieldAvatarURL},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -775,7 +796,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdeliveryattempt.Table,
 			Columns: webhookdeliveryattempt.Columns,
@@ -798,7 +819,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdeliveryattempt.FieldDeliveryID:     {Type: field.TypeInt, Column: webhookdeliveryattempt.FieldDeliveryID},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1396,6 +1417,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"AgentBot",
 	)
 	graph.MustAddE(
+		"mailbox_state",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+		},
+		"Inbox",
+		"MailboxState",
+	)
+	graph.MustAddE(
 		"account",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1562,6 +1595,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Label",
 		"Account",
+	)
+	graph.MustAddE(
+		"inbox",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: true,
+			Table:   mailboxstate.InboxTable,
+			Columns: []string{mailboxstate.InboxColumn},
+			Bidi:    false,
+		},
+		"MailboxState",
+		"Inbox",
 	)
 	graph.MustAddE(
 		"account",
@@ -4239,6 +4284,20 @@ func (f *InboxFilter) WhereHasAgentBotWith(preds ...predicate.AgentBot) {
 	})))
 }
 
+// WhereHasMailboxState applies a predicate to check if query has an edge mailbox_state.
+func (f *InboxFilter) WhereHasMailboxState() {
+	f.Where(entql.HasEdge("mailbox_state"))
+}
+
+// WhereHasMailboxStateWith applies a predicate to check if query has an edge mailbox_state with a given conditions (other predicates).
+func (f *InboxFilter) WhereHasMailboxStateWith(preds ...predicate.MailboxState) {
+	f.Where(entql.HasEdgeWith("mailbox_state", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *InboxMemberQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -4871,6 +4930,95 @@ func (f *LabelFilter) WhereHasAccountWith(preds ...predicate.Account) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *MailboxStateQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MailboxStateQuery builder.
+func (_q *MailboxStateQuery) Filter() *MailboxStateFilter {
+	return &MailboxStateFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MailboxStateMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MailboxStateMutation builder.
+func (m *MailboxStateMutation) Filter() *MailboxStateFilter {
+	return &MailboxStateFilter{config: m.config, predicateAdder: m}
+}
+
+// MailboxStateFilter provides a generic filtering capability at runtime for MailboxStateQuery.
+type MailboxStateFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MailboxStateFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *MailboxStateFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(mailboxstate.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MailboxStateFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MailboxStateFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldUpdatedAt))
+}
+
+// WhereInboxID applies the entql int predicate on the inbox_id field.
+func (f *MailboxStateFilter) WhereInboxID(p entql.IntP) {
+	f.Where(p.Field(mailboxstate.FieldInboxID))
+}
+
+// WhereUIDValidity applies the entql int64 predicate on the uid_validity field.
+func (f *MailboxStateFilter) WhereUIDValidity(p entql.Int64P) {
+	f.Where(p.Field(mailboxstate.FieldUIDValidity))
+}
+
+// WhereLastUID applies the entql int64 predicate on the last_uid field.
+func (f *MailboxStateFilter) WhereLastUID(p entql.Int64P) {
+	f.Where(p.Field(mailboxstate.FieldLastUID))
+}
+
+// WhereLastError applies the entql string predicate on the last_error field.
+func (f *MailboxStateFilter) WhereLastError(p entql.StringP) {
+	f.Where(p.Field(mailboxstate.FieldLastError))
+}
+
+// WhereFailedAt applies the entql time.Time predicate on the failed_at field.
+func (f *MailboxStateFilter) WhereFailedAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldFailedAt))
+}
+
+// WhereHasInbox applies a predicate to check if query has an edge inbox.
+func (f *MailboxStateFilter) WhereHasInbox() {
+	f.Where(entql.HasEdge("inbox"))
+}
+
+// WhereHasInboxWith applies a predicate to check if query has an edge inbox with a given conditions (other predicates).
+func (f *MailboxStateFilter) WhereHasInboxWith(preds ...predicate.Inbox) {
+	f.Where(entql.HasEdgeWith("inbox", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MessageQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4899,7 +5047,7 @@ type MessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5095,7 +5243,7 @@ type MessageDeliveryAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MessageDeliveryAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5213,7 +5361,7 @@ type PlatformTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5273,7 +5421,7 @@ type ScheduledMessageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ScheduledMessageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5560,7 +5708,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5672,7 +5820,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5779,7 +5927,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5901,7 +6049,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6058,7 +6206,7 @@ type WebhookDeliveryAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6176,7 +6324,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
 
@@ -81,9 +82,11 @@ type InboxEdges struct {
 	ScheduledMessages []*ScheduledMessage `json:"scheduled_messages,omitempty"`
 	// AgentBot holds the value of the agent_bot edge.
 	AgentBot *AgentBot `json:"agent_bot,omitempty"`
+	// MailboxState holds the value of the mailbox_state edge.
+	MailboxState *MailboxState `json:"mailbox_state,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [7]bool
 	// totalCount holds the count of the edges above.
 	totalCount [2]map[string]int
 
@@ -149,6 +152,17 @@ func (e InboxEdges) AgentBotOrErr() (*AgentBot, error) {
 		return nil, &NotFoundError{label: agentbot.Label}
 	}
 	return nil, &NotLoadedError{edge: "agent_bot"}
+}
+
+// MailboxStateOrErr returns the MailboxState value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e InboxEdges) MailboxStateOrErr() (*MailboxState, error) {
+	if e.MailboxState != nil {
+		return e.MailboxState, nil
+	} else if e.loadedTypes[6] {
+		return nil, &NotFoundError{label: mailboxstate.Label}
+	}
+	return nil, &NotLoadedError{edge: "mailbox_state"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -351,6 +365,11 @@ func (_m *Inbox) QueryScheduledMessages() *ScheduledMessageQuery {
 // QueryAgentBot queries the "agent_bot" edge of the Inbox entity.
 func (_m *Inbox) QueryAgentBot() *AgentBotQuery {
 	return NewInboxClient(_m.config).QueryAgentBot(_m)
+}
+
+// QueryMailboxState queries the "mailbox_state" edge of the Inbox entity.
+func (_m *Inbox) QueryMailboxState() *MailboxStateQuery {
+	return NewInboxClient(_m.config).QueryMailboxState(_m)
 }
 
 // Update returns a builder for updating this Inbox.

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
@@ -353,6 +354,25 @@ func (_c *InboxCreate) AddScheduledMessages(v ...*ScheduledMessage) *InboxCreate
 // SetAgentBot sets the "agent_bot" edge to the AgentBot entity.
 func (_c *InboxCreate) SetAgentBot(v *AgentBot) *InboxCreate {
 	return _c.SetAgentBotID(v.ID)
+}
+
+// SetMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID.
+func (_c *InboxCreate) SetMailboxStateID(id int) *InboxCreate {
+	_c.mutation.SetMailboxStateID(id)
+	return _c
+}
+
+// SetNillableMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID if the given value is not nil.
+func (_c *InboxCreate) SetNillableMailboxStateID(id *int) *InboxCreate {
+	if id != nil {
+		_c = _c.SetMailboxStateID(*id)
+	}
+	return _c
+}
+
+// SetMailboxState sets the "mailbox_state" edge to the MailboxState entity.
+func (_c *InboxCreate) SetMailboxState(v *MailboxState) *InboxCreate {
+	return _c.SetMailboxStateID(v.ID)
 }
 
 // Mutation returns the InboxMutation object of the builder.
@@ -750,6 +770,22 @@ func (_c *InboxCreate) createSpec() (*Inbox, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.AgentBotID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MailboxStateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mailboxstate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

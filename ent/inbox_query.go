@@ -20,6 +20,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 )
@@ -37,6 +38,7 @@ type InboxQuery struct {
 	withConversations          *ConversationQuery
 	withScheduledMessages      *ScheduledMessageQuery
 	withAgentBot               *AgentBotQuery
+	withMailboxState           *MailboxStateQuery
 	loadTotal                  []func(context.Context, []*Inbox) error
 	modifiers                  []func(*sql.Selector)
 	withNamedContactInboxes    map[string]*ContactInboxQuery
@@ -204,6 +206,28 @@ func (_q *InboxQuery) QueryAgentBot() *AgentBotQuery {
 			sqlgraph.From(inbox.Table, inbox.FieldID, selector),
 			sqlgraph.To(agentbot.Table, agentbot.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, inbox.AgentBotTable, inbox.AgentBotColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMailboxState chains the current query on the "mailbox_state" edge.
+func (_q *InboxQuery) QueryMailboxState() *MailboxStateQuery {
+	query := (&MailboxStateClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inbox.Table, inbox.FieldID, selector),
+			sqlgraph.To(mailboxstate.Table, mailboxstate.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, inbox.MailboxStateTable, inbox.MailboxStateColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -409,6 +433,7 @@ func (_q *InboxQuery) Clone() *InboxQuery {
 		withConversations:     _q.withConversations.Clone(),
 		withScheduledMessages: _q.withScheduledMessages.Clone(),
 		withAgentBot:          _q.withAgentBot.Clone(),
+		withMailboxState:      _q.withMailboxState.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -479,6 +504,17 @@ func (_q *InboxQuery) WithAgentBot(opts ...func(*AgentBotQuery)) *InboxQuery {
 		opt(query)
 	}
 	_q.withAgentBot = query
+	return _q
+}
+
+// WithMailboxState tells the query-builder to eager-load the nodes that are connected to
+// the "mailbox_state" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InboxQuery) WithMailboxState(opts ...func(*MailboxStateQuery)) *InboxQuery {
+	query := (&MailboxStateClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMailboxState = query
 	return _q
 }
 
@@ -566,13 +602,14 @@ func (_q *InboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Inbox,
 	var (
 		nodes       = []*Inbox{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [7]bool{
 			_q.withAccount != nil,
 			_q.withContactInboxes != nil,
 			_q.withMembers != nil,
 			_q.withConversations != nil,
 			_q.withScheduledMessages != nil,
 			_q.withAgentBot != nil,
+			_q.withMailboxState != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -633,6 +670,12 @@ func (_q *InboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Inbox,
 	if query := _q.withAgentBot; query != nil {
 		if err := _q.loadAgentBot(ctx, query, nodes, nil,
 			func(n *Inbox, e *AgentBot) { n.Edges.AgentBot = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withMailboxState; query != nil {
+		if err := _q.loadMailboxState(ctx, query, nodes, nil,
+			func(n *Inbox, e *MailboxState) { n.Edges.MailboxState = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -850,6 +893,33 @@ func (_q *InboxQuery) loadAgentBot(ctx context.Context, query *AgentBotQuery, no
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *InboxQuery) loadMailboxState(ctx context.Context, query *MailboxStateQuery, nodes []*Inbox, init func(*Inbox), assign func(*Inbox, *MailboxState)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Inbox)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(mailboxstate.FieldInboxID)
+	}
+	query.Where(predicate.MailboxState(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(inbox.MailboxStateColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.InboxID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "inbox_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/inboxmember"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
@@ -360,6 +361,25 @@ func (_u *InboxUpdate) SetAgentBot(v *AgentBot) *InboxUpdate {
 	return _u.SetAgentBotID(v.ID)
 }
 
+// SetMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID.
+func (_u *InboxUpdate) SetMailboxStateID(id int) *InboxUpdate {
+	_u.mutation.SetMailboxStateID(id)
+	return _u
+}
+
+// SetNillableMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID if the given value is not nil.
+func (_u *InboxUpdate) SetNillableMailboxStateID(id *int) *InboxUpdate {
+	if id != nil {
+		_u = _u.SetMailboxStateID(*id)
+	}
+	return _u
+}
+
+// SetMailboxState sets the "mailbox_state" edge to the MailboxState entity.
+func (_u *InboxUpdate) SetMailboxState(v *MailboxState) *InboxUpdate {
+	return _u.SetMailboxStateID(v.ID)
+}
+
 // Mutation returns the InboxMutation object of the builder.
 func (_u *InboxUpdate) Mutation() *InboxMutation {
 	return _u.mutation
@@ -452,6 +472,12 @@ func (_u *InboxUpdate) RemoveScheduledMessages(v ...*ScheduledMessage) *InboxUpd
 // ClearAgentBot clears the "agent_bot" edge to the AgentBot entity.
 func (_u *InboxUpdate) ClearAgentBot() *InboxUpdate {
 	_u.mutation.ClearAgentBot()
+	return _u
+}
+
+// ClearMailboxState clears the "mailbox_state" edge to the MailboxState entity.
+func (_u *InboxUpdate) ClearMailboxState() *InboxUpdate {
+	_u.mutation.ClearMailboxState()
 	return _u
 }
 
@@ -827,6 +853,35 @@ func (_u *InboxUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MailboxStateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mailboxstate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MailboxStateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mailboxstate.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -1174,6 +1229,25 @@ func (_u *InboxUpdateOne) SetAgentBot(v *AgentBot) *InboxUpdateOne {
 	return _u.SetAgentBotID(v.ID)
 }
 
+// SetMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID.
+func (_u *InboxUpdateOne) SetMailboxStateID(id int) *InboxUpdateOne {
+	_u.mutation.SetMailboxStateID(id)
+	return _u
+}
+
+// SetNillableMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by ID if the given value is not nil.
+func (_u *InboxUpdateOne) SetNillableMailboxStateID(id *int) *InboxUpdateOne {
+	if id != nil {
+		_u = _u.SetMailboxStateID(*id)
+	}
+	return _u
+}
+
+// SetMailboxState sets the "mailbox_state" edge to the MailboxState entity.
+func (_u *InboxUpdateOne) SetMailboxState(v *MailboxState) *InboxUpdateOne {
+	return _u.SetMailboxStateID(v.ID)
+}
+
 // Mutation returns the InboxMutation object of the builder.
 func (_u *InboxUpdateOne) Mutation() *InboxMutation {
 	return _u.mutation
@@ -1266,6 +1340,12 @@ func (_u *InboxUpdateOne) RemoveScheduledMessages(v ...*ScheduledMessage) *Inbox
 // ClearAgentBot clears the "agent_bot" edge to the AgentBot entity.
 func (_u *InboxUpdateOne) ClearAgentBot() *InboxUpdateOne {
 	_u.mutation.ClearAgentBot()
+	return _u
+}
+
+// ClearMailboxState clears the "mailbox_state" edge to the MailboxState entity.
+func (_u *InboxUpdateOne) ClearMailboxState() *InboxUpdateOne {
+	_u.mutation.ClearMailboxState()
 	return _u
 }
 
@@ -1664,6 +1744,35 @@ func (_u *InboxUpdateOne) sqlSave(ctx context.Context) (_node *Inbox, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(agentbot.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MailboxStateCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mailboxstate.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MailboxStateIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   inbox.MailboxStateTable,
+			Columns: []string{inbox.MailboxStateColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mailboxstate.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -34,6 +34,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -80,6 +81,7 @@ const (
 	TypeKanbanConfig              = "KanbanConfig"
 	TypeKanbanItem                = "KanbanItem"
 	TypeLabel                     = "Label"
+	TypeMailboxState              = "MailboxState"
 	TypeMessage                   = "Message"
 	TypeMessageDeliveryAttempt    = "MessageDeliveryAttempt"
 	TypePlatformToken             = "PlatformToken"
@@ -17692,6 +17694,8 @@ type InboxMutation struct {
 	clearedscheduled_messages     bool
 	agent_bot                     *int
 	clearedagent_bot              bool
+	mailbox_state                 *int
+	clearedmailbox_state          bool
 	done                          bool
 	oldValue                      func(context.Context) (*Inbox, error)
 	predicates                    []predicate.Inbox
@@ -18850,6 +18854,45 @@ func (m *InboxMutation) ResetAgentBot() {
 	m.clearedagent_bot = false
 }
 
+// SetMailboxStateID sets the "mailbox_state" edge to the MailboxState entity by id.
+func (m *InboxMutation) SetMailboxStateID(id int) {
+	m.mailbox_state = &id
+}
+
+// ClearMailboxState clears the "mailbox_state" edge to the MailboxState entity.
+func (m *InboxMutation) ClearMailboxState() {
+	m.clearedmailbox_state = true
+}
+
+// MailboxStateCleared reports if the "mailbox_state" edge to the MailboxState entity was cleared.
+func (m *InboxMutation) MailboxStateCleared() bool {
+	return m.clearedmailbox_state
+}
+
+// MailboxStateID returns the "mailbox_state" edge ID in the mutation.
+func (m *InboxMutation) MailboxStateID() (id int, exists bool) {
+	if m.mailbox_state != nil {
+		return *m.mailbox_state, true
+	}
+	return
+}
+
+// MailboxStateIDs returns the "mailbox_state" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MailboxStateID instead. It exists only for internal usage by the builders.
+func (m *InboxMutation) MailboxStateIDs() (ids []int) {
+	if id := m.mailbox_state; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMailboxState resets all changes to the "mailbox_state" edge.
+func (m *InboxMutation) ResetMailboxState() {
+	m.mailbox_state = nil
+	m.clearedmailbox_state = false
+}
+
 // Where appends a list predicates to the InboxMutation builder.
 func (m *InboxMutation) Where(ps ...predicate.Inbox) {
 	m.predicates = append(m.predicates, ps...)
@@ -19342,7 +19385,7 @@ func (m *InboxMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InboxMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.account != nil {
 		edges = append(edges, inbox.EdgeAccount)
 	}
@@ -19360,6 +19403,9 @@ func (m *InboxMutation) AddedEdges() []string {
 	}
 	if m.agent_bot != nil {
 		edges = append(edges, inbox.EdgeAgentBot)
+	}
+	if m.mailbox_state != nil {
+		edges = append(edges, inbox.EdgeMailboxState)
 	}
 	return edges
 }
@@ -19400,13 +19446,17 @@ func (m *InboxMutation) AddedIDs(name string) []ent.Value {
 		if id := m.agent_bot; id != nil {
 			return []ent.Value{*id}
 		}
+	case inbox.EdgeMailboxState:
+		if id := m.mailbox_state; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InboxMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.removedcontact_inboxes != nil {
 		edges = append(edges, inbox.EdgeContactInboxes)
 	}
@@ -19456,7 +19506,7 @@ func (m *InboxMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InboxMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.clearedaccount {
 		edges = append(edges, inbox.EdgeAccount)
 	}
@@ -19474,6 +19524,9 @@ func (m *InboxMutation) ClearedEdges() []string {
 	}
 	if m.clearedagent_bot {
 		edges = append(edges, inbox.EdgeAgentBot)
+	}
+	if m.clearedmailbox_state {
+		edges = append(edges, inbox.EdgeMailboxState)
 	}
 	return edges
 }
@@ -19494,6 +19547,8 @@ func (m *InboxMutation) EdgeCleared(name string) bool {
 		return m.clearedscheduled_messages
 	case inbox.EdgeAgentBot:
 		return m.clearedagent_bot
+	case inbox.EdgeMailboxState:
+		return m.clearedmailbox_state
 	}
 	return false
 }
@@ -19507,6 +19562,9 @@ func (m *InboxMutation) ClearEdge(name string) error {
 		return nil
 	case inbox.EdgeAgentBot:
 		m.ClearAgentBot()
+		return nil
+	case inbox.EdgeMailboxState:
+		m.ClearMailboxState()
 		return nil
 	}
 	return fmt.Errorf("unknown Inbox unique edge %s", name)
@@ -19533,6 +19591,9 @@ func (m *InboxMutation) ResetEdge(name string) error {
 		return nil
 	case inbox.EdgeAgentBot:
 		m.ResetAgentBot()
+		return nil
+	case inbox.EdgeMailboxState:
+		m.ResetMailboxState()
 		return nil
 	}
 	return fmt.Errorf("unknown Inbox edge %s", name)
@@ -24600,6 +24661,820 @@ func (m *LabelMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Label edge %s", name)
+}
+
+// MailboxStateMutation represents an operation that mutates the MailboxState nodes in the graph.
+type MailboxStateMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created_at      *time.Time
+	updated_at      *time.Time
+	uid_validity    *int64
+	adduid_validity *int64
+	last_uid        *int64
+	addlast_uid     *int64
+	last_error      *string
+	failed_at       *time.Time
+	clearedFields   map[string]struct{}
+	inbox           *int
+	clearedinbox    bool
+	done            bool
+	oldValue        func(context.Context) (*MailboxState, error)
+	predicates      []predicate.MailboxState
+}
+
+var _ ent.Mutation = (*MailboxStateMutation)(nil)
+
+// mailboxstateOption allows management of the mutation configuration using functional options.
+type mailboxstateOption func(*MailboxStateMutation)
+
+// newMailboxStateMutation creates new mutation for the MailboxState entity.
+func newMailboxStateMutation(c config, op Op, opts ...mailboxstateOption) *MailboxStateMutation {
+	m := &MailboxStateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMailboxState,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMailboxStateID sets the ID field of the mutation.
+func withMailboxStateID(id int) mailboxstateOption {
+	return func(m *MailboxStateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MailboxState
+		)
+		m.oldValue = func(ctx context.Context) (*MailboxState, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MailboxState.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMailboxState sets the old MailboxState of the mutation.
+func withMailboxState(node *MailboxState) mailboxstateOption {
+	return func(m *MailboxStateMutation) {
+		m.oldValue = func(context.Context) (*MailboxState, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MailboxStateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MailboxStateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MailboxStateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MailboxStateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MailboxState.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MailboxStateMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MailboxStateMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MailboxStateMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MailboxStateMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MailboxStateMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MailboxStateMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetInboxID sets the "inbox_id" field.
+func (m *MailboxStateMutation) SetInboxID(i int) {
+	m.inbox = &i
+}
+
+// InboxID returns the value of the "inbox_id" field in the mutation.
+func (m *MailboxStateMutation) InboxID() (r int, exists bool) {
+	v := m.inbox
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInboxID returns the old "inbox_id" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldInboxID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInboxID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInboxID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInboxID: %w", err)
+	}
+	return oldValue.InboxID, nil
+}
+
+// ResetInboxID resets all changes to the "inbox_id" field.
+func (m *MailboxStateMutation) ResetInboxID() {
+	m.inbox = nil
+}
+
+// SetUIDValidity sets the "uid_validity" field.
+func (m *MailboxStateMutation) SetUIDValidity(i int64) {
+	m.uid_validity = &i
+	m.adduid_validity = nil
+}
+
+// UIDValidity returns the value of the "uid_validity" field in the mutation.
+func (m *MailboxStateMutation) UIDValidity() (r int64, exists bool) {
+	v := m.uid_validity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUIDValidity returns the old "uid_validity" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldUIDValidity(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUIDValidity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUIDValidity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUIDValidity: %w", err)
+	}
+	return oldValue.UIDValidity, nil
+}
+
+// AddUIDValidity adds i to the "uid_validity" field.
+func (m *MailboxStateMutation) AddUIDValidity(i int64) {
+	if m.adduid_validity != nil {
+		*m.adduid_validity += i
+	} else {
+		m.adduid_validity = &i
+	}
+}
+
+// AddedUIDValidity returns the value that was added to the "uid_validity" field in this mutation.
+func (m *MailboxStateMutation) AddedUIDValidity() (r int64, exists bool) {
+	v := m.adduid_validity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUIDValidity resets all changes to the "uid_validity" field.
+func (m *MailboxStateMutation) ResetUIDValidity() {
+	m.uid_validity = nil
+	m.adduid_validity = nil
+}
+
+// SetLastUID sets the "last_uid" field.
+func (m *MailboxStateMutation) SetLastUID(i int64) {
+	m.last_uid = &i
+	m.addlast_uid = nil
+}
+
+// LastUID returns the value of the "last_uid" field in the mutation.
+func (m *MailboxStateMutation) LastUID() (r int64, exists bool) {
+	v := m.last_uid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUID returns the old "last_uid" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldLastUID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUID: %w", err)
+	}
+	return oldValue.LastUID, nil
+}
+
+// AddLastUID adds i to the "last_uid" field.
+func (m *MailboxStateMutation) AddLastUID(i int64) {
+	if m.addlast_uid != nil {
+		*m.addlast_uid += i
+	} else {
+		m.addlast_uid = &i
+	}
+}
+
+// AddedLastUID returns the value that was added to the "last_uid" field in this mutation.
+func (m *MailboxStateMutation) AddedLastUID() (r int64, exists bool) {
+	v := m.addlast_uid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLastUID resets all changes to the "last_uid" field.
+func (m *MailboxStateMutation) ResetLastUID() {
+	m.last_uid = nil
+	m.addlast_uid = nil
+}
+
+// SetLastError sets the "last_error" field.
+func (m *MailboxStateMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *MailboxStateMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldLastError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ClearLastError clears the value of the "last_error" field.
+func (m *MailboxStateMutation) ClearLastError() {
+	m.last_error = nil
+	m.clearedFields[mailboxstate.FieldLastError] = struct{}{}
+}
+
+// LastErrorCleared returns if the "last_error" field was cleared in this mutation.
+func (m *MailboxStateMutation) LastErrorCleared() bool {
+	_, ok := m.clearedFields[mailboxstate.FieldLastError]
+	return ok
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *MailboxStateMutation) ResetLastError() {
+	m.last_error = nil
+	delete(m.clearedFields, mailboxstate.FieldLastError)
+}
+
+// SetFailedAt sets the "failed_at" field.
+func (m *MailboxStateMutation) SetFailedAt(t time.Time) {
+	m.failed_at = &t
+}
+
+// FailedAt returns the value of the "failed_at" field in the mutation.
+func (m *MailboxStateMutation) FailedAt() (r time.Time, exists bool) {
+	v := m.failed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailedAt returns the old "failed_at" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldFailedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailedAt: %w", err)
+	}
+	return oldValue.FailedAt, nil
+}
+
+// ClearFailedAt clears the value of the "failed_at" field.
+func (m *MailboxStateMutation) ClearFailedAt() {
+	m.failed_at = nil
+	m.clearedFields[mailboxstate.FieldFailedAt] = struct{}{}
+}
+
+// FailedAtCleared returns if the "failed_at" field was cleared in this mutation.
+func (m *MailboxStateMutation) FailedAtCleared() bool {
+	_, ok := m.clearedFields[mailboxstate.FieldFailedAt]
+	return ok
+}
+
+// ResetFailedAt resets all changes to the "failed_at" field.
+func (m *MailboxStateMutation) ResetFailedAt() {
+	m.failed_at = nil
+	delete(m.clearedFields, mailboxstate.FieldFailedAt)
+}
+
+// ClearInbox clears the "inbox" edge to the Inbox entity.
+func (m *MailboxStateMutation) ClearInbox() {
+	m.clearedinbox = true
+	m.clearedFields[mailboxstate.FieldInboxID] = struct{}{}
+}
+
+// InboxCleared reports if the "inbox" edge to the Inbox entity was cleared.
+func (m *MailboxStateMutation) InboxCleared() bool {
+	return m.clearedinbox
+}
+
+// InboxIDs returns the "inbox" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InboxID instead. It exists only for internal usage by the builders.
+func (m *MailboxStateMutation) InboxIDs() (ids []int) {
+	if id := m.inbox; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInbox resets all changes to the "inbox" edge.
+func (m *MailboxStateMutation) ResetInbox() {
+	m.inbox = nil
+	m.clearedinbox = false
+}
+
+// Where appends a list predicates to the MailboxStateMutation builder.
+func (m *MailboxStateMutation) Where(ps ...predicate.MailboxState) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MailboxStateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MailboxStateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MailboxState, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MailboxStateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MailboxStateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MailboxState).
+func (m *MailboxStateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MailboxStateMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, mailboxstate.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, mailboxstate.FieldUpdatedAt)
+	}
+	if m.inbox != nil {
+		fields = append(fields, mailboxstate.FieldInboxID)
+	}
+	if m.uid_validity != nil {
+		fields = append(fields, mailboxstate.FieldUIDValidity)
+	}
+	if m.last_uid != nil {
+		fields = append(fields, mailboxstate.FieldLastUID)
+	}
+	if m.last_error != nil {
+		fields = append(fields, mailboxstate.FieldLastError)
+	}
+	if m.failed_at != nil {
+		fields = append(fields, mailboxstate.FieldFailedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MailboxStateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mailboxstate.FieldCreatedAt:
+		return m.CreatedAt()
+	case mailboxstate.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case mailboxstate.FieldInboxID:
+		return m.InboxID()
+	case mailboxstate.FieldUIDValidity:
+		return m.UIDValidity()
+	case mailboxstate.FieldLastUID:
+		return m.LastUID()
+	case mailboxstate.FieldLastError:
+		return m.LastError()
+	case mailboxstate.FieldFailedAt:
+		return m.FailedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MailboxStateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mailboxstate.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case mailboxstate.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case mailboxstate.FieldInboxID:
+		return m.OldInboxID(ctx)
+	case mailboxstate.FieldUIDValidity:
+		return m.OldUIDValidity(ctx)
+	case mailboxstate.FieldLastUID:
+		return m.OldLastUID(ctx)
+	case mailboxstate.FieldLastError:
+		return m.OldLastError(ctx)
+	case mailboxstate.FieldFailedAt:
+		return m.OldFailedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MailboxState field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MailboxStateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mailboxstate.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case mailboxstate.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case mailboxstate.FieldInboxID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInboxID(v)
+		return nil
+	case mailboxstate.FieldUIDValidity:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUIDValidity(v)
+		return nil
+	case mailboxstate.FieldLastUID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUID(v)
+		return nil
+	case mailboxstate.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case mailboxstate.FieldFailedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MailboxStateMutation) AddedFields() []string {
+	var fields []string
+	if m.adduid_validity != nil {
+		fields = append(fields, mailboxstate.FieldUIDValidity)
+	}
+	if m.addlast_uid != nil {
+		fields = append(fields, mailboxstate.FieldLastUID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MailboxStateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mailboxstate.FieldUIDValidity:
+		return m.AddedUIDValidity()
+	case mailboxstate.FieldLastUID:
+		return m.AddedLastUID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MailboxStateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mailboxstate.FieldUIDValidity:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUIDValidity(v)
+		return nil
+	case mailboxstate.FieldLastUID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastUID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MailboxStateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mailboxstate.FieldLastError) {
+		fields = append(fields, mailboxstate.FieldLastError)
+	}
+	if m.FieldCleared(mailboxstate.FieldFailedAt) {
+		fields = append(fields, mailboxstate.FieldFailedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MailboxStateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MailboxStateMutation) ClearField(name string) error {
+	switch name {
+	case mailboxstate.FieldLastError:
+		m.ClearLastError()
+		return nil
+	case mailboxstate.FieldFailedAt:
+		m.ClearFailedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MailboxStateMutation) ResetField(name string) error {
+	switch name {
+	case mailboxstate.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case mailboxstate.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case mailboxstate.FieldInboxID:
+		m.ResetInboxID()
+		return nil
+	case mailboxstate.FieldUIDValidity:
+		m.ResetUIDValidity()
+		return nil
+	case mailboxstate.FieldLastUID:
+		m.ResetLastUID()
+		return nil
+	case mailboxstate.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case mailboxstate.FieldFailedAt:
+		m.ResetFailedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MailboxStateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.inbox != nil {
+		edges = append(edges, mailboxstate.EdgeInbox)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MailboxStateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mailboxstate.EdgeInbox:
+		if id := m.inbox; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MailboxStateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MailboxStateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MailboxStateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedinbox {
+		edges = append(edges, mailboxstate.EdgeInbox)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MailboxStateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mailboxstate.EdgeInbox:
+		return m.clearedinbox
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MailboxStateMutation) ClearEdge(name string) error {
+	switch name {
+	case mailboxstate.EdgeInbox:
+		m.ClearInbox()
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MailboxStateMutation) ResetEdge(name string) error {
+	switch name {
+	case mailboxstate.EdgeInbox:
+		m.ResetInbox()
+		return nil
+	}
+	return fmt.Errorf("unknown MailboxState edge %s", name)
 }
 
 // MessageMutation represents an operation that mutates the Message nodes in the graph.

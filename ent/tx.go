@@ -60,6 +60,8 @@ type Tx struct {
 	KanbanItem *KanbanItemClient
 	// Label is the client for interacting with the Label builders.
 	Label *LabelClient
+	// MailboxState is the client for interacting with the MailboxState builders.
+	MailboxState *MailboxStateClient
 	// Message is the client for interacting with the Message builders.
 	Message *MessageClient
 	// MessageDeliveryAttempt is the client for interacting with the MessageDeliveryAttempt builders.
@@ -234,6 +236,7 @@ func (tx *Tx) init() {
 	tx.KanbanConfig = NewKanbanConfigClient(tx.config)
 	tx.KanbanItem = NewKanbanItemClient(tx.config)
 	tx.Label = NewLabelClient(tx.config)
+	tx.MailboxState = NewMailboxStateClient(tx.config)
 	tx.Message = NewMessageClient(tx.config)
 	tx.MessageDeliveryAttempt = NewMessageDeliveryAttemptClient(tx.config)
 	tx.PlatformToken = NewPlatformTokenClient(tx.config)

@@ -82,6 +82,10 @@ func channelInput(in *model.ChannelInput) *inboxes.ChannelInput {
 			EnableStartTLS: sm.EnableStartTLS, EnableSSLTLS: sm.EnableSsltls,
 		}
 	}
+	if im := in.Imap; im != nil {
+		ch.IMAP = &inboxes.IMAPInput{Enabled: im.Enabled, Address: im.Address, Port: im.Port, Login: im.Login,
+			Password: im.Password, EnableSSL: im.EnableSsl}
+	}
 	return ch
 }
 

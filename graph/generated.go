@@ -4212,6 +4212,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputFunnelStageOrder,
 		ec.unmarshalInputFunnelStageWhereInput,
 		ec.unmarshalInputFunnelWhereInput,
+		ec.unmarshalInputIMAPInput,
 		ec.unmarshalInputInboxInput,
 		ec.unmarshalInputInboxMemberOrder,
 		ec.unmarshalInputInboxMemberWhereInput,
@@ -24122,7 +24123,7 @@ func (ec *executionContext) unmarshalInputChannelInput(ctx context.Context, obj 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"type", "webhookURL", "hmacMandatory", "phoneNumber", "provider", "providerConfig", "messageTemplates", "email", "smtp", "websiteURL", "widgetColor", "welcomeTitle"}
+	fieldsInOrder := [...]string{"type", "webhookURL", "hmacMandatory", "phoneNumber", "provider", "providerConfig", "messageTemplates", "email", "smtp", "imap", "websiteURL", "widgetColor", "welcomeTitle"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -24192,6 +24193,13 @@ func (ec *executionContext) unmarshalInputChannelInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.SMTP = data
+		case "imap":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imap"))
+			data, err := ec.unmarshalOIMAPInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐIMAPInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Imap = data
 		case "websiteURL":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("websiteURL"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -29145,6 +29153,71 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.HasItemsWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputIMAPInput(ctx context.Context, obj any) (model.IMAPInput, error) {
+	var it model.IMAPInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"enabled", "address", "port", "login", "password", "enableSSL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Address = data
+		case "port":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("port"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Port = data
+		case "login":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("login"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Login = data
+		case "password":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("password"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Password = data
+		case "enableSSL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enableSSL"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnableSsl = data
 		}
 	}
 	return it, nil
@@ -47374,6 +47447,14 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	_ = ctx
 	res := graphql.MarshalIntID(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOIMAPInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐIMAPInput(ctx context.Context, v any) (*model.IMAPInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputIMAPInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {

@@ -177,6 +177,9 @@ func (w *gmWorld) secrets() []gmSecret {
 		if ib.Channel.SMTP != nil {
 			out = append(out, gmSecret{"an SMTP password", ib.Channel.SMTP.Password})
 		}
+		if ib.Channel.IMAP != nil {
+			out = append(out, gmSecret{"an IMAP password", ib.Channel.IMAP.Password})
+		}
 	}
 	kept := out[:0]
 	seen := map[string]bool{}

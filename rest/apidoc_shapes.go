@@ -96,12 +96,15 @@ func inboxShape() *openapi3.Schema {
 		"hmac_token": str(), "provider_config": anyObj(), "callback_webhook_url": str(), "smtp_address": str(), "smtp_port": integer(),
 		"smtp_login": str(), "smtp_password": str(), "smtp_domain": str(), "smtp_authentication": str(),
 		"smtp_enable_starttls_auto": boolean(), "smtp_enable_ssl_tls": boolean(),
+		"imap_enabled": boolean(), "imap_address": str(), "imap_port": integer(), "imap_login": str(),
+		"imap_password": str(), "imap_enable_ssl": boolean(),
 	}) {
 		p[k] = v
 	}
 	return obj(p, "webhook_url", "inbox_identifier", "additional_attributes", "message_templates",
 		"reauthorization_required", "email", "hmac_token", "provider_config", "callback_webhook_url", "smtp_address", "smtp_port",
-		"smtp_login", "smtp_password", "smtp_domain", "smtp_authentication", "smtp_enable_starttls_auto", "smtp_enable_ssl_tls")
+		"smtp_login", "smtp_password", "smtp_domain", "smtp_authentication", "smtp_enable_starttls_auto", "smtp_enable_ssl_tls",
+		"imap_enabled", "imap_address", "imap_port", "imap_login", "imap_password", "imap_enable_ssl")
 }
 
 func conversationShape() *openapi3.Schema {

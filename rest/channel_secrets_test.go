@@ -12,7 +12,7 @@ import (
 const mask = inboxes.SecretMask
 
 // stored checks the secret an inbox's channel holds in the database (reads
-// show only the mask): key is api_key, app_secret, smtp_password or
+// show only the mask): key is api_key, app_secret, smtp_password, imap_password or
 // hmac_token.
 func (a *app) stored(inboxID int, key, want string) func(t *testing.T, r *response) {
 	return func(t *testing.T, _ *response) {
@@ -34,6 +34,10 @@ func (a *app) stored(inboxID int, key, want string) func(t *testing.T, r *respon
 		case "smtp_password":
 			if ch.SMTP != nil {
 				got = ch.SMTP.Password
+			}
+		case "imap_password":
+			if ch.IMAP != nil {
+				got = ch.IMAP.Password
 			}
 		case "hmac_token":
 			got = ch.HMACToken

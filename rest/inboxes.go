@@ -49,6 +49,12 @@ type channelRequest struct {
 	SMTPAuthentication   *string                      `json:"smtp_authentication"`
 	SMTPStartTLS         *flexBool                    `json:"smtp_enable_starttls_auto"`
 	SMTPSSLTLS           *flexBool                    `json:"smtp_enable_ssl_tls"`
+	IMAPEnabled          *flexBool                    `json:"imap_enabled"`
+	IMAPAddress          *string                      `json:"imap_address"`
+	IMAPPort             *flexInt                     `json:"imap_port"`
+	IMAPLogin            *string                      `json:"imap_login"`
+	IMAPPassword         *string                      `json:"imap_password"`
+	IMAPEnableSSL        *flexBool                    `json:"imap_enable_ssl"`
 	WebsiteURL           *string                      `json:"website_url"`
 	WidgetColor          *string                      `json:"widget_color"`
 	WelcomeTitle         *string                      `json:"welcome_title"`
@@ -71,7 +77,7 @@ func (r *channelRequest) input() *inboxes.ChannelInput {
 	in := &inboxes.ChannelInput{
 		Type: r.Type, WebhookURL: r.WebhookURL, HMACMandatory: r.HMACMandatory.ptr(),
 		PhoneNumber: r.PhoneNumber, Provider: r.Provider, MessageTemplates: r.MessageTemplates,
-		Email: r.Email, SMTP: r.smtp(),
+		Email: r.Email, SMTP: r.smtp(), IMAP: r.imap(),
 		WebsiteURL: r.WebsiteURL, WidgetColor: r.WidgetColor, WelcomeTitle: r.WelcomeTitle,
 		AdditionalAttributes: r.AdditionalAttributes,
 	}
@@ -90,6 +96,18 @@ func (r *channelRequest) smtp() *inboxes.SMTPInput {
 		EnableStartTLS: r.SMTPStartTLS.ptr(), EnableSSLTLS: r.SMTPSSLTLS.ptr(),
 	}
 	if in == (inboxes.SMTPInput{}) {
+		return nil
+	}
+	return &in
+}
+
+// imap gathers Chatwoot's flat imap_* keys; nil when none was sent.
+func (r *channelRequest) imap() *inboxes.IMAPInput {
+	in := inboxes.IMAPInput{
+		Enabled: r.IMAPEnabled.ptr(), Address: r.IMAPAddress, Port: r.IMAPPort.ptr(), Login: r.IMAPLogin,
+		Password: r.IMAPPassword, EnableSSL: r.IMAPEnableSSL.ptr(),
+	}
+	if in == (inboxes.IMAPInput{}) {
 		return nil
 	}
 	return &in

@@ -99,7 +99,7 @@ func (w *mxWorld) secrets() []secret {
 	c := w.srv.DB.Client
 	out := []secret{{"the platform token", w.Platform}, {"a password", w.password},
 		{"the WhatsApp API key", "mx-whatsapp-api-key-secret"}, {"the WhatsApp app secret", "mx-whatsapp-app-secret"},
-		{"the SMTP password", "mx-smtp-password-secret"}}
+		{"the SMTP password", "mx-smtp-password-secret"}, {"the IMAP password", "mx-imap-password-secret"}}
 	for r, cr := range w.roles {
 		for _, v := range []string{cr.token, cr.session} {
 			if v != "" {
@@ -142,6 +142,9 @@ func (w *mxWorld) secrets() []secret {
 		}
 		if ch.SMTP != nil {
 			out = append(out, secret{"an SMTP password", ch.SMTP.Password})
+		}
+		if ch.IMAP != nil {
+			out = append(out, secret{"an IMAP password", ch.IMAP.Password})
 		}
 	}
 	kept := out[:0]

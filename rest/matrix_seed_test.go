@@ -143,7 +143,8 @@ func (w *mxWorld) seedInboxes() {
 		"app_secret": "mx-whatsapp-app-secret", "webhook_verify_token": "mx-verify-token"}
 	w.Inbox2 = w.inbox("MX WhatsApp", wa)
 	w.Inbox3 = w.inbox("MX Mail", H{"type": "email", "email": "mx@acme.test", "smtp_address": "127.0.0.1",
-		"smtp_port": 2525, "smtp_login": "mx", "smtp_password": "mx-smtp-password-secret"})
+		"smtp_port": 2525, "smtp_login": "mx", "smtp_password": "mx-smtp-password-secret",
+		"imap_address": "imap.acme.test", "imap_login": "mx", "imap_password": "mx-imap-password-secret"})
 	w.addInboxMembers(w.Inbox1, w.roles[roleIn].userID)
 	w.addInboxMembers(w.Inbox2, w.roles[roleOut].userID)
 }

@@ -52,6 +52,8 @@ func TestOutboundURLsAreCheckedWhenConfigured(t *testing.T) {
 					body: H{"name": "Evil", "channel": H{"type": "email", "email": "evil@acme.test", "smtp_address": host}}}, "channel.smtp_address"),
 				invalid("SMTP update "+host, request{method: "PATCH", path: a.path("/inboxes/%d", mail),
 					body: H{"channel": H{"smtp_address": host}}}, "channel.smtp_address"),
+				invalid("IMAP update "+host, request{method: "PATCH", path: a.path("/inboxes/%d", mail),
+					body: H{"channel": H{"imap_address": host}}}, "channel.imap_address"),
 			)
 		}
 		scenarios = append(scenarios,

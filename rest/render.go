@@ -91,5 +91,13 @@ func addInboxSecrets(h H, ib *ent.Inbox, secrets inboxSecrets) {
 			h["smtp_enable_starttls_auto"] = ch.SMTP.EnableStartTLS
 			h["smtp_enable_ssl_tls"] = ch.SMTP.EnableSSLTLS
 		}
+		if ch.IMAP != nil {
+			h["imap_enabled"] = ch.IMAP.Enabled
+			h["imap_address"] = ch.IMAP.Address
+			h["imap_port"] = ch.IMAP.Port
+			h["imap_login"] = ch.IMAP.Login
+			h["imap_password"] = ch.IMAP.Password
+			h["imap_enable_ssl"] = ch.IMAP.EnableSSL
+		}
 	}
 }

@@ -119,7 +119,8 @@ func serve(cfg config.Config) error {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
 	}
 	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL, Logger: logger,
-		ShutdownTimeout: cfg.ShutdownTimeout, WhatsAppAPIBase: cfg.WhatsAppAPIBase, Retries: cfg.Retries, AttemptRetention: cfg.AttemptRetention}, database)
+		ShutdownTimeout: cfg.ShutdownTimeout, WhatsAppAPIBase: cfg.WhatsAppAPIBase, Retries: cfg.Retries,
+		AttemptRetention: cfg.AttemptRetention, IMAPPollInterval: cfg.IMAPPollInterval}, database)
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}

@@ -285,6 +285,18 @@ func (f LabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LabelMutation", m)
 }
 
+// The MailboxStateFunc type is an adapter to allow the use of ordinary
+// function as MailboxState mutator.
+type MailboxStateFunc func(context.Context, *ent.MailboxStateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MailboxStateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MailboxStateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MailboxStateMutation", m)
+}
+
 // The MessageFunc type is an adapter to allow the use of ordinary
 // function as Message mutator.
 type MessageFunc func(context.Context, *ent.MessageMutation) (ent.Value, error)

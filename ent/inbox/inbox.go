@@ -71,6 +71,8 @@ const (
 	EdgeScheduledMessages = "scheduled_messages"
 	// EdgeAgentBot holds the string denoting the agent_bot edge name in mutations.
 	EdgeAgentBot = "agent_bot"
+	// EdgeMailboxState holds the string denoting the mailbox_state edge name in mutations.
+	EdgeMailboxState = "mailbox_state"
 	// Table holds the table name of the inbox in the database.
 	Table = "inboxes"
 	// AccountTable is the table that holds the account relation/edge.
@@ -115,6 +117,13 @@ const (
 	AgentBotInverseTable = "agent_bots"
 	// AgentBotColumn is the table column denoting the agent_bot relation/edge.
 	AgentBotColumn = "agent_bot_id"
+	// MailboxStateTable is the table that holds the mailbox_state relation/edge.
+	MailboxStateTable = "mailbox_states"
+	// MailboxStateInverseTable is the table name for the MailboxState entity.
+	// It exists in this package in order to avoid circular dependency with the "mailboxstate" package.
+	MailboxStateInverseTable = "mailbox_states"
+	// MailboxStateColumn is the table column denoting the mailbox_state relation/edge.
+	MailboxStateColumn = "inbox_id"
 )
 
 // Columns holds all SQL columns for inbox fields.
@@ -432,6 +441,13 @@ func ByAgentBotField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newAgentBotStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByMailboxStateField orders the results by mailbox_state field.
+func ByMailboxStateField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMailboxStateStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newAccountStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -472,6 +488,13 @@ func newAgentBotStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AgentBotInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, AgentBotTable, AgentBotColumn),
+	)
+}
+func newMailboxStateStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MailboxStateInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2O, false, MailboxStateTable, MailboxStateColumn),
 	)
 }
 

@@ -948,6 +948,29 @@ func HasAgentBotWith(preds ...predicate.AgentBot) predicate.Inbox {
 	})
 }
 
+// HasMailboxState applies the HasEdge predicate on the "mailbox_state" edge.
+func HasMailboxState() predicate.Inbox {
+	return predicate.Inbox(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, MailboxStateTable, MailboxStateColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMailboxStateWith applies the HasEdge predicate on the "mailbox_state" edge with a given conditions (other predicates).
+func HasMailboxStateWith(preds ...predicate.MailboxState) predicate.Inbox {
+	return predicate.Inbox(func(s *sql.Selector) {
+		step := newMailboxStateStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Inbox) predicate.Inbox {
 	return predicate.Inbox(sql.AndPredicates(predicates...))

@@ -31,6 +31,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -721,6 +722,33 @@ func (f TraverseLabel) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.LabelQuery", q)
 }
 
+// The MailboxStateFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MailboxStateFunc func(context.Context, *ent.MailboxStateQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MailboxStateFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MailboxStateQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MailboxStateQuery", q)
+}
+
+// The TraverseMailboxState type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMailboxState func(context.Context, *ent.MailboxStateQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMailboxState) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMailboxState) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MailboxStateQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MailboxStateQuery", q)
+}
+
 // The MessageFunc type is an adapter to allow the use of ordinary function as a Querier.
 type MessageFunc func(context.Context, *ent.MessageQuery) (ent.Value, error)
 
@@ -1040,6 +1068,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.KanbanItemQuery, predicate.KanbanItem, kanbanitem.OrderOption]{typ: ent.TypeKanbanItem, tq: q}, nil
 	case *ent.LabelQuery:
 		return &query[*ent.LabelQuery, predicate.Label, label.OrderOption]{typ: ent.TypeLabel, tq: q}, nil
+	case *ent.MailboxStateQuery:
+		return &query[*ent.MailboxStateQuery, predicate.MailboxState, mailboxstate.OrderOption]{typ: ent.TypeMailboxState, tq: q}, nil
 	case *ent.MessageQuery:
 		return &query[*ent.MessageQuery, predicate.Message, message.OrderOption]{typ: ent.TypeMessage, tq: q}, nil
 	case *ent.MessageDeliveryAttemptQuery:

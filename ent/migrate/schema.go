@@ -1042,6 +1042,31 @@ var (
 			},
 		},
 	}
+	// MailboxStatesColumns holds the columns for the "mailbox_states" table.
+	MailboxStatesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "uid_validity", Type: field.TypeInt64, Default: 0},
+		{Name: "last_uid", Type: field.TypeInt64, Default: 0},
+		{Name: "last_error", Type: field.TypeString, Nullable: true, Default: ""},
+		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "inbox_id", Type: field.TypeInt, Unique: true},
+	}
+	// MailboxStatesTable holds the schema information for the "mailbox_states" table.
+	MailboxStatesTable = &schema.Table{
+		Name:       "mailbox_states",
+		Columns:    MailboxStatesColumns,
+		PrimaryKey: []*schema.Column{MailboxStatesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "mailbox_states_inboxes_mailbox_state",
+				Columns:    []*schema.Column{MailboxStatesColumns[7]},
+				RefColumns: []*schema.Column{InboxesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// MessagesColumns holds the columns for the "messages" table.
 	MessagesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1574,6 +1599,7 @@ var (
 		KanbanConfigsTable,
 		KanbanItemsTable,
 		LabelsTable,
+		MailboxStatesTable,
 		MessagesTable,
 		MessageDeliveryAttemptsTable,
 		PlatformTokensTable,
@@ -1632,6 +1658,7 @@ func init() {
 	KanbanItemsTable.ForeignKeys[2].RefTable = FunnelStagesTable
 	KanbanItemsTable.ForeignKeys[3].RefTable = AccountsTable
 	LabelsTable.ForeignKeys[0].RefTable = AccountsTable
+	MailboxStatesTable.ForeignKeys[0].RefTable = InboxesTable
 	MessagesTable.ForeignKeys[0].RefTable = ConversationsTable
 	MessagesTable.ForeignKeys[1].RefTable = AccountsTable
 	MessageDeliveryAttemptsTable.ForeignKeys[0].RefTable = MessagesTable

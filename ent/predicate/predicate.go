@@ -75,6 +75,9 @@ type KanbanItem func(*sql.Selector)
 // Label is the predicate function for label builders.
 type Label func(*sql.Selector)
 
+// MailboxState is the predicate function for mailboxstate builders.
+type MailboxState func(*sql.Selector)
+
 // Message is the predicate function for message builders.
 type Message func(*sql.Selector)
 

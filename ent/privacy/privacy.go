@@ -663,6 +663,30 @@ func (f LabelMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation)
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LabelMutation", m)
 }
 
+// The MailboxStateQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MailboxStateQueryRuleFunc func(context.Context, *ent.MailboxStateQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MailboxStateQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MailboxStateQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MailboxStateQuery", q)
+}
+
+// The MailboxStateMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MailboxStateMutationRuleFunc func(context.Context, *ent.MailboxStateMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MailboxStateMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MailboxStateMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MailboxStateMutation", m)
+}
+
 // The MessageQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type MessageQueryRuleFunc func(context.Context, *ent.MessageQuery) error
@@ -984,6 +1008,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.LabelQuery:
 		return q.Filter(), nil
+	case *ent.MailboxStateQuery:
+		return q.Filter(), nil
 	case *ent.MessageQuery:
 		return q.Filter(), nil
 	case *ent.MessageDeliveryAttemptQuery:
@@ -1056,6 +1082,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.KanbanItemMutation:
 		return m.Filter(), nil
 	case *ent.LabelMutation:
+		return m.Filter(), nil
+	case *ent.MailboxStateMutation:
 		return m.Filter(), nil
 	case *ent.MessageMutation:
 		return m.Filter(), nil

@@ -29,6 +29,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/mailboxstate"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/messagedeliveryattempt"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -1245,6 +1246,44 @@ func init() {
 	labelDescShowOnSidebar := labelFields[3].Descriptor()
 	// label.DefaultShowOnSidebar holds the default value on creation for the show_on_sidebar field.
 	label.DefaultShowOnSidebar = labelDescShowOnSidebar.Default.(bool)
+	mailboxstateMixin := schema.MailboxState{}.Mixin()
+	mailboxstate.Policy = privacy.NewPolicies(schema.MailboxState{})
+	mailboxstate.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := mailboxstate.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	mailboxstateMixinFields0 := mailboxstateMixin[0].Fields()
+	_ = mailboxstateMixinFields0
+	mailboxstateFields := schema.MailboxState{}.Fields()
+	_ = mailboxstateFields
+	// mailboxstateDescCreatedAt is the schema descriptor for created_at field.
+	mailboxstateDescCreatedAt := mailboxstateMixinFields0[0].Descriptor()
+	// mailboxstate.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mailboxstate.DefaultCreatedAt = mailboxstateDescCreatedAt.Default.(func() time.Time)
+	// mailboxstateDescUpdatedAt is the schema descriptor for updated_at field.
+	mailboxstateDescUpdatedAt := mailboxstateMixinFields0[1].Descriptor()
+	// mailboxstate.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	mailboxstate.DefaultUpdatedAt = mailboxstateDescUpdatedAt.Default.(func() time.Time)
+	// mailboxstate.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	mailboxstate.UpdateDefaultUpdatedAt = mailboxstateDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// mailboxstateDescUIDValidity is the schema descriptor for uid_validity field.
+	mailboxstateDescUIDValidity := mailboxstateFields[1].Descriptor()
+	// mailboxstate.DefaultUIDValidity holds the default value on creation for the uid_validity field.
+	mailboxstate.DefaultUIDValidity = mailboxstateDescUIDValidity.Default.(int64)
+	// mailboxstateDescLastUID is the schema descriptor for last_uid field.
+	mailboxstateDescLastUID := mailboxstateFields[2].Descriptor()
+	// mailboxstate.DefaultLastUID holds the default value on creation for the last_uid field.
+	mailboxstate.DefaultLastUID = mailboxstateDescLastUID.Default.(int64)
+	// mailboxstateDescLastError is the schema descriptor for last_error field.
+	mailboxstateDescLastError := mailboxstateFields[3].Descriptor()
+	// mailboxstate.DefaultLastError holds the default value on creation for the last_error field.
+	mailboxstate.DefaultLastError = mailboxstateDescLastError.Default.(string)
+	// mailboxstate.LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
+	mailboxstate.LastErrorValidator = mailboxstateDescLastError.Validators[0].(func(string) error)
 	messageMixin := schema.Message{}.Mixin()
 	message.Policy = privacy.NewPolicies(messageMixin[1], schema.Message{})
 	message.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -47,6 +47,8 @@ func (Inbox) Edges() []ent.Edge {
 		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.From("agent_bot", AgentBot.Type).Ref("inboxes").Field("agent_bot_id").Unique(),
+		edge.To("mailbox_state", MailboxState.Type).Unique().
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
 

@@ -45,6 +45,7 @@ type ChannelInput struct {
 	MessageTemplates []map[string]any     `json:"messageTemplates,omitempty"`
 	Email            *string              `json:"email,omitempty"`
 	SMTP             *SMTPInput           `json:"smtp,omitempty"`
+	Imap             *IMAPInput           `json:"imap,omitempty"`
 	WebsiteURL       *string              `json:"websiteURL,omitempty"`
 	WidgetColor      *string              `json:"widgetColor,omitempty"`
 	WelcomeTitle     *string              `json:"welcomeTitle,omitempty"`
@@ -157,6 +158,17 @@ type FunnelStageInput struct {
 	Slug        *string `json:"slug,omitempty"`
 	Color       *string `json:"color,omitempty"`
 	Description *string `json:"description,omitempty"`
+}
+
+// Where an e-mail inbox receives mail: enabled needs address, login and password. enableSSL (implicit TLS, port 993
+// by default) is on unless sent false. On update, settings not sent keep their values; the password is write-only.
+type IMAPInput struct {
+	Enabled   *bool   `json:"enabled,omitempty"`
+	Address   *string `json:"address,omitempty"`
+	Port      *int    `json:"port,omitempty"`
+	Login     *string `json:"login,omitempty"`
+	Password  *string `json:"password,omitempty"`
+	EnableSsl *bool   `json:"enableSSL,omitempty"`
 }
 
 type InboxInput struct {

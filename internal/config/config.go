@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/mailin"
 	"github.com/switchboard/switchboard/internal/schedules"
 	"github.com/switchboard/switchboard/internal/storage"
 )
@@ -46,6 +47,9 @@ type Config struct {
 	// AttemptRetention is how long the delivery attempt log keeps an
 	// attempt.
 	AttemptRetention time.Duration
+	// IMAPPollInterval is how often e-mail inboxes' mailboxes are polled
+	// (those whose server has no IDLE; a safety net for the others).
+	IMAPPollInterval time.Duration
 }
 
 // DefaultShutdownTimeout is how long in-flight requests get at shutdown.
@@ -116,7 +120,7 @@ var options = []option{
 		help: "how late a scheduled message may still fire after downtime (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.CatchUp }, false)},
 	{env: "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", flag: "allow-private-networks", def: "0", boolean: true,
-		help: "1: outbound webhooks, channel APIs and SMTP may reach private and loopback addresses",
+		help: "1: outbound webhooks, channel APIs, SMTP and IMAP may reach private and loopback addresses",
 		set:  boolean(func(c *Config) *bool { return &c.AllowPrivateNetworks })},
 	{env: "LOG_LEVEL", flag: "log-level", def: "info", help: "debug, info, warn or error (JSON lines on standard error)",
 		set: func(c *Config, v string) (err error) { c.LogLevel, err = parseLogLevel(v); return }},
@@ -132,6 +136,9 @@ var options = []option{
 	{env: "DELIVERY_ATTEMPT_RETENTION", flag: "delivery-attempt-retention", def: shortDuration(jobs.DefaultAttemptRetention),
 		help: "how long the log of delivery attempts (messages and webhooks) keeps each attempt (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.AttemptRetention }, false)},
+	{env: "IMAP_POLL_INTERVAL", flag: "imap-poll-interval", def: shortDuration(mailin.DefaultPollInterval),
+		help: "how often e-mail inboxes' IMAP mailboxes are checked for new mail where the server has no IDLE (a Go duration)",
+		set:  duration(func(c *Config) *time.Duration { return &c.IMAPPollInterval }, false)},
 }
 
 // Load reads the configuration from the environment (getenv; an empty value

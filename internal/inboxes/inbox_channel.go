@@ -32,6 +32,7 @@ type ChannelInput struct {
 	// email
 	Email *string
 	SMTP  *SMTPInput
+	IMAP  *IMAPInput
 	// web_widget
 	WebsiteURL   *string
 	WidgetColor  *string
@@ -62,7 +63,7 @@ type SMTPInput struct {
 	EnableSSLTLS   *bool
 }
 
-// SecretMask stands in for a channel secret that is set (SMTP password,
+// SecretMask stands in for a channel secret that is set (SMTP and IMAP passwords,
 // WhatsApp API key and app secret, HMAC token) wherever a channel is read, administrators'
 // reads included: secrets are shown once, when they are issued. Sent back in
 // an update, it means "keep the stored secret", as leaving the key out does,
@@ -84,6 +85,7 @@ func MaskedChannel(ch schematype.Channel) schematype.Channel {
 		smtp.Password = maskSecret(smtp.Password)
 		ch.SMTP = &smtp
 	}
+	ch.IMAP = maskedIMAP(ch.IMAP)
 	return ch
 }
 
@@ -153,6 +155,9 @@ func (in *ChannelInput) mergeInto(ch *schematype.Channel) {
 	if in.SMTP != nil {
 		ch.SMTP = in.SMTP.mergedOver(ch.SMTP)
 	}
+	if in.IMAP != nil {
+		ch.IMAP = in.IMAP.mergedOver(ch.IMAP)
+	}
 	put(&ch.WebsiteURL, in.WebsiteURL)
 	put(&ch.WidgetColor, in.WidgetColor)
 	put(&ch.WelcomeTitle, in.WelcomeTitle)
@@ -214,6 +219,7 @@ func checkChannel(t inbox.ChannelType, ch *schematype.Channel, errs *core.FieldE
 			errs.Add("channel.email", "Channel email is missing or invalid")
 		}
 		checkSMTP(ch.SMTP, errs)
+		checkIMAP(ch.IMAP, errs)
 	case inbox.ChannelTypeWebWidget:
 		if !validHTTPURL(ch.WebsiteURL) {
 			errs.Add("channel.website_url", "Website url is missing or not an http(s) URL")

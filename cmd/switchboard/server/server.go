@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/jobs"
+	"github.com/switchboard/switchboard/internal/mailin"
 	"github.com/switchboard/switchboard/internal/observe"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
@@ -73,6 +74,9 @@ type Config struct {
 	// ShutdownTimeout bounds how long Shutdown waits for in-flight
 	// requests (0: config.DefaultShutdownTimeout).
 	ShutdownTimeout time.Duration
+	// IMAPPollInterval is how often e-mail inboxes' mailboxes are polled
+	// (0: mailin.DefaultPollInterval).
+	IMAPPollInterval time.Duration
 }
 
 // Server is the assembled application.
@@ -81,6 +85,8 @@ type Server struct {
 	Svc  *ops.Service
 	DB   *db.DB
 	Jobs *jobs.Runner
+	// Mail fetches the mail of e-mail inboxes with IMAP enabled.
+	Mail *mailin.Fetcher
 	// Events carries committed changes to live listeners.
 	Events *events.Hub
 	// Metrics is the Prometheus registry served at /metrics.
@@ -150,6 +156,9 @@ func New(cfg Config, database *db.DB) *Server {
 	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
 	s.Jobs.WakeOnEvents(s.Events)
 	s.Jobs.Start(ctx)
+	s.Mail = mailin.New(s.Svc, mailin.Options{PollInterval: cfg.IMAPPollInterval, Logger: cfg.Logger})
+	s.Metrics.Registry().MustRegister(s.Mail.Collectors()...)
+	s.Mail.Start(ctx)
 	health := &observe.Health{DB: database.SQL, JobsLastRan: s.Jobs.Alive, Log: cfg.Logger}
 	health.Mount(s.App)
 	s.App.Get("/metrics", s.Metrics.Handler())
@@ -178,12 +187,13 @@ func outlivingShutdown(h http.Handler) http.Handler {
 
 // Shutdown tells websocket clients the server is going away (close code
 // 1001, so they reconnect elsewhere) and ends the other long-lived handlers
-// and the job runner; it stops accepting connections and waits for the
+// the job runner and the mail fetcher; it stops accepting connections and waits for the
 // requests in flight, for at most the configured timeout.
 func (s *Server) Shutdown() error {
 	s.Websockets.GoingAway()
 	s.cancel()
 	err := s.App.ShutdownWithTimeout(s.shutdownTimeout)
 	s.Jobs.Wait()
+	s.Mail.Wait()
 	return err
 }

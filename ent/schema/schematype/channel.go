@@ -17,6 +17,7 @@ type Channel struct {
 	// email
 	Email string      `json:"email,omitempty"`
 	SMTP  *SMTPConfig `json:"smtp,omitempty"`
+	IMAP  *IMAPConfig `json:"imap,omitempty"`
 	// web_widget
 	WebsiteURL   string `json:"website_url,omitempty"`
 	WebsiteToken string `json:"website_token,omitempty"`
@@ -65,4 +66,17 @@ type SMTPConfig struct {
 	Authentication string `json:"authentication,omitempty"`
 	EnableStartTLS bool   `json:"enable_starttls_auto,omitempty"`
 	EnableSSLTLS   bool   `json:"enable_ssl_tls,omitempty"`
+}
+
+// IMAPConfig is where an e-mail inbox receives: the mailbox the service
+// fetches new mail from (Chatwoot's imap_* settings).
+type IMAPConfig struct {
+	Enabled  bool   `json:"enabled,omitempty"`
+	Address  string `json:"address,omitempty"`
+	Port     int    `json:"port,omitempty"`
+	Login    string `json:"login,omitempty"`
+	Password string `json:"password,omitempty"`
+	// EnableSSL is implicit TLS (port 993 by default); without it the
+	// connection is plain text (port 143), as in Chatwoot.
+	EnableSSL bool `json:"enable_ssl"`
 }

@@ -1,0 +1,33 @@
+package mailin
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics is the fetcher's part of the Prometheus registry.
+type metrics struct {
+	mails   *prometheus.CounterVec
+	errors  prometheus.Counter
+	inboxes prometheus.Gauge
+}
+
+func newMetrics() *metrics {
+	return &metrics{
+		mails: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "switchboard_mail_fetched_total",
+			Help: "Mails this instance fetched over IMAP, by outcome (stored, duplicate: stored before, skipped).",
+		}, []string{"outcome"}),
+		errors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "switchboard_mail_fetch_errors_total",
+			Help: "IMAP sessions of this instance that failed (connection, login, fetch or storing errors); each is retried with backoff.",
+		}),
+		inboxes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "switchboard_mail_inboxes",
+			Help: "E-mail inboxes with IMAP enabled that this instance fetches.",
+		}),
+	}
+}
+
+// Collectors are the fetcher's metrics, to register with the server's
+// registry.
+func (f *Fetcher) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{f.metrics.mails, f.metrics.errors, f.metrics.inboxes}
+}
