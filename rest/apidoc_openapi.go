@@ -189,6 +189,11 @@ func setSecurity(o *openapi3.Operation, auth security) {
 	switch auth {
 	case public:
 		o.Security = openapi3.NewSecurityRequirements()
+		// Even a public route refuses malformed input before it runs (a
+		// NUL character, a query too long) and may fail like any other.
+		for _, status := range []int{http.StatusBadRequest, http.StatusInternalServerError, http.StatusServiceUnavailable} {
+			o.Responses.Set(fmt.Sprint(status), &openapi3.ResponseRef{Ref: "#/components/responses/Error"})
+		}
 		return
 	case visitorPath:
 		o.Security = openapi3.NewSecurityRequirements()
