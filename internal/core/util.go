@@ -1,6 +1,13 @@
 package core
 
-import "sort"
+import (
+	"context"
+	"sort"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/user"
+	"github.com/switchboard/switchboard/internal/apperr"
+)
 
 // ContainsString reports whether list holds s.
 func ContainsString(list []string, s string) bool {
@@ -78,4 +85,21 @@ func Truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
+}
+
+// UsersByID loads the users of ids, by id, in one query as the viewer of
+// ctx: a user the viewer may not see (one who left the account) is absent.
+func UsersByID(ctx context.Context, c *ent.Client, ids []int) (map[int]*ent.User, error) {
+	out := map[int]*ent.User{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	us, err := c.User.Query().Where(user.IDIn(UniqueInts(ids)...)).All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	for _, u := range us {
+		out[u.ID] = u
+	}
+	return out, nil
 }

@@ -312,20 +312,9 @@ func (s *Service) NoteAuthors(ctx context.Context, notes []*ent.CardNote) (map[i
 			ids = append(ids, *n.AuthorID)
 		}
 	}
-	out := map[int]*ent.User{}
-	if len(ids) == 0 {
-		return out, nil
-	}
 	// Read as the viewer: an author who has left the account is no longer
 	// one of its users (the note keeps author_id, without the profile).
-	us, err := s.Client(ctx).User.Query().Where(user.IDIn(core.UniqueInts(ids)...)).All(ctx)
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	for _, u := range us {
-		out[u.ID] = u
-	}
-	return out, nil
+	return core.UsersByID(ctx, s.Client(ctx), ids)
 }
 
 // ---- counts and time ----

@@ -10,7 +10,6 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
-	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
@@ -77,18 +76,7 @@ func (s *Service) agents(ctx context.Context, msgs []*ent.Message) (map[int]*ent
 			ids = append(ids, *m.SenderID)
 		}
 	}
-	out := map[int]*ent.User{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	us, err := s.Client(ctx).User.Query().Where(user.IDIn(core.UniqueInts(ids)...)).All(ctx)
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	for _, u := range us {
-		out[u.ID] = u
-	}
-	return out, nil
+	return core.UsersByID(ctx, s.Client(ctx), ids)
 }
 
 // MessageInput is a visitor's message.
