@@ -130,6 +130,11 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 			}
 			conns[i] = conn
 		}
+		// In flight means the server has taken the connections: one still in
+		// the listen backlog when the listener closes is reset, not served.
+		eventually(t, "the server to hold the connections", func() bool {
+			return int(h.srv.App.Server().GetOpenConnectionsCount()) >= len(requests)
+		})
 		done := make(chan error, 1)
 		go func() { done <- h.srv.Shutdown() }()
 		eventually(t, "the listener closed", func() bool {
