@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -60,20 +61,32 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 		return nil, false, err
 	}
 	var m *ent.Message
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		m, err = s.receiveIn(ctx, c, in, stored)
-		return err
-	})
-	if err == nil {
-		return m, false, nil
+	for attempt := 1; ; attempt++ {
+		err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+			m, err = s.receiveIn(ctx, c, in, stored)
+			return err
+		})
+		if err == nil {
+			return m, false, nil
+		}
+		// Two deliveries of one message at once: the other stored it.
+		if dup, _ := s.storedInbound(ctx, s.Client(ctx), in); dup != nil {
+			s.RemoveStored(stored)
+			return dup, true, nil
+		}
+		// Another message of a new sender, stored at the same time, made
+		// their contact first (this one then collides with it): once more,
+		// now that it can be found.
+		if attempt == maxReceiveAttempts {
+			s.RemoveStored(stored)
+			return nil, false, apperr.From(err)
+		}
 	}
-	s.RemoveStored(stored)
-	// Two deliveries of one message at once: the other stored it.
-	if dup, _ := s.storedInbound(ctx, s.Client(ctx), in); dup != nil {
-		return dup, true, nil
-	}
-	return nil, false, apperr.From(err)
 }
+
+// maxReceiveAttempts bounds how often Receive tries again after a collision
+// with a concurrent message of the same sender.
+const maxReceiveAttempts = 3
 
 // storedInbound is the message of the inbox with in's source id, when it
 // was stored before (nil otherwise).
@@ -118,6 +131,12 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 // inboundConversation is the conversation an inbound message of contact
 // inbox ci goes to (see Receive), reopened when it was resolved or snoozed.
 func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+	// One sender's messages choose their conversation one at a time (on
+	// PostgreSQL; SQLite has one writer): two first messages at once must
+	// not start two conversations.
+	if _, err := c.ContactInbox.Query().Where(contactinbox.ID(ci.ID)).Modify(core.ForUpdateOnPostgres).IDs(ctx); err != nil {
+		return nil, err
+	}
 	cv, err := s.currentConversation(ctx, c, ci, displayID)
 	if err != nil {
 		return nil, err

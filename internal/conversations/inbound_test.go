@@ -3,6 +3,7 @@ package conversations_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"testing"
 
@@ -230,6 +231,37 @@ func TestMarkDeliveredWithAnIdGivenBefore(t *testing.T) {
 		}
 		if b.Status != message.StatusDelivered || b.SourceID != nil {
 			t.Errorf("the second message is %s with id %v, want delivered without an id", b.Status, b.SourceID)
+		}
+	})
+}
+
+// A new sender's first messages arriving at once (a provider posts them in
+// parallel) are all stored, in one contact's one conversation: the one that
+// collides with the contact another made meanwhile tries again.
+func TestReceiveConcurrentFirstMessagesOfANewSender(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		f := newInbound(t, e, false)
+		const n = 8
+		errs := make(chan error, n)
+		for i := range n {
+			go func() {
+				_, _, err := f.svc.Receive(context.Background(), conversations.Inbound{Inbox: f.inbox,
+					SourceID: fmt.Sprintf("wamid.burst%d", i), Content: fmt.Sprintf("Hello %d", i),
+					From: contacts.Sender{SourceID: "4915199999999", Name: "Bea", Phone: "+4915199999999"}})
+				errs <- err
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Errorf("a message was refused: %v", err)
+			}
+		}
+		sys := core.AsBackgroundWork(context.Background())
+		messages := f.svc.DB.Message.Query().CountX(sys)
+		convs := f.svc.DB.Conversation.Query().CountX(sys)
+		people := f.svc.DB.Contact.Query().CountX(sys)
+		if messages != n || convs != 1 || people != 1 {
+			t.Errorf("%d messages in %d conversations of %d contacts, want %d in 1 of 1", messages, convs, people, n)
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -102,4 +104,11 @@ func UsersByID(ctx context.Context, c *ent.Client, ids []int) (map[int]*ent.User
 		out[u.ID] = u
 	}
 	return out, nil
+}
+
+// ForUpdateOnPostgres adds FOR UPDATE on PostgreSQL; SQLite has no such clause.
+func ForUpdateOnPostgres(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForUpdate()
+	}
 }

@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/funnel"
 	"github.com/switchboard/switchboard/ent/funnelstage"
@@ -205,15 +202,8 @@ func lockFunnels(ctx context.Context, c *ent.Client, ids ...int) error {
 		return nil
 	}
 	_, err := c.Funnel.Query().Where(funnel.IDIn(ids...)).Unique(false).Order(ent.Asc(funnel.FieldID)).
-		Modify(forUpdateOnPostgres).IDs(ctx)
+		Modify(core.ForUpdateOnPostgres).IDs(ctx)
 	return err
-}
-
-// forUpdateOnPostgres adds FOR UPDATE on PostgreSQL; SQLite has no such clause.
-func forUpdateOnPostgres(s *sql.Selector) {
-	if s.Dialect() == dialect.Postgres {
-		s.ForUpdate()
-	}
 }
 
 func orEmptySettings(m map[string]any) map[string]any {
