@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -66,33 +65,20 @@ func (g *authGuard) takePasswordAttempt(email, addr string) (refund func(), err 
 }
 
 func tooManySignIns(wait time.Duration) error {
-	return apperr.TooManyRequests("Too many sign-in attempts: try again in "+humanWait(wait)+".", wait)
+	return apperr.TooManyRequests("Too many sign-in attempts: try again in "+throttle.WaitText(wait)+".", wait)
 }
 
 // tokenWait refuses an address that sent too many wrong tokens, before the
 // token is looked up.
 func (g *authGuard) tokenWait(addr string) error {
 	if wait := g.tokenAddrs.Wait(throttle.AddressKey(addr)); wait > 0 {
-		return apperr.TooManyRequests("Too many requests with an invalid access token: try again in "+humanWait(wait)+".", wait)
+		return apperr.TooManyRequests("Too many requests with an invalid access token: try again in "+throttle.WaitText(wait)+".", wait)
 	}
 	return nil
 }
 
 // tokenFailed counts a wrong token of addr.
 func (g *authGuard) tokenFailed(addr string) { g.tokenAddrs.Take(throttle.AddressKey(addr)) }
-
-func humanWait(d time.Duration) string {
-	s := throttle.Seconds(d)
-	switch {
-	case s == 1:
-		return "1 second"
-	case s < 60:
-		return fmt.Sprintf("%d seconds", s)
-	case s < 120:
-		return "1 minute"
-	}
-	return fmt.Sprintf("%d minutes", (s+59)/60)
-}
 
 // UnthrottledAuthLimits never throttle: for test suites that send many
 // refused credentials on purpose (authorization matrices).

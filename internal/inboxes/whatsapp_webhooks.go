@@ -5,9 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqljson"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -42,14 +39,10 @@ func (s *Service) WhatsAppInboxesByNumber(ctx context.Context, number string) ([
 	if !core.ValidPhone(phone) {
 		return nil, apperr.NotFound("WhatsApp inbox")
 	}
-	ctx = core.AsInboxLookup(ctx)
-	ibs, err := s.Client(ctx).Inbox.Query().
-		Where(inbox.ChannelTypeEQ(inbox.ChannelTypeWhatsapp), func(sel *sql.Selector) {
-			sel.Where(sqljson.ValueEQ(inbox.FieldChannel, phone, sqljson.Path("phone_number")))
-		}).
-		Order(ent.Asc(inbox.FieldID)).Limit(maxInboxesPerNumber).All(ctx)
+	ibs, err := s.InboxesByChannelKey(ctx, maxInboxesPerNumber,
+		ChannelKey{Type: inbox.ChannelTypeWhatsapp, Path: "phone_number", Value: phone})
 	if err != nil {
-		return nil, apperr.From(err)
+		return nil, err
 	}
 	if len(ibs) == 0 {
 		return nil, apperr.NotFound("WhatsApp inbox")

@@ -131,7 +131,7 @@ func New(client *ent.Client, opts ...Option) *Service {
 	return &Service{
 		Core: c, AccountsService: acc, InboxesService: ib, ContactsService: ct,
 		ConversationsService: conv, SchedulesService: schedules.New(c, conv), KanbanService: kb, WebhooksService: wh,
-		Visitors: visitors.New(c, ct, conv, st.visitors),
+		Visitors: visitors.New(c, ib, ct, conv, st.visitors),
 		WhatsApp: whatsapp.New(ib, conv, whatsapp.Graph{Base: st.graphBase, HTTP: outbound.NewClient(graphTimeout)}),
 	}
 }

@@ -7,6 +7,7 @@
 package throttle
 
 import (
+	"fmt"
 	"math"
 	"net"
 	"strings"
@@ -156,4 +157,19 @@ func AddressKey(addr string) string {
 		return v4.String()
 	}
 	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// WaitText is a wait in words for an error message ("try again in 3
+// seconds", "in 2 minutes"), rounded up as Seconds rounds it.
+func WaitText(d time.Duration) string {
+	s := Seconds(d)
+	switch {
+	case s == 1:
+		return "1 second"
+	case s < 60:
+		return fmt.Sprintf("%d seconds", s)
+	case s < 120:
+		return "1 minute"
+	}
+	return fmt.Sprintf("%d minutes", (s+59)/60)
 }

@@ -16,9 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqljson"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/inbox"
@@ -26,6 +23,7 @@ import (
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/throttle"
 )
 
@@ -53,6 +51,7 @@ var UnthrottledLimits = Limits{
 // Service runs the public client API's operations.
 type Service struct {
 	*core.Core
+	inboxes       *inboxes.Service
 	contacts      *contacts.Service
 	conversations *conversations.Service
 	byAddress     *throttle.Limiter
@@ -61,14 +60,14 @@ type Service struct {
 }
 
 // New returns the visitors' Service.
-func New(c *core.Core, ct *contacts.Service, conv *conversations.Service, l Limits) *Service {
+func New(c *core.Core, ib *inboxes.Service, ct *contacts.Service, conv *conversations.Service, l Limits) *Service {
 	limiter := func(cfg throttle.Config) *throttle.Limiter {
 		if cfg.Now == nil {
 			cfg.Now = c.Now
 		}
 		return throttle.New(cfg)
 	}
-	return &Service{Core: c, contacts: ct, conversations: conv,
+	return &Service{Core: c, inboxes: ib, contacts: ct, conversations: conv,
 		byAddress: limiter(l.PerAddress), byVisitor: limiter(l.PerVisitor),
 		sockets: sockets{perVisitor: map[int]int{}}}
 }
@@ -99,16 +98,9 @@ func (s *Service) AdmitAddress(addr string) error {
 
 func admit(l *throttle.Limiter, key string) error {
 	if at, wait := l.Take(key); at == nil {
-		return apperr.TooManyRequests("Too many requests: try again in "+waitText(wait)+".", wait)
+		return apperr.TooManyRequests("Too many requests: try again in "+throttle.WaitText(wait)+".", wait)
 	}
 	return nil
-}
-
-func waitText(d time.Duration) string {
-	if s := throttle.Seconds(d); s != 1 {
-		return strings.TrimSpace(itoa(s)) + " seconds"
-	}
-	return "1 second"
 }
 
 // PublicInbox is the API or web widget inbox whose public identifier is id.
@@ -117,18 +109,16 @@ func (s *Service) PublicInbox(ctx context.Context, id string) (*ent.Inbox, error
 	if id == "" || len(id) > 255 {
 		return nil, apperr.NotFound("Inbox")
 	}
-	ib, err := s.DB.Inbox.Query().Where(func(sel *sql.Selector) {
-		sel.Where(sql.Or(
-			sql.And(sql.EQ(sel.C(inbox.FieldChannelType), inbox.ChannelTypeAPI.String()),
-				sqljson.ValueEQ(inbox.FieldChannel, id, sqljson.Path("inbox_identifier"))),
-			sql.And(sql.EQ(sel.C(inbox.FieldChannelType), inbox.ChannelTypeWebWidget.String()),
-				sqljson.ValueEQ(inbox.FieldChannel, id, sqljson.Path("website_token"))),
-		))
-	}).First(core.AsInboxLookup(ctx))
+	ibs, err := s.inboxes.InboxesByChannelKey(ctx, 1,
+		inboxes.ChannelKey{Type: inbox.ChannelTypeAPI, Path: "inbox_identifier", Value: id},
+		inboxes.ChannelKey{Type: inbox.ChannelTypeWebWidget, Path: "website_token", Value: id})
 	if err != nil {
-		return nil, apperr.From(core.NotFound(err, "Inbox"))
+		return nil, err
 	}
-	return ib, nil
+	if len(ibs) == 0 {
+		return nil, apperr.NotFound("Inbox")
+	}
+	return ibs[0], nil
 }
 
 // Find is the visitor k names, acting as its inbox's channel from now on
