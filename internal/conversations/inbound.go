@@ -105,7 +105,7 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 	if err != nil {
 		return nil, err
 	}
-	cv, err := s.inboundConversation(ctx, c, ci, in.ConversationDisplayID)
+	cv, err := s.inboundConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
 	if err != nil {
 		return nil, err
 	}
@@ -130,14 +130,14 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 
 // inboundConversation is the conversation an inbound message of contact
 // inbox ci goes to (see Receive), reopened when it was resolved or snoozed.
-func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
 	// One sender's messages choose their conversation one at a time (on
 	// PostgreSQL; SQLite has one writer): two first messages at once must
 	// not start two conversations.
 	if _, err := c.ContactInbox.Query().Where(contactinbox.ID(ci.ID)).Modify(core.ForUpdateOnPostgres).IDs(ctx); err != nil {
 		return nil, err
 	}
-	cv, err := s.currentConversation(ctx, c, ci, displayID)
+	cv, err := s.currentConversation(ctx, c, ib, ci, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -158,17 +158,13 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ci *en
 
 // currentConversation is the sender's conversation a message continues
 // (nil: none, start one).
-func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
 	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
 	if displayID > 0 {
 		cv, err := mine.Clone().Where(conversation.DisplayID(displayID)).Only(ctx)
 		if err == nil || !ent.IsNotFound(err) {
 			return cv, err
 		}
-	}
-	ib, err := c.Inbox.Get(ctx, ci.InboxID)
-	if err != nil {
-		return nil, err
 	}
 	if !ib.LockToSingleConversation {
 		mine.Where(conversation.StatusNEQ(conversation.StatusResolved))

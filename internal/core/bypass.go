@@ -11,8 +11,9 @@ import (
 // functions below, each with its reason. None of them hands what it reads to
 // the user of a request: they serve credentials before a viewer exists,
 // background work that has no user, and data that leaves for the account's
-// own integrations. TestPrivacyBypassesStayListed fails when code elsewhere in
-// ops reaches for the system viewer or a privacy decision.
+// own integrations, or a channel's own customer. TestPrivacyBypassesStayListed
+// fails when code anywhere else reaches for the system viewer or a privacy
+// decision.
 
 // AsCredentialCheck reads or writes credentials (tokens, password hashes)
 // while authenticating: there is no viewer yet, and credentials are readable
