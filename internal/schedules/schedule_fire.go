@@ -38,17 +38,6 @@ const MissedReason = "missed"
 // errAlreadyFired rolls back a firing that another runner has done.
 var errAlreadyFired = errors.New("schedule already fired")
 
-// NextScheduleDue returns when the earliest pending schedule is due.
-func (s *Service) NextScheduleDue(ctx context.Context) (time.Time, bool) {
-	sm, err := s.DB.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtNotNil()).
-		Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt)).Select(scheduledmessage.FieldNextOccurrenceAt).
-		First(core.AsBackgroundWork(ctx))
-	if err != nil || sm.NextOccurrenceAt == nil {
-		return time.Time{}, false
-	}
-	return *sm.NextOccurrenceAt, true
-}
-
 // FireSchedule fires the due occurrence of a claimed schedule: it posts the
 // message in the schedule's conversation (creating the conversation when the
 // schedule names none), marks a missed occurrence failed, and moves a series
