@@ -335,3 +335,65 @@ func TestScheduleOfAnAuthorWhoLeftTheInboxFails(t *testing.T) {
 		}
 	})
 }
+
+// TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal: the runner hands a
+// burst's due schedules to FireSchedules together. The ordinary ones share
+// a transaction; one the channel rules refuse (its author left the inbox)
+// fails alone with its reason, and every other one, a series among them,
+// fires exactly once — however many runners fire the same batch at once.
+func TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		ib := a.apiInbox("API")
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		agentID, agent := a.agent(a.Account)
+		a.mustDo(request{method: "POST", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
+		create := func(token string, body H) int {
+			body["inbox_id"], body["contact_id"], body["scheduled_at"] = ib, ct, inAnHour()
+			id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: token, body: body}, http.StatusOK).int(t, "id")
+			// Due a moment ago; the clock stays an hour ahead, so only the
+			// calls below fire it.
+			a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-time.Second).UTC()).ExecX(sys())
+			return id
+		}
+		var ids []int
+		for _, content := range []string{"first", "second", "third"} {
+			ids = append(ids, create(a.Admin, H{"content": content}))
+		}
+		series := create(a.Admin, H{"content": "daily", "recurrence_type": "daily"})
+		refused := create(agent, H{"content": "from a former member"})
+		ids = append(ids, series, refused)
+		a.mustDo(request{method: "DELETE", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
+
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := a.srv.Svc.FireSchedules(context.Background(), ids); err != nil {
+					t.Errorf("FireSchedules: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, content := range []string{"first", "second", "third", "daily"} {
+			if n := a.srv.DB.Client.Message.Query().Where(message.Content(content)).CountX(sys()); n != 1 {
+				t.Errorf("%q: %d messages, want exactly 1", content, n)
+			}
+		}
+		if n := a.srv.DB.Client.Message.Query().Where(message.Content("from a former member")).CountX(sys()); n != 0 {
+			t.Errorf("%d messages posted in the name of an author who left", n)
+		}
+		if r := a.schedule(refused); r.str(t, "status") != "failed" || !strings.Contains(r.str(t, "failure_reason"), "no longer a member") {
+			t.Errorf("the refused schedule is %s, want failed with its reason", r)
+		}
+		if n := a.srv.DB.Client.ScheduledMessage.Query().Where(scheduledmessage.ParentID(series)).CountX(sys()); n != 1 {
+			t.Errorf("%d occurrence rows for one due occurrence of the series, want 1", n)
+		}
+		for _, id := range ids[:3] {
+			if r := a.schedule(id); r.str(t, "status") == "failed" {
+				t.Errorf("schedule %d failed beside the refused one: %s", id, r)
+			}
+		}
+	})
+}

@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -54,16 +55,29 @@ const (
 	benchServeEnv = "SWITCHBOARD_BENCH_SERVE"
 )
 
+// stopProfile ends the CPU profile BENCH_CPUPROFILE asked for.
+var stopProfile = func() {}
+
 // serveIfChild runs the server when this test binary was started as one of
 // the benchmark's server processes; it never returns then.
 func serveIfChild() {
 	if os.Getenv(benchServeEnv) != "1" {
 		return
 	}
+	// BENCH_CPUPROFILE=DIR writes each server process's CPU profile there,
+	// to see where a burst's time goes.
+	if dir := os.Getenv("BENCH_CPUPROFILE"); dir != "" {
+		f, err := os.CreateTemp(dir, "server-*.pprof")
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		}
+	}
 	if err := run(nil, os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		stopProfile()
 		os.Exit(1)
 	}
+	stopProfile()
 	os.Exit(0)
 }
 
@@ -329,7 +343,7 @@ func (p *serverProcess) stop() {
 	})
 }
 
-var firedPattern = regexp.MustCompile(`jobs run.*scheduled_messages=(\d+)`)
+var firedPattern = regexp.MustCompile(`"jobs run".*"scheduled_messages":(\d+)`)
 
 // fired is how many schedule firings the process ran, from its shutdown log.
 func (p *serverProcess) fired() int {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contact"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -108,15 +110,17 @@ func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conver
 	if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, files, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
 		return nil, err
 	}
+	// Bulk updates by id: an UpdateOne would read each row back, and a
+	// burst of messages pays for every statement.
 	now := s.Now()
-	convUpd := c.Conversation.UpdateOneID(cv.ID).SetLastActivityAt(now)
+	convUpd := c.Conversation.Update().Where(conversation.ID(cv.ID)).SetLastActivityAt(now)
 	if m.MessageType == message.MessageTypeIncoming {
 		convUpd.SetLastIncomingAt(now)
 	}
 	if err := convUpd.Exec(ctx); err != nil {
 		return nil, apperr.From(err)
 	}
-	if err := c.Contact.UpdateOneID(cv.ContactID).SetLastActivityAt(now).Exec(ctx); err != nil {
+	if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
 		return nil, err
 	}
 	return m, s.EmitMessageEvent(ctx, c, events.MessageCreated, m)

@@ -33,8 +33,8 @@ func (a attempt) errorText() string {
 }
 
 // logWebhookAttempt adds an attempt at delivery d to the log.
-func (r *Runner) logWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, a attempt) error {
-	create := r.client().WebhookDeliveryAttempt.Create().SetAccountID(d.AccountID).SetDeliveryID(d.ID).
+func (r *Runner) logWebhookAttempt(ctx context.Context, c *ent.Client, d *ent.WebhookDelivery, a attempt) error {
+	create := c.WebhookDeliveryAttempt.Create().SetAccountID(d.AccountID).SetDeliveryID(d.ID).
 		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(webhookdeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
 	if a.status != 0 {
@@ -44,8 +44,8 @@ func (r *Runner) logWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, 
 }
 
 // logMessageAttempt adds an attempt at sending message m to the log.
-func (r *Runner) logMessageAttempt(ctx context.Context, m *ent.Message, a attempt) error {
-	return r.client().MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
+func (r *Runner) logMessageAttempt(ctx context.Context, c *ent.Client, m *ent.Message, a attempt) error {
+	return c.MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
 		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(messagedeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText()).
 		Exec(ctx)

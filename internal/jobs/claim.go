@@ -31,6 +31,11 @@ type kind struct {
 	// delivered, retrying and failed apart).
 	reportsOutcome bool
 	run            func(ctx context.Context, id int) error
+	// batch, above 1, hands a worker up to batch claimed rows at once
+	// (runBatch instead of run): a burst of schedules fires many to a
+	// transaction. A batch kind has no keys.
+	batch    int
+	runBatch func(ctx context.Context, ids []int) error
 }
 
 // claim moves the due column of up to n due rows a lease ahead and returns

@@ -155,20 +155,26 @@ func passes(t *testing.T, r *Runner, n int) {
 
 // countedDB is raw with every statement counted, ent's and raw SQL's alike.
 func countedDB(t *testing.T, raw *db.DB) (*db.DB, *atomic.Int64) {
+	d, n, _ := countedDBWithTx(t, raw)
+	return d, n
+}
+
+// countedDBWithTx is countedDB that also counts the transactions begun.
+func countedDBWithTx(t *testing.T, raw *db.DB) (*db.DB, *atomic.Int64, *atomic.Int64) {
 	t.Helper()
-	n := &atomic.Int64{}
-	sqlDB := sql.OpenDB(countingConnector{drv: raw.SQL.Driver(), dsn: raw.DSN, n: n})
+	n, begins := &atomic.Int64{}, &atomic.Int64{}
+	sqlDB := sql.OpenDB(countingConnector{drv: raw.SQL.Driver(), dsn: raw.DSN, n: n, begins: begins})
 	t.Cleanup(func() { sqlDB.Close() })
 	return &db.DB{Client: ent.NewClient(ent.Driver(entsql.OpenDB(raw.Dialect, sqlDB))), SQL: sqlDB,
-		Dialect: raw.Dialect, DSN: raw.DSN}, n
+		Dialect: raw.Dialect, DSN: raw.DSN}, n, begins
 }
 
 // countingConnector opens the driver's connections with their statements
 // counted.
 type countingConnector struct {
-	drv driver.Driver
-	dsn string
-	n   *atomic.Int64
+	drv       driver.Driver
+	dsn       string
+	n, begins *atomic.Int64
 }
 
 func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
@@ -176,7 +182,7 @@ func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return countingConn{Conn: conn, n: c.n}, nil
+	return countingConn{Conn: conn, n: c.n, begins: c.begins}, nil
 }
 
 func (c countingConnector) Driver() driver.Driver { return c.drv }
@@ -185,7 +191,7 @@ func (c countingConnector) Driver() driver.Driver { return c.drv }
 // both drivers implement the context interfaces it relies on.
 type countingConn struct {
 	driver.Conn
-	n *atomic.Int64
+	n, begins *atomic.Int64
 }
 
 func (c countingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
@@ -205,5 +211,6 @@ func (c countingConn) PrepareContext(ctx context.Context, q string) (driver.Stmt
 
 func (c countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	c.n.Add(1)
+	c.begins.Add(1)
 	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, opts)
 }

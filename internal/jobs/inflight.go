@@ -14,8 +14,13 @@ type job struct {
 }
 
 // inflight is what a runner holds: per kind, the jobs running, how many
-// run per key, the jobs queued behind a busy key, and every claim not yet
-// finished (renewed while held, released at shutdown).
+// run per key, the claimed jobs waiting for a worker or for their key, and
+// every claim not yet finished (renewed while held, released at shutdown).
+//
+// Waiting jobs are why a burst to one key needs few claims: a claim takes
+// rows of a key that already runs all it may, they wait here, and a worker
+// that finishes takes the next at once. A key's waiting jobs are bounded
+// (queuePerKey), so a hanging key holds few rows, and claims skip it then.
 type inflight struct {
 	mu    sync.Mutex
 	kinds map[string]*held
@@ -25,8 +30,16 @@ type held struct {
 	running int
 	perKey  map[int]int
 	queued  map[int][]job
+	waiting int               // jobs in queued, all keys
 	claims  map[int]time.Time // id → lease
 }
+
+// queuePerKey bounds the claimed jobs waiting behind one key; queueLimit
+// the waiting jobs of a kind.
+const (
+	queuePerKey = 64
+	queueLimit  = 128
+)
 
 func newInflight() *inflight { return &inflight{kinds: map[string]*held{}} }
 
@@ -46,37 +59,46 @@ func (f *inflight) free(k kind) int {
 	return max(k.workers-f.of(k).running, 0)
 }
 
-// saturated lists the keys of k that run as many jobs as they may: a
-// claim skips them.
+// room is how many jobs a claim of k may take: one per free worker, and
+// more to wait while the queue has room.
+func (f *inflight) room(k kind) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	if k.perKey == 0 {
+		return max(k.workers-h.running, 0)
+	}
+	return max(k.workers-h.running, 0) + max(queueLimit-h.waiting, 0)
+}
+
+// saturated lists the keys of k with as many waiting jobs as they may
+// have: a claim skips them.
 func (f *inflight) saturated(k kind) []int {
 	if k.perKey == 0 {
 		return nil
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	h := f.of(k)
 	var out []int
-	for key, n := range h.perKey {
-		if n >= k.perKey {
+	for key, q := range f.of(k).queued {
+		if len(q) >= queuePerKey {
 			out = append(out, key)
 		}
 	}
-	for key := range h.queued {
-		out = append(out, key)
-	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
-// add records a claimed job and reports whether it may start now; if its
-// key is busy it waits behind it.
+// add records a claimed job and reports whether it may start now; if no
+// worker is free or its key runs all it may, it waits.
 func (f *inflight) add(k kind, j job) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.of(k)
 	h.claims[j.id] = j.lease
-	if k.perKey > 0 && h.perKey[j.key] >= k.perKey {
+	if h.running >= k.workers || (k.perKey > 0 && h.perKey[j.key] >= k.perKey) {
 		h.queued[j.key] = append(h.queued[j.key], j)
+		h.waiting++
 		return false
 	}
 	h.running++
@@ -84,30 +106,83 @@ func (f *inflight) add(k kind, j job) bool {
 	return true
 }
 
+// addBatch records the claimed jobs js of a batch kind, run together on
+// one worker.
+func (f *inflight) addBatch(k kind, js []job) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	for _, j := range js {
+		h.claims[j.id] = j.lease
+	}
+	h.running++
+}
+
+// doneBatch ends the batch js; as done, a batch stopped by shutdown keeps
+// its claims, to be released.
+func (f *inflight) doneBatch(k kind, js []job, finished bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	if finished {
+		for _, j := range js {
+			delete(h.claims, j.id)
+		}
+	}
+	h.running--
+}
+
 // done ends job j. A finished job's claim is dropped (its row says what
 // comes next); a job stopped by shutdown keeps its claim, to be released.
-// With more set, it returns the job queued behind j's key, to run on the
-// same worker.
+// With more set, it returns the next waiting job to run on the same worker:
+// one of j's key first (its order), else the oldest whose key has room.
 func (f *inflight) done(k kind, j job, more bool) (job, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.of(k)
-	if more {
-		delete(h.claims, j.id)
-		if q := h.queued[j.key]; len(q) > 0 {
-			if len(q) == 1 {
-				delete(h.queued, j.key)
-			} else {
-				h.queued[j.key] = q[1:]
-			}
-			return q[0], true
-		}
-	}
 	h.running--
 	if h.perKey[j.key]--; h.perKey[j.key] <= 0 {
 		delete(h.perKey, j.key)
 	}
-	return job{}, false
+	if !more {
+		return job{}, false
+	}
+	delete(h.claims, j.id)
+	next, ok := h.nextWaiting(k, j.key)
+	if !ok {
+		return job{}, false
+	}
+	h.running++
+	h.perKey[next.key]++
+	return next, true
+}
+
+// nextWaiting takes the waiting job to run next: key's first, else the
+// lowest id among keys with room.
+func (h *held) nextWaiting(k kind, key int) (job, bool) {
+	if _, ok := h.queued[key]; !ok {
+		best, found := 0, false
+		for kk, q := range h.queued {
+			if k.perKey > 0 && h.perKey[kk] >= k.perKey {
+				continue
+			}
+			if !found || q[0].id < h.queued[best][0].id {
+				best, found = kk, true
+			}
+		}
+		if !found {
+			return job{}, false
+		}
+		key = best
+	}
+	q := h.queued[key]
+	if len(q) == 1 {
+		delete(h.queued, key)
+	} else {
+		h.queued[key] = q[1:]
+	}
+	h.waiting--
+	return q[0], true
 }
 
 // claimsByLease returns k's claims grouped by their lease.

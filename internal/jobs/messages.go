@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/delivery"
 )
 
@@ -35,11 +35,11 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if sendErr != nil && ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the message due again
 	}
-	return r.write(func() error {
+	return r.record(ctx, func(ctx context.Context, c *ent.Client) error {
 		if err := r.recordMessageAttempt(ctx, job, sourceID, &a); err != nil {
 			return err
 		}
-		return r.logMessageAttempt(core.AsBackgroundWork(ctx), job.Message, a)
+		return r.logMessageAttempt(ctx, c, job.Message, a)
 	})
 }
 

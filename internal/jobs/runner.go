@@ -13,6 +13,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -29,6 +31,13 @@ import (
 )
 
 const batchSize = 32
+
+// claimPause is how long claims of a kind wait after one that came back
+// short.
+const claimPause = 25 * time.Millisecond
+
+// maxBatchClaim bounds one claim of a batch kind.
+const maxBatchClaim = 256
 
 // Options tune a runner; zero fields take the defaults.
 type Options struct {
@@ -82,6 +91,9 @@ type Runner struct {
 	kinds  []kind
 	// inflight holds this runner's claims (see inflight.go).
 	inflight *inflight
+	// claimPausedUntil, per kind, holds back claims after a short one
+	// (only the loop's goroutine touches it).
+	claimPausedUntil []time.Time
 	// lastIdleCheck is when idle kanban automations were last looked at
 	// (only the loop's goroutine touches it).
 	lastIdleCheck time.Time
@@ -152,6 +164,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		r.writes = new(sync.Mutex)
 	}
 	r.kinds = r.allKinds(database.Dialect == dialect.Postgres)
+	r.claimPausedUntil = make([]time.Time, len(r.kinds))
 	return r
 }
 
@@ -164,9 +177,20 @@ func (r *Runner) write(f func() error) error {
 	return f()
 }
 
+// record runs f in one transaction, as a write: an attempt's outcome and
+// its log entry commit together (one commit, not two).
+func (r *Runner) record(ctx context.Context, f func(context.Context, *ent.Client) error) error {
+	return r.write(func() error { return r.svc.InTx(core.AsBackgroundWork(ctx), f) })
+}
+
 // writing wraps a job that only works in the database as a write.
 func (r *Runner) writing(run func(context.Context, int) error) func(context.Context, int) error {
 	return func(ctx context.Context, id int) error { return r.write(func() error { return run(ctx, id) }) }
+}
+
+// writingBatch is writing for a batch kind's run.
+func (r *Runner) writingBatch(run func(context.Context, []int) error) func(context.Context, []int) error {
+	return func(ctx context.Context, ids []int) error { return r.write(func() error { return run(ctx, ids) }) }
 }
 
 // allKinds lists the kinds in the order a pass claims them: schedules and
@@ -259,39 +283,89 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 	// rows behind an earlier one of their order, more rows than free
 	// workers. A finishing job wakes the loop for them, or idleCheck.
 	waiting := make([]bool, len(r.kinds))
+	wait := r.idleCheck
 	for i, k := range r.kinds {
-		if !due[i].IsZero() && !due[i].After(now) {
-			waiting[i] = true
-			r.claimAndStart(ctx, jobCtx, k)
+		if due[i].IsZero() || due[i].After(now) {
+			continue
+		}
+		waiting[i] = true
+		// After a short claim the due rows left are blocked, and each claim
+		// reads past all of them: the next waits a moment (finishing jobs
+		// start the waiting ones meanwhile), or a burst's claims cost O(n²).
+		if pause := r.claimPausedUntil[i].Sub(now); pause > 0 {
+			wait = min(wait, pause)
+			continue
+		}
+		if r.claimAndStart(ctx, jobCtx, k) {
+			r.claimPausedUntil[i] = now.Add(claimPause)
 		}
 	}
-	return r.sleepFor(due, waiting)
+	return min(wait, r.sleepFor(due, waiting))
 }
 
 // claimAndStart claims due jobs of k while it has free workers, and starts
-// them. It does not wait for them: a finishing job wakes the loop.
-func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) {
+// them. It does not wait for them: a finishing job wakes the loop. It
+// reports whether the last claim took fewer rows than it asked for: the
+// due rows left are blocked (their key or conversation is busy).
+func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) (short bool) {
 	for ctx.Err() == nil {
 		free := r.inflight.free(k)
 		if free == 0 {
-			return
+			return false
 		}
-		claimed, err := r.claim(ctx, k, min(free, batchSize), r.inflight.saturated(k))
+		want := min(r.inflight.room(k), batchSize)
+		if k.batch > 1 {
+			want = min(free*k.batch, maxBatchClaim)
+		}
+		claimed, err := r.claim(ctx, k, want, r.inflight.saturated(k))
 		if err != nil {
 			if ctx.Err() == nil {
 				slog.Error("claiming jobs", "table", k.table, "err", err)
 			}
 			return
 		}
+		r.startClaimed(jobCtx, k, claimed)
+		if len(claimed) < want {
+			return true
+		}
+	}
+	return false
+}
+
+// startClaimed starts the jobs claimed of k: one worker each, or for a
+// batch kind one worker per batch.
+func (r *Runner) startClaimed(jobCtx context.Context, k kind, claimed []job) {
+	if k.batch <= 1 {
 		for _, j := range claimed {
 			if r.inflight.add(k, j) {
 				r.start(jobCtx, k, j)
 			}
 		}
-		if len(claimed) < min(free, batchSize) {
-			return
-		}
+		return
 	}
+	for len(claimed) > 0 {
+		n := min(k.batch, len(claimed))
+		r.inflight.addBatch(k, claimed[:n])
+		r.startBatch(jobCtx, k, claimed[:n])
+		claimed = claimed[n:]
+	}
+}
+
+// startBatch runs the jobs js of a batch kind together on one goroutine.
+func (r *Runner) startBatch(ctx context.Context, k kind, js []job) {
+	r.jobs.Add(1)
+	go func() {
+		defer r.jobs.Done()
+		ids := make([]int, len(js))
+		for i, j := range js {
+			ids[i] = j.id
+		}
+		err := k.runBatch(ctx, ids)
+		r.ranJobs(k, len(js), err, ctx.Err() == nil)
+		r.inflight.doneBatch(k, js, ctx.Err() == nil)
+		r.reportAlive()
+		r.Wake()
+	}()
 }
 
 // start runs j on its own goroutine; when it ends, the next job queued
@@ -314,17 +388,31 @@ func (r *Runner) start(ctx context.Context, k kind, j job) {
 
 func (r *Runner) runOne(ctx context.Context, k kind, j job) {
 	err := k.run(ctx, j.id)
-	if err != nil && ctx.Err() == nil {
-		slog.Error("running job", "table", k.table, "id", j.id, "err", err)
+	if err != nil {
+		err = fmt.Errorf("id %d: %w", j.id, err)
+	}
+	r.ranJobs(k, 1, err, ctx.Err() == nil)
+	r.reportAlive()
+}
+
+// ranJobs counts n jobs of k that ran (unless shutdown stopped them) and
+// logs err.
+func (r *Runner) ranJobs(k kind, n int, err error, finished bool) {
+	if !finished {
+		return
+	}
+	if err != nil {
+		slog.Error("running job", "table", k.table, "err", err)
 		r.outcome(k.table, outcomeError)
 	}
-	if ctx.Err() == nil {
+	for range n {
 		r.count(k.table)
-		if err == nil && !k.reportsOutcome {
+	}
+	if err == nil && !k.reportsOutcome {
+		for range n {
 			r.outcome(k.table, outcomeDone)
 		}
 	}
-	r.reportAlive()
 }
 
 // client is the ent client jobs use: they act as the system.

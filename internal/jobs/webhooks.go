@@ -44,11 +44,11 @@ func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 	if ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the delivery due again
 	}
-	return r.write(func() error {
-		if err := r.recordWebhookAttempt(ctx, d, &a); err != nil {
+	return r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+		if err := r.recordWebhookAttempt(ctx, c, d, &a); err != nil {
 			return err
 		}
-		return r.logWebhookAttempt(ctx, d, a)
+		return r.logWebhookAttempt(ctx, c, d, a)
 	})
 }
 
@@ -87,9 +87,10 @@ func (r *Runner) post(ctx context.Context, url, id, secret string, body []byte) 
 
 // recordWebhookAttempt records attempt a's outcome on delivery d (and
 // sets it in a): delivered, due again later, or failed for good.
-func (r *Runner) recordWebhookAttempt(ctx context.Context, d *ent.WebhookDelivery, a *attempt) error {
+func (r *Runner) recordWebhookAttempt(ctx context.Context, c *ent.Client, d *ent.WebhookDelivery, a *attempt) error {
 	sendErr := a.err
-	upd := d.Update().SetAttempts(a.number)
+	// By id, not UpdateOne: nothing needs the row read back.
+	upd := c.WebhookDelivery.Update().Where(webhookdelivery.ID(d.ID)).SetAttempts(a.number)
 	if a.status != 0 {
 		upd.SetResponseStatus(a.status)
 	}

@@ -51,11 +51,7 @@ func (s *Service) FireSchedule(ctx context.Context, id int) error {
 	if err != nil {
 		return err
 	}
-	author := 0
-	if sm.AuthorID != nil {
-		author = *sm.AuthorID
-	}
-	ctx = core.AsAccountSystem(ctx, sm.AccountID, author)
+	ctx = asScheduleAuthor(ctx, sm)
 	if sm.Status != scheduledmessage.StatusPending || sm.ParentID != nil {
 		return s.DB.ScheduledMessage.UpdateOne(sm).ClearNextOccurrenceAt().Exec(ctx)
 	}
@@ -71,7 +67,7 @@ func (s *Service) FireSchedule(ctx context.Context, id int) error {
 	if s.Now().Sub(at) > s.catchUpWindow() {
 		return s.failOccurrence(ctx, sm, at, MissedReason)
 	}
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error { return s.fire(ctx, c, sm, at) })
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error { return s.fire(ctx, c, sm, at, nil) })
 	switch {
 	case err == nil:
 		return nil
@@ -136,12 +132,13 @@ func unchanged(sm *ent.ScheduledMessage) []predicate.ScheduledMessage {
 	}
 }
 
-// fire posts occurrence at of sm, in the transaction of c.
-func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time) error {
-	if err := authorMayPost(ctx, c, sm); err != nil {
+// fire posts occurrence at of sm, in the transaction of c; reads, when
+// not nil, hold what a batch of firings read for all.
+func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time, reads *firingReads) error {
+	if err := authorMayPost(ctx, c, sm, reads); err != nil {
 		return err
 	}
-	cv, err := s.scheduleConversation(ctx, c, sm)
+	cv, err := s.scheduleConversation(ctx, c, sm, reads)
 	if err != nil {
 		return err
 	}
@@ -170,12 +167,16 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 // authorMayPost refuses an occurrence whose author could no longer post it
 // (left the account, or, as an agent, the inbox): the schedule speaks in the
 // author's name, so it fails rather than outlive the author's rights.
-func authorMayPost(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage) error {
+func authorMayPost(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, reads *firingReads) error {
 	if sm.AuthorID == nil {
 		return nil
 	}
-	m, err := c.AccountUser.Query().Where(accountuser.UserID(*sm.AuthorID), accountuser.AccountID(sm.AccountID)).Only(ctx)
-	if ent.IsNotFound(err) {
+	m, known := reads.membership(sm.AccountID, *sm.AuthorID)
+	var err error
+	if !known {
+		m, err = c.AccountUser.Query().Where(accountuser.UserID(*sm.AuthorID), accountuser.AccountID(sm.AccountID)).Only(ctx)
+	}
+	if m == nil && (err == nil || ent.IsNotFound(err)) {
 		return apperr.Forbidden("The author of this scheduled message is no longer a member of the account")
 	}
 	if err != nil {
@@ -193,8 +194,11 @@ func authorMayPost(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage)
 // scheduleConversation is the conversation a schedule posts in: its own, or
 // the contact's conversation in the inbox (new unless the inbox locks the
 // contact to its open one).
-func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage) (*ent.Conversation, error) {
+func (s *Service) scheduleConversation(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, reads *firingReads) (*ent.Conversation, error) {
 	if sm.ConversationID != nil {
+		if cv := reads.conversation(*sm.ConversationID); cv != nil {
+			return cv, nil
+		}
 		return c.Conversation.Query().Where(conversation.ID(*sm.ConversationID)).WithInbox().Only(ctx)
 	}
 	ci, err := s.conv.ContactInboxFor(ctx, c, sm.ContactID, sm.InboxID)

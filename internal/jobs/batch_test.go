@@ -1,0 +1,74 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// TestABurstFiresManySchedulesToATransaction: fired one by one, each
+// schedule takes its own transaction and reads; fired as a batch (as the
+// runner claims a burst), the ordinary ones share one transaction and the
+// reads of their conversations and authors, and each still posts its one
+// message.
+func TestABurstFiresManySchedulesToATransaction(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		database, n, begins := countedDBWithTx(t, e.New(t))
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		w := seedConversations(t, ctx, c, 4)
+		author := c.User.Create().SetName("Ada").SetEmail("ada@example.com").SaveX(ctx)
+		c.AccountUser.Create().SetAccountID(w.account).SetUserID(author.ID).SetRole("administrator").SaveX(ctx)
+		contact := c.Contact.Query().FirstX(ctx)
+		seed := func(count int) []int {
+			at := time.Now().UTC().Add(-time.Second)
+			var ids []int
+			for i := range count {
+				ids = append(ids, c.ScheduledMessage.Create().SetAccountID(w.account).SetInboxID(w.inbox).SetContactID(contact.ID).
+					SetConversationID(w.convs[i%len(w.convs)]).SetAuthorID(author.ID).SetContent(fmt.Sprint("burst ", i)).
+					SetScheduledAt(at).SaveX(ctx).ID)
+			}
+			return ids
+		}
+		svc := ops.New(c)
+		const count = 20
+		cost := func(fire func(ids []int) error) (statements, transactions int64) {
+			ids := seed(count)
+			s0, b0 := n.Load(), begins.Load()
+			if err := fire(ids); err != nil {
+				t.Fatal(err)
+			}
+			if fired := c.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...), scheduledmessage.MessageIDNotNil()).CountX(ctx); fired != count {
+				t.Fatalf("%d of %d schedules fired", fired, count)
+			}
+			return n.Load() - s0, begins.Load() - b0
+		}
+		aloneStmts, aloneTx := cost(func(ids []int) error {
+			for _, id := range ids {
+				if err := svc.FireSchedule(context.Background(), id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		batchStmts, batchTx := cost(func(ids []int) error { return svc.FireSchedules(context.Background(), ids) })
+		t.Logf("%s: %d schedules alone: %d statements in %d transactions; as a batch: %d in %d",
+			e.Name, count, aloneStmts, aloneTx, batchStmts, batchTx)
+		if aloneTx != count || batchTx != 1 {
+			t.Errorf("transactions: %d alone and %d as a batch, want %d and 1", aloneTx, batchTx, count)
+		}
+		// Per schedule a batch saves at least its transaction's begin and
+		// commit, the schedule's own read and the conversation's two.
+		if saved := (aloneStmts - batchStmts) / count; saved < 4 {
+			t.Errorf("a batch saves %d statements a schedule, want at least 4", saved)
+		}
+	})
+}

@@ -1,0 +1,63 @@
+package jobs
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestWaitingJobsRunWhenAWorkerFrees: claimed jobs beyond the free workers
+// or their key's share wait; a finishing worker takes the next of its own
+// key first (its order), else the oldest whose key has room; a key with a
+// full queue is skipped by claims.
+func TestWaitingJobsRunWhenAWorkerFrees(t *testing.T) {
+	k := kind{table: "messages", perKey: 2, workers: 3}
+	f := newInflight()
+	j := func(id, key int) job { return job{id: id, key: key} }
+	for _, tc := range []struct {
+		job      job
+		startNow bool
+	}{
+		{j(1, 10), true}, {j(2, 10), true}, {j(3, 10), false}, // key 10 runs its two
+		{j(4, 20), true},  // the third worker
+		{j(5, 30), false}, // no worker free
+		{j(6, 10), false},
+	} {
+		if got := f.add(k, tc.job); got != tc.startNow {
+			t.Errorf("job %d starts at once: %v, want %v", tc.job.id, got, tc.startNow)
+		}
+	}
+	if got := f.free(k); got != 0 {
+		t.Errorf("%d workers free, want 0", got)
+	}
+	// Job 1 ends: its key's next (3) runs on the same worker.
+	if next, ok := f.done(k, j(1, 10), true); !ok || next.id != 3 {
+		t.Fatalf("after job 1 the worker took %v (%v), want job 3", next, ok)
+	}
+	// Job 4 (key 20, none waiting) ends: key 10 runs its two, so the oldest
+	// waiting job of a key with room is 5.
+	if next, ok := f.done(k, j(4, 20), true); !ok || next.id != 5 {
+		t.Fatalf("after job 4 the worker took %v (%v), want job 5", next, ok)
+	}
+	// Job 5 ends: key 10 is still full, nothing else waits.
+	if next, ok := f.done(k, j(5, 30), true); ok {
+		t.Fatalf("after job 5 the worker took %v, want none", next)
+	}
+	if next, ok := f.done(k, j(2, 10), true); !ok || next.id != 6 {
+		t.Fatalf("after job 2 the worker took %v (%v), want job 6", next, ok)
+	}
+	if got := f.count(k); got != 2 {
+		t.Errorf("%d claims held, want 2 (jobs 3 and 6)", got)
+	}
+
+	// A key whose queue is full is left out of claims.
+	full := newInflight()
+	for id := range k.perKey + queuePerKey {
+		full.add(k, j(id+1, 7))
+	}
+	if got := full.saturated(k); !slices.Equal(got, []int{7}) {
+		t.Errorf("saturated keys %v, want [7]", got)
+	}
+	if got := full.room(k); got != 1+queueLimit-queuePerKey {
+		t.Errorf("a claim may take %d, want %d", got, 1+queueLimit-queuePerKey)
+	}
+}

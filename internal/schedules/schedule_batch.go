@@ -1,0 +1,152 @@
+package schedules
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// FireSchedules fires the claimed schedules ids. The ordinary firings (a
+// pending schedule's due occurrence, within the catch-up window) share one
+// transaction and its reads, which in a burst saves a commit and a handful
+// of statements per schedule. Should any of them fail, that transaction
+// rolls back and each is fired on its own by FireSchedule, which knows
+// every other case (edited meanwhile, refused, missed, not yet due, a series
+// at its end): a batch changes how many commits a burst takes, never what a
+// firing does.
+func (s *Service) FireSchedules(ctx context.Context, ids []int) error {
+	if len(ids) == 1 {
+		return s.FireSchedule(ctx, ids[0])
+	}
+	sms, err := s.DB.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...)).
+		WithAttachments().Order(ent.Asc(scheduledmessage.FieldID)).All(core.AsBackgroundWork(ctx))
+	if err != nil {
+		return err
+	}
+	var due []dueFiring
+	for _, sm := range sms {
+		if at, ok := s.ordinaryFiring(sm); ok {
+			due = append(due, dueFiring{sm, at})
+		}
+	}
+	fired := map[int]bool{}
+	if len(due) > 1 && s.fireTogether(ctx, due) == nil {
+		for _, d := range due {
+			fired[d.sm.ID] = true
+		}
+	}
+	var errs []error
+	for _, id := range ids {
+		if !fired[id] {
+			errs = append(errs, s.FireSchedule(ctx, id))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// dueFiring is a schedule and the occurrence it fires now.
+type dueFiring struct {
+	sm *ent.ScheduledMessage
+	at time.Time
+}
+
+// ordinaryFiring returns the occurrence sm fires now when it is the
+// ordinary case: a pending schedule (not an occurrence row) whose next
+// occurrence is due and not missed.
+func (s *Service) ordinaryFiring(sm *ent.ScheduledMessage) (time.Time, bool) {
+	if sm.Status != scheduledmessage.StatusPending || sm.ParentID != nil {
+		return time.Time{}, false
+	}
+	at, ok := ruleOf(sm).Occurrence(sm.ScheduledAt, sm.OccurrencesCount)
+	now := s.Now()
+	if !ok || at.After(now) || now.Sub(at) > s.catchUpWindow() {
+		return time.Time{}, false
+	}
+	return at, true
+}
+
+// fireTogether fires every firing of due in one transaction, with the
+// conversations and the authors' memberships read once for all.
+func (s *Service) fireTogether(ctx context.Context, due []dueFiring) error {
+	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+		reads, err := readForFirings(ctx, c, due)
+		if err != nil {
+			return err
+		}
+		for _, d := range due {
+			if err := s.fire(asScheduleAuthor(ctx, d.sm), c, d.sm, d.at, reads); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// asScheduleAuthor is ctx acting in sm's account for its author (as the
+// account's system when it has none).
+func asScheduleAuthor(ctx context.Context, sm *ent.ScheduledMessage) context.Context {
+	author := 0
+	if sm.AuthorID != nil {
+		author = *sm.AuthorID
+	}
+	return core.AsAccountSystem(ctx, sm.AccountID, author)
+}
+
+// firingReads are what a batch of firings reads once: the conversations
+// the schedules name, with their inboxes, and the authors' memberships.
+type firingReads struct {
+	conversations map[int]*ent.Conversation
+	members       map[[2]int]*ent.AccountUser // (account, user) → membership
+}
+
+func readForFirings(ctx context.Context, c *ent.Client, due []dueFiring) (*firingReads, error) {
+	var convIDs, authorIDs []int
+	for _, d := range due {
+		if d.sm.ConversationID != nil {
+			convIDs = append(convIDs, *d.sm.ConversationID)
+		}
+		if d.sm.AuthorID != nil {
+			authorIDs = append(authorIDs, *d.sm.AuthorID)
+		}
+	}
+	reads := &firingReads{conversations: map[int]*ent.Conversation{}, members: map[[2]int]*ent.AccountUser{}}
+	convs, err := c.Conversation.Query().Where(conversation.IDIn(core.UniqueInts(convIDs)...)).WithInbox().All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, cv := range convs {
+		reads.conversations[cv.ID] = cv
+	}
+	members, err := c.AccountUser.Query().Where(accountuser.UserIDIn(core.UniqueInts(authorIDs)...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range members {
+		reads.members[[2]int{m.AccountID, m.UserID}] = m
+	}
+	return reads, nil
+}
+
+// conversation is the conversation id with its inbox, as read for the
+// batch, or nil.
+func (r *firingReads) conversation(id int) *ent.Conversation {
+	if r == nil {
+		return nil
+	}
+	return r.conversations[id]
+}
+
+// membership is the author's membership of the account as read for the
+// batch; known says whether the batch read it at all.
+func (r *firingReads) membership(accountID, userID int) (m *ent.AccountUser, known bool) {
+	if r == nil {
+		return nil, false
+	}
+	return r.members[[2]int{accountID, userID}], true
+}
