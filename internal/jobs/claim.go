@@ -132,7 +132,7 @@ func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool
 // drain ends the runner: running jobs get the grace time, then the rest are
 // cancelled and their claims released, so another runner takes them now
 // rather than when the lease would have run out.
-func (r *Runner) drain(cancelJobs context.CancelFunc) {
+func (r *Runner) drain(cancelJobs context.CancelFunc, stopCommits chan struct{}) {
 	finished := make(chan struct{})
 	go func() { r.jobs.Wait(); close(finished) }()
 	t := time.NewTimer(r.grace)
@@ -143,6 +143,7 @@ func (r *Runner) drain(cancelJobs context.CancelFunc) {
 	t.Stop()
 	cancelJobs()
 	<-finished
+	close(stopCommits)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	now := r.now()

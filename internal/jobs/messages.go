@@ -18,8 +18,8 @@ type Channels interface {
 // its own inbox), and one conversation's messages go out in the order they
 // were written, across instances and retries.
 func messageKind(r *Runner) kind {
-	return kind{table: "messages", dueColumn: "next_delivery_at", keyExpr: "inbox_id", perKey: 4,
-		orderColumn: "conversation_id", run: r.deliverMessage, reportsOutcome: true, postgresWorkers: 16, sqliteWorkers: 8}
+	return kind{table: "messages", dueColumn: "next_delivery_at", keyExpr: "inbox_id", perKey: 8,
+		orderColumn: "conversation_id", run: r.deliverMessage, reportsOutcome: true, postgresWorkers: 32, sqliteWorkers: 16}
 }
 
 // deliverMessage makes one attempt at sending a message and records it.
@@ -35,12 +35,17 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if sendErr != nil && ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the message due again
 	}
-	return r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+	err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
 		if err := r.recordMessageAttempt(ctx, job, sourceID, &a); err != nil {
 			return err
 		}
 		return r.logMessageAttempt(ctx, c, job.Message, a)
 	})
+	if err == nil {
+		// Counted once committed: a group that rolls back runs its records again.
+		r.outcome("messages", a.outcome)
+	}
+	return err
 }
 
 // recordMessageAttempt records attempt a's outcome (and sets it in a):
@@ -50,17 +55,14 @@ func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, so
 	id := job.Message.ID
 	if a.err == nil {
 		a.outcome = outcomeDone
-		r.outcome("messages", outcomeDone)
 		return r.svc.MarkDelivered(ctx, id, sourceID)
 	}
 	wait, retry := r.retries.Messages.next(a.number)
 	if delivery.IsPermanent(a.err) || !retry {
 		a.outcome = outcomeFailed
-		r.outcome("messages", outcomeFailed)
 		return r.svc.MarkFailed(ctx, id, a.err.Error())
 	}
 	a.outcome = outcomeRetrying
-	r.outcome("messages", outcomeRetrying)
 	_, err := r.svc.RetryDelivery(ctx, id, wait, a.err.Error())
 	return err
 }

@@ -23,7 +23,6 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -80,7 +79,9 @@ type Runner struct {
 	idleCheck time.Duration
 	now       func() time.Time
 	wake      chan struct{}
-	wg        sync.WaitGroup
+	// commits takes the jobs' records to the committer (commits.go).
+	commits chan commitRequest
+	wg      sync.WaitGroup
 	// jobs counts the running job goroutines (drain waits for them).
 	jobs sync.WaitGroup
 	// writes, on SQLite, lets one of the runner's writes run at a time:
@@ -157,6 +158,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		channels:         channels,
 		now:              func() time.Time { return time.Now().UTC() },
 		wake:             make(chan struct{}, 1),
+		commits:          make(chan commitRequest),
 		inflight:         newInflight(),
 	}
 	r.metrics = newMetrics(r)
@@ -175,12 +177,6 @@ func (r *Runner) write(f func() error) error {
 		defer r.writes.Unlock()
 	}
 	return f()
-}
-
-// record runs f in one transaction, as a write: an attempt's outcome and
-// its log entry commit together (one commit, not two).
-func (r *Runner) record(ctx context.Context, f func(context.Context, *ent.Client) error) error {
-	return r.write(func() error { return r.svc.InTx(core.AsBackgroundWork(ctx), f) })
 }
 
 // writing wraps a job that only works in the database as a write.
@@ -231,17 +227,21 @@ func (r *Runner) Start(ctx context.Context) {
 	// Jobs run under their own context: at shutdown they get the grace
 	// time first.
 	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
-	stopRenewing := make(chan struct{})
-	r.wg.Add(2)
+	stopRenewing, stopCommits := make(chan struct{}), make(chan struct{})
+	r.wg.Add(3)
 	go func() {
 		defer r.wg.Done()
 		r.renewLeases(stopRenewing)
 	}()
 	go func() {
 		defer r.wg.Done()
+		r.commitLoop(stopCommits)
+	}()
+	go func() {
+		defer r.wg.Done()
 		defer close(stopRenewing)
 		r.loop(ctx, jobCtx)
-		r.drain(cancelJobs)
+		r.drain(cancelJobs, stopCommits)
 	}()
 }
 

@@ -21,8 +21,8 @@ func webhookKind(r *Runner) kind {
 	// order (each carries its event's time); deliveries to the kanban URL
 	// have no subscription and count against their account.
 	return kind{
-		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: 4,
-		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true, postgresWorkers: 16, sqliteWorkers: 8,
+		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: 8,
+		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true, postgresWorkers: 32, sqliteWorkers: 16,
 	}
 }
 
@@ -44,12 +44,20 @@ func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 	if ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the delivery due again
 	}
-	return r.record(ctx, func(ctx context.Context, c *ent.Client) error {
-		if err := r.recordWebhookAttempt(ctx, c, d, &a); err != nil {
+	var recorded attempt
+	err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+		// From the attempt as it was each time: a group that rolls back
+		// runs its records again.
+		recorded = a
+		if err := r.recordWebhookAttempt(ctx, c, d, &recorded); err != nil {
 			return err
 		}
-		return r.logWebhookAttempt(ctx, c, d, a)
+		return r.logWebhookAttempt(ctx, c, d, recorded)
 	})
+	if err == nil {
+		r.outcome("webhook_deliveries", recorded.outcome)
+	}
+	return err
 }
 
 // webhookSecret is the key a delivery is signed with: its subscription's,
@@ -97,7 +105,6 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, c *ent.Client, d *ent
 	switch {
 	case a.err == nil && a.status >= 200 && a.status < 300:
 		a.outcome = outcomeDone
-		r.outcome("webhook_deliveries", outcomeDone)
 		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
 			ClearNextAttemptAt().SetLastError("").Exec(ctx)
 	case a.err == nil:
@@ -108,10 +115,8 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, c *ent.Client, d *ent
 	// another attempt: it fails at once, with the reason in last_error.
 	if wait, ok := r.retries.Webhooks.next(a.number); ok && outbound.Retryable(a.status, sendErr) {
 		a.outcome = outcomeRetrying
-		r.outcome("webhook_deliveries", outcomeRetrying)
 		return upd.SetNextAttemptAt(r.now().Add(wait)).Exec(ctx)
 	}
 	a.outcome = outcomeFailed
-	r.outcome("webhook_deliveries", outcomeFailed)
 	return upd.SetStatus(webhookdelivery.StatusFailed).ClearNextAttemptAt().Exec(ctx)
 }
