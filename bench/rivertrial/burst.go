@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/riverqueue/river"
 )
 
 // burst inserts o.n jobs at once and waits until all are delivered and
@@ -60,11 +63,13 @@ func intervals(co clientOpts) string {
 	return strings.Join(parts, ", ")
 }
 
-// scheduled inserts o.schedCount jobs due one every o.schedEvery, starting
-// 3 s after the insert, for each fetch interval in o.schedPolls, and reports
-// how late each started (worker entered) and finished (completion
-// committed) against its ScheduledAt.
-func (s *setup) scheduled(ctx context.Context) error {
+// scheduled runs o.schedCount jobs due one every o.schedEvery, for each
+// fetch interval in o.schedPolls, and reports how late each started (worker
+// entered) and finished (completion committed) against its ScheduledAt. With
+// lead 0 all are inserted at once, the first due 3 s later; otherwise each is
+// inserted on its own, lead before it is due (as a retry or a message
+// scheduled shortly ahead would be), which leaves it to River's JobScheduler.
+func (s *setup) scheduled(ctx context.Context, lead time.Duration) error {
 	for _, p := range split(s.o.schedPolls) {
 		co := clientOpts{maxWorkers: s.o.workers}
 		if p != "default" {
@@ -75,14 +80,14 @@ func (s *setup) scheduled(ctx context.Context) error {
 			co.poll = d
 			co.cooldown = min(d, 100*time.Millisecond)
 		}
-		if err := s.scheduledOnce(ctx, co); err != nil {
+		if err := s.scheduledOnce(ctx, co, lead); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *setup) scheduledOnce(ctx context.Context, co clientOpts) error {
+func (s *setup) scheduledOnce(ctx context.Context, co clientOpts, lead time.Duration) error {
 	if err := s.reset(ctx, nil); err != nil {
 		return err
 	}
@@ -96,7 +101,7 @@ func (s *setup) scheduledOnce(ctx context.Context, co clientOpts) error {
 	cpu := startCPU(s.eng)
 	base := time.Now().Add(3 * time.Second)
 	due := func(i int) time.Time { return base.Add(time.Duration(i) * s.o.schedEvery) }
-	if _, _, err := s.insert(ctx, c, spread(n, n), due, nil); err != nil {
+	if err := s.insertScheduled(ctx, c, spread(n, n), due, lead); err != nil {
 		return err
 	}
 	if err := rec.wait(time.Duration(n)*s.o.schedEvery + time.Minute); err != nil {
@@ -105,10 +110,34 @@ func (s *setup) scheduledOnce(ctx context.Context, co clientOpts) error {
 	all := func(int) bool { return true }
 	startLate := rec.collect(all, func(id int, _, st, _ time.Time) time.Duration { return st.Sub(due(id)) })
 	doneLate := rec.collect(all, func(id int, _, _, fin time.Time) time.Duration { return fin.Sub(due(id)) })
-	fmt.Printf("  %s: %d jobs due one every %s; %s; JobScheduler interval 5s (not configurable)\n",
-		s.eng.name, n, s.o.schedEvery, intervals(co))
+	how := "all inserted at once, the first due 3s later"
+	if lead > 0 {
+		how = fmt.Sprintf("each inserted on its own %s before it is due", lead)
+	}
+	fmt.Printf("  %s: %d jobs due one every %s, %s; %s; JobScheduler interval 5s (not configurable)\n",
+		s.eng.name, n, s.o.schedEvery, how, intervals(co))
 	fmt.Printf("  lateness, worker start:  %s\n", summarize(startLate))
 	fmt.Printf("  lateness, completed:     %s\n", summarize(doneLate))
 	fmt.Printf("  %s; load average after %s\n", cpu, loadavg())
 	return s.checkOutcome(ctx, rec)
+}
+
+func (s *setup) insertScheduled(ctx context.Context, c *river.Client[*sql.Tx], args []deliverArgs,
+	due func(int) time.Time, lead time.Duration) error {
+	if lead == 0 {
+		_, _, err := s.insert(ctx, c, args, due, nil)
+		return err
+	}
+	for i := range args {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Until(due(i).Add(-lead))): // this job's insert time
+		}
+		at := func(int) time.Time { return due(i) }
+		if _, _, err := s.insert(ctx, c, args[i:i+1], at, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }

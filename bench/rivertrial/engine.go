@@ -105,8 +105,11 @@ func openPostgres(pgURL string, fsync bool) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(32) // the main module's pool size on PostgreSQL
-	db.SetMaxIdleConns(16)
+	// The main module's pool size on PostgreSQL. All of it may idle, unlike
+	// the main module's 16, so backends live through a run and their CPU
+	// time, read from /proc, is not lost when one exits.
+	db.SetMaxOpenConns(32)
+	db.SetMaxIdleConns(32)
 	driver := riverdatabasesql.New(db)
 	e := &engine{
 		name:      "postgres",

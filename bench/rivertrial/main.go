@@ -26,6 +26,7 @@ type options struct {
 	schedCount int
 	schedEvery time.Duration
 	schedPolls string
+	schedLead  time.Duration
 
 	hangJobs, perConv int
 
@@ -36,7 +37,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.engines, "engine", "sqlite,postgres", "engines to run on, comma-separated")
-	flag.StringVar(&o.scenarios, "scenario", "burst,scheduled,isolation,writer", "scenarios to run, comma-separated")
+	flag.StringVar(&o.scenarios, "scenario", "burst,scheduled,scheduled-trickle,isolation,writer", "scenarios to run, comma-separated")
 	flag.StringVar(&o.pgURL, "pg-url", "", "PostgreSQL URL of an empty database; empty starts a throwaway cluster with initdb/pg_ctl")
 	flag.BoolVar(&o.fsync, "fsync", false, "throwaway cluster with fsync on (default off, as the test suite's cluster)")
 	flag.IntVar(&o.n, "n", 10000, "burst: jobs inserted in one transaction")
@@ -48,6 +49,7 @@ func main() {
 	flag.IntVar(&o.schedCount, "sched-count", 200, "scheduled: jobs")
 	flag.DurationVar(&o.schedEvery, "sched-every", 100*time.Millisecond, "scheduled: time between two jobs' ScheduledAt")
 	flag.StringVar(&o.schedPolls, "sched-polls", "default,50ms,1ms", "scheduled: FetchPollInterval values to try (FetchCooldown follows when shorter than its default)")
+	flag.DurationVar(&o.schedLead, "sched-lead", 500*time.Millisecond, "scheduled-trickle: how long before its due time each job is inserted")
 	flag.IntVar(&o.hangJobs, "hang-jobs", 200, "isolation: jobs of the conversation whose receiver hangs")
 	flag.IntVar(&o.perConv, "per-conv", 20, "isolation: jobs of every other conversation")
 	flag.DurationVar(&o.writeEvery, "write-every", 50*time.Millisecond, "writer: one app write this often")
@@ -81,7 +83,9 @@ func runEngine(ctx context.Context, name string, o options, rcv *receiver) error
 		case "burst":
 			err = s.burst(ctx, clientOpts{maxWorkers: o.workers, poll: o.poll, cooldown: o.cooldown}, nil)
 		case "scheduled":
-			err = s.scheduled(ctx)
+			err = s.scheduled(ctx, 0)
+		case "scheduled-trickle":
+			err = s.scheduled(ctx, o.schedLead)
 		case "isolation":
 			err = s.isolation(ctx)
 		case "writer":
