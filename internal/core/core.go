@@ -41,6 +41,8 @@ type Core struct {
 	// pending holds, per open transaction, the live events to publish
 	// when it commits.
 	pending sync.Map
+	// memos holds, per open transaction, what TxMemo loaded.
+	memos sync.Map
 }
 
 // New returns a Core over client with the wall clock in UTC.

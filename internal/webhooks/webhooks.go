@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/ent"
@@ -134,9 +132,7 @@ func checkWebhook(in WebhookInput, create bool) error {
 // runs as the system, which the filter lets see every account.
 func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event events.Kind, payload func() (map[string]any, error)) error {
 	ctx = core.AsOutbox(ctx, accountID)
-	subs, err := c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID), func(sel *sql.Selector) {
-		sel.Where(sqljson.ValueContains(sel.C(webhooksubscription.FieldSubscriptions), string(event)))
-	}).All(ctx)
+	subs, err := s.subscribed(ctx, c, accountID, event)
 	if err != nil || len(subs) == 0 {
 		return err
 	}
@@ -150,6 +146,28 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event 
 			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(raw).
 			SetNextAttemptAt(now)
 	}).Exec(ctx)
+}
+
+// accountSubscriptions is the TxMemo key of an account's subscriptions.
+type accountSubscriptions int
+
+// subscribed returns the account's subscriptions to event. They are read
+// once per transaction: a burst's batch emits many events in one.
+func (s *Service) subscribed(ctx context.Context, c *ent.Client, accountID int, event events.Kind) ([]*ent.WebhookSubscription, error) {
+	v, err := s.TxMemo(ctx, accountSubscriptions(accountID), func() (any, error) {
+		return c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID)).
+			Order(ent.Asc(webhooksubscription.FieldID)).All(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*ent.WebhookSubscription
+	for _, sub := range v.([]*ent.WebhookSubscription) {
+		if core.ContainsString(sub.Subscriptions, string(event)) {
+			out = append(out, sub)
+		}
+	}
+	return out, nil
 }
 
 // WebhookBody is a webhook's JSON body: the event's name and occurred_at,
