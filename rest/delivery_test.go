@@ -41,6 +41,7 @@ type receiver struct {
 type received struct {
 	Header http.Header
 	Body   []byte
+	Status int // what the receiver answered
 }
 
 func newReceiver(t *testing.T, status int) *receiver {
@@ -48,7 +49,7 @@ func newReceiver(t *testing.T, status int) *receiver {
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
-		r.got = append(r.got, received{Header: req.Header.Clone(), Body: body})
+		r.got = append(r.got, received{Header: req.Header.Clone(), Body: body, Status: r.status})
 		st, n := r.status, len(r.got)
 		r.mu.Unlock()
 		w.WriteHeader(st)
