@@ -12,6 +12,16 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
+// Node is the resolver for the node field.
+func (r *queryResolver) Node(ctx context.Context, id int) (ent.Noder, error) {
+	return r.node(ctx, rawIDArgs(ctx, "id")[0])
+}
+
+// Nodes is the resolver for the nodes field.
+func (r *queryResolver) Nodes(ctx context.Context, ids []int) ([]ent.Noder, error) {
+	return r.nodes(ctx, rawIDArgs(ctx, "ids"))
+}
+
 // AgentsConnection is the resolver for the agentsConnection field.
 func (r *queryResolver) AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
 	first, err := checkPage(first, last)

@@ -40,7 +40,7 @@ func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hu
 // NewHandlerWithLimits is NewHandler with other limits (tests use small
 // ones).
 func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string, limits Limits) *Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc, hub)}))
+	srv := handler.New(NewExecutableSchema(newConfig(NewResolver(client, svc, hub))))
 	srv.AddTransport(&wsTransport{
 		limits: limits,
 		upgrader: websocket.Upgrader{

@@ -151,8 +151,9 @@ func TestGraphQLInboxVisibilityOnEdges(t *testing.T) {
 			drain := func(want string) {
 				for {
 					m := live.next()
-					kind, id := mustGet(t, m.Payload, "data.scheduledMessageUpdated.kind"), mustGet(t, m.Payload, "data.scheduledMessageUpdated.id")
-					if kind == "deleted" || kind == "updated" && id == sched {
+					kind := mustGet(t, m.Payload, "data.scheduledMessageUpdated.kind")
+					id := fmt.Sprint(atoi(t, mustGet(t, m.Payload, "data.scheduledMessageUpdated.id")))
+					if kind == "deleted" || kind == "updated" && id == fmt.Sprint(sched) {
 						t.Fatalf("an agent outside the inbox received %v of schedule %v", kind, id)
 					}
 					if id == want {

@@ -83,7 +83,7 @@ func TestGraphQLKanban(t *testing.T) {
 				query: `query($id: ID!) { kanbanItem(id: $id) { priority } }`, vars: H{"id": cardID}, want: H{"kanbanItem.priority": "high"}},
 			{name: "an administrator deletes a card",
 				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": lazy(func() any { return id(second) })},
-				want: H{"deleteKanbanItem": lazy(func() any { return id(second) })}},
+				want: H{"deleteKanbanItem": lazy(func() any { return gid("KanbanItem", second) })}},
 		})
 	})
 }
@@ -116,7 +116,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 		if kind := mustGet(t, m.Payload, "data.kanbanBoardChanged.kind"); kind != "moved" {
 			t.Errorf("first event %v, want the move of this funnel's card (not the other funnel's create)", kind)
 		}
-		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.itemID"); got != id(card) {
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.itemID"); got != gid("KanbanItem", card) {
 			t.Errorf("event for card %v, want %d", got, card)
 		}
 		if slug := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.stage.slug"); slug != "won" {
@@ -125,7 +125,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 
 		a.mustREST("POST", fmt.Sprintf("%s/kanban_items/%d/move", base, card), a.Admin, H{"funnel_id": other, "funnel_stage": "new"}, http.StatusOK)
 		m = read(t, conn)
-		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.funnelID"); got != id(other) {
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.funnelID"); got != gid("Funnel", other) {
 			t.Errorf("the board the card left got %v, want the move with the card's new funnel %d", m.Payload, other)
 		}
 	})
@@ -161,7 +161,7 @@ func TestGraphQLConnections(t *testing.T) {
 				want:  H{"labelsConnection.edges.*.node.title": []any{"billing", "vip"}}},
 			{name: "an agent's conversations connection holds its inboxes' only", token: agent,
 				query: `{ conversationsConnection(first: 10) { totalCount edges { node { inboxID } } } }`,
-				want:  H{"conversationsConnection.totalCount": 1, "conversationsConnection.edges.*.node.inboxID": []any{id(sales)}}},
+				want:  H{"conversationsConnection.totalCount": 1, "conversationsConnection.edges.*.node.inboxID": []any{gid("Inbox", sales)}}},
 			{name: "another account sees none of them", token: adminB,
 				query: `{ labelsConnection(first: 10) { totalCount } inboxesConnection(first: 10) { totalCount } }`,
 				want:  H{"labelsConnection.totalCount": 0, "inboxesConnection.totalCount": 0}},

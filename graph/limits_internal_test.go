@@ -68,7 +68,7 @@ func FuzzGraphQLLimits(f *testing.F) {
 	f.Add(`{ inboxes { id members { user { name } } } }`, `{}`)
 	f.Add(`query($n: Int) { contacts(first: $n) { edges { node { id } } } }`, `{"n": 101}`)
 	f.Add(`{ a: inbox(id: 1) { ...F } } fragment F on Inbox { members { inbox { ...F } } }`, `{}`)
-	schema := NewExecutableSchema(Config{}).Schema()
+	schema := NewExecutableSchema(newConfig(nil)).Schema()
 	f.Fuzz(func(t *testing.T, query, variables string) {
 		l := DefaultLimits
 		if err := l.CheckText(query); err != nil {

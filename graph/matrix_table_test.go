@@ -93,12 +93,19 @@ func gmQueries() map[string]gmEntry {
 		"query.conversation":       {want: gmInboxObj(), field: gmf("conversation(displayID: %d) { "+inboxContent+" }", wConv)},
 		"query.scheduledMessages":  {want: gmMember(), field: gmFixed("scheduledMessages(status: \"all\") { nodes { content attachments { fileName } } }")},
 		"query.scheduledMessage":   {want: gmInboxObj(), field: gmf("scheduledMessage(id: %d) { content }", wSchedule)},
-		"query.funnels":            {want: gmMember(), field: gmFixed("funnels { id }")},
-		"query.funnel":             {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
-		"query.kanbanItems":        {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContentInPages + " } } }")},
-		"query.kanbanItem":         {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
-		"query.kanbanConfig":       {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
-		"query.kanbanAutomations":  {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+		// node/nodes by global id: the same privacy rules as the typed fields.
+		"query.node": {want: gmInboxObj(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`node(id: %q) { id ... on Conversation { `+inboxContent+` } }`, gid("Conversation", c.w.Conv))
+		}},
+		"query.nodes": {want: gmInboxObj(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`nodes(ids: [%q]) { id ... on ScheduledMessage { content } }`, gid("ScheduledMessage", c.w.Schedule))
+		}},
+		"query.funnels":           {want: gmMember(), field: gmFixed("funnels { id }")},
+		"query.funnel":            {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
+		"query.kanbanItems":       {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContentInPages + " } } }")},
+		"query.kanbanItem":        {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
+		"query.kanbanConfig":      {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
+		"query.kanbanAutomations": {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 
 		// Edges into inbox 1 from objects the agent outside it may read:
 		// the answer must hold none of inbox 1's content.

@@ -64,7 +64,7 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 			{name: "update after cancel is BAD_USER_INPUT naming status", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "again"}) { id } }`,
 				vars: H{"id": schedID}, code: "BAD_USER_INPUT", attrs: []string{"status"}},
 			{name: "delete", query: `mutation($id: ID!) { deleteScheduledMessage(id: $id) }`,
-				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": schedID}},
+				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": lazy(func() any { return gid("ScheduledMessage", sched) })}},
 			{name: "it is gone", query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 		})
 	})
@@ -82,7 +82,8 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
 		r := a.mustREST("POST", base+"/scheduled_messages", a.Admin, H{"inbox_id": ib, "contact_id": ct, "content": "soon",
 			"scheduled_at": time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)}, http.StatusOK)
-		want := id(int(mustGet(t, r, "id").(float64)))
+		dbID := int(mustGet(t, r, "id").(float64))
+		want := gid("ScheduledMessage", dbID)
 		seen := []string{}
 		for len(seen) == 0 || seen[len(seen)-1] != "sent" {
 			m := read(t, conn)
@@ -98,7 +99,7 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 			t.Errorf("first update %s, want the creation (pending); saw %v", seen[0], seen)
 		}
 
-		a.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%s", base, want), a.Admin, nil, http.StatusNoContent)
+		a.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%d", base, dbID), a.Admin, nil, http.StatusNoContent)
 		m := read(t, conn)
 		if kind := mustGet(t, m.Payload, "data.scheduledMessageUpdated.kind"); kind != "deleted" {
 			t.Errorf("after a delete the subscription sent %v, want deleted", m.Payload)
