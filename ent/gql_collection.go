@@ -140,24 +140,30 @@ func newAgentPaginateArgs(rv map[string]any) *agentPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &AgentOrder{Field: &AgentOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*AgentOrder:
+			args.opts = append(args.opts, WithAgentOrder(v))
+		case []any:
+			var orders []*AgentOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &AgentOrder{Field: &AgentOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithAgentOrder(order))
-			}
-		case *AgentOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithAgentOrder(v))
-			}
+			args.opts = append(args.opts, WithAgentOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*AgentWhereInput); ok {
@@ -1251,24 +1257,30 @@ func newConversationPaginateArgs(rv map[string]any) *conversationPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &ConversationOrder{Field: &ConversationOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*ConversationOrder:
+			args.opts = append(args.opts, WithConversationOrder(v))
+		case []any:
+			var orders []*ConversationOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &ConversationOrder{Field: &ConversationOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithConversationOrder(order))
-			}
-		case *ConversationOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithConversationOrder(v))
-			}
+			args.opts = append(args.opts, WithConversationOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*ConversationWhereInput); ok {
@@ -1459,24 +1471,30 @@ func newFunnelPaginateArgs(rv map[string]any) *funnelPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &FunnelOrder{Field: &FunnelOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*FunnelOrder:
+			args.opts = append(args.opts, WithFunnelOrder(v))
+		case []any:
+			var orders []*FunnelOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &FunnelOrder{Field: &FunnelOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithFunnelOrder(order))
-			}
-		case *FunnelOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithFunnelOrder(v))
-			}
+			args.opts = append(args.opts, WithFunnelOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*FunnelWhereInput); ok {
@@ -1810,24 +1828,30 @@ func newInboxPaginateArgs(rv map[string]any) *inboxPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &InboxOrder{Field: &InboxOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*InboxOrder:
+			args.opts = append(args.opts, WithInboxOrder(v))
+		case []any:
+			var orders []*InboxOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &InboxOrder{Field: &InboxOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithInboxOrder(order))
-			}
-		case *InboxOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithInboxOrder(v))
-			}
+			args.opts = append(args.opts, WithInboxOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*InboxWhereInput); ok {
@@ -2450,24 +2474,30 @@ func newKanbanItemPaginateArgs(rv map[string]any) *kanbanitemPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &KanbanItemOrder{Field: &KanbanItemOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*KanbanItemOrder:
+			args.opts = append(args.opts, WithKanbanItemOrder(v))
+		case []any:
+			var orders []*KanbanItemOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &KanbanItemOrder{Field: &KanbanItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithKanbanItemOrder(order))
-			}
-		case *KanbanItemOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithKanbanItemOrder(v))
-			}
+			args.opts = append(args.opts, WithKanbanItemOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*KanbanItemWhereInput); ok {
@@ -2569,24 +2599,30 @@ func newLabelPaginateArgs(rv map[string]any) *labelPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*LabelOrder:
+			args.opts = append(args.opts, WithLabelOrder(v))
+		case []any:
+			var orders []*LabelOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithLabelOrder(order))
-			}
-		case *LabelOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithLabelOrder(v))
-			}
+			args.opts = append(args.opts, WithLabelOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*LabelWhereInput); ok {
@@ -2768,24 +2804,30 @@ func newMessagePaginateArgs(rv map[string]any) *messagePaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &MessageOrder{Field: &MessageOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*MessageOrder:
+			args.opts = append(args.opts, WithMessageOrder(v))
+		case []any:
+			var orders []*MessageOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &MessageOrder{Field: &MessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithMessageOrder(order))
-			}
-		case *MessageOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithMessageOrder(v))
-			}
+			args.opts = append(args.opts, WithMessageOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*MessageWhereInput); ok {
@@ -3070,24 +3112,30 @@ func newScheduledMessagePaginateArgs(rv map[string]any) *scheduledmessagePaginat
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &ScheduledMessageOrder{Field: &ScheduledMessageOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*ScheduledMessageOrder:
+			args.opts = append(args.opts, WithScheduledMessageOrder(v))
+		case []any:
+			var orders []*ScheduledMessageOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &ScheduledMessageOrder{Field: &ScheduledMessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithScheduledMessageOrder(order))
-			}
-		case *ScheduledMessageOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithScheduledMessageOrder(v))
-			}
+			args.opts = append(args.opts, WithScheduledMessageOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*ScheduledMessageWhereInput); ok {
@@ -3197,24 +3245,30 @@ func newTeamPaginateArgs(rv map[string]any) *teamPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &TeamOrder{Field: &TeamOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*TeamOrder:
+			args.opts = append(args.opts, WithTeamOrder(v))
+		case []any:
+			var orders []*TeamOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &TeamOrder{Field: &TeamOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithTeamOrder(order))
-			}
-		case *TeamOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithTeamOrder(v))
-			}
+			args.opts = append(args.opts, WithTeamOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*TeamWhereInput); ok {

@@ -113,7 +113,7 @@ func (_m *Conversation) Team(ctx context.Context) (*Team, error) {
 }
 
 func (_m *Conversation) Messages(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *MessageOrder, where *MessageWhereInput,
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*MessageOrder, where *MessageWhereInput,
 ) (*MessageConnection, error) {
 	opts := []MessagePaginateOption{
 		WithMessageOrder(orderBy),
@@ -158,7 +158,7 @@ func (_m *Conversation) KanbanItems(ctx context.Context) (result []*KanbanItem, 
 }
 
 func (_m *Funnel) Items(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *KanbanItemOrder, where *KanbanItemWhereInput,
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*KanbanItemOrder, where *KanbanItemWhereInput,
 ) (*KanbanItemConnection, error) {
 	opts := []KanbanItemPaginateOption{
 		WithKanbanItemOrder(orderBy),

@@ -192,7 +192,7 @@ type ComplexityRoot struct {
 		Labels               func(childComplexity int) int
 		LastActivityAt       func(childComplexity int) int
 		LastIncomingAt       func(childComplexity int) int
-		Messages             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.MessageOrder, where *ent.MessageWhereInput) int
+		Messages             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.MessageOrder, where *ent.MessageWhereInput) int
 		Priority             func(childComplexity int) int
 		ScheduledMessages    func(childComplexity int) int
 		SnoozedUntil         func(childComplexity int) int
@@ -210,22 +210,9 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
-	ConversationCounts struct {
-		All        func(childComplexity int) int
-		Assigned   func(childComplexity int) int
-		Mine       func(childComplexity int) int
-		Unassigned func(childComplexity int) int
-	}
-
 	ConversationEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
-	}
-
-	ConversationList struct {
-		Counts func(childComplexity int) int
-		Nodes  func(childComplexity int) int
-		Page   func(childComplexity int) int
 	}
 
 	CreateContactPayload struct {
@@ -248,7 +235,7 @@ type ComplexityRoot struct {
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
-		Items       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
+		Items       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
 		Name        func(childComplexity int) int
 		Settings    func(childComplexity int) int
 		Stages      func(childComplexity int) int
@@ -408,13 +395,6 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
-	KanbanItemPage struct {
-		HasMore    func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		Page       func(childComplexity int) int
-		TotalCount func(childComplexity int) int
-	}
-
 	KanbanWebhookTest struct {
 		Error        func(childComplexity int) int
 		ResponseBody func(childComplexity int) int
@@ -556,41 +536,34 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AgentBot                func(childComplexity int, id int) int
-		AgentBots               func(childComplexity int) int
-		Agents                  func(childComplexity int) int
-		AgentsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) int
-		Contact                 func(childComplexity int, id int) int
-		ContactableInboxes      func(childComplexity int, contactID int) int
-		Contacts                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
-		Conversation            func(childComplexity int, displayID int) int
-		Conversations           func(childComplexity int, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) int
-		ConversationsConnection func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) int
-		FilterContacts          func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
-		Funnel                  func(childComplexity int, id int) int
-		Funnels                 func(childComplexity int) int
-		FunnelsConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) int
-		Inbox                   func(childComplexity int, id int) int
-		InboxMembers            func(childComplexity int, inboxID int) int
-		Inboxes                 func(childComplexity int) int
-		InboxesConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) int
-		KanbanAutomations       func(childComplexity int) int
-		KanbanConfig            func(childComplexity int) int
-		KanbanItem              func(childComplexity int, id int) int
-		KanbanItems             func(childComplexity int, filter *model.KanbanItemsFilter, page *int) int
-		KanbanItemsConnection   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
-		Label                   func(childComplexity int, id int) int
-		Labels                  func(childComplexity int) int
-		LabelsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) int
-		Node                    func(childComplexity int, id int) int
-		Nodes                   func(childComplexity int, ids []int) int
-		ScheduledMessage        func(childComplexity int, id int) int
-		ScheduledMessages       func(childComplexity int, conversationDisplayID *int, status *string, page *int) int
-		SearchContacts          func(childComplexity int, q string, sort *string, page *int) int
-		Team                    func(childComplexity int, id int) int
-		TeamMembers             func(childComplexity int, teamID int) int
-		Teams                   func(childComplexity int) int
-		TeamsConnection         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) int
+		AgentBot           func(childComplexity int, id int) int
+		AgentBots          func(childComplexity int) int
+		Agents             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) int
+		Contact            func(childComplexity int, id int) int
+		ContactableInboxes func(childComplexity int, contactID int) int
+		Contacts           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
+		Conversation       func(childComplexity int, displayID int) int
+		Conversations      func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) int
+		FilterContacts     func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
+		Funnel             func(childComplexity int, id int) int
+		Funnels            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) int
+		Inbox              func(childComplexity int, id int) int
+		InboxMembers       func(childComplexity int, inboxID int) int
+		Inboxes            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) int
+		KanbanAutomations  func(childComplexity int) int
+		KanbanConfig       func(childComplexity int) int
+		KanbanItem         func(childComplexity int, id int) int
+		KanbanItems        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
+		Label              func(childComplexity int, id int) int
+		Labels             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) int
+		Node               func(childComplexity int, id int) int
+		Nodes              func(childComplexity int, ids []int) int
+		ScheduledMessage   func(childComplexity int, id int) int
+		ScheduledMessages  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) int
+		SearchContacts     func(childComplexity int, q string, sort *string, page *int) int
+		Team               func(childComplexity int, id int) int
+		TeamMembers        func(childComplexity int, teamID int) int
+		Teams              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) int
 	}
 
 	ScheduledMessage struct {
@@ -631,17 +604,21 @@ type ComplexityRoot struct {
 		UpdatedAt                func(childComplexity int) int
 	}
 
+	ScheduledMessageConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ScheduledMessageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	ScheduledMessageEvent struct {
 		ID               func(childComplexity int) int
 		Kind             func(childComplexity int) int
 		ScheduledMessage func(childComplexity int) int
-	}
-
-	ScheduledMessagePage struct {
-		HasMore    func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		Page       func(childComplexity int) int
-		TotalCount func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -776,37 +753,30 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
-	AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
+	Agents(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
 	Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
-	ConversationsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
-	FunnelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
-	InboxesConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
-	KanbanItemsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
-	LabelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
-	TeamsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
-	Conversations(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationList, error)
+	Conversations(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
+	Funnels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
+	Inboxes(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
+	KanbanItems(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
+	Labels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
+	ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
+	Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
-	Funnels(ctx context.Context) ([]*ent.Funnel, error)
 	Funnel(ctx context.Context, id int) (*ent.Funnel, error)
-	KanbanItems(ctx context.Context, filter *model.KanbanItemsFilter, page *int) (*model.KanbanItemPage, error)
 	KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error)
 	KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error)
 	KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error)
-	ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error)
 	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
 	FilterContacts(ctx context.Context, conditions []*model.FilterConditionInput, page *int) (*model.ContactPage, error)
 	ContactableInboxes(ctx context.Context, contactID int) ([]*model.ContactReachability, error)
-	Inboxes(ctx context.Context) ([]*ent.Inbox, error)
 	Inbox(ctx context.Context, id int) (*ent.Inbox, error)
 	AgentBots(ctx context.Context) ([]*ent.AgentBot, error)
 	AgentBot(ctx context.Context, id int) (*ent.AgentBot, error)
 	InboxMembers(ctx context.Context, inboxID int) ([]*ent.AccountUser, error)
-	Labels(ctx context.Context) ([]*ent.Label, error)
 	Label(ctx context.Context, id int) (*ent.Label, error)
-	Agents(ctx context.Context) ([]*ent.AccountUser, error)
-	Teams(ctx context.Context) ([]*ent.Team, error)
 	Team(ctx context.Context, id int) (*ent.Team, error)
 	TeamMembers(ctx context.Context, teamID int) ([]*ent.AccountUser, error)
 }
@@ -1456,7 +1426,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Conversation.Messages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.MessageOrder), args["where"].(*ent.MessageWhereInput)), true
+		return e.ComplexityRoot.Conversation.Messages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.MessageOrder), args["where"].(*ent.MessageWhereInput)), true
 	case "Conversation.priority":
 		if e.ComplexityRoot.Conversation.Priority == nil {
 			break
@@ -1531,31 +1501,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConversationConnection.TotalCount(childComplexity), true
 
-	case "ConversationCounts.all":
-		if e.ComplexityRoot.ConversationCounts.All == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.All(childComplexity), true
-	case "ConversationCounts.assigned":
-		if e.ComplexityRoot.ConversationCounts.Assigned == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Assigned(childComplexity), true
-	case "ConversationCounts.mine":
-		if e.ComplexityRoot.ConversationCounts.Mine == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Mine(childComplexity), true
-	case "ConversationCounts.unassigned":
-		if e.ComplexityRoot.ConversationCounts.Unassigned == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Unassigned(childComplexity), true
-
 	case "ConversationEdge.cursor":
 		if e.ComplexityRoot.ConversationEdge.Cursor == nil {
 			break
@@ -1568,25 +1513,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
-
-	case "ConversationList.counts":
-		if e.ComplexityRoot.ConversationList.Counts == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Counts(childComplexity), true
-	case "ConversationList.nodes":
-		if e.ComplexityRoot.ConversationList.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Nodes(childComplexity), true
-	case "ConversationList.page":
-		if e.ComplexityRoot.ConversationList.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Page(childComplexity), true
 
 	case "CreateContactPayload.contact":
 		if e.ComplexityRoot.CreateContactPayload.Contact == nil {
@@ -1678,7 +1604,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Funnel.Items(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
+		return e.ComplexityRoot.Funnel.Items(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "Funnel.name":
 		if e.ComplexityRoot.Funnel.Name == nil {
 			break
@@ -2366,31 +2292,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanItemEdge.Node(childComplexity), true
-
-	case "KanbanItemPage.hasMore":
-		if e.ComplexityRoot.KanbanItemPage.HasMore == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.HasMore(childComplexity), true
-	case "KanbanItemPage.nodes":
-		if e.ComplexityRoot.KanbanItemPage.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.Nodes(childComplexity), true
-	case "KanbanItemPage.page":
-		if e.ComplexityRoot.KanbanItemPage.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.Page(childComplexity), true
-	case "KanbanItemPage.totalCount":
-		if e.ComplexityRoot.KanbanItemPage.TotalCount == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.TotalCount(childComplexity), true
 
 	case "KanbanWebhookTest.error":
 		if e.ComplexityRoot.KanbanWebhookTest.Error == nil {
@@ -3411,18 +3312,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Agents(childComplexity), true
-	case "Query.agentsConnection":
-		if e.ComplexityRoot.Query.AgentsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_agentsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_agents_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AgentsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.AgentOrder), args["where"].(*ent.AgentWhereInput)), true
+		return e.ComplexityRoot.Query.Agents(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.AgentOrder), args["where"].(*ent.AgentWhereInput)), true
 	case "Query.contact":
 		if e.ComplexityRoot.Query.Contact == nil {
 			break
@@ -3477,18 +3372,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Conversations(childComplexity, args["status"].(*string), args["assigneeType"].(*string), args["inboxID"].(*int), args["teamID"].(*int), args["labels"].([]string), args["page"].(*int)), true
-	case "Query.conversationsConnection":
-		if e.ComplexityRoot.Query.ConversationsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_conversationsConnection_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Query.ConversationsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ConversationOrder), args["where"].(*ent.ConversationWhereInput)), true
+		return e.ComplexityRoot.Query.Conversations(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.ConversationOrder), args["where"].(*ent.ConversationWhereInput)), true
 	case "Query.filterContacts":
 		if e.ComplexityRoot.Query.FilterContacts == nil {
 			break
@@ -3516,18 +3400,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Funnels(childComplexity), true
-	case "Query.funnelsConnection":
-		if e.ComplexityRoot.Query.FunnelsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_funnelsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_funnels_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.FunnelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.FunnelOrder), args["where"].(*ent.FunnelWhereInput)), true
+		return e.ComplexityRoot.Query.Funnels(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.FunnelOrder), args["where"].(*ent.FunnelWhereInput)), true
 	case "Query.inbox":
 		if e.ComplexityRoot.Query.Inbox == nil {
 			break
@@ -3555,18 +3433,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Inboxes(childComplexity), true
-	case "Query.inboxesConnection":
-		if e.ComplexityRoot.Query.InboxesConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_inboxesConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_inboxes_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InboxesConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
+		return e.ComplexityRoot.Query.Inboxes(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
 
 	case "Query.kanbanAutomations":
 		if e.ComplexityRoot.Query.KanbanAutomations == nil {
@@ -3601,18 +3473,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.KanbanItems(childComplexity, args["filter"].(*model.KanbanItemsFilter), args["page"].(*int)), true
-	case "Query.kanbanItemsConnection":
-		if e.ComplexityRoot.Query.KanbanItemsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_kanbanItemsConnection_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Query.KanbanItemsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
+		return e.ComplexityRoot.Query.KanbanItems(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "Query.label":
 		if e.ComplexityRoot.Query.Label == nil {
 			break
@@ -3629,18 +3490,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Labels(childComplexity), true
-	case "Query.labelsConnection":
-		if e.ComplexityRoot.Query.LabelsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_labelsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_labels_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.LabelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LabelOrder), args["where"].(*ent.LabelWhereInput)), true
+		return e.ComplexityRoot.Query.Labels(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.LabelOrder), args["where"].(*ent.LabelWhereInput)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -3684,7 +3539,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.ScheduledMessages(childComplexity, args["conversationDisplayID"].(*int), args["status"].(*string), args["page"].(*int)), true
+		return e.ComplexityRoot.Query.ScheduledMessages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.ScheduledMessageOrder), args["where"].(*ent.ScheduledMessageWhereInput)), true
 	case "Query.searchContacts":
 		if e.ComplexityRoot.Query.SearchContacts == nil {
 			break
@@ -3723,18 +3578,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Teams(childComplexity), true
-	case "Query.teamsConnection":
-		if e.ComplexityRoot.Query.TeamsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_teamsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_teams_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.TeamsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
+		return e.ComplexityRoot.Query.Teams(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
 
 	case "ScheduledMessage.accountID":
 		if e.ComplexityRoot.ScheduledMessage.AccountID == nil {
@@ -3947,6 +3796,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ScheduledMessage.UpdatedAt(childComplexity), true
 
+	case "ScheduledMessageConnection.edges":
+		if e.ComplexityRoot.ScheduledMessageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.Edges(childComplexity), true
+	case "ScheduledMessageConnection.pageInfo":
+		if e.ComplexityRoot.ScheduledMessageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.PageInfo(childComplexity), true
+	case "ScheduledMessageConnection.totalCount":
+		if e.ComplexityRoot.ScheduledMessageConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.TotalCount(childComplexity), true
+
+	case "ScheduledMessageEdge.cursor":
+		if e.ComplexityRoot.ScheduledMessageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEdge.Cursor(childComplexity), true
+	case "ScheduledMessageEdge.node":
+		if e.ComplexityRoot.ScheduledMessageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEdge.Node(childComplexity), true
+
 	case "ScheduledMessageEvent.id":
 		if e.ComplexityRoot.ScheduledMessageEvent.ID == nil {
 			break
@@ -3965,31 +3846,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage(childComplexity), true
-
-	case "ScheduledMessagePage.hasMore":
-		if e.ComplexityRoot.ScheduledMessagePage.HasMore == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.HasMore(childComplexity), true
-	case "ScheduledMessagePage.nodes":
-		if e.ComplexityRoot.ScheduledMessagePage.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.Nodes(childComplexity), true
-	case "ScheduledMessagePage.page":
-		if e.ComplexityRoot.ScheduledMessagePage.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.Page(childComplexity), true
-	case "ScheduledMessagePage.totalCount":
-		if e.ComplexityRoot.ScheduledMessagePage.TotalCount == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.TotalCount(childComplexity), true
 
 	case "Subscription.kanbanBoardChanged":
 		if e.ComplexityRoot.Subscription.KanbanBoardChanged == nil {
@@ -4254,7 +4110,6 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputKanbanItemInput,
 		ec.unmarshalInputKanbanItemOrder,
 		ec.unmarshalInputKanbanItemWhereInput,
-		ec.unmarshalInputKanbanItemsFilter,
 		ec.unmarshalInputKanbanPositionInput,
 		ec.unmarshalInputLabelInput,
 		ec.unmarshalInputLabelOrder,
@@ -4714,20 +4569,6 @@ func (ec *executionContext) childFields_ConversationConnection(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type ConversationConnection", field.Name)
 }
 
-func (ec *executionContext) childFields_ConversationCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "mine":
-		return ec.fieldContext_ConversationCounts_mine(ctx, field)
-	case "assigned":
-		return ec.fieldContext_ConversationCounts_assigned(ctx, field)
-	case "unassigned":
-		return ec.fieldContext_ConversationCounts_unassigned(ctx, field)
-	case "all":
-		return ec.fieldContext_ConversationCounts_all(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ConversationCounts", field.Name)
-}
-
 func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -4736,18 +4577,6 @@ func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, fi
 		return ec.fieldContext_ConversationEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_ConversationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_ConversationList_nodes(ctx, field)
-	case "counts":
-		return ec.fieldContext_ConversationList_counts(ctx, field)
-	case "page":
-		return ec.fieldContext_ConversationList_page(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ConversationList", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateContactPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5124,20 +4953,6 @@ func (ec *executionContext) childFields_KanbanItemEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemEdge", field.Name)
 }
 
-func (ec *executionContext) childFields_KanbanItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
-	case "page":
-		return ec.fieldContext_KanbanItemPage_page(ctx, field)
-	case "hasMore":
-		return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type KanbanItemPage", field.Name)
-}
-
 func (ec *executionContext) childFields_KanbanWebhookTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "success":
@@ -5366,6 +5181,28 @@ func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessage", field.Name)
 }
 
+func (ec *executionContext) childFields_ScheduledMessageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ScheduledMessageConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ScheduledMessageConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ScheduledMessageConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledMessageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ScheduledMessageEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ScheduledMessageEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -5376,20 +5213,6 @@ func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Contex
 		return ec.fieldContext_ScheduledMessageEvent_scheduledMessage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
-}
-
-func (ec *executionContext) childFields_ScheduledMessagePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
-	case "page":
-		return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
-	case "hasMore":
-		return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessagePage", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5652,8 +5475,8 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.MessageOrder, error) {
-			return ec.unmarshalOMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.MessageOrder, error) {
+			return ec.unmarshalOMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5706,8 +5529,8 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
-			return ec.unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9769,7 +9592,7 @@ func (ec *executionContext) field_Query_agentBot_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -9805,8 +9628,8 @@ func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Contex
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.AgentOrder, error) {
-			return ec.unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.AgentOrder, error) {
+			return ec.unmarshalOAgentOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10005,7 +9828,7 @@ func (ec *executionContext) field_Query_conversation_args(ctx context.Context, r
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_conversationsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_conversations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -10041,8 +9864,8 @@ func (ec *executionContext) field_Query_conversationsConnection_args(ctx context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.ConversationOrder, error) {
-			return ec.unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.ConversationOrder, error) {
+			return ec.unmarshalOConversationOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10057,152 +9880,6 @@ func (ec *executionContext) field_Query_conversationsConnection_args(ctx context
 	}
 	args["where"] = arg5
 	return args, nil
-}
-
-func (ec *executionContext) field_Query_conversations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["status"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeType",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["assigneeType"] = arg1
-
-	arg2, err := ec.field_Query_conversations_argsInboxID(ctx, rawArgs)
-	if err != nil {
-		return nil, err
-	}
-	args["inboxID"] = arg2
-
-	arg3, err := ec.field_Query_conversations_argsTeamID(ctx, rawArgs)
-	if err != nil {
-		return nil, err
-	}
-	args["teamID"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "labels",
-		func(ctx context.Context, v any) ([]string, error) {
-			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["labels"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "page",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["page"] = arg5
-	return args, nil
-}
-
-func (ec *executionContext) field_Query_conversations_argsInboxID(
-	ctx context.Context,
-	rawArgs map[string]any,
-) (*int, error) {
-	if _, ok := rawArgs["inboxID"]; !ok {
-		var zeroVal *int
-		return zeroVal, nil
-	}
-
-	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-	directive0 := func(ctx context.Context) (any, error) {
-		tmp, ok := rawArgs["inboxID"]
-		if !ok {
-			var zeroVal *int
-			return zeroVal, nil
-		}
-		return ec.unmarshalOID2ᚖint(ctx, tmp)
-	}
-
-	directive1 := func(ctx context.Context) (any, error) {
-		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
-		if err != nil {
-			var zeroVal *int
-			return zeroVal, err
-		}
-		if ec.Directives.GlobalId == nil {
-			var zeroVal *int
-			return zeroVal, errors.New("directive globalId is not implemented")
-		}
-		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
-	}
-
-	tmp, err := directive1(ctx)
-	if err != nil {
-		var zeroVal *int
-		return zeroVal, graphql.ErrorOnPath(ctx, err)
-	}
-	if data, ok := tmp.(*int); ok {
-		return data, nil
-	} else if tmp == nil {
-		var zeroVal *int
-		return zeroVal, nil
-	} else {
-		var zeroVal *int
-		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
-	}
-}
-
-func (ec *executionContext) field_Query_conversations_argsTeamID(
-	ctx context.Context,
-	rawArgs map[string]any,
-) (*int, error) {
-	if _, ok := rawArgs["teamID"]; !ok {
-		var zeroVal *int
-		return zeroVal, nil
-	}
-
-	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
-	directive0 := func(ctx context.Context) (any, error) {
-		tmp, ok := rawArgs["teamID"]
-		if !ok {
-			var zeroVal *int
-			return zeroVal, nil
-		}
-		return ec.unmarshalOID2ᚖint(ctx, tmp)
-	}
-
-	directive1 := func(ctx context.Context) (any, error) {
-		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
-		if err != nil {
-			var zeroVal *int
-			return zeroVal, err
-		}
-		if ec.Directives.GlobalId == nil {
-			var zeroVal *int
-			return zeroVal, errors.New("directive globalId is not implemented")
-		}
-		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
-	}
-
-	tmp, err := directive1(ctx)
-	if err != nil {
-		var zeroVal *int
-		return zeroVal, graphql.ErrorOnPath(ctx, err)
-	}
-	if data, ok := tmp.(*int); ok {
-		return data, nil
-	} else if tmp == nil {
-		var zeroVal *int
-		return zeroVal, nil
-	} else {
-		var zeroVal *int
-		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
-	}
 }
 
 func (ec *executionContext) field_Query_filterContacts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -10284,7 +9961,7 @@ func (ec *executionContext) field_Query_funnel_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_funnels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -10320,8 +9997,8 @@ func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Conte
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.FunnelOrder, error) {
-			return ec.unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.FunnelOrder, error) {
+			return ec.unmarshalOFunnelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10452,7 +10129,7 @@ func (ec *executionContext) field_Query_inbox_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_inboxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -10488,8 +10165,8 @@ func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Conte
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.InboxOrder, error) {
-			return ec.unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.InboxOrder, error) {
+			return ec.unmarshalOInboxOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10563,7 +10240,7 @@ func (ec *executionContext) field_Query_kanbanItem_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -10599,8 +10276,8 @@ func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.C
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
-			return ec.unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10614,28 +10291,6 @@ func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.C
 		return nil, err
 	}
 	args["where"] = arg5
-	return args, nil
-}
-
-func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.KanbanItemsFilter, error) {
-			return ec.unmarshalOKanbanItemsFilter2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemsFilter(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["filter"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["page"] = arg1
 	return args, nil
 }
 
@@ -10696,7 +10351,7 @@ func (ec *executionContext) field_Query_label_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -10732,8 +10387,8 @@ func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Contex
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.LabelOrder, error) {
-			return ec.unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.LabelOrder, error) {
+			return ec.unmarshalOLabelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10838,30 +10493,54 @@ func (ec *executionContext) field_Query_scheduledMessage_argsID(
 func (ec *executionContext) field_Query_scheduledMessages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["conversationDisplayID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["status"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["page"] = arg2
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.ScheduledMessageOrder, error) {
+			return ec.unmarshalOScheduledMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ScheduledMessageWhereInput, error) {
+			return ec.unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -11009,7 +10688,7 @@ func (ec *executionContext) field_Query_team_argsID(
 	}
 }
 
-func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_teams_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -11045,8 +10724,8 @@ func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.TeamOrder, error) {
-			return ec.unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.TeamOrder, error) {
+			return ec.unmarshalOTeamOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14330,7 +14009,7 @@ func (ec *executionContext) _Conversation_messages(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Messages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
+			return obj.Messages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.MessageConnection) graphql.Marshaler {
@@ -14515,98 +14194,6 @@ func (ec *executionContext) fieldContext_ConversationConnection_totalCount(_ con
 	return graphql.NewScalarFieldContext("ConversationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ConversationCounts_mine(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_mine(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Mine, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_mine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_assigned(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_assigned(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Assigned, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_assigned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_unassigned(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_unassigned(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Unassigned, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_unassigned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_all(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_all(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.All, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
 func (ec *executionContext) _ConversationEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14660,93 +14247,6 @@ func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationList_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
-			return ec.marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ConversationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Conversation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ConversationList_counts(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_counts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Counts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationCounts) graphql.Marshaler {
-			return ec.marshalNConversationCounts2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationCounts(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ConversationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ConversationCounts(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ConversationList_page(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationList", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CreateContactPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactPayload) (ret graphql.Marshaler) {
@@ -15204,7 +14704,7 @@ func (ec *executionContext) _Funnel_items(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -18349,107 +17849,6 @@ func (ec *executionContext) _KanbanItemEdge_cursor(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_KanbanItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
-}
-
-func (ec *executionContext) _KanbanItemPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "KanbanItemPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _KanbanItemPage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _KanbanItemPage_page(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _KanbanItemPage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HasMore, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -22874,17 +22273,17 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_agentsConnection(ctx, field)
+			return ec.fieldContext_Query_agents(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AgentsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
+			return ec.Resolvers.Query().Agents(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
@@ -22894,7 +22293,7 @@ func (ec *executionContext) _Query_agentsConnection(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_agents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -22911,7 +22310,7 @@ func (ec *executionContext) fieldContext_Query_agentsConnection(ctx context.Cont
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_agentsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_agents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22962,17 +22361,17 @@ func (ec *executionContext) fieldContext_Query_contacts(ctx context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_conversations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_conversationsConnection(ctx, field)
+			return ec.fieldContext_Query_conversations(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ConversationsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
+			return ec.Resolvers.Query().Conversations(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
@@ -22982,7 +22381,7 @@ func (ec *executionContext) _Query_conversationsConnection(ctx context.Context, 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_conversations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -22999,24 +22398,24 @@ func (ec *executionContext) fieldContext_Query_conversationsConnection(ctx conte
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_conversationsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_conversations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_funnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_funnelsConnection(ctx, field)
+			return ec.fieldContext_Query_funnels(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().FunnelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
+			return ec.Resolvers.Query().Funnels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
@@ -23026,7 +22425,7 @@ func (ec *executionContext) _Query_funnelsConnection(ctx context.Context, field 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_funnels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -23043,24 +22442,24 @@ func (ec *executionContext) fieldContext_Query_funnelsConnection(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_funnelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_funnels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_inboxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_inboxesConnection(ctx, field)
+			return ec.fieldContext_Query_inboxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().InboxesConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
+			return ec.Resolvers.Query().Inboxes(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
@@ -23070,7 +22469,7 @@ func (ec *executionContext) _Query_inboxesConnection(ctx context.Context, field 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_inboxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -23087,24 +22486,24 @@ func (ec *executionContext) fieldContext_Query_inboxesConnection(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_inboxesConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_inboxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_kanbanItemsConnection(ctx, field)
+			return ec.fieldContext_Query_kanbanItems(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().KanbanItemsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -23114,7 +22513,7 @@ func (ec *executionContext) _Query_kanbanItemsConnection(ctx context.Context, fi
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -23131,24 +22530,24 @@ func (ec *executionContext) fieldContext_Query_kanbanItemsConnection(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_kanbanItemsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_kanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_labels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_labelsConnection(ctx, field)
+			return ec.fieldContext_Query_labels(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().LabelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
+			return ec.Resolvers.Query().Labels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
@@ -23158,7 +22557,7 @@ func (ec *executionContext) _Query_labelsConnection(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -23175,24 +22574,68 @@ func (ec *executionContext) fieldContext_Query_labelsConnection(ctx context.Cont
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_labelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_teamsConnection(ctx, field)
+			return ec.fieldContext_Query_scheduledMessages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().TeamsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
+			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ScheduledMessageOrder), fc.Args["where"].(*ent.ScheduledMessageWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
+			return ec.marshalNScheduledMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledMessages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_teams(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Teams(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
@@ -23202,7 +22645,7 @@ func (ec *executionContext) _Query_teamsConnection(ctx context.Context, field gr
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -23219,51 +22662,7 @@ func (ec *executionContext) fieldContext_Query_teamsConnection(ctx context.Conte
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_teamsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_conversations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_conversations(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conversations(ctx, fc.Args["status"].(*string), fc.Args["assigneeType"].(*string), fc.Args["inboxID"].(*int), fc.Args["teamID"].(*int), fc.Args["labels"].([]string), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationList) graphql.Marshaler {
-			return ec.marshalNConversationList2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_conversations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ConversationList(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_conversations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -23314,38 +22713,6 @@ func (ec *executionContext) fieldContext_Query_conversation(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_funnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_funnels(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Funnels(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Funnel) graphql.Marshaler {
-			return ec.marshalNFunnel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_funnels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Funnel(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_funnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23384,50 +22751,6 @@ func (ec *executionContext) fieldContext_Query_funnel(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_funnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_kanbanItems(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["filter"].(*model.KanbanItemsFilter), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
-			return ec.marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItemPage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_kanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -23538,50 +22861,6 @@ func (ec *executionContext) fieldContext_Query_kanbanAutomations(_ context.Conte
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_KanbanAutomation(ctx, field)
 		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_scheduledMessages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["conversationDisplayID"].(*int), fc.Args["status"].(*string), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
-			return ec.marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessagePage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_scheduledMessages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
 	}
 	return fc, nil
 }
@@ -23806,38 +23085,6 @@ func (ec *executionContext) fieldContext_Query_contactableInboxes(ctx context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_inboxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_inboxes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Inboxes(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {
-			return ec.marshalNInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_inboxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Inbox(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_inbox(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24002,38 +23249,6 @@ func (ec *executionContext) fieldContext_Query_inboxMembers(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_labels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_labels(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Labels(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
-			return ec.marshalNLabel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Label(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_label(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24074,70 +23289,6 @@ func (ec *executionContext) fieldContext_Query_label(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_label_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_agents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Agents(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_agents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_teams(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_teams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Teams(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_teams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25305,6 +24456,148 @@ func (ec *executionContext) fieldContext_ScheduledMessage_nextOccurrenceAt(_ con
 	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _ScheduledMessageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessageEdge) graphql.Marshaler {
+			return ec.marshalOScheduledMessageEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessageEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessageEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _ScheduledMessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25399,107 +24692,6 @@ func (ec *executionContext) fieldContext_ScheduledMessageEvent_scheduledMessage(
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _ScheduledMessagePage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ScheduledMessagePage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ScheduledMessagePage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ScheduledMessagePage_page(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ScheduledMessagePage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HasMore, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Subscription_messageCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -43530,150 +42722,6 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputKanbanItemsFilter(ctx context.Context, obj any) (model.KanbanItemsFilter, error) {
-	var it model.KanbanItemsFilter
-	if obj == nil {
-		return it, nil
-	}
-
-	asMap := map[string]any{}
-	for k, v := range obj.(map[string]any) {
-		asMap[k] = v
-	}
-
-	fieldsInOrder := [...]string{"funnelID", "stage", "agentID", "conversationDisplayID", "query", "priorities", "statuses", "valueMin", "valueMax", "createdFrom", "createdTo"}
-	for _, k := range fieldsInOrder {
-		v, ok := asMap[k]
-		if !ok {
-			continue
-		}
-		switch k {
-		case "funnelID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
-				if err != nil {
-					var zeroVal *int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal *int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
-			}
-
-			tmp, err := directive1(ctx)
-			if err != nil {
-				return it, graphql.ErrorOnPath(ctx, err)
-			}
-			if data, ok := tmp.(*int); ok {
-				it.FunnelID = data
-			} else if tmp == nil {
-				it.FunnelID = nil
-			} else {
-				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
-				return it, graphql.ErrorOnPath(ctx, err)
-			}
-		case "stage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Stage = data
-		case "agentID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
-			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "User")
-				if err != nil {
-					var zeroVal *int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal *int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
-			}
-
-			tmp, err := directive1(ctx)
-			if err != nil {
-				return it, graphql.ErrorOnPath(ctx, err)
-			}
-			if data, ok := tmp.(*int); ok {
-				it.AgentID = data
-			} else if tmp == nil {
-				it.AgentID = nil
-			} else {
-				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
-				return it, graphql.ErrorOnPath(ctx, err)
-			}
-		case "conversationDisplayID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationDisplayID"))
-			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ConversationDisplayID = data
-		case "query":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("query"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Query = data
-		case "priorities":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorities"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Priorities = data
-		case "statuses":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Statuses = data
-		case "valueMin":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMin"))
-			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ValueMin = data
-		case "valueMax":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMax"))
-			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ValueMax = data
-		case "createdFrom":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdFrom"))
-			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CreatedFrom = data
-		case "createdTo":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdTo"))
-			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CreatedTo = data
-		}
-	}
-	return it, nil
-}
-
 func (ec *executionContext) unmarshalInputKanbanPositionInput(ctx context.Context, obj any) (model.KanbanPositionInput, error) {
 	var it model.KanbanPositionInput
 	if obj == nil {
@@ -52531,60 +51579,6 @@ func (ec *executionContext) _ConversationConnection(ctx context.Context, sel ast
 	return out
 }
 
-var conversationCountsImplementors = []string{"ConversationCounts"}
-
-func (ec *executionContext) _ConversationCounts(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationCounts) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, conversationCountsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ConversationCounts")
-		case "mine":
-			out.Values[i] = ec._ConversationCounts_mine(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "assigned":
-			out.Values[i] = ec._ConversationCounts_assigned(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "unassigned":
-			out.Values[i] = ec._ConversationCounts_unassigned(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "all":
-			out.Values[i] = ec._ConversationCounts_all(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
 var conversationEdgeImplementors = []string{"ConversationEdge"}
 
 func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ConversationEdge) graphql.Marshaler {
@@ -52600,55 +51594,6 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._ConversationEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._ConversationEdge_cursor(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
-var conversationListImplementors = []string{"ConversationList"}
-
-func (ec *executionContext) _ConversationList(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, conversationListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ConversationList")
-		case "nodes":
-			out.Values[i] = ec._ConversationList_nodes(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "counts":
-			out.Values[i] = ec._ConversationList_counts(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "page":
-			out.Values[i] = ec._ConversationList_page(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -54330,60 +53275,6 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var kanbanItemPageImplementors = []string{"KanbanItemPage"}
-
-func (ec *executionContext) _KanbanItemPage(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanItemPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemPageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("KanbanItemPage")
-		case "nodes":
-			out.Values[i] = ec._KanbanItemPage_nodes(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "totalCount":
-			out.Values[i] = ec._KanbanItemPage_totalCount(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "page":
-			out.Values[i] = ec._KanbanItemPage_page(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "hasMore":
-			out.Values[i] = ec._KanbanItemPage_hasMore(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
 var kanbanWebhookTestImplementors = []string{"KanbanWebhookTest"}
 
 func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanWebhookTest) graphql.Marshaler {
@@ -55475,7 +54366,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "agentsConnection":
+		case "agents":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -55484,7 +54375,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_agentsConnection(ctx, field)
+				res = ec._Query_agents(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -55519,138 +54410,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "conversationsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversationsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "funnelsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_funnelsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "inboxesConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxesConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "kanbanItemsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanItemsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "labelsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_labelsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "teamsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teamsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "conversations":
 			field := field
 
@@ -55661,28 +54420,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_conversations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversation(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -55717,7 +54454,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "funnel":
+		case "inboxes":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -55726,7 +54463,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_funnel(ctx, field)
+				res = ec._Query_inboxes(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -55749,6 +54486,116 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_kanbanItems(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_labels(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scheduledMessages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scheduledMessages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "teams":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_teams(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "conversation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_conversation(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "funnel":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_funnel(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -55815,28 +54662,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_kanbanAutomations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "scheduledMessages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_scheduledMessages(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -55959,28 +54784,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "inboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxes(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "inbox":
 			field := field
 
@@ -56069,28 +54872,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "labels":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_labels(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "label":
 			field := field
 
@@ -56101,50 +54882,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_label(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "agents":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_agents(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "teams":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teams(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -56646,29 +55383,29 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var scheduledMessageEventImplementors = []string{"ScheduledMessageEvent"}
+var scheduledMessageConnectionImplementors = []string{"ScheduledMessageConnection"}
 
-func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessageEvent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
+func (ec *executionContext) _ScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessageConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ScheduledMessageEvent")
-		case "kind":
-			out.Values[i] = ec._ScheduledMessageEvent_kind(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ScheduledMessageConnection")
+		case "edges":
+			out.Values[i] = ec._ScheduledMessageConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._ScheduledMessageConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "id":
-			out.Values[i] = ec._ScheduledMessageEvent_id(ctx, field, obj)
+		case "totalCount":
+			out.Values[i] = ec._ScheduledMessageConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "scheduledMessage":
-			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56692,37 +55429,70 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 	return out
 }
 
-var scheduledMessagePageImplementors = []string{"ScheduledMessagePage"}
+var scheduledMessageEdgeImplementors = []string{"ScheduledMessageEdge"}
 
-func (ec *executionContext) _ScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessagePage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessagePageImplementors)
+func (ec *executionContext) _ScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessageEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ScheduledMessagePage")
-		case "nodes":
-			out.Values[i] = ec._ScheduledMessagePage_nodes(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ScheduledMessageEdge")
+		case "node":
+			out.Values[i] = ec._ScheduledMessageEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._ScheduledMessageEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "totalCount":
-			out.Values[i] = ec._ScheduledMessagePage_totalCount(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var scheduledMessageEventImplementors = []string{"ScheduledMessageEvent"}
+
+func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessageEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledMessageEvent")
+		case "kind":
+			out.Values[i] = ec._ScheduledMessageEvent_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "page":
-			out.Values[i] = ec._ScheduledMessagePage_page(ctx, field, obj)
+		case "id":
+			out.Values[i] = ec._ScheduledMessageEvent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "hasMore":
-			out.Values[i] = ec._ScheduledMessagePage_hasMore(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+		case "scheduledMessage":
+			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57635,6 +56405,11 @@ func (ec *executionContext) unmarshalNAgentInput2githubᚗcomᚋswitchboardᚋsw
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx context.Context, v any) (*ent.AgentOrder, error) {
+	res, err := ec.unmarshalInputAgentOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNAgentOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderField(ctx context.Context, v any) (*ent.AgentOrderField, error) {
 	var res = new(ent.AgentOrderField)
 	err := res.UnmarshalGQL(v)
@@ -57906,22 +56681,6 @@ func (ec *executionContext) marshalNConversation2githubᚗcomᚋswitchboardᚋsw
 	return ec._Conversation(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -57946,28 +56705,9 @@ func (ec *executionContext) marshalNConversationConnection2ᚖgithubᚗcomᚋswi
 	return ec._ConversationConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNConversationCounts2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationCounts(ctx context.Context, sel ast.SelectionSet, v *model.ConversationCounts) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ConversationCounts(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNConversationList2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx context.Context, sel ast.SelectionSet, v model.ConversationList) graphql.Marshaler {
-	return ec._ConversationList(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNConversationList2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx context.Context, sel ast.SelectionSet, v *model.ConversationList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ConversationList(ctx, sel, v)
+func (ec *executionContext) unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+	res, err := ec.unmarshalInputConversationOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNConversationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderField(ctx context.Context, v any) (*ent.ConversationOrderField, error) {
@@ -58111,22 +56851,6 @@ func (ec *executionContext) marshalNFunnel2githubᚗcomᚋswitchboardᚋswitchbo
 	return ec._Funnel(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFunnel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Funnel) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx context.Context, sel ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -58154,6 +56878,11 @@ func (ec *executionContext) marshalNFunnelConnection2ᚖgithubᚗcomᚋswitchboa
 func (ec *executionContext) unmarshalNFunnelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelInput(ctx context.Context, v any) (model.FunnelInput, error) {
 	res, err := ec.unmarshalInputFunnelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+	res, err := ec.unmarshalInputFunnelOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNFunnelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderField(ctx context.Context, v any) (*ent.FunnelOrderField, error) {
@@ -58279,22 +57008,6 @@ func (ec *executionContext) marshalNInbox2githubᚗcomᚋswitchboardᚋswitchboa
 	return ec._Inbox(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -58362,6 +57075,11 @@ func (ec *executionContext) marshalNInboxMemberOrderField2ᚖgithubᚗcomᚋswit
 
 func (ec *executionContext) unmarshalNInboxMemberWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxMemberWhereInput(ctx context.Context, v any) (*ent.InboxMemberWhereInput, error) {
 	res, err := ec.unmarshalInputInboxMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx context.Context, v any) (*ent.InboxOrder, error) {
+	res, err := ec.unmarshalInputInboxOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -58677,6 +57395,11 @@ func (ec *executionContext) unmarshalNKanbanItemInput2githubᚗcomᚋswitchboard
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
+	res, err := ec.unmarshalInputKanbanItemOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderField(ctx context.Context, v any) (*ent.KanbanItemOrderField, error) {
 	var res = new(ent.KanbanItemOrderField)
 	err := res.UnmarshalGQL(v)
@@ -58691,20 +57414,6 @@ func (ec *executionContext) marshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitc
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) marshalNKanbanItemPage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx context.Context, sel ast.SelectionSet, v model.KanbanItemPage) graphql.Marshaler {
-	return ec._KanbanItemPage(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx context.Context, sel ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._KanbanItemPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNKanbanItemPriority2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐPriority(ctx context.Context, v any) (kanbanitem.Priority, error) {
@@ -58770,22 +57479,6 @@ func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboa
 	return ec._Label(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNLabel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -58813,6 +57506,11 @@ func (ec *executionContext) marshalNLabelConnection2ᚖgithubᚗcomᚋswitchboar
 func (ec *executionContext) unmarshalNLabelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐLabelInput(ctx context.Context, v any) (model.LabelInput, error) {
 	res, err := ec.unmarshalInputLabelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx context.Context, v any) (*ent.LabelOrder, error) {
+	res, err := ec.unmarshalInputLabelOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNLabelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderField(ctx context.Context, v any) (*ent.LabelOrderField, error) {
@@ -58917,6 +57615,11 @@ func (ec *executionContext) marshalNMessageMessageType2githubᚗcomᚋswitchboar
 	return v
 }
 
+func (ec *executionContext) unmarshalNMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx context.Context, v any) (*ent.MessageOrder, error) {
+	res, err := ec.unmarshalInputMessageOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderField(ctx context.Context, v any) (*ent.MessageOrderField, error) {
 	var res = new(ent.MessageOrderField)
 	err := res.UnmarshalGQL(v)
@@ -58986,22 +57689,6 @@ func (ec *executionContext) marshalNScheduledMessage2githubᚗcomᚋswitchboard�
 	return ec._ScheduledMessage(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -59010,6 +57697,20 @@ func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v ent.ScheduledMessageConnection) graphql.Marshaler {
+	return ec._ScheduledMessageConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScheduledMessageConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNScheduledMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessageEvent) graphql.Marshaler {
@@ -59031,6 +57732,11 @@ func (ec *executionContext) unmarshalNScheduledMessageInput2githubᚗcomᚋswitc
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNScheduledMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrder(ctx context.Context, v any) (*ent.ScheduledMessageOrder, error) {
+	res, err := ec.unmarshalInputScheduledMessageOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx context.Context, v any) (*ent.ScheduledMessageOrderField, error) {
 	var res = new(ent.ScheduledMessageOrderField)
 	err := res.UnmarshalGQL(v)
@@ -59045,20 +57751,6 @@ func (ec *executionContext) marshalNScheduledMessageOrderField2ᚖgithubᚗcom�
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) marshalNScheduledMessagePage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessagePage) graphql.Marshaler {
-	return ec._ScheduledMessagePage(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ScheduledMessagePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, v any) (scheduledmessage.RecurrenceEndType, error) {
@@ -59146,22 +57838,6 @@ func (ec *executionContext) marshalNTeam2githubᚗcomᚋswitchboardᚋswitchboar
 	return ec._Team(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v *ent.Team) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -59219,6 +57895,11 @@ func (ec *executionContext) marshalNTeamMemberOrderField2ᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) unmarshalNTeamMemberWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamMemberWhereInput(ctx context.Context, v any) (*ent.TeamMemberWhereInput, error) {
 	res, err := ec.unmarshalInputTeamMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx context.Context, v any) (*ent.TeamOrder, error) {
+	res, err := ec.unmarshalInputTeamOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -59640,12 +58321,22 @@ func (ec *executionContext) marshalOAgentEdge2ᚖgithubᚗcomᚋswitchboardᚋsw
 	return ec._AgentEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx context.Context, v any) (*ent.AgentOrder, error) {
+func (ec *executionContext) unmarshalOAgentOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderᚄ(ctx context.Context, v any) ([]*ent.AgentOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputAgentOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.AgentOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOAgentRole2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋaccountuserᚐRoleᚄ(ctx context.Context, v any) ([]accountuser.Role, error) {
@@ -60005,12 +58696,22 @@ func (ec *executionContext) marshalOConversationEdge2ᚖgithubᚗcomᚋswitchboa
 	return ec._ConversationEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+func (ec *executionContext) unmarshalOConversationOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderᚄ(ctx context.Context, v any) ([]*ent.ConversationOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputConversationOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ConversationOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOConversationPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋconversationᚐPriorityᚄ(ctx context.Context, v any) ([]conversation.Priority, error) {
@@ -60241,12 +58942,22 @@ func (ec *executionContext) marshalOFunnelEdge2ᚖgithubᚗcomᚋswitchboardᚋs
 	return ec._FunnelEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+func (ec *executionContext) unmarshalOFunnelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderᚄ(ctx context.Context, v any) ([]*ent.FunnelOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputFunnelOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.FunnelOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOFunnelStageInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelStageInputᚄ(ctx context.Context, v any) ([]*model.FunnelStageInput, error) {
@@ -60524,12 +59235,22 @@ func (ec *executionContext) unmarshalOInboxMemberWhereInput2ᚖgithubᚗcomᚋsw
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx context.Context, v any) (*ent.InboxOrder, error) {
+func (ec *executionContext) unmarshalOInboxOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrderᚄ(ctx context.Context, v any) ([]*ent.InboxOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputInboxOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.InboxOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOInboxSenderNameType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋinboxᚐSenderNameTypeᚄ(ctx context.Context, v any) ([]inbox.SenderNameType, error) {
@@ -60923,12 +59644,22 @@ func (ec *executionContext) marshalOKanbanItemEdge2ᚖgithubᚗcomᚋswitchboard
 	return ec._KanbanItemEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
+func (ec *executionContext) unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputKanbanItemOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.KanbanItemOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOKanbanItemPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐPriorityᚄ(ctx context.Context, v any) ([]kanbanitem.Priority, error) {
@@ -61063,14 +59794,6 @@ func (ec *executionContext) unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOKanbanItemsFilter2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemsFilter(ctx context.Context, v any) (*model.KanbanItemsFilter, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputKanbanItemsFilter(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
 func (ec *executionContext) marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61098,12 +59821,22 @@ func (ec *executionContext) marshalOLabelEdge2ᚖgithubᚗcomᚋswitchboardᚋsw
 	return ec._LabelEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx context.Context, v any) (*ent.LabelOrder, error) {
+func (ec *executionContext) unmarshalOLabelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderᚄ(ctx context.Context, v any) ([]*ent.LabelOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputLabelOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.LabelOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOLabelWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelWhereInputᚄ(ctx context.Context, v any) ([]*ent.LabelWhereInput, error) {
@@ -61327,12 +60060,22 @@ func (ec *executionContext) marshalOMessageMessageType2ᚖgithubᚗcomᚋswitchb
 	return v
 }
 
-func (ec *executionContext) unmarshalOMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx context.Context, v any) (*ent.MessageOrder, error) {
+func (ec *executionContext) unmarshalOMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderᚄ(ctx context.Context, v any) ([]*ent.MessageOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputMessageOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.MessageOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOMessageSenderType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋmessageᚐSenderTypeᚄ(ctx context.Context, v any) ([]message.SenderType, error) {
@@ -61514,6 +60257,44 @@ func (ec *executionContext) marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOScheduledMessageEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessageEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOScheduledMessageEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOScheduledMessageEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScheduledMessageEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderᚄ(ctx context.Context, v any) ([]*ent.ScheduledMessageOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ScheduledMessageOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx context.Context, v any) ([]scheduledmessage.RecurrenceEndType, error) {
@@ -61839,12 +60620,22 @@ func (ec *executionContext) unmarshalOTeamMemberWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx context.Context, v any) (*ent.TeamOrder, error) {
+func (ec *executionContext) unmarshalOTeamOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrderᚄ(ctx context.Context, v any) ([]*ent.TeamOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputTeamOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.TeamOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOTeamWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamWhereInputᚄ(ctx context.Context, v any) ([]*ent.TeamWhereInput, error) {

@@ -18,7 +18,7 @@ import (
 
 // everyNodeQuery reaches one object of each Node type of the matrix world.
 const everyNodeQuery = `query($conv: Int!, $card: ID!, $team: ID!, $inbox: ID!, $contact: ID!) {
-  agentsConnection(first: 1) { edges { node { id user { id } } } }
+  agents(first: 1) { edges { node { id user { id } } } }
   agentBots { id }
   kanbanItem(id: $card) { id funnel { id } stage { id } notes { id } checklistItems { id } }
   contact(id: $contact) { id contactInboxes { id } }
@@ -26,7 +26,7 @@ const everyNodeQuery = `query($conv: Int!, $card: ID!, $team: ID!, $inbox: ID!, 
   inbox(id: $inbox) { id members { id } }
   kanbanAutomations { id }
   kanbanConfig { id }
-  labels { id }
+  labels(first: 1) { edges { node { id } } }
   team(id: $team) { id members { id } }
 }`
 

@@ -35,7 +35,7 @@ func (Funnel) Edges() []ent.Edge {
 func (Funnel) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Funnel) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("funnelsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("funnels"), entgql.MultiOrder()}
 }
 
 // FunnelStage is a column of a funnel, referenced by cards through its slug.
@@ -118,7 +118,7 @@ func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
 func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook()} }
 
 func (KanbanItem) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItemsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItems"), entgql.MultiOrder()}
 }
 
 // ChecklistItem is a to-do on a card.
