@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"log"
 	"strings"
 
@@ -18,7 +19,7 @@ func main() {
 		entgql.WithSchemaGenerator(),
 		entgql.WithSchemaPath("../graph/ent.graphqls"),
 		entgql.WithWhereInputs(true),
-		entgql.WithSchemaHook(globalIDs),
+		entgql.WithSchemaHook(globalIDs, resolvedEdges),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)
@@ -153,6 +154,28 @@ func fkTarget(predicate string, targets map[string]string) string {
 		return ""
 	}
 	return targets[strings.ToLower(predicate[:i+2])]
+}
+
+// resolvedEdgeTypes are edges that graph/ resolves from the collected edge
+// (gqlgen.yml marks them resolver: true), always as a list: their type and
+// description.
+var resolvedEdgeTypes = map[string]struct{ elem, doc string }{
+	"Funnel.stages": {"FunnelStage", "The stages in board order."},
+}
+
+// resolvedEdges gives each of resolvedEdgeTypes its type and description.
+func resolvedEdges(_ *gen.Graph, s *ast.Schema) error {
+	for path, e := range resolvedEdgeTypes {
+		typ, field, _ := strings.Cut(path, ".")
+		def := s.Types[typ]
+		if def == nil || def.Fields.ForName(field) == nil {
+			return fmt.Errorf("resolved edge %s is not in the schema", path)
+		}
+		f := def.Fields.ForName(field)
+		f.Type = ast.NonNullListType(ast.NonNullNamedType(e.elem, nil), nil)
+		f.Description = e.doc
+	}
+	return nil
 }
 
 func globalIDOf(typ string) *ast.Directive {

@@ -17,10 +17,7 @@ import (
 
 // Attachments is the resolver for the attachments field.
 func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error) {
-	atts, err := obj.Edges.AttachmentsOrErr()
-	if err != nil {
-		atts, err = obj.QueryAttachments().All(ctx)
-	}
+	atts, err := messageFiles(ctx, obj)
 	return r.fileAttachments(atts), err
 }
 
@@ -77,10 +74,7 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 
 // Attachments is the resolver for the attachments field.
 func (r *scheduledMessageResolver) Attachments(ctx context.Context, obj *ent.ScheduledMessage) ([]*model.FileAttachment, error) {
-	atts, err := obj.Edges.AttachmentsOrErr()
-	if err != nil {
-		atts, err = obj.QueryAttachments().All(ctx)
-	}
+	atts, err := scheduleFiles(ctx, obj)
 	return r.fileAttachments(atts), err
 }
 

@@ -12,6 +12,11 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
+// Stages is the resolver for the stages field.
+func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
+	return boardStages(ctx, obj)
+}
+
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id int) (ent.Noder, error) {
 	return r.node(ctx, rawIDArgs(ctx, "id")[0])

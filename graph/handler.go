@@ -64,6 +64,7 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
 	srv.Use(&textLimits{l: limits})
 	srv.Use(extension.Introspection{})
+	srv.AroundResponses(withLoaders(client))
 	srv.SetErrorPresenter(presenter(limits.Timeout))
 	srv.SetRecoverFunc(recoverPanic)
 	return &Handler{appCtx: appCtx, svc: svc, gql: srv, explorer: templ.Handler(views.GraphQLExplorer(path))}

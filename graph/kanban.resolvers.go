@@ -14,15 +14,6 @@ import (
 	"github.com/switchboard/switchboard/internal/kanban"
 )
 
-// Stages is the resolver for the stages field.
-func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
-	f, err := r.svc.Funnel(ctx, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return f.Edges.Stages, nil
-}
-
 // WebhookSecret is the resolver for the webhookSecret field.
 func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error) {
 	if obj.WebhookSecret == "" {
