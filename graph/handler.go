@@ -9,6 +9,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
@@ -30,6 +31,11 @@ type Handler struct {
 	// explorer serves the GraphQL explorer page to browsers.
 	explorer http.Handler
 }
+
+// apqCacheSize bounds the automatic persisted queries kept: the least
+// recently used go first (a client whose hash is gone sends the text again).
+// Each is at most Limits.MaxBytes.
+const apqCacheSize = 1000
 
 // NewHandler builds the GraphQL endpoint with DefaultLimits. appCtx is
 // cancelled at shutdown; subscriptions end with it.
@@ -63,6 +69,11 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
 	srv.Use(&textLimits{l: limits})
+	// After the text limits: a query sent with its hash is checked before it
+	// is kept, and one sent by hash alone was checked when it was kept (the
+	// cost check runs on every request). Queries are text, the same for every
+	// account, so one cache serves all.
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](apqCacheSize)})
 	srv.Use(extension.Introspection{})
 	srv.AroundResponses(withLoaders(client))
 	srv.SetErrorPresenter(presenter(limits.Timeout))
