@@ -3,7 +3,9 @@
 package main
 
 import (
+	"fmt"
 	"log"
+	"strings"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/entc"
@@ -17,7 +19,7 @@ func main() {
 		entgql.WithSchemaGenerator(),
 		entgql.WithSchemaPath("../graph/ent.graphqls"),
 		entgql.WithWhereInputs(true),
-		entgql.WithSchemaHook(dropNodeLookups),
+		entgql.WithSchemaHook(globalIDs, resolvedEdges),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)
@@ -39,19 +41,151 @@ func main() {
 	}
 }
 
-// dropNodeLookups removes Query.node and Query.nodes: ids are per-table
-// integers, so a bare id cannot name its type; clients use the typed fields.
-func dropNodeLookups(_ *gen.Graph, s *ast.Schema) error {
-	q := s.Types["Query"]
-	if q == nil {
-		return nil
-	}
-	var keep ast.FieldList
-	for _, f := range q.Fields {
-		if f.Name != "node" && f.Name != "nodes" {
-			keep = append(keep, f)
+// globalIDs makes every ID in the generated schema a typed global id (see
+// graph/globalid.go): each Node type gets databaseId (the REST id); a foreign
+// key field, and its where-filters, names its target type with @globalId so
+// inputs are type-checked and outputs encoded as that type (a key to a type
+// outside the schema, the account, is typed with the ent name: node() cannot
+// fetch one).
+func globalIDs(g *gen.Graph, s *ast.Schema) error {
+	for _, n := range g.Nodes {
+		name, ok := gqlName(n)
+		if !ok {
+			continue
+		}
+		targets := foreignKeys(n)
+		if def := s.Types[name]; def != nil {
+			def.Fields = typeIDs(def.Fields, targets)
+		}
+		if def := s.Types[name+"WhereInput"]; def != nil {
+			def.Fields = whereIDs(def.Fields, name, targets)
 		}
 	}
-	q.Fields = keep
 	return nil
+}
+
+// gqlName is the GraphQL type of an ent type, false when it has none.
+func gqlName(t *gen.Type) (string, bool) {
+	ant := &entgql.Annotation{}
+	if raw, ok := t.Annotations[ant.Name()]; ok {
+		if err := ant.Decode(raw); err != nil {
+			log.Fatalf("decoding entgql annotation of %s: %v", t.Name, err)
+		}
+	}
+	if ant.Skip.Is(entgql.SkipType) {
+		return "", false
+	}
+	if ant.Type != "" {
+		return ant.Type, true
+	}
+	return t.Name, true
+}
+
+// foreignKeys maps each foreign key's GraphQL field name (inbox_id: inboxID)
+// to its target's GraphQL type, "" when the target is not in the schema.
+func foreignKeys(t *gen.Type) map[string]string {
+	out := map[string]string{}
+	for _, f := range t.Fields {
+		if !f.IsEdgeField() {
+			continue
+		}
+		e, err := f.Edge()
+		if err != nil {
+			log.Fatalf("edge of %s.%s: %v", t.Name, f.Name, err)
+		}
+		target, ok := gqlName(e.Type)
+		if !ok {
+			// Not in the schema (the account): its ids are still typed,
+			// though node() cannot fetch them.
+			target = e.Type.Name
+		}
+		out[strings.ToLower(strings.ReplaceAll(f.Name, "_", ""))] = target
+	}
+	return out
+}
+
+func typeIDs(fields ast.FieldList, targets map[string]string) ast.FieldList {
+	var out ast.FieldList
+	for _, f := range fields {
+		if f.Name == "id" {
+			out = append(out, f, &ast.FieldDefinition{
+				Name:        "databaseId",
+				Description: "The object's database id: the id the REST API and webhooks use.",
+				Type:        ast.NonNullNamedType("Int", nil),
+				Directives:  ast.DirectiveList{goFieldName("ID")},
+			})
+			continue
+		}
+		if target, isFK := targets[strings.ToLower(f.Name)]; isFK {
+			f.Directives = append(f.Directives, globalIDOf(target))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// whereIDs types the id and foreign-key predicates (id, idIn, inboxIDNEQ, ...)
+// of a where input.
+func whereIDs(fields ast.FieldList, self string, targets map[string]string) ast.FieldList {
+	var out ast.FieldList
+	for _, f := range fields {
+		if f.Type.Name() != "ID" {
+			out = append(out, f)
+			continue
+		}
+		if f.Name == "id" || strings.HasPrefix(f.Name, "id") && strings.ToUpper(f.Name[2:3]) == f.Name[2:3] {
+			f.Directives = append(f.Directives, globalIDOf(self))
+			out = append(out, f)
+			continue
+		}
+		if target := fkTarget(f.Name, targets); target != "" {
+			f.Directives = append(f.Directives, globalIDOf(target))
+		}
+		// An ID left untyped fails TestEveryIDNamesItsType.
+		out = append(out, f)
+	}
+	return out
+}
+
+// fkTarget finds the foreign key a predicate filters (inboxIDNotIn: inboxid).
+func fkTarget(predicate string, targets map[string]string) string {
+	i := strings.Index(predicate, "ID")
+	if i < 0 {
+		return ""
+	}
+	return targets[strings.ToLower(predicate[:i+2])]
+}
+
+// resolvedEdgeTypes are edges that graph/ resolves from the collected edge
+// (gqlgen.yml marks them resolver: true), always as a list: their type and
+// description.
+var resolvedEdgeTypes = map[string]struct{ elem, doc string }{
+	"Funnel.stages": {"FunnelStage", "The stages in board order."},
+}
+
+// resolvedEdges gives each of resolvedEdgeTypes its type and description.
+func resolvedEdges(_ *gen.Graph, s *ast.Schema) error {
+	for path, e := range resolvedEdgeTypes {
+		typ, field, _ := strings.Cut(path, ".")
+		def := s.Types[typ]
+		if def == nil || def.Fields.ForName(field) == nil {
+			return fmt.Errorf("resolved edge %s is not in the schema", path)
+		}
+		f := def.Fields.ForName(field)
+		f.Type = ast.NonNullListType(ast.NonNullNamedType(e.elem, nil), nil)
+		f.Description = e.doc
+	}
+	return nil
+}
+
+func globalIDOf(typ string) *ast.Directive {
+	return &ast.Directive{Name: "globalId", Arguments: ast.ArgumentList{
+		{Name: "type", Value: &ast.Value{Kind: ast.StringValue, Raw: typ}},
+	}}
+}
+
+func goFieldName(name string) *ast.Directive {
+	return &ast.Directive{Name: "goField", Arguments: ast.ArgumentList{
+		{Name: "name", Value: &ast.Value{Kind: ast.StringValue, Raw: name}},
+	}}
 }

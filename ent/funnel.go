@@ -51,7 +51,7 @@ type FunnelEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [2]map[string]int
 
 	namedStages map[string][]*FunnelStage
 	namedItems  map[string][]*KanbanItem

@@ -55,7 +55,7 @@ type FunnelStageEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [2]map[string]int
 
 	namedItems map[string][]*KanbanItem
 }

@@ -140,24 +140,30 @@ func newAgentPaginateArgs(rv map[string]any) *agentPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &AgentOrder{Field: &AgentOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*AgentOrder:
+			args.opts = append(args.opts, WithAgentOrder(v))
+		case []any:
+			var orders []*AgentOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &AgentOrder{Field: &AgentOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithAgentOrder(order))
-			}
-		case *AgentOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithAgentOrder(v))
-			}
+			args.opts = append(args.opts, WithAgentOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*AgentWhereInput); ok {
@@ -1251,24 +1257,30 @@ func newConversationPaginateArgs(rv map[string]any) *conversationPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &ConversationOrder{Field: &ConversationOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*ConversationOrder:
+			args.opts = append(args.opts, WithConversationOrder(v))
+		case []any:
+			var orders []*ConversationOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &ConversationOrder{Field: &ConversationOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithConversationOrder(order))
-			}
-		case *ConversationOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithConversationOrder(v))
-			}
+			args.opts = append(args.opts, WithConversationOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*ConversationWhereInput); ok {
@@ -1298,6 +1310,19 @@ func (_q *FunnelQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 	)
 	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
 		switch field.Name {
+
+		case "stages":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&FunnelStageClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, funnelstageImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedStages(alias, func(wq *FunnelStageQuery) {
+				*wq = *query
+			})
 
 		case "items":
 			var (
@@ -1342,10 +1367,10 @@ func (_q *FunnelQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 						}
 						for i := range nodes {
 							n := m[nodes[i].ID]
-							if nodes[i].Edges.totalCount[0] == nil {
-								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
 							}
-							nodes[i].Edges.totalCount[0][alias] = n
+							nodes[i].Edges.totalCount[1][alias] = n
 						}
 						return nil
 					})
@@ -1353,10 +1378,10 @@ func (_q *FunnelQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Funnel) error {
 						for i := range nodes {
 							n := len(nodes[i].Edges.Items)
-							if nodes[i].Edges.totalCount[0] == nil {
-								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
 							}
-							nodes[i].Edges.totalCount[0][alias] = n
+							nodes[i].Edges.totalCount[1][alias] = n
 						}
 						return nil
 					})
@@ -1459,24 +1484,30 @@ func newFunnelPaginateArgs(rv map[string]any) *funnelPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &FunnelOrder{Field: &FunnelOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*FunnelOrder:
+			args.opts = append(args.opts, WithFunnelOrder(v))
+		case []any:
+			var orders []*FunnelOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &FunnelOrder{Field: &FunnelOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithFunnelOrder(order))
-			}
-		case *FunnelOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithFunnelOrder(v))
-			}
+			args.opts = append(args.opts, WithFunnelOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*FunnelWhereInput); ok {
@@ -1521,6 +1552,95 @@ func (_q *FunnelStageQuery) collectField(ctx context.Context, oneNode bool, opCt
 				selectedFields = append(selectedFields, funnelstage.FieldFunnelID)
 				fieldSeen[funnelstage.FieldFunnelID] = struct{}{}
 			}
+
+		case "items":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&KanbanItemClient{config: _q.config}).Query()
+			)
+			args := newKanbanItemPaginateArgs(fieldArgs(ctx, new(KanbanItemWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newKanbanItemPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*FunnelStage) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"stage_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(funnelstage.ItemsColumn), ids...))
+						})
+						if err := query.GroupBy(funnelstage.ItemsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*FunnelStage) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Items)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, kanbanitemImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(funnelstage.ItemsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedItems(alias, func(wq *KanbanItemQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[funnelstage.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, funnelstage.FieldCreatedAt)
@@ -1810,24 +1930,30 @@ func newInboxPaginateArgs(rv map[string]any) *inboxPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &InboxOrder{Field: &InboxOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*InboxOrder:
+			args.opts = append(args.opts, WithInboxOrder(v))
+		case []any:
+			var orders []*InboxOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &InboxOrder{Field: &InboxOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithInboxOrder(order))
-			}
-		case *InboxOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithInboxOrder(v))
-			}
+			args.opts = append(args.opts, WithInboxOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*InboxWhereInput); ok {
@@ -2450,24 +2576,30 @@ func newKanbanItemPaginateArgs(rv map[string]any) *kanbanitemPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &KanbanItemOrder{Field: &KanbanItemOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*KanbanItemOrder:
+			args.opts = append(args.opts, WithKanbanItemOrder(v))
+		case []any:
+			var orders []*KanbanItemOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &KanbanItemOrder{Field: &KanbanItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithKanbanItemOrder(order))
-			}
-		case *KanbanItemOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithKanbanItemOrder(v))
-			}
+			args.opts = append(args.opts, WithKanbanItemOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*KanbanItemWhereInput); ok {
@@ -2569,24 +2701,30 @@ func newLabelPaginateArgs(rv map[string]any) *labelPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*LabelOrder:
+			args.opts = append(args.opts, WithLabelOrder(v))
+		case []any:
+			var orders []*LabelOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithLabelOrder(order))
-			}
-		case *LabelOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithLabelOrder(v))
-			}
+			args.opts = append(args.opts, WithLabelOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*LabelWhereInput); ok {
@@ -2768,24 +2906,30 @@ func newMessagePaginateArgs(rv map[string]any) *messagePaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &MessageOrder{Field: &MessageOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*MessageOrder:
+			args.opts = append(args.opts, WithMessageOrder(v))
+		case []any:
+			var orders []*MessageOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &MessageOrder{Field: &MessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithMessageOrder(order))
-			}
-		case *MessageOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithMessageOrder(v))
-			}
+			args.opts = append(args.opts, WithMessageOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*MessageWhereInput); ok {
@@ -3070,24 +3214,30 @@ func newScheduledMessagePaginateArgs(rv map[string]any) *scheduledmessagePaginat
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &ScheduledMessageOrder{Field: &ScheduledMessageOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*ScheduledMessageOrder:
+			args.opts = append(args.opts, WithScheduledMessageOrder(v))
+		case []any:
+			var orders []*ScheduledMessageOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &ScheduledMessageOrder{Field: &ScheduledMessageOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithScheduledMessageOrder(order))
-			}
-		case *ScheduledMessageOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithScheduledMessageOrder(v))
-			}
+			args.opts = append(args.opts, WithScheduledMessageOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*ScheduledMessageWhereInput); ok {
@@ -3197,24 +3347,30 @@ func newTeamPaginateArgs(rv map[string]any) *teamPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &TeamOrder{Field: &TeamOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*TeamOrder:
+			args.opts = append(args.opts, WithTeamOrder(v))
+		case []any:
+			var orders []*TeamOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &TeamOrder{Field: &TeamOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithTeamOrder(order))
-			}
-		case *TeamOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithTeamOrder(v))
-			}
+			args.opts = append(args.opts, WithTeamOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*TeamWhereInput); ok {

@@ -113,7 +113,7 @@ func (_m *Conversation) Team(ctx context.Context) (*Team, error) {
 }
 
 func (_m *Conversation) Messages(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *MessageOrder, where *MessageWhereInput,
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*MessageOrder, where *MessageWhereInput,
 ) (*MessageConnection, error) {
 	opts := []MessagePaginateOption{
 		WithMessageOrder(orderBy),
@@ -157,15 +157,27 @@ func (_m *Conversation) KanbanItems(ctx context.Context) (result []*KanbanItem, 
 	return result, err
 }
 
+func (_m *Funnel) Stages(ctx context.Context) (result []*FunnelStage, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedStages(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.StagesOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryStages().All(ctx)
+	}
+	return result, err
+}
+
 func (_m *Funnel) Items(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *KanbanItemOrder, where *KanbanItemWhereInput,
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*KanbanItemOrder, where *KanbanItemWhereInput,
 ) (*KanbanItemConnection, error) {
 	opts := []KanbanItemPaginateOption{
 		WithKanbanItemOrder(orderBy),
 		WithKanbanItemFilter(where.Filter),
 	}
 	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
 	if nodes, err := _m.NamedItems(alias); err == nil || hasTotalCount {
 		pager, err := newKanbanItemPager(opts, last != nil)
 		if err != nil {
@@ -184,6 +196,27 @@ func (_m *FunnelStage) Funnel(ctx context.Context) (*Funnel, error) {
 		result, err = _m.QueryFunnel().Only(ctx)
 	}
 	return result, err
+}
+
+func (_m *FunnelStage) Items(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*KanbanItemOrder, where *KanbanItemWhereInput,
+) (*KanbanItemConnection, error) {
+	opts := []KanbanItemPaginateOption{
+		WithKanbanItemOrder(orderBy),
+		WithKanbanItemFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	if nodes, err := _m.NamedItems(alias); err == nil || hasTotalCount {
+		pager, err := newKanbanItemPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &KanbanItemConnection{Edges: []*KanbanItemEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryItems().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *Inbox) Members(ctx context.Context) (result []*InboxMember, err error) {

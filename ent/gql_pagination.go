@@ -175,19 +175,14 @@ func (c *AgentConnection) build(nodes []*Agent, pager *agentPager, after *Cursor
 type AgentPaginateOption func(*agentPager) error
 
 // WithAgentOrder configures pagination ordering.
-func WithAgentOrder(order *AgentOrder) AgentPaginateOption {
-	if order == nil {
-		order = DefaultAgentOrder
-	}
-	o := *order
+func WithAgentOrder(order []*AgentOrder) AgentPaginateOption {
 	return func(pager *agentPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultAgentOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -205,7 +200,7 @@ func WithAgentFilter(filter func(*AccountUserQuery) (*AccountUserQuery, error)) 
 
 type agentPager struct {
 	reverse bool
-	order   *AgentOrder
+	order   []*AgentOrder
 	filter  func(*AccountUserQuery) (*AccountUserQuery, error)
 }
 
@@ -216,8 +211,10 @@ func newAgentPager(opts []AgentPaginateOption, reverse bool) (*agentPager, error
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultAgentOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -230,48 +227,87 @@ func (p *agentPager) applyFilter(query *AccountUserQuery) (*AccountUserQuery, er
 }
 
 func (p *agentPager) toCursor(_m *Agent) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *agentPager) applyCursors(query *AccountUserQuery, after, before *Cursor) (*AccountUserQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultAgentOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultAgentOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *agentPager) applyOrder(query *AccountUserQuery) *AccountUserQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultAgentOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultAgentOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultAgentOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *agentPager) orderExpr(query *AccountUserQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultAgentOrder.Field {
-			b.Comma().Ident(DefaultAgentOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultAgentOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -2167,19 +2203,14 @@ func (c *ConversationConnection) build(nodes []*Conversation, pager *conversatio
 type ConversationPaginateOption func(*conversationPager) error
 
 // WithConversationOrder configures pagination ordering.
-func WithConversationOrder(order *ConversationOrder) ConversationPaginateOption {
-	if order == nil {
-		order = DefaultConversationOrder
-	}
-	o := *order
+func WithConversationOrder(order []*ConversationOrder) ConversationPaginateOption {
 	return func(pager *conversationPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultConversationOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -2197,7 +2228,7 @@ func WithConversationFilter(filter func(*ConversationQuery) (*ConversationQuery,
 
 type conversationPager struct {
 	reverse bool
-	order   *ConversationOrder
+	order   []*ConversationOrder
 	filter  func(*ConversationQuery) (*ConversationQuery, error)
 }
 
@@ -2208,8 +2239,10 @@ func newConversationPager(opts []ConversationPaginateOption, reverse bool) (*con
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultConversationOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -2222,48 +2255,87 @@ func (p *conversationPager) applyFilter(query *ConversationQuery) (*Conversation
 }
 
 func (p *conversationPager) toCursor(_m *Conversation) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *conversationPager) applyCursors(query *ConversationQuery, after, before *Cursor) (*ConversationQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultConversationOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultConversationOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *conversationPager) applyOrder(query *ConversationQuery) *ConversationQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultConversationOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultConversationOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultConversationOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *conversationPager) orderExpr(query *ConversationQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultConversationOrder.Field {
-			b.Comma().Ident(DefaultConversationOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultConversationOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -2499,19 +2571,14 @@ func (c *FunnelConnection) build(nodes []*Funnel, pager *funnelPager, after *Cur
 type FunnelPaginateOption func(*funnelPager) error
 
 // WithFunnelOrder configures pagination ordering.
-func WithFunnelOrder(order *FunnelOrder) FunnelPaginateOption {
-	if order == nil {
-		order = DefaultFunnelOrder
-	}
-	o := *order
+func WithFunnelOrder(order []*FunnelOrder) FunnelPaginateOption {
 	return func(pager *funnelPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultFunnelOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -2529,7 +2596,7 @@ func WithFunnelFilter(filter func(*FunnelQuery) (*FunnelQuery, error)) FunnelPag
 
 type funnelPager struct {
 	reverse bool
-	order   *FunnelOrder
+	order   []*FunnelOrder
 	filter  func(*FunnelQuery) (*FunnelQuery, error)
 }
 
@@ -2540,8 +2607,10 @@ func newFunnelPager(opts []FunnelPaginateOption, reverse bool) (*funnelPager, er
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultFunnelOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -2554,48 +2623,87 @@ func (p *funnelPager) applyFilter(query *FunnelQuery) (*FunnelQuery, error) {
 }
 
 func (p *funnelPager) toCursor(_m *Funnel) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *funnelPager) applyCursors(query *FunnelQuery, after, before *Cursor) (*FunnelQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultFunnelOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultFunnelOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *funnelPager) applyOrder(query *FunnelQuery) *FunnelQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultFunnelOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultFunnelOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultFunnelOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *funnelPager) orderExpr(query *FunnelQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultFunnelOrder.Field {
-			b.Comma().Ident(DefaultFunnelOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultFunnelOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -3127,19 +3235,14 @@ func (c *InboxConnection) build(nodes []*Inbox, pager *inboxPager, after *Cursor
 type InboxPaginateOption func(*inboxPager) error
 
 // WithInboxOrder configures pagination ordering.
-func WithInboxOrder(order *InboxOrder) InboxPaginateOption {
-	if order == nil {
-		order = DefaultInboxOrder
-	}
-	o := *order
+func WithInboxOrder(order []*InboxOrder) InboxPaginateOption {
 	return func(pager *inboxPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultInboxOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -3157,7 +3260,7 @@ func WithInboxFilter(filter func(*InboxQuery) (*InboxQuery, error)) InboxPaginat
 
 type inboxPager struct {
 	reverse bool
-	order   *InboxOrder
+	order   []*InboxOrder
 	filter  func(*InboxQuery) (*InboxQuery, error)
 }
 
@@ -3168,8 +3271,10 @@ func newInboxPager(opts []InboxPaginateOption, reverse bool) (*inboxPager, error
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultInboxOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -3182,48 +3287,87 @@ func (p *inboxPager) applyFilter(query *InboxQuery) (*InboxQuery, error) {
 }
 
 func (p *inboxPager) toCursor(_m *Inbox) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *inboxPager) applyCursors(query *InboxQuery, after, before *Cursor) (*InboxQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultInboxOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultInboxOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *inboxPager) applyOrder(query *InboxQuery) *InboxQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultInboxOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultInboxOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultInboxOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *inboxPager) orderExpr(query *InboxQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultInboxOrder.Field {
-			b.Comma().Ident(DefaultInboxOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultInboxOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -4401,19 +4545,14 @@ func (c *KanbanItemConnection) build(nodes []*KanbanItem, pager *kanbanitemPager
 type KanbanItemPaginateOption func(*kanbanitemPager) error
 
 // WithKanbanItemOrder configures pagination ordering.
-func WithKanbanItemOrder(order *KanbanItemOrder) KanbanItemPaginateOption {
-	if order == nil {
-		order = DefaultKanbanItemOrder
-	}
-	o := *order
+func WithKanbanItemOrder(order []*KanbanItemOrder) KanbanItemPaginateOption {
 	return func(pager *kanbanitemPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultKanbanItemOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -4431,7 +4570,7 @@ func WithKanbanItemFilter(filter func(*KanbanItemQuery) (*KanbanItemQuery, error
 
 type kanbanitemPager struct {
 	reverse bool
-	order   *KanbanItemOrder
+	order   []*KanbanItemOrder
 	filter  func(*KanbanItemQuery) (*KanbanItemQuery, error)
 }
 
@@ -4442,8 +4581,10 @@ func newKanbanItemPager(opts []KanbanItemPaginateOption, reverse bool) (*kanbani
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultKanbanItemOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -4456,48 +4597,87 @@ func (p *kanbanitemPager) applyFilter(query *KanbanItemQuery) (*KanbanItemQuery,
 }
 
 func (p *kanbanitemPager) toCursor(_m *KanbanItem) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *kanbanitemPager) applyCursors(query *KanbanItemQuery, after, before *Cursor) (*KanbanItemQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultKanbanItemOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultKanbanItemOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *kanbanitemPager) applyOrder(query *KanbanItemQuery) *KanbanItemQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultKanbanItemOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultKanbanItemOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultKanbanItemOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *kanbanitemPager) orderExpr(query *KanbanItemQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultKanbanItemOrder.Field {
-			b.Comma().Ident(DefaultKanbanItemOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultKanbanItemOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -4751,19 +4931,14 @@ func (c *LabelConnection) build(nodes []*Label, pager *labelPager, after *Cursor
 type LabelPaginateOption func(*labelPager) error
 
 // WithLabelOrder configures pagination ordering.
-func WithLabelOrder(order *LabelOrder) LabelPaginateOption {
-	if order == nil {
-		order = DefaultLabelOrder
-	}
-	o := *order
+func WithLabelOrder(order []*LabelOrder) LabelPaginateOption {
 	return func(pager *labelPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultLabelOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -4781,7 +4956,7 @@ func WithLabelFilter(filter func(*LabelQuery) (*LabelQuery, error)) LabelPaginat
 
 type labelPager struct {
 	reverse bool
-	order   *LabelOrder
+	order   []*LabelOrder
 	filter  func(*LabelQuery) (*LabelQuery, error)
 }
 
@@ -4792,8 +4967,10 @@ func newLabelPager(opts []LabelPaginateOption, reverse bool) (*labelPager, error
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultLabelOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -4806,48 +4983,87 @@ func (p *labelPager) applyFilter(query *LabelQuery) (*LabelQuery, error) {
 }
 
 func (p *labelPager) toCursor(_m *Label) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *labelPager) applyCursors(query *LabelQuery, after, before *Cursor) (*LabelQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLabelOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultLabelOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *labelPager) applyOrder(query *LabelQuery) *LabelQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultLabelOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultLabelOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultLabelOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *labelPager) orderExpr(query *LabelQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultLabelOrder.Field {
-			b.Comma().Ident(DefaultLabelOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultLabelOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -5083,19 +5299,14 @@ func (c *MessageConnection) build(nodes []*Message, pager *messagePager, after *
 type MessagePaginateOption func(*messagePager) error
 
 // WithMessageOrder configures pagination ordering.
-func WithMessageOrder(order *MessageOrder) MessagePaginateOption {
-	if order == nil {
-		order = DefaultMessageOrder
-	}
-	o := *order
+func WithMessageOrder(order []*MessageOrder) MessagePaginateOption {
 	return func(pager *messagePager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultMessageOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -5113,7 +5324,7 @@ func WithMessageFilter(filter func(*MessageQuery) (*MessageQuery, error)) Messag
 
 type messagePager struct {
 	reverse bool
-	order   *MessageOrder
+	order   []*MessageOrder
 	filter  func(*MessageQuery) (*MessageQuery, error)
 }
 
@@ -5124,8 +5335,10 @@ func newMessagePager(opts []MessagePaginateOption, reverse bool) (*messagePager,
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultMessageOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -5138,48 +5351,87 @@ func (p *messagePager) applyFilter(query *MessageQuery) (*MessageQuery, error) {
 }
 
 func (p *messagePager) toCursor(_m *Message) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *messagePager) applyCursors(query *MessageQuery, after, before *Cursor) (*MessageQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultMessageOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultMessageOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *messagePager) applyOrder(query *MessageQuery) *MessageQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultMessageOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultMessageOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultMessageOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *messagePager) orderExpr(query *MessageQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultMessageOrder.Field {
-			b.Comma().Ident(DefaultMessageOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultMessageOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -5397,19 +5649,14 @@ func (c *ScheduledMessageConnection) build(nodes []*ScheduledMessage, pager *sch
 type ScheduledMessagePaginateOption func(*scheduledmessagePager) error
 
 // WithScheduledMessageOrder configures pagination ordering.
-func WithScheduledMessageOrder(order *ScheduledMessageOrder) ScheduledMessagePaginateOption {
-	if order == nil {
-		order = DefaultScheduledMessageOrder
-	}
-	o := *order
+func WithScheduledMessageOrder(order []*ScheduledMessageOrder) ScheduledMessagePaginateOption {
 	return func(pager *scheduledmessagePager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultScheduledMessageOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -5427,7 +5674,7 @@ func WithScheduledMessageFilter(filter func(*ScheduledMessageQuery) (*ScheduledM
 
 type scheduledmessagePager struct {
 	reverse bool
-	order   *ScheduledMessageOrder
+	order   []*ScheduledMessageOrder
 	filter  func(*ScheduledMessageQuery) (*ScheduledMessageQuery, error)
 }
 
@@ -5438,8 +5685,10 @@ func newScheduledMessagePager(opts []ScheduledMessagePaginateOption, reverse boo
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultScheduledMessageOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -5452,48 +5701,87 @@ func (p *scheduledmessagePager) applyFilter(query *ScheduledMessageQuery) (*Sche
 }
 
 func (p *scheduledmessagePager) toCursor(_m *ScheduledMessage) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *scheduledmessagePager) applyCursors(query *ScheduledMessageQuery, after, before *Cursor) (*ScheduledMessageQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultScheduledMessageOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultScheduledMessageOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *scheduledmessagePager) applyOrder(query *ScheduledMessageQuery) *ScheduledMessageQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultScheduledMessageOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultScheduledMessageOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultScheduledMessageOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *scheduledmessagePager) orderExpr(query *ScheduledMessageQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultScheduledMessageOrder.Field {
-			b.Comma().Ident(DefaultScheduledMessageOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultScheduledMessageOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -5579,6 +5867,20 @@ var (
 			}
 		},
 	}
+	// ScheduledMessageOrderFieldScheduledAt orders ScheduledMessage by scheduled_at.
+	ScheduledMessageOrderFieldScheduledAt = &ScheduledMessageOrderField{
+		Value: func(_m *ScheduledMessage) (ent.Value, error) {
+			return _m.ScheduledAt, nil
+		},
+		column: scheduledmessage.FieldScheduledAt,
+		toTerm: scheduledmessage.ByScheduledAt,
+		toCursor: func(_m *ScheduledMessage) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ScheduledAt,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -5589,6 +5891,8 @@ func (f ScheduledMessageOrderField) String() string {
 		str = "CREATED_AT"
 	case ScheduledMessageOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case ScheduledMessageOrderFieldScheduledAt.column:
+		str = "SCHEDULED_AT"
 	}
 	return str
 }
@@ -5609,6 +5913,8 @@ func (f *ScheduledMessageOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *ScheduledMessageOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *ScheduledMessageOrderFieldUpdatedAt
+	case "SCHEDULED_AT":
+		*f = *ScheduledMessageOrderFieldScheduledAt
 	default:
 		return fmt.Errorf("%s is not a valid ScheduledMessageOrderField", str)
 	}
@@ -5711,19 +6017,14 @@ func (c *TeamConnection) build(nodes []*Team, pager *teamPager, after *Cursor, f
 type TeamPaginateOption func(*teamPager) error
 
 // WithTeamOrder configures pagination ordering.
-func WithTeamOrder(order *TeamOrder) TeamPaginateOption {
-	if order == nil {
-		order = DefaultTeamOrder
-	}
-	o := *order
+func WithTeamOrder(order []*TeamOrder) TeamPaginateOption {
 	return func(pager *teamPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultTeamOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -5741,7 +6042,7 @@ func WithTeamFilter(filter func(*TeamQuery) (*TeamQuery, error)) TeamPaginateOpt
 
 type teamPager struct {
 	reverse bool
-	order   *TeamOrder
+	order   []*TeamOrder
 	filter  func(*TeamQuery) (*TeamQuery, error)
 }
 
@@ -5752,8 +6053,10 @@ func newTeamPager(opts []TeamPaginateOption, reverse bool) (*teamPager, error) {
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultTeamOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -5766,48 +6069,87 @@ func (p *teamPager) applyFilter(query *TeamQuery) (*TeamQuery, error) {
 }
 
 func (p *teamPager) toCursor(_m *Team) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *teamPager) applyCursors(query *TeamQuery, after, before *Cursor) (*TeamQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTeamOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultTeamOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *teamPager) applyOrder(query *TeamQuery) *TeamQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultTeamOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultTeamOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultTeamOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *teamPager) orderExpr(query *TeamQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultTeamOrder.Field {
-			b.Comma().Ident(DefaultTeamOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultTeamOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 

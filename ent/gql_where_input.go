@@ -3469,6 +3469,10 @@ type FunnelWhereInput struct {
 	Active    *bool `json:"active,omitempty"`
 	ActiveNEQ *bool `json:"activeNEQ,omitempty"`
 
+	// "stages" edge predicates.
+	HasStages     *bool                    `json:"hasStages,omitempty"`
+	HasStagesWith []*FunnelStageWhereInput `json:"hasStagesWith,omitempty"`
+
 	// "items" edge predicates.
 	HasItems     *bool                   `json:"hasItems,omitempty"`
 	HasItemsWith []*KanbanItemWhereInput `json:"hasItemsWith,omitempty"`
@@ -3720,6 +3724,24 @@ func (i *FunnelWhereInput) P() (predicate.Funnel, error) {
 		predicates = append(predicates, funnel.ActiveNEQ(*i.ActiveNEQ))
 	}
 
+	if i.HasStages != nil {
+		p := funnel.HasStages()
+		if !*i.HasStages {
+			p = funnel.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasStagesWith) > 0 {
+		with := make([]predicate.FunnelStage, 0, len(i.HasStagesWith))
+		for _, w := range i.HasStagesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasStagesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, funnel.HasStagesWith(with...))
+	}
 	if i.HasItems != nil {
 		p := funnel.HasItems()
 		if !*i.HasItems {
@@ -3874,6 +3896,10 @@ type FunnelStageWhereInput struct {
 	// "funnel" edge predicates.
 	HasFunnel     *bool               `json:"hasFunnel,omitempty"`
 	HasFunnelWith []*FunnelWhereInput `json:"hasFunnelWith,omitempty"`
+
+	// "items" edge predicates.
+	HasItems     *bool                   `json:"hasItems,omitempty"`
+	HasItemsWith []*KanbanItemWhereInput `json:"hasItemsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -4253,6 +4279,24 @@ func (i *FunnelStageWhereInput) P() (predicate.FunnelStage, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, funnelstage.HasFunnelWith(with...))
+	}
+	if i.HasItems != nil {
+		p := funnelstage.HasItems()
+		if !*i.HasItems {
+			p = funnelstage.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasItemsWith) > 0 {
+		with := make([]predicate.KanbanItem, 0, len(i.HasItemsWith))
+		for _, w := range i.HasItemsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasItemsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, funnelstage.HasItemsWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

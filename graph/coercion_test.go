@@ -58,7 +58,7 @@ func TestTransportsCoerceAlike(t *testing.T) {
 				}
 				viaREST := mustGet(t, a.mustREST("GET", base+"/kanban_items/filter?"+query.Encode(), a.Admin, nil, http.StatusOK), "meta.count")
 				r := a.gql(gqlReq{query: `query($f: ID!, $from: Time, $to: Time) {
-					kanbanItems(filter: {funnelID: $f, createdFrom: $from, createdTo: $to}) { totalCount } }`, vars: vars})
+					kanbanItems(first: 10, where: {funnelID: $f, createdAtGTE: $from, createdAtLT: $to}) { totalCount } }`, vars: vars})
 				if len(r.Errors) > 0 {
 					t.Fatalf("%s: %s", c.name, r)
 				}

@@ -17,10 +17,7 @@ import (
 
 // Attachments is the resolver for the attachments field.
 func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error) {
-	atts, err := obj.Edges.AttachmentsOrErr()
-	if err != nil {
-		atts, err = obj.QueryAttachments().All(ctx)
-	}
+	atts, err := messageFiles(ctx, obj)
 	return r.fileAttachments(atts), err
 }
 
@@ -70,21 +67,6 @@ func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID i
 	return deliveryID, nil
 }
 
-// Conversations is the resolver for the conversations field.
-func (r *queryResolver) Conversations(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationList, error) {
-	l, err := r.svc.Conversations(ctx, conversations.ConversationListParams{
-		Status: deref(status), AssigneeType: deref(assigneeType), InboxID: deref(inboxID), TeamID: deref(teamID),
-		Labels: labels, Page: deref(page),
-	})
-	if err != nil {
-		return nil, err
-	}
-	c := l.Counts
-	return &model.ConversationList{Nodes: l.Items, Page: l.Page, Counts: &model.ConversationCounts{
-		Mine: c.Mine, Assigned: c.Assigned, Unassigned: c.Unassigned, All: c.All,
-	}}, nil
-}
-
 // Conversation is the resolver for the conversation field.
 func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.Conversation, error) {
 	return r.svc.Conversation(ctx, displayID)
@@ -92,10 +74,7 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 
 // Attachments is the resolver for the attachments field.
 func (r *scheduledMessageResolver) Attachments(ctx context.Context, obj *ent.ScheduledMessage) ([]*model.FileAttachment, error) {
-	atts, err := obj.Edges.AttachmentsOrErr()
-	if err != nil {
-		atts, err = obj.QueryAttachments().All(ctx)
-	}
+	atts, err := scheduleFiles(ctx, obj)
 	return r.fileAttachments(atts), err
 }
 

@@ -178,18 +178,6 @@ func checklistInput(in model.ChecklistItemInput) kanban.ChecklistInput {
 	return kanban.ChecklistInput{Text: in.Text, Completed: in.Completed, DueDate: in.DueDate, AgentID: in.AgentID}
 }
 
-func cardFilter(in *model.KanbanItemsFilter, page int) kanban.CardFilter {
-	f := kanban.CardFilter{Page: page}
-	if in == nil {
-		return f
-	}
-	f.FunnelID, f.Stage, f.AgentID = deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
-	f.ConversationDisplayID, f.Query = deref(in.ConversationDisplayID), deref(in.Query)
-	f.Priorities, f.Statuses = in.Priorities, in.Statuses
-	f.ValueMin, f.ValueMax, f.CreatedFrom, f.CreatedTo = in.ValueMin, in.ValueMax, in.CreatedFrom, in.CreatedTo
-	return f
-}
-
 func automationInput(in model.KanbanAutomationInput) kanban.AutomationInput {
 	return kanban.AutomationInput{
 		Name: in.Name, FunnelID: in.FunnelID, TriggerType: in.TriggerType, TriggerConfig: in.TriggerConfig,

@@ -32,14 +32,6 @@ const (
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
 	"ContactPage.nodes":          15, // contacts.ContactsPerPage
-	"ConversationList.nodes":     25, // conversations.ConversationsPerPage
-	"ScheduledMessagePage.nodes": 25, // schedules.SchedulePageSize
-	"KanbanItemPage.nodes":       500,
-	"Query.inboxes":              accountListBound,
-	"Query.agents":               accountListBound,
-	"Query.labels":               accountListBound,
-	"Query.teams":                accountListBound,
-	"Query.funnels":              accountListBound,
 	"Query.agentBots":            accountListBound,
 	"Query.kanbanAutomations":    accountListBound,
 	"Query.inboxMembers":         accountListBound,

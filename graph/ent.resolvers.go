@@ -12,8 +12,23 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
-// AgentsConnection is the resolver for the agentsConnection field.
-func (r *queryResolver) AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
+// Stages is the resolver for the stages field.
+func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
+	return boardStages(ctx, obj)
+}
+
+// Node is the resolver for the node field.
+func (r *queryResolver) Node(ctx context.Context, id int) (ent.Noder, error) {
+	return r.node(ctx, rawIDArgs(ctx, "id")[0])
+}
+
+// Nodes is the resolver for the nodes field.
+func (r *queryResolver) Nodes(ctx context.Context, ids []int) ([]ent.Noder, error) {
+	return r.nodes(ctx, rawIDArgs(ctx, "ids"))
+}
+
+// Agents is the resolver for the agents field.
+func (r *queryResolver) Agents(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -32,8 +47,8 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 		ent.WithContactOrder(orderBy), ent.WithContactFilter(where.Filter))
 }
 
-// ConversationsConnection is the resolver for the conversationsConnection field.
-func (r *queryResolver) ConversationsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error) {
+// Conversations is the resolver for the conversations field.
+func (r *queryResolver) Conversations(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -42,8 +57,8 @@ func (r *queryResolver) ConversationsConnection(ctx context.Context, after *entg
 		ent.WithConversationOrder(orderBy), ent.WithConversationFilter(where.Filter))
 }
 
-// FunnelsConnection is the resolver for the funnelsConnection field.
-func (r *queryResolver) FunnelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error) {
+// Funnels is the resolver for the funnels field.
+func (r *queryResolver) Funnels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -52,8 +67,8 @@ func (r *queryResolver) FunnelsConnection(ctx context.Context, after *entgql.Cur
 		ent.WithFunnelOrder(orderBy), ent.WithFunnelFilter(where.Filter))
 }
 
-// InboxesConnection is the resolver for the inboxesConnection field.
-func (r *queryResolver) InboxesConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error) {
+// Inboxes is the resolver for the inboxes field.
+func (r *queryResolver) Inboxes(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -62,8 +77,8 @@ func (r *queryResolver) InboxesConnection(ctx context.Context, after *entgql.Cur
 		ent.WithInboxOrder(orderBy), ent.WithInboxFilter(where.Filter))
 }
 
-// KanbanItemsConnection is the resolver for the kanbanItemsConnection field.
-func (r *queryResolver) KanbanItemsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error) {
+// KanbanItems is the resolver for the kanbanItems field.
+func (r *queryResolver) KanbanItems(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -72,8 +87,8 @@ func (r *queryResolver) KanbanItemsConnection(ctx context.Context, after *entgql
 		ent.WithKanbanItemOrder(orderBy), ent.WithKanbanItemFilter(where.Filter))
 }
 
-// LabelsConnection is the resolver for the labelsConnection field.
-func (r *queryResolver) LabelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error) {
+// Labels is the resolver for the labels field.
+func (r *queryResolver) Labels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -82,8 +97,18 @@ func (r *queryResolver) LabelsConnection(ctx context.Context, after *entgql.Curs
 		ent.WithLabelOrder(orderBy), ent.WithLabelFilter(where.Filter))
 }
 
-// TeamsConnection is the resolver for the teamsConnection field.
-func (r *queryResolver) TeamsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error) {
+// ScheduledMessages is the resolver for the scheduledMessages field.
+func (r *queryResolver) ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.ScheduledMessage.Query().Paginate(ctx, after, first, before, last,
+		ent.WithScheduledMessageOrder(orderBy), ent.WithScheduledMessageFilter(where.Filter))
+}
+
+// Teams is the resolver for the teams field.
+func (r *queryResolver) Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err

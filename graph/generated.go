@@ -51,6 +51,7 @@ type ResolverRoot interface {
 }
 
 type DirectiveRoot struct {
+	GlobalId func(ctx context.Context, obj any, next graphql.Resolver, typeArg string) (res any, err error)
 }
 
 type ComplexityRoot struct {
@@ -191,7 +192,7 @@ type ComplexityRoot struct {
 		Labels               func(childComplexity int) int
 		LastActivityAt       func(childComplexity int) int
 		LastIncomingAt       func(childComplexity int) int
-		Messages             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.MessageOrder, where *ent.MessageWhereInput) int
+		Messages             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.MessageOrder, where *ent.MessageWhereInput) int
 		Priority             func(childComplexity int) int
 		ScheduledMessages    func(childComplexity int) int
 		SnoozedUntil         func(childComplexity int) int
@@ -209,22 +210,9 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
-	ConversationCounts struct {
-		All        func(childComplexity int) int
-		Assigned   func(childComplexity int) int
-		Mine       func(childComplexity int) int
-		Unassigned func(childComplexity int) int
-	}
-
 	ConversationEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
-	}
-
-	ConversationList struct {
-		Counts func(childComplexity int) int
-		Nodes  func(childComplexity int) int
-		Page   func(childComplexity int) int
 	}
 
 	CreateContactPayload struct {
@@ -247,7 +235,7 @@ type ComplexityRoot struct {
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
-		Items       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
+		Items       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
 		Name        func(childComplexity int) int
 		Settings    func(childComplexity int) int
 		Stages      func(childComplexity int) int
@@ -273,6 +261,7 @@ type ComplexityRoot struct {
 		Funnel      func(childComplexity int) int
 		FunnelID    func(childComplexity int) int
 		ID          func(childComplexity int) int
+		Items       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
 		Name        func(childComplexity int) int
 		Position    func(childComplexity int) int
 		Slug        func(childComplexity int) int
@@ -405,13 +394,6 @@ type ComplexityRoot struct {
 	KanbanItemEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
-	}
-
-	KanbanItemPage struct {
-		HasMore    func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		Page       func(childComplexity int) int
-		TotalCount func(childComplexity int) int
 	}
 
 	KanbanWebhookTest struct {
@@ -555,39 +537,34 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AgentBot                func(childComplexity int, id int) int
-		AgentBots               func(childComplexity int) int
-		Agents                  func(childComplexity int) int
-		AgentsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) int
-		Contact                 func(childComplexity int, id int) int
-		ContactableInboxes      func(childComplexity int, contactID int) int
-		Contacts                func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
-		Conversation            func(childComplexity int, displayID int) int
-		Conversations           func(childComplexity int, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) int
-		ConversationsConnection func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) int
-		FilterContacts          func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
-		Funnel                  func(childComplexity int, id int) int
-		Funnels                 func(childComplexity int) int
-		FunnelsConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) int
-		Inbox                   func(childComplexity int, id int) int
-		InboxMembers            func(childComplexity int, inboxID int) int
-		Inboxes                 func(childComplexity int) int
-		InboxesConnection       func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) int
-		KanbanAutomations       func(childComplexity int) int
-		KanbanConfig            func(childComplexity int) int
-		KanbanItem              func(childComplexity int, id int) int
-		KanbanItems             func(childComplexity int, filter *model.KanbanItemsFilter, page *int) int
-		KanbanItemsConnection   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
-		Label                   func(childComplexity int, id int) int
-		Labels                  func(childComplexity int) int
-		LabelsConnection        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) int
-		ScheduledMessage        func(childComplexity int, id int) int
-		ScheduledMessages       func(childComplexity int, conversationDisplayID *int, status *string, page *int) int
-		SearchContacts          func(childComplexity int, q string, sort *string, page *int) int
-		Team                    func(childComplexity int, id int) int
-		TeamMembers             func(childComplexity int, teamID int) int
-		Teams                   func(childComplexity int) int
-		TeamsConnection         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) int
+		AgentBot           func(childComplexity int, id int) int
+		AgentBots          func(childComplexity int) int
+		Agents             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) int
+		Contact            func(childComplexity int, id int) int
+		ContactableInboxes func(childComplexity int, contactID int) int
+		Contacts           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) int
+		Conversation       func(childComplexity int, displayID int) int
+		Conversations      func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) int
+		FilterContacts     func(childComplexity int, conditions []*model.FilterConditionInput, page *int) int
+		Funnel             func(childComplexity int, id int) int
+		Funnels            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) int
+		Inbox              func(childComplexity int, id int) int
+		InboxMembers       func(childComplexity int, inboxID int) int
+		Inboxes            func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) int
+		KanbanAutomations  func(childComplexity int) int
+		KanbanConfig       func(childComplexity int) int
+		KanbanItem         func(childComplexity int, id int) int
+		KanbanItems        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) int
+		Label              func(childComplexity int, id int) int
+		Labels             func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) int
+		Node               func(childComplexity int, id int) int
+		Nodes              func(childComplexity int, ids []int) int
+		ScheduledMessage   func(childComplexity int, id int) int
+		ScheduledMessages  func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) int
+		SearchContacts     func(childComplexity int, q string, sort *string, page *int) int
+		Team               func(childComplexity int, id int) int
+		TeamMembers        func(childComplexity int, teamID int) int
+		Teams              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) int
 	}
 
 	ScheduledMessage struct {
@@ -628,17 +605,21 @@ type ComplexityRoot struct {
 		UpdatedAt                func(childComplexity int) int
 	}
 
+	ScheduledMessageConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ScheduledMessageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	ScheduledMessageEvent struct {
 		ID               func(childComplexity int) int
 		Kind             func(childComplexity int) int
 		ScheduledMessage func(childComplexity int) int
-	}
-
-	ScheduledMessagePage struct {
-		HasMore    func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		Page       func(childComplexity int) int
-		TotalCount func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -771,37 +752,32 @@ type MutationResolver interface {
 	ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error)
 }
 type QueryResolver interface {
-	AgentsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
+	Node(ctx context.Context, id int) (ent.Noder, error)
+	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
+	Agents(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
 	Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
-	ConversationsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
-	FunnelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
-	InboxesConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
-	KanbanItemsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
-	LabelsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
-	TeamsConnection(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
-	Conversations(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationList, error)
+	Conversations(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
+	Funnels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
+	Inboxes(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
+	KanbanItems(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
+	Labels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
+	ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
+	Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
-	Funnels(ctx context.Context) ([]*ent.Funnel, error)
 	Funnel(ctx context.Context, id int) (*ent.Funnel, error)
-	KanbanItems(ctx context.Context, filter *model.KanbanItemsFilter, page *int) (*model.KanbanItemPage, error)
 	KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error)
 	KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error)
 	KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error)
-	ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error)
 	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
 	FilterContacts(ctx context.Context, conditions []*model.FilterConditionInput, page *int) (*model.ContactPage, error)
 	ContactableInboxes(ctx context.Context, contactID int) ([]*model.ContactReachability, error)
-	Inboxes(ctx context.Context) ([]*ent.Inbox, error)
 	Inbox(ctx context.Context, id int) (*ent.Inbox, error)
 	AgentBots(ctx context.Context) ([]*ent.AgentBot, error)
 	AgentBot(ctx context.Context, id int) (*ent.AgentBot, error)
 	InboxMembers(ctx context.Context, inboxID int) ([]*ent.AccountUser, error)
-	Labels(ctx context.Context) ([]*ent.Label, error)
 	Label(ctx context.Context, id int) (*ent.Label, error)
-	Agents(ctx context.Context) ([]*ent.AccountUser, error)
-	Teams(ctx context.Context) ([]*ent.Team, error)
 	Team(ctx context.Context, id int) (*ent.Team, error)
 	TeamMembers(ctx context.Context, teamID int) ([]*ent.AccountUser, error)
 }
@@ -853,7 +829,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Agent.CreatedAt(childComplexity), true
-	case "Agent.id":
+	case "Agent.id", "Agent.databaseId":
 		if e.ComplexityRoot.Agent.ID == nil {
 			break
 		}
@@ -914,7 +890,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AgentBot.Description(childComplexity), true
-	case "AgentBot.id":
+	case "AgentBot.id", "AgentBot.databaseId":
 		if e.ComplexityRoot.AgentBot.ID == nil {
 			break
 		}
@@ -1001,7 +977,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CardNote.CreatedAt(childComplexity), true
-	case "CardNote.id":
+	case "CardNote.id", "CardNote.databaseId":
 		if e.ComplexityRoot.CardNote.ID == nil {
 			break
 		}
@@ -1056,7 +1032,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChecklistItem.DueDate(childComplexity), true
-	case "ChecklistItem.id":
+	case "ChecklistItem.id", "ChecklistItem.databaseId":
 		if e.ComplexityRoot.ChecklistItem.ID == nil {
 			break
 		}
@@ -1141,7 +1117,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Contact.Email(childComplexity), true
-	case "Contact.id":
+	case "Contact.id", "Contact.databaseId":
 		if e.ComplexityRoot.Contact.ID == nil {
 			break
 		}
@@ -1246,7 +1222,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContactInbox.HmacVerified(childComplexity), true
-	case "ContactInbox.id":
+	case "ContactInbox.id", "ContactInbox.databaseId":
 		if e.ComplexityRoot.ContactInbox.ID == nil {
 			break
 		}
@@ -1399,7 +1375,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Conversation.FirstReplyCreatedAt(childComplexity), true
-	case "Conversation.id":
+	case "Conversation.id", "Conversation.databaseId":
 		if e.ComplexityRoot.Conversation.ID == nil {
 			break
 		}
@@ -1451,7 +1427,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Conversation.Messages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.MessageOrder), args["where"].(*ent.MessageWhereInput)), true
+		return e.ComplexityRoot.Conversation.Messages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.MessageOrder), args["where"].(*ent.MessageWhereInput)), true
 	case "Conversation.priority":
 		if e.ComplexityRoot.Conversation.Priority == nil {
 			break
@@ -1526,31 +1502,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConversationConnection.TotalCount(childComplexity), true
 
-	case "ConversationCounts.all":
-		if e.ComplexityRoot.ConversationCounts.All == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.All(childComplexity), true
-	case "ConversationCounts.assigned":
-		if e.ComplexityRoot.ConversationCounts.Assigned == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Assigned(childComplexity), true
-	case "ConversationCounts.mine":
-		if e.ComplexityRoot.ConversationCounts.Mine == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Mine(childComplexity), true
-	case "ConversationCounts.unassigned":
-		if e.ComplexityRoot.ConversationCounts.Unassigned == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationCounts.Unassigned(childComplexity), true
-
 	case "ConversationEdge.cursor":
 		if e.ComplexityRoot.ConversationEdge.Cursor == nil {
 			break
@@ -1563,25 +1514,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
-
-	case "ConversationList.counts":
-		if e.ComplexityRoot.ConversationList.Counts == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Counts(childComplexity), true
-	case "ConversationList.nodes":
-		if e.ComplexityRoot.ConversationList.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Nodes(childComplexity), true
-	case "ConversationList.page":
-		if e.ComplexityRoot.ConversationList.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConversationList.Page(childComplexity), true
 
 	case "CreateContactPayload.contact":
 		if e.ComplexityRoot.CreateContactPayload.Contact == nil {
@@ -1657,7 +1589,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Funnel.Description(childComplexity), true
-	case "Funnel.id":
+	case "Funnel.id", "Funnel.databaseId":
 		if e.ComplexityRoot.Funnel.ID == nil {
 			break
 		}
@@ -1673,7 +1605,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Funnel.Items(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
+		return e.ComplexityRoot.Funnel.Items(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "Funnel.name":
 		if e.ComplexityRoot.Funnel.Name == nil {
 			break
@@ -1767,12 +1699,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FunnelStage.FunnelID(childComplexity), true
-	case "FunnelStage.id":
+	case "FunnelStage.id", "FunnelStage.databaseId":
 		if e.ComplexityRoot.FunnelStage.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.FunnelStage.ID(childComplexity), true
+	case "FunnelStage.items":
+		if e.ComplexityRoot.FunnelStage.Items == nil {
+			break
+		}
+
+		args, err := ec.field_FunnelStage_items_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.FunnelStage.Items(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "FunnelStage.name":
 		if e.ComplexityRoot.FunnelStage.Name == nil {
 			break
@@ -1876,7 +1819,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inbox.GreetingMessage(childComplexity), true
-	case "Inbox.id":
+	case "Inbox.id", "Inbox.databaseId":
 		if e.ComplexityRoot.Inbox.ID == nil {
 			break
 		}
@@ -1975,7 +1918,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InboxMember.CreatedAt(childComplexity), true
-	case "InboxMember.id":
+	case "InboxMember.id", "InboxMember.databaseId":
 		if e.ComplexityRoot.InboxMember.ID == nil {
 			break
 		}
@@ -2048,7 +1991,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanAutomation.FunnelID(childComplexity), true
-	case "KanbanAutomation.id":
+	case "KanbanAutomation.id", "KanbanAutomation.databaseId":
 		if e.ComplexityRoot.KanbanAutomation.ID == nil {
 			break
 		}
@@ -2122,7 +2065,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanConfig.Enabled(childComplexity), true
-	case "KanbanConfig.id":
+	case "KanbanConfig.id", "KanbanConfig.databaseId":
 		if e.ComplexityRoot.KanbanConfig.ID == nil {
 			break
 		}
@@ -2257,7 +2200,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanItem.FunnelID(childComplexity), true
-	case "KanbanItem.id":
+	case "KanbanItem.id", "KanbanItem.databaseId":
 		if e.ComplexityRoot.KanbanItem.ID == nil {
 			break
 		}
@@ -2362,31 +2305,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KanbanItemEdge.Node(childComplexity), true
 
-	case "KanbanItemPage.hasMore":
-		if e.ComplexityRoot.KanbanItemPage.HasMore == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.HasMore(childComplexity), true
-	case "KanbanItemPage.nodes":
-		if e.ComplexityRoot.KanbanItemPage.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.Nodes(childComplexity), true
-	case "KanbanItemPage.page":
-		if e.ComplexityRoot.KanbanItemPage.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.Page(childComplexity), true
-	case "KanbanItemPage.totalCount":
-		if e.ComplexityRoot.KanbanItemPage.TotalCount == nil {
-			break
-		}
-
-		return e.ComplexityRoot.KanbanItemPage.TotalCount(childComplexity), true
-
 	case "KanbanWebhookTest.error":
 		if e.ComplexityRoot.KanbanWebhookTest.Error == nil {
 			break
@@ -2436,7 +2354,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Label.Description(childComplexity), true
-	case "Label.id":
+	case "Label.id", "Label.databaseId":
 		if e.ComplexityRoot.Label.ID == nil {
 			break
 		}
@@ -2565,7 +2483,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Message.EchoID(childComplexity), true
-	case "Message.id":
+	case "Message.id", "Message.databaseId":
 		if e.ComplexityRoot.Message.ID == nil {
 			break
 		}
@@ -3406,18 +3324,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Agents(childComplexity), true
-	case "Query.agentsConnection":
-		if e.ComplexityRoot.Query.AgentsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_agentsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_agents_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AgentsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.AgentOrder), args["where"].(*ent.AgentWhereInput)), true
+		return e.ComplexityRoot.Query.Agents(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.AgentOrder), args["where"].(*ent.AgentWhereInput)), true
 	case "Query.contact":
 		if e.ComplexityRoot.Query.Contact == nil {
 			break
@@ -3472,18 +3384,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Conversations(childComplexity, args["status"].(*string), args["assigneeType"].(*string), args["inboxID"].(*int), args["teamID"].(*int), args["labels"].([]string), args["page"].(*int)), true
-	case "Query.conversationsConnection":
-		if e.ComplexityRoot.Query.ConversationsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_conversationsConnection_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Query.ConversationsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.ConversationOrder), args["where"].(*ent.ConversationWhereInput)), true
+		return e.ComplexityRoot.Query.Conversations(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.ConversationOrder), args["where"].(*ent.ConversationWhereInput)), true
 	case "Query.filterContacts":
 		if e.ComplexityRoot.Query.FilterContacts == nil {
 			break
@@ -3511,18 +3412,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Funnels(childComplexity), true
-	case "Query.funnelsConnection":
-		if e.ComplexityRoot.Query.FunnelsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_funnelsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_funnels_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.FunnelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.FunnelOrder), args["where"].(*ent.FunnelWhereInput)), true
+		return e.ComplexityRoot.Query.Funnels(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.FunnelOrder), args["where"].(*ent.FunnelWhereInput)), true
 	case "Query.inbox":
 		if e.ComplexityRoot.Query.Inbox == nil {
 			break
@@ -3550,18 +3445,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Inboxes(childComplexity), true
-	case "Query.inboxesConnection":
-		if e.ComplexityRoot.Query.InboxesConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_inboxesConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_inboxes_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InboxesConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
+		return e.ComplexityRoot.Query.Inboxes(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.InboxOrder), args["where"].(*ent.InboxWhereInput)), true
 
 	case "Query.kanbanAutomations":
 		if e.ComplexityRoot.Query.KanbanAutomations == nil {
@@ -3596,18 +3485,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.KanbanItems(childComplexity, args["filter"].(*model.KanbanItemsFilter), args["page"].(*int)), true
-	case "Query.kanbanItemsConnection":
-		if e.ComplexityRoot.Query.KanbanItemsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_kanbanItemsConnection_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Query.KanbanItemsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
+		return e.ComplexityRoot.Query.KanbanItems(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.KanbanItemOrder), args["where"].(*ent.KanbanItemWhereInput)), true
 	case "Query.label":
 		if e.ComplexityRoot.Query.Label == nil {
 			break
@@ -3624,18 +3502,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Labels(childComplexity), true
-	case "Query.labelsConnection":
-		if e.ComplexityRoot.Query.LabelsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_labelsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_labels_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.LabelsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LabelOrder), args["where"].(*ent.LabelWhereInput)), true
+		return e.ComplexityRoot.Query.Labels(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.LabelOrder), args["where"].(*ent.LabelWhereInput)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(int)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]int)), true
 	case "Query.scheduledMessage":
 		if e.ComplexityRoot.Query.ScheduledMessage == nil {
 			break
@@ -3657,7 +3551,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.ScheduledMessages(childComplexity, args["conversationDisplayID"].(*int), args["status"].(*string), args["page"].(*int)), true
+		return e.ComplexityRoot.Query.ScheduledMessages(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.ScheduledMessageOrder), args["where"].(*ent.ScheduledMessageWhereInput)), true
 	case "Query.searchContacts":
 		if e.ComplexityRoot.Query.SearchContacts == nil {
 			break
@@ -3696,18 +3590,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Query.Teams(childComplexity), true
-	case "Query.teamsConnection":
-		if e.ComplexityRoot.Query.TeamsConnection == nil {
-			break
-		}
-
-		args, err := ec.field_Query_teamsConnection_args(ctx, rawArgs)
+		args, err := ec.field_Query_teams_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.TeamsConnection(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
+		return e.ComplexityRoot.Query.Teams(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
 
 	case "ScheduledMessage.accountID":
 		if e.ComplexityRoot.ScheduledMessage.AccountID == nil {
@@ -3781,7 +3669,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScheduledMessage.FailureReason(childComplexity), true
-	case "ScheduledMessage.id":
+	case "ScheduledMessage.id", "ScheduledMessage.databaseId":
 		if e.ComplexityRoot.ScheduledMessage.ID == nil {
 			break
 		}
@@ -3920,6 +3808,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ScheduledMessage.UpdatedAt(childComplexity), true
 
+	case "ScheduledMessageConnection.edges":
+		if e.ComplexityRoot.ScheduledMessageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.Edges(childComplexity), true
+	case "ScheduledMessageConnection.pageInfo":
+		if e.ComplexityRoot.ScheduledMessageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.PageInfo(childComplexity), true
+	case "ScheduledMessageConnection.totalCount":
+		if e.ComplexityRoot.ScheduledMessageConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageConnection.TotalCount(childComplexity), true
+
+	case "ScheduledMessageEdge.cursor":
+		if e.ComplexityRoot.ScheduledMessageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEdge.Cursor(childComplexity), true
+	case "ScheduledMessageEdge.node":
+		if e.ComplexityRoot.ScheduledMessageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEdge.Node(childComplexity), true
+
 	case "ScheduledMessageEvent.id":
 		if e.ComplexityRoot.ScheduledMessageEvent.ID == nil {
 			break
@@ -3938,31 +3858,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage(childComplexity), true
-
-	case "ScheduledMessagePage.hasMore":
-		if e.ComplexityRoot.ScheduledMessagePage.HasMore == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.HasMore(childComplexity), true
-	case "ScheduledMessagePage.nodes":
-		if e.ComplexityRoot.ScheduledMessagePage.Nodes == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.Nodes(childComplexity), true
-	case "ScheduledMessagePage.page":
-		if e.ComplexityRoot.ScheduledMessagePage.Page == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.Page(childComplexity), true
-	case "ScheduledMessagePage.totalCount":
-		if e.ComplexityRoot.ScheduledMessagePage.TotalCount == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ScheduledMessagePage.TotalCount(childComplexity), true
 
 	case "Subscription.kanbanBoardChanged":
 		if e.ComplexityRoot.Subscription.KanbanBoardChanged == nil {
@@ -4022,7 +3917,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.Description(childComplexity), true
-	case "Team.id":
+	case "Team.id", "Team.databaseId":
 		if e.ComplexityRoot.Team.ID == nil {
 			break
 		}
@@ -4091,7 +3986,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TeamMember.CreatedAt(childComplexity), true
-	case "TeamMember.id":
+	case "TeamMember.id", "TeamMember.databaseId":
 		if e.ComplexityRoot.TeamMember.ID == nil {
 			break
 		}
@@ -4158,7 +4053,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Email(childComplexity), true
-	case "User.id":
+	case "User.id", "User.databaseId":
 		if e.ComplexityRoot.User.ID == nil {
 			break
 		}
@@ -4227,7 +4122,6 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputKanbanItemInput,
 		ec.unmarshalInputKanbanItemOrder,
 		ec.unmarshalInputKanbanItemWhereInput,
-		ec.unmarshalInputKanbanItemsFilter,
 		ec.unmarshalInputKanbanPositionInput,
 		ec.unmarshalInputLabelInput,
 		ec.unmarshalInputLabelOrder,
@@ -4367,6 +4261,8 @@ func (ec *executionContext) childFields_Agent(ctx context.Context, field graphql
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Agent_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Agent_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Agent_createdAt(ctx, field)
 	case "updatedAt":
@@ -4391,6 +4287,8 @@ func (ec *executionContext) childFields_AgentBot(ctx context.Context, field grap
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_AgentBot_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_AgentBot_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_AgentBot_createdAt(ctx, field)
 	case "updatedAt":
@@ -4439,6 +4337,8 @@ func (ec *executionContext) childFields_CardNote(ctx context.Context, field grap
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_CardNote_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_CardNote_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_CardNote_createdAt(ctx, field)
 	case "updatedAt":
@@ -4461,6 +4361,8 @@ func (ec *executionContext) childFields_ChecklistItem(ctx context.Context, field
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_ChecklistItem_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_ChecklistItem_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_ChecklistItem_createdAt(ctx, field)
 	case "updatedAt":
@@ -4489,6 +4391,8 @@ func (ec *executionContext) childFields_Contact(ctx context.Context, field graph
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Contact_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Contact_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Contact_createdAt(ctx, field)
 	case "updatedAt":
@@ -4547,6 +4451,8 @@ func (ec *executionContext) childFields_ContactInbox(ctx context.Context, field 
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_ContactInbox_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_ContactInbox_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_ContactInbox_createdAt(ctx, field)
 	case "updatedAt":
@@ -4597,6 +4503,8 @@ func (ec *executionContext) childFields_Conversation(ctx context.Context, field 
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Conversation_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Conversation_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Conversation_createdAt(ctx, field)
 	case "updatedAt":
@@ -4673,20 +4581,6 @@ func (ec *executionContext) childFields_ConversationConnection(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type ConversationConnection", field.Name)
 }
 
-func (ec *executionContext) childFields_ConversationCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "mine":
-		return ec.fieldContext_ConversationCounts_mine(ctx, field)
-	case "assigned":
-		return ec.fieldContext_ConversationCounts_assigned(ctx, field)
-	case "unassigned":
-		return ec.fieldContext_ConversationCounts_unassigned(ctx, field)
-	case "all":
-		return ec.fieldContext_ConversationCounts_all(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ConversationCounts", field.Name)
-}
-
 func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -4695,18 +4589,6 @@ func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, fi
 		return ec.fieldContext_ConversationEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_ConversationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_ConversationList_nodes(ctx, field)
-	case "counts":
-		return ec.fieldContext_ConversationList_counts(ctx, field)
-	case "page":
-		return ec.fieldContext_ConversationList_page(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ConversationList", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateContactPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4741,6 +4623,8 @@ func (ec *executionContext) childFields_Funnel(ctx context.Context, field graphq
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Funnel_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Funnel_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Funnel_createdAt(ctx, field)
 	case "updatedAt":
@@ -4755,10 +4639,10 @@ func (ec *executionContext) childFields_Funnel(ctx context.Context, field graphq
 		return ec.fieldContext_Funnel_active(ctx, field)
 	case "settings":
 		return ec.fieldContext_Funnel_settings(ctx, field)
-	case "items":
-		return ec.fieldContext_Funnel_items(ctx, field)
 	case "stages":
 		return ec.fieldContext_Funnel_stages(ctx, field)
+	case "items":
+		return ec.fieldContext_Funnel_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Funnel", field.Name)
 }
@@ -4789,6 +4673,8 @@ func (ec *executionContext) childFields_FunnelStage(ctx context.Context, field g
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_FunnelStage_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_FunnelStage_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_FunnelStage_createdAt(ctx, field)
 	case "updatedAt":
@@ -4809,6 +4695,8 @@ func (ec *executionContext) childFields_FunnelStage(ctx context.Context, field g
 		return ec.fieldContext_FunnelStage_position(ctx, field)
 	case "funnel":
 		return ec.fieldContext_FunnelStage_funnel(ctx, field)
+	case "items":
+		return ec.fieldContext_FunnelStage_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FunnelStage", field.Name)
 }
@@ -4817,6 +4705,8 @@ func (ec *executionContext) childFields_Inbox(ctx context.Context, field graphql
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Inbox_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Inbox_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Inbox_createdAt(ctx, field)
 	case "updatedAt":
@@ -4889,6 +4779,8 @@ func (ec *executionContext) childFields_InboxMember(ctx context.Context, field g
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_InboxMember_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_InboxMember_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_InboxMember_createdAt(ctx, field)
 	case "updatedAt":
@@ -4911,6 +4803,8 @@ func (ec *executionContext) childFields_KanbanAutomation(ctx context.Context, fi
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_KanbanAutomation_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_KanbanAutomation_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_KanbanAutomation_createdAt(ctx, field)
 	case "updatedAt":
@@ -4953,6 +4847,8 @@ func (ec *executionContext) childFields_KanbanConfig(ctx context.Context, field 
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_KanbanConfig_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_KanbanConfig_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_KanbanConfig_createdAt(ctx, field)
 	case "updatedAt":
@@ -4997,6 +4893,8 @@ func (ec *executionContext) childFields_KanbanItem(ctx context.Context, field gr
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_KanbanItem_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_KanbanItem_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_KanbanItem_createdAt(ctx, field)
 	case "updatedAt":
@@ -5069,20 +4967,6 @@ func (ec *executionContext) childFields_KanbanItemEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemEdge", field.Name)
 }
 
-func (ec *executionContext) childFields_KanbanItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
-	case "page":
-		return ec.fieldContext_KanbanItemPage_page(ctx, field)
-	case "hasMore":
-		return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type KanbanItemPage", field.Name)
-}
-
 func (ec *executionContext) childFields_KanbanWebhookTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "success":
@@ -5101,6 +4985,8 @@ func (ec *executionContext) childFields_Label(ctx context.Context, field graphql
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Label_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Label_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Label_createdAt(ctx, field)
 	case "updatedAt":
@@ -5145,6 +5031,8 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Message_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Message_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Message_createdAt(ctx, field)
 	case "updatedAt":
@@ -5233,6 +5121,8 @@ func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, fi
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_ScheduledMessage_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_ScheduledMessage_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_ScheduledMessage_createdAt(ctx, field)
 	case "updatedAt":
@@ -5305,6 +5195,28 @@ func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessage", field.Name)
 }
 
+func (ec *executionContext) childFields_ScheduledMessageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ScheduledMessageConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ScheduledMessageConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ScheduledMessageConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledMessageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ScheduledMessageEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ScheduledMessageEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -5317,24 +5229,12 @@ func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
 }
 
-func (ec *executionContext) childFields_ScheduledMessagePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "nodes":
-		return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
-	case "page":
-		return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
-	case "hasMore":
-		return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessagePage", field.Name)
-}
-
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Team_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_Team_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Team_createdAt(ctx, field)
 	case "updatedAt":
@@ -5379,6 +5279,8 @@ func (ec *executionContext) childFields_TeamMember(ctx context.Context, field gr
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_TeamMember_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_TeamMember_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_TeamMember_createdAt(ctx, field)
 	case "updatedAt":
@@ -5401,6 +5303,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_User_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_User_databaseId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
 	case "updatedAt":
@@ -5535,6 +5439,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) dir_globalId_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Conversation_messages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5571,8 +5489,8 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.MessageOrder, error) {
-			return ec.unmarshalOMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.MessageOrder, error) {
+			return ec.unmarshalOMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5581,6 +5499,60 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.MessageWhereInput, error) {
 			return ec.unmarshalOMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_FunnelStage_items_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.KanbanItemWhereInput, error) {
+			return ec.unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5625,8 +5597,8 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
-			return ec.unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5646,40 +5618,122 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 func (ec *executionContext) field_Mutation_assignKanbanItemAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_assignKanbanItemAgent_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "agentID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_assignKanbanItemAgent_argsAgentID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["agentID"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignKanbanItemAgent_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_assignKanbanItemAgent_argsAgentID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["agentID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["agentID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_bulkAssignKanbanAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
-		func(ctx context.Context, v any) ([]int, error) {
-			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_bulkAssignKanbanAgent_argsIds(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["ids"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "agentID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_bulkAssignKanbanAgent_argsAgentID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5687,21 +5741,110 @@ func (ec *executionContext) field_Mutation_bulkAssignKanbanAgent_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkAssignKanbanAgent_argsIds(
+	ctx context.Context,
+	rawArgs map[string]any,
+) ([]int, error) {
+	if _, ok := rawArgs["ids"]; !ok {
+		var zeroVal []int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["ids"]
+		if !ok {
+			var zeroVal []int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2ᚕintᚄ(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal []int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal []int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.([]int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal []int
+		return zeroVal, nil
+	} else {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_bulkAssignKanbanAgent_argsAgentID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["agentID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["agentID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_bulkMoveKanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
-		func(ctx context.Context, v any) ([]int, error) {
-			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_bulkMoveKanbanItems_argsIds(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["ids"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "funnelID",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOID2ᚖint(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_bulkMoveKanbanItems_argsFunnelID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5717,13 +5860,107 @@ func (ec *executionContext) field_Mutation_bulkMoveKanbanItems_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkMoveKanbanItems_argsIds(
+	ctx context.Context,
+	rawArgs map[string]any,
+) ([]int, error) {
+	if _, ok := rawArgs["ids"]; !ok {
+		var zeroVal []int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["ids"]
+		if !ok {
+			var zeroVal []int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2ᚕintᚄ(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal []int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal []int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.([]int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal []int
+		return zeroVal, nil
+	} else {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_bulkMoveKanbanItems_argsFunnelID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["funnelID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["funnelID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_bulkSetKanbanPriority_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
-		func(ctx context.Context, v any) ([]int, error) {
-			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_bulkSetKanbanPriority_argsIds(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5739,13 +5976,59 @@ func (ec *executionContext) field_Mutation_bulkSetKanbanPriority_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkSetKanbanPriority_argsIds(
+	ctx context.Context,
+	rawArgs map[string]any,
+) ([]int, error) {
+	if _, ok := rawArgs["ids"]; !ok {
+		var zeroVal []int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["ids"]
+		if !ok {
+			var zeroVal []int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2ᚕintᚄ(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal []int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal []int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.([]int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal []int
+		return zeroVal, nil
+	} else {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_cancelScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_cancelScheduledMessage_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5753,21 +6036,62 @@ func (ec *executionContext) field_Mutation_cancelScheduledMessage_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelScheduledMessage_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_changeInboxMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "inboxID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_changeInboxMembers_argsInboxID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["inboxID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userIDs",
-		func(ctx context.Context, v any) ([]int, error) {
-			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_changeInboxMembers_argsUserIDs(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5783,13 +6107,104 @@ func (ec *executionContext) field_Mutation_changeInboxMembers_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_changeInboxMembers_argsInboxID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["inboxID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["inboxID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_changeInboxMembers_argsUserIDs(
+	ctx context.Context,
+	rawArgs map[string]any,
+) ([]int, error) {
+	if _, ok := rawArgs["userIDs"]; !ok {
+		var zeroVal []int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDs"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["userIDs"]
+		if !ok {
+			var zeroVal []int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2ᚕintᚄ(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal []int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal []int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.([]int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal []int
+		return zeroVal, nil
+	} else {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_changeKanbanItemStatus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_changeKanbanItemStatus_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5805,21 +6220,62 @@ func (ec *executionContext) field_Mutation_changeKanbanItemStatus_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_changeKanbanItemStatus_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_changeTeamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teamID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_changeTeamMembers_argsTeamID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["teamID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userIDs",
-		func(ctx context.Context, v any) ([]int, error) {
-			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_changeTeamMembers_argsUserIDs(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5833,6 +6289,99 @@ func (ec *executionContext) field_Mutation_changeTeamMembers_args(ctx context.Co
 	}
 	args["change"] = arg2
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changeTeamMembers_argsTeamID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["teamID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["teamID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_changeTeamMembers_argsUserIDs(
+	ctx context.Context,
+	rawArgs map[string]any,
+) ([]int, error) {
+	if _, ok := rawArgs["userIDs"]; !ok {
+		var zeroVal []int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDs"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["userIDs"]
+		if !ok {
+			var zeroVal []int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2ᚕintᚄ(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal []int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal []int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.([]int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal []int
+		return zeroVal, nil
+	} else {
+		var zeroVal []int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_createAgentBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -5866,10 +6415,8 @@ func (ec *executionContext) field_Mutation_createAgent_args(ctx context.Context,
 func (ec *executionContext) field_Mutation_createCardNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_createCardNote_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5885,13 +6432,56 @@ func (ec *executionContext) field_Mutation_createCardNote_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCardNote_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_createChecklistItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_createChecklistItem_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5907,21 +6497,62 @@ func (ec *executionContext) field_Mutation_createChecklistItem_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createChecklistItem_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_createContactInbox_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "contactID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_createContactInbox_argsContactID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["contactID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "inboxID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_createContactInbox_argsInboxID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -5935,6 +6566,96 @@ func (ec *executionContext) field_Mutation_createContactInbox_args(ctx context.C
 	}
 	args["sourceID"] = arg2
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createContactInbox_argsContactID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["contactID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["contactID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_createContactInbox_argsInboxID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["inboxID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["inboxID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_createContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6104,68 +6825,236 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 func (ec *executionContext) field_Mutation_deleteAgentBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteAgentBot_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteAgentBot_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteAgent_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteAgent_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteCardNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteCardNote_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["kanbanItemID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_deleteCardNote_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCardNote_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_deleteCardNote_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteChecklistItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteChecklistItem_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["kanbanItemID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_deleteChecklistItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6173,69 +7062,329 @@ func (ec *executionContext) field_Mutation_deleteChecklistItem_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteChecklistItem_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_deleteChecklistItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_deleteContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteContact_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteContact_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteFunnel_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteFunnel_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteInbox_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteInbox_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteInbox_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteKanbanAutomation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteKanbanAutomation_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteKanbanAutomation_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteKanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteKanbanItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6243,18 +7392,106 @@ func (ec *executionContext) field_Mutation_deleteKanbanItem_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteKanbanItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_deleteLabel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteLabel_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteLabel_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6268,10 +7505,8 @@ func (ec *executionContext) field_Mutation_deleteMessage_args(ctx context.Contex
 		return nil, err
 	}
 	args["conversationDisplayID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "messageID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_deleteMessage_argsMessageID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6279,27 +7514,113 @@ func (ec *executionContext) field_Mutation_deleteMessage_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteMessage_argsMessageID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["messageID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("messageID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["messageID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_deleteScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteScheduledMessage_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteScheduledMessage_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_deleteTeam_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6307,13 +7628,56 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTeam_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_importKanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "funnelID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_importKanbanItems_argsFunnelID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6345,21 +7709,62 @@ func (ec *executionContext) field_Mutation_importKanbanItems_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_importKanbanItems_argsFunnelID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["funnelID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["funnelID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_mergeContacts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseContactID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_mergeContacts_argsBaseContactID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["baseContactID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "mergeeContactID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_mergeContacts_argsMergeeContactID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6367,21 +7772,107 @@ func (ec *executionContext) field_Mutation_mergeContacts_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_mergeContacts_argsBaseContactID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["baseContactID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("baseContactID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["baseContactID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_mergeContacts_argsMergeeContactID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["mergeeContactID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeeContactID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["mergeeContactID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_moveKanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_moveKanbanItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "funnelID",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOID2ᚖint(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_moveKanbanItem_argsFunnelID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6405,21 +7896,110 @@ func (ec *executionContext) field_Mutation_moveKanbanItem_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveKanbanItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_moveKanbanItem_argsFunnelID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["funnelID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["funnelID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_removeKanbanItemAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_removeKanbanItemAgent_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "agentID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_removeKanbanItemAgent_argsAgentID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6427,13 +8007,101 @@ func (ec *executionContext) field_Mutation_removeKanbanItemAgent_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeKanbanItemAgent_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_removeKanbanItemAgent_argsAgentID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["agentID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["agentID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_reorderFunnelStages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_reorderFunnelStages_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6447,6 +8115,51 @@ func (ec *executionContext) field_Mutation_reorderFunnelStages_args(ctx context.
 	}
 	args["slugs"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_reorderFunnelStages_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_reorderKanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6474,10 +8187,8 @@ func (ec *executionContext) field_Mutation_retryMessage_args(ctx context.Context
 		return nil, err
 	}
 	args["conversationDisplayID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "messageID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_retryMessage_argsMessageID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6485,26 +8196,157 @@ func (ec *executionContext) field_Mutation_retryMessage_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_retryMessage_argsMessageID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["messageID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("messageID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["messageID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_retryWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_retryWebhookDelivery_argsWebhookID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["webhookID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "deliveryID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_retryWebhookDelivery_argsDeliveryID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["deliveryID"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryWebhookDelivery_argsWebhookID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["webhookID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["webhookID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Webhook")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_retryWebhookDelivery_argsDeliveryID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["deliveryID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveryID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["deliveryID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "WebhookDelivery")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_saveKanbanConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6524,10 +8366,8 @@ func (ec *executionContext) field_Mutation_saveKanbanConfig_args(ctx context.Con
 func (ec *executionContext) field_Mutation_setContactLabels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_setContactLabels_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6541,6 +8381,51 @@ func (ec *executionContext) field_Mutation_setContactLabels_args(ctx context.Con
 	}
 	args["labels"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setContactLabels_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_setConversationLabels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6568,18 +8453,14 @@ func (ec *executionContext) field_Mutation_setConversationLabels_args(ctx contex
 func (ec *executionContext) field_Mutation_setInboxAgentBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "inboxID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_setInboxAgentBot_argsInboxID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["inboxID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "agentBotID",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOID2ᚖint(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_setInboxAgentBot_argsAgentBotID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6587,26 +8468,205 @@ func (ec *executionContext) field_Mutation_setInboxAgentBot_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setInboxAgentBot_argsInboxID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["inboxID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["inboxID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_setInboxAgentBot_argsAgentBotID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["agentBotID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["agentBotID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_toggleChecklistItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_toggleChecklistItem_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["kanbanItemID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_toggleChecklistItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["id"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_toggleChecklistItem_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_toggleChecklistItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_toggleConversationStatus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6642,10 +8702,8 @@ func (ec *executionContext) field_Mutation_toggleConversationStatus_args(ctx con
 func (ec *executionContext) field_Mutation_updateAgentBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateAgentBot_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6661,13 +8719,56 @@ func (ec *executionContext) field_Mutation_updateAgentBot_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateAgentBot_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateAgent_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6683,21 +8784,62 @@ func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateAgent_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateCardNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateCardNote_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["kanbanItemID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_updateCardNote_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6713,21 +8855,107 @@ func (ec *executionContext) field_Mutation_updateCardNote_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateCardNote_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_updateCardNote_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateChecklistItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kanbanItemID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateChecklistItem_argsKanbanItemID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["kanbanItemID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg1, err := ec.field_Mutation_updateChecklistItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6743,13 +8971,101 @@ func (ec *executionContext) field_Mutation_updateChecklistItem_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateChecklistItem_argsKanbanItemID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["kanbanItemID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["kanbanItemID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_updateChecklistItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateContact_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6765,13 +9081,56 @@ func (ec *executionContext) field_Mutation_updateContact_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateContact_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateFunnel_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6787,13 +9146,56 @@ func (ec *executionContext) field_Mutation_updateFunnel_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateFunnel_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateInbox_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateInbox_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6809,13 +9211,56 @@ func (ec *executionContext) field_Mutation_updateInbox_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateInbox_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateKanbanAutomation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateKanbanAutomation_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6831,13 +9276,56 @@ func (ec *executionContext) field_Mutation_updateKanbanAutomation_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateKanbanAutomation_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateKanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateKanbanItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6853,13 +9341,56 @@ func (ec *executionContext) field_Mutation_updateKanbanItem_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateKanbanItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateLabel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateLabel_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6875,13 +9406,56 @@ func (ec *executionContext) field_Mutation_updateLabel_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateLabel_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateScheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateScheduledMessage_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6905,13 +9479,56 @@ func (ec *executionContext) field_Mutation_updateScheduledMessage_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateScheduledMessage_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Mutation_updateTeam_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6925,6 +9542,51 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 	}
 	args["input"] = arg1
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTeam_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -6944,10 +9606,8 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 func (ec *executionContext) field_Query_agentBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_agentBot_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -6955,7 +9615,52 @@ func (ec *executionContext) field_Query_agentBot_args(ctx context.Context, rawAr
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_agentBot_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -6991,8 +9696,8 @@ func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Contex
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.AgentOrder, error) {
-			return ec.unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.AgentOrder, error) {
+			return ec.unmarshalOAgentOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7012,10 +9717,8 @@ func (ec *executionContext) field_Query_agentsConnection_args(ctx context.Contex
 func (ec *executionContext) field_Query_contact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_contact_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7023,18 +9726,106 @@ func (ec *executionContext) field_Query_contact_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_contact_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_contactableInboxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "contactID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_contactableInboxes_argsContactID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["contactID"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Query_contactableInboxes_argsContactID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["contactID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["contactID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Query_contacts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -7105,7 +9896,7 @@ func (ec *executionContext) field_Query_conversation_args(ctx context.Context, r
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_conversationsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_conversations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7141,8 +9932,8 @@ func (ec *executionContext) field_Query_conversationsConnection_args(ctx context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.ConversationOrder, error) {
-			return ec.unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.ConversationOrder, error) {
+			return ec.unmarshalOConversationOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7156,60 +9947,6 @@ func (ec *executionContext) field_Query_conversationsConnection_args(ctx context
 		return nil, err
 	}
 	args["where"] = arg5
-	return args, nil
-}
-
-func (ec *executionContext) field_Query_conversations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["status"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeType",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["assigneeType"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "inboxID",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOID2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["inboxID"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "teamID",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOID2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["teamID"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "labels",
-		func(ctx context.Context, v any) ([]string, error) {
-			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["labels"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "page",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["page"] = arg5
 	return args, nil
 }
 
@@ -7238,10 +9975,8 @@ func (ec *executionContext) field_Query_filterContacts_args(ctx context.Context,
 func (ec *executionContext) field_Query_funnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_funnel_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7249,7 +9984,52 @@ func (ec *executionContext) field_Query_funnel_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_funnel_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_funnels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7285,8 +10065,8 @@ func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Conte
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.FunnelOrder, error) {
-			return ec.unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.FunnelOrder, error) {
+			return ec.unmarshalOFunnelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7306,10 +10086,8 @@ func (ec *executionContext) field_Query_funnelsConnection_args(ctx context.Conte
 func (ec *executionContext) field_Query_inboxMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "inboxID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_inboxMembers_argsInboxID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7317,13 +10095,56 @@ func (ec *executionContext) field_Query_inboxMembers_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_inboxMembers_argsInboxID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["inboxID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["inboxID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_inbox_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_inbox_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7331,7 +10152,52 @@ func (ec *executionContext) field_Query_inbox_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_inbox_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_inboxes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7367,8 +10233,8 @@ func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Conte
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.InboxOrder, error) {
-			return ec.unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.InboxOrder, error) {
+			return ec.unmarshalOInboxOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7388,10 +10254,8 @@ func (ec *executionContext) field_Query_inboxesConnection_args(ctx context.Conte
 func (ec *executionContext) field_Query_kanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_kanbanItem_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7399,7 +10263,52 @@ func (ec *executionContext) field_Query_kanbanItem_args(ctx context.Context, raw
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_kanbanItem_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7435,8 +10344,8 @@ func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.C
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
-			return ec.unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
+			return ec.unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7453,35 +10362,11 @@ func (ec *executionContext) field_Query_kanbanItemsConnection_args(ctx context.C
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.KanbanItemsFilter, error) {
-			return ec.unmarshalOKanbanItemsFilter2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemsFilter(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["filter"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["page"] = arg1
-	return args, nil
-}
-
 func (ec *executionContext) field_Query_label_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_label_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7489,7 +10374,52 @@ func (ec *executionContext) field_Query_label_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_label_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7525,8 +10455,8 @@ func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Contex
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.LabelOrder, error) {
-			return ec.unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.LabelOrder, error) {
+			return ec.unmarshalOLabelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7543,7 +10473,7 @@ func (ec *executionContext) field_Query_labelsConnection_args(ctx context.Contex
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_scheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -7557,33 +10487,128 @@ func (ec *executionContext) field_Query_scheduledMessage_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]int, error) {
+			return ec.unmarshalNID2ᚕintᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scheduledMessage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Query_scheduledMessage_argsID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scheduledMessage_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_scheduledMessages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["conversationDisplayID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["status"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["page"] = arg2
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.ScheduledMessageOrder, error) {
+			return ec.unmarshalOScheduledMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ScheduledMessageWhereInput, error) {
+			return ec.unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -7620,10 +10645,8 @@ func (ec *executionContext) field_Query_searchContacts_args(ctx context.Context,
 func (ec *executionContext) field_Query_teamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teamID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_teamMembers_argsTeamID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7631,13 +10654,56 @@ func (ec *executionContext) field_Query_teamMembers_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_teamMembers_argsTeamID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["teamID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["teamID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_team_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Query_team_argsID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -7645,7 +10711,52 @@ func (ec *executionContext) field_Query_team_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
-func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Query_team_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_teams_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
@@ -7681,8 +10792,8 @@ func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context
 	}
 	args["last"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.TeamOrder, error) {
-			return ec.unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx, v)
+		func(ctx context.Context, v any) ([]*ent.TeamOrder, error) {
+			return ec.unmarshalOTeamOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrderᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7702,15 +10813,58 @@ func (ec *executionContext) field_Query_teamsConnection_args(ctx context.Context
 func (ec *executionContext) field_Subscription_kanbanBoardChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "funnelID",
-		func(ctx context.Context, v any) (int, error) {
-			return ec.unmarshalNID2int(ctx, v)
-		})
+
+	arg0, err := ec.field_Subscription_kanbanBoardChanged_argsFunnelID(ctx, rawArgs)
 	if err != nil {
 		return nil, err
 	}
 	args["funnelID"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_kanbanBoardChanged_argsFunnelID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["funnelID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["funnelID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Subscription_messageCreated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -7828,6 +10982,29 @@ func (ec *executionContext) fieldContext_Agent_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Agent_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7885,7 +11062,25 @@ func (ec *executionContext) _Agent_accountID(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -7908,7 +11103,25 @@ func (ec *executionContext) _Agent_userID(ctx context.Context, field graphql.Col
 		func(ctx context.Context) (any, error) {
 			return obj.UserID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8044,6 +11257,29 @@ func (ec *executionContext) fieldContext_AgentBot_id(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _AgentBot_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentBot_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentBot_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _AgentBot_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8101,7 +11337,25 @@ func (ec *executionContext) _AgentBot_accountID(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8425,6 +11679,29 @@ func (ec *executionContext) fieldContext_CardNote_id(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _CardNote_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNote_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardNote_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _CardNote_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8482,7 +11759,25 @@ func (ec *executionContext) _CardNote_accountID(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8505,7 +11800,25 @@ func (ec *executionContext) _CardNote_kanbanItemID(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.KanbanItemID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8618,6 +11931,29 @@ func (ec *executionContext) fieldContext_ChecklistItem_id(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _ChecklistItem_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItem_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItem_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ChecklistItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8675,7 +12011,25 @@ func (ec *executionContext) _ChecklistItem_accountID(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8698,7 +12052,25 @@ func (ec *executionContext) _ChecklistItem_kanbanItemID(ctx context.Context, fie
 		func(ctx context.Context) (any, error) {
 			return obj.KanbanItemID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -8880,6 +12252,29 @@ func (ec *executionContext) fieldContext_Contact_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Contact_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contact_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contact_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Contact_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8937,7 +12332,25 @@ func (ec *executionContext) _Contact_accountID(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9376,6 +12789,29 @@ func (ec *executionContext) fieldContext_ContactInbox_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _ContactInbox_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContactInbox_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContactInbox_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ContactInbox_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9433,7 +12869,25 @@ func (ec *executionContext) _ContactInbox_accountID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9456,7 +12910,25 @@ func (ec *executionContext) _ContactInbox_contactID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.ContactID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9479,7 +12951,25 @@ func (ec *executionContext) _ContactInbox_inboxID(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.InboxID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9780,6 +13270,29 @@ func (ec *executionContext) fieldContext_Conversation_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Conversation_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Conversation_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Conversation_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Conversation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9837,7 +13350,25 @@ func (ec *executionContext) _Conversation_accountID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9906,7 +13437,25 @@ func (ec *executionContext) _Conversation_inboxID(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.InboxID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9929,7 +13478,25 @@ func (ec *executionContext) _Conversation_contactID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.ContactID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -9952,7 +13519,25 @@ func (ec *executionContext) _Conversation_contactInboxID(ctx context.Context, fi
 		func(ctx context.Context) (any, error) {
 			return obj.ContactInboxID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -9975,7 +13560,25 @@ func (ec *executionContext) _Conversation_assigneeID(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return obj.AssigneeID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -9998,7 +13601,25 @@ func (ec *executionContext) _Conversation_teamID(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return obj.TeamID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -10456,7 +14077,7 @@ func (ec *executionContext) _Conversation_messages(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Messages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
+			return obj.Messages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.MessageConnection) graphql.Marshaler {
@@ -10641,98 +14262,6 @@ func (ec *executionContext) fieldContext_ConversationConnection_totalCount(_ con
 	return graphql.NewScalarFieldContext("ConversationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ConversationCounts_mine(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_mine(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Mine, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_mine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_assigned(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_assigned(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Assigned, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_assigned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_unassigned(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_unassigned(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Unassigned, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_unassigned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationCounts_all(ctx context.Context, field graphql.CollectedField, obj *model.ConversationCounts) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationCounts_all(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.All, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationCounts_all(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationCounts", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
 func (ec *executionContext) _ConversationEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10786,93 +14315,6 @@ func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
-}
-
-func (ec *executionContext) _ConversationList_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
-			return ec.marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ConversationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Conversation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ConversationList_counts(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_counts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Counts, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationCounts) graphql.Marshaler {
-			return ec.marshalNConversationCounts2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationCounts(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ConversationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ConversationCounts(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ConversationList_page(ctx context.Context, field graphql.CollectedField, obj *model.ConversationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ConversationList_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ConversationList_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationList", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CreateContactPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactPayload) (ret graphql.Marshaler) {
@@ -10950,7 +14392,25 @@ func (ec *executionContext) _FileAttachment_id(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.ID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FileAttachment")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -11100,6 +14560,29 @@ func (ec *executionContext) fieldContext_Funnel_id(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Funnel_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Funnel_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Funnel_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Funnel_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11157,7 +14640,25 @@ func (ec *executionContext) _Funnel_accountID(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -11261,6 +14762,38 @@ func (ec *executionContext) fieldContext_Funnel_settings(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
+func (ec *executionContext) _Funnel_stages(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Funnel_stages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Funnel().Stages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.FunnelStage) graphql.Marshaler {
+			return ec.marshalNFunnelStage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Funnel_stages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Funnel",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FunnelStage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Funnel_items(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11271,7 +14804,7 @@ func (ec *executionContext) _Funnel_items(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -11301,38 +14834,6 @@ func (ec *executionContext) fieldContext_Funnel_items(ctx context.Context, field
 	if fc.Args, err = ec.field_Funnel_items_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Funnel_stages(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Funnel_stages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Funnel().Stages(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.FunnelStage) graphql.Marshaler {
-			return ec.marshalNFunnelStage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Funnel_stages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Funnel",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FunnelStage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -11502,6 +15003,29 @@ func (ec *executionContext) fieldContext_FunnelStage_id(_ context.Context, field
 	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _FunnelStage_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStage_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStage_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _FunnelStage_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11559,7 +15083,25 @@ func (ec *executionContext) _FunnelStage_accountID(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -11582,7 +15124,25 @@ func (ec *executionContext) _FunnelStage_funnelID(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.FunnelID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -11741,6 +15301,50 @@ func (ec *executionContext) fieldContext_FunnelStage_funnel(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _FunnelStage_items(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
+			return ec.marshalNKanbanItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStage_items(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelStage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_FunnelStage_items_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Inbox_id(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11762,6 +15366,29 @@ func (ec *executionContext) _Inbox_id(ctx context.Context, field graphql.Collect
 }
 func (ec *executionContext) fieldContext_Inbox_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Inbox_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Inbox_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Inbox_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Inbox_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -11821,7 +15448,25 @@ func (ec *executionContext) _Inbox_accountID(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12189,7 +15834,25 @@ func (ec *executionContext) _Inbox_agentBotID(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return obj.AgentBotID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -12430,6 +16093,29 @@ func (ec *executionContext) fieldContext_InboxMember_id(_ context.Context, field
 	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _InboxMember_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxMember_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxMember_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _InboxMember_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12487,7 +16173,25 @@ func (ec *executionContext) _InboxMember_accountID(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12510,7 +16214,25 @@ func (ec *executionContext) _InboxMember_inboxID(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return obj.InboxID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12533,7 +16255,25 @@ func (ec *executionContext) _InboxMember_userID(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.UserID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12632,6 +16372,29 @@ func (ec *executionContext) fieldContext_KanbanAutomation_id(_ context.Context, 
 	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _KanbanAutomation_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAutomation_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAutomation_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _KanbanAutomation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12689,7 +16452,25 @@ func (ec *executionContext) _KanbanAutomation_accountID(ctx context.Context, fie
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12919,7 +16700,25 @@ func (ec *executionContext) _KanbanBoardEvent_itemID(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return obj.ItemID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -12986,6 +16785,29 @@ func (ec *executionContext) fieldContext_KanbanConfig_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _KanbanConfig_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanConfig_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanConfig_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _KanbanConfig_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13043,7 +16865,25 @@ func (ec *executionContext) _KanbanConfig_accountID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -13303,6 +17143,29 @@ func (ec *executionContext) fieldContext_KanbanItem_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _KanbanItem_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItem_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItem_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _KanbanItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13360,7 +17223,25 @@ func (ec *executionContext) _KanbanItem_accountID(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -13383,7 +17264,25 @@ func (ec *executionContext) _KanbanItem_funnelID(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return obj.FunnelID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -13406,7 +17305,25 @@ func (ec *executionContext) _KanbanItem_stageID(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.StageID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -13452,7 +17369,25 @@ func (ec *executionContext) _KanbanItem_conversationID(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.ConversationID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -14028,107 +17963,6 @@ func (ec *executionContext) fieldContext_KanbanItemEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
-func (ec *executionContext) _KanbanItemPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "KanbanItemPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _KanbanItemPage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _KanbanItemPage_page(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _KanbanItemPage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HasMore, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_KanbanItemPage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
 func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14244,6 +18078,29 @@ func (ec *executionContext) fieldContext_Label_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Label_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Label_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14301,7 +18158,25 @@ func (ec *executionContext) _Label_accountID(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -14570,6 +18445,29 @@ func (ec *executionContext) fieldContext_Message_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Message_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Message_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Message_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Message_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14627,7 +18525,25 @@ func (ec *executionContext) _Message_accountID(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -14650,7 +18566,25 @@ func (ec *executionContext) _Message_conversationID(ctx context.Context, field g
 		func(ctx context.Context) (any, error) {
 			return obj.ConversationID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -15336,7 +19270,25 @@ func (ec *executionContext) _Mutation_deleteContact(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteContact(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -15688,7 +19640,25 @@ func (ec *executionContext) _Mutation_deleteMessage(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteMessage(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["messageID"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -15776,7 +19746,25 @@ func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["webhookID"].(int), fc.Args["deliveryID"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "WebhookDelivery")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -15908,7 +19896,25 @@ func (ec *executionContext) _Mutation_deleteFunnel(ctx context.Context, field gr
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteFunnel(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -16084,7 +20090,25 @@ func (ec *executionContext) _Mutation_deleteKanbanItem(ctx context.Context, fiel
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteKanbanItem(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -16480,7 +20504,25 @@ func (ec *executionContext) _Mutation_deleteChecklistItem(ctx context.Context, f
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteChecklistItem(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -16612,7 +20654,25 @@ func (ec *executionContext) _Mutation_deleteCardNote(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteCardNote(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -16975,7 +21035,25 @@ func (ec *executionContext) _Mutation_deleteKanbanAutomation(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteKanbanAutomation(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17195,7 +21273,25 @@ func (ec *executionContext) _Mutation_deleteScheduledMessage(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteScheduledMessage(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17327,7 +21423,25 @@ func (ec *executionContext) _Mutation_deleteInbox(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteInbox(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17547,7 +21661,25 @@ func (ec *executionContext) _Mutation_deleteAgentBot(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteAgentBot(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17679,7 +21811,25 @@ func (ec *executionContext) _Mutation_deleteLabel(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteLabel(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17811,7 +21961,25 @@ func (ec *executionContext) _Mutation_deleteAgent(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteAgent(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -17943,7 +22111,25 @@ func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field grap
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["id"].(int))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -18111,17 +22297,105 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
-func (ec *executionContext) _Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_agentsConnection(ctx, field)
+			return ec.fieldContext_Query_node(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AgentsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v ent.Noder) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_agents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Agents(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
@@ -18131,7 +22405,7 @@ func (ec *executionContext) _Query_agentsConnection(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_agentsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_agents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18148,7 +22422,7 @@ func (ec *executionContext) fieldContext_Query_agentsConnection(ctx context.Cont
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_agentsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_agents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18199,17 +22473,17 @@ func (ec *executionContext) fieldContext_Query_contacts(ctx context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_conversations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_conversationsConnection(ctx, field)
+			return ec.fieldContext_Query_conversations(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ConversationsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
+			return ec.Resolvers.Query().Conversations(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
@@ -18219,7 +22493,7 @@ func (ec *executionContext) _Query_conversationsConnection(ctx context.Context, 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_conversationsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_conversations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18236,24 +22510,24 @@ func (ec *executionContext) fieldContext_Query_conversationsConnection(ctx conte
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_conversationsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_conversations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_funnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_funnelsConnection(ctx, field)
+			return ec.fieldContext_Query_funnels(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().FunnelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
+			return ec.Resolvers.Query().Funnels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
@@ -18263,7 +22537,7 @@ func (ec *executionContext) _Query_funnelsConnection(ctx context.Context, field 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_funnelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_funnels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18280,24 +22554,24 @@ func (ec *executionContext) fieldContext_Query_funnelsConnection(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_funnelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_funnels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_inboxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_inboxesConnection(ctx, field)
+			return ec.fieldContext_Query_inboxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().InboxesConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
+			return ec.Resolvers.Query().Inboxes(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
@@ -18307,7 +22581,7 @@ func (ec *executionContext) _Query_inboxesConnection(ctx context.Context, field 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_inboxesConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_inboxes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18324,24 +22598,24 @@ func (ec *executionContext) fieldContext_Query_inboxesConnection(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_inboxesConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_inboxes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_kanbanItemsConnection(ctx, field)
+			return ec.fieldContext_Query_kanbanItems(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().KanbanItemsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -18351,7 +22625,7 @@ func (ec *executionContext) _Query_kanbanItemsConnection(ctx context.Context, fi
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_kanbanItemsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18368,24 +22642,24 @@ func (ec *executionContext) fieldContext_Query_kanbanItemsConnection(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_kanbanItemsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_kanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_labels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_labelsConnection(ctx, field)
+			return ec.fieldContext_Query_labels(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().LabelsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
+			return ec.Resolvers.Query().Labels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
@@ -18395,7 +22669,7 @@ func (ec *executionContext) _Query_labelsConnection(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_labelsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18412,24 +22686,68 @@ func (ec *executionContext) fieldContext_Query_labelsConnection(ctx context.Cont
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_labelsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_teamsConnection(ctx, field)
+			return ec.fieldContext_Query_scheduledMessages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().TeamsConnection(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
+			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ScheduledMessageOrder), fc.Args["where"].(*ent.ScheduledMessageWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
+			return ec.marshalNScheduledMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledMessages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_teams(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Teams(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
@@ -18439,7 +22757,7 @@ func (ec *executionContext) _Query_teamsConnection(ctx context.Context, field gr
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_teamsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
@@ -18456,51 +22774,7 @@ func (ec *executionContext) fieldContext_Query_teamsConnection(ctx context.Conte
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_teamsConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_conversations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_conversations(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conversations(ctx, fc.Args["status"].(*string), fc.Args["assigneeType"].(*string), fc.Args["inboxID"].(*int), fc.Args["teamID"].(*int), fc.Args["labels"].([]string), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationList) graphql.Marshaler {
-			return ec.marshalNConversationList2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_conversations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ConversationList(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_conversations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18551,38 +22825,6 @@ func (ec *executionContext) fieldContext_Query_conversation(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_funnels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_funnels(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Funnels(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Funnel) graphql.Marshaler {
-			return ec.marshalNFunnel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_funnels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Funnel(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_funnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18621,50 +22863,6 @@ func (ec *executionContext) fieldContext_Query_funnel(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_funnel_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_kanbanItems(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["filter"].(*model.KanbanItemsFilter), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
-			return ec.marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_kanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItemPage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_kanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18775,50 +22973,6 @@ func (ec *executionContext) fieldContext_Query_kanbanAutomations(_ context.Conte
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_KanbanAutomation(ctx, field)
 		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_scheduledMessages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["conversationDisplayID"].(*int), fc.Args["status"].(*string), fc.Args["page"].(*int))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
-			return ec.marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_scheduledMessages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessagePage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_scheduledMessages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
 	}
 	return fc, nil
 }
@@ -19043,38 +23197,6 @@ func (ec *executionContext) fieldContext_Query_contactableInboxes(ctx context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_inboxes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_inboxes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Inboxes(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {
-			return ec.marshalNInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_inboxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Inbox(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_inbox(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19239,38 +23361,6 @@ func (ec *executionContext) fieldContext_Query_inboxMembers(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_labels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_labels(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Labels(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
-			return ec.marshalNLabel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Label(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_label(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19311,70 +23401,6 @@ func (ec *executionContext) fieldContext_Query_label(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_label_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_agents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Agents(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_agents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_teams(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_teams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Teams(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_teams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19566,6 +23592,29 @@ func (ec *executionContext) fieldContext_ScheduledMessage_id(_ context.Context, 
 	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _ScheduledMessage_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessage_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessage_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _ScheduledMessage_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19623,7 +23672,25 @@ func (ec *executionContext) _ScheduledMessage_accountID(ctx context.Context, fie
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -19646,7 +23713,25 @@ func (ec *executionContext) _ScheduledMessage_inboxID(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return obj.InboxID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -19669,7 +23754,25 @@ func (ec *executionContext) _ScheduledMessage_contactID(ctx context.Context, fie
 		func(ctx context.Context) (any, error) {
 			return obj.ContactID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -19692,7 +23795,25 @@ func (ec *executionContext) _ScheduledMessage_conversationID(ctx context.Context
 		func(ctx context.Context) (any, error) {
 			return obj.ConversationID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -19715,7 +23836,25 @@ func (ec *executionContext) _ScheduledMessage_authorID(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.AuthorID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -20083,7 +24222,25 @@ func (ec *executionContext) _ScheduledMessage_parentID(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.ParentID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
 			return ec.marshalOID2ᚖint(ctx, selections, v)
 		},
@@ -20411,6 +24568,148 @@ func (ec *executionContext) fieldContext_ScheduledMessage_nextOccurrenceAt(_ con
 	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _ScheduledMessageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessageEdge) graphql.Marshaler {
+			return ec.marshalOScheduledMessageEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessageEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScheduledMessageEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledMessageEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledMessageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _ScheduledMessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20445,7 +24744,25 @@ func (ec *executionContext) _ScheduledMessageEvent_id(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return obj.ID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -20487,107 +24804,6 @@ func (ec *executionContext) fieldContext_ScheduledMessageEvent_scheduledMessage(
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _ScheduledMessagePage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_nodes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Nodes, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ScheduledMessagePage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ScheduledMessagePage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_totalCount(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ScheduledMessagePage_page(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ScheduledMessagePage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessagePage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ScheduledMessagePage_hasMore(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HasMore, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ScheduledMessagePage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessagePage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Subscription_messageCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -20745,6 +24961,29 @@ func (ec *executionContext) fieldContext_Team_id(_ context.Context, field graphq
 	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Team_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Team_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Team_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Team_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20802,7 +25041,25 @@ func (ec *executionContext) _Team_accountID(ctx context.Context, field graphql.C
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -21080,6 +25337,29 @@ func (ec *executionContext) fieldContext_TeamMember_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _TeamMember_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _TeamMember_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21137,7 +25417,25 @@ func (ec *executionContext) _TeamMember_accountID(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.AccountID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -21160,7 +25458,25 @@ func (ec *executionContext) _TeamMember_teamID(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.TeamID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -21183,7 +25499,25 @@ func (ec *executionContext) _TeamMember_userID(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.UserID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
 			return ec.marshalNID2int(ctx, selections, v)
 		},
@@ -21280,6 +25614,29 @@ func (ec *executionContext) _User_id(ctx context.Context, field graphql.Collecte
 }
 func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _User_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -22635,60 +26992,236 @@ func (ec *executionContext) unmarshalInputAgentBotWhereInput(ctx context.Context
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -22803,32 +27336,120 @@ func (ec *executionContext) unmarshalInputAgentBotWhereInput(ctx context.Context
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -23317,60 +27938,236 @@ func (ec *executionContext) unmarshalInputAgentWhereInput(ctx context.Context, o
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Agent")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -23485,60 +28282,236 @@ func (ec *executionContext) unmarshalInputAgentWhereInput(ctx context.Context, o
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserID = data
+			} else if tmp == nil {
+				it.UserID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserIDNEQ = data
+			} else if tmp == nil {
+				it.UserIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDIn = data
+			} else if tmp == nil {
+				it.UserIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDNotIn = data
+			} else if tmp == nil {
+				it.UserIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
 			data, err := ec.unmarshalOAgentRole2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋaccountuserᚐRole(ctx, v)
@@ -23710,60 +28683,236 @@ func (ec *executionContext) unmarshalInputCardNoteWhereInput(ctx context.Context
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -23878,60 +29027,236 @@ func (ec *executionContext) unmarshalInputCardNoteWhereInput(ctx context.Context
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.KanbanItemID = data
+			} else if tmp == nil {
+				it.KanbanItemID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.KanbanItemIDNEQ = data
+			} else if tmp == nil {
+				it.KanbanItemIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.KanbanItemIDIn = data
+			} else if tmp == nil {
+				it.KanbanItemIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.KanbanItemIDNotIn = data
+			} else if tmp == nil {
+				it.KanbanItemIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "authorID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorID"))
 			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
@@ -24267,11 +29592,33 @@ func (ec *executionContext) unmarshalInputChecklistItemInput(ctx context.Context
 			it.DueDate = data
 		case "agentID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AgentID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AgentID = data
+			} else if tmp == nil {
+				it.AgentID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		}
 	}
 	return it, nil
@@ -24359,60 +29706,236 @@ func (ec *executionContext) unmarshalInputChecklistItemWhereInput(ctx context.Co
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -24527,60 +30050,236 @@ func (ec *executionContext) unmarshalInputChecklistItemWhereInput(ctx context.Co
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.KanbanItemID = data
+			} else if tmp == nil {
+				it.KanbanItemID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.KanbanItemIDNEQ = data
+			} else if tmp == nil {
+				it.KanbanItemIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.KanbanItemIDIn = data
+			} else if tmp == nil {
+				it.KanbanItemIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "kanbanItemIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kanbanItemIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.KanbanItemIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.KanbanItemIDNotIn = data
+			} else if tmp == nil {
+				it.KanbanItemIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "text":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -24983,60 +30682,236 @@ func (ec *executionContext) unmarshalInputContactInboxWhereInput(ctx context.Con
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -25151,88 +31026,352 @@ func (ec *executionContext) unmarshalInputContactInboxWhereInput(ctx context.Con
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactIDNEQ = data
+			} else if tmp == nil {
+				it.ContactIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDIn = data
+			} else if tmp == nil {
+				it.ContactIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDNotIn = data
+			} else if tmp == nil {
+				it.ContactIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxIDNEQ = data
+			} else if tmp == nil {
+				it.InboxIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDIn = data
+			} else if tmp == nil {
+				it.InboxIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDNotIn = data
+			} else if tmp == nil {
+				it.InboxIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "sourceID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -25453,60 +31592,236 @@ func (ec *executionContext) unmarshalInputContactWhereInput(ctx context.Context,
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -25621,32 +31936,120 @@ func (ec *executionContext) unmarshalInputContactWhereInput(ctx context.Context,
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -26343,60 +32746,236 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -26511,32 +33090,120 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "displayID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayID"))
 			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
@@ -26686,88 +33353,352 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 			it.UUIDContainsFold = data
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxIDNEQ = data
+			} else if tmp == nil {
+				it.InboxIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDIn = data
+			} else if tmp == nil {
+				it.InboxIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDNotIn = data
+			} else if tmp == nil {
+				it.InboxIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactIDNEQ = data
+			} else if tmp == nil {
+				it.ContactIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDIn = data
+			} else if tmp == nil {
+				it.ContactIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDNotIn = data
+			} else if tmp == nil {
+				it.ContactIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactInboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactInboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactInboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactInboxID = data
+			} else if tmp == nil {
+				it.ContactInboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactInboxIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactInboxIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactInboxIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactInboxIDNEQ = data
+			} else if tmp == nil {
+				it.ContactInboxIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactInboxIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactInboxIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactInboxIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactInboxIDIn = data
+			} else if tmp == nil {
+				it.ContactInboxIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactInboxIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactInboxIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ContactInbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactInboxIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactInboxIDNotIn = data
+			} else if tmp == nil {
+				it.ContactInboxIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactInboxIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactInboxIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -26784,32 +33715,120 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 			it.ContactInboxIDNotNil = data
 		case "assigneeID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssigneeID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AssigneeID = data
+			} else if tmp == nil {
+				it.AssigneeID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "assigneeIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssigneeIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AssigneeIDNEQ = data
+			} else if tmp == nil {
+				it.AssigneeIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "assigneeIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssigneeIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AssigneeIDIn = data
+			} else if tmp == nil {
+				it.AssigneeIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "assigneeIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssigneeIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AssigneeIDNotIn = data
+			} else if tmp == nil {
+				it.AssigneeIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "assigneeIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -26826,32 +33845,120 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 			it.AssigneeIDNotNil = data
 		case "teamID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.TeamID = data
+			} else if tmp == nil {
+				it.TeamID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.TeamIDNEQ = data
+			} else if tmp == nil {
+				it.TeamIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.TeamIDIn = data
+			} else if tmp == nil {
+				it.TeamIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.TeamIDNotIn = data
+			} else if tmp == nil {
+				it.TeamIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -27549,11 +34656,33 @@ func (ec *executionContext) unmarshalInputCreateContactInput(ctx context.Context
 		switch k {
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "sourceID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -27649,18 +34778,62 @@ func (ec *executionContext) unmarshalInputCreateConversationInput(ctx context.Co
 			it.SourceID = data
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -27670,18 +34843,62 @@ func (ec *executionContext) unmarshalInputCreateConversationInput(ctx context.Co
 			it.Status = data
 		case "assigneeID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssigneeID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AssigneeID = data
+			} else if tmp == nil {
+				it.AssigneeID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.TeamID = data
+			} else if tmp == nil {
+				it.TeamID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "snoozedUntil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("snoozedUntil"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -27885,11 +35102,33 @@ func (ec *executionContext) unmarshalInputFunnelStageInput(ctx context.Context, 
 		switch k {
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -27975,7 +35214,7 @@ func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "funnelID", "funnelIDNEQ", "funnelIDIn", "funnelIDNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "slug", "slugNEQ", "slugIn", "slugNotIn", "slugGT", "slugGTE", "slugLT", "slugLTE", "slugContains", "slugHasPrefix", "slugHasSuffix", "slugEqualFold", "slugContainsFold", "color", "colorNEQ", "colorIn", "colorNotIn", "colorGT", "colorGTE", "colorLT", "colorLTE", "colorContains", "colorHasPrefix", "colorHasSuffix", "colorIsNil", "colorNotNil", "colorEqualFold", "colorContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasFunnel", "hasFunnelWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "funnelID", "funnelIDNEQ", "funnelIDIn", "funnelIDNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "slug", "slugNEQ", "slugIn", "slugNotIn", "slugGT", "slugGTE", "slugLT", "slugLTE", "slugContains", "slugHasPrefix", "slugHasSuffix", "slugEqualFold", "slugContainsFold", "color", "colorNEQ", "colorIn", "colorNotIn", "colorGT", "colorGTE", "colorLT", "colorLTE", "colorContains", "colorHasPrefix", "colorHasSuffix", "colorIsNil", "colorNotNil", "colorEqualFold", "colorContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "hasFunnel", "hasFunnelWith", "hasItems", "hasItemsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28005,60 +35244,236 @@ func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Cont
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -28173,60 +35588,236 @@ func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Cont
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelIDNEQ = data
+			} else if tmp == nil {
+				it.FunnelIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.FunnelIDIn = data
+			} else if tmp == nil {
+				it.FunnelIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.FunnelIDNotIn = data
+			} else if tmp == nil {
+				it.FunnelIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -28689,6 +36280,20 @@ func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Cont
 				return it, err
 			}
 			it.HasFunnelWith = data
+		case "hasItems":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasItems"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasItems = data
+		case "hasItemsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasItemsWith"))
+			data, err := ec.unmarshalOKanbanItemWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasItemsWith = data
 		}
 	}
 	return it, nil
@@ -28705,7 +36310,7 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "active", "activeNEQ", "hasItems", "hasItemsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "active", "activeNEQ", "hasStages", "hasStagesWith", "hasItems", "hasItemsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28735,60 +36340,236 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -28903,32 +36684,120 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -29139,6 +37008,20 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.ActiveNEQ = data
+		case "hasStages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasStages"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasStages = data
+		case "hasStagesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasStagesWith"))
+			data, err := ec.unmarshalOFunnelStageWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStageWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasStagesWith = data
 		case "hasItems":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasItems"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -29433,60 +37316,236 @@ func (ec *executionContext) unmarshalInputInboxMemberWhereInput(ctx context.Cont
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "InboxMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -29601,88 +37660,352 @@ func (ec *executionContext) unmarshalInputInboxMemberWhereInput(ctx context.Cont
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxIDNEQ = data
+			} else if tmp == nil {
+				it.InboxIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDIn = data
+			} else if tmp == nil {
+				it.InboxIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDNotIn = data
+			} else if tmp == nil {
+				it.InboxIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserID = data
+			} else if tmp == nil {
+				it.UserID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserIDNEQ = data
+			} else if tmp == nil {
+				it.UserIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDIn = data
+			} else if tmp == nil {
+				it.UserIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDNotIn = data
+			} else if tmp == nil {
+				it.UserIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "hasInbox":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasInbox"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -29798,60 +38121,236 @@ func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, o
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -29966,32 +38465,120 @@ func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, o
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -30750,32 +39337,120 @@ func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, o
 			it.AvatarURLContainsFold = data
 		case "agentBotID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AgentBotID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AgentBotID = data
+			} else if tmp == nil {
+				it.AgentBotID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "agentBotIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AgentBotIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AgentBotIDNEQ = data
+			} else if tmp == nil {
+				it.AgentBotIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "agentBotIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AgentBotIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AgentBotIDIn = data
+			} else if tmp == nil {
+				it.AgentBotIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "agentBotIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AgentBotIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AgentBotIDNotIn = data
+			} else if tmp == nil {
+				it.AgentBotIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "agentBotIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentBotIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -30850,11 +39525,33 @@ func (ec *executionContext) unmarshalInputKanbanAutomationInput(ctx context.Cont
 			it.Name = data
 		case "funnelID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "triggerType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("triggerType"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -30977,60 +39674,236 @@ func (ec *executionContext) unmarshalInputKanbanAutomationWhereInput(ctx context
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -31145,32 +40018,120 @@ func (ec *executionContext) unmarshalInputKanbanAutomationWhereInput(ctx context
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -31624,60 +40585,236 @@ func (ec *executionContext) unmarshalInputKanbanConfigWhereInput(ctx context.Con
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanConfig")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -31792,32 +40929,120 @@ func (ec *executionContext) unmarshalInputKanbanConfigWhereInput(ctx context.Con
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "webhookURL":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURL"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -31962,11 +41187,33 @@ func (ec *executionContext) unmarshalInputKanbanItemInput(ctx context.Context, o
 		switch k {
 		case "funnelID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "stage":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -31990,11 +41237,33 @@ func (ec *executionContext) unmarshalInputKanbanItemInput(ctx context.Context, o
 			it.ConversationDisplayID = data
 		case "assignedAgents":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assignedAgents"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AssignedAgents = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AssignedAgents = data
+			} else if tmp == nil {
+				it.AssignedAgents = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -32124,60 +41393,236 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -32292,88 +41737,352 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelIDNEQ = data
+			} else if tmp == nil {
+				it.FunnelIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.FunnelIDIn = data
+			} else if tmp == nil {
+				it.FunnelIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "funnelIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.FunnelIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.FunnelIDNotIn = data
+			} else if tmp == nil {
+				it.FunnelIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "stageID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stageID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.StageID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.StageID = data
+			} else if tmp == nil {
+				it.StageID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "stageIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stageIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.StageIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.StageIDNEQ = data
+			} else if tmp == nil {
+				it.StageIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "stageIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stageIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.StageIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.StageIDIn = data
+			} else if tmp == nil {
+				it.StageIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "stageIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stageIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.StageIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.StageIDNotIn = data
+			} else if tmp == nil {
+				it.StageIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "position":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
 			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
@@ -32432,32 +42141,120 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 			it.PositionLTE = data
 		case "conversationID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationID = data
+			} else if tmp == nil {
+				it.ConversationID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationIDNEQ = data
+			} else if tmp == nil {
+				it.ConversationIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDIn = data
+			} else if tmp == nil {
+				it.ConversationIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDNotIn = data
+			} else if tmp == nil {
+				it.ConversationIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -33065,106 +42862,6 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputKanbanItemsFilter(ctx context.Context, obj any) (model.KanbanItemsFilter, error) {
-	var it model.KanbanItemsFilter
-	if obj == nil {
-		return it, nil
-	}
-
-	asMap := map[string]any{}
-	for k, v := range obj.(map[string]any) {
-		asMap[k] = v
-	}
-
-	fieldsInOrder := [...]string{"funnelID", "stage", "agentID", "conversationDisplayID", "query", "priorities", "statuses", "valueMin", "valueMax", "createdFrom", "createdTo"}
-	for _, k := range fieldsInOrder {
-		v, ok := asMap[k]
-		if !ok {
-			continue
-		}
-		switch k {
-		case "funnelID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.FunnelID = data
-		case "stage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Stage = data
-		case "agentID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.AgentID = data
-		case "conversationDisplayID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationDisplayID"))
-			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ConversationDisplayID = data
-		case "query":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("query"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Query = data
-		case "priorities":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorities"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Priorities = data
-		case "statuses":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Statuses = data
-		case "valueMin":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMin"))
-			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ValueMin = data
-		case "valueMax":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMax"))
-			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ValueMax = data
-		case "createdFrom":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdFrom"))
-			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CreatedFrom = data
-		case "createdTo":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdTo"))
-			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CreatedTo = data
-		}
-	}
-	return it, nil
-}
-
 func (ec *executionContext) unmarshalInputKanbanPositionInput(ctx context.Context, obj any) (model.KanbanPositionInput, error) {
 	var it model.KanbanPositionInput
 	if obj == nil {
@@ -33185,11 +42882,31 @@ func (ec *executionContext) unmarshalInputKanbanPositionInput(ctx context.Contex
 		switch k {
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalNID2int(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalNID2int(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(int); ok {
+				it.ID = data
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "position":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
 			data, err := ec.unmarshalNInt2int(ctx, v)
@@ -33342,60 +43059,236 @@ func (ec *executionContext) unmarshalInputLabelWhereInput(ctx context.Context, o
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -33510,32 +43403,120 @@ func (ec *executionContext) unmarshalInputLabelWhereInput(ctx context.Context, o
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -33989,60 +43970,236 @@ func (ec *executionContext) unmarshalInputMessageWhereInput(ctx context.Context,
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -34157,60 +44314,236 @@ func (ec *executionContext) unmarshalInputMessageWhereInput(ctx context.Context,
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationID = data
+			} else if tmp == nil {
+				it.ConversationID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationIDNEQ = data
+			} else if tmp == nil {
+				it.ConversationIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDIn = data
+			} else if tmp == nil {
+				it.ConversationIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDNotIn = data
+			} else if tmp == nil {
+				it.ConversationIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
 			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
@@ -34975,18 +45308,62 @@ func (ec *executionContext) unmarshalInputScheduledMessageInput(ctx context.Cont
 			it.ConversationDisplayID = data
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -35158,60 +45535,236 @@ func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -35326,116 +45879,468 @@ func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxIDNEQ = data
+			} else if tmp == nil {
+				it.InboxIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDIn = data
+			} else if tmp == nil {
+				it.InboxIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "inboxIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.InboxIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.InboxIDNotIn = data
+			} else if tmp == nil {
+				it.InboxIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactIDNEQ = data
+			} else if tmp == nil {
+				it.ContactIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDIn = data
+			} else if tmp == nil {
+				it.ContactIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "contactIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ContactIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ContactIDNotIn = data
+			} else if tmp == nil {
+				it.ContactIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationID = data
+			} else if tmp == nil {
+				it.ConversationID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ConversationIDNEQ = data
+			} else if tmp == nil {
+				it.ConversationIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDIn = data
+			} else if tmp == nil {
+				it.ConversationIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ConversationIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ConversationIDNotIn = data
+			} else if tmp == nil {
+				it.ConversationIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "conversationIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -35452,32 +46357,120 @@ func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context
 			it.ConversationIDNotNil = data
 		case "authorID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AuthorID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AuthorID = data
+			} else if tmp == nil {
+				it.AuthorID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "authorIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AuthorIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AuthorIDNEQ = data
+			} else if tmp == nil {
+				it.AuthorIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "authorIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AuthorIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AuthorIDIn = data
+			} else if tmp == nil {
+				it.AuthorIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "authorIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AuthorIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AuthorIDNotIn = data
+			} else if tmp == nil {
+				it.AuthorIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "authorIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -36201,32 +47194,120 @@ func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context
 			it.OccurrencesCountLTE = data
 		case "parentID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ParentID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ParentID = data
+			} else if tmp == nil {
+				it.ParentID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "parentIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ParentIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ParentIDNEQ = data
+			} else if tmp == nil {
+				it.ParentIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "parentIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ParentIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ParentIDIn = data
+			} else if tmp == nil {
+				it.ParentIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "parentIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ParentIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.ParentIDNotIn = data
+			} else if tmp == nil {
+				it.ParentIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "parentIDIsNil":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentIDIsNil"))
 			data, err := ec.unmarshalOBoolean2bool(ctx, v)
@@ -36666,60 +47747,236 @@ func (ec *executionContext) unmarshalInputTeamMemberWhereInput(ctx context.Conte
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "TeamMember")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -36834,88 +48091,352 @@ func (ec *executionContext) unmarshalInputTeamMemberWhereInput(ctx context.Conte
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.TeamID = data
+			} else if tmp == nil {
+				it.TeamID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.TeamIDNEQ = data
+			} else if tmp == nil {
+				it.TeamIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.TeamIDIn = data
+			} else if tmp == nil {
+				it.TeamIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "teamIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teamIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.TeamIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.TeamIDNotIn = data
+			} else if tmp == nil {
+				it.TeamIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserID = data
+			} else if tmp == nil {
+				it.UserID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.UserIDNEQ = data
+			} else if tmp == nil {
+				it.UserIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDIn = data
+			} else if tmp == nil {
+				it.UserIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "userIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.UserIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDNotIn = data
+			} else if tmp == nil {
+				it.UserIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "hasTeam":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasTeam"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -37031,60 +48552,236 @@ func (ec *executionContext) unmarshalInputTeamWhereInput(ctx context.Context, ob
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -37199,32 +48896,120 @@ func (ec *executionContext) unmarshalInputTeamWhereInput(ctx context.Context, ob
 			it.UpdatedAtLTE = data
 		case "accountID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountID"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountID = data
+			} else if tmp == nil {
+				it.AccountID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AccountIDNEQ = data
+			} else if tmp == nil {
+				it.AccountIDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDIn = data
+			} else if tmp == nil {
+				it.AccountIDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "accountIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Account")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.AccountIDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.AccountIDNotIn = data
+			} else if tmp == nil {
+				it.AccountIDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -37615,60 +49400,236 @@ func (ec *executionContext) unmarshalInputUserWhereInput(ctx context.Context, ob
 			it.Or = data
 		case "id":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.ID = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ID = data
+			} else if tmp == nil {
+				it.ID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNEQ = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDNEQ = data
+			} else if tmp == nil {
+				it.IDNEQ = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDIn = data
+			} else if tmp == nil {
+				it.IDIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
-			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDNotIn = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.IDNotIn = data
+			} else if tmp == nil {
+				it.IDNotIn = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGT = data
+			} else if tmp == nil {
+				it.IDGT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDGTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDGTE = data
+			} else if tmp == nil {
+				it.IDGTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLT = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLT = data
+			} else if tmp == nil {
+				it.IDLT = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "idLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
-			data, err := ec.unmarshalOID2ᚖint(ctx, v)
-			if err != nil {
-				return it, err
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
 			}
-			it.IDLTE = data
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.IDLTE = data
+			} else if tmp == nil {
+				it.IDLTE = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
 		case "createdAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -38329,6 +50290,11 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._Agent_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Agent_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -38436,6 +50402,11 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = graphql.MarshalString("AgentBot")
 		case "id":
 			out.Values[i] = ec._AgentBot_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._AgentBot_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -38632,6 +50603,11 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._CardNote_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._CardNote_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -38731,6 +50707,11 @@ func (ec *executionContext) _ChecklistItem(ctx context.Context, sel ast.Selectio
 			out.Values[i] = graphql.MarshalString("ChecklistItem")
 		case "id":
 			out.Values[i] = ec._ChecklistItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._ChecklistItem_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -38845,6 +50826,11 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = graphql.MarshalString("Contact")
 		case "id":
 			out.Values[i] = ec._Contact_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._Contact_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -39054,6 +51040,11 @@ func (ec *executionContext) _ContactInbox(ctx context.Context, sel ast.Selection
 			out.Values[i] = graphql.MarshalString("ContactInbox")
 		case "id":
 			out.Values[i] = ec._ContactInbox_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._ContactInbox_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -39298,6 +51289,11 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 			out.Values[i] = graphql.MarshalString("Conversation")
 		case "id":
 			out.Values[i] = ec._Conversation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._Conversation_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -39723,60 +51719,6 @@ func (ec *executionContext) _ConversationConnection(ctx context.Context, sel ast
 	return out
 }
 
-var conversationCountsImplementors = []string{"ConversationCounts"}
-
-func (ec *executionContext) _ConversationCounts(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationCounts) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, conversationCountsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ConversationCounts")
-		case "mine":
-			out.Values[i] = ec._ConversationCounts_mine(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "assigned":
-			out.Values[i] = ec._ConversationCounts_assigned(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "unassigned":
-			out.Values[i] = ec._ConversationCounts_unassigned(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "all":
-			out.Values[i] = ec._ConversationCounts_all(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
 var conversationEdgeImplementors = []string{"ConversationEdge"}
 
 func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ConversationEdge) graphql.Marshaler {
@@ -39792,55 +51734,6 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._ConversationEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._ConversationEdge_cursor(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
-var conversationListImplementors = []string{"ConversationList"}
-
-func (ec *executionContext) _ConversationList(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, conversationListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ConversationList")
-		case "nodes":
-			out.Values[i] = ec._ConversationList_nodes(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "counts":
-			out.Values[i] = ec._ConversationList_counts(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "page":
-			out.Values[i] = ec._ConversationList_page(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -39991,6 +51884,11 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._Funnel_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Funnel_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -40023,7 +51921,7 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "items":
+		case "stages":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -40032,7 +51930,7 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Funnel_items(ctx, field, obj)
+				res = ec._Funnel_stages(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -40059,7 +51957,7 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "stages":
+		case "items":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -40068,7 +51966,7 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Funnel_stages(ctx, field, obj)
+				res = ec._Funnel_items(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -40221,6 +52119,11 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._FunnelStage_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._FunnelStage_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -40296,6 +52199,42 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FunnelStage_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40332,6 +52271,11 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 			out.Values[i] = graphql.MarshalString("Inbox")
 		case "id":
 			out.Values[i] = ec._Inbox_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._Inbox_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -40607,6 +52551,11 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._InboxMember_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._InboxMember_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -40743,6 +52692,11 @@ func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "databaseId":
+			out.Values[i] = ec._KanbanAutomation_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createdAt":
 			out.Values[i] = ec._KanbanAutomation_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -40874,6 +52828,11 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 			out.Values[i] = graphql.MarshalString("KanbanConfig")
 		case "id":
 			out.Values[i] = ec._KanbanConfig_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._KanbanConfig_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -41066,6 +53025,11 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 			out.Values[i] = graphql.MarshalString("KanbanItem")
 		case "id":
 			out.Values[i] = ec._KanbanItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._KanbanItem_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -41487,60 +53451,6 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var kanbanItemPageImplementors = []string{"KanbanItemPage"}
-
-func (ec *executionContext) _KanbanItemPage(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanItemPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemPageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("KanbanItemPage")
-		case "nodes":
-			out.Values[i] = ec._KanbanItemPage_nodes(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "totalCount":
-			out.Values[i] = ec._KanbanItemPage_totalCount(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "page":
-			out.Values[i] = ec._KanbanItemPage_page(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "hasMore":
-			out.Values[i] = ec._KanbanItemPage_hasMore(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
-	}
-
-	return out
-}
-
 var kanbanWebhookTestImplementors = []string{"KanbanWebhookTest"}
 
 func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanWebhookTest) graphql.Marshaler {
@@ -41605,6 +53515,11 @@ func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, ob
 			out.Values[i] = graphql.MarshalString("Label")
 		case "id":
 			out.Values[i] = ec._Label_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "databaseId":
+			out.Values[i] = ec._Label_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -41763,6 +53678,11 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = graphql.MarshalString("Message")
 		case "id":
 			out.Values[i] = ec._Message_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._Message_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -42581,7 +54501,26 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
-		case "agentsConnection":
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "nodes":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -42590,7 +54529,29 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_agentsConnection(ctx, field)
+				res = ec._Query_nodes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "agents":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_agents(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42625,138 +54586,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "conversationsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversationsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "funnelsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_funnelsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "inboxesConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxesConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "kanbanItemsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanItemsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "labelsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_labelsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "teamsConnection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teamsConnection(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "conversations":
 			field := field
 
@@ -42767,28 +54596,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_conversations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversation(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42823,7 +54630,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "funnel":
+		case "inboxes":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -42832,7 +54639,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_funnel(ctx, field)
+				res = ec._Query_inboxes(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42855,6 +54662,116 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_kanbanItems(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_labels(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scheduledMessages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scheduledMessages(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "teams":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_teams(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "conversation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_conversation(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "funnel":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_funnel(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42921,28 +54838,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_kanbanAutomations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "scheduledMessages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_scheduledMessages(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43065,28 +54960,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "inboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxes(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "inbox":
 			field := field
 
@@ -43175,28 +55048,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "labels":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_labels(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "label":
 			field := field
 
@@ -43207,50 +55058,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_label(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "agents":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_agents(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "teams":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teams(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43351,6 +55158,11 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			out.Values[i] = graphql.MarshalString("ScheduledMessage")
 		case "id":
 			out.Values[i] = ec._ScheduledMessage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._ScheduledMessage_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -43747,29 +55559,29 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var scheduledMessageEventImplementors = []string{"ScheduledMessageEvent"}
+var scheduledMessageConnectionImplementors = []string{"ScheduledMessageConnection"}
 
-func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessageEvent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
+func (ec *executionContext) _ScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessageConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ScheduledMessageEvent")
-		case "kind":
-			out.Values[i] = ec._ScheduledMessageEvent_kind(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ScheduledMessageConnection")
+		case "edges":
+			out.Values[i] = ec._ScheduledMessageConnection_edges(ctx, field, obj)
+		case "pageInfo":
+			out.Values[i] = ec._ScheduledMessageConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "id":
-			out.Values[i] = ec._ScheduledMessageEvent_id(ctx, field, obj)
+		case "totalCount":
+			out.Values[i] = ec._ScheduledMessageConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "scheduledMessage":
-			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -43793,37 +55605,70 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 	return out
 }
 
-var scheduledMessagePageImplementors = []string{"ScheduledMessagePage"}
+var scheduledMessageEdgeImplementors = []string{"ScheduledMessageEdge"}
 
-func (ec *executionContext) _ScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessagePage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessagePageImplementors)
+func (ec *executionContext) _ScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessageEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := make(map[string]*graphql.FieldSet)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ScheduledMessagePage")
-		case "nodes":
-			out.Values[i] = ec._ScheduledMessagePage_nodes(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ScheduledMessageEdge")
+		case "node":
+			out.Values[i] = ec._ScheduledMessageEdge_node(ctx, field, obj)
+		case "cursor":
+			out.Values[i] = ec._ScheduledMessageEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "totalCount":
-			out.Values[i] = ec._ScheduledMessagePage_totalCount(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var scheduledMessageEventImplementors = []string{"ScheduledMessageEvent"}
+
+func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledMessageEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledMessageEvent")
+		case "kind":
+			out.Values[i] = ec._ScheduledMessageEvent_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "page":
-			out.Values[i] = ec._ScheduledMessagePage_page(ctx, field, obj)
+		case "id":
+			out.Values[i] = ec._ScheduledMessageEvent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "hasMore":
-			out.Values[i] = ec._ScheduledMessagePage_hasMore(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+		case "scheduledMessage":
+			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -43884,6 +55729,11 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = graphql.MarshalString("Team")
 		case "id":
 			out.Values[i] = ec._Team_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._Team_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -44073,6 +55923,11 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "databaseId":
+			out.Values[i] = ec._TeamMember_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._TeamMember_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -44206,6 +56061,11 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = graphql.MarshalString("User")
 		case "id":
 			out.Values[i] = ec._User_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "databaseId":
+			out.Values[i] = ec._User_databaseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -44721,6 +56581,11 @@ func (ec *executionContext) unmarshalNAgentInput2githubᚗcomᚋswitchboardᚋsw
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx context.Context, v any) (*ent.AgentOrder, error) {
+	res, err := ec.unmarshalInputAgentOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNAgentOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderField(ctx context.Context, v any) (*ent.AgentOrderField, error) {
 	var res = new(ent.AgentOrderField)
 	err := res.UnmarshalGQL(v)
@@ -44992,22 +56857,6 @@ func (ec *executionContext) marshalNConversation2githubᚗcomᚋswitchboardᚋsw
 	return ec._Conversation(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -45032,28 +56881,9 @@ func (ec *executionContext) marshalNConversationConnection2ᚖgithubᚗcomᚋswi
 	return ec._ConversationConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNConversationCounts2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationCounts(ctx context.Context, sel ast.SelectionSet, v *model.ConversationCounts) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ConversationCounts(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNConversationList2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx context.Context, sel ast.SelectionSet, v model.ConversationList) graphql.Marshaler {
-	return ec._ConversationList(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNConversationList2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationList(ctx context.Context, sel ast.SelectionSet, v *model.ConversationList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ConversationList(ctx, sel, v)
+func (ec *executionContext) unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+	res, err := ec.unmarshalInputConversationOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNConversationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderField(ctx context.Context, v any) (*ent.ConversationOrderField, error) {
@@ -45197,22 +57027,6 @@ func (ec *executionContext) marshalNFunnel2githubᚗcomᚋswitchboardᚋswitchbo
 	return ec._Funnel(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFunnel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Funnel) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx context.Context, sel ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -45240,6 +57054,11 @@ func (ec *executionContext) marshalNFunnelConnection2ᚖgithubᚗcomᚋswitchboa
 func (ec *executionContext) unmarshalNFunnelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelInput(ctx context.Context, v any) (model.FunnelInput, error) {
 	res, err := ec.unmarshalInputFunnelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+	res, err := ec.unmarshalInputFunnelOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNFunnelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderField(ctx context.Context, v any) (*ent.FunnelOrderField, error) {
@@ -45316,19 +57135,19 @@ func (ec *executionContext) unmarshalNFunnelWhereInput2ᚖgithubᚗcomᚋswitchb
 }
 
 func (ec *executionContext) unmarshalNID2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := UnmarshalID(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalIntID(v)
+	res := MarshalID(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 	}
-	return res
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
@@ -45363,22 +57182,6 @@ func (ec *executionContext) marshalNID2ᚕintᚄ(ctx context.Context, sel ast.Se
 
 func (ec *executionContext) marshalNInbox2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v ent.Inbox) graphql.Marshaler {
 	return ec._Inbox(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
@@ -45448,6 +57251,11 @@ func (ec *executionContext) marshalNInboxMemberOrderField2ᚖgithubᚗcomᚋswit
 
 func (ec *executionContext) unmarshalNInboxMemberWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxMemberWhereInput(ctx context.Context, v any) (*ent.InboxMemberWhereInput, error) {
 	res, err := ec.unmarshalInputInboxMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx context.Context, v any) (*ent.InboxOrder, error) {
+	res, err := ec.unmarshalInputInboxOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -45763,6 +57571,11 @@ func (ec *executionContext) unmarshalNKanbanItemInput2githubᚗcomᚋswitchboard
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
+	res, err := ec.unmarshalInputKanbanItemOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderField(ctx context.Context, v any) (*ent.KanbanItemOrderField, error) {
 	var res = new(ent.KanbanItemOrderField)
 	err := res.UnmarshalGQL(v)
@@ -45777,20 +57590,6 @@ func (ec *executionContext) marshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitc
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) marshalNKanbanItemPage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx context.Context, sel ast.SelectionSet, v model.KanbanItemPage) graphql.Marshaler {
-	return ec._KanbanItemPage(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx context.Context, sel ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._KanbanItemPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNKanbanItemPriority2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐPriority(ctx context.Context, v any) (kanbanitem.Priority, error) {
@@ -45856,22 +57655,6 @@ func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboa
 	return ec._Label(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNLabel2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -45899,6 +57682,11 @@ func (ec *executionContext) marshalNLabelConnection2ᚖgithubᚗcomᚋswitchboar
 func (ec *executionContext) unmarshalNLabelInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐLabelInput(ctx context.Context, v any) (model.LabelInput, error) {
 	res, err := ec.unmarshalInputLabelInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx context.Context, v any) (*ent.LabelOrder, error) {
+	res, err := ec.unmarshalInputLabelOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNLabelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderField(ctx context.Context, v any) (*ent.LabelOrderField, error) {
@@ -46003,6 +57791,11 @@ func (ec *executionContext) marshalNMessageMessageType2githubᚗcomᚋswitchboar
 	return v
 }
 
+func (ec *executionContext) unmarshalNMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx context.Context, v any) (*ent.MessageOrder, error) {
+	res, err := ec.unmarshalInputMessageOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderField(ctx context.Context, v any) (*ent.MessageOrderField, error) {
 	var res = new(ent.MessageOrderField)
 	err := res.UnmarshalGQL(v)
@@ -46044,6 +57837,16 @@ func (ec *executionContext) unmarshalNMessageWhereInput2ᚖgithubᚗcomᚋswitch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
 	var res entgql.OrderDirection
 	err := res.UnmarshalGQL(v)
@@ -46062,22 +57865,6 @@ func (ec *executionContext) marshalNScheduledMessage2githubᚗcomᚋswitchboard�
 	return ec._ScheduledMessage(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -46086,6 +57873,20 @@ func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v ent.ScheduledMessageConnection) graphql.Marshaler {
+	return ec._ScheduledMessageConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNScheduledMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScheduledMessageConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNScheduledMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessageEvent) graphql.Marshaler {
@@ -46107,6 +57908,11 @@ func (ec *executionContext) unmarshalNScheduledMessageInput2githubᚗcomᚋswitc
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNScheduledMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrder(ctx context.Context, v any) (*ent.ScheduledMessageOrder, error) {
+	res, err := ec.unmarshalInputScheduledMessageOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx context.Context, v any) (*ent.ScheduledMessageOrderField, error) {
 	var res = new(ent.ScheduledMessageOrderField)
 	err := res.UnmarshalGQL(v)
@@ -46121,20 +57927,6 @@ func (ec *executionContext) marshalNScheduledMessageOrderField2ᚖgithubᚗcom�
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) marshalNScheduledMessagePage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessagePage) graphql.Marshaler {
-	return ec._ScheduledMessagePage(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNScheduledMessagePage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessagePage(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledMessagePage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ScheduledMessagePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScheduledMessageRecurrenceEndType2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndType(ctx context.Context, v any) (scheduledmessage.RecurrenceEndType, error) {
@@ -46222,22 +58014,6 @@ func (ec *executionContext) marshalNTeam2githubᚗcomᚋswitchboardᚋswitchboar
 	return ec._Team(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v *ent.Team) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -46295,6 +58071,11 @@ func (ec *executionContext) marshalNTeamMemberOrderField2ᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) unmarshalNTeamMemberWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamMemberWhereInput(ctx context.Context, v any) (*ent.TeamMemberWhereInput, error) {
 	res, err := ec.unmarshalInputTeamMemberWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx context.Context, v any) (*ent.TeamOrder, error) {
+	res, err := ec.unmarshalInputTeamOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -46716,12 +58497,22 @@ func (ec *executionContext) marshalOAgentEdge2ᚖgithubᚗcomᚋswitchboardᚋsw
 	return ec._AgentEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx context.Context, v any) (*ent.AgentOrder, error) {
+func (ec *executionContext) unmarshalOAgentOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderᚄ(ctx context.Context, v any) ([]*ent.AgentOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputAgentOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.AgentOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNAgentOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOAgentRole2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋaccountuserᚐRoleᚄ(ctx context.Context, v any) ([]accountuser.Role, error) {
@@ -47081,12 +58872,22 @@ func (ec *executionContext) marshalOConversationEdge2ᚖgithubᚗcomᚋswitchboa
 	return ec._ConversationEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
+func (ec *executionContext) unmarshalOConversationOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderᚄ(ctx context.Context, v any) ([]*ent.ConversationOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputConversationOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ConversationOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOConversationPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋconversationᚐPriorityᚄ(ctx context.Context, v any) ([]conversation.Priority, error) {
@@ -47317,12 +59118,22 @@ func (ec *executionContext) marshalOFunnelEdge2ᚖgithubᚗcomᚋswitchboardᚋs
 	return ec._FunnelEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx context.Context, v any) (*ent.FunnelOrder, error) {
+func (ec *executionContext) unmarshalOFunnelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderᚄ(ctx context.Context, v any) ([]*ent.FunnelOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputFunnelOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.FunnelOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFunnelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOFunnelStageInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelStageInputᚄ(ctx context.Context, v any) ([]*model.FunnelStageInput, error) {
@@ -47435,7 +59246,7 @@ func (ec *executionContext) unmarshalOID2ᚖint(ctx context.Context, v any) (*in
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := UnmarshalID(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -47444,9 +59255,8 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 	_ = sel
-	_ = ctx
-	res := graphql.MarshalIntID(*v)
-	return res
+	res := MarshalID(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalOIMAPInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐIMAPInput(ctx context.Context, v any) (*model.IMAPInput, error) {
@@ -47601,12 +59411,22 @@ func (ec *executionContext) unmarshalOInboxMemberWhereInput2ᚖgithubᚗcomᚋsw
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx context.Context, v any) (*ent.InboxOrder, error) {
+func (ec *executionContext) unmarshalOInboxOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrderᚄ(ctx context.Context, v any) ([]*ent.InboxOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputInboxOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.InboxOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInboxOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOInboxSenderNameType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋinboxᚐSenderNameTypeᚄ(ctx context.Context, v any) ([]inbox.SenderNameType, error) {
@@ -48000,12 +59820,22 @@ func (ec *executionContext) marshalOKanbanItemEdge2ᚖgithubᚗcomᚋswitchboard
 	return ec._KanbanItemEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx context.Context, v any) (*ent.KanbanItemOrder, error) {
+func (ec *executionContext) unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderᚄ(ctx context.Context, v any) ([]*ent.KanbanItemOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputKanbanItemOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.KanbanItemOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKanbanItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOKanbanItemPriority2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐPriorityᚄ(ctx context.Context, v any) ([]kanbanitem.Priority, error) {
@@ -48140,14 +59970,6 @@ func (ec *executionContext) unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOKanbanItemsFilter2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemsFilter(ctx context.Context, v any) (*model.KanbanItemsFilter, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputKanbanItemsFilter(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
 func (ec *executionContext) marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -48175,12 +59997,22 @@ func (ec *executionContext) marshalOLabelEdge2ᚖgithubᚗcomᚋswitchboardᚋsw
 	return ec._LabelEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx context.Context, v any) (*ent.LabelOrder, error) {
+func (ec *executionContext) unmarshalOLabelOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderᚄ(ctx context.Context, v any) ([]*ent.LabelOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputLabelOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.LabelOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLabelOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOLabelWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelWhereInputᚄ(ctx context.Context, v any) ([]*ent.LabelWhereInput, error) {
@@ -48404,12 +60236,22 @@ func (ec *executionContext) marshalOMessageMessageType2ᚖgithubᚗcomᚋswitchb
 	return v
 }
 
-func (ec *executionContext) unmarshalOMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx context.Context, v any) (*ent.MessageOrder, error) {
+func (ec *executionContext) unmarshalOMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderᚄ(ctx context.Context, v any) ([]*ent.MessageOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputMessageOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.MessageOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOMessageSenderType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋmessageᚐSenderTypeᚄ(ctx context.Context, v any) ([]message.SenderType, error) {
@@ -48544,6 +60386,13 @@ func (ec *executionContext) unmarshalOMessageWhereInput2ᚖgithubᚗcomᚋswitch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalONode2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOProviderConfigInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐProviderConfigInput(ctx context.Context, v any) (*model.ProviderConfigInput, error) {
 	if v == nil {
 		return nil, nil
@@ -48584,6 +60433,44 @@ func (ec *executionContext) marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboa
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOScheduledMessageEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessageEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOScheduledMessageEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOScheduledMessageEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScheduledMessageEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOScheduledMessageOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderᚄ(ctx context.Context, v any) ([]*ent.ScheduledMessageOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ScheduledMessageOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScheduledMessageOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOScheduledMessageRecurrenceEndType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋscheduledmessageᚐRecurrenceEndTypeᚄ(ctx context.Context, v any) ([]scheduledmessage.RecurrenceEndType, error) {
@@ -48909,12 +60796,22 @@ func (ec *executionContext) unmarshalOTeamMemberWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx context.Context, v any) (*ent.TeamOrder, error) {
+func (ec *executionContext) unmarshalOTeamOrder2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrderᚄ(ctx context.Context, v any) ([]*ent.TeamOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := ec.unmarshalInputTeamOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.TeamOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTeamOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOTeamWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamWhereInputᚄ(ctx context.Context, v any) ([]*ent.TeamWhereInput, error) {

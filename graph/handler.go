@@ -9,6 +9,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
@@ -31,6 +32,11 @@ type Handler struct {
 	explorer http.Handler
 }
 
+// apqCacheSize bounds the automatic persisted queries kept: the least
+// recently used go first (a client whose hash is gone sends the text again).
+// Each is at most Limits.MaxBytes.
+const apqCacheSize = 1000
+
 // NewHandler builds the GraphQL endpoint with DefaultLimits. appCtx is
 // cancelled at shutdown; subscriptions end with it.
 func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string) *Handler {
@@ -40,7 +46,7 @@ func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hu
 // NewHandlerWithLimits is NewHandler with other limits (tests use small
 // ones).
 func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string, limits Limits) *Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: NewResolver(client, svc, hub)}))
+	srv := handler.New(NewExecutableSchema(newConfig(NewResolver(client, svc, hub))))
 	srv.AddTransport(&wsTransport{
 		limits: limits,
 		upgrader: websocket.Upgrader{
@@ -63,7 +69,13 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
 	srv.Use(&textLimits{l: limits})
+	// After the text limits: a query sent with its hash is checked before it
+	// is kept, and one sent by hash alone was checked when it was kept (the
+	// cost check runs on every request). Queries are text, the same for every
+	// account, so one cache serves all.
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](apqCacheSize)})
 	srv.Use(extension.Introspection{})
+	srv.AroundResponses(withLoaders(client))
 	srv.SetErrorPresenter(presenter(limits.Timeout))
 	srv.SetRecoverFunc(recoverPanic)
 	return &Handler{appCtx: appCtx, svc: svc, gql: srv, explorer: templ.Handler(views.GraphQLExplorer(path))}

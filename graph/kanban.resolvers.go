@@ -14,15 +14,6 @@ import (
 	"github.com/switchboard/switchboard/internal/kanban"
 )
 
-// Stages is the resolver for the stages field.
-func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
-	f, err := r.svc.Funnel(ctx, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return f.Edges.Stages, nil
-}
-
 // WebhookSecret is the resolver for the webhookSecret field.
 func (r *kanbanConfigResolver) WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error) {
 	if obj.WebhookSecret == "" {
@@ -226,23 +217,9 @@ func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, 
 	return out, nil
 }
 
-// Funnels is the resolver for the funnels field.
-func (r *queryResolver) Funnels(ctx context.Context) ([]*ent.Funnel, error) {
-	return r.svc.Funnels(ctx)
-}
-
 // Funnel is the resolver for the funnel field.
 func (r *queryResolver) Funnel(ctx context.Context, id int) (*ent.Funnel, error) {
 	return r.svc.Funnel(ctx, id)
-}
-
-// KanbanItems is the resolver for the kanbanItems field.
-func (r *queryResolver) KanbanItems(ctx context.Context, filter *model.KanbanItemsFilter, page *int) (*model.KanbanItemPage, error) {
-	p, err := r.svc.Cards(ctx, cardFilter(filter, deref(page)))
-	if err != nil {
-		return nil, err
-	}
-	return &model.KanbanItemPage{Nodes: p.Items, TotalCount: p.Total, Page: p.Page, HasMore: p.HasMore}, nil
 }
 
 // KanbanItem is the resolver for the kanbanItem field.

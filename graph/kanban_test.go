@@ -19,15 +19,18 @@ func TestGraphQLKanban(t *testing.T) {
 		a := newApp(t, e)
 		agent := a.agent(a.Account)
 		_, adminB := a.otherAccount("Globex")
-		var funnel, card, second int
+		var funnel, newLead, card, second int
 		funnelID := lazy(func() any { return id(funnel) })
 		cardID := lazy(func() any { return id(card) })
 		a.run(t, []gqlCase{
 			{name: "an administrator creates a funnel with ordered stages",
 				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New Lead"}, {name: "Won deal", slug: "won"}]}) {
-					id name stages { name slug position } } }`,
-				want:  H{"createFunnel.stages.*.slug": []any{"new_lead", "won"}},
-				check: func(t *testing.T, r *gqlResp) { funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id")) }},
+					id name stages { id name slug position } } }`,
+				want: H{"createFunnel.stages.*.slug": []any{"new_lead", "won"}},
+				check: func(t *testing.T, r *gqlResp) {
+					funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id"))
+					newLead = atoi(t, mustGet(t, r.Data, "createFunnel.stages.0.id"))
+				}},
 			{name: "an agent may not create a funnel", token: agent,
 				query: `mutation { createFunnel(input: {name: "Mine", stages: [{name: "a"}]}) { id } }`, code: "FORBIDDEN"},
 			{name: "a bad slug is BAD_USER_INPUT",
@@ -57,8 +60,9 @@ func TestGraphQLKanban(t *testing.T) {
 				query: `mutation($id: ID!) { moveKanbanItem(id: $id, stage: "won") { stage { slug } position } }`,
 				vars:  H{"id": cardID}, want: H{"moveKanbanItem.stage.slug": "won", "moveKanbanItem.position": 0}},
 			{name: "the card list filters by stage",
-				query: `query($f: ID!) { kanbanItems(filter: {funnelID: $f, stage: "new_lead"}) { totalCount nodes { title position } } }`,
-				vars:  H{"f": funnelID}, want: H{"kanbanItems.totalCount": 1, "kanbanItems.nodes.0.position": 0}},
+				query: `query($f: ID!, $s: ID!) { kanbanItems(first: 10, where: {funnelID: $f, stageID: $s}) { totalCount edges { node { title position } } } }`,
+				vars:  H{"f": funnelID, "s": lazy(func() any { return id(newLead) })},
+				want:  H{"kanbanItems.totalCount": 1, "kanbanItems.edges.0.node.title": "Globex deal", "kanbanItems.edges.0.node.position": 0}},
 			{name: "a status change keeps the stage",
 				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "won") { status stage { slug } } }`,
 				vars:  H{"id": cardID}, want: H{"changeKanbanItemStatus.status": "won", "changeKanbanItemStatus.stage.slug": "won"}},
@@ -83,7 +87,7 @@ func TestGraphQLKanban(t *testing.T) {
 				query: `query($id: ID!) { kanbanItem(id: $id) { priority } }`, vars: H{"id": cardID}, want: H{"kanbanItem.priority": "high"}},
 			{name: "an administrator deletes a card",
 				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": lazy(func() any { return id(second) })},
-				want: H{"deleteKanbanItem": lazy(func() any { return id(second) })}},
+				want: H{"deleteKanbanItem": lazy(func() any { return gid("KanbanItem", second) })}},
 		})
 	})
 }
@@ -116,7 +120,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 		if kind := mustGet(t, m.Payload, "data.kanbanBoardChanged.kind"); kind != "moved" {
 			t.Errorf("first event %v, want the move of this funnel's card (not the other funnel's create)", kind)
 		}
-		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.itemID"); got != id(card) {
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.itemID"); got != gid("KanbanItem", card) {
 			t.Errorf("event for card %v, want %d", got, card)
 		}
 		if slug := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.stage.slug"); slug != "won" {
@@ -125,7 +129,7 @@ func TestKanbanBoardChangedSeesMovesMadeOverREST(t *testing.T) {
 
 		a.mustREST("POST", fmt.Sprintf("%s/kanban_items/%d/move", base, card), a.Admin, H{"funnel_id": other, "funnel_stage": "new"}, http.StatusOK)
 		m = read(t, conn)
-		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.funnelID"); got != id(other) {
+		if got := mustGet(t, m.Payload, "data.kanbanBoardChanged.item.funnelID"); got != gid("Funnel", other) {
 			t.Errorf("the board the card left got %v, want the move with the card's new funnel %d", m.Payload, other)
 		}
 	})
@@ -154,22 +158,22 @@ func TestGraphQLConnections(t *testing.T) {
 		a.mustREST("POST", base+"/inbox_members", a.Admin, H{"inbox_id": sales, "user_ids": []int{agentID}}, http.StatusOK)
 		a.run(t, []gqlCase{
 			{name: "inboxes ordered by name",
-				query: `{ inboxesConnection(first: 10, orderBy: {field: NAME}) { totalCount edges { node { name } } } }`,
-				want:  H{"inboxesConnection.totalCount": 2, "inboxesConnection.edges.*.node.name": []any{"Sales", "Support"}}},
+				query: `{ inboxes(first: 10, orderBy: {field: NAME}) { totalCount edges { node { name } } } }`,
+				want:  H{"inboxes.totalCount": 2, "inboxes.edges.*.node.name": []any{"Sales", "Support"}}},
 			{name: "labels filtered and ordered by title",
-				query: `{ labelsConnection(first: 10, where: {titleNEQ: "urgent"}, orderBy: {field: TITLE}) { edges { node { title } } } }`,
-				want:  H{"labelsConnection.edges.*.node.title": []any{"billing", "vip"}}},
+				query: `{ labels(first: 10, where: {titleNEQ: "urgent"}, orderBy: {field: TITLE}) { edges { node { title } } } }`,
+				want:  H{"labels.edges.*.node.title": []any{"billing", "vip"}}},
 			{name: "an agent's conversations connection holds its inboxes' only", token: agent,
-				query: `{ conversationsConnection(first: 10) { totalCount edges { node { inboxID } } } }`,
-				want:  H{"conversationsConnection.totalCount": 1, "conversationsConnection.edges.*.node.inboxID": []any{id(sales)}}},
+				query: `{ conversations(first: 10) { totalCount edges { node { inboxID } } } }`,
+				want:  H{"conversations.totalCount": 1, "conversations.edges.*.node.inboxID": []any{gid("Inbox", sales)}}},
 			{name: "another account sees none of them", token: adminB,
-				query: `{ labelsConnection(first: 10) { totalCount } inboxesConnection(first: 10) { totalCount } }`,
-				want:  H{"labelsConnection.totalCount": 0, "inboxesConnection.totalCount": 0}},
+				query: `{ labels(first: 10) { totalCount } inboxes(first: 10) { totalCount } }`,
+				want:  H{"labels.totalCount": 0, "inboxes.totalCount": 0}},
 			{name: "agents and teams are connections too",
-				query: `{ agentsConnection(first: 10) { totalCount } teamsConnection(first: 10) { totalCount } funnelsConnection(first: 10) { totalCount } }`,
-				want:  H{"agentsConnection.totalCount": 2, "teamsConnection.totalCount": 0, "funnelsConnection.totalCount": 0}},
+				query: `{ agents(first: 10) { totalCount } teams(first: 10) { totalCount } funnels(first: 10) { totalCount } }`,
+				want:  H{"agents.totalCount": 2, "teams.totalCount": 0, "funnels.totalCount": 0}},
 			{name: "a page over 100 is refused",
-				query: `{ labelsConnection(first: 500) { totalCount } }`, code: "BAD_USER_INPUT"},
+				query: `{ labels(first: 500) { totalCount } }`, code: "BAD_USER_INPUT"},
 		})
 	})
 }

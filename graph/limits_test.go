@@ -47,13 +47,13 @@ func limitCases(inboxID int) []gqlCase {
 	refused := http.StatusUnprocessableEntity
 	var aliases, repeats strings.Builder
 	for i := range 31 {
-		fmt.Fprintf(&aliases, "a%d: inboxes { id } ", i)
+		fmt.Fprintf(&aliases, "a%d: agentBots { id } ", i)
 	}
 	for range 11 {
-		repeats.WriteString("inboxes { id } ")
+		repeats.WriteString("agentBots { id } ")
 	}
 	// Each fragment spreads the next twice: 2^12 copies of id once expanded.
-	doubling := "query { inboxes { ...F0 } }"
+	doubling := "query { inbox(id: 1) { ...F0 } }"
 	for i := range 12 {
 		doubling += fmt.Sprintf(" fragment F%d on Inbox { ...F%d ...F%d }", i, i+1, i+1)
 	}
@@ -76,10 +76,10 @@ func limitCases(inboxID int) []gqlCase {
 	deepFragments += " fragment D12 on Inbox { id }"
 	return []gqlCase{
 		{name: "20,000 repeated fields (39 s of validation before) are too large",
-			query: "{ inboxes { " + strings.Repeat("id ", 20000) + "} }", status: refused, code: "QUERY_TOO_LARGE",
+			query: "{ agentBots { " + strings.Repeat("id ", 20000) + "} }", status: refused, code: "QUERY_TOO_LARGE",
 			check: messageHas("bytes", "32768")},
 		{name: "over 3,000 tokens within the byte limit",
-			query: "{ inboxes { " + strings.Repeat("id ", 3100) + "} }", status: refused, code: "QUERY_TOO_LARGE",
+			query: "{ agentBots { " + strings.Repeat("id ", 3100) + "} }", status: refused, code: "QUERY_TOO_LARGE",
 			check: messageHas("3000 tokens")},
 		{name: "the measured inbox-members chain, depth 7", query: memberChain(inboxID), status: refused,
 			code: "QUERY_TOO_COMPLEX", check: messageHas("limit of 50000")},
@@ -89,17 +89,17 @@ func limitCases(inboxID int) []gqlCase {
 		{name: "31 aliases", query: "{ " + aliases.String() + "}", status: refused, code: "TOO_MANY_ALIASES",
 			check: messageHas("31 aliases", "limit of 30")},
 		{name: "one field 11 times in a selection set", query: "{ " + repeats.String() + "}", status: refused,
-			code: "QUERY_TOO_COMPLEX", check: messageHas(`"inboxes"`, "10 times")},
+			code: "QUERY_TOO_COMPLEX", check: messageHas(`"agentBots"`, "10 times")},
 		{name: "fragments that double at every level", query: doubling, status: refused, code: "QUERY_TOO_COMPLEX"},
 		{name: "repeats count in merged selections: 4 inboxes of 3 members each",
-			query: "{ " + strings.Repeat("inboxes { "+strings.Repeat("members { id } ", 3)+"} ", 4) + "}", status: refused,
+			query: "{ " + strings.Repeat("inbox(id: 1) { "+strings.Repeat("members { id } ", 3)+"} ", 4) + "}", status: refused,
 			code: "QUERY_TOO_COMPLEX", check: messageHas(`"members"`)},
 		{name: "fragments fanning out past 5,000 fields", query: fanOut, status: refused, code: "QUERY_TOO_COMPLEX",
 			check: messageHas("5000 fields")},
-		{name: "two account lists nested cost their bounds",
-			query: `{ inboxes { id members { user { name } } } }`, status: refused, code: "QUERY_TOO_COMPLEX"},
+		{name: "lists nested under a page cost page times their bounds",
+			query: `{ inboxes(first: 100) { edges { node { members { inbox { members { id } } } } } } }`, status: refused, code: "QUERY_TOO_COMPLEX"},
 		{name: "a nested connection's page over 100, from a variable",
-			query: `query($n: Int) { conversations(status: "all") { nodes { messages(first: $n) { totalCount } } } }`,
+			query: `query($n: Int) { conversations(first: 10) { edges { node { messages(first: $n) { totalCount } } } } }`,
 			vars:  H{"n": 101}, code: "BAD_USER_INPUT", attrs: []string{"first"}, check: messageHas("100")},
 	}
 }
@@ -112,7 +112,7 @@ func TestGraphQLLimits(t *testing.T) {
 		a.run(t, []gqlCase{
 			{name: "a paged query within the limits runs",
 				query: `query($n: Int) { inbox(id: ` + id(ib) + `) { name members { user { name } } }
-					conversations(status: "all") { nodes { messages(first: $n) { edges { node { content } } } } } }`,
+					conversations(first: 25) { edges { node { messages(first: $n) { edges { node { content } } } } } } }`,
 				vars: H{"n": 20}, want: H{"inbox.name": "API"}},
 			{name: "introspection is not held to the depth limit",
 				query: `{ __schema { types { name fields { name type { name kind ofType { name kind ofType { name kind ` +
@@ -144,7 +144,7 @@ func TestRefusedQueriesAreCheap(t *testing.T) {
 		for range 5 {
 			chain = "members { id inbox { id " + chain + " } }"
 		}
-		q := "{ " + strings.Repeat("inboxes { id "+chain+" } ", 10) + "}"
+		q := "{ " + strings.Repeat("inbox(id: 1) { id "+chain+" } ", 10) + "}"
 		start := time.Now()
 		r := a.gql(gqlReq{query: q})
 		t.Logf("%-60s %s in %v", "ten chains of members, validated, then refused", r.code(), time.Since(start))
@@ -160,7 +160,7 @@ func TestGraphQLTimeout(t *testing.T) {
 		limits := graph.DefaultLimits
 		limits.Timeout = time.Nanosecond
 		h := graph.NewHandlerWithLimits(context.Background(), a.srv.DB.Client, a.srv.Svc, a.srv.Events, "/graphql", limits)
-		raw, _ := json.Marshal(H{"query": `{ inboxes { id name } }`})
+		raw, _ := json.Marshal(H{"query": `{ inboxes(first: 10) { edges { node { id name } } } }`})
 		req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(raw))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("api_access_token", a.Admin)

@@ -80,11 +80,11 @@ func (w *gmWorld) walkQueries() []gmWalk {
 		{"kanbanConfig", "kanbanConfig { " + sel("KanbanConfig") + " }"},
 		// Members one inbox at a time: every inbox's members in one query
 		// costs more than the GraphQL cost limit allows.
-		{"inboxes", "inboxes { " + sel("Inbox") + " agentBot { " + sel("AgentBot") + " } }"},
+		{"inboxes", "inboxes(first: 100) { edges { node { " + sel("Inbox") + " agentBot { " + sel("AgentBot") + " } } } }"},
 		{"inboxMembers", fmt.Sprintf("inbox(id: %d) { members { %s } }", w.Inbox1, sel("InboxMember"))},
 		{"inbox", fmt.Sprintf("inbox(id: %d) { %s }", w.Inbox1, sel("Inbox"))},
 		{"agentBots", "agentBots { " + sel("AgentBot") + " }"},
-		{"agents", "agents { " + sel("Agent") + " user { " + sel("User") + " } }"},
+		{"agents", "agents(first: 100) { edges { node { " + sel("Agent") + " user { " + sel("User") + " } } } }"},
 		{"kanbanAutomations", "kanbanAutomations { " + sel("KanbanAutomation") + " }"},
 		{"contacts", "contacts(first: 50) { edges { node { " + sel("Contact") + " } } }"},
 		{"conversation", fmt.Sprintf("conversation(displayID: %d) { %s }", w.Conv, sel("Conversation"))},

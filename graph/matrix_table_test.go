@@ -65,48 +65,48 @@ func gmQueries() map[string]gmEntry {
 		return gmEntry{want: gmMember(), field: gmFixed(name + "(first: 5) { totalCount }")}
 	}
 	return map[string]gmEntry{
-		"query.agentsConnection":        conn("agentsConnection"),
-		"query.contacts":                conn("contacts"),
-		"query.conversationsConnection": conn("conversationsConnection"),
-		"query.funnelsConnection":       conn("funnelsConnection"),
-		"query.inboxesConnection":       conn("inboxesConnection"),
-		"query.kanbanItemsConnection":   conn("kanbanItemsConnection"),
-		"query.labelsConnection":        conn("labelsConnection"),
-		"query.teamsConnection":         conn("teamsConnection"),
-		"query.contact":                 {want: gmMemberObj(), field: gmf("contact(id: %d) { id }", wContact)},
-		"query.searchContacts":          {want: gmMember(), field: gmFixed(`searchContacts(q: "GM") { totalCount }`)},
+		"query.agents":         conn("agents"),
+		"query.contacts":       conn("contacts"),
+		"query.conversations":  conn("conversations"),
+		"query.funnels":        conn("funnels"),
+		"query.inboxes":        conn("inboxes"),
+		"query.kanbanItems":    conn("kanbanItems"),
+		"query.labels":         conn("labels"),
+		"query.teams":          conn("teams"),
+		"query.contact":        {want: gmMemberObj(), field: gmf("contact(id: %d) { id }", wContact)},
+		"query.searchContacts": {want: gmMember(), field: gmFixed(`searchContacts(q: "GM") { totalCount }`)},
 		"query.filterContacts": {want: gmMember(), field: gmFixed(
 			`filterContacts(conditions: [{attributeKey: "name", filterOperator: "contains", values: ["GM"]}]) { totalCount }`)},
 		"query.contactableInboxes": {want: gmMemberObj(), field: gmf("contactableInboxes(contactID: %d) { sourceID }", wContact)},
-		"query.inboxes":            {want: gmMember(), field: gmFixed("inboxes { id }")},
 		"query.inbox":              {want: gmMemberObj(), field: gmf("inbox(id: %d) { id }", wInbox1)},
 		"query.agentBots":          {want: gmMember(), field: gmFixed("agentBots { id }")},
 		"query.agentBot":           {want: gmMemberObj(), field: gmf("agentBot(id: %d) { id }", wBot)},
 		"query.inboxMembers":       {want: gmMemberObj(), field: gmf("inboxMembers(inboxID: %d) { __typename }", wInbox1)},
-		"query.labels":             {want: gmMember(), field: gmFixed("labels { id }")},
 		"query.label":              {want: gmMemberObj(), field: gmf("label(id: %d) { id }", wLabel)},
-		"query.agents":             {want: gmMember(), field: gmFixed("agents { __typename }")},
-		"query.teams":              {want: gmMember(), field: gmFixed("teams { id }")},
 		"query.team":               {want: gmMemberObj(), field: gmf("team(id: %d) { id }", wTeam)},
 		"query.teamMembers":        {want: gmMemberObj(), field: gmf("teamMembers(teamID: %d) { __typename }", wTeam)},
-		"query.conversations":      {want: gmMember(), field: gmFixed("conversations(status: \"all\") { nodes { " + inboxContentInPages + " } }")},
 		"query.conversation":       {want: gmInboxObj(), field: gmf("conversation(displayID: %d) { "+inboxContent+" }", wConv)},
-		"query.scheduledMessages":  {want: gmMember(), field: gmFixed("scheduledMessages(status: \"all\") { nodes { content attachments { fileName } } }")},
+		"query.scheduledMessages":  {want: gmMember(), field: gmFixed("scheduledMessages(first: 5) { edges { node { content attachments { fileName } } } }")},
 		"query.scheduledMessage":   {want: gmInboxObj(), field: gmf("scheduledMessage(id: %d) { content }", wSchedule)},
-		"query.funnels":            {want: gmMember(), field: gmFixed("funnels { id }")},
-		"query.funnel":             {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
-		"query.kanbanItems":        {want: gmMember(), field: gmFixed("kanbanItems { nodes { id conversation { " + inboxContentInPages + " } } }")},
-		"query.kanbanItem":         {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
-		"query.kanbanConfig":       {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
-		"query.kanbanAutomations":  {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+		// node/nodes by global id: the same privacy rules as the typed fields.
+		"query.node": {want: gmInboxObj(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`node(id: %q) { id ... on Conversation { `+inboxContent+` } }`, gid("Conversation", c.w.Conv))
+		}},
+		"query.nodes": {want: gmInboxObj(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`nodes(ids: [%q]) { id ... on ScheduledMessage { content } }`, gid("ScheduledMessage", c.w.Schedule))
+		}},
+		"query.funnel":            {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
+		"query.kanbanItem":        {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
+		"query.kanbanConfig":      {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
+		"query.kanbanAutomations": {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 
 		// Edges into inbox 1 from objects the agent outside it may read:
 		// the answer must hold none of inbox 1's content.
-		"edge.kanbanItemsConnection.conversation": {want: gmMember(), field: gmFixed(
-			"kanbanItemsConnection(first: 10) { edges { node { conversation { " + inboxContent + " } } } }")},
-		"edge.conversationsConnection.messages": {want: gmMember(), field: gmFixed(
-			"conversationsConnection(first: 10) { edges { node { " + inboxContent + " } } }")},
+		"edge.kanbanItems.conversation": {want: gmMember(), field: gmFixed(
+			"kanbanItems(first: 10) { edges { node { conversation { " + inboxContent + " } } } }")},
+		"edge.conversations.messages": {want: gmMember(), field: gmFixed(
+			"conversations(first: 10) { edges { node { " + inboxContent + " } } }")},
 		"edge.funnel.kanbanItems.conversation": {want: gmMember(), field: gmf(
-			"kanbanItems(filter: {funnelID: %d}) { nodes { conversation { "+inboxContentInPages+" } } }", wFunnel)},
+			"kanbanItems(first: 10, where: {funnelID: %d}) { edges { node { conversation { "+inboxContentInPages+" } } } }", wFunnel)},
 	}
 }

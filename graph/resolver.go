@@ -21,3 +21,11 @@ type Resolver struct {
 func NewResolver(client *ent.Client, svc *ops.Service, hub *events.Hub) *Resolver {
 	return &Resolver{client: client, svc: svc, events: hub}
 }
+
+// newConfig is the executable schema's configuration: the resolvers and the
+// directives' implementations.
+func newConfig(r *Resolver) Config {
+	c := Config{Resolvers: r}
+	c.Directives.GlobalId = globalIDDirective
+	return c
+}

@@ -47,8 +47,8 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 				"inboxID": ib, "contactID": ct, "content": "x", "scheduledAt": at.Format(time.RFC3339),
 				"recurrenceType": "daily", "recurrenceDays": []int{2}}},
 				code: "BAD_USER_INPUT", attrs: []string{"recurrence_days"}},
-			{name: "the list holds it", query: `{ scheduledMessages { totalCount nodes { id content } } }`,
-				want: H{"scheduledMessages.totalCount": 1, "scheduledMessages.nodes.0.content": "Weekly digest"}},
+			{name: "the list holds it", query: `{ scheduledMessages(first: 10) { totalCount edges { node { id content } } } }`,
+				want: H{"scheduledMessages.totalCount": 1, "scheduledMessages.edges.0.node.content": "Weekly digest"}},
 			{name: "update its content", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "Digest"}) { content status } }`,
 				vars: H{"id": schedID}, want: H{"updateScheduledMessage.content": "Digest", "updateScheduledMessage.status": "pending"}},
 			{name: "an agent who is not its author may not cancel it", token: agent,
@@ -56,7 +56,7 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 			{name: "an agent outside its inbox does not find it", token: outsider,
 				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 			{name: "an agent outside its inbox sees none in the list", token: outsider,
-				query: `{ scheduledMessages { totalCount } }`, want: H{"scheduledMessages.totalCount": 0}},
+				query: `{ scheduledMessages(first: 10) { totalCount } }`, want: H{"scheduledMessages.totalCount": 0}},
 			{name: "another account does not see it", token: adminB,
 				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 			{name: "cancel", query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status nextOccurrenceAt } }`,
@@ -64,7 +64,7 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 			{name: "update after cancel is BAD_USER_INPUT naming status", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "again"}) { id } }`,
 				vars: H{"id": schedID}, code: "BAD_USER_INPUT", attrs: []string{"status"}},
 			{name: "delete", query: `mutation($id: ID!) { deleteScheduledMessage(id: $id) }`,
-				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": schedID}},
+				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": lazy(func() any { return gid("ScheduledMessage", sched) })}},
 			{name: "it is gone", query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 		})
 	})
@@ -82,7 +82,8 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
 		r := a.mustREST("POST", base+"/scheduled_messages", a.Admin, H{"inbox_id": ib, "contact_id": ct, "content": "soon",
 			"scheduled_at": time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)}, http.StatusOK)
-		want := id(int(mustGet(t, r, "id").(float64)))
+		dbID := int(mustGet(t, r, "id").(float64))
+		want := gid("ScheduledMessage", dbID)
 		seen := []string{}
 		for len(seen) == 0 || seen[len(seen)-1] != "sent" {
 			m := read(t, conn)
@@ -98,7 +99,7 @@ func TestScheduledMessageUpdatedSubscriptionSeesItFire(t *testing.T) {
 			t.Errorf("first update %s, want the creation (pending); saw %v", seen[0], seen)
 		}
 
-		a.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%s", base, want), a.Admin, nil, http.StatusNoContent)
+		a.mustREST("DELETE", fmt.Sprintf("%s/scheduled_messages/%d", base, dbID), a.Admin, nil, http.StatusNoContent)
 		m := read(t, conn)
 		if kind := mustGet(t, m.Payload, "data.scheduledMessageUpdated.kind"); kind != "deleted" {
 			t.Errorf("after a delete the subscription sent %v, want deleted", m.Payload)

@@ -35,17 +35,6 @@ func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (
 	return id, r.svc.DeleteScheduledMessage(ctx, schedules.ScheduleScope{}, id)
 }
 
-// ScheduledMessages is the resolver for the scheduledMessages field.
-func (r *queryResolver) ScheduledMessages(ctx context.Context, conversationDisplayID *int, status *string, page *int) (*model.ScheduledMessagePage, error) {
-	p, err := r.svc.ScheduledMessages(ctx, schedules.ScheduleListParams{
-		Scope: schedules.ScheduleScope{ConversationID: deref(conversationDisplayID)}, Status: deref(status), Page: deref(page),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.ScheduledMessagePage{Nodes: p.Items, TotalCount: p.Total, Page: p.Page, HasMore: p.HasMore}, nil
-}
-
 // ScheduledMessage is the resolver for the scheduledMessage field.
 func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
 	return r.svc.ScheduledMessage(ctx, schedules.ScheduleScope{}, id)

@@ -190,11 +190,6 @@ func (r *queryResolver) ContactableInboxes(ctx context.Context, contactID int) (
 	return out, nil
 }
 
-// Inboxes is the resolver for the inboxes field.
-func (r *queryResolver) Inboxes(ctx context.Context) ([]*ent.Inbox, error) {
-	return r.svc.Inboxes(ctx)
-}
-
 // Inbox is the resolver for the inbox field.
 func (r *queryResolver) Inbox(ctx context.Context, id int) (*ent.Inbox, error) {
 	return r.svc.Inbox(ctx, id)
@@ -215,24 +210,9 @@ func (r *queryResolver) InboxMembers(ctx context.Context, inboxID int) ([]*ent.A
 	return r.svc.InboxMembers(ctx, inboxID)
 }
 
-// Labels is the resolver for the labels field.
-func (r *queryResolver) Labels(ctx context.Context) ([]*ent.Label, error) {
-	return r.svc.Labels(ctx)
-}
-
 // Label is the resolver for the label field.
 func (r *queryResolver) Label(ctx context.Context, id int) (*ent.Label, error) {
 	return r.svc.Label(ctx, id)
-}
-
-// Agents is the resolver for the agents field.
-func (r *queryResolver) Agents(ctx context.Context) ([]*ent.AccountUser, error) {
-	return r.svc.Agents(ctx)
-}
-
-// Teams is the resolver for the teams field.
-func (r *queryResolver) Teams(ctx context.Context) ([]*ent.Team, error) {
-	return r.svc.Teams(ctx)
 }
 
 // Team is the resolver for the team field.

@@ -34,7 +34,7 @@ func TestSchemaChangesKeepCompatibility(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the committed schema does not parse: %v", err)
 	}
-	now := NewExecutableSchema(Config{}).Schema()
+	now := NewExecutableSchema(newConfig(nil)).Schema()
 	for _, problem := range breakingChanges(old, now) {
 		t.Errorf("breaking change: %s", problem)
 	}

@@ -10,7 +10,7 @@ import (
 // sdl is the schema in the GraphQL schema language, printed once.
 var sdl = sync.OnceValue(func() string {
 	var b bytes.Buffer
-	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(NewExecutableSchema(Config{}).Schema())
+	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(NewExecutableSchema(newConfig(nil)).Schema())
 	return b.String()
 })
 

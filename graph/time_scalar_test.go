@@ -38,10 +38,10 @@ func TestTimeInputsAreUTC(t *testing.T) {
 		east, west := time.FixedZone("+12", 12*3600), time.FixedZone("-12", -12*3600)
 		hourBefore, hourAfter := created.Add(-time.Hour), created.Add(time.Hour)
 
-		snoozed := `query($w: ConversationWhereInput) { conversationsConnection(first: 10, where: $w) { edges { node { displayID } } } }`
-		snoozedIDs := "conversationsConnection.edges.*.node.displayID"
-		cards := `query($w: KanbanItemWhereInput) { kanbanItemsConnection(first: 10, where: $w) { edges { node { title } } } }`
-		cardTitles := "kanbanItemsConnection.edges.*.node.title"
+		snoozed := `query($w: ConversationWhereInput) { conversations(first: 10, where: $w) { edges { node { displayID } } } }`
+		snoozedIDs := "conversations.edges.*.node.displayID"
+		cards := `query($w: KanbanItemWhereInput) { kanbanItems(first: 10, where: $w) { edges { node { title } } } }`
+		cardTitles := "kanbanItems.edges.*.node.title"
 		var cases []gqlCase
 		// Each filter twice, the instant with an offset and in UTC: both
 		// select exactly the rows want names.

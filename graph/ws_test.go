@@ -153,8 +153,8 @@ func TestGraphQLWebsocket(t *testing.T) {
 			}
 			// Completing one makes room: a query over the socket runs.
 			must(t, conn.WriteJSON(wsMsg{ID: "1", Type: "complete"}))
-			must(t, conn.WriteJSON(wsMsg{ID: "4", Type: "subscribe", Payload: map[string]any{"query": `{ inboxes { name } }`}}))
-			if m := read(t, conn); m.Type != "next" || m.ID != "4" || mustGet(t, m.Payload, "data.inboxes.0.name") != "API" {
+			must(t, conn.WriteJSON(wsMsg{ID: "4", Type: "subscribe", Payload: map[string]any{"query": `{ inboxes(first: 10) { edges { node { name } } } }`}}))
+			if m := read(t, conn); m.Type != "next" || m.ID != "4" || mustGet(t, m.Payload, "data.inboxes.edges.0.node.name") != "API" {
 				t.Fatalf("after completing one, a query got %+v, want its result", m)
 			}
 		})
@@ -188,7 +188,7 @@ func TestGraphQLWebsocketsDoNotLeak(t *testing.T) {
 			// The query's answer shows the socket is up and serving; the
 			// subscription may still be starting. Either way, all its
 			// goroutines must end when the socket closes.
-			must(t, conn.WriteJSON(wsMsg{ID: "2", Type: "subscribe", Payload: map[string]any{"query": `{ inboxes { id } }`}}))
+			must(t, conn.WriteJSON(wsMsg{ID: "2", Type: "subscribe", Payload: map[string]any{"query": `{ inboxes(first: 10) { edges { node { id } } } }`}}))
 			if m := read(t, conn); m.Type != "next" {
 				t.Fatalf("got %+v, want the query's result", m)
 			}

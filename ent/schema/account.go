@@ -89,7 +89,7 @@ func (AccountUser) Indexes() []ent.Index {
 func (AccountUser) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (AccountUser) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Type("Agent"), entgql.RelayConnection(), entgql.QueryField("agentsConnection")}
+	return []schema.Annotation{entgql.Type("Agent"), entgql.RelayConnection(), entgql.QueryField("agents"), entgql.MultiOrder()}
 }
 
 // AccessToken authenticates API calls of a user or an agent bot. Only a hash

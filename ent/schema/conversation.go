@@ -65,7 +65,7 @@ func (Conversation) Indexes() []ent.Index {
 func (Conversation) Policy() ent.Policy { return conversationPolicy() }
 
 func (Conversation) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("conversationsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("conversations"), entgql.MultiOrder()}
 }
 
 // Message is one message or private note of a conversation.
@@ -131,7 +131,7 @@ func (Message) Policy() ent.Policy { return messagePolicy() }
 func (Message) Hooks() []ent.Hook { return []ent.Hook{incomingFromUsersOnAPIInboxes()} }
 
 func (Message) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.MultiOrder()}
 }
 
 // Attachment is a file of a message or of a scheduled message.
@@ -185,5 +185,5 @@ func (Label) Indexes() []ent.Index {
 func (Label) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Label) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("labelsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("labels"), entgql.MultiOrder()}
 }

@@ -55,7 +55,7 @@ func (Inbox) Edges() []ent.Edge {
 func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Inbox) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("inboxesConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("inboxes"), entgql.MultiOrder()}
 }
 
 // InboxMember lets an agent see and work the inbox's conversations.

@@ -26,8 +26,9 @@ func (Funnel) Fields() []ent.Field {
 
 func (Funnel) Edges() []ent.Edge {
 	return []ent.Edge{
-		// stages are shown in board order by a resolver of graph/.
-		edge.To("stages", FunnelStage.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		// Collected with the funnel (no statement per funnel); a resolver of
+		// graph/ puts them in board order.
+		edge.To("stages", FunnelStage.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("items", KanbanItem.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.RelayConnection()),
 	}
 }
@@ -35,7 +36,7 @@ func (Funnel) Edges() []ent.Edge {
 func (Funnel) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Funnel) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("funnelsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("funnels"), entgql.MultiOrder()}
 }
 
 // FunnelStage is a column of a funnel, referenced by cards through its slug.
@@ -57,7 +58,7 @@ func (FunnelStage) Fields() []ent.Field {
 func (FunnelStage) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("funnel", Funnel.Type).Ref("stages").Field("funnel_id").Unique().Required().Immutable(),
-		edge.To("items", KanbanItem.Type).Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.To("items", KanbanItem.Type).Annotations(entgql.RelayConnection()),
 	}
 }
 
@@ -118,7 +119,7 @@ func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
 func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook()} }
 
 func (KanbanItem) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItemsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("kanbanItems"), entgql.MultiOrder()}
 }
 
 // ChecklistItem is a to-do on a card.

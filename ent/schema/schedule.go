@@ -28,7 +28,7 @@ func (ScheduledMessage) Fields() []ent.Field {
 		field.Int("author_id").Optional().Nillable(),
 		field.String("title").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
 		field.Text("content").Default("").Validate(maxRunes(MaxTextRunes)),
-		field.Time("scheduled_at"),
+		field.Time("scheduled_at").Annotations(entgql.OrderField("SCHEDULED_AT")),
 		field.Enum("status").Values("pending", "sent", "failed", "cancelled").Default("pending"),
 		field.String("failure_reason").Optional().Default(""),
 		field.JSON("template_params", map[string]any{}).Optional(),
@@ -80,4 +80,6 @@ func (ScheduledMessage) Indexes() []ent.Index {
 // In GraphQL through the hand-written queries and mutations of
 // graph/schema.graphqls, which call the operations (no generated filters
 // that would bypass them).
-func (ScheduledMessage) Annotations() []schema.Annotation { return nil }
+func (ScheduledMessage) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("scheduledMessages"), entgql.MultiOrder()}
+}

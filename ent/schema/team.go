@@ -38,7 +38,7 @@ func (Team) Indexes() []ent.Index {
 func (Team) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Team) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("teamsConnection")}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("teams"), entgql.MultiOrder()}
 }
 
 // TeamMember puts a user in a team.

@@ -72,20 +72,6 @@ type ContactReachability struct {
 	SourceID string     `json:"sourceID"`
 }
 
-type ConversationCounts struct {
-	Mine       int `json:"mine"`
-	Assigned   int `json:"assigned"`
-	Unassigned int `json:"unassigned"`
-	All        int `json:"all"`
-}
-
-// A page of conversations (25 a page) with the counts of its filter.
-type ConversationList struct {
-	Nodes  []*ent.Conversation `json:"nodes"`
-	Counts *ConversationCounts `json:"counts"`
-	Page   int                 `json:"page"`
-}
-
 type CreateContactInput struct {
 	// Required: the inbox the contact is created in. Left out, or an inbox of
 	// another account, it fails with BAD_USER_INPUT (attributes ["inbox_id"]),
@@ -251,30 +237,6 @@ type KanbanItemInput struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-// A page of cards (page numbers, as the REST API), each stage's card count for the same filter.
-type KanbanItemPage struct {
-	Nodes      []*ent.KanbanItem `json:"nodes"`
-	TotalCount int               `json:"totalCount"`
-	Page       int               `json:"page"`
-	HasMore    bool              `json:"hasMore"`
-}
-
-type KanbanItemsFilter struct {
-	FunnelID *int `json:"funnelID,omitempty"`
-	// A stage slug.
-	Stage                 *string `json:"stage,omitempty"`
-	AgentID               *int    `json:"agentID,omitempty"`
-	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
-	// Matches title, description, notes and the linked contact's name or e-mail.
-	Query       *string    `json:"query,omitempty"`
-	Priorities  []string   `json:"priorities,omitempty"`
-	Statuses    []string   `json:"statuses,omitempty"`
-	ValueMin    *float64   `json:"valueMin,omitempty"`
-	ValueMax    *float64   `json:"valueMax,omitempty"`
-	CreatedFrom *time.Time `json:"createdFrom,omitempty"`
-	CreatedTo   *time.Time `json:"createdTo,omitempty"`
-}
-
 type KanbanPositionInput struct {
 	ID       int     `json:"id"`
 	Position int     `json:"position"`
@@ -357,14 +319,6 @@ type ScheduledMessageInput struct {
 	RecurrenceEndType        *string    `json:"recurrenceEndType,omitempty"`
 	RecurrenceEndDate        *time.Time `json:"recurrenceEndDate,omitempty"`
 	RecurrenceMaxOccurrences *int       `json:"recurrenceMaxOccurrences,omitempty"`
-}
-
-// A page of scheduled messages (25 a page), latest scheduledAt first.
-type ScheduledMessagePage struct {
-	Nodes      []*ent.ScheduledMessage `json:"nodes"`
-	TotalCount int                     `json:"totalCount"`
-	Page       int                     `json:"page"`
-	HasMore    bool                    `json:"hasMore"`
 }
 
 type Subscription struct {

@@ -1,8 +1,10 @@
 package kanban
 
 import (
+	"cmp"
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,8 +58,20 @@ func (s *Service) Funnel(ctx context.Context, id int) (*ent.Funnel, error) {
 	return f, core.ApperrOrNil(core.NotFound(err, "Funnel"))
 }
 
+// orderedStages reads stages in board order: by position, then id.
 func orderedStages(q *ent.FunnelStageQuery) {
 	q.Order(ent.Asc(funnelstage.FieldPosition), ent.Asc(funnelstage.FieldID))
+}
+
+// InBoardOrder is stages loaded in any order (as GraphQL's field collection
+// loads them with their funnels) put in the board order orderedStages reads,
+// as a new slice.
+func InBoardOrder(stages []*ent.FunnelStage) []*ent.FunnelStage {
+	out := append(make([]*ent.FunnelStage, 0, len(stages)), stages...)
+	slices.SortFunc(out, func(a, b *ent.FunnelStage) int {
+		return cmp.Or(cmp.Compare(a.Position, b.Position), cmp.Compare(a.ID, b.ID))
+	})
+	return out
 }
 
 // CreateFunnel creates a funnel with its stages (administrators only).

@@ -1,0 +1,106 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/internal/kanban"
+)
+
+// loaders batch the reads that ent's field collection cannot plan: the
+// files of messages and schedules (Attachment is not a GraphQL type, so
+// entgql does not eager-load it). A list of n messages then reads its files
+// in one statement instead of n. They live for one response (a query's, or
+// one subscription event's), run as the request's viewer (the first caller's
+// context: every caller in a response is the same viewer), and cache
+// nothing past it.
+type loaders struct {
+	messageFiles  *dataloadgen.Loader[int, []*ent.Attachment]
+	scheduleFiles *dataloadgen.Loader[int, []*ent.Attachment]
+}
+
+type loadersKey struct{}
+
+func newLoaders(client *ent.Client) *loaders {
+	return &loaders{
+		messageFiles: dataloadgen.NewLoader(filesBy(client, attachment.MessageIDIn,
+			func(a *ent.Attachment) *int { return a.MessageID })),
+		scheduleFiles: dataloadgen.NewLoader(filesBy(client, attachment.ScheduledMessageIDIn,
+			func(a *ent.Attachment) *int { return a.ScheduledMessageID })),
+	}
+}
+
+// filesBy reads the files of many owners (messages or schedules) in one
+// statement, in id order, as one list per key.
+func filesBy(client *ent.Client, ownedBy func(...int) predicate.Attachment, owner func(*ent.Attachment) *int) func(context.Context, []int) ([][]*ent.Attachment, []error) {
+	return func(ctx context.Context, keys []int) ([][]*ent.Attachment, []error) {
+		atts, err := client.Attachment.Query().Where(ownedBy(keys...)).
+			Order(ent.Asc(attachment.FieldID)).All(ctx)
+		if err != nil {
+			return nil, []error{err}
+		}
+		byOwner := map[int][]*ent.Attachment{}
+		for _, a := range atts {
+			if o := owner(a); o != nil {
+				byOwner[*o] = append(byOwner[*o], a)
+			}
+		}
+		out := make([][]*ent.Attachment, len(keys))
+		for i, k := range keys {
+			out[i] = byOwner[k]
+		}
+		return out, nil
+	}
+}
+
+// withLoaders gives each response its own loaders.
+func withLoaders(client *ent.Client) graphql.ResponseMiddleware {
+	return func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+		return next(context.WithValue(ctx, loadersKey{}, newLoaders(client)))
+	}
+}
+
+// loadersOf is the response's loaders, nil outside one.
+func loadersOf(ctx context.Context) *loaders {
+	l, _ := ctx.Value(loadersKey{}).(*loaders)
+	return l
+}
+
+// messageFiles is a message's files: loaded with it (a mutation's answer),
+// else batched with the other messages of the response.
+func messageFiles(ctx context.Context, m *ent.Message) ([]*ent.Attachment, error) {
+	if atts, err := m.Edges.AttachmentsOrErr(); err == nil {
+		return atts, nil
+	}
+	if l := loadersOf(ctx); l != nil {
+		return l.messageFiles.Load(ctx, m.ID)
+	}
+	return m.QueryAttachments().Order(ent.Asc(attachment.FieldID)).All(ctx)
+}
+
+// scheduleFiles is messageFiles for a scheduled message.
+func scheduleFiles(ctx context.Context, s *ent.ScheduledMessage) ([]*ent.Attachment, error) {
+	if atts, err := s.Edges.AttachmentsOrErr(); err == nil {
+		return atts, nil
+	}
+	if l := loadersOf(ctx); l != nil {
+		return l.scheduleFiles.Load(ctx, s.ID)
+	}
+	return s.QueryAttachments().Order(ent.Asc(attachment.FieldID)).All(ctx)
+}
+
+// boardStages is a funnel's stages in board order. Field collection loads
+// them with the funnels of a page (one statement for all of them, however
+// deep the selection under them); a funnel from elsewhere reads its own.
+func boardStages(ctx context.Context, f *ent.Funnel) ([]*ent.FunnelStage, error) {
+	stages, err := f.Stages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return kanban.InBoardOrder(stages), nil
+}
