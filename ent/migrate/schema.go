@@ -1051,6 +1051,8 @@ var (
 		{Name: "last_uid", Type: field.TypeInt64, Default: 0},
 		{Name: "last_error", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "lease_holder", Type: field.TypeString, Nullable: true, Default: ""},
+		{Name: "lease_expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "inbox_id", Type: field.TypeInt, Unique: true},
 	}
 	// MailboxStatesTable holds the schema information for the "mailbox_states" table.
@@ -1061,7 +1063,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "mailbox_states_inboxes_mailbox_state",
-				Columns:    []*schema.Column{MailboxStatesColumns[7]},
+				Columns:    []*schema.Column{MailboxStatesColumns[9]},
 				RefColumns: []*schema.Column{InboxesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},

@@ -1284,6 +1284,12 @@ func init() {
 	mailboxstate.DefaultLastError = mailboxstateDescLastError.Default.(string)
 	// mailboxstate.LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
 	mailboxstate.LastErrorValidator = mailboxstateDescLastError.Validators[0].(func(string) error)
+	// mailboxstateDescLeaseHolder is the schema descriptor for lease_holder field.
+	mailboxstateDescLeaseHolder := mailboxstateFields[5].Descriptor()
+	// mailboxstate.DefaultLeaseHolder holds the default value on creation for the lease_holder field.
+	mailboxstate.DefaultLeaseHolder = mailboxstateDescLeaseHolder.Default.(string)
+	// mailboxstate.LeaseHolderValidator is a validator for the "lease_holder" field. It is called by the builders before save.
+	mailboxstate.LeaseHolderValidator = mailboxstateDescLeaseHolder.Validators[0].(func(string) error)
 	messageMixin := schema.Message{}.Mixin()
 	message.Policy = privacy.NewPolicies(messageMixin[1], schema.Message{})
 	message.Hooks[0] = func(next ent.Mutator) ent.Mutator {
