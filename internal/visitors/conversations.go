@@ -6,7 +6,6 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
@@ -17,22 +16,12 @@ import (
 // first); each conversation carries its last MessagesPerPage messages.
 const ConversationsPerList = 20
 
-// mine narrows conversations to the visitor's: those of their contact inbox
-// or, once their identity is proven, every conversation of their contact
-// in this inbox (as Chatwoot shows a verified contact's history on any
-// device).
-func mine(v *Visitor) predicate.Conversation {
-	if v.ContactInbox.HmacVerified {
-		return conversation.And(conversation.ContactID(v.ContactInbox.ContactID), conversation.InboxID(v.Inbox.ID))
-	}
-	return conversation.ContactInboxID(v.ContactInbox.ID)
-}
-
 // ownConversation is the visitor's conversation with the display id, or
-// 404 (another visitor's conversation is not found either).
-func (s *Service) ownConversation(ctx context.Context, v *Visitor, displayID int) (*ent.Conversation, error) {
+// 404: read as the visitor, another visitor's conversation is not found
+// (the privacy rules decide which are theirs).
+func (s *Service) ownConversation(ctx context.Context, displayID int) (*ent.Conversation, error) {
 	cv, err := s.Client(ctx).Conversation.Query().
-		Where(mine(v), conversation.DisplayID(displayID)).WithContact().Only(ctx)
+		Where(conversation.DisplayID(displayID)).WithContact().Only(ctx)
 	return cv, core.ApperrOrNil(core.NotFound(err, "Conversation"))
 }
 
@@ -43,8 +32,8 @@ type Thread struct {
 }
 
 // Conversations lists the visitor's conversations, newest first.
-func (s *Service) Conversations(ctx context.Context, v *Visitor) ([]Thread, error) {
-	cvs, err := s.Client(ctx).Conversation.Query().Where(mine(v)).WithContact().
+func (s *Service) Conversations(ctx context.Context, _ *Visitor) ([]Thread, error) {
+	cvs, err := s.Client(ctx).Conversation.Query().WithContact().
 		Order(ent.Desc(conversation.FieldID)).Limit(ConversationsPerList).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
@@ -66,8 +55,8 @@ func (s *Service) threads(ctx context.Context, cvs []*ent.Conversation) ([]Threa
 
 // Conversation is one of the visitor's conversations with its last
 // messages.
-func (s *Service) Conversation(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+func (s *Service) Conversation(ctx context.Context, _ *Visitor, displayID int) (*Thread, error) {
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +72,7 @@ func (s *Service) Conversation(ctx context.Context, v *Visitor, displayID int) (
 // the account's defined conversation attributes among custom.
 func (s *Service) StartConversation(ctx context.Context, v *Visitor, custom map[string]any) (*Thread, error) {
 	var displayID int
-	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
 		cv, err := s.conversations.LockedConversation(ctx, c, v.ContactInbox)
 		if err != nil || cv != nil {
 			if cv != nil {
@@ -107,13 +96,13 @@ func (s *Service) StartConversation(ctx context.Context, v *Visitor, custom map[
 // Resolve resolves the visitor's conversation (a resolved one stays as it
 // is), as the widget's "end conversation" does.
 func (s *Service) Resolve(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
 	if cv.Status != conversation.StatusResolved {
 		resolved := string(conversation.StatusResolved)
-		if _, err := s.conversations.ToggleStatus(ctx, displayID, &resolved, nil); err != nil {
+		if _, err := s.conversations.ToggleStatus(asChannel(ctx, v), displayID, &resolved, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -123,8 +112,8 @@ func (s *Service) Resolve(ctx context.Context, v *Visitor, displayID int) (*Thre
 // Typing tells the agents' live listeners that the visitor started or
 // stopped typing in their conversation. Nothing is stored, and no webhook
 // is sent: it matters only while someone watches.
-func (s *Service) Typing(ctx context.Context, v *Visitor, displayID int, on bool) error {
-	cv, err := s.ownConversation(ctx, v, displayID)
+func (s *Service) Typing(ctx context.Context, _ *Visitor, displayID int, on bool) error {
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return err
 	}
@@ -142,12 +131,12 @@ func (s *Service) Typing(ctx context.Context, v *Visitor, displayID int, on bool
 // read (as Chatwoot's message status job does). The agents' live listeners
 // hear conversation_updated; no webhook is sent, as Chatwoot sends none.
 func (s *Service) Seen(ctx context.Context, v *Visitor, displayID int) error {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return err
 	}
 	now := s.Now()
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err = s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
 		if err := c.Conversation.UpdateOneID(cv.ID).SetContactLastSeenAt(now).Exec(ctx); err != nil {
 			return err
 		}
