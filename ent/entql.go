@@ -449,6 +449,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inbox.FieldName:                       {Type: field.TypeString, Column: inbox.FieldName},
 			inbox.FieldChannelType:                {Type: field.TypeEnum, Column: inbox.FieldChannelType},
 			inbox.FieldChannel:                    {Type: field.TypeJSON, Column: inbox.FieldChannel},
+			inbox.FieldChannelKey:                 {Type: field.TypeString, Column: inbox.FieldChannelKey},
 			inbox.FieldGreetingEnabled:            {Type: field.TypeBool, Column: inbox.FieldGreetingEnabled},
 			inbox.FieldGreetingMessage:            {Type: field.TypeString, Column: inbox.FieldGreetingMessage},
 			inbox.FieldEnableAutoAssignment:       {Type: field.TypeBool, Column: inbox.FieldEnableAutoAssignment},
@@ -4130,6 +4131,11 @@ func (f *InboxFilter) WhereChannelType(p entql.StringP) {
 // WhereChannel applies the entql json.RawMessage predicate on the channel field.
 func (f *InboxFilter) WhereChannel(p entql.BytesP) {
 	f.Where(p.Field(inbox.FieldChannel))
+}
+
+// WhereChannelKey applies the entql string predicate on the channel_key field.
+func (f *InboxFilter) WhereChannelKey(p entql.StringP) {
+	f.Where(p.Field(inbox.FieldChannelKey))
 }
 
 // WhereGreetingEnabled applies the entql bool predicate on the greeting_enabled field.

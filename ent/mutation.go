@@ -17664,6 +17664,7 @@ type InboxMutation struct {
 	name                          *string
 	channel_type                  *inbox.ChannelType
 	channel                       *schematype.Channel
+	channel_key                   *string
 	greeting_enabled              *bool
 	greeting_message              *string
 	enable_auto_assignment        *bool
@@ -18013,6 +18014,55 @@ func (m *InboxMutation) OldChannel(ctx context.Context) (v schematype.Channel, e
 // ResetChannel resets all changes to the "channel" field.
 func (m *InboxMutation) ResetChannel() {
 	m.channel = nil
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (m *InboxMutation) SetChannelKey(s string) {
+	m.channel_key = &s
+}
+
+// ChannelKey returns the value of the "channel_key" field in the mutation.
+func (m *InboxMutation) ChannelKey() (r string, exists bool) {
+	v := m.channel_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannelKey returns the old "channel_key" field's value of the Inbox entity.
+// If the Inbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InboxMutation) OldChannelKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannelKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannelKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannelKey: %w", err)
+	}
+	return oldValue.ChannelKey, nil
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (m *InboxMutation) ClearChannelKey() {
+	m.channel_key = nil
+	m.clearedFields[inbox.FieldChannelKey] = struct{}{}
+}
+
+// ChannelKeyCleared returns if the "channel_key" field was cleared in this mutation.
+func (m *InboxMutation) ChannelKeyCleared() bool {
+	_, ok := m.clearedFields[inbox.FieldChannelKey]
+	return ok
+}
+
+// ResetChannelKey resets all changes to the "channel_key" field.
+func (m *InboxMutation) ResetChannelKey() {
+	m.channel_key = nil
+	delete(m.clearedFields, inbox.FieldChannelKey)
 }
 
 // SetGreetingEnabled sets the "greeting_enabled" field.
@@ -18927,7 +18977,7 @@ func (m *InboxMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InboxMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, inbox.FieldCreatedAt)
 	}
@@ -18945,6 +18995,9 @@ func (m *InboxMutation) Fields() []string {
 	}
 	if m.channel != nil {
 		fields = append(fields, inbox.FieldChannel)
+	}
+	if m.channel_key != nil {
+		fields = append(fields, inbox.FieldChannelKey)
 	}
 	if m.greeting_enabled != nil {
 		fields = append(fields, inbox.FieldGreetingEnabled)
@@ -19008,6 +19061,8 @@ func (m *InboxMutation) Field(name string) (ent.Value, bool) {
 		return m.ChannelType()
 	case inbox.FieldChannel:
 		return m.Channel()
+	case inbox.FieldChannelKey:
+		return m.ChannelKey()
 	case inbox.FieldGreetingEnabled:
 		return m.GreetingEnabled()
 	case inbox.FieldGreetingMessage:
@@ -19057,6 +19112,8 @@ func (m *InboxMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldChannelType(ctx)
 	case inbox.FieldChannel:
 		return m.OldChannel(ctx)
+	case inbox.FieldChannelKey:
+		return m.OldChannelKey(ctx)
 	case inbox.FieldGreetingEnabled:
 		return m.OldGreetingEnabled(ctx)
 	case inbox.FieldGreetingMessage:
@@ -19135,6 +19192,13 @@ func (m *InboxMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetChannel(v)
+		return nil
+	case inbox.FieldChannelKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannelKey(v)
 		return nil
 	case inbox.FieldGreetingEnabled:
 		v, ok := value.(bool)
@@ -19267,6 +19331,9 @@ func (m *InboxMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *InboxMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(inbox.FieldChannelKey) {
+		fields = append(fields, inbox.FieldChannelKey)
+	}
 	if m.FieldCleared(inbox.FieldGreetingMessage) {
 		fields = append(fields, inbox.FieldGreetingMessage)
 	}
@@ -19296,6 +19363,9 @@ func (m *InboxMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *InboxMutation) ClearField(name string) error {
 	switch name {
+	case inbox.FieldChannelKey:
+		m.ClearChannelKey()
+		return nil
 	case inbox.FieldGreetingMessage:
 		m.ClearGreetingMessage()
 		return nil
@@ -19336,6 +19406,9 @@ func (m *InboxMutation) ResetField(name string) error {
 		return nil
 	case inbox.FieldChannel:
 		m.ResetChannel()
+		return nil
+	case inbox.FieldChannelKey:
+		m.ResetChannelKey()
 		return nil
 	case inbox.FieldGreetingEnabled:
 		m.ResetGreetingEnabled()

@@ -40,7 +40,7 @@ func (s *Service) WhatsAppInboxesByNumber(ctx context.Context, number string) ([
 		return nil, apperr.NotFound("WhatsApp inbox")
 	}
 	ibs, err := s.InboxesByChannelKey(ctx, maxInboxesPerNumber,
-		ChannelKey{Type: inbox.ChannelTypeWhatsapp, Path: "phone_number", Value: phone})
+		ChannelKey{Type: inbox.ChannelTypeWhatsapp, Value: phone})
 	if err != nil {
 		return nil, err
 	}

@@ -112,8 +112,8 @@ func (s *Service) PublicInbox(ctx context.Context, id string) (*ent.Inbox, error
 		return nil, apperr.NotFound("Inbox")
 	}
 	ibs, err := s.inboxes.InboxesByChannelKey(ctx, 1,
-		inboxes.ChannelKey{Type: inbox.ChannelTypeAPI, Path: "inbox_identifier", Value: id},
-		inboxes.ChannelKey{Type: inbox.ChannelTypeWebWidget, Path: "website_token", Value: id})
+		inboxes.ChannelKey{Type: inbox.ChannelTypeAPI, Value: id},
+		inboxes.ChannelKey{Type: inbox.ChannelTypeWebWidget, Value: id})
 	if err != nil {
 		return nil, err
 	}
