@@ -1,7 +1,12 @@
 package visitors
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
+
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
@@ -41,16 +46,50 @@ func (s *Service) Conversations(ctx context.Context, _ *Visitor) ([]Thread, erro
 	return s.threads(ctx, cvs)
 }
 
+// threads gives each conversation its newest messages, in three
+// statements whatever the number of conversations: the messages, their
+// files, the agents who sent them.
 func (s *Service) threads(ctx context.Context, cvs []*ent.Conversation) ([]Thread, error) {
+	ids := make([]int, len(cvs))
+	for i, cv := range cvs {
+		ids[i] = cv.ID
+	}
+	q := s.Client(ctx).Message.Query().Where(message.ConversationIDIn(ids...)).WithAttachments()
+	q.Modify(newestPerConversation(MessagesPerPage)) // kept on q; its Select is not needed
+	msgs, err := q.All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	slices.SortFunc(msgs, func(a, b *ent.Message) int { return cmp.Compare(a.ID, b.ID) })
+	agents, err := s.agents(ctx, msgs)
+	if err != nil {
+		return nil, err
+	}
+	byConversation := make(map[int][]*ent.Message, len(cvs))
+	for _, m := range msgs {
+		byConversation[m.ConversationID] = append(byConversation[m.ConversationID], m)
+	}
 	out := make([]Thread, 0, len(cvs))
 	for _, cv := range cvs {
-		p, err := s.page(ctx, cv, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Thread{Conversation: cv, Page: p})
+		out = append(out, Thread{Conversation: cv,
+			Page: &MessagePage{Conversation: cv, Messages: byConversation[cv.ID], Agents: agents}})
 	}
 	return out, nil
+}
+
+// newestPerConversation keeps the newest n rows of each conversation
+// among those the query selects: the query, privacy filters included,
+// becomes a subquery numbering its rows per conversation, newest first.
+// Filtering before numbering matters: a private note must not take the
+// place of a message the visitor may read.
+func newestPerConversation(n int) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		numbered := s.Clone()
+		numbered.AppendSelectExprAs(sql.Expr(fmt.Sprintf("ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s DESC)",
+			s.C(message.FieldConversationID), s.C(message.FieldID))), "row_in_conversation")
+		s.SetP(nil).From(numbered.As(message.Table))
+		s.Where(sql.LTE(s.C("row_in_conversation"), n))
+	}
 }
 
 // Conversation is one of the visitor's conversations with its last
