@@ -95,6 +95,9 @@ func (r *queryResolver) TeamsConnection(ctx context.Context, after *entgql.Curso
 // Funnel returns FunnelResolver implementation.
 func (r *Resolver) Funnel() FunnelResolver { return &funnelResolver{r} }
 
+// Inbox returns InboxResolver implementation.
+func (r *Resolver) Inbox() InboxResolver { return &inboxResolver{r} }
+
 // KanbanConfig returns KanbanConfigResolver implementation.
 func (r *Resolver) KanbanConfig() KanbanConfigResolver { return &kanbanConfigResolver{r} }
 
@@ -111,6 +114,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
 type funnelResolver struct{ *Resolver }
+type inboxResolver struct{ *Resolver }
 type kanbanConfigResolver struct{ *Resolver }
 type kanbanItemResolver struct{ *Resolver }
 type messageResolver struct{ *Resolver }
