@@ -449,6 +449,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inbox.FieldName:                       {Type: field.TypeString, Column: inbox.FieldName},
 			inbox.FieldChannelType:                {Type: field.TypeEnum, Column: inbox.FieldChannelType},
 			inbox.FieldChannel:                    {Type: field.TypeJSON, Column: inbox.FieldChannel},
+			inbox.FieldChannelKey:                 {Type: field.TypeString, Column: inbox.FieldChannelKey},
 			inbox.FieldGreetingEnabled:            {Type: field.TypeBool, Column: inbox.FieldGreetingEnabled},
 			inbox.FieldGreetingMessage:            {Type: field.TypeString, Column: inbox.FieldGreetingMessage},
 			inbox.FieldEnableAutoAssignment:       {Type: field.TypeBool, Column: inbox.FieldEnableAutoAssignment},
@@ -588,13 +589,15 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "MailboxState",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			mailboxstate.FieldCreatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldCreatedAt},
-			mailboxstate.FieldUpdatedAt:   {Type: field.TypeTime, Column: mailboxstate.FieldUpdatedAt},
-			mailboxstate.FieldInboxID:     {Type: field.TypeInt, Column: mailboxstate.FieldInboxID},
-			mailboxstate.FieldUIDValidity: {Type: field.TypeInt64, Column: mailboxstate.FieldUIDValidity},
-			mailboxstate.FieldLastUID:     {Type: field.TypeInt64, Column: mailboxstate.FieldLastUID},
-			mailboxstate.FieldLastError:   {Type: field.TypeString, Column: mailboxstate.FieldLastError},
-			mailboxstate.FieldFailedAt:    {Type: field.TypeTime, Column: mailboxstate.FieldFailedAt},
+			mailboxstate.FieldCreatedAt:      {Type: field.TypeTime, Column: mailboxstate.FieldCreatedAt},
+			mailboxstate.FieldUpdatedAt:      {Type: field.TypeTime, Column: mailboxstate.FieldUpdatedAt},
+			mailboxstate.FieldInboxID:        {Type: field.TypeInt, Column: mailboxstate.FieldInboxID},
+			mailboxstate.FieldUIDValidity:    {Type: field.TypeInt64, Column: mailboxstate.FieldUIDValidity},
+			mailboxstate.FieldLastUID:        {Type: field.TypeInt64, Column: mailboxstate.FieldLastUID},
+			mailboxstate.FieldLastError:      {Type: field.TypeString, Column: mailboxstate.FieldLastError},
+			mailboxstate.FieldFailedAt:       {Type: field.TypeTime, Column: mailboxstate.FieldFailedAt},
+			mailboxstate.FieldLeaseHolder:    {Type: field.TypeString, Column: mailboxstate.FieldLeaseHolder},
+			mailboxstate.FieldLeaseExpiresAt: {Type: field.TypeTime, Column: mailboxstate.FieldLeaseExpiresAt},
 		},
 	}
 	graph.Nodes[24] = &sqlgraph.Node{
@@ -4130,6 +4133,11 @@ func (f *InboxFilter) WhereChannel(p entql.BytesP) {
 	f.Where(p.Field(inbox.FieldChannel))
 }
 
+// WhereChannelKey applies the entql string predicate on the channel_key field.
+func (f *InboxFilter) WhereChannelKey(p entql.StringP) {
+	f.Where(p.Field(inbox.FieldChannelKey))
+}
+
 // WhereGreetingEnabled applies the entql bool predicate on the greeting_enabled field.
 func (f *InboxFilter) WhereGreetingEnabled(p entql.BoolP) {
 	f.Where(p.Field(inbox.FieldGreetingEnabled))
@@ -5002,6 +5010,16 @@ func (f *MailboxStateFilter) WhereLastError(p entql.StringP) {
 // WhereFailedAt applies the entql time.Time predicate on the failed_at field.
 func (f *MailboxStateFilter) WhereFailedAt(p entql.TimeP) {
 	f.Where(p.Field(mailboxstate.FieldFailedAt))
+}
+
+// WhereLeaseHolder applies the entql string predicate on the lease_holder field.
+func (f *MailboxStateFilter) WhereLeaseHolder(p entql.StringP) {
+	f.Where(p.Field(mailboxstate.FieldLeaseHolder))
+}
+
+// WhereLeaseExpiresAt applies the entql time.Time predicate on the lease_expires_at field.
+func (f *MailboxStateFilter) WhereLeaseExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(mailboxstate.FieldLeaseExpiresAt))
 }
 
 // WhereHasInbox applies a predicate to check if query has an edge inbox.

@@ -34,6 +34,8 @@ type Inbox struct {
 	ChannelType inbox.ChannelType `json:"channel_type,omitempty"`
 	// Channel holds the value of the "channel" field.
 	Channel schematype.Channel `json:"channel,omitempty"`
+	// ChannelKey holds the value of the "channel_key" field.
+	ChannelKey string `json:"channel_key,omitempty"`
 	// GreetingEnabled holds the value of the "greeting_enabled" field.
 	GreetingEnabled bool `json:"greeting_enabled,omitempty"`
 	// GreetingMessage holds the value of the "greeting_message" field.
@@ -176,7 +178,7 @@ func (*Inbox) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case inbox.FieldID, inbox.FieldAccountID, inbox.FieldAgentBotID:
 			values[i] = new(sql.NullInt64)
-		case inbox.FieldName, inbox.FieldChannelType, inbox.FieldGreetingMessage, inbox.FieldOutOfOfficeMessage, inbox.FieldTimezone, inbox.FieldSenderNameType, inbox.FieldBusinessName, inbox.FieldAvatarURL:
+		case inbox.FieldName, inbox.FieldChannelType, inbox.FieldChannelKey, inbox.FieldGreetingMessage, inbox.FieldOutOfOfficeMessage, inbox.FieldTimezone, inbox.FieldSenderNameType, inbox.FieldBusinessName, inbox.FieldAvatarURL:
 			values[i] = new(sql.NullString)
 		case inbox.FieldCreatedAt, inbox.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -238,6 +240,12 @@ func (_m *Inbox) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.Channel); err != nil {
 					return fmt.Errorf("unmarshal field channel: %w", err)
 				}
+			}
+		case inbox.FieldChannelKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field channel_key", values[i])
+			} else if value.Valid {
+				_m.ChannelKey = value.String
 			}
 		case inbox.FieldGreetingEnabled:
 			if value, ok := values[i].(*sql.NullBool); !ok {
@@ -412,6 +420,9 @@ func (_m *Inbox) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("channel=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Channel))
+	builder.WriteString(", ")
+	builder.WriteString("channel_key=")
+	builder.WriteString(_m.ChannelKey)
 	builder.WriteString(", ")
 	builder.WriteString("greeting_enabled=")
 	builder.WriteString(fmt.Sprintf("%v", _m.GreetingEnabled))

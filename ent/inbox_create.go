@@ -90,6 +90,20 @@ func (_c *InboxCreate) SetNillableChannel(v *schematype.Channel) *InboxCreate {
 	return _c
 }
 
+// SetChannelKey sets the "channel_key" field.
+func (_c *InboxCreate) SetChannelKey(v string) *InboxCreate {
+	_c.mutation.SetChannelKey(v)
+	return _c
+}
+
+// SetNillableChannelKey sets the "channel_key" field if the given value is not nil.
+func (_c *InboxCreate) SetNillableChannelKey(v *string) *InboxCreate {
+	if v != nil {
+		_c.SetChannelKey(*v)
+	}
+	return _c
+}
+
 // SetGreetingEnabled sets the "greeting_enabled" field.
 func (_c *InboxCreate) SetGreetingEnabled(v bool) *InboxCreate {
 	_c.mutation.SetGreetingEnabled(v)
@@ -430,6 +444,10 @@ func (_c *InboxCreate) defaults() error {
 		v := inbox.DefaultChannel
 		_c.mutation.SetChannel(v)
 	}
+	if _, ok := _c.mutation.ChannelKey(); !ok {
+		v := inbox.DefaultChannelKey
+		_c.mutation.SetChannelKey(v)
+	}
 	if _, ok := _c.mutation.GreetingEnabled(); !ok {
 		v := inbox.DefaultGreetingEnabled
 		_c.mutation.SetGreetingEnabled(v)
@@ -621,6 +639,10 @@ func (_c *InboxCreate) createSpec() (*Inbox, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Channel(); ok {
 		_spec.SetField(inbox.FieldChannel, field.TypeJSON, value)
 		_node.Channel = value
+	}
+	if value, ok := _c.mutation.ChannelKey(); ok {
+		_spec.SetField(inbox.FieldChannelKey, field.TypeString, value)
+		_node.ChannelKey = value
 	}
 	if value, ok := _c.mutation.GreetingEnabled(); ok {
 		_spec.SetField(inbox.FieldGreetingEnabled, field.TypeBool, value)
@@ -873,6 +895,24 @@ func (u *InboxUpsert) SetChannel(v schematype.Channel) *InboxUpsert {
 // UpdateChannel sets the "channel" field to the value that was provided on create.
 func (u *InboxUpsert) UpdateChannel() *InboxUpsert {
 	u.SetExcluded(inbox.FieldChannel)
+	return u
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (u *InboxUpsert) SetChannelKey(v string) *InboxUpsert {
+	u.Set(inbox.FieldChannelKey, v)
+	return u
+}
+
+// UpdateChannelKey sets the "channel_key" field to the value that was provided on create.
+func (u *InboxUpsert) UpdateChannelKey() *InboxUpsert {
+	u.SetExcluded(inbox.FieldChannelKey)
+	return u
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (u *InboxUpsert) ClearChannelKey() *InboxUpsert {
+	u.SetNull(inbox.FieldChannelKey)
 	return u
 }
 
@@ -1164,6 +1204,27 @@ func (u *InboxUpsertOne) SetChannel(v schematype.Channel) *InboxUpsertOne {
 func (u *InboxUpsertOne) UpdateChannel() *InboxUpsertOne {
 	return u.Update(func(s *InboxUpsert) {
 		s.UpdateChannel()
+	})
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (u *InboxUpsertOne) SetChannelKey(v string) *InboxUpsertOne {
+	return u.Update(func(s *InboxUpsert) {
+		s.SetChannelKey(v)
+	})
+}
+
+// UpdateChannelKey sets the "channel_key" field to the value that was provided on create.
+func (u *InboxUpsertOne) UpdateChannelKey() *InboxUpsertOne {
+	return u.Update(func(s *InboxUpsert) {
+		s.UpdateChannelKey()
+	})
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (u *InboxUpsertOne) ClearChannelKey() *InboxUpsertOne {
+	return u.Update(func(s *InboxUpsert) {
+		s.ClearChannelKey()
 	})
 }
 
@@ -1654,6 +1715,27 @@ func (u *InboxUpsertBulk) SetChannel(v schematype.Channel) *InboxUpsertBulk {
 func (u *InboxUpsertBulk) UpdateChannel() *InboxUpsertBulk {
 	return u.Update(func(s *InboxUpsert) {
 		s.UpdateChannel()
+	})
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (u *InboxUpsertBulk) SetChannelKey(v string) *InboxUpsertBulk {
+	return u.Update(func(s *InboxUpsert) {
+		s.SetChannelKey(v)
+	})
+}
+
+// UpdateChannelKey sets the "channel_key" field to the value that was provided on create.
+func (u *InboxUpsertBulk) UpdateChannelKey() *InboxUpsertBulk {
+	return u.Update(func(s *InboxUpsert) {
+		s.UpdateChannelKey()
+	})
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (u *InboxUpsertBulk) ClearChannelKey() *InboxUpsertBulk {
+	return u.Update(func(s *InboxUpsert) {
+		s.ClearChannelKey()
 	})
 }
 

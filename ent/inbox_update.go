@@ -70,6 +70,26 @@ func (_u *InboxUpdate) SetNillableChannel(v *schematype.Channel) *InboxUpdate {
 	return _u
 }
 
+// SetChannelKey sets the "channel_key" field.
+func (_u *InboxUpdate) SetChannelKey(v string) *InboxUpdate {
+	_u.mutation.SetChannelKey(v)
+	return _u
+}
+
+// SetNillableChannelKey sets the "channel_key" field if the given value is not nil.
+func (_u *InboxUpdate) SetNillableChannelKey(v *string) *InboxUpdate {
+	if v != nil {
+		_u.SetChannelKey(*v)
+	}
+	return _u
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (_u *InboxUpdate) ClearChannelKey() *InboxUpdate {
+	_u.mutation.ClearChannelKey()
+	return _u
+}
+
 // SetGreetingEnabled sets the "greeting_enabled" field.
 func (_u *InboxUpdate) SetGreetingEnabled(v bool) *InboxUpdate {
 	_u.mutation.SetGreetingEnabled(v)
@@ -593,6 +613,12 @@ func (_u *InboxUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Channel(); ok {
 		_spec.SetField(inbox.FieldChannel, field.TypeJSON, value)
 	}
+	if value, ok := _u.mutation.ChannelKey(); ok {
+		_spec.SetField(inbox.FieldChannelKey, field.TypeString, value)
+	}
+	if _u.mutation.ChannelKeyCleared() {
+		_spec.ClearField(inbox.FieldChannelKey, field.TypeString)
+	}
 	if value, ok := _u.mutation.GreetingEnabled(); ok {
 		_spec.SetField(inbox.FieldGreetingEnabled, field.TypeBool, value)
 	}
@@ -935,6 +961,26 @@ func (_u *InboxUpdateOne) SetNillableChannel(v *schematype.Channel) *InboxUpdate
 	if v != nil {
 		_u.SetChannel(*v)
 	}
+	return _u
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (_u *InboxUpdateOne) SetChannelKey(v string) *InboxUpdateOne {
+	_u.mutation.SetChannelKey(v)
+	return _u
+}
+
+// SetNillableChannelKey sets the "channel_key" field if the given value is not nil.
+func (_u *InboxUpdateOne) SetNillableChannelKey(v *string) *InboxUpdateOne {
+	if v != nil {
+		_u.SetChannelKey(*v)
+	}
+	return _u
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (_u *InboxUpdateOne) ClearChannelKey() *InboxUpdateOne {
+	_u.mutation.ClearChannelKey()
 	return _u
 }
 
@@ -1490,6 +1536,12 @@ func (_u *InboxUpdateOne) sqlSave(ctx context.Context) (_node *Inbox, err error)
 	}
 	if value, ok := _u.mutation.Channel(); ok {
 		_spec.SetField(inbox.FieldChannel, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.ChannelKey(); ok {
+		_spec.SetField(inbox.FieldChannelKey, field.TypeString, value)
+	}
+	if _u.mutation.ChannelKeyCleared() {
+		_spec.ClearField(inbox.FieldChannelKey, field.TypeString)
 	}
 	if value, ok := _u.mutation.GreetingEnabled(); ok {
 		_spec.SetField(inbox.FieldGreetingEnabled, field.TypeBool, value)

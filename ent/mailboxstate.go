@@ -32,6 +32,10 @@ type MailboxState struct {
 	LastError string `json:"last_error,omitempty"`
 	// FailedAt holds the value of the "failed_at" field.
 	FailedAt *time.Time `json:"failed_at,omitempty"`
+	// LeaseHolder holds the value of the "lease_holder" field.
+	LeaseHolder string `json:"lease_holder,omitempty"`
+	// LeaseExpiresAt holds the value of the "lease_expires_at" field.
+	LeaseExpiresAt *time.Time `json:"lease_expires_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MailboxStateQuery when eager-loading is set.
 	Edges        MailboxStateEdges `json:"edges"`
@@ -67,9 +71,9 @@ func (*MailboxState) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case mailboxstate.FieldID, mailboxstate.FieldInboxID, mailboxstate.FieldUIDValidity, mailboxstate.FieldLastUID:
 			values[i] = new(sql.NullInt64)
-		case mailboxstate.FieldLastError:
+		case mailboxstate.FieldLastError, mailboxstate.FieldLeaseHolder:
 			values[i] = new(sql.NullString)
-		case mailboxstate.FieldCreatedAt, mailboxstate.FieldUpdatedAt, mailboxstate.FieldFailedAt:
+		case mailboxstate.FieldCreatedAt, mailboxstate.FieldUpdatedAt, mailboxstate.FieldFailedAt, mailboxstate.FieldLeaseExpiresAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -135,6 +139,19 @@ func (_m *MailboxState) assignValues(columns []string, values []any) error {
 				_m.FailedAt = new(time.Time)
 				*_m.FailedAt = value.Time
 			}
+		case mailboxstate.FieldLeaseHolder:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field lease_holder", values[i])
+			} else if value.Valid {
+				_m.LeaseHolder = value.String
+			}
+		case mailboxstate.FieldLeaseExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field lease_expires_at", values[i])
+			} else if value.Valid {
+				_m.LeaseExpiresAt = new(time.Time)
+				*_m.LeaseExpiresAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -196,6 +213,14 @@ func (_m *MailboxState) String() string {
 	builder.WriteString(", ")
 	if v := _m.FailedAt; v != nil {
 		builder.WriteString("failed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("lease_holder=")
+	builder.WriteString(_m.LeaseHolder)
+	builder.WriteString(", ")
+	if v := _m.LeaseExpiresAt; v != nil {
+		builder.WriteString("lease_expires_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')

@@ -113,6 +113,34 @@ func (_c *MailboxStateCreate) SetNillableFailedAt(v *time.Time) *MailboxStateCre
 	return _c
 }
 
+// SetLeaseHolder sets the "lease_holder" field.
+func (_c *MailboxStateCreate) SetLeaseHolder(v string) *MailboxStateCreate {
+	_c.mutation.SetLeaseHolder(v)
+	return _c
+}
+
+// SetNillableLeaseHolder sets the "lease_holder" field if the given value is not nil.
+func (_c *MailboxStateCreate) SetNillableLeaseHolder(v *string) *MailboxStateCreate {
+	if v != nil {
+		_c.SetLeaseHolder(*v)
+	}
+	return _c
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (_c *MailboxStateCreate) SetLeaseExpiresAt(v time.Time) *MailboxStateCreate {
+	_c.mutation.SetLeaseExpiresAt(v)
+	return _c
+}
+
+// SetNillableLeaseExpiresAt sets the "lease_expires_at" field if the given value is not nil.
+func (_c *MailboxStateCreate) SetNillableLeaseExpiresAt(v *time.Time) *MailboxStateCreate {
+	if v != nil {
+		_c.SetLeaseExpiresAt(*v)
+	}
+	return _c
+}
+
 // SetInbox sets the "inbox" edge to the Inbox entity.
 func (_c *MailboxStateCreate) SetInbox(v *Inbox) *MailboxStateCreate {
 	return _c.SetInboxID(v.ID)
@@ -181,6 +209,10 @@ func (_c *MailboxStateCreate) defaults() error {
 		v := mailboxstate.DefaultLastError
 		_c.mutation.SetLastError(v)
 	}
+	if _, ok := _c.mutation.LeaseHolder(); !ok {
+		v := mailboxstate.DefaultLeaseHolder
+		_c.mutation.SetLeaseHolder(v)
+	}
 	return nil
 }
 
@@ -204,6 +236,11 @@ func (_c *MailboxStateCreate) check() error {
 	if v, ok := _c.mutation.LastError(); ok {
 		if err := mailboxstate.LastErrorValidator(v); err != nil {
 			return &ValidationError{Name: "last_error", err: fmt.Errorf(`ent: validator failed for field "MailboxState.last_error": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.LeaseHolder(); ok {
+		if err := mailboxstate.LeaseHolderValidator(v); err != nil {
+			return &ValidationError{Name: "lease_holder", err: fmt.Errorf(`ent: validator failed for field "MailboxState.lease_holder": %w`, err)}
 		}
 	}
 	if len(_c.mutation.InboxIDs()) == 0 {
@@ -259,6 +296,14 @@ func (_c *MailboxStateCreate) createSpec() (*MailboxState, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.FailedAt(); ok {
 		_spec.SetField(mailboxstate.FieldFailedAt, field.TypeTime, value)
 		_node.FailedAt = &value
+	}
+	if value, ok := _c.mutation.LeaseHolder(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseHolder, field.TypeString, value)
+		_node.LeaseHolder = value
+	}
+	if value, ok := _c.mutation.LeaseExpiresAt(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseExpiresAt, field.TypeTime, value)
+		_node.LeaseExpiresAt = &value
 	}
 	if nodes := _c.mutation.InboxIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -413,6 +458,42 @@ func (u *MailboxStateUpsert) ClearFailedAt() *MailboxStateUpsert {
 	return u
 }
 
+// SetLeaseHolder sets the "lease_holder" field.
+func (u *MailboxStateUpsert) SetLeaseHolder(v string) *MailboxStateUpsert {
+	u.Set(mailboxstate.FieldLeaseHolder, v)
+	return u
+}
+
+// UpdateLeaseHolder sets the "lease_holder" field to the value that was provided on create.
+func (u *MailboxStateUpsert) UpdateLeaseHolder() *MailboxStateUpsert {
+	u.SetExcluded(mailboxstate.FieldLeaseHolder)
+	return u
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (u *MailboxStateUpsert) ClearLeaseHolder() *MailboxStateUpsert {
+	u.SetNull(mailboxstate.FieldLeaseHolder)
+	return u
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (u *MailboxStateUpsert) SetLeaseExpiresAt(v time.Time) *MailboxStateUpsert {
+	u.Set(mailboxstate.FieldLeaseExpiresAt, v)
+	return u
+}
+
+// UpdateLeaseExpiresAt sets the "lease_expires_at" field to the value that was provided on create.
+func (u *MailboxStateUpsert) UpdateLeaseExpiresAt() *MailboxStateUpsert {
+	u.SetExcluded(mailboxstate.FieldLeaseExpiresAt)
+	return u
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (u *MailboxStateUpsert) ClearLeaseExpiresAt() *MailboxStateUpsert {
+	u.SetNull(mailboxstate.FieldLeaseExpiresAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -556,6 +637,48 @@ func (u *MailboxStateUpsertOne) UpdateFailedAt() *MailboxStateUpsertOne {
 func (u *MailboxStateUpsertOne) ClearFailedAt() *MailboxStateUpsertOne {
 	return u.Update(func(s *MailboxStateUpsert) {
 		s.ClearFailedAt()
+	})
+}
+
+// SetLeaseHolder sets the "lease_holder" field.
+func (u *MailboxStateUpsertOne) SetLeaseHolder(v string) *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.SetLeaseHolder(v)
+	})
+}
+
+// UpdateLeaseHolder sets the "lease_holder" field to the value that was provided on create.
+func (u *MailboxStateUpsertOne) UpdateLeaseHolder() *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.UpdateLeaseHolder()
+	})
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (u *MailboxStateUpsertOne) ClearLeaseHolder() *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.ClearLeaseHolder()
+	})
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (u *MailboxStateUpsertOne) SetLeaseExpiresAt(v time.Time) *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.SetLeaseExpiresAt(v)
+	})
+}
+
+// UpdateLeaseExpiresAt sets the "lease_expires_at" field to the value that was provided on create.
+func (u *MailboxStateUpsertOne) UpdateLeaseExpiresAt() *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.UpdateLeaseExpiresAt()
+	})
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (u *MailboxStateUpsertOne) ClearLeaseExpiresAt() *MailboxStateUpsertOne {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.ClearLeaseExpiresAt()
 	})
 }
 
@@ -868,6 +991,48 @@ func (u *MailboxStateUpsertBulk) UpdateFailedAt() *MailboxStateUpsertBulk {
 func (u *MailboxStateUpsertBulk) ClearFailedAt() *MailboxStateUpsertBulk {
 	return u.Update(func(s *MailboxStateUpsert) {
 		s.ClearFailedAt()
+	})
+}
+
+// SetLeaseHolder sets the "lease_holder" field.
+func (u *MailboxStateUpsertBulk) SetLeaseHolder(v string) *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.SetLeaseHolder(v)
+	})
+}
+
+// UpdateLeaseHolder sets the "lease_holder" field to the value that was provided on create.
+func (u *MailboxStateUpsertBulk) UpdateLeaseHolder() *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.UpdateLeaseHolder()
+	})
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (u *MailboxStateUpsertBulk) ClearLeaseHolder() *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.ClearLeaseHolder()
+	})
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (u *MailboxStateUpsertBulk) SetLeaseExpiresAt(v time.Time) *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.SetLeaseExpiresAt(v)
+	})
+}
+
+// UpdateLeaseExpiresAt sets the "lease_expires_at" field to the value that was provided on create.
+func (u *MailboxStateUpsertBulk) UpdateLeaseExpiresAt() *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.UpdateLeaseExpiresAt()
+	})
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (u *MailboxStateUpsertBulk) ClearLeaseExpiresAt() *MailboxStateUpsertBulk {
+	return u.Update(func(s *MailboxStateUpsert) {
+		s.ClearLeaseExpiresAt()
 	})
 }
 

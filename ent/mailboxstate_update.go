@@ -117,6 +117,46 @@ func (_u *MailboxStateUpdate) ClearFailedAt() *MailboxStateUpdate {
 	return _u
 }
 
+// SetLeaseHolder sets the "lease_holder" field.
+func (_u *MailboxStateUpdate) SetLeaseHolder(v string) *MailboxStateUpdate {
+	_u.mutation.SetLeaseHolder(v)
+	return _u
+}
+
+// SetNillableLeaseHolder sets the "lease_holder" field if the given value is not nil.
+func (_u *MailboxStateUpdate) SetNillableLeaseHolder(v *string) *MailboxStateUpdate {
+	if v != nil {
+		_u.SetLeaseHolder(*v)
+	}
+	return _u
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (_u *MailboxStateUpdate) ClearLeaseHolder() *MailboxStateUpdate {
+	_u.mutation.ClearLeaseHolder()
+	return _u
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (_u *MailboxStateUpdate) SetLeaseExpiresAt(v time.Time) *MailboxStateUpdate {
+	_u.mutation.SetLeaseExpiresAt(v)
+	return _u
+}
+
+// SetNillableLeaseExpiresAt sets the "lease_expires_at" field if the given value is not nil.
+func (_u *MailboxStateUpdate) SetNillableLeaseExpiresAt(v *time.Time) *MailboxStateUpdate {
+	if v != nil {
+		_u.SetLeaseExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (_u *MailboxStateUpdate) ClearLeaseExpiresAt() *MailboxStateUpdate {
+	_u.mutation.ClearLeaseExpiresAt()
+	return _u
+}
+
 // Mutation returns the MailboxStateMutation object of the builder.
 func (_u *MailboxStateUpdate) Mutation() *MailboxStateMutation {
 	return _u.mutation
@@ -171,6 +211,11 @@ func (_u *MailboxStateUpdate) check() error {
 			return &ValidationError{Name: "last_error", err: fmt.Errorf(`ent: validator failed for field "MailboxState.last_error": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LeaseHolder(); ok {
+		if err := mailboxstate.LeaseHolderValidator(v); err != nil {
+			return &ValidationError{Name: "lease_holder", err: fmt.Errorf(`ent: validator failed for field "MailboxState.lease_holder": %w`, err)}
+		}
+	}
 	if _u.mutation.InboxCleared() && len(_u.mutation.InboxIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "MailboxState.inbox"`)
 	}
@@ -221,6 +266,18 @@ func (_u *MailboxStateUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.FailedAtCleared() {
 		_spec.ClearField(mailboxstate.FieldFailedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LeaseHolder(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseHolder, field.TypeString, value)
+	}
+	if _u.mutation.LeaseHolderCleared() {
+		_spec.ClearField(mailboxstate.FieldLeaseHolder, field.TypeString)
+	}
+	if value, ok := _u.mutation.LeaseExpiresAt(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.LeaseExpiresAtCleared() {
+		_spec.ClearField(mailboxstate.FieldLeaseExpiresAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -332,6 +389,46 @@ func (_u *MailboxStateUpdateOne) ClearFailedAt() *MailboxStateUpdateOne {
 	return _u
 }
 
+// SetLeaseHolder sets the "lease_holder" field.
+func (_u *MailboxStateUpdateOne) SetLeaseHolder(v string) *MailboxStateUpdateOne {
+	_u.mutation.SetLeaseHolder(v)
+	return _u
+}
+
+// SetNillableLeaseHolder sets the "lease_holder" field if the given value is not nil.
+func (_u *MailboxStateUpdateOne) SetNillableLeaseHolder(v *string) *MailboxStateUpdateOne {
+	if v != nil {
+		_u.SetLeaseHolder(*v)
+	}
+	return _u
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (_u *MailboxStateUpdateOne) ClearLeaseHolder() *MailboxStateUpdateOne {
+	_u.mutation.ClearLeaseHolder()
+	return _u
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (_u *MailboxStateUpdateOne) SetLeaseExpiresAt(v time.Time) *MailboxStateUpdateOne {
+	_u.mutation.SetLeaseExpiresAt(v)
+	return _u
+}
+
+// SetNillableLeaseExpiresAt sets the "lease_expires_at" field if the given value is not nil.
+func (_u *MailboxStateUpdateOne) SetNillableLeaseExpiresAt(v *time.Time) *MailboxStateUpdateOne {
+	if v != nil {
+		_u.SetLeaseExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (_u *MailboxStateUpdateOne) ClearLeaseExpiresAt() *MailboxStateUpdateOne {
+	_u.mutation.ClearLeaseExpiresAt()
+	return _u
+}
+
 // Mutation returns the MailboxStateMutation object of the builder.
 func (_u *MailboxStateUpdateOne) Mutation() *MailboxStateMutation {
 	return _u.mutation
@@ -397,6 +494,11 @@ func (_u *MailboxStateUpdateOne) check() error {
 	if v, ok := _u.mutation.LastError(); ok {
 		if err := mailboxstate.LastErrorValidator(v); err != nil {
 			return &ValidationError{Name: "last_error", err: fmt.Errorf(`ent: validator failed for field "MailboxState.last_error": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.LeaseHolder(); ok {
+		if err := mailboxstate.LeaseHolderValidator(v); err != nil {
+			return &ValidationError{Name: "lease_holder", err: fmt.Errorf(`ent: validator failed for field "MailboxState.lease_holder": %w`, err)}
 		}
 	}
 	if _u.mutation.InboxCleared() && len(_u.mutation.InboxIDs()) > 0 {
@@ -466,6 +568,18 @@ func (_u *MailboxStateUpdateOne) sqlSave(ctx context.Context) (_node *MailboxSta
 	}
 	if _u.mutation.FailedAtCleared() {
 		_spec.ClearField(mailboxstate.FieldFailedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LeaseHolder(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseHolder, field.TypeString, value)
+	}
+	if _u.mutation.LeaseHolderCleared() {
+		_spec.ClearField(mailboxstate.FieldLeaseHolder, field.TypeString)
+	}
+	if value, ok := _u.mutation.LeaseExpiresAt(); ok {
+		_spec.SetField(mailboxstate.FieldLeaseExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.LeaseExpiresAtCleared() {
+		_spec.ClearField(mailboxstate.FieldLeaseExpiresAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &MailboxState{config: _u.config}

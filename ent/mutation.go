@@ -17664,6 +17664,7 @@ type InboxMutation struct {
 	name                          *string
 	channel_type                  *inbox.ChannelType
 	channel                       *schematype.Channel
+	channel_key                   *string
 	greeting_enabled              *bool
 	greeting_message              *string
 	enable_auto_assignment        *bool
@@ -18013,6 +18014,55 @@ func (m *InboxMutation) OldChannel(ctx context.Context) (v schematype.Channel, e
 // ResetChannel resets all changes to the "channel" field.
 func (m *InboxMutation) ResetChannel() {
 	m.channel = nil
+}
+
+// SetChannelKey sets the "channel_key" field.
+func (m *InboxMutation) SetChannelKey(s string) {
+	m.channel_key = &s
+}
+
+// ChannelKey returns the value of the "channel_key" field in the mutation.
+func (m *InboxMutation) ChannelKey() (r string, exists bool) {
+	v := m.channel_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannelKey returns the old "channel_key" field's value of the Inbox entity.
+// If the Inbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InboxMutation) OldChannelKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannelKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannelKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannelKey: %w", err)
+	}
+	return oldValue.ChannelKey, nil
+}
+
+// ClearChannelKey clears the value of the "channel_key" field.
+func (m *InboxMutation) ClearChannelKey() {
+	m.channel_key = nil
+	m.clearedFields[inbox.FieldChannelKey] = struct{}{}
+}
+
+// ChannelKeyCleared returns if the "channel_key" field was cleared in this mutation.
+func (m *InboxMutation) ChannelKeyCleared() bool {
+	_, ok := m.clearedFields[inbox.FieldChannelKey]
+	return ok
+}
+
+// ResetChannelKey resets all changes to the "channel_key" field.
+func (m *InboxMutation) ResetChannelKey() {
+	m.channel_key = nil
+	delete(m.clearedFields, inbox.FieldChannelKey)
 }
 
 // SetGreetingEnabled sets the "greeting_enabled" field.
@@ -18927,7 +18977,7 @@ func (m *InboxMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InboxMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, inbox.FieldCreatedAt)
 	}
@@ -18945,6 +18995,9 @@ func (m *InboxMutation) Fields() []string {
 	}
 	if m.channel != nil {
 		fields = append(fields, inbox.FieldChannel)
+	}
+	if m.channel_key != nil {
+		fields = append(fields, inbox.FieldChannelKey)
 	}
 	if m.greeting_enabled != nil {
 		fields = append(fields, inbox.FieldGreetingEnabled)
@@ -19008,6 +19061,8 @@ func (m *InboxMutation) Field(name string) (ent.Value, bool) {
 		return m.ChannelType()
 	case inbox.FieldChannel:
 		return m.Channel()
+	case inbox.FieldChannelKey:
+		return m.ChannelKey()
 	case inbox.FieldGreetingEnabled:
 		return m.GreetingEnabled()
 	case inbox.FieldGreetingMessage:
@@ -19057,6 +19112,8 @@ func (m *InboxMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldChannelType(ctx)
 	case inbox.FieldChannel:
 		return m.OldChannel(ctx)
+	case inbox.FieldChannelKey:
+		return m.OldChannelKey(ctx)
 	case inbox.FieldGreetingEnabled:
 		return m.OldGreetingEnabled(ctx)
 	case inbox.FieldGreetingMessage:
@@ -19135,6 +19192,13 @@ func (m *InboxMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetChannel(v)
+		return nil
+	case inbox.FieldChannelKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannelKey(v)
 		return nil
 	case inbox.FieldGreetingEnabled:
 		v, ok := value.(bool)
@@ -19267,6 +19331,9 @@ func (m *InboxMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *InboxMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(inbox.FieldChannelKey) {
+		fields = append(fields, inbox.FieldChannelKey)
+	}
 	if m.FieldCleared(inbox.FieldGreetingMessage) {
 		fields = append(fields, inbox.FieldGreetingMessage)
 	}
@@ -19296,6 +19363,9 @@ func (m *InboxMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *InboxMutation) ClearField(name string) error {
 	switch name {
+	case inbox.FieldChannelKey:
+		m.ClearChannelKey()
+		return nil
 	case inbox.FieldGreetingMessage:
 		m.ClearGreetingMessage()
 		return nil
@@ -19336,6 +19406,9 @@ func (m *InboxMutation) ResetField(name string) error {
 		return nil
 	case inbox.FieldChannel:
 		m.ResetChannel()
+		return nil
+	case inbox.FieldChannelKey:
+		m.ResetChannelKey()
 		return nil
 	case inbox.FieldGreetingEnabled:
 		m.ResetGreetingEnabled()
@@ -24666,23 +24739,25 @@ func (m *LabelMutation) ResetEdge(name string) error {
 // MailboxStateMutation represents an operation that mutates the MailboxState nodes in the graph.
 type MailboxStateMutation struct {
 	config
-	op              Op
-	typ             string
-	id              *int
-	created_at      *time.Time
-	updated_at      *time.Time
-	uid_validity    *int64
-	adduid_validity *int64
-	last_uid        *int64
-	addlast_uid     *int64
-	last_error      *string
-	failed_at       *time.Time
-	clearedFields   map[string]struct{}
-	inbox           *int
-	clearedinbox    bool
-	done            bool
-	oldValue        func(context.Context) (*MailboxState, error)
-	predicates      []predicate.MailboxState
+	op               Op
+	typ              string
+	id               *int
+	created_at       *time.Time
+	updated_at       *time.Time
+	uid_validity     *int64
+	adduid_validity  *int64
+	last_uid         *int64
+	addlast_uid      *int64
+	last_error       *string
+	failed_at        *time.Time
+	lease_holder     *string
+	lease_expires_at *time.Time
+	clearedFields    map[string]struct{}
+	inbox            *int
+	clearedinbox     bool
+	done             bool
+	oldValue         func(context.Context) (*MailboxState, error)
+	predicates       []predicate.MailboxState
 }
 
 var _ ent.Mutation = (*MailboxStateMutation)(nil)
@@ -25101,6 +25176,104 @@ func (m *MailboxStateMutation) ResetFailedAt() {
 	delete(m.clearedFields, mailboxstate.FieldFailedAt)
 }
 
+// SetLeaseHolder sets the "lease_holder" field.
+func (m *MailboxStateMutation) SetLeaseHolder(s string) {
+	m.lease_holder = &s
+}
+
+// LeaseHolder returns the value of the "lease_holder" field in the mutation.
+func (m *MailboxStateMutation) LeaseHolder() (r string, exists bool) {
+	v := m.lease_holder
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseHolder returns the old "lease_holder" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldLeaseHolder(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseHolder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseHolder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseHolder: %w", err)
+	}
+	return oldValue.LeaseHolder, nil
+}
+
+// ClearLeaseHolder clears the value of the "lease_holder" field.
+func (m *MailboxStateMutation) ClearLeaseHolder() {
+	m.lease_holder = nil
+	m.clearedFields[mailboxstate.FieldLeaseHolder] = struct{}{}
+}
+
+// LeaseHolderCleared returns if the "lease_holder" field was cleared in this mutation.
+func (m *MailboxStateMutation) LeaseHolderCleared() bool {
+	_, ok := m.clearedFields[mailboxstate.FieldLeaseHolder]
+	return ok
+}
+
+// ResetLeaseHolder resets all changes to the "lease_holder" field.
+func (m *MailboxStateMutation) ResetLeaseHolder() {
+	m.lease_holder = nil
+	delete(m.clearedFields, mailboxstate.FieldLeaseHolder)
+}
+
+// SetLeaseExpiresAt sets the "lease_expires_at" field.
+func (m *MailboxStateMutation) SetLeaseExpiresAt(t time.Time) {
+	m.lease_expires_at = &t
+}
+
+// LeaseExpiresAt returns the value of the "lease_expires_at" field in the mutation.
+func (m *MailboxStateMutation) LeaseExpiresAt() (r time.Time, exists bool) {
+	v := m.lease_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseExpiresAt returns the old "lease_expires_at" field's value of the MailboxState entity.
+// If the MailboxState object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MailboxStateMutation) OldLeaseExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseExpiresAt: %w", err)
+	}
+	return oldValue.LeaseExpiresAt, nil
+}
+
+// ClearLeaseExpiresAt clears the value of the "lease_expires_at" field.
+func (m *MailboxStateMutation) ClearLeaseExpiresAt() {
+	m.lease_expires_at = nil
+	m.clearedFields[mailboxstate.FieldLeaseExpiresAt] = struct{}{}
+}
+
+// LeaseExpiresAtCleared returns if the "lease_expires_at" field was cleared in this mutation.
+func (m *MailboxStateMutation) LeaseExpiresAtCleared() bool {
+	_, ok := m.clearedFields[mailboxstate.FieldLeaseExpiresAt]
+	return ok
+}
+
+// ResetLeaseExpiresAt resets all changes to the "lease_expires_at" field.
+func (m *MailboxStateMutation) ResetLeaseExpiresAt() {
+	m.lease_expires_at = nil
+	delete(m.clearedFields, mailboxstate.FieldLeaseExpiresAt)
+}
+
 // ClearInbox clears the "inbox" edge to the Inbox entity.
 func (m *MailboxStateMutation) ClearInbox() {
 	m.clearedinbox = true
@@ -25162,7 +25335,7 @@ func (m *MailboxStateMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MailboxStateMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, mailboxstate.FieldCreatedAt)
 	}
@@ -25183,6 +25356,12 @@ func (m *MailboxStateMutation) Fields() []string {
 	}
 	if m.failed_at != nil {
 		fields = append(fields, mailboxstate.FieldFailedAt)
+	}
+	if m.lease_holder != nil {
+		fields = append(fields, mailboxstate.FieldLeaseHolder)
+	}
+	if m.lease_expires_at != nil {
+		fields = append(fields, mailboxstate.FieldLeaseExpiresAt)
 	}
 	return fields
 }
@@ -25206,6 +25385,10 @@ func (m *MailboxStateMutation) Field(name string) (ent.Value, bool) {
 		return m.LastError()
 	case mailboxstate.FieldFailedAt:
 		return m.FailedAt()
+	case mailboxstate.FieldLeaseHolder:
+		return m.LeaseHolder()
+	case mailboxstate.FieldLeaseExpiresAt:
+		return m.LeaseExpiresAt()
 	}
 	return nil, false
 }
@@ -25229,6 +25412,10 @@ func (m *MailboxStateMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldLastError(ctx)
 	case mailboxstate.FieldFailedAt:
 		return m.OldFailedAt(ctx)
+	case mailboxstate.FieldLeaseHolder:
+		return m.OldLeaseHolder(ctx)
+	case mailboxstate.FieldLeaseExpiresAt:
+		return m.OldLeaseExpiresAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown MailboxState field %s", name)
 }
@@ -25286,6 +25473,20 @@ func (m *MailboxStateMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetFailedAt(v)
+		return nil
+	case mailboxstate.FieldLeaseHolder:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseHolder(v)
+		return nil
+	case mailboxstate.FieldLeaseExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseExpiresAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown MailboxState field %s", name)
@@ -25350,6 +25551,12 @@ func (m *MailboxStateMutation) ClearedFields() []string {
 	if m.FieldCleared(mailboxstate.FieldFailedAt) {
 		fields = append(fields, mailboxstate.FieldFailedAt)
 	}
+	if m.FieldCleared(mailboxstate.FieldLeaseHolder) {
+		fields = append(fields, mailboxstate.FieldLeaseHolder)
+	}
+	if m.FieldCleared(mailboxstate.FieldLeaseExpiresAt) {
+		fields = append(fields, mailboxstate.FieldLeaseExpiresAt)
+	}
 	return fields
 }
 
@@ -25369,6 +25576,12 @@ func (m *MailboxStateMutation) ClearField(name string) error {
 		return nil
 	case mailboxstate.FieldFailedAt:
 		m.ClearFailedAt()
+		return nil
+	case mailboxstate.FieldLeaseHolder:
+		m.ClearLeaseHolder()
+		return nil
+	case mailboxstate.FieldLeaseExpiresAt:
+		m.ClearLeaseExpiresAt()
 		return nil
 	}
 	return fmt.Errorf("unknown MailboxState nullable field %s", name)
@@ -25398,6 +25611,12 @@ func (m *MailboxStateMutation) ResetField(name string) error {
 		return nil
 	case mailboxstate.FieldFailedAt:
 		m.ResetFailedAt()
+		return nil
+	case mailboxstate.FieldLeaseHolder:
+		m.ResetLeaseHolder()
+		return nil
+	case mailboxstate.FieldLeaseExpiresAt:
+		m.ResetLeaseExpiresAt()
 		return nil
 	}
 	return fmt.Errorf("unknown MailboxState field %s", name)

@@ -120,6 +120,9 @@ func (r *queryResolver) Teams(ctx context.Context, after *entgql.Cursor[int], fi
 // Funnel returns FunnelResolver implementation.
 func (r *Resolver) Funnel() FunnelResolver { return &funnelResolver{r} }
 
+// Inbox returns InboxResolver implementation.
+func (r *Resolver) Inbox() InboxResolver { return &inboxResolver{r} }
+
 // KanbanConfig returns KanbanConfigResolver implementation.
 func (r *Resolver) KanbanConfig() KanbanConfigResolver { return &kanbanConfigResolver{r} }
 
@@ -136,6 +139,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
 type funnelResolver struct{ *Resolver }
+type inboxResolver struct{ *Resolver }
 type kanbanConfigResolver struct{ *Resolver }
 type kanbanItemResolver struct{ *Resolver }
 type messageResolver struct{ *Resolver }

@@ -41,6 +41,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Funnel() FunnelResolver
+	Inbox() InboxResolver
 	KanbanConfig() KanbanConfigResolver
 	KanbanItem() KanbanItemResolver
 	Message() MessageResolver
@@ -275,6 +276,7 @@ type ComplexityRoot struct {
 		AllowMessagesAfterResolved func(childComplexity int) int
 		AvatarURL                  func(childComplexity int) int
 		BusinessName               func(childComplexity int) int
+		CallbackWebhookURL         func(childComplexity int) int
 		ChannelType                func(childComplexity int) int
 		CreatedAt                  func(childComplexity int) int
 		CsatSurveyEnabled          func(childComplexity int) int
@@ -290,6 +292,7 @@ type ComplexityRoot struct {
 		SenderNameType             func(childComplexity int) int
 		Timezone                   func(childComplexity int) int
 		UpdatedAt                  func(childComplexity int) int
+		WebhookURL                 func(childComplexity int) int
 		WorkingHoursEnabled        func(childComplexity int) int
 	}
 
@@ -675,6 +678,10 @@ type ComplexityRoot struct {
 
 type FunnelResolver interface {
 	Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error)
+}
+type InboxResolver interface {
+	WebhookURL(ctx context.Context, obj *ent.Inbox) (*string, error)
+	CallbackWebhookURL(ctx context.Context, obj *ent.Inbox) (*string, error)
 }
 type KanbanConfigResolver interface {
 	WebhookSecret(ctx context.Context, obj *ent.KanbanConfig) (*string, error)
@@ -1777,6 +1784,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inbox.BusinessName(childComplexity), true
+	case "Inbox.callbackWebhookURL":
+		if e.ComplexityRoot.Inbox.CallbackWebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Inbox.CallbackWebhookURL(childComplexity), true
 	case "Inbox.channelType":
 		if e.ComplexityRoot.Inbox.ChannelType == nil {
 			break
@@ -1867,6 +1880,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inbox.UpdatedAt(childComplexity), true
+	case "Inbox.webhookURL":
+		if e.ComplexityRoot.Inbox.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Inbox.WebhookURL(childComplexity), true
 	case "Inbox.workingHoursEnabled":
 		if e.ComplexityRoot.Inbox.WorkingHoursEnabled == nil {
 			break
@@ -4749,6 +4768,10 @@ func (ec *executionContext) childFields_Inbox(ctx context.Context, field graphql
 		return ec.fieldContext_Inbox_members(ctx, field)
 	case "agentBot":
 		return ec.fieldContext_Inbox_agentBot(ctx, field)
+	case "webhookURL":
+		return ec.fieldContext_Inbox_webhookURL(ctx, field)
+	case "callbackWebhookURL":
+		return ec.fieldContext_Inbox_callbackWebhookURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Inbox", field.Name)
 }
@@ -15926,6 +15949,52 @@ func (ec *executionContext) fieldContext_Inbox_agentBot(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Inbox_webhookURL(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Inbox_webhookURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Inbox().WebhookURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Inbox_webhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Inbox", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Inbox_callbackWebhookURL(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Inbox_callbackWebhookURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Inbox().CallbackWebhookURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Inbox_callbackWebhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Inbox", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InboxConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.InboxConnection) (ret graphql.Marshaler) {
@@ -52402,6 +52471,72 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Inbox_agentBot(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webhookURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Inbox_webhookURL(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "callbackWebhookURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Inbox_callbackWebhookURL(ctx, field, obj)
 				return res
 			}
 

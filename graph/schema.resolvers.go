@@ -15,6 +15,16 @@ import (
 	"github.com/switchboard/switchboard/internal/inboxes"
 )
 
+// WebhookURL is the resolver for the webhookURL field.
+func (r *inboxResolver) WebhookURL(ctx context.Context, obj *ent.Inbox) (*string, error) {
+	return inboxes.WebhookURL(obj), nil
+}
+
+// CallbackWebhookURL is the resolver for the callbackWebhookURL field.
+func (r *inboxResolver) CallbackWebhookURL(ctx context.Context, obj *ent.Inbox) (*string, error) {
+	return r.svc.CallbackURLFor(ctx, obj), nil
+}
+
 // CreateContact is the resolver for the createContact field.
 func (r *mutationResolver) CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error) {
 	out, err := r.svc.CreateContact(ctx, contacts.ContactInput{

@@ -57,6 +57,13 @@ func TestWhatsAppWebhookVerification(t *testing.T) {
 			status("the old token no longer verifies", verify(waNumber, good), http.StatusForbidden),
 			{name: "the chosen token verifies", request: verify(waNumber, "?hub.mode=subscribe&hub.verify_token=chosen-token&hub.challenge=7"),
 				wantStatus: http.StatusOK, check: bodyIs("7")},
+			// The lookup reads the inbox's channel_key, kept by a hook.
+			{name: "a new number", request: request{method: "PATCH", path: w.path("/inboxes/%d", w.inboxID),
+				body: H{"channel": H{"phone_number": "+15550004444"}}}, wantStatus: http.StatusOK,
+				want: map[string]any{"callback_webhook_url": waPublicURL + "/webhooks/whatsapp/+15550004444"}},
+			{name: "the new number finds the inbox", request: verify("+15550004444", "?hub.mode=subscribe&hub.verify_token=chosen-token&hub.challenge=8"),
+				wantStatus: http.StatusOK, check: bodyIs("8")},
+			status("the old number no longer does", verify(waNumber, "?hub.mode=subscribe&hub.verify_token=chosen-token&hub.challenge=9"), http.StatusNotFound),
 		})
 	})
 }

@@ -31,6 +31,8 @@ const (
 	FieldChannelType = "channel_type"
 	// FieldChannel holds the string denoting the channel field in the database.
 	FieldChannel = "channel"
+	// FieldChannelKey holds the string denoting the channel_key field in the database.
+	FieldChannelKey = "channel_key"
 	// FieldGreetingEnabled holds the string denoting the greeting_enabled field in the database.
 	FieldGreetingEnabled = "greeting_enabled"
 	// FieldGreetingMessage holds the string denoting the greeting_message field in the database.
@@ -135,6 +137,7 @@ var Columns = []string{
 	FieldName,
 	FieldChannelType,
 	FieldChannel,
+	FieldChannelKey,
 	FieldGreetingEnabled,
 	FieldGreetingMessage,
 	FieldEnableAutoAssignment,
@@ -167,7 +170,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/switchboard/switchboard/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -179,6 +182,8 @@ var (
 	NameValidator func(string) error
 	// DefaultChannel holds the default value on creation for the "channel" field.
 	DefaultChannel schematype.Channel
+	// DefaultChannelKey holds the default value on creation for the "channel_key" field.
+	DefaultChannelKey string
 	// DefaultGreetingEnabled holds the default value on creation for the "greeting_enabled" field.
 	DefaultGreetingEnabled bool
 	// DefaultGreetingMessage holds the default value on creation for the "greeting_message" field.
@@ -300,6 +305,11 @@ func ByName(opts ...sql.OrderTermOption) OrderOption {
 // ByChannelType orders the results by the channel_type field.
 func ByChannelType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldChannelType, opts...).ToFunc()
+}
+
+// ByChannelKey orders the results by the channel_key field.
+func ByChannelKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChannelKey, opts...).ToFunc()
 }
 
 // ByGreetingEnabled orders the results by the greeting_enabled field.

@@ -75,6 +75,11 @@ func Name(v string) predicate.Inbox {
 	return predicate.Inbox(sql.FieldEQ(FieldName, v))
 }
 
+// ChannelKey applies equality check predicate on the "channel_key" field. It's identical to ChannelKeyEQ.
+func ChannelKey(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldEQ(FieldChannelKey, v))
+}
+
 // GreetingEnabled applies equality check predicate on the "greeting_enabled" field. It's identical to GreetingEnabledEQ.
 func GreetingEnabled(v bool) predicate.Inbox {
 	return predicate.Inbox(sql.FieldEQ(FieldGreetingEnabled, v))
@@ -323,6 +328,81 @@ func ChannelTypeIn(vs ...ChannelType) predicate.Inbox {
 // ChannelTypeNotIn applies the NotIn predicate on the "channel_type" field.
 func ChannelTypeNotIn(vs ...ChannelType) predicate.Inbox {
 	return predicate.Inbox(sql.FieldNotIn(FieldChannelType, vs...))
+}
+
+// ChannelKeyEQ applies the EQ predicate on the "channel_key" field.
+func ChannelKeyEQ(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldEQ(FieldChannelKey, v))
+}
+
+// ChannelKeyNEQ applies the NEQ predicate on the "channel_key" field.
+func ChannelKeyNEQ(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldNEQ(FieldChannelKey, v))
+}
+
+// ChannelKeyIn applies the In predicate on the "channel_key" field.
+func ChannelKeyIn(vs ...string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldIn(FieldChannelKey, vs...))
+}
+
+// ChannelKeyNotIn applies the NotIn predicate on the "channel_key" field.
+func ChannelKeyNotIn(vs ...string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldNotIn(FieldChannelKey, vs...))
+}
+
+// ChannelKeyGT applies the GT predicate on the "channel_key" field.
+func ChannelKeyGT(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldGT(FieldChannelKey, v))
+}
+
+// ChannelKeyGTE applies the GTE predicate on the "channel_key" field.
+func ChannelKeyGTE(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldGTE(FieldChannelKey, v))
+}
+
+// ChannelKeyLT applies the LT predicate on the "channel_key" field.
+func ChannelKeyLT(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldLT(FieldChannelKey, v))
+}
+
+// ChannelKeyLTE applies the LTE predicate on the "channel_key" field.
+func ChannelKeyLTE(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldLTE(FieldChannelKey, v))
+}
+
+// ChannelKeyContains applies the Contains predicate on the "channel_key" field.
+func ChannelKeyContains(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldContains(FieldChannelKey, v))
+}
+
+// ChannelKeyHasPrefix applies the HasPrefix predicate on the "channel_key" field.
+func ChannelKeyHasPrefix(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldHasPrefix(FieldChannelKey, v))
+}
+
+// ChannelKeyHasSuffix applies the HasSuffix predicate on the "channel_key" field.
+func ChannelKeyHasSuffix(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldHasSuffix(FieldChannelKey, v))
+}
+
+// ChannelKeyIsNil applies the IsNil predicate on the "channel_key" field.
+func ChannelKeyIsNil() predicate.Inbox {
+	return predicate.Inbox(sql.FieldIsNull(FieldChannelKey))
+}
+
+// ChannelKeyNotNil applies the NotNil predicate on the "channel_key" field.
+func ChannelKeyNotNil() predicate.Inbox {
+	return predicate.Inbox(sql.FieldNotNull(FieldChannelKey))
+}
+
+// ChannelKeyEqualFold applies the EqualFold predicate on the "channel_key" field.
+func ChannelKeyEqualFold(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldEqualFold(FieldChannelKey, v))
+}
+
+// ChannelKeyContainsFold applies the ContainsFold predicate on the "channel_key" field.
+func ChannelKeyContainsFold(v string) predicate.Inbox {
+	return predicate.Inbox(sql.FieldContainsFold(FieldChannelKey, v))
 }
 
 // GreetingEnabledEQ applies the EQ predicate on the "greeting_enabled" field.

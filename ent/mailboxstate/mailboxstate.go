@@ -29,6 +29,10 @@ const (
 	FieldLastError = "last_error"
 	// FieldFailedAt holds the string denoting the failed_at field in the database.
 	FieldFailedAt = "failed_at"
+	// FieldLeaseHolder holds the string denoting the lease_holder field in the database.
+	FieldLeaseHolder = "lease_holder"
+	// FieldLeaseExpiresAt holds the string denoting the lease_expires_at field in the database.
+	FieldLeaseExpiresAt = "lease_expires_at"
 	// EdgeInbox holds the string denoting the inbox edge name in mutations.
 	EdgeInbox = "inbox"
 	// Table holds the table name of the mailboxstate in the database.
@@ -52,6 +56,8 @@ var Columns = []string{
 	FieldLastUID,
 	FieldLastError,
 	FieldFailedAt,
+	FieldLeaseHolder,
+	FieldLeaseExpiresAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -86,6 +92,10 @@ var (
 	DefaultLastError string
 	// LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
 	LastErrorValidator func(string) error
+	// DefaultLeaseHolder holds the default value on creation for the "lease_holder" field.
+	DefaultLeaseHolder string
+	// LeaseHolderValidator is a validator for the "lease_holder" field. It is called by the builders before save.
+	LeaseHolderValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the MailboxState queries.
@@ -129,6 +139,16 @@ func ByLastError(opts ...sql.OrderTermOption) OrderOption {
 // ByFailedAt orders the results by the failed_at field.
 func ByFailedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFailedAt, opts...).ToFunc()
+}
+
+// ByLeaseHolder orders the results by the lease_holder field.
+func ByLeaseHolder(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLeaseHolder, opts...).ToFunc()
+}
+
+// ByLeaseExpiresAt orders the results by the lease_expires_at field.
+func ByLeaseExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLeaseExpiresAt, opts...).ToFunc()
 }
 
 // ByInboxField orders the results by inbox field.

@@ -90,6 +90,16 @@ func FailedAt(v time.Time) predicate.MailboxState {
 	return predicate.MailboxState(sql.FieldEQ(FieldFailedAt, v))
 }
 
+// LeaseHolder applies equality check predicate on the "lease_holder" field. It's identical to LeaseHolderEQ.
+func LeaseHolder(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldEQ(FieldLeaseHolder, v))
+}
+
+// LeaseExpiresAt applies equality check predicate on the "lease_expires_at" field. It's identical to LeaseExpiresAtEQ.
+func LeaseExpiresAt(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldEQ(FieldLeaseExpiresAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.MailboxState {
 	return predicate.MailboxState(sql.FieldEQ(FieldCreatedAt, v))
@@ -393,6 +403,131 @@ func FailedAtIsNil() predicate.MailboxState {
 // FailedAtNotNil applies the NotNil predicate on the "failed_at" field.
 func FailedAtNotNil() predicate.MailboxState {
 	return predicate.MailboxState(sql.FieldNotNull(FieldFailedAt))
+}
+
+// LeaseHolderEQ applies the EQ predicate on the "lease_holder" field.
+func LeaseHolderEQ(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldEQ(FieldLeaseHolder, v))
+}
+
+// LeaseHolderNEQ applies the NEQ predicate on the "lease_holder" field.
+func LeaseHolderNEQ(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNEQ(FieldLeaseHolder, v))
+}
+
+// LeaseHolderIn applies the In predicate on the "lease_holder" field.
+func LeaseHolderIn(vs ...string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldIn(FieldLeaseHolder, vs...))
+}
+
+// LeaseHolderNotIn applies the NotIn predicate on the "lease_holder" field.
+func LeaseHolderNotIn(vs ...string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNotIn(FieldLeaseHolder, vs...))
+}
+
+// LeaseHolderGT applies the GT predicate on the "lease_holder" field.
+func LeaseHolderGT(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldGT(FieldLeaseHolder, v))
+}
+
+// LeaseHolderGTE applies the GTE predicate on the "lease_holder" field.
+func LeaseHolderGTE(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldGTE(FieldLeaseHolder, v))
+}
+
+// LeaseHolderLT applies the LT predicate on the "lease_holder" field.
+func LeaseHolderLT(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldLT(FieldLeaseHolder, v))
+}
+
+// LeaseHolderLTE applies the LTE predicate on the "lease_holder" field.
+func LeaseHolderLTE(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldLTE(FieldLeaseHolder, v))
+}
+
+// LeaseHolderContains applies the Contains predicate on the "lease_holder" field.
+func LeaseHolderContains(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldContains(FieldLeaseHolder, v))
+}
+
+// LeaseHolderHasPrefix applies the HasPrefix predicate on the "lease_holder" field.
+func LeaseHolderHasPrefix(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldHasPrefix(FieldLeaseHolder, v))
+}
+
+// LeaseHolderHasSuffix applies the HasSuffix predicate on the "lease_holder" field.
+func LeaseHolderHasSuffix(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldHasSuffix(FieldLeaseHolder, v))
+}
+
+// LeaseHolderIsNil applies the IsNil predicate on the "lease_holder" field.
+func LeaseHolderIsNil() predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldIsNull(FieldLeaseHolder))
+}
+
+// LeaseHolderNotNil applies the NotNil predicate on the "lease_holder" field.
+func LeaseHolderNotNil() predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNotNull(FieldLeaseHolder))
+}
+
+// LeaseHolderEqualFold applies the EqualFold predicate on the "lease_holder" field.
+func LeaseHolderEqualFold(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldEqualFold(FieldLeaseHolder, v))
+}
+
+// LeaseHolderContainsFold applies the ContainsFold predicate on the "lease_holder" field.
+func LeaseHolderContainsFold(v string) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldContainsFold(FieldLeaseHolder, v))
+}
+
+// LeaseExpiresAtEQ applies the EQ predicate on the "lease_expires_at" field.
+func LeaseExpiresAtEQ(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldEQ(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtNEQ applies the NEQ predicate on the "lease_expires_at" field.
+func LeaseExpiresAtNEQ(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNEQ(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtIn applies the In predicate on the "lease_expires_at" field.
+func LeaseExpiresAtIn(vs ...time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldIn(FieldLeaseExpiresAt, vs...))
+}
+
+// LeaseExpiresAtNotIn applies the NotIn predicate on the "lease_expires_at" field.
+func LeaseExpiresAtNotIn(vs ...time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNotIn(FieldLeaseExpiresAt, vs...))
+}
+
+// LeaseExpiresAtGT applies the GT predicate on the "lease_expires_at" field.
+func LeaseExpiresAtGT(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldGT(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtGTE applies the GTE predicate on the "lease_expires_at" field.
+func LeaseExpiresAtGTE(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldGTE(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtLT applies the LT predicate on the "lease_expires_at" field.
+func LeaseExpiresAtLT(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldLT(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtLTE applies the LTE predicate on the "lease_expires_at" field.
+func LeaseExpiresAtLTE(v time.Time) predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldLTE(FieldLeaseExpiresAt, v))
+}
+
+// LeaseExpiresAtIsNil applies the IsNil predicate on the "lease_expires_at" field.
+func LeaseExpiresAtIsNil() predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldIsNull(FieldLeaseExpiresAt))
+}
+
+// LeaseExpiresAtNotNil applies the NotNil predicate on the "lease_expires_at" field.
+func LeaseExpiresAtNotNil() predicate.MailboxState {
+	return predicate.MailboxState(sql.FieldNotNull(FieldLeaseExpiresAt))
 }
 
 // HasInbox applies the HasEdge predicate on the "inbox" edge.

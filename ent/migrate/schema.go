@@ -772,6 +772,7 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 255},
 		{Name: "channel_type", Type: field.TypeEnum, Enums: []string{"api", "whatsapp", "email", "web_widget", "sms", "telegram", "line"}},
 		{Name: "channel", Type: field.TypeJSON},
+		{Name: "channel_key", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "greeting_enabled", Type: field.TypeBool, Default: false},
 		{Name: "greeting_message", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "enable_auto_assignment", Type: field.TypeBool, Default: true},
@@ -796,13 +797,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "inboxes_agent_bots_inboxes",
-				Columns:    []*schema.Column{InboxesColumns[19]},
+				Columns:    []*schema.Column{InboxesColumns[20]},
 				RefColumns: []*schema.Column{AgentBotsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "inboxes_accounts_account",
-				Columns:    []*schema.Column{InboxesColumns[20]},
+				Columns:    []*schema.Column{InboxesColumns[21]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -811,7 +812,12 @@ var (
 			{
 				Name:    "inbox_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{InboxesColumns[20]},
+				Columns: []*schema.Column{InboxesColumns[21]},
+			},
+			{
+				Name:    "inbox_channel_key_channel_type",
+				Unique:  false,
+				Columns: []*schema.Column{InboxesColumns[6], InboxesColumns[4]},
 			},
 		},
 	}
@@ -1051,6 +1057,8 @@ var (
 		{Name: "last_uid", Type: field.TypeInt64, Default: 0},
 		{Name: "last_error", Type: field.TypeString, Nullable: true, Default: ""},
 		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "lease_holder", Type: field.TypeString, Nullable: true, Default: ""},
+		{Name: "lease_expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "inbox_id", Type: field.TypeInt, Unique: true},
 	}
 	// MailboxStatesTable holds the schema information for the "mailbox_states" table.
@@ -1061,7 +1069,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "mailbox_states_inboxes_mailbox_state",
-				Columns:    []*schema.Column{MailboxStatesColumns[7]},
+				Columns:    []*schema.Column{MailboxStatesColumns[9]},
 				RefColumns: []*schema.Column{InboxesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},

@@ -895,8 +895,11 @@ func init() {
 		})
 	}
 	inboxMixinHooks1 := inboxMixin[1].Hooks()
+	inboxHooks := schema.Inbox{}.Hooks()
 
 	inbox.Hooks[1] = inboxMixinHooks1[0]
+
+	inbox.Hooks[2] = inboxHooks[0]
 	inboxMixinFields0 := inboxMixin[0].Fields()
 	_ = inboxMixinFields0
 	inboxFields := schema.Inbox{}.Fields()
@@ -933,60 +936,64 @@ func init() {
 	inboxDescChannel := inboxFields[2].Descriptor()
 	// inbox.DefaultChannel holds the default value on creation for the channel field.
 	inbox.DefaultChannel = inboxDescChannel.Default.(schematype.Channel)
+	// inboxDescChannelKey is the schema descriptor for channel_key field.
+	inboxDescChannelKey := inboxFields[3].Descriptor()
+	// inbox.DefaultChannelKey holds the default value on creation for the channel_key field.
+	inbox.DefaultChannelKey = inboxDescChannelKey.Default.(string)
 	// inboxDescGreetingEnabled is the schema descriptor for greeting_enabled field.
-	inboxDescGreetingEnabled := inboxFields[3].Descriptor()
+	inboxDescGreetingEnabled := inboxFields[4].Descriptor()
 	// inbox.DefaultGreetingEnabled holds the default value on creation for the greeting_enabled field.
 	inbox.DefaultGreetingEnabled = inboxDescGreetingEnabled.Default.(bool)
 	// inboxDescGreetingMessage is the schema descriptor for greeting_message field.
-	inboxDescGreetingMessage := inboxFields[4].Descriptor()
+	inboxDescGreetingMessage := inboxFields[5].Descriptor()
 	// inbox.DefaultGreetingMessage holds the default value on creation for the greeting_message field.
 	inbox.DefaultGreetingMessage = inboxDescGreetingMessage.Default.(string)
 	// inbox.GreetingMessageValidator is a validator for the "greeting_message" field. It is called by the builders before save.
 	inbox.GreetingMessageValidator = inboxDescGreetingMessage.Validators[0].(func(string) error)
 	// inboxDescEnableAutoAssignment is the schema descriptor for enable_auto_assignment field.
-	inboxDescEnableAutoAssignment := inboxFields[5].Descriptor()
+	inboxDescEnableAutoAssignment := inboxFields[6].Descriptor()
 	// inbox.DefaultEnableAutoAssignment holds the default value on creation for the enable_auto_assignment field.
 	inbox.DefaultEnableAutoAssignment = inboxDescEnableAutoAssignment.Default.(bool)
 	// inboxDescEnableEmailCollect is the schema descriptor for enable_email_collect field.
-	inboxDescEnableEmailCollect := inboxFields[6].Descriptor()
+	inboxDescEnableEmailCollect := inboxFields[7].Descriptor()
 	// inbox.DefaultEnableEmailCollect holds the default value on creation for the enable_email_collect field.
 	inbox.DefaultEnableEmailCollect = inboxDescEnableEmailCollect.Default.(bool)
 	// inboxDescCsatSurveyEnabled is the schema descriptor for csat_survey_enabled field.
-	inboxDescCsatSurveyEnabled := inboxFields[7].Descriptor()
+	inboxDescCsatSurveyEnabled := inboxFields[8].Descriptor()
 	// inbox.DefaultCsatSurveyEnabled holds the default value on creation for the csat_survey_enabled field.
 	inbox.DefaultCsatSurveyEnabled = inboxDescCsatSurveyEnabled.Default.(bool)
 	// inboxDescWorkingHoursEnabled is the schema descriptor for working_hours_enabled field.
-	inboxDescWorkingHoursEnabled := inboxFields[8].Descriptor()
+	inboxDescWorkingHoursEnabled := inboxFields[9].Descriptor()
 	// inbox.DefaultWorkingHoursEnabled holds the default value on creation for the working_hours_enabled field.
 	inbox.DefaultWorkingHoursEnabled = inboxDescWorkingHoursEnabled.Default.(bool)
 	// inboxDescOutOfOfficeMessage is the schema descriptor for out_of_office_message field.
-	inboxDescOutOfOfficeMessage := inboxFields[9].Descriptor()
+	inboxDescOutOfOfficeMessage := inboxFields[10].Descriptor()
 	// inbox.DefaultOutOfOfficeMessage holds the default value on creation for the out_of_office_message field.
 	inbox.DefaultOutOfOfficeMessage = inboxDescOutOfOfficeMessage.Default.(string)
 	// inbox.OutOfOfficeMessageValidator is a validator for the "out_of_office_message" field. It is called by the builders before save.
 	inbox.OutOfOfficeMessageValidator = inboxDescOutOfOfficeMessage.Validators[0].(func(string) error)
 	// inboxDescTimezone is the schema descriptor for timezone field.
-	inboxDescTimezone := inboxFields[10].Descriptor()
+	inboxDescTimezone := inboxFields[11].Descriptor()
 	// inbox.DefaultTimezone holds the default value on creation for the timezone field.
 	inbox.DefaultTimezone = inboxDescTimezone.Default.(string)
 	// inbox.TimezoneValidator is a validator for the "timezone" field. It is called by the builders before save.
 	inbox.TimezoneValidator = inboxDescTimezone.Validators[0].(func(string) error)
 	// inboxDescAllowMessagesAfterResolved is the schema descriptor for allow_messages_after_resolved field.
-	inboxDescAllowMessagesAfterResolved := inboxFields[11].Descriptor()
+	inboxDescAllowMessagesAfterResolved := inboxFields[12].Descriptor()
 	// inbox.DefaultAllowMessagesAfterResolved holds the default value on creation for the allow_messages_after_resolved field.
 	inbox.DefaultAllowMessagesAfterResolved = inboxDescAllowMessagesAfterResolved.Default.(bool)
 	// inboxDescLockToSingleConversation is the schema descriptor for lock_to_single_conversation field.
-	inboxDescLockToSingleConversation := inboxFields[12].Descriptor()
+	inboxDescLockToSingleConversation := inboxFields[13].Descriptor()
 	// inbox.DefaultLockToSingleConversation holds the default value on creation for the lock_to_single_conversation field.
 	inbox.DefaultLockToSingleConversation = inboxDescLockToSingleConversation.Default.(bool)
 	// inboxDescBusinessName is the schema descriptor for business_name field.
-	inboxDescBusinessName := inboxFields[14].Descriptor()
+	inboxDescBusinessName := inboxFields[15].Descriptor()
 	// inbox.DefaultBusinessName holds the default value on creation for the business_name field.
 	inbox.DefaultBusinessName = inboxDescBusinessName.Default.(string)
 	// inbox.BusinessNameValidator is a validator for the "business_name" field. It is called by the builders before save.
 	inbox.BusinessNameValidator = inboxDescBusinessName.Validators[0].(func(string) error)
 	// inboxDescAvatarURL is the schema descriptor for avatar_url field.
-	inboxDescAvatarURL := inboxFields[15].Descriptor()
+	inboxDescAvatarURL := inboxFields[16].Descriptor()
 	// inbox.DefaultAvatarURL holds the default value on creation for the avatar_url field.
 	inbox.DefaultAvatarURL = inboxDescAvatarURL.Default.(string)
 	// inbox.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
@@ -1284,6 +1291,12 @@ func init() {
 	mailboxstate.DefaultLastError = mailboxstateDescLastError.Default.(string)
 	// mailboxstate.LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
 	mailboxstate.LastErrorValidator = mailboxstateDescLastError.Validators[0].(func(string) error)
+	// mailboxstateDescLeaseHolder is the schema descriptor for lease_holder field.
+	mailboxstateDescLeaseHolder := mailboxstateFields[5].Descriptor()
+	// mailboxstate.DefaultLeaseHolder holds the default value on creation for the lease_holder field.
+	mailboxstate.DefaultLeaseHolder = mailboxstateDescLeaseHolder.Default.(string)
+	// mailboxstate.LeaseHolderValidator is a validator for the "lease_holder" field. It is called by the builders before save.
+	mailboxstate.LeaseHolderValidator = mailboxstateDescLeaseHolder.Validators[0].(func(string) error)
 	messageMixin := schema.Message{}.Mixin()
 	message.Policy = privacy.NewPolicies(messageMixin[1], schema.Message{})
 	message.Hooks[0] = func(next ent.Mutator) ent.Mutator {

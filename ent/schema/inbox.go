@@ -23,6 +23,10 @@ func (Inbox) Fields() []ent.Field {
 		field.Enum("channel_type").Values("api", "whatsapp", "email", "web_widget", "sms", "telegram", "line").Immutable(),
 		field.JSON("channel", schematype.Channel{}).Default(schematype.Channel{}).
 			Annotations(entgql.Skip(entgql.SkipAll)),
+		// channel_key is the channel's setting that names the inbox to the
+		// outside (schematype.Channel.Key), kept by channelKeyHook: channels'
+		// requests find their inbox by it through an index.
+		field.String("channel_key").Optional().Default("").Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Bool("greeting_enabled").Default(false),
 		field.String("greeting_message").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
 		field.Bool("enable_auto_assignment").Default(true),
@@ -51,6 +55,12 @@ func (Inbox) Edges() []ent.Edge {
 			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
+
+func (Inbox) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("channel_key", "channel_type")}
+}
+
+func (Inbox) Hooks() []ent.Hook { return []ent.Hook{channelKeyHook()} }
 
 func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
 

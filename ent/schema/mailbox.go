@@ -10,7 +10,9 @@ import (
 // MailboxState is how far the service has read an e-mail inbox's IMAP
 // mailbox: the mailbox's UIDVALIDITY and the highest UID stored, so a
 // restart (or another instance) goes on from there; and the last error of
-// fetching it, cleared by the next success. Only the fetcher reads it.
+// fetching it, cleared by the next success; and the lease that lets one
+// instance at a time connect to the mailbox (a holder, and when its hold
+// ends unless renewed). Only the fetcher reads it.
 type MailboxState struct{ ent.Schema }
 
 func (MailboxState) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
@@ -24,6 +26,10 @@ func (MailboxState) Fields() []ent.Field {
 		field.Int64("last_uid").Default(0),
 		field.String("last_error").Optional().Default("").Validate(maxRunes(1000)),
 		field.Time("failed_at").Optional().Nillable(),
+		// lease_holder names the fetcher (one per process) allowed to
+		// connect until lease_expires_at; "" or a past expiry: nobody.
+		field.String("lease_holder").Optional().Default("").Validate(maxRunes(200)),
+		field.Time("lease_expires_at").Optional().Nillable(),
 	}
 }
 

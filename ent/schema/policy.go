@@ -105,8 +105,9 @@ func scopeSystemToAccount() privacy.QueryMutationRule {
 
 func tenantPolicy() ent.Policy {
 	return privacy.Policy{
-		Query: privacy.QueryPolicy{scopeSystemToAccount(), trusted(), filterByAccount()},
+		Query: privacy.QueryPolicy{visitorReads(), scopeSystemToAccount(), trusted(), filterByAccount()},
 		Mutation: privacy.MutationPolicy{
+			visitorsWriteNothing(),
 			stampSystemAccount(),
 			privacy.OnMutationOperation(scopeSystemToAccount(), ent.OpUpdate|ent.OpUpdateOne|ent.OpDelete|ent.OpDeleteOne),
 			trusted(),
@@ -212,7 +213,7 @@ func userPolicy() ent.Policy {
 		return privacy.Skip
 	})
 	return privacy.Policy{
-		Query: privacy.QueryPolicy{trusted(), inAccount},
+		Query: privacy.QueryPolicy{visitorSeesSenders(), trusted(), inAccount},
 		Mutation: privacy.MutationPolicy{
 			trusted(),
 			noPassword,

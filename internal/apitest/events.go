@@ -64,6 +64,31 @@ func (l *EventLog) Expect(t testing.TB, want []events.Kind) {
 	}
 }
 
+// Await is Expect for changes made in the background (a mail fetcher, a
+// job): their rows may be visible before the events are told (after the
+// commit), so it first waits, up to 10 s, for as many events as wanted.
+func (l *EventLog) Await(t testing.TB, want []events.Kind) {
+	t.Helper()
+	defer l.sub.Cancel()
+	var got []events.Kind
+	deadline := time.After(10 * time.Second)
+wait:
+	for len(got) < len(want) {
+		select {
+		case e, ok := <-l.sub.Events:
+			if !ok {
+				t.Fatalf("the event listener was dropped after %v", got)
+			}
+			got = append(got, e.Kind)
+		case <-deadline:
+			break wait
+		}
+	}
+	if got = append(got, l.until(t, "end")...); !slices.Equal(got, want) {
+		t.Errorf("events: got %v, want %v", got, want)
+	}
+}
+
 // Settle waits until every event of account published so far has reached
 // the hub's listeners (on PostgreSQL, come back through NOTIFY), so that a
 // listener made next hears only what happens from now on.

@@ -128,8 +128,9 @@ func AsInboxLookup(ctx context.Context) context.Context { return viewer.SystemCo
 // AsChannel stores what a customer sent through an inbox's channel (a
 // message, a delivery receipt) in the inbox's account, once the channel has
 // proved itself (a signature, a verify token, the inbox's public
-// identifier): no user acts. Nothing read this way goes back to anyone but
-// the sender, about their own conversation.
+// identifier): no user acts. Nothing read this way goes back to anyone: a
+// public API visitor's reads run as the visitor (viewer.VisitorContext),
+// under the privacy rules.
 func AsChannel(ctx context.Context, accountID int) context.Context {
 	return viewer.SystemInAccount(ctx, accountID, 0)
 }

@@ -3,20 +3,18 @@ package inboxes
 import (
 	"context"
 
-	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqljson"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// ChannelKey names inboxes of one channel type by a setting of their
-// channel: a WhatsApp number, an API inbox's inbox_identifier, a web
-// widget's website_token.
+// ChannelKey names inboxes of one channel type by the setting of their
+// channel that names them to the outside (schematype.Channel.Key, kept in
+// the indexed channel_key column): a WhatsApp number, an API inbox's
+// inbox_identifier, a web widget's website_token.
 type ChannelKey struct {
 	Type  inbox.ChannelType
-	Path  string // the setting's key in the channel JSON
 	Value string
 }
 
@@ -26,13 +24,16 @@ type ChannelKey struct {
 // the caller must prove it against that inbox's own secret or identifier
 // before acting for it (core.AsInboxLookup).
 func (s *Service) InboxesByChannelKey(ctx context.Context, limit int, keys ...ChannelKey) ([]*ent.Inbox, error) {
-	ibs, err := s.Client(ctx).Inbox.Query().Where(func(sel *sql.Selector) {
-		ors := make([]*sql.Predicate, 0, len(keys))
-		for _, k := range keys {
-			ors = append(ors, sql.And(sql.EQ(sel.C(inbox.FieldChannelType), k.Type.String()),
-				sqljson.ValueEQ(inbox.FieldChannel, k.Value, sqljson.Path(k.Path))))
+	ors := make([]predicate.Inbox, 0, len(keys))
+	for _, k := range keys {
+		if k.Value != "" { // "" is every inbox without a key
+			ors = append(ors, inbox.And(inbox.ChannelKey(k.Value), inbox.ChannelTypeEQ(k.Type)))
 		}
-		sel.Where(sql.Or(ors...))
-	}).Order(ent.Asc(inbox.FieldID)).Limit(limit).All(core.AsInboxLookup(ctx))
+	}
+	if len(ors) == 0 {
+		return nil, nil
+	}
+	ibs, err := s.Client(ctx).Inbox.Query().Where(inbox.Or(ors...)).
+		Order(ent.Asc(inbox.FieldID)).Limit(limit).All(core.AsInboxLookup(ctx))
 	return ibs, core.ApperrOrNil(err)
 }

@@ -26,6 +26,27 @@ func (s *Service) CallbackURL(ib *ent.Inbox) string {
 	return strings.TrimRight(s.PublicURL, "/") + WhatsAppWebhookPath(ib.Channel.PhoneNumber)
 }
 
+// CallbackURLFor is CallbackURL as the viewer may see it: administrators
+// set the inbox up at Meta, agents do not see it (nil, as for the other
+// channels).
+func (s *Service) CallbackURLFor(ctx context.Context, ib *ent.Inbox) *string {
+	url := s.CallbackURL(ib)
+	if url == "" || core.RequireAdmin(ctx) != nil {
+		return nil
+	}
+	return &url
+}
+
+// WebhookURL is an API inbox's webhook URL, where its events are posted;
+// nil for the other channels and when none is set.
+func WebhookURL(ib *ent.Inbox) *string {
+	if ib.ChannelType != inbox.ChannelTypeAPI || ib.Channel.WebhookURL == "" {
+		return nil
+	}
+	url := ib.Channel.WebhookURL
+	return &url
+}
+
 // maxInboxesPerNumber bounds the inboxes one webhook post is checked
 // against (two accounts may have set up the same number).
 const maxInboxesPerNumber = 10
@@ -40,7 +61,7 @@ func (s *Service) WhatsAppInboxesByNumber(ctx context.Context, number string) ([
 		return nil, apperr.NotFound("WhatsApp inbox")
 	}
 	ibs, err := s.InboxesByChannelKey(ctx, maxInboxesPerNumber,
-		ChannelKey{Type: inbox.ChannelTypeWhatsapp, Path: "phone_number", Value: phone})
+		ChannelKey{Type: inbox.ChannelTypeWhatsapp, Value: phone})
 	if err != nil {
 		return nil, err
 	}

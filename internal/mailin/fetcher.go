@@ -41,16 +41,23 @@ type Options struct {
 	// MaxBackoff while the errors go on.
 	Backoff, MaxBackoff time.Duration
 	FirstSync           time.Duration
-	Logger              *slog.Logger
+	// LeaseTTL is how long an instance's hold on a mailbox lasts unless
+	// renewed (every LeaseTTL/4; the others try as often to take it).
+	LeaseTTL time.Duration
+	Logger   *slog.Logger
 }
 
 // Fetcher keeps one session per e-mail inbox with IMAP enabled. Every
-// instance runs one: a mail fetched by two is stored once (Receive dedupes
-// by its Message-ID), and the progress each makes is shared in the
-// database.
+// instance runs one; a lease per inbox in the database lets one instance at
+// a time connect to a mailbox (providers limit connections per account),
+// and another takes it over when that one stops or dies. The progress is
+// shared in the database, and a mail fetched twice anyway (a takeover
+// while it was being stored) is stored once: Receive dedupes by its
+// Message-ID.
 type Fetcher struct {
 	svc     *ops.Service
 	opts    Options
+	holder  string
 	log     *slog.Logger
 	metrics *metrics
 	wg      sync.WaitGroup
@@ -72,10 +79,13 @@ func New(svc *ops.Service, o Options) *Fetcher {
 	if o.FirstSync <= 0 {
 		o.FirstSync = DefaultFirstSync
 	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Fetcher{svc: svc, opts: o, log: o.Logger, metrics: newMetrics()}
+	return &Fetcher{svc: svc, opts: o, holder: newHolder(), log: o.Logger, metrics: newMetrics()}
 }
 
 // Seen is the highest UID of inbox's mailbox this fetcher knows handled:
@@ -163,7 +173,9 @@ func (f *Fetcher) startSession(ctx context.Context, ib *ent.Inbox) *running {
 	r := &running{settings: *ib.Channel.IMAP, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		f.keepFetching(ctx, ib)
+		for ctx.Err() == nil {
+			f.whileLeased(ctx, ib, func(ctx context.Context) { f.keepFetching(ctx, ib) })
+		}
 	}()
 	return r
 }

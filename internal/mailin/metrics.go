@@ -7,6 +7,8 @@ type metrics struct {
 	mails   *prometheus.CounterVec
 	errors  prometheus.Counter
 	inboxes prometheus.Gauge
+	leases  *prometheus.CounterVec
+	held    prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -21,7 +23,15 @@ func newMetrics() *metrics {
 		}),
 		inboxes: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "switchboard_mail_inboxes",
-			Help: "E-mail inboxes with IMAP enabled that this instance fetches.",
+			Help: "E-mail inboxes with IMAP enabled that this instance watches (it fetches those whose lease it holds).",
+		}),
+		leases: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "switchboard_mail_lease_total",
+			Help: "Tries of this instance to take a mailbox's lease, by outcome (taken; refused: another instance holds it; lost: taken over or not renewed in time).",
+		}, []string{"outcome"}),
+		held: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "switchboard_mail_leases_held",
+			Help: "Mailboxes whose lease this instance holds (it alone connects to them).",
 		}),
 	}
 }
@@ -29,5 +39,5 @@ func newMetrics() *metrics {
 // Collectors are the fetcher's metrics, to register with the server's
 // registry.
 func (f *Fetcher) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{f.metrics.mails, f.metrics.errors, f.metrics.inboxes}
+	return []prometheus.Collector{f.metrics.mails, f.metrics.errors, f.metrics.inboxes, f.metrics.leases, f.metrics.held}
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,19 +38,21 @@ const (
 type mailbox struct {
 	user *imapmemserver.User
 	port int
+	// connections counts the connections the server accepted.
+	connections atomic.Int32
 }
 
 func startMailbox(t *testing.T) *mailbox {
 	t.Helper()
-	mem := imapmemserver.New()
 	user := imapmemserver.NewUser(imapLogin, imapPassword)
 	if err := user.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
 	}
-	mem.AddUser(user)
+	mb := &mailbox{user: user}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
+			mb.connections.Add(1)
+			return flushingIdle{imapmemserver.NewUserSession(user)}, nil, nil
 		},
 		InsecureAuth: true, // plain text on the loopback
 		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
@@ -61,7 +64,21 @@ func startMailbox(t *testing.T) *mailbox {
 	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
-	return &mailbox{user: user, port: ln.Addr().(*net.TCPAddr).Port}
+	mb.port = ln.Addr().(*net.TCPAddr).Port
+	return mb
+}
+
+// flushingIdle reports the mailbox's changes when IDLE starts, as real
+// servers do (Dovecot checks the mailbox at once): the in-memory server
+// only reports those made after it, so a mail delivered between the
+// fetcher's last command and its IDLE went unnoticed until the next poll.
+type flushingIdle struct{ *imapmemserver.UserSession }
+
+func (s flushingIdle) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	if err := s.Poll(w, true); err != nil {
+		return err
+	}
+	return s.UserSession.Idle(w, stop)
 }
 
 type discard struct{}

@@ -17,14 +17,36 @@ const (
 )
 
 // Viewer describes the caller. Exactly one of the kinds applies: a member of an
-// account (UserID, AccountID, Role), the platform (provisioning API), or the
-// system itself (start-up, bootstrap, background jobs).
+// account (UserID, AccountID, Role), the platform (provisioning API), the
+// system itself (start-up, bootstrap, background jobs), or a visitor of the
+// public client API (AccountID, Visitor).
 type Viewer struct {
 	UserID    int
 	AccountID int
 	Role      Role
 	Platform  bool
 	System    bool
+	Visitor   *Visitor
+}
+
+// Visitor is a customer of a public inbox (an API or web widget inbox),
+// named as they name themselves: the inbox and their contact inbox's source
+// id. The privacy rules let them read their own contact, its conversations
+// in that inbox and those conversations' public messages, and nothing else;
+// they write nothing themselves (their messages are stored by the inbox's
+// channel).
+type Visitor struct {
+	InboxID  int
+	SourceID string
+}
+
+// IsVisitor reports whether the viewer is a public API visitor.
+func (v Viewer) IsVisitor() bool { return v.Visitor != nil && !v.System && v.UserID == 0 }
+
+// VisitorContext returns a copy of ctx acting for the visitor of inbox
+// inboxID (of account accountID) whose contact inbox has sourceID.
+func VisitorContext(ctx context.Context, accountID, inboxID int, sourceID string) context.Context {
+	return NewContext(ctx, Viewer{AccountID: accountID, Visitor: &Visitor{InboxID: inboxID, SourceID: sourceID}})
 }
 
 // IsAdmin reports whether the viewer administers its account.

@@ -7,10 +7,10 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
-	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // ContactInput is what a visitor says of themselves; nil was not sent.
@@ -49,25 +49,24 @@ func (s *Service) CreateVisitor(ctx context.Context, inboxID string, in ContactI
 	if err := checkAvatar(in.AvatarURL); err != nil {
 		return nil, err
 	}
-	ctx = core.AsChannel(ctx, ib.AccountID)
 	token, hash := core.NewToken()
-	var ciID int
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	var sourceID string
+	err = s.InTx(core.AsChannel(ctx, ib.AccountID), func(ctx context.Context, c *ent.Client) error {
 		ci, err := s.newContactInbox(ctx, c, ib, in, verified)
 		if err != nil {
 			return err
 		}
-		ciID = ci.ID
+		sourceID = ci.SourceID
 		return c.ContactInbox.UpdateOneID(ci.ID).SetPubsubTokenHash(hash).SetHmacVerified(verified).Exec(ctx)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	ci, err := s.Client(ctx).ContactInbox.Query().Where(contactinbox.ID(ciID)).WithContact().Only(ctx)
+	v, err := s.load(viewer.VisitorContext(ctx, ib.AccountID, ib.ID, sourceID), ib)
 	if err != nil {
-		return nil, apperr.From(err)
+		return nil, err
 	}
-	return &Created{Visitor: &Visitor{Inbox: ib, ContactInbox: ci}, PubsubToken: token}, nil
+	return &Created{Visitor: v, PubsubToken: token}, nil
 }
 
 // newContactInbox links the proven identifier's contact to the inbox, or
@@ -112,7 +111,7 @@ func (s *Service) UpdateVisitor(ctx context.Context, k Key, in ContactInput) (*V
 	if err := checkAvatar(in.AvatarURL); err != nil {
 		return nil, err
 	}
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err = s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
 		contactID, err := s.identify(ctx, c, v, in, verified)
 		if err != nil {
 			return err
@@ -133,11 +132,7 @@ func (s *Service) UpdateVisitor(ctx context.Context, k Key, in ContactInput) (*V
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	ci, err := s.Client(ctx).ContactInbox.Query().Where(contactinbox.ID(v.ContactInbox.ID)).WithContact().Only(ctx)
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	return &Visitor{Inbox: v.Inbox, ContactInbox: ci}, nil
+	return s.load(ctx, v.Inbox)
 }
 
 // identify is the contact the visitor is after an update: another contact

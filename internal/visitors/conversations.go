@@ -1,12 +1,16 @@
 package visitors
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
+
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
@@ -17,22 +21,12 @@ import (
 // first); each conversation carries its last MessagesPerPage messages.
 const ConversationsPerList = 20
 
-// mine narrows conversations to the visitor's: those of their contact inbox
-// or, once their identity is proven, every conversation of their contact
-// in this inbox (as Chatwoot shows a verified contact's history on any
-// device).
-func mine(v *Visitor) predicate.Conversation {
-	if v.ContactInbox.HmacVerified {
-		return conversation.And(conversation.ContactID(v.ContactInbox.ContactID), conversation.InboxID(v.Inbox.ID))
-	}
-	return conversation.ContactInboxID(v.ContactInbox.ID)
-}
-
 // ownConversation is the visitor's conversation with the display id, or
-// 404 (another visitor's conversation is not found either).
-func (s *Service) ownConversation(ctx context.Context, v *Visitor, displayID int) (*ent.Conversation, error) {
+// 404: read as the visitor, another visitor's conversation is not found
+// (the privacy rules decide which are theirs).
+func (s *Service) ownConversation(ctx context.Context, displayID int) (*ent.Conversation, error) {
 	cv, err := s.Client(ctx).Conversation.Query().
-		Where(mine(v), conversation.DisplayID(displayID)).WithContact().Only(ctx)
+		Where(conversation.DisplayID(displayID)).WithContact().Only(ctx)
 	return cv, core.ApperrOrNil(core.NotFound(err, "Conversation"))
 }
 
@@ -43,8 +37,8 @@ type Thread struct {
 }
 
 // Conversations lists the visitor's conversations, newest first.
-func (s *Service) Conversations(ctx context.Context, v *Visitor) ([]Thread, error) {
-	cvs, err := s.Client(ctx).Conversation.Query().Where(mine(v)).WithContact().
+func (s *Service) Conversations(ctx context.Context, _ *Visitor) ([]Thread, error) {
+	cvs, err := s.Client(ctx).Conversation.Query().WithContact().
 		Order(ent.Desc(conversation.FieldID)).Limit(ConversationsPerList).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
@@ -52,22 +46,56 @@ func (s *Service) Conversations(ctx context.Context, v *Visitor) ([]Thread, erro
 	return s.threads(ctx, cvs)
 }
 
+// threads gives each conversation its newest messages, in three
+// statements whatever the number of conversations: the messages, their
+// files, the agents who sent them.
 func (s *Service) threads(ctx context.Context, cvs []*ent.Conversation) ([]Thread, error) {
+	ids := make([]int, len(cvs))
+	for i, cv := range cvs {
+		ids[i] = cv.ID
+	}
+	q := s.Client(ctx).Message.Query().Where(message.ConversationIDIn(ids...)).WithAttachments()
+	q.Modify(newestPerConversation(MessagesPerPage)) // kept on q; its Select is not needed
+	msgs, err := q.All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	slices.SortFunc(msgs, func(a, b *ent.Message) int { return cmp.Compare(a.ID, b.ID) })
+	agents, err := s.agents(ctx, msgs)
+	if err != nil {
+		return nil, err
+	}
+	byConversation := make(map[int][]*ent.Message, len(cvs))
+	for _, m := range msgs {
+		byConversation[m.ConversationID] = append(byConversation[m.ConversationID], m)
+	}
 	out := make([]Thread, 0, len(cvs))
 	for _, cv := range cvs {
-		p, err := s.page(ctx, cv, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Thread{Conversation: cv, Page: p})
+		out = append(out, Thread{Conversation: cv,
+			Page: &MessagePage{Conversation: cv, Messages: byConversation[cv.ID], Agents: agents}})
 	}
 	return out, nil
 }
 
+// newestPerConversation keeps the newest n rows of each conversation
+// among those the query selects: the query, privacy filters included,
+// becomes a subquery numbering its rows per conversation, newest first.
+// Filtering before numbering matters: a private note must not take the
+// place of a message the visitor may read.
+func newestPerConversation(n int) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		numbered := s.Clone()
+		numbered.AppendSelectExprAs(sql.Expr(fmt.Sprintf("ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s DESC)",
+			s.C(message.FieldConversationID), s.C(message.FieldID))), "row_in_conversation")
+		s.SetP(nil).From(numbered.As(message.Table))
+		s.Where(sql.LTE(s.C("row_in_conversation"), n))
+	}
+}
+
 // Conversation is one of the visitor's conversations with its last
 // messages.
-func (s *Service) Conversation(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+func (s *Service) Conversation(ctx context.Context, _ *Visitor, displayID int) (*Thread, error) {
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +111,7 @@ func (s *Service) Conversation(ctx context.Context, v *Visitor, displayID int) (
 // the account's defined conversation attributes among custom.
 func (s *Service) StartConversation(ctx context.Context, v *Visitor, custom map[string]any) (*Thread, error) {
 	var displayID int
-	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err := s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
 		cv, err := s.conversations.LockedConversation(ctx, c, v.ContactInbox)
 		if err != nil || cv != nil {
 			if cv != nil {
@@ -107,13 +135,13 @@ func (s *Service) StartConversation(ctx context.Context, v *Visitor, custom map[
 // Resolve resolves the visitor's conversation (a resolved one stays as it
 // is), as the widget's "end conversation" does.
 func (s *Service) Resolve(ctx context.Context, v *Visitor, displayID int) (*Thread, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
 	if cv.Status != conversation.StatusResolved {
 		resolved := string(conversation.StatusResolved)
-		if _, err := s.conversations.ToggleStatus(ctx, displayID, &resolved, nil); err != nil {
+		if _, err := s.conversations.ToggleStatus(asChannel(ctx, v), displayID, &resolved, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -123,8 +151,8 @@ func (s *Service) Resolve(ctx context.Context, v *Visitor, displayID int) (*Thre
 // Typing tells the agents' live listeners that the visitor started or
 // stopped typing in their conversation. Nothing is stored, and no webhook
 // is sent: it matters only while someone watches.
-func (s *Service) Typing(ctx context.Context, v *Visitor, displayID int, on bool) error {
-	cv, err := s.ownConversation(ctx, v, displayID)
+func (s *Service) Typing(ctx context.Context, _ *Visitor, displayID int, on bool) error {
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return err
 	}
@@ -142,12 +170,12 @@ func (s *Service) Typing(ctx context.Context, v *Visitor, displayID int, on bool
 // read (as Chatwoot's message status job does). The agents' live listeners
 // hear conversation_updated; no webhook is sent, as Chatwoot sends none.
 func (s *Service) Seen(ctx context.Context, v *Visitor, displayID int) error {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return err
 	}
 	now := s.Now()
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+	err = s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
 		if err := c.Conversation.UpdateOneID(cv.ID).SetContactLastSeenAt(now).Exec(ctx); err != nil {
 			return err
 		}

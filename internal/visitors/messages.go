@@ -9,7 +9,6 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
@@ -27,12 +26,6 @@ const (
 	maxSubmittedRunes  = 1000
 )
 
-// public is what a visitor may see of a conversation's messages: never a
-// private note, never an activity line (Chatwoot's filter_internal_messages).
-func public() predicate.Message {
-	return message.And(message.Private(false), message.MessageTypeNEQ(message.MessageTypeActivity))
-}
-
 // MessagePage is messages of a conversation, oldest first, with the agents
 // who sent them (by id) and the visitor's contact.
 type MessagePage struct {
@@ -42,9 +35,10 @@ type MessagePage struct {
 }
 
 // Messages is a page of the visitor's conversation: the newest
-// MessagesPerPage, or with before those older than that message id.
-func (s *Service) Messages(ctx context.Context, v *Visitor, displayID int, before *int) (*MessagePage, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+// MessagesPerPage, or with before those older than that message id. Read
+// as the visitor, it holds no private note and no activity line.
+func (s *Service) Messages(ctx context.Context, _ *Visitor, displayID int, before *int) (*MessagePage, error) {
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +46,7 @@ func (s *Service) Messages(ctx context.Context, v *Visitor, displayID int, befor
 }
 
 func (s *Service) page(ctx context.Context, cv *ent.Conversation, before *int) (*MessagePage, error) {
-	q := s.Client(ctx).Message.Query().Where(message.ConversationID(cv.ID), public()).WithAttachments()
+	q := s.Client(ctx).Message.Query().Where(message.ConversationID(cv.ID)).WithAttachments()
 	if before != nil {
 		q = q.Where(message.IDLT(*before))
 	}
@@ -91,7 +85,7 @@ type MessageInput struct {
 // stored (a resolved conversation reopens), and answers it as a one-message
 // page.
 func (s *Service) Send(ctx context.Context, v *Visitor, displayID int, in MessageInput) (*MessagePage, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +93,14 @@ func (s *Service) Send(ctx context.Context, v *Visitor, displayID int, in Messag
 		return nil, apperr.Invalidf("echo_id", "Echo id is too long (at most %d characters)", maxEchoID)
 	}
 	ci := v.ContactInbox
-	m, _, err := s.conversations.Receive(ctx, conversations.Inbound{
+	m, _, err := s.conversations.Receive(asChannel(ctx, v), conversations.Inbound{
 		Inbox: v.Inbox, From: contacts.Sender{SourceID: ci.SourceID}, SourceID: uuid.NewString(),
 		Content: in.Content, Files: in.Files, EchoID: in.EchoID, ConversationDisplayID: displayID,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &MessagePage{Conversation: cv, Messages: []*ent.Message{m}, Agents: map[int]*ent.User{}}, nil
+	return s.pageOf(ctx, cv, m.ID)
 }
 
 // SubmittedValue is one answer of a visitor to an input_select or form
@@ -122,18 +116,22 @@ type SubmittedValue struct {
 // input_select and form messages, and tells the listeners
 // (message_updated).
 func (s *Service) Submit(ctx context.Context, v *Visitor, displayID, messageID int, values []SubmittedValue) (*MessagePage, error) {
-	cv, err := s.ownConversation(ctx, v, displayID)
+	cv, err := s.ownConversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkSubmitted(values); err != nil {
 		return nil, err
 	}
+	// Read as the visitor: a private note is not found.
+	if _, err := s.DB.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID)).OnlyID(ctx); err != nil {
+		return nil, core.ApperrOrNil(core.NotFound(err, "Message"))
+	}
 	var out *ent.Message
-	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		m, err := c.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID), public()).Only(ctx)
+	err = s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
+		m, err := c.Message.Get(ctx, messageID)
 		if err != nil {
-			return core.NotFound(err, "Message")
+			return err
 		}
 		attrs := core.MergeAttributes(m.ContentAttributes, map[string]any{"submitted_values": submittedAttr(values)})
 		if out, err = m.Update().SetContentAttributes(attrs).Save(ctx); err != nil {

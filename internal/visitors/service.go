@@ -4,11 +4,13 @@
 // inbox's source id, with no user token, and reads and writes only their own
 // contact, conversations and non-private messages.
 //
-// No user acts here, so the privacy rules cannot scope what a visitor sees:
-// the inbox is found past them (core.AsInboxLookup) and everything else is
-// done as its channel (core.AsChannel), with every query narrowed to the
-// visitor's own rows by this package. That narrowing lives in one place,
-// mine and ownConversation.
+// The inbox is found by its public identifier past the privacy rules
+// (core.AsInboxLookup). Everything read for the visitor is then read as the
+// visitor (viewer.VisitorContext): the privacy rules in ent/schema
+// (policy_visitor.go) narrow it to their own contact, conversations and
+// public messages. What the visitor sends is written by the inbox's
+// channel (core.AsChannel), as for every channel, and read back as the
+// visitor.
 package visitors
 
 import (
@@ -17,7 +19,6 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
@@ -25,6 +26,7 @@ import (
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/throttle"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Limits bound what one client address and one visitor may ask.
@@ -110,8 +112,8 @@ func (s *Service) PublicInbox(ctx context.Context, id string) (*ent.Inbox, error
 		return nil, apperr.NotFound("Inbox")
 	}
 	ibs, err := s.inboxes.InboxesByChannelKey(ctx, 1,
-		inboxes.ChannelKey{Type: inbox.ChannelTypeAPI, Path: "inbox_identifier", Value: id},
-		inboxes.ChannelKey{Type: inbox.ChannelTypeWebWidget, Path: "website_token", Value: id})
+		inboxes.ChannelKey{Type: inbox.ChannelTypeAPI, Value: id},
+		inboxes.ChannelKey{Type: inbox.ChannelTypeWebWidget, Value: id})
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +123,8 @@ func (s *Service) PublicInbox(ctx context.Context, id string) (*ent.Inbox, error
 	return ibs[0], nil
 }
 
-// Find is the visitor k names, acting as its inbox's channel from now on
-// (the returned context), after the visitor's own rate limit. In an inbox
+// Find is the visitor k names, after the visitor's own rate limit, and the
+// context that reads as them (pass it to the other operations). In an inbox
 // with hmac_mandatory only a visitor whose identity was verified is
 // served.
 func (s *Service) Find(ctx context.Context, k Key) (context.Context, *Visitor, error) {
@@ -143,14 +145,29 @@ func (s *Service) find(ctx context.Context, k Key) (context.Context, *Visitor, e
 	if err != nil {
 		return ctx, nil, err
 	}
-	ctx = core.AsChannel(ctx, ib.AccountID)
-	ci, err := s.DB.ContactInbox.Query().
-		Where(contactinbox.InboxID(ib.ID), contactinbox.SourceID(k.Contact)).WithContact().Only(ctx)
+	ctx = viewer.VisitorContext(ctx, ib.AccountID, ib.ID, k.Contact)
+	v, err := s.load(ctx, ib)
 	if err != nil {
-		return ctx, nil, apperr.From(core.NotFound(err, "Contact"))
-	}
-	if err := admit(s.byVisitor, itoa(ci.ID)); err != nil {
 		return ctx, nil, err
 	}
-	return ctx, &Visitor{Inbox: ib, ContactInbox: ci}, nil
+	if err := admit(s.byVisitor, itoa(v.ContactInbox.ID)); err != nil {
+		return ctx, nil, err
+	}
+	return ctx, v, nil
+}
+
+// load reads the visitor of ctx, with their contact: the one contact
+// inbox the rules let them see, or 404.
+func (s *Service) load(ctx context.Context, ib *ent.Inbox) (*Visitor, error) {
+	ci, err := s.DB.ContactInbox.Query().WithContact().Only(ctx)
+	if err != nil {
+		return nil, apperr.From(core.NotFound(err, "Contact"))
+	}
+	return &Visitor{Inbox: ib, ContactInbox: ci}, nil
+}
+
+// asChannel is the context in which what the visitor sends is written:
+// by the inbox's channel, as every channel's customer messages are.
+func asChannel(ctx context.Context, v *Visitor) context.Context {
+	return core.AsChannel(ctx, v.Inbox.AccountID)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // Bounds of the visitors' live sockets, per process.
@@ -54,7 +55,7 @@ func (c *sockets) release(contactInboxID int) {
 // keeps the visitor's own.
 type Stream struct {
 	s       *Service
-	ctx     context.Context // acting as the inbox's channel
+	ctx     context.Context // reading as the visitor
 	Visitor *Visitor
 	owned   map[int]bool // conversation id → the visitor's
 	once    sync.Once
@@ -71,24 +72,30 @@ func (s *Service) Follow(ctx context.Context, inboxID, token string) (*Stream, e
 	if err != nil {
 		return nil, err
 	}
-	ctx = core.AsChannel(ctx, ib.AccountID)
 	token = strings.TrimSpace(token)
 	if token == "" {
 		return nil, apperr.Unauthenticated("Send the pubsub_token the contact was created with")
 	}
-	ci, err := s.DB.ContactInbox.Query().Where(contactinbox.InboxID(ib.ID),
-		contactinbox.PubsubTokenHash(core.HashToken(token))).WithContact().Only(ctx)
+	// The token names the visitor: only its contact inbox's source id is
+	// read, as the channel; the rest is read as the visitor.
+	sourceID, err := s.DB.ContactInbox.Query().Where(contactinbox.InboxID(ib.ID),
+		contactinbox.PubsubTokenHash(core.HashToken(token))).
+		Select(contactinbox.FieldSourceID).String(core.AsChannel(ctx, ib.AccountID))
 	if ent.IsNotFound(err) {
 		return nil, apperr.Unauthenticated("Invalid pubsub_token for this inbox")
 	}
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	v := &Visitor{Inbox: ib, ContactInbox: ci}
-	if ib.Channel.HMACMandatory && !ci.HmacVerified {
+	ctx = viewer.VisitorContext(ctx, ib.AccountID, ib.ID, sourceID)
+	v, err := s.load(ctx, ib)
+	if err != nil {
+		return nil, err
+	}
+	if ib.Channel.HMACMandatory && !v.ContactInbox.HmacVerified {
 		return nil, unverified()
 	}
-	if !s.sockets.take(ci.ID) {
+	if !s.sockets.take(v.ContactInbox.ID) {
 		return nil, ErrSocketsFull
 	}
 	return &Stream{s: s, ctx: ctx, Visitor: v, owned: map[int]bool{}}, nil
@@ -126,7 +133,7 @@ func (st *Stream) Pick(e events.Event) (*Update, bool) {
 	if e.Kind == events.ConversationStatusChanged {
 		return &Update{Kind: e.Kind, Seq: e.Seq, Conversation: cv}, true
 	}
-	ok, err := c.Message.Query().Where(message.ID(e.MessageID), public()).Exist(st.ctx)
+	ok, err := c.Message.Query().Where(message.ID(e.MessageID)).Exist(st.ctx)
 	if err != nil || !ok {
 		return nil, false
 	}
@@ -145,7 +152,7 @@ func (st *Stream) mine(conversationID int) bool {
 		return ok
 	}
 	ok, err := st.s.Client(st.ctx).Conversation.Query().
-		Where(conversation.ID(conversationID), mine(st.Visitor)).Exist(st.ctx)
+		Where(conversation.ID(conversationID)).Exist(st.ctx)
 	if err != nil {
 		return false
 	}

@@ -27,6 +27,22 @@ type Channel struct {
 	AdditionalAttributes map[string]any `json:"additional_attributes,omitempty"`
 }
 
+// Key is the setting that names an inbox of channelType to the outside:
+// the number a WhatsApp webhook URL carries, an API inbox's
+// inbox_identifier, a web widget's website_token; "" for the others. It
+// is kept in the inbox's channel_key column, which is indexed.
+func (c Channel) Key(channelType string) string {
+	switch channelType {
+	case "whatsapp":
+		return c.PhoneNumber
+	case "api":
+		return c.InboxIdentifier
+	case "web_widget":
+		return c.WebsiteToken
+	}
+	return ""
+}
+
 // ProviderConfig is WhatsApp Cloud's connection settings.
 type ProviderConfig struct {
 	APIKey            string `json:"api_key,omitempty"`
