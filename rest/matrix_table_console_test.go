@@ -47,5 +47,12 @@ func consoleEntries() map[string]mxEntry {
 		"POST " + item + "/checklist/:item/delete": {want: consoleRow(o404), setup: mxCardPart("create_checklist_item", H{"text": "MX"}, "checklist_item.id", "item")},
 		"POST " + item + "/notes":                  {want: consoleRow(o404), body: form("content", "MX console note")},
 		"POST " + item + "/notes/:note/delete":     {want: consoleAdminRow(o2xx, o404), setup: mxCardPart("create_note", H{"content": "MX"}, "note.id", "note")},
+		"POST " + item + "/checklist/:item/edit": {want: consoleRow(o404), setup: mxCardPart("create_checklist_item", H{"text": "MX"}, "checklist_item.id", "item"),
+			body: form("text", "MX reworded")},
+		"POST " + item + "/notes/:note/edit": {want: consoleAdminRow(o2xx, o404), setup: mxCardPart("create_note", H{"content": "MX"}, "note.id", "note"),
+			body: form("content", "MX reworded")},
+		// A reply goes to the card's conversation: an agent outside its inbox
+		// does not find it.
+		"POST " + item + "/reply": {want: mxRow{oLogin, o404, o2xx, o2xx, o404, oLogin}, body: form("content", "MX reply")},
 	}
 }

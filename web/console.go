@@ -84,6 +84,9 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc.Post("/kanban_items/:id/checklist/:item/delete", c.deleteChecklistItem)
 	acc.Post("/kanban_items/:id/notes", c.addNote)
 	acc.Post("/kanban_items/:id/notes/:note/delete", c.deleteNote)
+	acc.Post("/kanban_items/:id/checklist/:item/edit", c.editChecklistItem)
+	acc.Post("/kanban_items/:id/notes/:note/edit", c.editNote)
+	acc.Post("/kanban_items/:id/reply", c.replyToCard)
 }
 
 func render(c *fiber.Ctx, status int, comp templ.Component) error {
