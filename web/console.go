@@ -8,7 +8,9 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -183,12 +185,35 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	return ctx.Next()
 }
 
-// nav describes the signed-in viewer for the page frame.
+// nav describes the signed-in viewer for the page frame: the user's own
+// profile (GET /profile's operation) names their accounts, for the switcher.
 func (c *Console) nav(ctx *fiber.Ctx) (views.Nav, error) {
 	v, _ := viewer.FromContext(ctx.UserContext())
-	u, a, err := c.svc.ViewerUser(ctx.UserContext(), v)
+	u, err := c.svc.Profile(ctx.UserContext())
 	if err != nil {
 		return views.Nav{}, err
 	}
-	return views.Nav{AccountID: a.ID, AccountName: a.Name, UserName: u.Name, Locale: a.Locale, Admin: v.IsAdmin()}, nil
+	n := views.Nav{AccountID: v.AccountID, UserName: u.Name, Admin: v.IsAdmin(), Section: consoleSection(ctx.Path())}
+	for _, m := range u.Edges.Memberships {
+		if m.Edges.Account == nil {
+			continue
+		}
+		if m.AccountID == v.AccountID {
+			n.AccountName, n.Locale = m.Edges.Account.Name, m.Edges.Account.Locale
+		}
+		n.Accounts = append(n.Accounts, views.AccountLink{ID: m.AccountID, Name: m.Edges.Account.Name})
+	}
+	sort.Slice(n.Accounts, func(i, j int) bool { return n.Accounts[i].Name < n.Accounts[j].Name })
+	return n, nil
+}
+
+// consoleSection is the screen a console path is on (funnels, reports...):
+// the account switcher opens the same screen in the other account; paths
+// below it name the first account's records, which the other does not hold.
+func consoleSection(path string) string {
+	parts := strings.Split(strings.TrimPrefix(path, "/app/accounts/"), "/")
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
 }
