@@ -28,6 +28,7 @@
 
   function show(html, focusID) {
     drawer.innerHTML = html;
+    drawer.setAttribute("aria-labelledby", "drawer-title");
     drawer.hidden = false;
     document.body.classList.add("drawer-open");
     const again = focusID && drawer.querySelector('[data-testid="' + focusID + '"]');
@@ -48,6 +49,7 @@
   function close(push) {
     drawer.hidden = true;
     drawer.innerHTML = "";
+    drawer.removeAttribute("aria-labelledby"); // its title is gone
     document.body.classList.remove("drawer-open");
     if (push) history.pushState({}, "", urlWithCard(null));
     const card = opener && board.querySelector('[data-card="' + opener + '"]');
