@@ -36,7 +36,7 @@ func TestConsoleAccountSwitcher(t *testing.T) {
 		b.shootWidths(t, tab, "account-switcher")
 		b.eval(tab, `window.leaving = true; true`)
 		d.clickJS(`[...document.querySelectorAll('[data-testid=account-link]')].find(a => a.textContent === 'Globex')`)
-		b.waitTrue(tab, "the reports of Globex", fmt.Sprintf(`!window.leaving && location.pathname === '/app/accounts/%d/reports' && document.querySelector('[data-testid=who]').textContent.includes('Ada · Globex')`, globex.AccountID))
+		b.waitTrue(tab, "the reports of Globex", fmt.Sprintf(`!window.leaving && location.pathname === '/app/accounts/%d/reports' && document.querySelector('[data-testid=who]') && document.querySelector('[data-testid=who]').textContent.includes('Ada · Globex')`, globex.AccountID))
 
 		// A board's page switches to the other account's boards, not to a
 		// board of the first account's it does not hold.
