@@ -135,7 +135,13 @@
     // read it): the server subscribes before the handshake ends, so "open"
     // means no change is missed from here on.
     ws.onopen = () => { board.dataset.live = "open"; if (delay) refresh(); delay = 0; };
-    ws.onmessage = () => refresh();
+    ws.onmessage = (e) => {
+      refresh();
+      // The open drawer follows its card (drawer.js).
+      let change = {};
+      try { change = JSON.parse(e.data); } catch (err) { /* a change all the same */ }
+      document.dispatchEvent(new CustomEvent("board:change", { detail: change }));
+    };
     ws.onclose = () => {
       board.dataset.live = "closed";
       setTimeout(() => live(Math.min((delay || 500) * 2, 10000)), delay || 500);

@@ -117,3 +117,43 @@ func (c *console) apiGet(path string) (int, string) {
 	body, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(body)
 }
+
+// TestConsoleDrawerFollowsChanges: a card's drawer open on a second board
+// shows the first viewer's changes of that card at once (a note, a
+// checklist item, the status), but not while its agent is typing there; a
+// card deleted elsewhere closes it.
+func TestConsoleDrawerFollowsChanges(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		c := newConsole(t, e)
+		p := c.newPipeline()
+		acme := p.cards["Acme renewal"]
+		b := startBrowser(t)
+		tab := b.signInTab(c.base)
+		b.setWidth(tab, 1400)
+		cardURL := c.base + c.app(fmt.Sprintf("/funnels/%d/board?card=%d", p.funnel, acme))
+		ready := `document.getElementById('board') && document.getElementById('board').dataset.live === 'open' && !document.getElementById('drawer').hidden`
+		b.goTo(tab, cardURL, "the first viewer's drawer", ready)
+		other := b.open(cardURL)
+		b.waitTrue(other, "the second viewer's drawer", ready)
+		d := drawerDriver{b: b, tab: tab, t: t}
+
+		d.fill("note-text", "Budget confirmed")
+		d.click("note-add")
+		b.waitTrue(other, "the note in the other drawer", `document.querySelector('[data-testid=drawer-notes]').textContent.includes('Budget confirmed')`)
+		d.click("mark-won")
+		b.waitTrue(other, "the won status in the other drawer", `document.querySelector('[data-testid=drawer-status]').textContent === 'Won'`)
+
+		// The second agent types a note: a change meanwhile leaves it be.
+		b.eval(other, `document.querySelector('[data-testid=note-text]').value = 'Half-written'; true`)
+		d.click("reopen")
+		d.wait("the card reopened here", `document.querySelector('[data-testid=drawer-status]').textContent === 'Open'`)
+		b.waitTrue(other, "the reopened card on the other board", fmt.Sprintf(`!document.querySelector('[data-testid="card-%d"] [data-testid=card-status]')`, acme))
+		if got := b.eval(other, `document.querySelector('[data-testid=note-text]').value + ' / ' + document.querySelector('[data-testid=drawer-status]').textContent`); got != "Half-written / Won" {
+			t.Errorf("a live change replaced the drawer being typed in: %v", got)
+		}
+		b.shootWidths(t, other, "drawer-following")
+
+		c.deleteAPI(c.api(fmt.Sprintf("/kanban_items/%d", acme)))
+		b.waitTrue(other, "the deleted card's drawer closed", `document.getElementById('drawer').hidden`)
+	})
+}
