@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/views"
@@ -45,8 +46,11 @@ type stageForm struct {
 	// Cards is "move" or "delete": the fate of a deleted stage's cards.
 	Cards  string `form:"cards"`
 	MoveTo string `form:"move_to"`
-	// Direction is "left" or "right".
+	// Direction is "left" or "right"; By, when Direction is not sent, is
+	// how many places (negative: to the left), as a column dragged on the
+	// board moves.
 	Direction string `form:"direction"`
+	By        int    `form:"by"`
 }
 
 // stagesDone answers a stage form: its refusal, or the stages screen.
@@ -85,8 +89,11 @@ func (c *Console) moveStage(ctx *fiber.Ctx) error {
 		return err
 	}
 	delta := map[string]int{"left": -1, "right": 1}[f.Direction]
-	if delta == 0 {
-		return apperr.Invalid("Direction must be left or right", "direction")
+	if f.Direction == "" {
+		delta = f.By
+	}
+	if delta == 0 || delta > core.MaxFunnelStages || delta < -core.MaxFunnelStages {
+		return apperr.Invalid("Direction must be left or right, or by a number of places", "direction")
 	}
 	_, err = c.svc.MoveStage(ctx.UserContext(), id, ctx.Params("slug"), delta)
 	return c.stagesDone(ctx, id, err)

@@ -33,6 +33,8 @@ func TestConsoleStageWrites(t *testing.T) {
 				status: http.StatusUnprocessableEntity, body: errorAbout("is not a stage"), events: none},
 			{name: "moving a stage nowhere", path: stage("lead", "move"), form: url.Values{"direction": {"up"}},
 				status: http.StatusUnprocessableEntity, body: errorAbout("Direction must be"), events: none},
+			{name: "moving a stage by more places than a board has", path: stage("lead", "move"), form: url.Values{"by": {"1000"}},
+				status: http.StatusUnprocessableEntity, body: errorAbout("Direction must be"), events: none},
 			{name: "deleting a stage with cards, their fate unsaid", path: stage("lead", "delete"), form: url.Values{},
 				status: http.StatusUnprocessableEntity, body: errorAbout("holds 3 card(s)"), events: none},
 			{name: "moving the cards into the stage being deleted", path: stage("lead", "delete"), form: url.Values{"cards": {"move"}, "move_to": {"lead"}},
@@ -109,6 +111,23 @@ func TestConsoleStagesInChromium(t *testing.T) {
 		b.waitTrue(other, "the moved column", columns+` === 'Leads,Qualified,Proposal,Negotiation,Won back,Closed'`)
 		d.wait("the stages screen in the new order", `[...document.querySelectorAll('.stage-row')].map(r => r.dataset.testid).join(',') === 'stage-row-lead,stage-row-qualified,stage-row-proposal,stage-row-negotiation,stage-row-won_back,stage-row-closed'`)
 
+		// On the board, the Closed column dragged by its grip onto Leads.
+		b.eval(other, `(() => {
+			const grip = document.querySelector('[data-testid=stage-closed] [data-stage-drag]');
+			const target = document.querySelector('[data-testid=stage-lead]');
+			const dt = new DataTransfer();
+			grip.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
+			const r = target.getBoundingClientRect();
+			const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 10, clientY: r.top + 10};
+			target.dispatchEvent(new DragEvent('dragover', at));
+			target.dispatchEvent(new DragEvent('drop', at));
+			grip.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
+			return true;
+		})()`)
+		b.waitTrue(other, "the dragged column first", columns+` === 'Closed,Leads,Qualified,Proposal,Negotiation,Won back'`)
+		b.goTo(tab, c.base+c.app(fmt.Sprintf("/funnels/%d/stages", p.funnel)), "the stages again", `document.querySelector('[data-testid=stage-list]')`)
+		d.wait("the stages screen in the dragged order", `document.querySelector('.stage-row').dataset.testid === 'stage-row-closed'`)
+
 		// Delete asks what becomes of the cards: with no answer the browser
 		// does not send the form, and nothing changes.
 		b.eval(tab, `window.confirm = () => true; true`)
@@ -120,8 +139,9 @@ func TestConsoleStagesInChromium(t *testing.T) {
 		b.eval(tab, `document.querySelector('[data-testid=stage-row-qualified] [data-testid=stage-move-to]').value = 'proposal'; true`)
 		d.clickJS(`document.querySelector('[data-testid=stage-row-qualified] [data-testid=stage-delete]')`)
 		d.wait("the stage gone", `!document.querySelector('[data-testid=stage-row-qualified]')`)
-		b.waitTrue(other, "the column gone and its card in Proposal", columns+` === 'Leads,Proposal,Negotiation,Won back,Closed' && `+cardIn(p.cards["Umbrella audit"], "proposal"))
+		b.waitTrue(other, "the column gone and its card in Proposal", columns+` === 'Closed,Leads,Proposal,Negotiation,Won back' && `+cardIn(p.cards["Umbrella audit"], "proposal"))
 		b.shootWidths(t, tab, "stages-after")
-		b.shootWidths(t, other, "board-after-stages")
+		b.goTo(tab, boardURL, "the board after the stage changes", live)
+		b.shootWidths(t, tab, "board-after-stages")
 	})
 }
