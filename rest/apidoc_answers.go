@@ -78,11 +78,16 @@ func cardSearchAnswer() *openapi3.SchemaRef {
 
 func cardReportAnswer() *openapi3.SchemaRef {
 	stage := obj(props{"funnel_id": integer(), "slug": str(), "name": str(), "count": integer(), "value": number(),
-		"stays": integer(), "avg_time_seconds": number()})
+		"stays": integer(), "avg_time_seconds": number(), "reached": integer()})
+	countValue := func() *openapi3.Schema { return obj(props{"count": integer(), "value": number()}) }
+	period := obj(props{"start": ts(), "created": countValue(), "won": countValue(), "lost": countValue()})
+	agent := obj(props{"user_id": nullable(integer()), "name": str(), "cards": integer(),
+		"open": countValue(), "won": countValue(), "lost": countValue()})
 	return inline(obj(props{
 		"period": obj(props{"from": ts(), "to": ts()}), "total_items": integer(), "total_value": number(),
-		"by_status": mapOf(obj(props{"count": integer(), "value": number()})), "stages": arr(stage),
+		"by_status": mapOf(countValue()), "stages": arr(stage),
 		"win_rate": nullable(number()), "avg_time_to_win_seconds": nullable(number()),
+		"group_by": str(), "by_period": arr(period), "by_agent": arr(agent),
 	}))
 }
 

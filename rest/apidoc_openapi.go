@@ -39,6 +39,7 @@ var queryParams = map[string]*openapi3.Schema{
 	"user_ids":        note(arr(integer()), "agent ids"),
 	"from":            note(str(), "period start, a date or ISO 8601 time (default: 30 days before to)"),
 	"to":              note(str(), "period end, a date (inclusive) or ISO 8601 time (default: now)"),
+	"group_by":        note(enum("week", "month", "year"), "the periods of by_period (default: weeks up to half a year, months up to ten years, then years)"),
 	"hub.mode":        note(str(), "subscribe"),
 	"hub.challenge":   note(str(), "echoed back when the verify token matches"),
 }

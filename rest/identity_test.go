@@ -75,6 +75,7 @@ func TestIdentityAcrossAccounts(t *testing.T) {
 			invalid("a new e-mail needs the current password", profile(H{"email": "alice@new.test"}), "current_password"),
 			invalid("a wrong current password is 422", profile(H{"password": "n3w-password", "current_password": "guess-guess"}), "current_password"),
 			invalid("a short password is 422", profile(H{"password": "short", "current_password": "s3cret-pass"}), "password"),
+			invalid("a password longer than bcrypt hashes is 422, not a failure", profile(H{"password": strings.Repeat("long", 19), "current_password": "s3cret-pass"}), "password"),
 			invalid("another user's e-mail is taken", profile(H{"email": a.mustDo(request{method: "GET", path: "/api/v1/profile",
 				token: a.Admin}, http.StatusOK).str(t, "email"), "current_password": "s3cret-pass"}), "email"),
 			{name: "with the current password she changes her e-mail and password",

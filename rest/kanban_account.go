@@ -126,6 +126,7 @@ func (a *API) cardReports(c *fiber.Ctx) error {
 	if !in.From.Before(in.To) {
 		return invalidField("from", "from must be before to")
 	}
+	in.GroupBy = strings.TrimSpace(c.Query("group_by"))
 	r, err := a.svc.KanbanReport(c.UserContext(), in)
 	if err != nil {
 		return err
@@ -142,8 +143,22 @@ func reportJSON(r *kanban.Report) H {
 	for _, s := range r.ByStage {
 		stages = append(stages, H{
 			"funnel_id": s.FunnelID, "slug": s.Slug, "name": s.Name, "count": s.Count, "value": s.Value,
-			"stays": s.Stays, "avg_time_seconds": s.AvgTimeSeconds,
+			"stays": s.Stays, "avg_time_seconds": s.AvgTimeSeconds, "reached": s.Reached,
 		})
+	}
+	countValue := func(cv kanban.CountValue) H { return H{"count": cv.Count, "value": cv.Value} }
+	periods := make([]H, 0, len(r.ByPeriod))
+	for _, p := range r.ByPeriod {
+		periods = append(periods, H{"start": wire.Time(p.Start), "created": countValue(p.Created), "won": countValue(p.Won), "lost": countValue(p.Lost)})
+	}
+	agents := make([]H, 0, len(r.ByAgent))
+	for _, ag := range r.ByAgent {
+		var id any // null: the cards without an agent
+		if ag.UserID != 0 {
+			id = ag.UserID
+		}
+		agents = append(agents, H{"user_id": id, "name": ag.Name, "cards": ag.Cards,
+			"open": countValue(ag.Open), "won": countValue(ag.Won), "lost": countValue(ag.Lost)})
 	}
 	var winRate, avgWin any
 	if r.WinRate != nil {
@@ -156,6 +171,7 @@ func reportJSON(r *kanban.Report) H {
 		"period":      H{"from": wire.Time(r.From), "to": wire.Time(r.To)},
 		"total_items": r.TotalItems, "total_value": r.TotalValue, "by_status": byStatus, "stages": stages,
 		"win_rate": winRate, "avg_time_to_win_seconds": avgWin,
+		"group_by": r.GroupBy, "by_period": periods, "by_agent": agents,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -199,6 +200,14 @@ func TestKanbanCardParts(t *testing.T) {
 				want: map[string]any{"stages.*.slug": []string{"new", "qualified", "won"}, "stages.*.avg_time_seconds": []int{3 * 3600, 4 * 3600, 2 * 3600},
 					"avg_time_to_win_seconds": 9 * 3600, "win_rate": 1},
 			},
+			{
+				name: "reports over time count the card created and won in its periods, and per agent", request: request{method: "GET", path: a.path("/kanban_items/reports?funnel_id=%d&group_by=week", sales)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{"group_by": "week", "by_period": periodTotals(1, 1, 0), "stages.*.reached": []int{1, 1, 1},
+					"by_agent.#": 1, "by_agent.0.cards": 1, "by_agent.0.won.count": 1, "by_agent.0.open.count": 0},
+			},
+			status("reports refuse an unknown grouping", request{method: "GET", path: a.path("/kanban_items/reports?group_by=fortnight")}, http.StatusUnprocessableEntity),
+			status("reports refuse more weeks than they draw", request{method: "GET", path: a.path("/kanban_items/reports?group_by=week&from=2000-01-01")}, http.StatusUnprocessableEntity),
 			status("time_report of another account's card is 404", other("GET", "time_report", nil), http.StatusNotFound),
 			status("stage_time_breakdown of an unknown card is 404", request{method: "GET", path: a.path("/kanban_items/999999/stage_time_breakdown")}, http.StatusNotFound),
 			{name: "an agent removed from the account leaves its cards", request: request{method: "DELETE", path: a.path("/agents/%d", agentID)}, wantStatus: http.StatusOK},
@@ -207,4 +216,28 @@ func TestKanbanCardParts(t *testing.T) {
 				wantStatus: http.StatusOK, want: map[string]any{"payload.#": 0}},
 		})
 	})
+}
+
+// periodTotals matches a report's by_period whose periods add up to the
+// cards created, won and lost (which period holds them depends on the day
+// the test runs).
+func periodTotals(created, won, lost int) apitest.Matcher {
+	return func(got any, present bool) string {
+		periods, ok := got.([]any)
+		if !ok || len(periods) == 0 {
+			return "want a list of periods"
+		}
+		sum := map[string]int{}
+		for _, p := range periods {
+			for _, k := range []string{"created", "won", "lost"} {
+				cv, _ := p.(map[string]any)[k].(map[string]any)
+				n, _ := cv["count"].(float64)
+				sum[k] += int(n)
+			}
+		}
+		if sum["created"] != created || sum["won"] != won || sum["lost"] != lost {
+			return fmt.Sprintf("periods add up to %v, want created %d, won %d, lost %d", sum, created, won, lost)
+		}
+		return ""
+	}
 }

@@ -98,6 +98,7 @@ func newMatrixWorld(t *testing.T, e testdb.Engine) *mxWorld {
 	w.seedAccountObjects()
 	w.seedKanban()
 	w.seedVisitor()
+	w.pathStrings["slug"] = "new" // the stage of the world's funnel
 	for r := range w.roles {
 		if w.roles[r].email != "" {
 			w.roles[r].session = w.signIn(w.roles[r].email)

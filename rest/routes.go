@@ -146,7 +146,7 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Post("/kanban_items/reorder", a.reorderCards, op("Reorder cards", payloadOf(listAnswer("KanbanItem"))).in(reorderRequest{}, "kanban_item"))
 	acc.Get("/kanban_items/search", a.searchCards, op("Search cards", cardSearchAnswer()).q(advanced...))
 	acc.Get("/kanban_items/filter", a.filterCards, op("Filter cards", cardPageAnswer()).q(advanced...))
-	acc.Get("/kanban_items/reports", a.cardReports, op("Card figures over a period", cardReportAnswer()).q("funnel_id", "inbox_id", "user_ids", "from", "to"))
+	acc.Get("/kanban_items/reports", a.cardReports, op("Card figures over a period", cardReportAnswer()).q("funnel_id", "inbox_id", "user_ids", "from", "to", "group_by"))
 	acc.Get("/kanban_items/export", a.exportCards, op("Export cards as CSV", nil).q(advanced...).as("text/csv"))
 	acc.Post("/kanban_items/import_preview", a.importPreview, op("Preview a CSV import (multipart, part file)", importPreviewAnswer()))
 	acc.Post("/kanban_items/import", a.importCards, op("Import cards from a CSV (multipart, part file)", importAnswer()).in(importRequest{}, ""))

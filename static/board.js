@@ -94,7 +94,37 @@
   }
   window.switchboardBoard.indexAt = indexAt;
 
+  // An administrator drags a column by its header's grip to move the stage
+  // (the stages screen's Left and Right do it by keyboard).
+  let draggedStage = null;
   board.addEventListener("dragstart", (e) => {
+    const grip = e.target.closest && e.target.closest("[data-stage-drag]");
+    if (!grip) return;
+    draggedStage = grip.closest(".column");
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("application/x-stage", draggedStage.dataset.stage);
+  }, true);
+  async function moveStage(column) {
+    const columns = [...board.querySelectorAll(".column")];
+    const by = columns.indexOf(column) - columns.indexOf(draggedStage);
+    const slug = draggedStage.dataset.stage;
+    draggedStage = null;
+    if (by === 0) return;
+    say("");
+    const res = await fetch(base + "/funnels/" + funnel + "/stages/" + encodeURIComponent(slug) + "/move", {
+      method: "POST",
+      credentials: "same-origin",
+      body: new URLSearchParams({ by: String(by) }),
+    });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({}));
+      say("The stage stayed where it was: " + (body.error || "the server refused the move (" + res.status + ")."));
+    }
+    refresh();
+  }
+
+  board.addEventListener("dragstart", (e) => {
+    if (draggedStage) return;
     const card = e.target.closest(".kcard");
     if (!card) return;
     dragged = card;
@@ -103,6 +133,7 @@
     e.dataTransfer.setData("text/plain", card.dataset.card);
   });
   board.addEventListener("dragend", () => {
+    draggedStage = null;
     if (dragged) dragged.classList.remove("dragging");
     board.querySelectorAll(".column.over").forEach((c) => c.classList.remove("over"));
     dragged = null;
@@ -119,6 +150,7 @@
     const column = e.target.closest(".column");
     if (!column) return;
     e.preventDefault();
+    if (draggedStage) { column.classList.remove("over"); moveStage(column); return; }
     const id = e.dataTransfer.getData("text/plain") || (dragged && dragged.dataset.card);
     const card = id && board.querySelector('[data-card="' + id + '"]');
     if (!card) return;
@@ -135,7 +167,13 @@
     // read it): the server subscribes before the handshake ends, so "open"
     // means no change is missed from here on.
     ws.onopen = () => { board.dataset.live = "open"; if (delay) refresh(); delay = 0; };
-    ws.onmessage = () => refresh();
+    ws.onmessage = (e) => {
+      refresh();
+      // The open drawer follows its card (drawer.js).
+      let change = {};
+      try { change = JSON.parse(e.data); } catch (err) { /* a change all the same */ }
+      document.dispatchEvent(new CustomEvent("board:change", { detail: change }));
+    };
     ws.onclose = () => {
       board.dataset.live = "closed";
       setTimeout(() => live(Math.min((delay || 500) * 2, 10000)), delay || 500);

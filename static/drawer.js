@@ -28,6 +28,7 @@
 
   function show(html, focusID) {
     drawer.innerHTML = html;
+    drawer.setAttribute("aria-labelledby", "drawer-title");
     drawer.hidden = false;
     document.body.classList.add("drawer-open");
     const again = focusID && drawer.querySelector('[data-testid="' + focusID + '"]');
@@ -48,6 +49,7 @@
   function close(push) {
     drawer.hidden = true;
     drawer.innerHTML = "";
+    drawer.removeAttribute("aria-labelledby"); // its title is gone
     document.body.classList.remove("drawer-open");
     if (push) history.pushState({}, "", urlWithCard(null));
     const card = opener && board.querySelector('[data-card="' + opener + '"]');
@@ -83,6 +85,29 @@
   window.addEventListener("popstate", () => {
     const id = new URL(location.href).searchParams.get("card");
     if (id) openCard(id, false); else close(false);
+  });
+
+  // dirty says the agent is typing in the drawer (a field changed and not
+  // sent, or an edit form open): a live change must not wipe it out.
+  function dirty() {
+    if (drawer.querySelector("details.edit-part[open]")) return true;
+    return [...drawer.querySelectorAll("input, textarea")].some((f) =>
+      f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue);
+  }
+
+  // Another viewer's change of the open card shows in its drawer at once,
+  // unless the agent is typing there; a deleted card's drawer closes.
+  document.addEventListener("board:change", async (e) => {
+    const open = drawer.querySelector("[data-testid=drawer-card]");
+    if (drawer.hidden || !open || String(e.detail.item_id) !== open.dataset.card) return;
+    if (e.detail.kind === "deleted") { opener = null; close(true); return; }
+    if (dirty()) return; // what they send answers with the drawer as it then is
+    const res = await fetch(base + "/kanban_items/" + open.dataset.card + "/drawer", { credentials: "same-origin" });
+    if (!res.ok || dirty()) return;
+    const focused = drawer.contains(document.activeElement) && document.activeElement.dataset.testid;
+    drawer.innerHTML = await res.text();
+    const again = focused && drawer.querySelector('[data-testid="' + focused + '"]');
+    if (again) again.focus();
   });
 
   drawer.addEventListener("submit", async (e) => {

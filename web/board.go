@@ -49,7 +49,8 @@ func sameOrigin(r *http.Request) bool {
 	return origin == "" || strings.TrimPrefix(strings.TrimPrefix(origin, "https://"), "http://") == r.Host
 }
 
-// live streams the board's changes as small JSON events ({kind, item_id});
+// live streams the board's changes as small JSON events ({kind, item_id};
+// kind "stages" when its stages changed);
 // the page refetches its columns on each.
 func (c *Console) live(ctx *fiber.Ctx) error {
 	id, err := strconv.Atoi(ctx.Params("funnel_id"))
@@ -100,11 +101,15 @@ func (c *Console) streamBoard(conn *websocket.Conn, sub *events.Subscription, fu
 					websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "events missed: refetch"), time.Now().Add(t.writeWait))
 				return
 			}
-			if !e.OnBoard(funnelID) {
+			if !e.ChangesBoard(funnelID) {
 				continue
 			}
 			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
-			msg := fiber.Map{"kind": e.Kind.CardAction(), "item_id": e.KanbanItemID, "seq": e.Seq}
+			kind := e.Kind.CardAction()
+			if e.Kind == events.FunnelStagesChanged {
+				kind = "stages"
+			}
+			msg := fiber.Map{"kind": kind, "item_id": e.KanbanItemID, "seq": e.Seq}
 			if err := conn.WriteJSON(msg); err != nil {
 				return
 			}

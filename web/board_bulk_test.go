@@ -31,7 +31,7 @@ func TestConsoleBoardFiltersAndBulk(t *testing.T) {
 		b.goTo(tab, boardURL, "the board", live)
 		d.fill("filter-agent", "unassigned")
 		d.click("filter-apply")
-		d.wait("the unassigned cards", `location.search === '?agent=unassigned&priority=&status=&q=' && document.getElementById('board') && document.getElementById('board').dataset.live === 'open'`)
+		d.wait("the unassigned cards", `location.search === '?agent=unassigned&priority=&status=&value_min=&value_max=&q=' && document.getElementById('board') && document.getElementById('board').dataset.live === 'open'`)
 		for _, ck := range []struct{ what, js, want string }{
 			{"Lead without Acme", `document.querySelector('[data-testid=stage-lead] [data-testid=column-count]').textContent`, "2"},
 			{"Lead's total without Acme", `document.querySelector('[data-testid=stage-lead] [data-testid=column-total]').textContent.trim()`, "€\u00a012,500.50 · $\u00a01,800"},
@@ -50,12 +50,40 @@ func TestConsoleBoardFiltersAndBulk(t *testing.T) {
 			{"priority=urgent&q=stark", []string{"Stark expansion"}},
 			{"status=won", []string{"Wayne deal"}},
 			{"q=alice", []string{"Acme renewal"}},
+			{"value_min=10000&value_max=50000", []string{"Globex pilot", "Umbrella audit"}},
+			{"value_min=98000", []string{"Stark expansion", "Wayne deal"}},
+			{"value_max=1800", []string{"Initech seats", "Hooli upgrade"}},
 		} {
 			b.goTo(tab, boardURL+"?"+ck.query, "the filtered board "+ck.query, live)
 			got := b.eval(tab, `[...document.querySelectorAll('[data-testid=card-title]')].map(e => e.textContent).join(',')`)
 			if got != strings.Join(ck.want, ",") {
 				t.Errorf("?%s shows %v, want %v", ck.query, got, ck.want)
 			}
+		}
+
+		// The value range through the form, typed as people type amounts;
+		// the columns count and total what it lets through.
+		b.goTo(tab, boardURL, "the whole board", live)
+		d.fill("filter-value-min", "3200")
+		d.fill("filter-value-max", "12500,50")
+		d.click("filter-apply")
+		d.wait("the cards worth 3,200 to 12,500.50", `location.search.includes('value_min=3200&value_max=12500%2C50') && document.getElementById('board') && document.getElementById('board').dataset.live === 'open'`)
+		for what, ck := range map[string][2]string{
+			"the titles":      {`[...document.querySelectorAll('[data-testid=card-title]')].map(e => e.textContent).join(',')`, "Acme renewal,Globex pilot,Tyrell trial"},
+			"Lead's count":    {`document.querySelector('[data-testid=stage-lead] [data-testid=column-count]').textContent`, "2"},
+			"Lead's total":    {`document.querySelector('[data-testid=stage-lead] [data-testid=column-total]').textContent.trim()`, "€\u00a019,895.50"},
+			"the kept inputs": {`document.querySelector('[data-testid=filter-value-min]').value + '/' + document.querySelector('[data-testid=filter-value-max]').value`, "3200/12500,50"},
+		} {
+			if got := b.eval(tab, ck[0]); got != ck[1] {
+				t.Errorf("value range: %s: got %q, want %q", what, got, ck[1])
+			}
+		}
+		b.shootWidths(t, tab, "board-value-range")
+		if st, body := c.page(c.app(fmt.Sprintf("/funnels/%d/board?value_min=lots", p.funnel)), c.cookie); st != http.StatusUnprocessableEntity || !strings.Contains(body, "value_min must be a number") {
+			t.Errorf("a value range that is no number answered %d %s", st, body)
+		}
+		if st, body := c.page(c.app(fmt.Sprintf("/funnels/%d/board?value_min=10&value_max=5", p.funnel)), c.cookie); st != http.StatusUnprocessableEntity || !strings.Contains(body, "value_min must not exceed value_max") {
+			t.Errorf("an upside-down value range answered %d %s", st, body)
 		}
 
 		// Bulk: three Lead cards, one of them shift-clicked.

@@ -13,7 +13,8 @@ import (
 	"github.com/switchboard/switchboard/views"
 )
 
-// The board's filter lives in its URL (?agent=&priority=&status=&q=), so a
+// The board's filter lives in its URL (?agent=&priority=&status=&q=, and
+// value_min=&value_max= as the API names them), so a
 // filtered board can be shared and reloaded; the columns' counts and totals
 // are those of the matching cards.
 
@@ -48,7 +49,27 @@ func boardFilter(ctx *fiber.Ctx, funnelID int) (views.BoardFilter, kanban.CardFi
 	if vf.Status != "" {
 		f.Statuses = []string{vf.Status}
 	}
+	var err error
+	if vf.ValueMin, f.ValueMin, err = amountQuery(ctx, "value_min"); err != nil {
+		return vf, f, err
+	}
+	if vf.ValueMax, f.ValueMax, err = amountQuery(ctx, "value_max"); err != nil {
+		return vf, f, err
+	}
 	return vf, f, nil
+}
+
+// amountQuery reads an amount from the URL as typed (blank: none).
+func amountQuery(ctx *fiber.Ctx, name string) (string, *float64, error) {
+	raw := strings.TrimSpace(ctx.Query(name))
+	if raw == "" {
+		return "", nil, nil
+	}
+	v, err := parseAmount(raw)
+	if err != nil {
+		return raw, nil, apperr.Invalidf(name, "%s must be a number, like 1500 or 1500.50", name)
+	}
+	return raw, &v, nil
 }
 
 // boardCards reads the matching cards in board order, page by page.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/views"
 )
 
@@ -65,7 +66,7 @@ func (c *Console) loadDrawer(ctx context.Context, id int, nav views.Nav) (*views
 	if it.Edges.Stage != nil {
 		d.Stage = it.Edges.Stage.Name
 	}
-	steps := []func(context.Context, *views.CardDrawer, *ent.KanbanItem) error{c.drawerAgents, c.drawerChecklist, c.drawerNotes, c.drawerHistory}
+	steps := []func(context.Context, *views.CardDrawer, *ent.KanbanItem) error{c.drawerAgents, c.drawerChecklist, c.drawerNotes, c.drawerHistory, c.drawerConversation}
 	for _, step := range steps {
 		if err := step(ctx, d, it); err != nil {
 			return nil, err
@@ -112,12 +113,16 @@ func (c *Console) drawerNotes(ctx context.Context, d *views.CardDrawer, it *ent.
 	if err != nil {
 		return err
 	}
+	// Only their author or an administrator may change a note (the
+	// operation says so too); the others see no controls for it.
+	v, _ := viewer.FromContext(ctx)
 	for _, n := range notes {
 		row := views.NoteRow{ID: n.ID, Content: n.Content, Author: "Former member",
 			At: n.CreatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"), AtISO: n.CreatedAt.UTC().Format(time.RFC3339)}
 		if n.AuthorID != nil && authors[*n.AuthorID] != nil {
 			row.Author = personName(authors[*n.AuthorID])
 		}
+		row.Editable = v.IsAdmin() || (n.AuthorID != nil && *n.AuthorID == v.UserID)
 		d.Notes = append(d.Notes, row)
 	}
 	return nil

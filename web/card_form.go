@@ -22,7 +22,12 @@ type cardForm struct {
 }
 
 // decodeForm reads a posted form into dst (a struct with form tags).
+// No body at all is an empty form (a form of buttons only, or a client that
+// sends nothing): the operation then says what is missing.
 func decodeForm(ctx *fiber.Ctx, dst any) error {
+	if len(ctx.Body()) == 0 {
+		return nil
+	}
 	if err := ctx.BodyParser(dst); err != nil {
 		return apperr.BadRequest("Malformed form: %v", err)
 	}

@@ -134,3 +134,49 @@ func (c *Console) deleteNote(ctx *fiber.Ctx) error {
 	}
 	return c.renderDrawer(ctx, id)
 }
+
+// editChecklistItem changes an item's text
+// (POST /kanban_items/:id/checklist/:item/edit).
+func (c *Console) editChecklistItem(ctx *fiber.Ctx) error {
+	id, err := cardID(ctx)
+	if err != nil {
+		return err
+	}
+	item, err := partID(ctx, "item", "Checklist item")
+	if err != nil {
+		return err
+	}
+	var f struct {
+		Text string `form:"text"`
+	}
+	if err := decodeForm(ctx, &f); err != nil {
+		return err
+	}
+	if _, err := c.svc.UpdateChecklistItem(ctx.UserContext(), id, item, kanban.ChecklistInput{Text: &f.Text}); err != nil {
+		return err
+	}
+	return c.renderDrawer(ctx, id)
+}
+
+// editNote changes a note: its author's or an administrator's
+// (POST /kanban_items/:id/notes/:note/edit).
+func (c *Console) editNote(ctx *fiber.Ctx) error {
+	id, err := cardID(ctx)
+	if err != nil {
+		return err
+	}
+	note, err := partID(ctx, "note", "Note")
+	if err != nil {
+		return err
+	}
+	var f struct {
+		Content string `form:"content"`
+	}
+	if err := decodeForm(ctx, &f); err != nil {
+		return err
+	}
+	if _, err := c.svc.UpdateNote(ctx.UserContext(), id, note, &f.Content); err != nil {
+		return err
+	}
+	return c.renderDrawer(ctx, id)
+}

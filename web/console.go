@@ -8,7 +8,9 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -64,6 +66,11 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc.Post("/funnels/:funnel_id/rename", c.renameFunnel)
 	acc.Post("/funnels/:funnel_id/delete", c.deleteFunnel)
 	acc.Get("/funnels/:funnel_id/board", c.board)
+	acc.Get("/funnels/:funnel_id/stages", c.stages)
+	acc.Post("/funnels/:funnel_id/stages", c.addStage)
+	acc.Post("/funnels/:funnel_id/stages/:slug/edit", c.editStage)
+	acc.Post("/funnels/:funnel_id/stages/:slug/move", c.moveStage)
+	acc.Post("/funnels/:funnel_id/stages/:slug/delete", c.deleteStage)
 	acc.Get("/funnels/:funnel_id/live", c.live)
 	acc.Post("/kanban_items/:id/move", c.moveCard)
 	acc.Get("/funnels/:funnel_id/cards/new", c.newCardForm)
@@ -79,6 +86,9 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc.Post("/kanban_items/:id/checklist/:item/delete", c.deleteChecklistItem)
 	acc.Post("/kanban_items/:id/notes", c.addNote)
 	acc.Post("/kanban_items/:id/notes/:note/delete", c.deleteNote)
+	acc.Post("/kanban_items/:id/checklist/:item/edit", c.editChecklistItem)
+	acc.Post("/kanban_items/:id/notes/:note/edit", c.editNote)
+	acc.Post("/kanban_items/:id/reply", c.replyToCard)
 }
 
 func render(c *fiber.Ctx, status int, comp templ.Component) error {
@@ -175,12 +185,35 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	return ctx.Next()
 }
 
-// nav describes the signed-in viewer for the page frame.
+// nav describes the signed-in viewer for the page frame: the user's own
+// profile (GET /profile's operation) names their accounts, for the switcher.
 func (c *Console) nav(ctx *fiber.Ctx) (views.Nav, error) {
 	v, _ := viewer.FromContext(ctx.UserContext())
-	u, a, err := c.svc.ViewerUser(ctx.UserContext(), v)
+	u, err := c.svc.Profile(ctx.UserContext())
 	if err != nil {
 		return views.Nav{}, err
 	}
-	return views.Nav{AccountID: a.ID, AccountName: a.Name, UserName: u.Name, Locale: a.Locale, Admin: v.IsAdmin()}, nil
+	n := views.Nav{AccountID: v.AccountID, UserName: u.Name, Admin: v.IsAdmin(), Section: consoleSection(ctx.Path())}
+	for _, m := range u.Edges.Memberships {
+		if m.Edges.Account == nil {
+			continue
+		}
+		if m.AccountID == v.AccountID {
+			n.AccountName, n.Locale = m.Edges.Account.Name, m.Edges.Account.Locale
+		}
+		n.Accounts = append(n.Accounts, views.AccountLink{ID: m.AccountID, Name: m.Edges.Account.Name})
+	}
+	sort.Slice(n.Accounts, func(i, j int) bool { return n.Accounts[i].Name < n.Accounts[j].Name })
+	return n, nil
+}
+
+// consoleSection is the screen a console path is on (funnels, reports...):
+// the account switcher opens the same screen in the other account; paths
+// below it name the first account's records, which the other does not hold.
+func consoleSection(path string) string {
+	parts := strings.Split(strings.TrimPrefix(path, "/app/accounts/"), "/")
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
 }

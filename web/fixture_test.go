@@ -14,6 +14,8 @@ type pipeline struct {
 	cards map[string]int
 	// checklistItem is the ticked item of Acme renewal's checklist.
 	checklistItem int
+	// conv is the display id of Acme renewal's conversation, with Alice.
+	conv int
 }
 
 var pipelineStages = []map[string]any{
@@ -78,5 +80,6 @@ func (c *console) newPipeline() pipeline {
 	c.mustPost(c.api(fmt.Sprintf("/kanban_items/%d/create_checklist_item", acme)), map[string]any{"text": "Book demo"})
 	c.mustPost(c.api(fmt.Sprintf("/kanban_items/%d/toggle_checklist_item", acme)), map[string]any{"checklist_item_id": item})
 	p.checklistItem = item
+	p.conv = conv
 	return p
 }

@@ -21,7 +21,7 @@ import (
 
 const dayLayout = "2006-01-02"
 
-// reportInput reads ?from=&to=&funnel_id=&agent= (dates as YYYY-MM-DD, to
+// reportInput reads ?from=&to=&funnel_id=&agent=&group_by= (dates as YYYY-MM-DD, to
 // inclusive); the period defaults to the last 30 days, as the API's does.
 func reportInput(ctx *fiber.Ctx, now time.Time) (kanban.ReportInput, views.Reports, error) {
 	var in kanban.ReportInput
@@ -61,6 +61,8 @@ func reportInput(ctx *fiber.Ctx, now time.Time) (kanban.ReportInput, views.Repor
 		}
 	}
 	r.FunnelID = in.FunnelID
+	in.GroupBy = strings.TrimSpace(ctx.Query("group_by")) // the operation checks it
+	r.GroupBy = in.GroupBy
 	if r.AgentID != 0 {
 		in.UserIDs = []int{r.AgentID}
 	}
@@ -123,6 +125,7 @@ func fillReport(r *views.Reports, rep *kanban.Report, locale string) {
 		stay.Rows = append(stay.Rows, views.ChartRow{Label: s.Name, Amount: s.AvgTimeSeconds, Display: spent(int64(s.AvgTimeSeconds))})
 	}
 	r.Charts = []views.Chart{status, count, value, stay}
+	fillSeries(r, rep, num)
 }
 
 func printer(locale string) *message.Printer {

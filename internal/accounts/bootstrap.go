@@ -48,8 +48,10 @@ func (s *Service) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrapp
 	if !core.ValidEmail(email) {
 		errs.Add("email", "Email is invalid")
 	}
-	if in.Password != "" && len(in.Password) < minPasswordLen {
-		errs.Add("password", "Password is too short (minimum is 8 characters)")
+	if in.Password != "" {
+		if msg := passwordProblem(in.Password); msg != "" {
+			errs.Add("password", msg)
+		}
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -30,8 +29,8 @@ func (s *Service) ResetPassword(ctx context.Context, email, password string) (st
 	if password == "" {
 		password = RandomPassword()
 	}
-	if utf8.RuneCountInString(password) < minPasswordLen {
-		return "", apperr.Invalid("Password is too short (minimum is 8 characters)", "password")
+	if msg := passwordProblem(password); msg != "" {
+		return "", apperr.Invalid(msg, "password")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {

@@ -51,6 +51,21 @@ type CreatedUser struct {
 
 const minPasswordLen = 8
 
+// maxPasswordBytes is what bcrypt hashes: it refuses anything longer, so a
+// longer password is the caller's mistake, said as such, not a failure.
+const maxPasswordBytes = 72
+
+// passwordProblem says what is wrong with a new password ("" when nothing).
+func passwordProblem(pw string) string {
+	switch {
+	case utf8.RuneCountInString(pw) < minPasswordLen:
+		return "Password is too short (minimum is 8 characters)"
+	case len(pw) > maxPasswordBytes:
+		return "Password is too long (maximum is 72 bytes)"
+	}
+	return ""
+}
+
 // CreateUser creates a platform user with a password and an access token.
 func (s *Service) CreateUser(ctx context.Context, in UserInput) (*CreatedUser, error) {
 	var errs core.FieldErrors
@@ -62,8 +77,8 @@ func (s *Service) CreateUser(ctx context.Context, in UserInput) (*CreatedUser, e
 	if !core.ValidEmail(email) {
 		errs.Add("email", "Email is invalid")
 	}
-	if utf8.RuneCountInString(in.Password) < minPasswordLen {
-		errs.Add("password", "Password is too short (minimum is 8 characters)")
+	if msg := passwordProblem(in.Password); msg != "" {
+		errs.Add("password", msg)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package accounts
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -136,8 +135,10 @@ func checkProfile(in *ProfileInput) error {
 			errs.Add("email", "Email is invalid")
 		}
 	}
-	if in.Password != nil && utf8.RuneCountInString(*in.Password) < minPasswordLen {
-		errs.Add("password", "Password is too short (minimum is 8 characters)")
+	if in.Password != nil {
+		if msg := passwordProblem(*in.Password); msg != "" {
+			errs.Add("password", msg)
+		}
 	}
 	return errs.Err()
 }

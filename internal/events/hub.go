@@ -47,6 +47,12 @@ func (e Event) OnBoard(funnelID int) bool {
 	return e.Kind.IsCard() && (e.FunnelID == funnelID || e.FromFunnelID == funnelID)
 }
 
+// ChangesBoard reports whether e changes what the board of funnelID shows:
+// one of its cards, or its stages.
+func (e Event) ChangesBoard(funnelID int) bool {
+	return e.OnBoard(funnelID) || (e.Kind == FunnelStagesChanged && e.FunnelID == funnelID)
+}
+
 // SubscriberBuffer is how many events a listener may lag behind before it
 // is dropped.
 const SubscriberBuffer = 256

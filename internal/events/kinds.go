@@ -40,6 +40,11 @@ const (
 	ConversationTypingOff Kind = "conversation_typing_off"
 )
 
+// FunnelStagesChanged: a funnel's stages were added, renamed, recoloured,
+// reordered or removed. Live listeners only (the boards redraw their
+// columns): it is not in Kinds, and no webhook names it.
+const FunnelStagesChanged Kind = "funnel.stages_changed"
+
 // Kinds lists every kind a webhook subscription may ask for.
 var Kinds = []Kind{
 	ContactCreated, ContactUpdated, ConversationCreated, ConversationUpdated, ConversationStatusChanged,

@@ -41,6 +41,7 @@ func (s *Service) ReorderStages(ctx context.Context, id int, slugs []string) (*e
 				return err
 			}
 		}
+		s.AnnounceStages(ctx, f.AccountID, id)
 		return nil
 	})
 	if err != nil {

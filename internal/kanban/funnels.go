@@ -141,6 +141,7 @@ func (s *Service) UpdateFunnel(ctx context.Context, id int, in FunnelInput) (*en
 			if err := applyStagePlan(ctx, c, id, plan, f.Edges.Stages); err != nil {
 				return err
 			}
+			s.AnnounceStages(ctx, f.AccountID, id)
 		}
 		return upd.Exec(ctx)
 	})

@@ -22,6 +22,9 @@ type ReportInput struct {
 	FunnelID int
 	UserIDs  []int
 	InboxID  int
+	// GroupBy is the period of the report over time (ReportGroupings);
+	// empty: the one that fits From and To.
+	GroupBy string
 }
 
 // Report is the board's figures, every one computed from the cards and
@@ -37,6 +40,10 @@ type Report struct {
 	// AvgTimeToWin is the mean seconds from creation to being won; nil
 	// when nothing was won.
 	AvgTimeToWin *float64
+	// GroupBy and ByPeriod are the report over time; ByAgent per agent.
+	GroupBy  string
+	ByPeriod []PeriodReport
+	ByAgent  []AgentReport
 }
 
 // CountValue is a number of cards and their summed value.
@@ -54,12 +61,22 @@ type StageReport struct {
 	Value          float64
 	Stays          int
 	AvgTimeSeconds float64
+	// Reached is how many of the covered cards were ever in the stage.
+	Reached int
 }
 
 // KanbanReport computes the report for in.
 func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, error) {
+	group, err := reportGrouping(in)
+	if err != nil {
+		return nil, err
+	}
+	periods, err := emptyPeriods(in.From, in.To, group)
+	if err != nil {
+		return nil, err
+	}
 	c := s.Client(ctx)
-	q := c.KanbanItem.Query().Where(kanbanitem.CreatedAtGTE(in.From), kanbanitem.CreatedAtLT(in.To))
+	q := c.KanbanItem.Query().Where(kanbanitem.CreatedAtGTE(in.From), kanbanitem.CreatedAtLT(in.To)).WithAssignedAgents()
 	if in.FunnelID != 0 {
 		q.Where(kanbanitem.FunnelID(in.FunnelID))
 	}
@@ -77,7 +94,9 @@ func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, er
 	if err != nil {
 		return nil, err
 	}
-	out := &Report{From: in.From, To: in.To, ByStatus: map[string]CountValue{}}
+	out := &Report{From: in.From, To: in.To, ByStatus: map[string]CountValue{}, GroupBy: group, ByPeriod: periods}
+	fillPeriods(out.ByPeriod, group, cards, hist)
+	out.ByAgent = agentReports(cards)
 	for _, st := range CardStatuses {
 		out.ByStatus[st] = CountValue{}
 	}
@@ -101,11 +120,16 @@ func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, er
 		sr := stageOf(it.StageID, it.FunnelID)
 		sr.Count++
 		sr.Value += it.Value
+		reached := map[int]bool{}
 		for _, sp := range stageSpans(hist[it.ID], clockEnd(it, s.Now())) {
 			stageOf(sp.StageID, sp.FunnelID).Stays++
 			staySeconds[sp.StageID] += sp.Seconds
+			if !reached[sp.StageID] {
+				reached[sp.StageID] = true
+				stageOf(sp.StageID, sp.FunnelID).Reached++
+			}
 		}
-		if at, ok := wonAt(hist[it.ID]); ok && it.Status == kanbanitem.StatusWon {
+		if at, ok := closedAt(hist[it.ID], "won"); ok && it.Status == kanbanitem.StatusWon {
 			wonTotal += float64(seconds(it.CreatedAt, at))
 			won++
 		}
@@ -148,16 +172,6 @@ func historyOf(ctx context.Context, c *ent.Client, cards []*ent.KanbanItem) (map
 		}
 	}
 	return out, nil
-}
-
-// wonAt is when the card was last marked won.
-func wonAt(hist []*ent.CardStageHistory) (time.Time, bool) {
-	for i := len(hist) - 1; i >= 0; i-- {
-		if h := hist[i]; h.Kind == cardstagehistory.KindStatusChanged && h.ToStatus == "won" {
-			return h.CreatedAt, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // orderStageReports names the stages and orders them by funnel and stage
