@@ -1,0 +1,17 @@
+package web
+
+import "github.com/gofiber/fiber/v2"
+
+// mountPages registers the calendar, conversations, contacts and settings
+// pages (the board's routes are in console.go).
+func (c *Console) mountPages(acc fiber.Router) {
+	acc.Get("/schedules", c.schedules)
+	acc.Get("/schedules/live", c.scheduleLive)
+	acc.Get("/schedules/new", c.newSchedule)
+	acc.Post("/schedules", c.createSchedule)
+	acc.Get("/schedules/:id/drawer", c.scheduleDrawer)
+	acc.Post("/schedules/:id/edit", c.editSchedule)
+	acc.Post("/schedules/:id/cancel", c.cancelSchedule)
+	acc.Post("/schedules/:id/delete", c.deleteSchedule)
+	acc.Get("/contacts/options", c.contactOptions)
+}
