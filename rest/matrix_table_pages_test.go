@@ -17,7 +17,19 @@ func pagesEntries() map[string]mxEntry {
 		return fields("inbox_id", itoa(c.w.Inbox1), "contact_id", itoa(c.w.Contact), "content", "Later",
 			"scheduled_at", mxInAFewDays()[:16], "tz", "UTC", "recurrence_type", "none", "recurrence_end_type", "never")
 	}
+	const conv = app + "/conversations/:conversation_id"
+	inbox := mxRow{oLogin, o404, o2xx, o2xx, o404, oLogin}
+	form := func(kv ...string) func(c *mxCell) any { return sameBody(fields(kv...)) }
 	return map[string]mxEntry{
+		"GET " + app + "/conversations":    {want: consoleRow(o2xx)},
+		"GET " + conv:                      {want: inbox},
+		"GET " + conv + "/thread":          {want: inbox},
+		"GET " + conv + "/side":            {want: inbox},
+		"GET " + conv + "/live":            {want: mxRow{oLogin, o404, oUpgrade, oUpgrade, o404, oLogin}},
+		"POST " + conv + "/messages":       {want: inbox, body: form("content", "MX console reply")},
+		"POST " + conv + "/status":         {want: inbox, body: form("status", "open")},
+		"POST " + conv + "/assignment":     {want: inbox, body: form("team_id", "0")},
+		"POST " + conv + "/labels":         {want: inbox, body: form("labels", "")},
 		"GET " + app + "/schedules/live":   {want: consoleLive},
 		"GET " + app + "/schedules/new":    {want: consoleRow(o2xx)},
 		"GET " + app + "/contacts/options": {want: consoleRow(o2xx)},

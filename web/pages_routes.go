@@ -14,4 +14,14 @@ func (c *Console) mountPages(acc fiber.Router) {
 	acc.Post("/schedules/:id/cancel", c.cancelSchedule)
 	acc.Post("/schedules/:id/delete", c.deleteSchedule)
 	acc.Get("/contacts/options", c.contactOptions)
+	acc.Get("/conversations", c.conversations)
+	conv := "/conversations/:conversation_id"
+	acc.Get(conv, c.conversation)
+	acc.Get(conv+"/thread", c.threadPart)
+	acc.Get(conv+"/side", c.sidePart)
+	acc.Get(conv+"/live", c.convLive)
+	acc.Post(conv+"/messages", c.reply)
+	acc.Post(conv+"/status", c.setStatus)
+	acc.Post(conv+"/assignment", c.assign)
+	acc.Post(conv+"/labels", c.setLabels)
 }
