@@ -20,7 +20,13 @@ func pagesEntries() map[string]mxEntry {
 	const conv = app + "/conversations/:conversation_id"
 	inbox := mxRow{oLogin, o404, o2xx, o2xx, o404, oLogin}
 	form := func(kv ...string) func(c *mxCell) any { return sameBody(fields(kv...)) }
+	const contact = app + "/contacts/:id"
+	member := mxRow{oLogin, oRedirect, oRedirect, oRedirect, o404, oLogin}
 	return map[string]mxEntry{
+		"GET " + contact:                   {want: consoleRow(o404)},
+		"POST " + contact + "/edit":        {want: member, body: form()},
+		"POST " + contact + "/labels":      {want: member, body: form("labels", "")},
+		"POST " + contact + "/delete":      {want: consoleAdminRow(oRedirect, o404), setup: freshObject("id", "/contacts", mxFreshContact, "payload.contact.id")},
 		"GET " + app + "/conversations":    {want: consoleRow(o2xx)},
 		"GET " + conv:                      {want: inbox},
 		"GET " + conv + "/thread":          {want: inbox},

@@ -14,6 +14,10 @@ func (c *Console) mountPages(acc fiber.Router) {
 	acc.Post("/schedules/:id/cancel", c.cancelSchedule)
 	acc.Post("/schedules/:id/delete", c.deleteSchedule)
 	acc.Get("/contacts/options", c.contactOptions)
+	acc.Get("/contacts/:id", c.contact)
+	acc.Post("/contacts/:id/edit", c.editContact)
+	acc.Post("/contacts/:id/labels", c.contactLabelsSave)
+	acc.Post("/contacts/:id/delete", c.deleteContact)
 	acc.Get("/conversations", c.conversations)
 	conv := "/conversations/:conversation_id"
 	acc.Get(conv, c.conversation)
