@@ -1,5 +1,7 @@
 package rest_test
 
+import "fmt"
+
 // The console's calendar, conversation, contact and settings pages: the
 // same rules as the API routes they share operations with, met by a
 // session instead of a token.
@@ -22,7 +24,33 @@ func pagesEntries() map[string]mxEntry {
 	form := func(kv ...string) func(c *mxCell) any { return sameBody(fields(kv...)) }
 	const contact = app + "/contacts/:id"
 	member := mxRow{oLogin, oRedirect, oRedirect, oRedirect, o404, oLogin}
-	return map[string]mxEntry{
+	set := app + "/settings"
+	admin := consoleAdminRow(oRedirect, oRedirect)
+	adminOwn := consoleAdminRow(oRedirect, o404)
+	named := func(key, prefix string) func(c *mxCell) any {
+		return func(c *mxCell) any { return fields(key, fmt.Sprintf("%s%d", prefix, c.n())) }
+	}
+	newAgent := func(c *mxCell) any {
+		return fields("name", "MX Agent", "email", fmt.Sprintf("mx-console-agent%d@people.test", c.n()), "role", "agent")
+	}
+	out := map[string]mxEntry{
+		"GET " + set:                         {want: mxRow{oLogin, oRedirect, oRedirect, oRedirect, oRedirect, oLogin}},
+		"POST " + set + "/labels":            {want: admin, body: named("title", "mx-console-")},
+		"POST " + set + "/labels/:id":        {want: adminOwn, body: form("description", "MX")},
+		"POST " + set + "/labels/:id/delete": {want: adminOwn, setup: freshObject("id", "/labels", func(c *mxCell) any { return H{"title": fmt.Sprintf("mx-doomed-%d", c.n())} }, "id")},
+		"POST " + set + "/agents":            {want: admin, body: newAgent},
+		"POST " + set + "/agents/:id":        {want: adminOwn, body: form("availability", "online")},
+		"POST " + set + "/agents/:id/delete": {want: adminOwn, setup: freshObject("id", "/agents", func(c *mxCell) any {
+			return H{"name": "MX Doomed", "email": fmt.Sprintf("mx-doomed%d@people.test", c.n()), "role": "agent"}
+		}, "id")},
+		"POST " + set + "/teams":            {want: admin, body: named("name", "mx console team ")},
+		"POST " + set + "/teams/:id":        {want: adminOwn, body: form("description", "MX")},
+		"POST " + set + "/teams/:id/delete": {want: adminOwn, setup: freshObject("id", "/teams", func(c *mxCell) any { return H{"name": fmt.Sprintf("mx doomed %d", c.n())} }, "id")},
+	}
+	for _, section := range []string{"labels", "agents", "teams"} {
+		out["GET "+set+"/"+section] = mxEntry{want: consoleRow(o2xx)}
+	}
+	for k, v := range map[string]mxEntry{
 		"GET " + contact:                   {want: consoleRow(o404)},
 		"POST " + contact + "/edit":        {want: member, body: form()},
 		"POST " + contact + "/labels":      {want: member, body: form("labels", "")},
@@ -45,5 +73,8 @@ func pagesEntries() map[string]mxEntry {
 			body: sameBody(fields("content", markSchedule, "tz", "UTC"))},
 		"POST " + sched + "/cancel": {want: consoleAuthorOrAdmin(), setup: mxFreshSchedule},
 		"POST " + sched + "/delete": {want: consoleAuthorOrAdmin(), setup: mxFreshSchedule},
+	} {
+		out[k] = v
 	}
+	return out
 }

@@ -18,6 +18,19 @@ func (c *Console) mountPages(acc fiber.Router) {
 	acc.Post("/contacts/:id/edit", c.editContact)
 	acc.Post("/contacts/:id/labels", c.contactLabelsSave)
 	acc.Post("/contacts/:id/delete", c.deleteContact)
+	acc.Get("/settings", c.settingsHome)
+	for section := range settingsLoaders {
+		acc.Get("/settings/"+section, c.settings(section))
+	}
+	acc.Post("/settings/labels", c.saveLabel)
+	acc.Post("/settings/labels/:id", c.saveLabel)
+	acc.Post("/settings/labels/:id/delete", c.deleteLabel)
+	acc.Post("/settings/agents", c.saveAgent)
+	acc.Post("/settings/agents/:id", c.saveAgent)
+	acc.Post("/settings/agents/:id/delete", c.deleteAgent)
+	acc.Post("/settings/teams", c.saveTeam)
+	acc.Post("/settings/teams/:id", c.saveTeam)
+	acc.Post("/settings/teams/:id/delete", c.deleteTeam)
 	acc.Get("/conversations", c.conversations)
 	conv := "/conversations/:conversation_id"
 	acc.Get(conv, c.conversation)
