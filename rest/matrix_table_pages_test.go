@@ -47,7 +47,10 @@ func pagesEntries() map[string]mxEntry {
 		"POST " + set + "/teams/:id":        {want: adminOwn, body: form("description", "MX")},
 		"POST " + set + "/teams/:id/delete": {want: adminOwn, setup: freshObject("id", "/teams", func(c *mxCell) any { return H{"name": fmt.Sprintf("mx doomed %d", c.n())} }, "id")},
 	}
-	for _, section := range []string{"labels", "agents", "teams"} {
+	out["POST "+set+"/inboxes/:id"] = mxEntry{want: adminOwn, body: form("greeting_message", "MX greeting")}
+	out["POST "+set+"/webhooks"] = mxEntry{want: admin, body: form("url", "https://hooks.example.com/mx", "subscriptions", "message_created")}
+	out["POST "+set+"/webhooks/:id/delete"] = mxEntry{want: adminOwn, setup: freshObject("id", "/webhooks", mxWebhookBody, "payload.webhook.id")}
+	for _, section := range []string{"labels", "agents", "teams", "inboxes", "webhooks"} {
 		out["GET "+set+"/"+section] = mxEntry{want: consoleRow(o2xx)}
 	}
 	for k, v := range map[string]mxEntry{

@@ -63,3 +63,5 @@ func hexColor(s string) (r, g, b int, ok bool) {
 	}
 	return v[0], v[1], v[2], true
 }
+
+func joinEvents(evs []string) string { return strings.Join(evs, ", ") }

@@ -31,6 +31,9 @@ func (c *Console) mountPages(acc fiber.Router) {
 	acc.Post("/settings/teams", c.saveTeam)
 	acc.Post("/settings/teams/:id", c.saveTeam)
 	acc.Post("/settings/teams/:id/delete", c.deleteTeam)
+	acc.Post("/settings/inboxes/:id", c.saveInbox)
+	acc.Post("/settings/webhooks", c.saveHook)
+	acc.Post("/settings/webhooks/:id/delete", c.deleteHook)
 	acc.Get("/conversations", c.conversations)
 	conv := "/conversations/:conversation_id"
 	acc.Get(conv, c.conversation)

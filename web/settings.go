@@ -20,9 +20,11 @@ import (
 
 // settingsLoaders fill a section's rows.
 var settingsLoaders = map[string]func(*Console, context.Context, *views.Settings) error{
-	"labels": (*Console).labelRows,
-	"agents": (*Console).agentRows,
-	"teams":  (*Console).teamRows,
+	"labels":   (*Console).labelRows,
+	"agents":   (*Console).agentRows,
+	"teams":    (*Console).teamRows,
+	"inboxes":  (*Console).inboxRows,
+	"webhooks": (*Console).hookRows,
 }
 
 func (c *Console) settingsHome(ctx *fiber.Ctx) error {

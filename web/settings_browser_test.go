@@ -83,6 +83,40 @@ func TestSettingsInChromium(t *testing.T) {
 		if b.eval(tab, fmt.Sprintf(`document.querySelector('[data-testid="agent-row-%d"]') === null`, bea)) != true {
 			t.Errorf("the removed agent is still listed")
 		}
+		// An inbox's behaviour; its channel's secrets are not on the page.
+		ib := c.mustPost(c.api("/inboxes"), map[string]any{"name": "Site", "channel": map[string]any{"type": "api", "hmac_mandatory": true}})
+		inbox := idOf(ib, "id")
+		b.goTo(tab, c.base+c.app("/settings/inboxes"), "the inboxes settings", `document.querySelector('[data-testid=inbox-rows]')`)
+		b.eval(tab, fmt.Sprintf(`document.querySelector('[data-testid="inbox-greeting-on-%d"]').checked = true; true`, inbox))
+		b.submitIn(tab, map[string]string{fmt.Sprintf(`[data-testid="inbox-greeting-%d"]`, inbox): "Hi! We answer within the hour."}, fmt.Sprintf(`[data-testid="inbox-save-%d"]`, inbox))
+		got := c.mustGet(c.api(fmt.Sprintf("/inboxes/%d", inbox)))
+		if got["greeting_enabled"] != true || got["greeting_message"] != "Hi! We answer within the hour." {
+			t.Errorf("the API sees greeting %v %q", got["greeting_enabled"], got["greeting_message"])
+		}
+		if token, _ := ib["hmac_token"].(string); token == "" || strings.Contains(b.eval(tab, `document.documentElement.outerHTML`).(string), token) {
+			t.Errorf("the inbox's HMAC token is on the settings page (or the test has none to look for)")
+		}
+		b.shootWidths(t, tab, "settings-inboxes")
+
+		// Webhooks: one to a private address is refused; a public one is kept.
+		b.goTo(tab, c.base+c.app("/settings/webhooks"), "the webhooks settings", `document.querySelector('[data-testid=hook-rows]')`)
+		b.eval(tab, `document.querySelector('[data-testid="new-hook-message_created"]').checked = true; true`)
+		b.submitIn(tab, map[string]string{"[data-testid=new-hook-url]": "http://127.0.0.1:9/hook"}, "[data-testid=new-hook-save]")
+		if got := b.text(tab, "[data-testid=settings-error]"); !strings.Contains(got, "private") {
+			t.Errorf("a private webhook URL says %q", got)
+		}
+		b.eval(tab, `document.querySelector('[data-testid="new-hook-message_created"]').checked = true; true`)
+		b.submitIn(tab, map[string]string{"[data-testid=new-hook-name]": "CRM", "[data-testid=new-hook-url]": "https://crm.example.com/hooks"}, "[data-testid=new-hook-save]")
+		hooks := c.mustGet(c.api("/webhooks"))["payload"].(map[string]any)["webhooks"].([]any)
+		if len(hooks) != 1 || hooks[0].(map[string]any)["url"] != "https://crm.example.com/hooks" || fmt.Sprint(hooks[0].(map[string]any)["subscriptions"]) != "[message_created]" {
+			t.Fatalf("the API sees webhooks %v", hooks)
+		}
+		b.shootWidths(t, tab, "settings-webhooks")
+		b.submitIn(tab, nil, fmt.Sprintf(`[data-testid="hook-delete-%d"]`, idOf(hooks[0].(map[string]any), "id")))
+		if n := len(c.mustGet(c.api("/webhooks"))["payload"].(map[string]any)["webhooks"].([]any)); n != 0 {
+			t.Errorf("%d webhooks left after the delete", n)
+		}
+
 		if st, _ := c.page(c.app("/settings/secrets"), c.cookie); st != http.StatusNotFound {
 			t.Errorf("an unknown settings section answered %d", st)
 		}
