@@ -137,6 +137,14 @@ func TestCalendarInChromium(t *testing.T) {
 		b.shootWidths(t, other, "calendar-week")
 		b.goTo(other, c.base+c.app("/schedules?view=day&tz=Europe/Paris&date="+day), "the day view", `document.querySelector('[data-testid="hour-11:00"] [data-schedule]')`)
 		b.shootWidths(t, other, "calendar-day")
+		b.goTo(other, c.base+c.app("/schedules?view=agenda&tz=Europe/Paris&date="+day), "the agenda", `document.querySelector('.agenda')`)
+		if got := b.eval(other, fmt.Sprintf(`document.querySelectorAll('.agenda [data-schedule="%d"]').length`, id)); got != float64(4) {
+			t.Errorf("the agenda lists the series %v times, want 4", got)
+		}
+		if got := b.eval(other, `[...document.querySelectorAll('.agenda > li')].map(li => li.dataset.testid).join(' ')`); !strings.HasPrefix(got.(string), "day-"+day) {
+			t.Errorf("the agenda's days are %v, want them from %s", got, day)
+		}
+		b.shootWidths(t, other, "calendar-agenda")
 
 		// Cancel: the series stops, its coming occurrences go.
 		b.eval(tab, `window.confirm = () => true; true`)

@@ -16,6 +16,9 @@ import (
 // (the entry's hint has all of it).
 const calendarLabelLen = 60
 
+// agendaDays is how many days the agenda lists.
+const agendaDays = 30
+
 // calendarPeriod is what a calendar request asks to see.
 type calendarPeriod struct {
 	view     string // month, week or day
@@ -51,8 +54,8 @@ func (c *Console) schedules(ctx *fiber.Ctx) error {
 // readPeriod reads the view, zone and date of a calendar request.
 func readPeriod(ctx *fiber.Ctx, now time.Time) (calendarPeriod, error) {
 	p := calendarPeriod{view: ctx.Query("view", "month")}
-	if p.view != "month" && p.view != "week" && p.view != "day" {
-		return p, apperr.Invalid("view must be month, week or day", "view")
+	if p.view != "month" && p.view != "week" && p.view != "day" && p.view != "agenda" {
+		return p, apperr.Invalid("view must be month, week, day or agenda", "view")
 	}
 	loc, err := zone(ctx.Query("tz"))
 	if err != nil {
@@ -97,6 +100,8 @@ func (p calendarPeriod) bounds() (time.Time, time.Time) {
 	switch p.view {
 	case "day":
 		return p.anchor, p.anchor.AddDate(0, 0, 1)
+	case "agenda":
+		return p.anchor, p.anchor.AddDate(0, 0, agendaDays)
 	case "week":
 		from := p.anchor.AddDate(0, 0, -int(p.anchor.Weekday()))
 		return from, from.AddDate(0, 0, 7)
@@ -111,6 +116,8 @@ func (p calendarPeriod) step(n int) time.Time {
 	switch p.view {
 	case "day":
 		return p.anchor.AddDate(0, 0, n)
+	case "agenda":
+		return p.anchor.AddDate(0, 0, agendaDays*n)
 	case "week":
 		return p.anchor.AddDate(0, 0, 7*n)
 	}
@@ -124,6 +131,8 @@ func (p calendarPeriod) title() string {
 		return p.anchor.Format("Monday 2 January 2006")
 	case "week":
 		return "Week of " + p.from.Format("2 Jan 2006")
+	case "agenda":
+		return p.from.Format("2 Jan") + " – " + p.to.AddDate(0, 0, -1).Format("2 Jan 2006")
 	}
 	return p.anchor.Format("January 2006")
 }
@@ -140,6 +149,16 @@ func (p calendarPeriod) calendar(nav views.Nav, entries []schedules.CalendarEntr
 		return cal
 	}
 	cal.Weeks = p.weeks(entries, now)
+	if p.view == "agenda" {
+		for _, week := range cal.Weeks {
+			for _, d := range week {
+				if len(d.Entries) > 0 {
+					cal.Days = append(cal.Days, d)
+				}
+			}
+		}
+		cal.Weeks = nil
+	}
 	return cal
 }
 
