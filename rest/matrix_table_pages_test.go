@@ -50,7 +50,11 @@ func pagesEntries() map[string]mxEntry {
 	out["POST "+set+"/inboxes/:id"] = mxEntry{want: adminOwn, body: form("greeting_message", "MX greeting")}
 	out["POST "+set+"/webhooks"] = mxEntry{want: admin, body: form("url", "https://hooks.example.com/mx", "subscriptions", "message_created")}
 	out["POST "+set+"/webhooks/:id/delete"] = mxEntry{want: adminOwn, setup: freshObject("id", "/webhooks", mxWebhookBody, "payload.webhook.id")}
-	for _, section := range []string{"labels", "agents", "teams", "inboxes", "webhooks"} {
+	out["POST "+set+"/automations"] = mxEntry{want: admin, body: form("name", "MX console rule", "trigger_type", "status_changed",
+		"action_type", "set_priority", "action_config", `{"priority": "low"}`)}
+	out["POST "+set+"/automations/:id"] = mxEntry{want: adminOwn, body: form("name", "MX console rule")}
+	out["POST "+set+"/automations/:id/delete"] = mxEntry{want: adminOwn, setup: freshObject("id", "/kanban/automations", mxAutomationBody, "id")}
+	for _, section := range []string{"labels", "agents", "teams", "inboxes", "webhooks", "automations"} {
 		out["GET "+set+"/"+section] = mxEntry{want: consoleRow(o2xx)}
 	}
 	for k, v := range map[string]mxEntry{

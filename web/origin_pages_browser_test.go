@@ -22,7 +22,8 @@ func TestConsolePagesStayOnTheOrigin(t *testing.T) {
 		for _, path := range []string{
 			"/conversations", fmt.Sprintf("/conversations/%d", conv), "/contacts", fmt.Sprintf("/contacts/%d", contact),
 			"/schedules?view=month", "/schedules?view=week", "/schedules?view=day",
-			"/settings/labels", "/settings/agents", "/settings/teams",
+			"/settings/labels", "/settings/agents", "/settings/teams", "/settings/inboxes", "/settings/webhooks", "/settings/automations",
+			"/schedules?view=agenda",
 			"/funnels", fmt.Sprintf("/funnels/%d/board", p.funnel), "/reports",
 		} {
 			b.goTo(tab, c.base+c.app(path), path, `document.readyState === 'complete' && document.querySelector('[data-testid=topbar]')`)

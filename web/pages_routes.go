@@ -34,6 +34,9 @@ func (c *Console) mountPages(acc fiber.Router) {
 	acc.Post("/settings/inboxes/:id", c.saveInbox)
 	acc.Post("/settings/webhooks", c.saveHook)
 	acc.Post("/settings/webhooks/:id/delete", c.deleteHook)
+	acc.Post("/settings/automations", c.saveAuto)
+	acc.Post("/settings/automations/:id", c.saveAuto)
+	acc.Post("/settings/automations/:id/delete", c.deleteAuto)
 	acc.Get("/conversations", c.conversations)
 	conv := "/conversations/:conversation_id"
 	acc.Get(conv, c.conversation)

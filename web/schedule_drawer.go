@@ -21,7 +21,9 @@ import (
 // answer is the drawer's new content; a refused save answers 422 with the
 // form and the refusals next to their fields.
 
-var account = schedules.ScheduleScope{}
+// accountScope: the console's calendar reaches the account's schedules (not one
+// conversation's).
+var accountScope = schedules.ScheduleScope{}
 
 func scheduleID(ctx *fiber.Ctx) (int, error) {
 	id, err := strconv.Atoi(ctx.Params("id"))
@@ -47,7 +49,7 @@ func (c *Console) scheduleDrawer(ctx *fiber.Ctx) error {
 // renderSchedule answers with schedule id's drawer; form, when set, is a
 // refused edit to show instead of the stored values.
 func (c *Console) renderSchedule(ctx *fiber.Ctx, status, id int, loc *time.Location, form *views.ScheduleForm) error {
-	sm, err := c.svc.ScheduledMessage(ctx.UserContext(), account, id)
+	sm, err := c.svc.ScheduledMessage(ctx.UserContext(), accountScope, id)
 	if err != nil {
 		return err
 	}
@@ -199,7 +201,7 @@ func (c *Console) createSchedule(ctx *fiber.Ctx) error {
 	in, err := c.scheduleInput(f, nil)
 	var sm *ent.ScheduledMessage
 	if err == nil {
-		sm, err = c.svc.CreateScheduledMessage(ctx.UserContext(), account, in, files)
+		sm, err = c.svc.CreateScheduledMessage(ctx.UserContext(), accountScope, in, files)
 	}
 	if err != nil {
 		if err := refusal(&f, err, scheduleFormFields...); err != nil {
@@ -229,7 +231,7 @@ func (c *Console) editSchedule(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	sm, err := c.svc.ScheduledMessage(ctx.UserContext(), account, id)
+	sm, err := c.svc.ScheduledMessage(ctx.UserContext(), accountScope, id)
 	if err != nil {
 		return err
 	}
@@ -237,7 +239,7 @@ func (c *Console) editSchedule(ctx *fiber.Ctx) error {
 	f := scheduleForm(posted, old)
 	in, err := c.scheduleInput(f, &old)
 	if err == nil {
-		_, err = c.svc.UpdateScheduledMessage(ctx.UserContext(), account, id, in, files)
+		_, err = c.svc.UpdateScheduledMessage(ctx.UserContext(), accountScope, id, in, files)
 	}
 	if err != nil {
 		if err := refusal(&f, err, scheduleFormFields...); err != nil {
@@ -258,7 +260,7 @@ func (c *Console) cancelSchedule(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.svc.CancelScheduledMessage(ctx.UserContext(), account, id); err != nil {
+	if _, err := c.svc.CancelScheduledMessage(ctx.UserContext(), accountScope, id); err != nil {
 		return err
 	}
 	return c.renderSchedule(ctx, fiber.StatusOK, id, loc, nil)
@@ -270,7 +272,7 @@ func (c *Console) deleteSchedule(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := c.svc.DeleteScheduledMessage(ctx.UserContext(), account, id); err != nil {
+	if err := c.svc.DeleteScheduledMessage(ctx.UserContext(), accountScope, id); err != nil {
 		return err
 	}
 	return ctx.SendStatus(fiber.StatusNoContent)

@@ -20,11 +20,12 @@ import (
 
 // settingsLoaders fill a section's rows.
 var settingsLoaders = map[string]func(*Console, context.Context, *views.Settings) error{
-	"labels":   (*Console).labelRows,
-	"agents":   (*Console).agentRows,
-	"teams":    (*Console).teamRows,
-	"inboxes":  (*Console).inboxRows,
-	"webhooks": (*Console).hookRows,
+	"labels":      (*Console).labelRows,
+	"agents":      (*Console).agentRows,
+	"teams":       (*Console).teamRows,
+	"inboxes":     (*Console).inboxRows,
+	"webhooks":    (*Console).hookRows,
+	"automations": (*Console).autoRows,
 }
 
 func (c *Console) settingsHome(ctx *fiber.Ctx) error {
