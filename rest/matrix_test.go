@@ -122,7 +122,7 @@ func (w *mxWorld) defaultIDs(path string, r mxRole) map[string]int {
 	}
 	byCollection := map[string]int{
 		"contacts": w.Contact, "inboxes": w.Inbox1, "custom_attribute_definitions": w.Attr,
-		"agent_bots": w.Bot, "labels": w.Label, "conversations": w.Conv, "scheduled_messages": w.Schedule,
+		"agent_bots": w.Bot, "labels": w.Label, "conversations": w.Conv, "scheduled_messages": w.Schedule, "schedules": w.Schedule,
 		"webhooks": w.Webhook, "agents": w.Spare, "teams": w.Team, "funnels": w.Funnel,
 		"kanban_items": w.Card, "automations": w.Auto, "attachments": w.MsgFile,
 		"accounts": w.Account, "users": w.Spare,
@@ -212,7 +212,7 @@ func (w *mxWorld) routeTable() []matrixRoute {
 // matrixTable is every entry of matrix_table*_test.go.
 func matrixTable() map[string]mxEntry {
 	all := map[string]mxEntry{}
-	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries(), consoleEntries(), publicEntries()} {
+	for _, part := range []map[string]mxEntry{accountEntries(), conversationEntries(), kanbanEntries(), otherEntries(), consoleEntries(), pagesEntries(), publicEntries()} {
 		for k, e := range part {
 			if _, dup := all[k]; dup {
 				panic("the matrix has two entries for " + k)

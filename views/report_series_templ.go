@@ -25,8 +25,8 @@ type TimelinePeriod struct {
 	CreatedText, WonText, LostText string
 }
 
-// AgentRow is one agent's line of the per-agent table.
-type AgentRow struct {
+// AgentReportRow is one agent's line of the per-agent table.
+type AgentReportRow struct {
 	Name                     string
 	Cards                    int
 	Open, Won, Lost, WinRate string
@@ -582,7 +582,7 @@ func timelineChart(t Timeline) templ.Component {
 	})
 }
 
-func agentTable(rows []AgentRow) templ.Component {
+func agentTable(rows []AgentReportRow) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -25,7 +25,7 @@ type Reports struct {
 	// GroupBy is the period asked for ("" lets the report choose).
 	GroupBy   string
 	Timeline  Timeline
-	AgentRows []AgentRow
+	AgentRows []AgentReportRow
 }
 
 // Chart is one figure per row, drawn as horizontal bars.

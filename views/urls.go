@@ -11,10 +11,13 @@ func AccountURL(accountID int, rest string) string {
 	return fmt.Sprintf("/app/accounts/%d/%s", accountID, rest)
 }
 
-func pageURL(n Nav, q string, page int) string {
+func pageURL(n Nav, q, sort string, page int) string {
 	v := url.Values{}
 	if q != "" {
 		v.Set("q", q)
+	}
+	if sort != "" {
+		v.Set("sort", sort)
 	}
 	v.Set("page", fmt.Sprint(page))
 	return n.ContactsURL() + "?" + v.Encode()

@@ -59,7 +59,7 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	app.Get("/app", c.home)
 	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession)
 	acc.Get("/contacts", c.contacts)
-	acc.Get("/schedules", c.schedules)
+	c.mountPages(acc)
 	acc.Get("/reports", c.reports)
 	acc.Get("/funnels", c.funnels)
 	acc.Post("/funnels", c.createFunnel)

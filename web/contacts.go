@@ -11,28 +11,36 @@ import (
 	"github.com/switchboard/switchboard/views"
 )
 
-// contacts is the contacts screen: the account's contacts, or those matching q.
+// contacts is the contacts screen: the account's contacts, or those matching
+// q, sorted by a column (?sort=name, -name, email, ...).
 func (c *Console) contacts(ctx *fiber.Ctx) error {
 	nav, err := c.nav(ctx)
 	if err != nil {
 		return err
 	}
 	page, _ := strconv.Atoi(ctx.Query("page"))
-	q := ctx.Query("q")
+	q, sort := ctx.Query("q"), ctx.Query("sort")
 	var p *core.Page[*ent.Contact]
 	if q != "" {
-		p, err = c.svc.SearchContacts(ctx.UserContext(), q, "", page)
+		p, err = c.svc.SearchContacts(ctx.UserContext(), q, sort, page)
 	} else {
-		p, err = c.svc.ListContacts(ctx.UserContext(), contacts.ContactListParams{Page: page})
+		p, err = c.svc.ListContacts(ctx.UserContext(), contacts.ContactListParams{Page: page, Sort: sort})
 	}
 	if err != nil {
 		return err
 	}
-	list := views.ContactList{Nav: nav, Query: q, Total: p.Total, AtLeast: p.AtLeast, Page: p.Page, HasMore: p.HasMore}
+	colours, err := c.labelColours(ctx.UserContext())
+	if err != nil {
+		return err
+	}
+	list := views.ContactList{Nav: nav, Query: q, Sort: sort, Total: p.Total, AtLeast: p.AtLeast, Page: p.Page, HasMore: p.HasMore}
 	for _, ct := range p.Items {
-		list.Rows = append(list.Rows, views.ContactRow{
-			ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), PhoneNumber: deref(ct.PhoneNumber), Labels: ct.Labels,
-		})
+		row := views.ContactRow{ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), PhoneNumber: deref(ct.PhoneNumber),
+			Labels: chips(ct.Labels, colours)}
+		if ct.LastActivityAt != nil {
+			row.LastActive = ct.LastActivityAt.UTC().Format("2 Jan 2006")
+		}
+		list.Rows = append(list.Rows, row)
 	}
 	return render(ctx, fiber.StatusOK, views.Contacts(list))
 }

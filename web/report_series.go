@@ -27,7 +27,7 @@ func fillSeries(r *views.Reports, rep *kanban.Report, num func(float64, int) str
 		})
 	}
 	for _, a := range rep.ByAgent {
-		row := views.AgentRow{Name: a.Name, Cards: a.Cards, Open: countValue(a.Open), Won: countValue(a.Won),
+		row := views.AgentReportRow{Name: a.Name, Cards: a.Cards, Open: countValue(a.Open), Won: countValue(a.Won),
 			Lost: countValue(a.Lost), WinRate: "—"}
 		if a.UserID == 0 {
 			row.Name = "No agent"

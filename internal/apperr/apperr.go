@@ -36,6 +36,9 @@ type Error struct {
 	Message string
 	// Fields names the failing input fields of an invalid request.
 	Fields []string
+	// FieldMessages, when set, holds one sentence per entry of Fields, for
+	// a form that shows each next to its field (Message joins them).
+	FieldMessages []string
 	// RetryAfter is how long a throttled caller should wait.
 	RetryAfter time.Duration
 	Err        error
@@ -58,6 +61,21 @@ func Invalid(message string, fields ...string) *Error {
 // Invalidf is Invalid for one field with a formatted message.
 func Invalidf(field, format string, args ...any) *Error {
 	return Invalid(fmt.Sprintf(format, args...), field)
+}
+
+// MessageFor is the sentence about field: its own when the error has one
+// per field, else the whole message when field failed; "" when it did not.
+func (e *Error) MessageFor(field string) string {
+	for i, f := range e.Fields {
+		if f != field {
+			continue
+		}
+		if i < len(e.FieldMessages) {
+			return e.FieldMessages[i]
+		}
+		return e.Message
+	}
+	return ""
 }
 
 // BadRequest says the request itself could not be read.

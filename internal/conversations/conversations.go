@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -173,16 +172,7 @@ func (s *Service) NewConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 			errs.Add("status", "Status must be open, resolved, pending or snoozed")
 		}
 	}
-	if in.AssigneeID != nil {
-		if ok, err := c.AccountUser.Query().Where(accountuser.UserID(*in.AssigneeID)).Exist(ctx); err != nil || !ok {
-			errs.Add("assignee_id", "Assignee is not an agent of this account")
-		}
-	}
-	if in.TeamID != nil {
-		if _, err := c.Team.Get(ctx, *in.TeamID); err != nil {
-			errs.Add("team_id", "Team does not exist in this account")
-		}
-	}
+	errs.Merge(checkAssignment(ctx, c, in.AssigneeID, in.TeamID))
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

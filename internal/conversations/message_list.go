@@ -13,7 +13,8 @@ import (
 // Message history pages by message id (keyset), never by offset, so a page
 // costs the same on the millionth message as on the first.
 const (
-	messagesPerPage      = 20
+	// MessagesPerPage is the length of a page of history.
+	MessagesPerPage      = 20
 	messagesAfterLimit   = 100
 	messagesBetweenLimit = 1000
 )
@@ -47,7 +48,7 @@ func (s *Service) Messages(ctx context.Context, displayID int, before, after *in
 	case after != nil:
 		msgs, err = q.Order(ent.Asc(message.FieldID)).Limit(messagesAfterLimit).All(ctx)
 	default:
-		msgs, err = q.Order(ent.Desc(message.FieldID)).Limit(messagesPerPage).All(ctx)
+		msgs, err = q.Order(ent.Desc(message.FieldID)).Limit(MessagesPerPage).All(ctx)
 		slices.Reverse(msgs)
 	}
 	if err != nil {

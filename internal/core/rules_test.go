@@ -37,10 +37,19 @@ func TestFieldErrors(t *testing.T) {
 		t.Fatalf("Err() is %T, want *apperr.Error", errs.Err())
 	}
 	want := &apperr.Error{Kind: apperr.KindInvalid,
-		Message: "Name can't be blank, Email is invalid, Phone number is invalid",
-		Fields:  []string{"name", "email", "phone_number"}}
+		Message:       "Name can't be blank, Email is invalid, Phone number is invalid",
+		Fields:        []string{"name", "email", "phone_number"},
+		FieldMessages: []string{"Name can't be blank", "Email is invalid", "Phone number is invalid"}}
 	if !reflect.DeepEqual(ae, want) {
 		t.Errorf("Err() = %+v, want %+v", ae, want)
+	}
+	for field, want := range map[string]string{"email": "Email is invalid", "identifier": ""} {
+		if got := ae.MessageFor(field); got != want {
+			t.Errorf("MessageFor(%q) = %q, want %q", field, got, want)
+		}
+	}
+	if got := apperr.Invalid("Status is wrong", "status").MessageFor("status"); got != "Status is wrong" {
+		t.Errorf("a one-field error's MessageFor = %q, want its message", got)
 	}
 }
 

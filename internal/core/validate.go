@@ -36,7 +36,9 @@ func (e *FieldErrors) Err() error {
 	if len(e.fields) == 0 {
 		return nil
 	}
-	return apperr.Invalid(strings.Join(e.messages, ", "), e.fields...)
+	ae := apperr.Invalid(strings.Join(e.messages, ", "), e.fields...)
+	ae.FieldMessages = e.messages
+	return ae
 }
 
 // Has reports whether field already failed.

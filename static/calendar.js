@@ -1,0 +1,136 @@
+// The schedule calendar: times in the browser's zone (or UTC, by choice),
+// entries open in a drawer beside it, a day or hour's + opens a new
+// schedule there, and the grid follows the server's changes live.
+(function () {
+  "use strict";
+  const cal = document.getElementById("calendar");
+  const grid = document.getElementById("calendar-grid");
+  const drawer = document.getElementById("drawer");
+  if (!cal || !grid || !drawer) return;
+  const base = "/app/accounts/" + cal.dataset.account;
+  const tz = cal.dataset.tz;
+
+  // The server shows UTC unless told a zone: the first visit names ours.
+  const here = new URL(location.href);
+  if (!here.searchParams.has("tz")) {
+    const mine = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (mine && mine !== tz) {
+      here.searchParams.set("tz", mine);
+      location.replace(here);
+      return;
+    }
+  }
+  const pick = cal.querySelector("[data-tz-select]");
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (browserZone && ![...pick.options].some((o) => o.value === browserZone)) pick.add(new Option(browserZone, browserZone));
+  pick.addEventListener("change", (e) => {
+    const u = new URL(location.href);
+    u.searchParams.set("tz", e.target.value);
+    location.href = u;
+  });
+
+  let opener = null;
+
+  async function errorOf(res) {
+    const body = await res.json().catch(() => ({}));
+    return body.error || "The change was refused (" + res.status + ").";
+  }
+
+  function showError(msg) {
+    const p = drawer.querySelector("[data-testid=drawer-error]");
+    if (p) { p.textContent = msg; p.hidden = false; p.focus(); } else alert(msg);
+  }
+
+  function show(html) {
+    drawer.innerHTML = html;
+    drawer.hidden = false;
+    document.body.classList.add("drawer-open");
+    const first = drawer.querySelector(".field-error") || drawer.querySelector("#drawer-title");
+    if (first) {
+      const field = first.closest("label, .picker");
+      const input = field && field.querySelector("input, select, textarea");
+      (input || first).focus();
+    }
+  }
+
+  function close() {
+    drawer.hidden = true;
+    drawer.innerHTML = "";
+    document.body.classList.remove("drawer-open");
+    if (opener && document.contains(opener)) opener.focus();
+  }
+
+  async function load(url) {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (!res.ok) { alert(await errorOf(res)); return; }
+    show(await res.text());
+  }
+
+  async function refresh() {
+    const u = new URL(location.href);
+    u.searchParams.set("fragment", "1");
+    const res = await fetch(u, { credentials: "same-origin" });
+    if (res.ok) grid.innerHTML = await res.text();
+  }
+
+  cal.addEventListener("click", (e) => {
+    const entry = e.target.closest("[data-schedule]");
+    if (entry && entry.classList.contains("entry")) {
+      opener = entry;
+      load(base + "/schedules/" + entry.dataset.schedule + "/drawer?tz=" + encodeURIComponent(tz));
+      return;
+    }
+    const add = e.target.closest("[data-new]");
+    if (add) {
+      opener = add;
+      load(base + "/schedules/new?at=" + encodeURIComponent(add.dataset.new) + "&tz=" + encodeURIComponent(tz));
+    }
+  });
+  drawer.addEventListener("click", (e) => { if (e.target.closest("[data-drawer-close]")) close(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
+
+  // The contact picker searches the server as one types.
+  let searching = null;
+  drawer.addEventListener("input", (e) => {
+    if (!e.target.matches("[data-contact-search]")) return;
+    const select = drawer.querySelector("[data-contact-select]");
+    clearTimeout(searching);
+    searching = setTimeout(async () => {
+      const q = new URLSearchParams({ q: e.target.value, chosen: select.value });
+      const res = await fetch(base + "/contacts/options?" + q, { credentials: "same-origin" });
+      if (!res.ok) return;
+      select.innerHTML = await res.text();
+      if (select.options.length === 2) select.selectedIndex = 1; // one match: chosen
+    }, 200);
+  });
+
+  drawer.addEventListener("submit", async (e) => {
+    const form = e.target;
+    e.preventDefault();
+    if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
+    const res = await fetch(form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin", body: new FormData(form, e.submitter),
+    });
+    const html = (res.headers.get("Content-Type") || "").startsWith("text/html");
+    if (!res.ok && !html) { showError(await errorOf(res)); return; }
+    if (res.ok) refresh();
+    if ("closes" in form.dataset) { close(); return; }
+    show(await res.text());
+  });
+
+  // Live: any schedule change refetches the grid; a dropped socket
+  // reconnects (and refetches, as changes may have been missed).
+  let wait = 500;
+  function follow() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(proto + "//" + location.host + base + "/schedules/live");
+    ws.onopen = () => { grid.dataset.live = "open"; wait = 500; };
+    ws.onmessage = () => refresh();
+    ws.onclose = () => {
+      grid.dataset.live = "closed";
+      setTimeout(() => { refresh(); follow(); }, wait);
+      wait = Math.min(wait * 2, 15000);
+    };
+  }
+  follow();
+})();

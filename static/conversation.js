@@ -1,0 +1,92 @@
+// A conversation: replies and notes, status, assignee and labels post to
+// the console and swap in the part the server answers with; the thread,
+// the side panel and the visitor's typing follow the server live.
+(function () {
+  "use strict";
+  const page = document.getElementById("conversation");
+  if (!page) return;
+  const base = "/app/accounts/" + page.dataset.account + "/conversations/" + page.dataset.conversation;
+  const thread = document.getElementById("thread");
+  const side = document.getElementById("conv-side");
+  const typing = document.getElementById("typing");
+  const older = new URL(location.href).searchParams.has("before"); // an older page stays as it is
+
+  function zone() {
+    for (const input of page.querySelectorAll("[data-tz]")) input.value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  }
+  zone();
+
+  function toEnd() {
+    const last = thread.querySelector("li:last-child");
+    if (last) last.scrollIntoView({ block: "nearest" });
+  }
+  toEnd();
+
+  async function errorOf(res) {
+    const body = await res.json().catch(() => ({}));
+    return body.error || "The change was refused (" + res.status + ").";
+  }
+
+  async function refetch(part, into) {
+    const res = await fetch(base + "/" + part, { credentials: "same-origin" });
+    if (!res.ok) return;
+    into.innerHTML = await res.text();
+    if (into === thread) toEnd(); else zone();
+  }
+
+  page.addEventListener("submit", async (e) => {
+    const form = e.target;
+    e.preventDefault();
+    const isReply = form.id === "reply";
+    const say = (isReply ? form : side).querySelector("[role=alert]");
+    const res = await fetch(form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin", body: new FormData(form, e.submitter),
+    });
+    if (!res.ok) { say.textContent = await errorOf(res); say.hidden = false; return; }
+    say.hidden = true;
+    if (isReply) {
+      if (!older) { thread.innerHTML = await res.text(); toEnd(); }
+      form.reset();
+      form.querySelector("textarea").focus();
+    } else {
+      side.innerHTML = await res.text();
+      zone();
+    }
+  });
+
+  // Ctrl/Cmd+Enter sends the reply.
+  page.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && e.target.matches("#reply textarea")) {
+      e.preventDefault();
+      e.target.form.requestSubmit();
+    }
+  });
+
+  let typingTimer = null;
+  function showTyping(on) {
+    typing.hidden = !on;
+    clearTimeout(typingTimer);
+    // A visitor who leaves without saying so stops "typing" after a while.
+    if (on) typingTimer = setTimeout(() => { typing.hidden = true; }, 30000);
+  }
+
+  let wait = 500;
+  function follow() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(proto + "//" + location.host + base + "/live");
+    ws.onopen = () => { thread.dataset.live = "open"; wait = 500; };
+    ws.onmessage = (m) => {
+      const e = JSON.parse(m.data);
+      if (e.kind === "message" && !older) { showTyping(false); refetch("thread", thread); }
+      if (e.kind === "conversation") refetch("side", side);
+      if (e.kind === "typing_on") showTyping(true);
+      if (e.kind === "typing_off") showTyping(false);
+    };
+    ws.onclose = () => {
+      thread.dataset.live = "closed";
+      setTimeout(() => { if (!older) refetch("thread", thread); refetch("side", side); follow(); }, wait);
+      wait = Math.min(wait * 2, 15000);
+    };
+  }
+  follow();
+})();

@@ -1,0 +1,88 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gorilla/websocket"
+
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Live pages other than the board (the calendar, the conversations): the
+// same websocket discipline as the board's (see board.go), with a filter
+// that picks the events a page follows and what it is told of each. A page
+// is told only kinds and ids of what changed and refetches through the
+// operations, so what it then shows is what the viewer may see.
+
+// liveFilter turns an event into the message a page gets (false: none).
+type liveFilter func(events.Event) (fiber.Map, bool)
+
+// serveLive upgrades the request and streams the account's events through
+// filter until the page or the server goes.
+func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
+	v, _ := viewer.FromContext(ctx.UserContext())
+	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sub := c.hub.Subscribe(v.AccountID) // before the handshake ends: nothing made after is missed
+		defer sub.Cancel()
+		conn, err := upgrader.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		c.streamPage(conn, sub, filter)
+	})))(ctx)
+}
+
+func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter) {
+	defer conn.Close()
+	t := *boardTimings.Load()
+	gone := make(chan struct{})
+	go readUntilClosed(conn, gone, t.pongWait)
+	ping := time.NewTicker(t.pingPeriod)
+	defer ping.Stop()
+	closeWith := func(code int, why string) {
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, why), time.Now().Add(t.writeWait))
+	}
+	for {
+		select {
+		case <-c.ctx.Done():
+			closeWith(websocket.CloseGoingAway, "server shutting down")
+			return
+		case <-gone:
+			return
+		case e, ok := <-sub.Events:
+			if !ok || !sub.InOrder(e) {
+				closeWith(websocket.CloseTryAgainLater, "events missed: refetch")
+				return
+			}
+			msg, ok := filter(e)
+			if !ok {
+				continue
+			}
+			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
+			if err := conn.WriteJSON(msg); err != nil {
+				return
+			}
+		case <-ping.C:
+			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
+			if err := conn.WriteMessage(websocket.PingMessage, nil); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// scheduleLive serves the calendar's socket: any schedule change.
+func (c *Console) scheduleLive(ctx *fiber.Ctx) error {
+	return c.serveLive(ctx, func(e events.Event) (fiber.Map, bool) {
+		switch e.Kind {
+		case events.ScheduledMessageCreated, events.ScheduledMessageUpdated, events.ScheduledMessageDeleted,
+			events.ScheduledMessageSent, events.ScheduledMessageFailed:
+			return fiber.Map{"kind": e.Kind, "schedule_id": e.ScheduleID}, true
+		}
+		return nil, false
+	})
+}
