@@ -4,76 +4,27 @@ package graph_test
 // rows as over few, counted by the driver under ent.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"reflect"
 	"sync/atomic"
 	"testing"
 
-	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
-	"github.com/switchboard/switchboard/internal/observe"
+	"github.com/switchboard/switchboard/internal/stmtcount"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
-
-// countingDriver counts the statements ent sends on behalf of an HTTP
-// request (its context carries a request id), in transactions or not; the
-// job runner's background statements are left out.
-type countingDriver struct {
-	dialect.Driver
-	n *atomic.Int64
-}
-
-func (d countingDriver) count(ctx context.Context) {
-	if observe.RequestID(ctx) != "" {
-		d.n.Add(1)
-	}
-}
-
-func (d countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.count(ctx)
-	return d.Driver.Exec(ctx, query, args, v)
-}
-
-func (d countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.count(ctx)
-	return d.Driver.Query(ctx, query, args, v)
-}
-
-func (d countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
-	tx, err := d.Driver.Tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return countingTx{Tx: tx, d: d}, nil
-}
-
-type countingTx struct {
-	dialect.Tx
-	d countingDriver
-}
-
-func (t countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.d.count(ctx)
-	return t.Tx.Exec(ctx, query, args, v)
-}
-
-func (t countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.d.count(ctx)
-	return t.Tx.Query(ctx, query, args, v)
-}
 
 // newCountingApp is newApp over a database whose statements are counted.
 func newCountingApp(t *testing.T, e testdb.Engine) (*app, *atomic.Int64) {
 	t.Helper()
 	raw := e.New(t)
 	n := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: n})),
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n, RequestsOnly: true})),
 		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
 	return newAppOn(t, counted, server.Config{Channels: acceptAll{}}), n
 }

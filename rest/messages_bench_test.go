@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/internal/accounts"
-	"github.com/switchboard/switchboard/internal/observe"
+	"github.com/switchboard/switchboard/internal/stmtcount"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -261,7 +261,7 @@ func seedMessages(t testing.TB, e testdb.Engine) *msgFixture {
 	raw := e.New(t)
 	stmts := &atomic.Int64{}
 	counted := &db.DB{
-		Client:  ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: stmts})),
+		Client:  ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: stmts})),
 		SQL:     raw.SQL,
 		Dialect: raw.Dialect,
 	}
@@ -383,51 +383,3 @@ func benchContent(rng *rand.Rand, i int) string {
 type discardChannels struct{}
 
 func (discardChannels) Deliver(context.Context, delivery.Job) (string, error) { return "", nil }
-
-// countingDriver counts the statements ent sends, in transactions or not;
-// with requestsOnly, only those sent on behalf of an HTTP request (the job
-// runner's background statements are left out).
-type countingDriver struct {
-	dialect.Driver
-	n            *atomic.Int64
-	requestsOnly bool
-}
-
-func (d countingDriver) count(ctx context.Context) {
-	if !d.requestsOnly || observe.RequestID(ctx) != "" {
-		d.n.Add(1)
-	}
-}
-
-func (d countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.count(ctx)
-	return d.Driver.Exec(ctx, query, args, v)
-}
-
-func (d countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.count(ctx)
-	return d.Driver.Query(ctx, query, args, v)
-}
-
-func (d countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
-	tx, err := d.Driver.Tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return countingTx{Tx: tx, d: d}, nil
-}
-
-type countingTx struct {
-	dialect.Tx
-	d countingDriver
-}
-
-func (t countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.d.count(ctx)
-	return t.Tx.Exec(ctx, query, args, v)
-}
-
-func (t countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.d.count(ctx)
-	return t.Tx.Query(ctx, query, args, v)
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/stmtcount"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -19,7 +20,7 @@ func newCountingApp(t *testing.T, e testdb.Engine) (*app, *atomic.Int64) {
 	t.Helper()
 	raw := e.New(t)
 	n := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: n, requestsOnly: true})),
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n, RequestsOnly: true})),
 		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
 	return newAppOn(t, counted, server.Config{Channels: &acceptingChannels{}}), n
 }

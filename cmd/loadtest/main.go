@@ -35,6 +35,7 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/stmtcount"
 )
 
 type options struct {
@@ -108,7 +109,7 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		return err
 	}
 	stmts := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(countingDriver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), n: stmts})),
+	counted := &db.DB{Client: ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: stmts, RequestsOnly: true})),
 		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
 	storage, err := os.MkdirTemp("", "switchboard-loadtest-files-")
 	if err != nil {
