@@ -38,11 +38,7 @@ func (c *Console) reply(ctx *fiber.Ctx) error {
 // setStatus serves POST /conversations/:conversation_id/status (status, and
 // snoozed_until in the zone tz when snoozing).
 func (c *Console) setStatus(ctx *fiber.Ctx) error {
-	id, err := convID(ctx)
-	if err != nil {
-		return err
-	}
-	posted, _, err := readPosted(ctx)
+	id, posted, err := conversationForm(ctx)
 	if err != nil {
 		return err
 	}
@@ -68,11 +64,7 @@ func (c *Console) setStatus(ctx *fiber.Ctx) error {
 // assign serves POST /conversations/:conversation_id/assignment (assignee_id and
 // team_id; 0 clears).
 func (c *Console) assign(ctx *fiber.Ctx) error {
-	id, err := convID(ctx)
-	if err != nil {
-		return err
-	}
-	posted, _, err := readPosted(ctx)
+	id, posted, err := conversationForm(ctx)
 	if err != nil {
 		return err
 	}
@@ -95,11 +87,7 @@ func (c *Console) assign(ctx *fiber.Ctx) error {
 // setLabels serves POST /conversations/:conversation_id/labels: the set of
 // labels ticked (an empty value stands for none).
 func (c *Console) setLabels(ctx *fiber.Ctx) error {
-	id, err := convID(ctx)
-	if err != nil {
-		return err
-	}
-	posted, _, err := readPosted(ctx)
+	id, posted, err := conversationForm(ctx)
 	if err != nil {
 		return err
 	}
@@ -113,4 +101,15 @@ func (c *Console) setLabels(ctx *fiber.Ctx) error {
 		return err
 	}
 	return c.renderSide(ctx, id)
+}
+
+// conversationForm reads a form posted to a conversation: its id and the
+// fields.
+func conversationForm(ctx *fiber.Ctx) (int, postedForm, error) {
+	id, err := convID(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	posted, _, err := readPosted(ctx)
+	return id, posted, err
 }
