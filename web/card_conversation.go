@@ -2,7 +2,7 @@ package web
 
 import (
 	"context"
-	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -42,12 +42,7 @@ func (c *Console) drawerConversation(ctx context.Context, d *views.CardDrawer, i
 	dc.Status = string(page.Conversation.Status)
 	if ct := cv.Edges.Contact; ct != nil {
 		dc.ContactName = ct.Name
-		// The contacts screen finds the contact by its e-mail (or name).
-		q := ct.Name
-		if ct.Email != nil && *ct.Email != "" {
-			q = *ct.Email
-		}
-		dc.ContactURL = views.AccountURL(d.AccountID, "contacts?"+url.Values{"q": {q}}.Encode())
+		dc.ContactURL = views.AccountURL(d.AccountID, "contacts/"+strconv.Itoa(ct.ID))
 	}
 	senders, err := c.messageSenders(ctx, page.Messages)
 	if err != nil {
