@@ -51,9 +51,9 @@ func GraphQLExplorer(endpoint string) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var3 string
-		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs("query Inboxes {\n  inboxes {\n    id\n    name\n    channelType\n  }\n}\n")
+		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs("query Inboxes {\n  inboxes(first: 20) {\n    totalCount\n    edges {\n      node {\n        id\n        databaseId\n        name\n        channelType\n      }\n    }\n  }\n}\n")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `explorer.templ`, Line: 28, Col: 136}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `explorer.templ`, Line: 28, Col: 238}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {

@@ -20,10 +20,10 @@ func TestGraphQLExplorerWorksOffline(t *testing.T) {
 		b.eval(tab, fmt.Sprintf(`(() => {
 			const set = (id, v) => { const n = document.getElementById(id); n.value = v; n.dispatchEvent(new Event('input')); };
 			set('gx-token', %q); set('gx-account', '%d');
-			set('gx-query', '{ inboxes { name channelType } }');
+			set('gx-query', '{ inboxes(first: 10) { edges { node { name channelType } } } }');
 			document.getElementById('gx-run').click(); return true; })()`, c.token, c.account))
 		b.waitTrue(tab, "the answer", `document.getElementById('gx-result').textContent.includes('"inboxes"')`)
-		if got := b.eval(tab, `JSON.parse(document.getElementById('gx-result').textContent).data.inboxes[0].name`); got != "API" {
+		if got := b.eval(tab, `JSON.parse(document.getElementById('gx-result').textContent).data.inboxes.edges[0].node.name`); got != "API" {
 			t.Errorf("the first inbox answered is %v, want API", got)
 		}
 		b.eval(tab, `document.getElementById('gx-schema').click(); true`)
