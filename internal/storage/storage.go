@@ -129,7 +129,9 @@ func SafeName(name string) string {
 		}
 		return r
 	}, name)
-	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	// Dots and spaces go from the start however they mix: ". .env" is a
+	// hidden file too.
+	name = strings.TrimLeft(strings.TrimSpace(name), ". ")
 	name = strings.TrimRight(name, ". ")
 	name = truncateName(name, MaxNameBytes)
 	if name == "" {

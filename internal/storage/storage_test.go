@@ -17,6 +17,8 @@ func TestSafeName(t *testing.T) {
 		{`..\..\boot.ini`, "boot.ini"},
 		{"dir/", FallbackName},
 		{".htaccess", "htaccess"},
+		{". .env", "env"},
+		{"." + strings.Repeat(" ", 300) + "0.0", "0.0"}, // found by FuzzSafeName: it was ".0"
 		{"a\x00b\x1fc\x7f.txt", "abc.txt"},
 		{"line\r\nbreak.txt", "linebreak.txt"},
 		{`quote"d.txt`, "quoted.txt"},
