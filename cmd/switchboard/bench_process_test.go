@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/apitest"
 )
 
 // stopProfile ends the CPU profile BENCH_CPUPROFILE asked for.
@@ -93,19 +94,11 @@ func (l *lagReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // waitFor waits until n deliveries have arrived.
 func (l *lagReceiver) waitFor(b *testing.B, n int) {
-	deadline := time.Now().Add(10 * time.Minute)
-	for {
+	apitest.Eventually(b, 10*time.Minute, fmt.Sprintf("%d webhook deliveries", n), func() bool {
 		l.mu.Lock()
-		got := len(l.lags)
-		l.mu.Unlock()
-		if got >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("%d of %d webhook deliveries after 10 minutes", got, n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		defer l.mu.Unlock()
+		return len(l.lags) >= n
+	})
 }
 
 func (l *lagReceiver) report(b *testing.B) {
