@@ -206,15 +206,22 @@ func (b *browser) eval(session, js string) any {
 	return r.Result.Value
 }
 
-// waitTrue polls a JavaScript condition in a tab.
+// waitTrue polls a JavaScript condition in a tab. A condition that throws
+// counts as false: between a form's submit and the next page's parse,
+// document.body is briefly null. The last error is told on timeout.
 func (b *browser) waitTrue(session, what, js string) {
 	b.t.Helper()
+	guarded := "(() => { try { return {ok: Boolean(" + js + ")} } catch (e) { return {ok: false, err: String(e)} } })()"
 	deadline := time.Now().Add(15 * time.Second)
-	for b.eval(session, "Boolean("+js+")") != true {
-		if time.Now().After(deadline) {
-			b.t.Fatalf("timed out waiting for %s", what)
+	for {
+		r, _ := b.eval(session, guarded).(map[string]any)
+		if r["ok"] == true {
+			return
 		}
-		time.Sleep(100 * time.Millisecond)
+		if time.Now().After(deadline) {
+			b.t.Fatalf("timed out waiting for %s (last error: %v)", what, r["err"])
+		}
+		<-time.After(100 * time.Millisecond) // poll interval
 	}
 }
 
