@@ -48,19 +48,9 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 	}
 	v, _ := viewer.FromContext(ctx)
 	q := s.Client(ctx).Conversation.Query().Where(base...)
-	var counts ConversationCounts
-	for _, c := range []struct {
-		n    *int
-		pred []predicate.Conversation
-	}{
-		{&counts.All, nil},
-		{&counts.Mine, []predicate.Conversation{conversation.AssigneeID(v.UserID)}},
-		{&counts.Assigned, []predicate.Conversation{conversation.AssigneeIDNotNil()}},
-		{&counts.Unassigned, []predicate.Conversation{conversation.AssigneeIDIsNil()}},
-	} {
-		if *c.n, err = q.Clone().Where(c.pred...).Count(ctx); err != nil {
-			return nil, apperr.From(err)
-		}
+	counts, err := countConversations(ctx, q.Clone(), v.UserID)
+	if err != nil {
+		return nil, err
 	}
 	assignee, err := assigneeFilter(p.AssigneeType, v.UserID)
 	if err != nil {
@@ -78,6 +68,29 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 		return nil, err
 	}
 	return &ConversationList{Items: items, Counts: counts, Page: page}, nil
+}
+
+// countConversations counts q's conversations in all, the user's, the
+// assigned and the unassigned in one statement (conditional aggregates)
+// rather than one COUNT each: the list is the most read route.
+func countConversations(ctx context.Context, q *ent.ConversationQuery, userID int) (ConversationCounts, error) {
+	var rows []struct {
+		All      int `json:"all_count"`
+		Assigned int `json:"assigned_count"`
+		Mine     int `json:"mine_count"`
+	}
+	err := q.Select().Modify(func(s *sql.Selector) {
+		assignee := s.C(conversation.FieldAssigneeID)
+		s.Select(sql.As(sql.Count("*"), "all_count"), sql.As(sql.Count(assignee), "assigned_count"))
+		s.AppendSelectExprAs(sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("COALESCE(SUM(CASE WHEN " + assignee + " = ").Arg(userID).WriteString(" THEN 1 ELSE 0 END), 0)")
+		}), "mine_count")
+	}).Scan(ctx, &rows)
+	if err != nil || len(rows) != 1 {
+		return ConversationCounts{}, apperr.From(err)
+	}
+	r := rows[0]
+	return ConversationCounts{All: r.All, Assigned: r.Assigned, Unassigned: r.All - r.Assigned, Mine: r.Mine}, nil
 }
 
 func conversationFilter(p ConversationListParams) ([]predicate.Conversation, error) {
