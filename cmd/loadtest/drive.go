@@ -104,8 +104,9 @@ type result struct {
 	elapsed    time.Duration
 	latencies  []time.Duration // sorted
 	statements int64
-	firstErr   error   // the first error, if any
-	direct     *result // the replay's figures, if it ran
+	cpu        time.Duration // the process's CPU time while driving
+	firstErr   error         // the first error, if any
+	direct     *result       // the replay's figures, if it ran
 }
 
 func (r result) perSecond() float64 { return float64(r.requests) / r.elapsed.Seconds() }
@@ -132,6 +133,7 @@ func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int
 	res := result{route: name}
 	var wg sync.WaitGroup
 	before := stmts.Load()
+	cpuBefore := processCPU()
 	started := time.Now()
 	for i := range o.concurrency {
 		wg.Add(1)
@@ -158,6 +160,7 @@ func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int
 	}
 	wg.Wait()
 	res.elapsed = time.Since(started)
+	res.cpu = processCPU() - cpuBefore
 	res.statements = stmts.Load() - before
 	res.requests = len(res.latencies)
 	slices.Sort(res.latencies)
@@ -214,12 +217,13 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseco
 // writeTable prints the figures; with replays, the direct rate and the ratio
 // of the route's time per request to its essential SQL's.
 func writeTable(out io.Writer, results []result) {
-	fmt.Fprintln(out, "| route | req/s | p50 ms | p95 ms | p99 ms | errors | statements/req | direct/s | direct p50 ms | route/direct |")
-	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(out, "| route | req/s | p50 ms | p95 ms | p99 ms | errors | statements/req | CPU ms/req | direct/s | direct p50 ms | route/direct |")
+	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range results {
-		perReq := 0.0
+		perReq, cpuPerReq := 0.0, 0.0
 		if r.requests > 0 {
 			perReq = float64(r.statements) / float64(r.requests)
+			cpuPerReq = r.cpu.Seconds() * 1000 / float64(r.requests)
 		}
 		direct := "— | — | —"
 		if d := r.direct; d != nil && d.requests > 0 && r.requests > 0 {
@@ -228,7 +232,7 @@ func writeTable(out io.Writer, results []result) {
 				direct += fmt.Sprintf(" (%d direct errors)", d.errors)
 			}
 		}
-		fmt.Fprintf(out, "| %s | %.0f | %s | %s | %s | %d | %.1f | %s |\n", r.route, r.perSecond(),
-			ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 95)), ms(percentile(r.latencies, 99)), r.errors, perReq, direct)
+		fmt.Fprintf(out, "| %s | %.0f | %s | %s | %s | %d | %.1f | %.2f | %s |\n", r.route, r.perSecond(),
+			ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 95)), ms(percentile(r.latencies, 99)), r.errors, perReq, cpuPerReq, direct)
 	}
 }

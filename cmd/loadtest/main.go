@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,7 @@ type options struct {
 	keepDatabase bool
 	reuse        bool
 	replay       bool
+	cpuProfile   string
 }
 
 func main() {
@@ -64,6 +66,7 @@ func main() {
 	flag.StringVar(&o.routes, "routes", "", "comma-separated routes to drive (default: all): "+strings.Join(routeNames(), ","))
 	flag.BoolVar(&o.keepDatabase, "keep", false, "keep the temporary SQLite database")
 	flag.BoolVar(&o.reuse, "reuse", false, "use the account an earlier run seeded in -database, if there is one, instead of seeding (sizes are then what it holds)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the driving (server and clients: they share the process) to this file")
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
@@ -130,6 +133,13 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		return err
 	}
 	rp := newReplayer(raw.SQL, raw.Dialect, w)
+	if o.cpuProfile != "" {
+		stop, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
@@ -181,4 +191,18 @@ func measure(ctx context.Context, name string, do op, o options, stmts *atomic.I
 		fmt.Fprintf(progress, "%s: %d errors, the first: %v\n", name, res.errors, res.firstErr)
 	}
 	return res
+}
+
+// startCPUProfile profiles the process into path until the returned
+// function is called.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
