@@ -138,6 +138,20 @@ func assigneeFilter(t string, userID int) ([]predicate.Conversation, error) {
 	return nil, apperr.Invalid("Assignee type must be me, assigned, unassigned or all", "assignee_type")
 }
 
+// newestMessageIDs selects the newest message id of each conversation of
+// ids, each found by its own seek down the (conversation_id, id) index: a
+// MAX per group over "conversation_id IN (...)" would read every message of
+// the page's conversations, however long they are.
+func newestMessageIDs(ids []any) *sql.Selector {
+	c := sql.Table(conversation.Table).As("c")
+	m := sql.Table(message.Table).As("m")
+	newest := sql.Select(sql.Max(m.C(message.FieldID))).From(m).
+		Where(sql.ColumnsEQ(m.C(message.FieldConversationID), c.C(conversation.FieldID)))
+	return sql.SelectExpr(sql.ExprFunc(func(b *sql.Builder) {
+		b.Wrap(func(b *sql.Builder) { b.Join(newest) })
+	})).From(c).Where(sql.In(c.C(conversation.FieldID), ids...))
+}
+
 // attachLastMessages loads each conversation's latest message (Chatwoot's
 // messages[] of a list item) in one statement, whatever the page size: the
 // newest id per conversation, read through the (conversation_id, id) index.
@@ -151,11 +165,7 @@ func (s *Service) attachLastMessages(ctx context.Context, convs []*ent.Conversat
 		cv.Edges.Messages = []*ent.Message{}
 	}
 	last, err := s.Client(ctx).Message.Query().Where(func(sel *sql.Selector) {
-		t := sql.Table(message.Table)
-		newest := sql.Select(sql.Max(t.C(message.FieldID))).From(t).
-			Where(sql.In(t.C(message.FieldConversationID), ids...)).
-			GroupBy(t.C(message.FieldConversationID))
-		sel.Where(sql.In(sel.C(message.FieldID), newest))
+		sel.Where(sql.In(sel.C(message.FieldID), newestMessageIDs(ids)))
 	}).All(ctx)
 	if err != nil {
 		return apperr.From(err)
