@@ -70,6 +70,7 @@ func TestTypicalFlow(t *testing.T) {
 				want: map[string]any{
 					"id": 1, "status": "open", "messages.0.content": "Olá Maria, your order shipped",
 					"messages.0.message_type": 1, "meta.sender.name": "Maria", "meta.channel": "Channel::Whatsapp",
+					"can_reply": false, // Maria has not written: the 24-hour window is closed
 				},
 				check: func(t *testing.T, r *response) {
 					conv = r.int(t, "id")
@@ -91,7 +92,7 @@ func TestTypicalFlow(t *testing.T) {
 				name:       "5. further messages go to /conversations/{id}/messages",
 				request:    request{method: "GET", path: a.path("/conversations/%d", conv)},
 				wantStatus: http.StatusOK,
-				want:       map[string]any{"id": conv, "messages.#": 1},
+				want:       map[string]any{"id": conv, "messages.#": 1, "can_reply": false},
 			},
 		})
 	})

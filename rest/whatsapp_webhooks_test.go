@@ -105,6 +105,9 @@ func TestWhatsAppWebhookSignedPosts(t *testing.T) {
 						t.Errorf("contact %q with source id %q in inbox %d; want Ann Customer, %s, %d", ct.Name, ci.SourceID, ci.InboxID, waCustomer, w.inboxID)
 					}
 				}},
+			{name: "the customer's message opens the 24-hour window: the conversation can_reply",
+				request: request{method: "GET", path: w.app.path("/conversations/1")}, wantStatus: http.StatusOK,
+				want: map[string]any{"meta.channel": "Channel::Whatsapp", "can_reply": true}},
 			{name: "the same post again is stored once", request: signed(hello),
 				wantStatus: http.StatusOK, want: answered(0, 1, 0, 0), wantEvents: []events.Kind{}, check: w.storesNothing(1)},
 			{name: "the next message continues the conversation", request: signed(waText("wamid.next", "Order 1042")),

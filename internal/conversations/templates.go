@@ -10,11 +10,8 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
 )
-
-// replyWindow is how long after a customer's last message a messaging app
-// accepts free-form replies.
-const replyWindow = 24 * time.Hour
 
 var placeholder = regexp.MustCompile(`\{\{(\d+)\}\}`)
 
@@ -29,7 +26,7 @@ func checkReplyWindow(ib *ent.Inbox, cv *ent.Conversation, params map[string]any
 	if len(params) > 0 {
 		return CheckTemplateParams(ib, params)
 	}
-	if cv.LastIncomingAt != nil && now.Sub(*cv.LastIncomingAt) < replyWindow {
+	if core.CanReply(ib.ChannelType, cv.LastIncomingAt, now) {
 		return nil
 	}
 	return apperr.Invalid("The 24-hour reply window of this WhatsApp conversation is closed: send template_params naming an approved template", "template_params")

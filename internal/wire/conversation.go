@@ -1,6 +1,11 @@
 package wire
 
-import "github.com/switchboard/switchboard/ent"
+import (
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/core"
+)
 
 // Conversation is Chatwoot's conversation partial, with ISO timestamps.
 // Its id is the per-account display id.
@@ -35,7 +40,7 @@ func Conversation(cv *ent.Conversation) H {
 		"timestamp":              Time(cv.LastActivityAt),
 		"created_at":             Time(cv.CreatedAt),
 		"updated_at":             Time(cv.UpdatedAt),
-		"can_reply":              true,
+		"can_reply":              canReply(cv),
 		"muted":                  false,
 		"unread_count":           0,
 	}
@@ -47,4 +52,14 @@ func lastMessages(cv *ent.Conversation) []H {
 		out = append(out, Message(m, cv.DisplayID))
 	}
 	return out
+}
+
+// canReply is Chatwoot's can_reply: whether a free-form reply may be sent
+// now (a WhatsApp conversation's 24-hour window is open). Without its inbox
+// loaded the channel is unknown, and a reply is not refused for that.
+func canReply(cv *ent.Conversation) bool {
+	if cv.Edges.Inbox == nil {
+		return true
+	}
+	return core.CanReply(cv.Edges.Inbox.ChannelType, cv.LastIncomingAt, time.Now())
 }
