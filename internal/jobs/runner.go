@@ -94,6 +94,9 @@ type Runner struct {
 	// claimPausedUntil, per kind, holds back claims after a short one
 	// (only the loop's goroutine touches it).
 	claimPausedUntil []time.Time
+	// held, per kind, holds claims back after an empty one (holdback.go;
+	// only the loop's goroutine touches it).
+	held []holdBack
 	// lastIdleCheck is when idle kanban automations were last looked at
 	// (only the loop's goroutine touches it).
 	lastIdleCheck time.Time
@@ -166,6 +169,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	}
 	r.kinds = r.allKinds(database.Dialect == dialect.Postgres)
 	r.claimPausedUntil = make([]time.Time, len(r.kinds))
+	r.held = make([]holdBack, len(r.kinds))
 	return r
 }
 
@@ -295,8 +299,16 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 			wait = min(wait, pause)
 			continue
 		}
-		if r.claimAndStart(ctx, jobCtx, k) {
+		if hold, ok := r.claimHeld(i, k, now); ok {
+			wait = min(wait, hold)
+			continue
+		}
+		short, skipped := r.claimAndStart(ctx, jobCtx, k)
+		if short {
 			r.claimPausedUntil[i] = now.Add(claimPause)
+		}
+		if skipped != nil {
+			r.holdClaims(i, skipped, now)
 		}
 	}
 	return min(wait, r.sleepFor(due, waiting))
@@ -305,30 +317,35 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 // claimAndStart claims due jobs of k while it has free workers, and starts
 // them. It does not wait for them: a finishing job wakes the loop. It
 // reports whether the last claim took fewer rows than it asked for: the
-// due rows left are blocked (their key or conversation is busy).
-func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) (short bool) {
+// due rows left are blocked (their key or conversation is busy); and, when
+// that claim took none while skipping saturated keys, those keys.
+func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) (short bool, skipped []int) {
 	for ctx.Err() == nil {
 		free := r.inflight.free(k)
 		if free == 0 {
-			return false
+			return false, nil
 		}
 		want := min(r.inflight.room(k), batchSize)
 		if k.batch > 1 {
 			want = min(free*k.batch, maxBatchClaim)
 		}
-		claimed, err := r.claim(ctx, k, want, r.inflight.saturated(k))
+		saturated := r.inflight.saturated(k)
+		claimed, err := r.claim(ctx, k, want, saturated)
 		if err != nil {
 			if ctx.Err() == nil {
 				slog.Error("claiming jobs", "table", k.table, "err", err)
 			}
-			return
+			return false, nil
 		}
 		r.startClaimed(jobCtx, k, claimed)
+		if len(claimed) == 0 && len(saturated) > 0 {
+			return true, saturated
+		}
 		if len(claimed) < want {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // client is the ent client jobs use: they act as the system.

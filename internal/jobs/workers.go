@@ -57,6 +57,9 @@ func (r *Runner) start(ctx context.Context, k kind, j job) {
 			if !ok {
 				break
 			}
+			if r.inflight.justDrained(k, next.key) {
+				r.Wake() // claims held back for this key may go on
+			}
 			j = next
 		}
 		r.Wake()
