@@ -76,6 +76,9 @@ func inputPath(ctx context.Context, attr string) []string {
 		return nil
 	}
 	segments := strings.Split(attr, ".")
+	if alias, ok := restAliases[segments[0]]; ok {
+		segments[0] = alias
+	}
 	for _, arg := range fc.Field.Definition.Arguments {
 		if sameName(arg.Name, segments[0]) {
 			return descend([]string{arg.Name}, arg.Type, segments[1:])
@@ -90,6 +93,12 @@ func inputPath(ctx context.Context, attr string) []string {
 		}
 	}
 	return nil
+}
+
+// restAliases are REST attribute names GraphQL spells otherwise.
+var restAliases = map[string]string{
+	"funnel_stage": "stage", // a card's stage (a slug)
+	"mappings":     "mapping",
 }
 
 // descend follows segments into the input type typ, starting at path.
