@@ -76,9 +76,9 @@ func TestTransportsCoerceAlike(t *testing.T) {
 			if got := mustGet(t, r, "checklist_item.due_date"); got != "2026-12-01T08:00:00.000Z" {
 				t.Errorf("REST stored %v", got)
 			}
-			g := a.gql(gqlReq{query: `mutation($id: ID!, $due: Time) { createChecklistItem(kanbanItemID: $id, input: {text: "GraphQL", dueDate: $due}) { dueDate } }`,
+			g := a.gql(gqlReq{query: `mutation($id: ID!, $due: Time) { createChecklistItem(kanbanItemID: $id, input: {text: "GraphQL", dueDate: $due}) { checklistItem { dueDate } userErrors { field message code } } }`,
 				vars: H{"id": cardID, "due": due}})
-			if got := mustGet(t, g.Data, "createChecklistItem.dueDate"); got != "2026-12-01T08:00:00Z" {
+			if got := mustGet(t, g.Data, "createChecklistItem.checklistItem.dueDate"); got != "2026-12-01T08:00:00Z" {
 				t.Errorf("GraphQL stored %v: %s", got, g)
 			}
 			g = a.gql(gqlReq{query: `query($id: ID!) { kanbanItem(id: $id) { checklistItems { text dueDate } } }`, vars: H{"id": cardID}})
@@ -95,7 +95,7 @@ func TestTransportsCoerceAlike(t *testing.T) {
 				if via == "REST" {
 					a.mustREST("POST", fmt.Sprintf("%s/conversations/%v/toggle_status", base, conv), a.Admin,
 						H{"status": "snoozed", "snoozed_until": until}, http.StatusOK)
-				} else if g := a.gql(gqlReq{query: `mutation($d: Int!, $u: Time) { toggleConversationStatus(displayID: $d, status: "snoozed", snoozedUntil: $u) { id } }`,
+				} else if g := a.gql(gqlReq{query: `mutation($d: Int!, $u: Time) { toggleConversationStatus(displayID: $d, status: "snoozed", snoozedUntil: $u) { conversation { id } userErrors { field message code } } }`,
 					vars: H{"d": conv, "u": until}}); len(g.Errors) > 0 {
 					t.Fatalf("GraphQL snooze: %s", g)
 				}
@@ -118,13 +118,13 @@ func TestTransportsCoerceAlike(t *testing.T) {
 			} {
 				mapping, _ := json.Marshal(c.mapping)
 				status, body := a.restImport(base+"/kanban_items/import", map[string]string{"funnel_id": id(funnel), "mappings": string(mapping)}, file)
-				g := a.gqlMultipart("", `mutation($f: ID!, $file: Upload!, $m: Map) { importKanbanItems(funnelID: $f, file: $file, mapping: $m) { created { id } } }`,
+				g := a.gqlMultipart("", `mutation($f: ID!, $file: Upload!, $m: Map) { importKanbanItems(funnelID: $f, file: $file, mapping: $m) { result { created { id } } userErrors { field message code } } }`,
 					H{"f": funnel, "file": nil, "m": c.mapping}, []upload{{"variables.file", "cards.csv", "text/csv", file}})
 				if c.created == 0 {
 					if status != http.StatusUnprocessableEntity || fmt.Sprint(mustGet(t, body, "attributes")) != "[mappings]" {
 						t.Errorf("%s: REST answered %d %v, want 422 naming mappings", c.name, status, body)
 					}
-					if len(g.Errors) == 0 || fmt.Sprint(g.Errors[0].Extensions["attributes"]) != "[mapping]" {
+					if g.code() != "INVALID" || fmt.Sprint(g.attrs()) != "[mapping]" {
 						t.Errorf("%s: GraphQL answered %s, want an error naming mapping", c.name, g)
 					}
 					continue
@@ -132,7 +132,7 @@ func TestTransportsCoerceAlike(t *testing.T) {
 				if status != http.StatusOK || mustGet(t, body, "created_count") != float64(c.created) {
 					t.Errorf("%s: REST answered %d %v", c.name, status, body)
 				}
-				if len(g.Errors) > 0 || mustGet(t, g.Data, "importKanbanItems.created.#") != float64(c.created) {
+				if len(g.Errors) > 0 || mustGet(t, g.Data, "importKanbanItems.result.created.#") != float64(c.created) {
 					t.Errorf("%s: GraphQL answered %s", c.name, g)
 				}
 			}

@@ -22,49 +22,57 @@ func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]
 }
 
 // CreateConversation is the resolver for the createConversation field.
-func (r *mutationResolver) CreateConversation(ctx context.Context, input model.CreateConversationInput) (*ent.Conversation, error) {
-	return r.svc.CreateConversation(ctx, conversations.ConversationInput{
+func (r *mutationResolver) CreateConversation(ctx context.Context, input model.CreateConversationInput) (*model.CreateConversationPayload, error) {
+	v, err := r.svc.CreateConversation(ctx, conversations.ConversationInput{
 		SourceID: input.SourceID, InboxID: input.InboxID, ContactID: input.ContactID, Status: input.Status,
 		AssigneeID: input.AssigneeID, TeamID: input.TeamID, SnoozedUntil: input.SnoozedUntil,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
 		Message: messageInput(input.Message),
 	})
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateConversationPayload{Conversation: v, UserErrors: ues}, err
 }
 
 // ToggleConversationStatus is the resolver for the toggleConversationStatus field.
-func (r *mutationResolver) ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*ent.Conversation, error) {
-	return r.svc.ToggleStatus(ctx, displayID, status, snoozedUntil)
+func (r *mutationResolver) ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*model.ToggleConversationStatusPayload, error) {
+	v, err := r.svc.ToggleStatus(ctx, displayID, status, snoozedUntil)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ToggleConversationStatusPayload{Conversation: v, UserErrors: ues}, err
 }
 
 // SetConversationLabels is the resolver for the setConversationLabels field.
-func (r *mutationResolver) SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error) {
-	return r.svc.SetConversationLabels(ctx, displayID, labels)
+func (r *mutationResolver) SetConversationLabels(ctx context.Context, displayID int, labels []string) (*model.SetConversationLabelsPayload, error) {
+	v, err := r.svc.SetConversationLabels(ctx, displayID, labels)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.SetConversationLabelsPayload{Labels: v, UserErrors: ues}, err
 }
 
 // CreateMessage is the resolver for the createMessage field.
-func (r *mutationResolver) CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error) {
-	return r.svc.CreateMessage(ctx, conversationDisplayID, *messageInput(&input), uploads(attachments))
+func (r *mutationResolver) CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*model.CreateMessagePayload, error) {
+	v, err := r.svc.CreateMessage(ctx, conversationDisplayID, *messageInput(&input), uploads(attachments))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateMessagePayload{Message: v, UserErrors: ues}, err
 }
 
 // DeleteMessage is the resolver for the deleteMessage field.
-func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error) {
-	if _, err := r.svc.DeleteMessage(ctx, conversationDisplayID, messageID); err != nil {
-		return 0, err
-	}
-	return messageID, nil
+func (r *mutationResolver) DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.DeleteMessagePayload, error) {
+	_, err := r.svc.DeleteMessage(ctx, conversationDisplayID, messageID)
+	deleted, ues, err := outcome(ctx, &messageID, err)
+	return &model.DeleteMessagePayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // RetryMessage is the resolver for the retryMessage field.
-func (r *mutationResolver) RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error) {
-	return r.svc.RetryMessage(ctx, conversationDisplayID, messageID)
+func (r *mutationResolver) RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.RetryMessagePayload, error) {
+	v, err := r.svc.RetryMessage(ctx, conversationDisplayID, messageID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.RetryMessagePayload{Message: v, UserErrors: ues}, err
 }
 
 // RetryWebhookDelivery is the resolver for the retryWebhookDelivery field.
-func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (int, error) {
-	if _, err := r.svc.RetryWebhookDelivery(ctx, webhookID, deliveryID); err != nil {
-		return 0, err
-	}
-	return deliveryID, nil
+func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (*model.RetryWebhookDeliveryPayload, error) {
+	_, err := r.svc.RetryWebhookDelivery(ctx, webhookID, deliveryID)
+	retried, ues, err := outcome(ctx, &deliveryID, err)
+	return &model.RetryWebhookDeliveryPayload{DeliveryID: retried, UserErrors: ues}, err
 }
 
 // Conversation is the resolver for the conversation field.

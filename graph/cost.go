@@ -25,6 +25,8 @@ const (
 	accountListBound  = 500  // the account's own lists (agents, inboxes, ...)
 	mutationListBound = 1000 // a bulk change's results
 	importListBound   = 5000 // a CSV import's rows (ops refuses more)
+	// A payload's userErrors: one per failing input field.
+	userErrorBound = 50
 )
 
 // listBounds are the plain list fields bounded otherwise than
@@ -43,6 +45,8 @@ var listBounds = map[string]int{
 	// operations refuse more).
 	"Message.attachments":          core.MaxAttachments,
 	"ScheduledMessage.attachments": core.MaxAttachments,
+	// An input path is as deep as the schema's inputs nest.
+	"UserError.field": 10,
 }
 
 // listBound is the most items the plain list field parent.field returns.
@@ -50,7 +54,13 @@ func listBound(parent, field string) int {
 	if n, ok := listBounds[parent+"."+field]; ok {
 		return n
 	}
-	if parent == "Mutation" {
+	isPayload := strings.HasSuffix(parent, "Payload")
+	if isPayload && field == "userErrors" {
+		return userErrorBound
+	}
+	// A mutation's other lists are in its payload: a bulk change's results,
+	// or a member set.
+	if parent == "Mutation" || isPayload {
 		return mutationListBound
 	}
 	return defaultListBound

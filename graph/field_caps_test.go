@@ -21,16 +21,16 @@ func TestGraphQLFieldCaps(t *testing.T) {
 		for i := range labels {
 			labels[i] = fmt.Sprintf("l%d", i)
 		}
-		const setLabels = `mutation($id: ID!, $labels: [String!]!) { setContactLabels(id: $id, labels: $labels) }`
+		const setLabels = `mutation($id: ID!, $labels: [String!]!) { setContactLabels(id: $id, labels: $labels) { labels userErrors { field message code } } }`
 		w.run(t, []gqlCase{
 			{name: "additionalAttributes over 64 KiB", query: updateMutation,
 				vars: H{"id": w.Alice, "in": H{"additionalAttributes": H{"blob": big}}},
-				code: "BAD_USER_INPUT", attrs: []string{"additional_attributes"}},
+				code: "INVALID", attrs: []string{"input.additionalAttributes"}},
 			{name: "a name over 255 characters", query: updateMutation,
 				vars: H{"id": w.Alice, "in": H{"name": strings.Repeat("n", schema.MaxNameRunes+1)}},
-				code: "BAD_USER_INPUT", attrs: []string{"name"}},
+				code: "INVALID", attrs: []string{"input.name"}},
 			{name: "101 labels", query: setLabels, vars: H{"id": w.Alice, "labels": labels},
-				code: "BAD_USER_INPUT", attrs: []string{"labels"}},
+				code: "INVALID", attrs: []string{"labels"}},
 		})
 		ct, err := w.srv.DB.Client.Contact.Get(sys(), w.Alice)
 		if err != nil {

@@ -92,6 +92,31 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	AssignKanbanItemAgentPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	BulkAssignKanbanAgentPayload struct {
+		KanbanItems func(childComplexity int) int
+		UserErrors  func(childComplexity int) int
+	}
+
+	BulkMoveKanbanItemsPayload struct {
+		KanbanItems func(childComplexity int) int
+		UserErrors  func(childComplexity int) int
+	}
+
+	BulkSetKanbanPriorityPayload struct {
+		KanbanItems func(childComplexity int) int
+		UserErrors  func(childComplexity int) int
+	}
+
+	CancelScheduledMessagePayload struct {
+		ScheduledMessage func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
 	CardNote struct {
 		AccountID    func(childComplexity int) int
 		AuthorID     func(childComplexity int) int
@@ -101,6 +126,21 @@ type ComplexityRoot struct {
 		KanbanItem   func(childComplexity int) int
 		KanbanItemID func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
+	}
+
+	ChangeInboxMembersPayload struct {
+		Members    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	ChangeKanbanItemStatusPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	ChangeTeamMembersPayload struct {
+		Members    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
 	}
 
 	ChecklistItem struct {
@@ -216,9 +256,150 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	CreateAgentBotPayload struct {
+		AgentBot   func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateAgentPayload struct {
+		Agent      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateCardNotePayload struct {
+		CardNote   func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateChecklistItemPayload struct {
+		ChecklistItem func(childComplexity int) int
+		UserErrors    func(childComplexity int) int
+	}
+
+	CreateContactInboxPayload struct {
+		ContactInbox func(childComplexity int) int
+		UserErrors   func(childComplexity int) int
+	}
+
 	CreateContactPayload struct {
 		Contact      func(childComplexity int) int
 		ContactInbox func(childComplexity int) int
+		UserErrors   func(childComplexity int) int
+	}
+
+	CreateConversationPayload struct {
+		Conversation func(childComplexity int) int
+		UserErrors   func(childComplexity int) int
+	}
+
+	CreateFunnelPayload struct {
+		Funnel     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateInboxPayload struct {
+		Inbox      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateKanbanAutomationPayload struct {
+		KanbanAutomation func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	CreateKanbanItemPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateLabelPayload struct {
+		Label      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateMessagePayload struct {
+		Message    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	CreateScheduledMessagePayload struct {
+		ScheduledMessage func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	CreateTeamPayload struct {
+		Team       func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteAgentBotPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteAgentPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteCardNotePayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteChecklistItemPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteContactPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteFunnelPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteInboxPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteKanbanAutomationPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteKanbanConfigPayload struct {
+		Deleted    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteKanbanItemPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteLabelPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteMessagePayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteScheduledMessagePayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	DeleteTeamPayload struct {
+		DeletedID  func(childComplexity int) int
+		UserErrors func(childComplexity int) int
 	}
 
 	FileAttachment struct {
@@ -267,6 +448,11 @@ type ComplexityRoot struct {
 		Position    func(childComplexity int) int
 		Slug        func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
+	}
+
+	ImportKanbanItemsPayload struct {
+		Result     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
 	}
 
 	Inbox struct {
@@ -428,6 +614,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	MergeContactsPayload struct {
+		Contact    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
 	Message struct {
 		AccountID            func(childComplexity int) int
 		AdditionalAttributes func(childComplexity int) int
@@ -463,6 +654,11 @@ type ComplexityRoot struct {
 	MessageEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	MoveKanbanItemPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -570,6 +766,36 @@ type ComplexityRoot struct {
 		Teams              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) int
 	}
 
+	RemoveKanbanItemAgentPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	ReorderFunnelStagesPayload struct {
+		Funnel     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	ReorderKanbanItemsPayload struct {
+		KanbanItems func(childComplexity int) int
+		UserErrors  func(childComplexity int) int
+	}
+
+	RetryMessagePayload struct {
+		Message    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	RetryWebhookDeliveryPayload struct {
+		DeliveryID func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	SaveKanbanConfigPayload struct {
+		KanbanConfig func(childComplexity int) int
+		UserErrors   func(childComplexity int) int
+	}
+
 	ScheduledMessage struct {
 		AccountID                func(childComplexity int) int
 		Attachments              func(childComplexity int) int
@@ -625,6 +851,21 @@ type ComplexityRoot struct {
 		ScheduledMessage func(childComplexity int) int
 	}
 
+	SetContactLabelsPayload struct {
+		Labels     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	SetConversationLabelsPayload struct {
+		Labels     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	SetInboxAgentBotPayload struct {
+		Inbox      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
 	Subscription struct {
 		KanbanBoardChanged      func(childComplexity int, funnelID int) int
 		MessageCreated          func(childComplexity int, conversationDisplayID int) int
@@ -664,6 +905,81 @@ type ComplexityRoot struct {
 		UserID    func(childComplexity int) int
 	}
 
+	TestKanbanWebhookPayload struct {
+		Test       func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	ToggleChecklistItemPayload struct {
+		ChecklistItem func(childComplexity int) int
+		UserErrors    func(childComplexity int) int
+	}
+
+	ToggleConversationStatusPayload struct {
+		Conversation func(childComplexity int) int
+		UserErrors   func(childComplexity int) int
+	}
+
+	UpdateAgentBotPayload struct {
+		AgentBot   func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateAgentPayload struct {
+		Agent      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateCardNotePayload struct {
+		CardNote   func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateChecklistItemPayload struct {
+		ChecklistItem func(childComplexity int) int
+		UserErrors    func(childComplexity int) int
+	}
+
+	UpdateContactPayload struct {
+		Contact    func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateFunnelPayload struct {
+		Funnel     func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateInboxPayload struct {
+		Inbox      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateKanbanAutomationPayload struct {
+		KanbanAutomation func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	UpdateKanbanItemPayload struct {
+		KanbanItem func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateLabelPayload struct {
+		Label      func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
+	UpdateScheduledMessagePayload struct {
+		ScheduledMessage func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	UpdateTeamPayload struct {
+		Team       func(childComplexity int) int
+		UserErrors func(childComplexity int) int
+	}
+
 	User struct {
 		AvatarURL   func(childComplexity int) int
 		Confirmed   func(childComplexity int) int
@@ -673,6 +989,12 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
+	}
+
+	UserError struct {
+		Code    func(childComplexity int) int
+		Field   func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 }
 
@@ -694,69 +1016,69 @@ type MessageResolver interface {
 }
 type MutationResolver interface {
 	CreateContact(ctx context.Context, input model.CreateContactInput) (*model.CreateContactPayload, error)
-	UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*ent.Contact, error)
-	DeleteContact(ctx context.Context, id int) (int, error)
-	SetContactLabels(ctx context.Context, id int, labels []string) ([]string, error)
-	CreateContactInbox(ctx context.Context, contactID int, inboxID int, sourceID *string) (*ent.ContactInbox, error)
-	MergeContacts(ctx context.Context, baseContactID int, mergeeContactID int) (*ent.Contact, error)
-	CreateConversation(ctx context.Context, input model.CreateConversationInput) (*ent.Conversation, error)
-	ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*ent.Conversation, error)
-	SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error)
-	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*ent.Message, error)
-	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (int, error)
-	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*ent.Message, error)
-	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (int, error)
-	CreateFunnel(ctx context.Context, input model.FunnelInput) (*ent.Funnel, error)
-	UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*ent.Funnel, error)
-	DeleteFunnel(ctx context.Context, id int) (int, error)
-	ReorderFunnelStages(ctx context.Context, id int, slugs []string) (*ent.Funnel, error)
-	CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*ent.KanbanItem, error)
-	UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*ent.KanbanItem, error)
-	DeleteKanbanItem(ctx context.Context, id int) (int, error)
-	MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*ent.KanbanItem, error)
-	ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) ([]*ent.KanbanItem, error)
-	ChangeKanbanItemStatus(ctx context.Context, id int, status string) (*ent.KanbanItem, error)
-	AssignKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error)
-	RemoveKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error)
-	CreateChecklistItem(ctx context.Context, kanbanItemID int, input model.ChecklistItemInput) (*ent.ChecklistItem, error)
-	UpdateChecklistItem(ctx context.Context, kanbanItemID int, id int, input model.ChecklistItemInput) (*ent.ChecklistItem, error)
-	ToggleChecklistItem(ctx context.Context, kanbanItemID int, id int) (*ent.ChecklistItem, error)
-	DeleteChecklistItem(ctx context.Context, kanbanItemID int, id int) (int, error)
-	CreateCardNote(ctx context.Context, kanbanItemID int, content string) (*ent.CardNote, error)
-	UpdateCardNote(ctx context.Context, kanbanItemID int, id int, content string) (*ent.CardNote, error)
-	DeleteCardNote(ctx context.Context, kanbanItemID int, id int) (int, error)
-	BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) ([]*ent.KanbanItem, error)
-	BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) ([]*ent.KanbanItem, error)
-	BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) ([]*ent.KanbanItem, error)
-	SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*ent.KanbanConfig, error)
-	DeleteKanbanConfig(ctx context.Context) (bool, error)
-	TestKanbanWebhook(ctx context.Context) (*model.KanbanWebhookTest, error)
-	CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error)
-	UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error)
-	DeleteKanbanAutomation(ctx context.Context, id int) (int, error)
-	ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.KanbanImportResult, error)
-	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
-	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error)
-	CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
-	DeleteScheduledMessage(ctx context.Context, id int) (int, error)
-	CreateInbox(ctx context.Context, input model.InboxInput) (*ent.Inbox, error)
-	UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*ent.Inbox, error)
-	DeleteInbox(ctx context.Context, id int) (int, error)
-	SetInboxAgentBot(ctx context.Context, inboxID int, agentBotID *int) (*ent.Inbox, error)
-	ChangeInboxMembers(ctx context.Context, inboxID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error)
-	CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*ent.AgentBot, error)
-	UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*ent.AgentBot, error)
-	DeleteAgentBot(ctx context.Context, id int) (int, error)
-	CreateLabel(ctx context.Context, input model.LabelInput) (*ent.Label, error)
-	UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*ent.Label, error)
-	DeleteLabel(ctx context.Context, id int) (int, error)
-	CreateAgent(ctx context.Context, input model.AgentInput) (*ent.AccountUser, error)
-	UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error)
-	DeleteAgent(ctx context.Context, id int) (int, error)
-	CreateTeam(ctx context.Context, input model.TeamInput) (*ent.Team, error)
-	UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*ent.Team, error)
-	DeleteTeam(ctx context.Context, id int) (int, error)
-	ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error)
+	UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*model.UpdateContactPayload, error)
+	DeleteContact(ctx context.Context, id int) (*model.DeleteContactPayload, error)
+	SetContactLabels(ctx context.Context, id int, labels []string) (*model.SetContactLabelsPayload, error)
+	CreateContactInbox(ctx context.Context, contactID int, inboxID int, sourceID *string) (*model.CreateContactInboxPayload, error)
+	MergeContacts(ctx context.Context, baseContactID int, mergeeContactID int) (*model.MergeContactsPayload, error)
+	CreateConversation(ctx context.Context, input model.CreateConversationInput) (*model.CreateConversationPayload, error)
+	ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*model.ToggleConversationStatusPayload, error)
+	SetConversationLabels(ctx context.Context, displayID int, labels []string) (*model.SetConversationLabelsPayload, error)
+	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*model.CreateMessagePayload, error)
+	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.DeleteMessagePayload, error)
+	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.RetryMessagePayload, error)
+	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (*model.RetryWebhookDeliveryPayload, error)
+	CreateFunnel(ctx context.Context, input model.FunnelInput) (*model.CreateFunnelPayload, error)
+	UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*model.UpdateFunnelPayload, error)
+	DeleteFunnel(ctx context.Context, id int) (*model.DeleteFunnelPayload, error)
+	ReorderFunnelStages(ctx context.Context, id int, slugs []string) (*model.ReorderFunnelStagesPayload, error)
+	CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*model.CreateKanbanItemPayload, error)
+	UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*model.UpdateKanbanItemPayload, error)
+	DeleteKanbanItem(ctx context.Context, id int) (*model.DeleteKanbanItemPayload, error)
+	MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*model.MoveKanbanItemPayload, error)
+	ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) (*model.ReorderKanbanItemsPayload, error)
+	ChangeKanbanItemStatus(ctx context.Context, id int, status string) (*model.ChangeKanbanItemStatusPayload, error)
+	AssignKanbanItemAgent(ctx context.Context, id int, agentID int) (*model.AssignKanbanItemAgentPayload, error)
+	RemoveKanbanItemAgent(ctx context.Context, id int, agentID int) (*model.RemoveKanbanItemAgentPayload, error)
+	CreateChecklistItem(ctx context.Context, kanbanItemID int, input model.ChecklistItemInput) (*model.CreateChecklistItemPayload, error)
+	UpdateChecklistItem(ctx context.Context, kanbanItemID int, id int, input model.ChecklistItemInput) (*model.UpdateChecklistItemPayload, error)
+	ToggleChecklistItem(ctx context.Context, kanbanItemID int, id int) (*model.ToggleChecklistItemPayload, error)
+	DeleteChecklistItem(ctx context.Context, kanbanItemID int, id int) (*model.DeleteChecklistItemPayload, error)
+	CreateCardNote(ctx context.Context, kanbanItemID int, content string) (*model.CreateCardNotePayload, error)
+	UpdateCardNote(ctx context.Context, kanbanItemID int, id int, content string) (*model.UpdateCardNotePayload, error)
+	DeleteCardNote(ctx context.Context, kanbanItemID int, id int) (*model.DeleteCardNotePayload, error)
+	BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) (*model.BulkMoveKanbanItemsPayload, error)
+	BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) (*model.BulkAssignKanbanAgentPayload, error)
+	BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) (*model.BulkSetKanbanPriorityPayload, error)
+	SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*model.SaveKanbanConfigPayload, error)
+	DeleteKanbanConfig(ctx context.Context) (*model.DeleteKanbanConfigPayload, error)
+	TestKanbanWebhook(ctx context.Context) (*model.TestKanbanWebhookPayload, error)
+	CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*model.CreateKanbanAutomationPayload, error)
+	UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*model.UpdateKanbanAutomationPayload, error)
+	DeleteKanbanAutomation(ctx context.Context, id int) (*model.DeleteKanbanAutomationPayload, error)
+	ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.ImportKanbanItemsPayload, error)
+	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.CreateScheduledMessagePayload, error)
+	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.UpdateScheduledMessagePayload, error)
+	CancelScheduledMessage(ctx context.Context, id int) (*model.CancelScheduledMessagePayload, error)
+	DeleteScheduledMessage(ctx context.Context, id int) (*model.DeleteScheduledMessagePayload, error)
+	CreateInbox(ctx context.Context, input model.InboxInput) (*model.CreateInboxPayload, error)
+	UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*model.UpdateInboxPayload, error)
+	DeleteInbox(ctx context.Context, id int) (*model.DeleteInboxPayload, error)
+	SetInboxAgentBot(ctx context.Context, inboxID int, agentBotID *int) (*model.SetInboxAgentBotPayload, error)
+	ChangeInboxMembers(ctx context.Context, inboxID int, userIDs []int, change model.MemberChange) (*model.ChangeInboxMembersPayload, error)
+	CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*model.CreateAgentBotPayload, error)
+	UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*model.UpdateAgentBotPayload, error)
+	DeleteAgentBot(ctx context.Context, id int) (*model.DeleteAgentBotPayload, error)
+	CreateLabel(ctx context.Context, input model.LabelInput) (*model.CreateLabelPayload, error)
+	UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*model.UpdateLabelPayload, error)
+	DeleteLabel(ctx context.Context, id int) (*model.DeleteLabelPayload, error)
+	CreateAgent(ctx context.Context, input model.AgentInput) (*model.CreateAgentPayload, error)
+	UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*model.UpdateAgentPayload, error)
+	DeleteAgent(ctx context.Context, id int) (*model.DeleteAgentPayload, error)
+	CreateTeam(ctx context.Context, input model.TeamInput) (*model.CreateTeamPayload, error)
+	UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*model.UpdateTeamPayload, error)
+	DeleteTeam(ctx context.Context, id int) (*model.DeleteTeamPayload, error)
+	ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) (*model.ChangeTeamMembersPayload, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
@@ -960,6 +1282,71 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AgentEdge.Node(childComplexity), true
 
+	case "AssignKanbanItemAgentPayload.kanbanItem":
+		if e.ComplexityRoot.AssignKanbanItemAgentPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssignKanbanItemAgentPayload.KanbanItem(childComplexity), true
+	case "AssignKanbanItemAgentPayload.userErrors":
+		if e.ComplexityRoot.AssignKanbanItemAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssignKanbanItemAgentPayload.UserErrors(childComplexity), true
+
+	case "BulkAssignKanbanAgentPayload.kanbanItems":
+		if e.ComplexityRoot.BulkAssignKanbanAgentPayload.KanbanItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkAssignKanbanAgentPayload.KanbanItems(childComplexity), true
+	case "BulkAssignKanbanAgentPayload.userErrors":
+		if e.ComplexityRoot.BulkAssignKanbanAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkAssignKanbanAgentPayload.UserErrors(childComplexity), true
+
+	case "BulkMoveKanbanItemsPayload.kanbanItems":
+		if e.ComplexityRoot.BulkMoveKanbanItemsPayload.KanbanItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkMoveKanbanItemsPayload.KanbanItems(childComplexity), true
+	case "BulkMoveKanbanItemsPayload.userErrors":
+		if e.ComplexityRoot.BulkMoveKanbanItemsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkMoveKanbanItemsPayload.UserErrors(childComplexity), true
+
+	case "BulkSetKanbanPriorityPayload.kanbanItems":
+		if e.ComplexityRoot.BulkSetKanbanPriorityPayload.KanbanItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkSetKanbanPriorityPayload.KanbanItems(childComplexity), true
+	case "BulkSetKanbanPriorityPayload.userErrors":
+		if e.ComplexityRoot.BulkSetKanbanPriorityPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkSetKanbanPriorityPayload.UserErrors(childComplexity), true
+
+	case "CancelScheduledMessagePayload.scheduledMessage":
+		if e.ComplexityRoot.CancelScheduledMessagePayload.ScheduledMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CancelScheduledMessagePayload.ScheduledMessage(childComplexity), true
+	case "CancelScheduledMessagePayload.userErrors":
+		if e.ComplexityRoot.CancelScheduledMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CancelScheduledMessagePayload.UserErrors(childComplexity), true
+
 	case "CardNote.accountID":
 		if e.ComplexityRoot.CardNote.AccountID == nil {
 			break
@@ -1008,6 +1395,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CardNote.UpdatedAt(childComplexity), true
+
+	case "ChangeInboxMembersPayload.members":
+		if e.ComplexityRoot.ChangeInboxMembersPayload.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeInboxMembersPayload.Members(childComplexity), true
+	case "ChangeInboxMembersPayload.userErrors":
+		if e.ComplexityRoot.ChangeInboxMembersPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeInboxMembersPayload.UserErrors(childComplexity), true
+
+	case "ChangeKanbanItemStatusPayload.kanbanItem":
+		if e.ComplexityRoot.ChangeKanbanItemStatusPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeKanbanItemStatusPayload.KanbanItem(childComplexity), true
+	case "ChangeKanbanItemStatusPayload.userErrors":
+		if e.ComplexityRoot.ChangeKanbanItemStatusPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeKanbanItemStatusPayload.UserErrors(childComplexity), true
+
+	case "ChangeTeamMembersPayload.members":
+		if e.ComplexityRoot.ChangeTeamMembersPayload.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeTeamMembersPayload.Members(childComplexity), true
+	case "ChangeTeamMembersPayload.userErrors":
+		if e.ComplexityRoot.ChangeTeamMembersPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeTeamMembersPayload.UserErrors(childComplexity), true
 
 	case "ChecklistItem.accountID":
 		if e.ComplexityRoot.ChecklistItem.AccountID == nil {
@@ -1522,6 +1948,71 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
 
+	case "CreateAgentBotPayload.agentBot":
+		if e.ComplexityRoot.CreateAgentBotPayload.AgentBot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAgentBotPayload.AgentBot(childComplexity), true
+	case "CreateAgentBotPayload.userErrors":
+		if e.ComplexityRoot.CreateAgentBotPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAgentBotPayload.UserErrors(childComplexity), true
+
+	case "CreateAgentPayload.agent":
+		if e.ComplexityRoot.CreateAgentPayload.Agent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAgentPayload.Agent(childComplexity), true
+	case "CreateAgentPayload.userErrors":
+		if e.ComplexityRoot.CreateAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAgentPayload.UserErrors(childComplexity), true
+
+	case "CreateCardNotePayload.cardNote":
+		if e.ComplexityRoot.CreateCardNotePayload.CardNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateCardNotePayload.CardNote(childComplexity), true
+	case "CreateCardNotePayload.userErrors":
+		if e.ComplexityRoot.CreateCardNotePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateCardNotePayload.UserErrors(childComplexity), true
+
+	case "CreateChecklistItemPayload.checklistItem":
+		if e.ComplexityRoot.CreateChecklistItemPayload.ChecklistItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateChecklistItemPayload.ChecklistItem(childComplexity), true
+	case "CreateChecklistItemPayload.userErrors":
+		if e.ComplexityRoot.CreateChecklistItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateChecklistItemPayload.UserErrors(childComplexity), true
+
+	case "CreateContactInboxPayload.contactInbox":
+		if e.ComplexityRoot.CreateContactInboxPayload.ContactInbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateContactInboxPayload.ContactInbox(childComplexity), true
+	case "CreateContactInboxPayload.userErrors":
+		if e.ComplexityRoot.CreateContactInboxPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateContactInboxPayload.UserErrors(childComplexity), true
+
 	case "CreateContactPayload.contact":
 		if e.ComplexityRoot.CreateContactPayload.Contact == nil {
 			break
@@ -1534,6 +2025,311 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateContactPayload.ContactInbox(childComplexity), true
+	case "CreateContactPayload.userErrors":
+		if e.ComplexityRoot.CreateContactPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateContactPayload.UserErrors(childComplexity), true
+
+	case "CreateConversationPayload.conversation":
+		if e.ComplexityRoot.CreateConversationPayload.Conversation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateConversationPayload.Conversation(childComplexity), true
+	case "CreateConversationPayload.userErrors":
+		if e.ComplexityRoot.CreateConversationPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateConversationPayload.UserErrors(childComplexity), true
+
+	case "CreateFunnelPayload.funnel":
+		if e.ComplexityRoot.CreateFunnelPayload.Funnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateFunnelPayload.Funnel(childComplexity), true
+	case "CreateFunnelPayload.userErrors":
+		if e.ComplexityRoot.CreateFunnelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateFunnelPayload.UserErrors(childComplexity), true
+
+	case "CreateInboxPayload.inbox":
+		if e.ComplexityRoot.CreateInboxPayload.Inbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateInboxPayload.Inbox(childComplexity), true
+	case "CreateInboxPayload.userErrors":
+		if e.ComplexityRoot.CreateInboxPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateInboxPayload.UserErrors(childComplexity), true
+
+	case "CreateKanbanAutomationPayload.kanbanAutomation":
+		if e.ComplexityRoot.CreateKanbanAutomationPayload.KanbanAutomation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateKanbanAutomationPayload.KanbanAutomation(childComplexity), true
+	case "CreateKanbanAutomationPayload.userErrors":
+		if e.ComplexityRoot.CreateKanbanAutomationPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateKanbanAutomationPayload.UserErrors(childComplexity), true
+
+	case "CreateKanbanItemPayload.kanbanItem":
+		if e.ComplexityRoot.CreateKanbanItemPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateKanbanItemPayload.KanbanItem(childComplexity), true
+	case "CreateKanbanItemPayload.userErrors":
+		if e.ComplexityRoot.CreateKanbanItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateKanbanItemPayload.UserErrors(childComplexity), true
+
+	case "CreateLabelPayload.label":
+		if e.ComplexityRoot.CreateLabelPayload.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateLabelPayload.Label(childComplexity), true
+	case "CreateLabelPayload.userErrors":
+		if e.ComplexityRoot.CreateLabelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateLabelPayload.UserErrors(childComplexity), true
+
+	case "CreateMessagePayload.message":
+		if e.ComplexityRoot.CreateMessagePayload.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateMessagePayload.Message(childComplexity), true
+	case "CreateMessagePayload.userErrors":
+		if e.ComplexityRoot.CreateMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateMessagePayload.UserErrors(childComplexity), true
+
+	case "CreateScheduledMessagePayload.scheduledMessage":
+		if e.ComplexityRoot.CreateScheduledMessagePayload.ScheduledMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateScheduledMessagePayload.ScheduledMessage(childComplexity), true
+	case "CreateScheduledMessagePayload.userErrors":
+		if e.ComplexityRoot.CreateScheduledMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateScheduledMessagePayload.UserErrors(childComplexity), true
+
+	case "CreateTeamPayload.team":
+		if e.ComplexityRoot.CreateTeamPayload.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTeamPayload.Team(childComplexity), true
+	case "CreateTeamPayload.userErrors":
+		if e.ComplexityRoot.CreateTeamPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTeamPayload.UserErrors(childComplexity), true
+
+	case "DeleteAgentBotPayload.deletedId":
+		if e.ComplexityRoot.DeleteAgentBotPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteAgentBotPayload.DeletedID(childComplexity), true
+	case "DeleteAgentBotPayload.userErrors":
+		if e.ComplexityRoot.DeleteAgentBotPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteAgentBotPayload.UserErrors(childComplexity), true
+
+	case "DeleteAgentPayload.deletedId":
+		if e.ComplexityRoot.DeleteAgentPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteAgentPayload.DeletedID(childComplexity), true
+	case "DeleteAgentPayload.userErrors":
+		if e.ComplexityRoot.DeleteAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteAgentPayload.UserErrors(childComplexity), true
+
+	case "DeleteCardNotePayload.deletedId":
+		if e.ComplexityRoot.DeleteCardNotePayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteCardNotePayload.DeletedID(childComplexity), true
+	case "DeleteCardNotePayload.userErrors":
+		if e.ComplexityRoot.DeleteCardNotePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteCardNotePayload.UserErrors(childComplexity), true
+
+	case "DeleteChecklistItemPayload.deletedId":
+		if e.ComplexityRoot.DeleteChecklistItemPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteChecklistItemPayload.DeletedID(childComplexity), true
+	case "DeleteChecklistItemPayload.userErrors":
+		if e.ComplexityRoot.DeleteChecklistItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteChecklistItemPayload.UserErrors(childComplexity), true
+
+	case "DeleteContactPayload.deletedId":
+		if e.ComplexityRoot.DeleteContactPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteContactPayload.DeletedID(childComplexity), true
+	case "DeleteContactPayload.userErrors":
+		if e.ComplexityRoot.DeleteContactPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteContactPayload.UserErrors(childComplexity), true
+
+	case "DeleteFunnelPayload.deletedId":
+		if e.ComplexityRoot.DeleteFunnelPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteFunnelPayload.DeletedID(childComplexity), true
+	case "DeleteFunnelPayload.userErrors":
+		if e.ComplexityRoot.DeleteFunnelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteFunnelPayload.UserErrors(childComplexity), true
+
+	case "DeleteInboxPayload.deletedId":
+		if e.ComplexityRoot.DeleteInboxPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteInboxPayload.DeletedID(childComplexity), true
+	case "DeleteInboxPayload.userErrors":
+		if e.ComplexityRoot.DeleteInboxPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteInboxPayload.UserErrors(childComplexity), true
+
+	case "DeleteKanbanAutomationPayload.deletedId":
+		if e.ComplexityRoot.DeleteKanbanAutomationPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanAutomationPayload.DeletedID(childComplexity), true
+	case "DeleteKanbanAutomationPayload.userErrors":
+		if e.ComplexityRoot.DeleteKanbanAutomationPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanAutomationPayload.UserErrors(childComplexity), true
+
+	case "DeleteKanbanConfigPayload.deleted":
+		if e.ComplexityRoot.DeleteKanbanConfigPayload.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanConfigPayload.Deleted(childComplexity), true
+	case "DeleteKanbanConfigPayload.userErrors":
+		if e.ComplexityRoot.DeleteKanbanConfigPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanConfigPayload.UserErrors(childComplexity), true
+
+	case "DeleteKanbanItemPayload.deletedId":
+		if e.ComplexityRoot.DeleteKanbanItemPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanItemPayload.DeletedID(childComplexity), true
+	case "DeleteKanbanItemPayload.userErrors":
+		if e.ComplexityRoot.DeleteKanbanItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteKanbanItemPayload.UserErrors(childComplexity), true
+
+	case "DeleteLabelPayload.deletedId":
+		if e.ComplexityRoot.DeleteLabelPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteLabelPayload.DeletedID(childComplexity), true
+	case "DeleteLabelPayload.userErrors":
+		if e.ComplexityRoot.DeleteLabelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteLabelPayload.UserErrors(childComplexity), true
+
+	case "DeleteMessagePayload.deletedId":
+		if e.ComplexityRoot.DeleteMessagePayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteMessagePayload.DeletedID(childComplexity), true
+	case "DeleteMessagePayload.userErrors":
+		if e.ComplexityRoot.DeleteMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteMessagePayload.UserErrors(childComplexity), true
+
+	case "DeleteScheduledMessagePayload.deletedId":
+		if e.ComplexityRoot.DeleteScheduledMessagePayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteScheduledMessagePayload.DeletedID(childComplexity), true
+	case "DeleteScheduledMessagePayload.userErrors":
+		if e.ComplexityRoot.DeleteScheduledMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteScheduledMessagePayload.UserErrors(childComplexity), true
+
+	case "DeleteTeamPayload.deletedId":
+		if e.ComplexityRoot.DeleteTeamPayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeamPayload.DeletedID(childComplexity), true
+	case "DeleteTeamPayload.userErrors":
+		if e.ComplexityRoot.DeleteTeamPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeamPayload.UserErrors(childComplexity), true
 
 	case "FileAttachment.contentType":
 		if e.ComplexityRoot.FileAttachment.ContentType == nil {
@@ -1747,6 +2543,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FunnelStage.UpdatedAt(childComplexity), true
+
+	case "ImportKanbanItemsPayload.result":
+		if e.ComplexityRoot.ImportKanbanItemsPayload.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportKanbanItemsPayload.Result(childComplexity), true
+	case "ImportKanbanItemsPayload.userErrors":
+		if e.ComplexityRoot.ImportKanbanItemsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportKanbanItemsPayload.UserErrors(childComplexity), true
 
 	case "Inbox.accountID":
 		if e.ComplexityRoot.Inbox.AccountID == nil {
@@ -2430,6 +3239,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LabelEdge.Node(childComplexity), true
 
+	case "MergeContactsPayload.contact":
+		if e.ComplexityRoot.MergeContactsPayload.Contact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeContactsPayload.Contact(childComplexity), true
+	case "MergeContactsPayload.userErrors":
+		if e.ComplexityRoot.MergeContactsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeContactsPayload.UserErrors(childComplexity), true
+
 	case "Message.accountID":
 		if e.ComplexityRoot.Message.AccountID == nil {
 			break
@@ -2600,6 +3422,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MessageEdge.Node(childComplexity), true
+
+	case "MoveKanbanItemPayload.kanbanItem":
+		if e.ComplexityRoot.MoveKanbanItemPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoveKanbanItemPayload.KanbanItem(childComplexity), true
+	case "MoveKanbanItemPayload.userErrors":
+		if e.ComplexityRoot.MoveKanbanItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoveKanbanItemPayload.UserErrors(childComplexity), true
 
 	case "Mutation.assignKanbanItemAgent":
 		if e.ComplexityRoot.Mutation.AssignKanbanItemAgent == nil {
@@ -3616,6 +4451,84 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Teams(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].([]*ent.TeamOrder), args["where"].(*ent.TeamWhereInput)), true
 
+	case "RemoveKanbanItemAgentPayload.kanbanItem":
+		if e.ComplexityRoot.RemoveKanbanItemAgentPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveKanbanItemAgentPayload.KanbanItem(childComplexity), true
+	case "RemoveKanbanItemAgentPayload.userErrors":
+		if e.ComplexityRoot.RemoveKanbanItemAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveKanbanItemAgentPayload.UserErrors(childComplexity), true
+
+	case "ReorderFunnelStagesPayload.funnel":
+		if e.ComplexityRoot.ReorderFunnelStagesPayload.Funnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReorderFunnelStagesPayload.Funnel(childComplexity), true
+	case "ReorderFunnelStagesPayload.userErrors":
+		if e.ComplexityRoot.ReorderFunnelStagesPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReorderFunnelStagesPayload.UserErrors(childComplexity), true
+
+	case "ReorderKanbanItemsPayload.kanbanItems":
+		if e.ComplexityRoot.ReorderKanbanItemsPayload.KanbanItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReorderKanbanItemsPayload.KanbanItems(childComplexity), true
+	case "ReorderKanbanItemsPayload.userErrors":
+		if e.ComplexityRoot.ReorderKanbanItemsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReorderKanbanItemsPayload.UserErrors(childComplexity), true
+
+	case "RetryMessagePayload.message":
+		if e.ComplexityRoot.RetryMessagePayload.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryMessagePayload.Message(childComplexity), true
+	case "RetryMessagePayload.userErrors":
+		if e.ComplexityRoot.RetryMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryMessagePayload.UserErrors(childComplexity), true
+
+	case "RetryWebhookDeliveryPayload.deliveryId":
+		if e.ComplexityRoot.RetryWebhookDeliveryPayload.DeliveryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryWebhookDeliveryPayload.DeliveryID(childComplexity), true
+	case "RetryWebhookDeliveryPayload.userErrors":
+		if e.ComplexityRoot.RetryWebhookDeliveryPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryWebhookDeliveryPayload.UserErrors(childComplexity), true
+
+	case "SaveKanbanConfigPayload.kanbanConfig":
+		if e.ComplexityRoot.SaveKanbanConfigPayload.KanbanConfig == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaveKanbanConfigPayload.KanbanConfig(childComplexity), true
+	case "SaveKanbanConfigPayload.userErrors":
+		if e.ComplexityRoot.SaveKanbanConfigPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaveKanbanConfigPayload.UserErrors(childComplexity), true
+
 	case "ScheduledMessage.accountID":
 		if e.ComplexityRoot.ScheduledMessage.AccountID == nil {
 			break
@@ -3878,6 +4791,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage(childComplexity), true
 
+	case "SetContactLabelsPayload.labels":
+		if e.ComplexityRoot.SetContactLabelsPayload.Labels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetContactLabelsPayload.Labels(childComplexity), true
+	case "SetContactLabelsPayload.userErrors":
+		if e.ComplexityRoot.SetContactLabelsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetContactLabelsPayload.UserErrors(childComplexity), true
+
+	case "SetConversationLabelsPayload.labels":
+		if e.ComplexityRoot.SetConversationLabelsPayload.Labels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetConversationLabelsPayload.Labels(childComplexity), true
+	case "SetConversationLabelsPayload.userErrors":
+		if e.ComplexityRoot.SetConversationLabelsPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetConversationLabelsPayload.UserErrors(childComplexity), true
+
+	case "SetInboxAgentBotPayload.inbox":
+		if e.ComplexityRoot.SetInboxAgentBotPayload.Inbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetInboxAgentBotPayload.Inbox(childComplexity), true
+	case "SetInboxAgentBotPayload.userErrors":
+		if e.ComplexityRoot.SetInboxAgentBotPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetInboxAgentBotPayload.UserErrors(childComplexity), true
+
 	case "Subscription.kanbanBoardChanged":
 		if e.ComplexityRoot.Subscription.KanbanBoardChanged == nil {
 			break
@@ -4042,6 +4994,201 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamMember.UserID(childComplexity), true
 
+	case "TestKanbanWebhookPayload.test":
+		if e.ComplexityRoot.TestKanbanWebhookPayload.Test == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestKanbanWebhookPayload.Test(childComplexity), true
+	case "TestKanbanWebhookPayload.userErrors":
+		if e.ComplexityRoot.TestKanbanWebhookPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestKanbanWebhookPayload.UserErrors(childComplexity), true
+
+	case "ToggleChecklistItemPayload.checklistItem":
+		if e.ComplexityRoot.ToggleChecklistItemPayload.ChecklistItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToggleChecklistItemPayload.ChecklistItem(childComplexity), true
+	case "ToggleChecklistItemPayload.userErrors":
+		if e.ComplexityRoot.ToggleChecklistItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToggleChecklistItemPayload.UserErrors(childComplexity), true
+
+	case "ToggleConversationStatusPayload.conversation":
+		if e.ComplexityRoot.ToggleConversationStatusPayload.Conversation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToggleConversationStatusPayload.Conversation(childComplexity), true
+	case "ToggleConversationStatusPayload.userErrors":
+		if e.ComplexityRoot.ToggleConversationStatusPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToggleConversationStatusPayload.UserErrors(childComplexity), true
+
+	case "UpdateAgentBotPayload.agentBot":
+		if e.ComplexityRoot.UpdateAgentBotPayload.AgentBot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateAgentBotPayload.AgentBot(childComplexity), true
+	case "UpdateAgentBotPayload.userErrors":
+		if e.ComplexityRoot.UpdateAgentBotPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateAgentBotPayload.UserErrors(childComplexity), true
+
+	case "UpdateAgentPayload.agent":
+		if e.ComplexityRoot.UpdateAgentPayload.Agent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateAgentPayload.Agent(childComplexity), true
+	case "UpdateAgentPayload.userErrors":
+		if e.ComplexityRoot.UpdateAgentPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateAgentPayload.UserErrors(childComplexity), true
+
+	case "UpdateCardNotePayload.cardNote":
+		if e.ComplexityRoot.UpdateCardNotePayload.CardNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateCardNotePayload.CardNote(childComplexity), true
+	case "UpdateCardNotePayload.userErrors":
+		if e.ComplexityRoot.UpdateCardNotePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateCardNotePayload.UserErrors(childComplexity), true
+
+	case "UpdateChecklistItemPayload.checklistItem":
+		if e.ComplexityRoot.UpdateChecklistItemPayload.ChecklistItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateChecklistItemPayload.ChecklistItem(childComplexity), true
+	case "UpdateChecklistItemPayload.userErrors":
+		if e.ComplexityRoot.UpdateChecklistItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateChecklistItemPayload.UserErrors(childComplexity), true
+
+	case "UpdateContactPayload.contact":
+		if e.ComplexityRoot.UpdateContactPayload.Contact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateContactPayload.Contact(childComplexity), true
+	case "UpdateContactPayload.userErrors":
+		if e.ComplexityRoot.UpdateContactPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateContactPayload.UserErrors(childComplexity), true
+
+	case "UpdateFunnelPayload.funnel":
+		if e.ComplexityRoot.UpdateFunnelPayload.Funnel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateFunnelPayload.Funnel(childComplexity), true
+	case "UpdateFunnelPayload.userErrors":
+		if e.ComplexityRoot.UpdateFunnelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateFunnelPayload.UserErrors(childComplexity), true
+
+	case "UpdateInboxPayload.inbox":
+		if e.ComplexityRoot.UpdateInboxPayload.Inbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateInboxPayload.Inbox(childComplexity), true
+	case "UpdateInboxPayload.userErrors":
+		if e.ComplexityRoot.UpdateInboxPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateInboxPayload.UserErrors(childComplexity), true
+
+	case "UpdateKanbanAutomationPayload.kanbanAutomation":
+		if e.ComplexityRoot.UpdateKanbanAutomationPayload.KanbanAutomation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateKanbanAutomationPayload.KanbanAutomation(childComplexity), true
+	case "UpdateKanbanAutomationPayload.userErrors":
+		if e.ComplexityRoot.UpdateKanbanAutomationPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateKanbanAutomationPayload.UserErrors(childComplexity), true
+
+	case "UpdateKanbanItemPayload.kanbanItem":
+		if e.ComplexityRoot.UpdateKanbanItemPayload.KanbanItem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateKanbanItemPayload.KanbanItem(childComplexity), true
+	case "UpdateKanbanItemPayload.userErrors":
+		if e.ComplexityRoot.UpdateKanbanItemPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateKanbanItemPayload.UserErrors(childComplexity), true
+
+	case "UpdateLabelPayload.label":
+		if e.ComplexityRoot.UpdateLabelPayload.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateLabelPayload.Label(childComplexity), true
+	case "UpdateLabelPayload.userErrors":
+		if e.ComplexityRoot.UpdateLabelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateLabelPayload.UserErrors(childComplexity), true
+
+	case "UpdateScheduledMessagePayload.scheduledMessage":
+		if e.ComplexityRoot.UpdateScheduledMessagePayload.ScheduledMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateScheduledMessagePayload.ScheduledMessage(childComplexity), true
+	case "UpdateScheduledMessagePayload.userErrors":
+		if e.ComplexityRoot.UpdateScheduledMessagePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateScheduledMessagePayload.UserErrors(childComplexity), true
+
+	case "UpdateTeamPayload.team":
+		if e.ComplexityRoot.UpdateTeamPayload.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTeamPayload.Team(childComplexity), true
+	case "UpdateTeamPayload.userErrors":
+		if e.ComplexityRoot.UpdateTeamPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTeamPayload.UserErrors(childComplexity), true
+
 	case "User.avatarURL":
 		if e.ComplexityRoot.User.AvatarURL == nil {
 			break
@@ -4090,6 +5237,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.UpdatedAt(childComplexity), true
+
+	case "UserError.code":
+		if e.ComplexityRoot.UserError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Code(childComplexity), true
+	case "UserError.field":
+		if e.ComplexityRoot.UserError.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Field(childComplexity), true
+	case "UserError.message":
+		if e.ComplexityRoot.UserError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Message(childComplexity), true
 
 	}
 	return 0, false
@@ -4252,7 +5418,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "schedules.graphqls" "schema.graphqls"
+//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4267,6 +5433,10 @@ var sources = []*ast.Source{
 	{Name: "conversations.graphqls", Input: sourceData("conversations.graphqls"), BuiltIn: false},
 	{Name: "ent.graphqls", Input: sourceData("ent.graphqls"), BuiltIn: false},
 	{Name: "kanban.graphqls", Input: sourceData("kanban.graphqls"), BuiltIn: false},
+	{Name: "payloads.graphqls", Input: sourceData("payloads.graphqls"), BuiltIn: false},
+	{Name: "payloads_conversations.graphqls", Input: sourceData("payloads_conversations.graphqls"), BuiltIn: false},
+	{Name: "payloads_kanban.graphqls", Input: sourceData("payloads_kanban.graphqls"), BuiltIn: false},
+	{Name: "payloads_schedules.graphqls", Input: sourceData("payloads_schedules.graphqls"), BuiltIn: false},
 	{Name: "schedules.graphqls", Input: sourceData("schedules.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 }
@@ -4352,6 +5522,56 @@ func (ec *executionContext) childFields_AgentEdge(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type AgentEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_AssignKanbanItemAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_AssignKanbanItemAgentPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_AssignKanbanItemAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AssignKanbanItemAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkAssignKanbanAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItems":
+		return ec.fieldContext_BulkAssignKanbanAgentPayload_kanbanItems(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_BulkAssignKanbanAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkAssignKanbanAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkMoveKanbanItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItems":
+		return ec.fieldContext_BulkMoveKanbanItemsPayload_kanbanItems(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_BulkMoveKanbanItemsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkMoveKanbanItemsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkSetKanbanPriorityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItems":
+		return ec.fieldContext_BulkSetKanbanPriorityPayload_kanbanItems(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_BulkSetKanbanPriorityPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkSetKanbanPriorityPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CancelScheduledMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scheduledMessage":
+		return ec.fieldContext_CancelScheduledMessagePayload_scheduledMessage(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CancelScheduledMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CancelScheduledMessagePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CardNote(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4374,6 +5594,36 @@ func (ec *executionContext) childFields_CardNote(ctx context.Context, field grap
 		return ec.fieldContext_CardNote_kanbanItem(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CardNote", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeInboxMembersPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "members":
+		return ec.fieldContext_ChangeInboxMembersPayload_members(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ChangeInboxMembersPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeInboxMembersPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeKanbanItemStatusPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_ChangeKanbanItemStatusPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ChangeKanbanItemStatusPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeKanbanItemStatusPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeTeamMembersPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "members":
+		return ec.fieldContext_ChangeTeamMembersPayload_members(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ChangeTeamMembersPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeTeamMembersPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_ChecklistItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4610,14 +5860,296 @@ func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agentBot":
+		return ec.fieldContext_CreateAgentBotPayload_agentBot(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateAgentBotPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateAgentBotPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agent":
+		return ec.fieldContext_CreateAgentPayload_agent(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateCardNotePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cardNote":
+		return ec.fieldContext_CreateCardNotePayload_cardNote(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateCardNotePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateCardNotePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateChecklistItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "checklistItem":
+		return ec.fieldContext_CreateChecklistItemPayload_checklistItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateChecklistItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateChecklistItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateContactInboxPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contactInbox":
+		return ec.fieldContext_CreateContactInboxPayload_contactInbox(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateContactInboxPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateContactInboxPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateContactPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "contact":
 		return ec.fieldContext_CreateContactPayload_contact(ctx, field)
 	case "contactInbox":
 		return ec.fieldContext_CreateContactPayload_contactInbox(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateContactPayload_userErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateContactPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateConversationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conversation":
+		return ec.fieldContext_CreateConversationPayload_conversation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateConversationPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateConversationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnel":
+		return ec.fieldContext_CreateFunnelPayload_funnel(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateFunnelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateFunnelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateInboxPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "inbox":
+		return ec.fieldContext_CreateInboxPayload_inbox(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateInboxPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateInboxPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateKanbanAutomationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanAutomation":
+		return ec.fieldContext_CreateKanbanAutomationPayload_kanbanAutomation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateKanbanAutomationPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateKanbanAutomationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateKanbanItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_CreateKanbanItemPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateKanbanItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateKanbanItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateLabelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "label":
+		return ec.fieldContext_CreateLabelPayload_label(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateLabelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateLabelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_CreateMessagePayload_message(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateScheduledMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scheduledMessage":
+		return ec.fieldContext_CreateScheduledMessagePayload_scheduledMessage(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateScheduledMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateScheduledMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateTeamPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "team":
+		return ec.fieldContext_CreateTeamPayload_team(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateTeamPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateTeamPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteAgentBotPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteAgentBotPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteAgentBotPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteAgentPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteCardNotePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteCardNotePayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteCardNotePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteCardNotePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteChecklistItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteChecklistItemPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteChecklistItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteChecklistItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteContactPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteContactPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteContactPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteContactPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteFunnelPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteFunnelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteFunnelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteInboxPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteInboxPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteInboxPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteInboxPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteKanbanAutomationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteKanbanAutomationPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteKanbanAutomationPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteKanbanAutomationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteKanbanConfigPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deleted":
+		return ec.fieldContext_DeleteKanbanConfigPayload_deleted(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteKanbanConfigPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteKanbanConfigPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteKanbanItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteKanbanItemPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteKanbanItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteKanbanItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteLabelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteLabelPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteLabelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteLabelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteMessagePayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteScheduledMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteScheduledMessagePayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteScheduledMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteScheduledMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteTeamPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteTeamPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteTeamPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteTeamPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_FileAttachment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4718,6 +6250,16 @@ func (ec *executionContext) childFields_FunnelStage(ctx context.Context, field g
 		return ec.fieldContext_FunnelStage_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FunnelStage", field.Name)
+}
+
+func (ec *executionContext) childFields_ImportKanbanItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_ImportKanbanItemsPayload_result(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ImportKanbanItemsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportKanbanItemsPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Inbox(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5050,6 +6592,16 @@ func (ec *executionContext) childFields_LabelEdge(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type LabelEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_MergeContactsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contact":
+		return ec.fieldContext_MergeContactsPayload_contact(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_MergeContactsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeContactsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Message(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5126,6 +6678,16 @@ func (ec *executionContext) childFields_MessageEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MessageEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_MoveKanbanItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_MoveKanbanItemPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_MoveKanbanItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MoveKanbanItemPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -5138,6 +6700,66 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoveKanbanItemAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_RemoveKanbanItemAgentPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_RemoveKanbanItemAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoveKanbanItemAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ReorderFunnelStagesPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnel":
+		return ec.fieldContext_ReorderFunnelStagesPayload_funnel(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ReorderFunnelStagesPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReorderFunnelStagesPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ReorderKanbanItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItems":
+		return ec.fieldContext_ReorderKanbanItemsPayload_kanbanItems(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ReorderKanbanItemsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReorderKanbanItemsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RetryMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_RetryMessagePayload_message(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_RetryMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RetryMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RetryWebhookDeliveryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deliveryId":
+		return ec.fieldContext_RetryWebhookDeliveryPayload_deliveryId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_RetryWebhookDeliveryPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RetryWebhookDeliveryPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_SaveKanbanConfigPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanConfig":
+		return ec.fieldContext_SaveKanbanConfigPayload_kanbanConfig(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SaveKanbanConfigPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaveKanbanConfigPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_ScheduledMessage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5252,6 +6874,36 @@ func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
 }
 
+func (ec *executionContext) childFields_SetContactLabelsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "labels":
+		return ec.fieldContext_SetContactLabelsPayload_labels(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SetContactLabelsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetContactLabelsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_SetConversationLabelsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "labels":
+		return ec.fieldContext_SetConversationLabelsPayload_labels(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SetConversationLabelsPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetConversationLabelsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_SetInboxAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "inbox":
+		return ec.fieldContext_SetInboxAgentBotPayload_inbox(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SetInboxAgentBotPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetInboxAgentBotPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5322,6 +6974,156 @@ func (ec *executionContext) childFields_TeamMember(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type TeamMember", field.Name)
 }
 
+func (ec *executionContext) childFields_TestKanbanWebhookPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "test":
+		return ec.fieldContext_TestKanbanWebhookPayload_test(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_TestKanbanWebhookPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TestKanbanWebhookPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ToggleChecklistItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "checklistItem":
+		return ec.fieldContext_ToggleChecklistItemPayload_checklistItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ToggleChecklistItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ToggleChecklistItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ToggleConversationStatusPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conversation":
+		return ec.fieldContext_ToggleConversationStatusPayload_conversation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_ToggleConversationStatusPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ToggleConversationStatusPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agentBot":
+		return ec.fieldContext_UpdateAgentBotPayload_agentBot(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateAgentBotPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateAgentBotPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "agent":
+		return ec.fieldContext_UpdateAgentPayload_agent(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateAgentPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateAgentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateCardNotePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cardNote":
+		return ec.fieldContext_UpdateCardNotePayload_cardNote(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateCardNotePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateCardNotePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateChecklistItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "checklistItem":
+		return ec.fieldContext_UpdateChecklistItemPayload_checklistItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateChecklistItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateChecklistItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateContactPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contact":
+		return ec.fieldContext_UpdateContactPayload_contact(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateContactPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateContactPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnel":
+		return ec.fieldContext_UpdateFunnelPayload_funnel(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateFunnelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateFunnelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateInboxPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "inbox":
+		return ec.fieldContext_UpdateInboxPayload_inbox(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateInboxPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateInboxPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateKanbanAutomationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanAutomation":
+		return ec.fieldContext_UpdateKanbanAutomationPayload_kanbanAutomation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateKanbanAutomationPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateKanbanAutomationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateKanbanItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItem":
+		return ec.fieldContext_UpdateKanbanItemPayload_kanbanItem(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateKanbanItemPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateKanbanItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateLabelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "label":
+		return ec.fieldContext_UpdateLabelPayload_label(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateLabelPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateLabelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateScheduledMessagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scheduledMessage":
+		return ec.fieldContext_UpdateScheduledMessagePayload_scheduledMessage(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateScheduledMessagePayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateScheduledMessagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateTeamPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "team":
+		return ec.fieldContext_UpdateTeamPayload_team(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateTeamPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateTeamPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5344,6 +7146,18 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_avatarURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_UserError_field(ctx, field)
+	case "message":
+		return ec.fieldContext_UserError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_UserError_code(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserError", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11679,6 +13493,326 @@ func (ec *executionContext) fieldContext_AgentEdge_cursor(_ context.Context, fie
 	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _AssignKanbanItemAgentPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.AssignKanbanItemAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AssignKanbanItemAgentPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AssignKanbanItemAgentPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AssignKanbanItemAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AssignKanbanItemAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.AssignKanbanItemAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AssignKanbanItemAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AssignKanbanItemAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AssignKanbanItemAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkAssignKanbanAgentPayload_kanbanItems(ctx context.Context, field graphql.CollectedField, obj *model.BulkAssignKanbanAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkAssignKanbanAgentPayload_kanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkAssignKanbanAgentPayload_kanbanItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkAssignKanbanAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkAssignKanbanAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.BulkAssignKanbanAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkAssignKanbanAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkAssignKanbanAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkAssignKanbanAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkMoveKanbanItemsPayload_kanbanItems(ctx context.Context, field graphql.CollectedField, obj *model.BulkMoveKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkMoveKanbanItemsPayload_kanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkMoveKanbanItemsPayload_kanbanItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkMoveKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkMoveKanbanItemsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.BulkMoveKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkMoveKanbanItemsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkMoveKanbanItemsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkMoveKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkSetKanbanPriorityPayload_kanbanItems(ctx context.Context, field graphql.CollectedField, obj *model.BulkSetKanbanPriorityPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkSetKanbanPriorityPayload_kanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkSetKanbanPriorityPayload_kanbanItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkSetKanbanPriorityPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkSetKanbanPriorityPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.BulkSetKanbanPriorityPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkSetKanbanPriorityPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkSetKanbanPriorityPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkSetKanbanPriorityPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CancelScheduledMessagePayload_scheduledMessage(ctx context.Context, field graphql.CollectedField, obj *model.CancelScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CancelScheduledMessagePayload_scheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CancelScheduledMessagePayload_scheduledMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CancelScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CancelScheduledMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CancelScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CancelScheduledMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CancelScheduledMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CancelScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CardNote_id(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11926,6 +14060,198 @@ func (ec *executionContext) fieldContext_CardNote_kanbanItem(_ context.Context, 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeInboxMembersPayload_members(ctx context.Context, field graphql.CollectedField, obj *model.ChangeInboxMembersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeInboxMembersPayload_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Members, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
+			return ec.marshalOAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeInboxMembersPayload_members(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeInboxMembersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeInboxMembersPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeInboxMembersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeInboxMembersPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeInboxMembersPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeInboxMembersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeKanbanItemStatusPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.ChangeKanbanItemStatusPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeKanbanItemStatusPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeKanbanItemStatusPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeKanbanItemStatusPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeKanbanItemStatusPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeKanbanItemStatusPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeKanbanItemStatusPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeKanbanItemStatusPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeKanbanItemStatusPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeTeamMembersPayload_members(ctx context.Context, field graphql.CollectedField, obj *model.ChangeTeamMembersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeTeamMembersPayload_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Members, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
+			return ec.marshalOAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeTeamMembersPayload_members(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeTeamMembersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeTeamMembersPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeTeamMembersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeTeamMembersPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeTeamMembersPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeTeamMembersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
 		},
 	}
 	return fc, nil
@@ -14340,6 +16666,326 @@ func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Conte
 	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _CreateAgentBotPayload_agentBot(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAgentBotPayload_agentBot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentBot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentBot) graphql.Marshaler {
+			return ec.marshalOAgentBot2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAgentBotPayload_agentBot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentBot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateAgentBotPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAgentBotPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAgentBotPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateAgentPayload_agent(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAgentPayload_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Agent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
+			return ec.marshalOAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAgentPayload_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateCardNotePayload_cardNote(ctx context.Context, field graphql.CollectedField, obj *model.CreateCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateCardNotePayload_cardNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardNote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
+			return ec.marshalOCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateCardNotePayload_cardNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateCardNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardNote(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateCardNotePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateCardNotePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateCardNotePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateCardNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateChecklistItemPayload_checklistItem(ctx context.Context, field graphql.CollectedField, obj *model.CreateChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateChecklistItemPayload_checklistItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChecklistItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
+			return ec.marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateChecklistItemPayload_checklistItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateChecklistItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateChecklistItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateChecklistItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateContactInboxPayload_contactInbox(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateContactInboxPayload_contactInbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContactInbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
+			return ec.marshalOContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateContactInboxPayload_contactInbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateContactInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContactInbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateContactInboxPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateContactInboxPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateContactInboxPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateContactInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CreateContactPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14353,10 +16999,10 @@ func (ec *executionContext) _CreateContactPayload_contact(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
-			return ec.marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+			return ec.marshalOContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_CreateContactPayload_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -14385,10 +17031,10 @@ func (ec *executionContext) _CreateContactPayload_contactInbox(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
-			return ec.marshalNContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx, selections, v)
+			return ec.marshalOContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_CreateContactPayload_contactInbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -14399,6 +17045,1618 @@ func (ec *executionContext) fieldContext_CreateContactPayload_contactInbox(_ con
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ContactInbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateContactPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateContactPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateContactPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateContactPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateConversationPayload_conversation(ctx context.Context, field graphql.CollectedField, obj *model.CreateConversationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateConversationPayload_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateConversationPayload_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateConversationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateConversationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateConversationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateConversationPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateConversationPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateConversationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateFunnelPayload_funnel(ctx context.Context, field graphql.CollectedField, obj *model.CreateFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateFunnelPayload_funnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Funnel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
+			return ec.marshalOFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateFunnelPayload_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateFunnelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Funnel(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateFunnelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateFunnelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateFunnelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateFunnelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateInboxPayload_inbox(ctx context.Context, field graphql.CollectedField, obj *model.CreateInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateInboxPayload_inbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+			return ec.marshalOInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateInboxPayload_inbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Inbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateInboxPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateInboxPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateInboxPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateKanbanAutomationPayload_kanbanAutomation(ctx context.Context, field graphql.CollectedField, obj *model.CreateKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateKanbanAutomationPayload_kanbanAutomation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanAutomation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+			return ec.marshalOKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateKanbanAutomationPayload_kanbanAutomation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateKanbanAutomationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAutomation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateKanbanAutomationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateKanbanAutomationPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateKanbanAutomationPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateKanbanAutomationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateKanbanItemPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.CreateKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateKanbanItemPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateKanbanItemPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateKanbanItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateKanbanItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateKanbanItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateLabelPayload_label(ctx context.Context, field graphql.CollectedField, obj *model.CreateLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateLabelPayload_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateLabelPayload_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateLabelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateLabelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateLabelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateLabelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateLabelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateMessagePayload_message(ctx context.Context, field graphql.CollectedField, obj *model.CreateMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateMessagePayload_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
+			return ec.marshalOMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateMessagePayload_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Message(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateScheduledMessagePayload_scheduledMessage(ctx context.Context, field graphql.CollectedField, obj *model.CreateScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateScheduledMessagePayload_scheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateScheduledMessagePayload_scheduledMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateScheduledMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateScheduledMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateScheduledMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateTeamPayload_team(ctx context.Context, field graphql.CollectedField, obj *model.CreateTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTeamPayload_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Team, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTeamPayload_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateTeamPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateTeamPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTeamPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTeamPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateTeamPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteAgentBotPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteAgentBotPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteAgentBotPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteAgentBotPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteAgentBotPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteAgentBotPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteAgentBotPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteAgentPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteAgentPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteAgentPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteAgentPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteCardNotePayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteCardNotePayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteCardNotePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteCardNotePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteCardNotePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteCardNotePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteCardNotePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteCardNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteChecklistItemPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteChecklistItemPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteChecklistItemPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteChecklistItemPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteChecklistItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteChecklistItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteChecklistItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteContactPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteContactPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteContactPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteContactPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteContactPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteContactPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteContactPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteContactPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteContactPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteFunnelPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteFunnelPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteFunnelPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteFunnelPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteFunnelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteFunnelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteFunnelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteFunnelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteInboxPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteInboxPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteInboxPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteInboxPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteInboxPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteInboxPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteInboxPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteKanbanAutomationPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanAutomationPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanAutomationPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteKanbanAutomationPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteKanbanAutomationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanAutomationPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanAutomationPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteKanbanAutomationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteKanbanConfigPayload_deleted(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanConfigPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanConfigPayload_deleted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deleted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanConfigPayload_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteKanbanConfigPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteKanbanConfigPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanConfigPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanConfigPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanConfigPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteKanbanConfigPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteKanbanItemPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanItemPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanItemPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteKanbanItemPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteKanbanItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteKanbanItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteKanbanItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteLabelPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteLabelPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteLabelPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteLabelPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteLabelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteLabelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteLabelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteLabelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteMessagePayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteMessagePayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteMessagePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteMessagePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteScheduledMessagePayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteScheduledMessagePayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteScheduledMessagePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteScheduledMessagePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteScheduledMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteScheduledMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteScheduledMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteTeamPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeamPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeamPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeamPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteTeamPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeamPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeamPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteTeamPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
 		},
 	}
 	return fc, nil
@@ -15364,6 +19622,70 @@ func (ec *executionContext) fieldContext_FunnelStage_items(ctx context.Context, 
 	if fc.Args, err = ec.field_FunnelStage_items_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImportKanbanItemsPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.ImportKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportKanbanItemsPayload_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
+			return ec.marshalOKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ImportKanbanItemsPayload_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanImportResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImportKanbanItemsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ImportKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportKanbanItemsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportKanbanItemsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -18491,6 +22813,70 @@ func (ec *executionContext) fieldContext_LabelEdge_cursor(_ context.Context, fie
 	return graphql.NewScalarFieldContext("LabelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _MergeContactsPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.MergeContactsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeContactsPayload_contact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
+			return ec.marshalOContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeContactsPayload_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeContactsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeContactsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.MergeContactsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeContactsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeContactsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeContactsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Message_id(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19239,6 +23625,70 @@ func (ec *executionContext) fieldContext_MessageEdge_cursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("MessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _MoveKanbanItemPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.MoveKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoveKanbanItemPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MoveKanbanItemPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MoveKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MoveKanbanItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.MoveKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoveKanbanItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoveKanbanItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MoveKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createContact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19253,10 +23703,10 @@ func (ec *executionContext) _Mutation_createContact(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateContactPayload) graphql.Marshaler {
-			return ec.marshalNCreateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactPayload(ctx, selections, v)
+			return ec.marshalOCreateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19296,11 +23746,11 @@ func (ec *executionContext) _Mutation_updateContact(ctx context.Context, field g
 			return ec.Resolvers.Mutation().UpdateContact(ctx, fc.Args["id"].(int), fc.Args["input"].(model.UpdateContactInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
-			return ec.marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateContactPayload) graphql.Marshaler {
+			return ec.marshalOUpdateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateContactPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19310,7 +23760,7 @@ func (ec *executionContext) fieldContext_Mutation_updateContact(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Contact(ctx, field)
+			return ec.childFields_UpdateContactPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19339,30 +23789,12 @@ func (ec *executionContext) _Mutation_deleteContact(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteContact(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteContactPayload) graphql.Marshaler {
+			return ec.marshalODeleteContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteContactPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19372,7 +23804,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteContact(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteContactPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19402,11 +23834,11 @@ func (ec *executionContext) _Mutation_setContactLabels(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().SetContactLabels(ctx, fc.Args["id"].(int), fc.Args["labels"].([]string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetContactLabelsPayload) graphql.Marshaler {
+			return ec.marshalOSetContactLabelsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetContactLabelsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setContactLabels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19416,7 +23848,7 @@ func (ec *executionContext) fieldContext_Mutation_setContactLabels(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type String does not have child fields")
+			return ec.childFields_SetContactLabelsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19446,11 +23878,11 @@ func (ec *executionContext) _Mutation_createContactInbox(ctx context.Context, fi
 			return ec.Resolvers.Mutation().CreateContactInbox(ctx, fc.Args["contactID"].(int), fc.Args["inboxID"].(int), fc.Args["sourceID"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
-			return ec.marshalNContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateContactInboxPayload) graphql.Marshaler {
+			return ec.marshalOCreateContactInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactInboxPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createContactInbox(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19460,7 +23892,7 @@ func (ec *executionContext) fieldContext_Mutation_createContactInbox(ctx context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContactInbox(ctx, field)
+			return ec.childFields_CreateContactInboxPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19490,11 +23922,11 @@ func (ec *executionContext) _Mutation_mergeContacts(ctx context.Context, field g
 			return ec.Resolvers.Mutation().MergeContacts(ctx, fc.Args["baseContactID"].(int), fc.Args["mergeeContactID"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
-			return ec.marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeContactsPayload) graphql.Marshaler {
+			return ec.marshalOMergeContactsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMergeContactsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_mergeContacts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19504,7 +23936,7 @@ func (ec *executionContext) fieldContext_Mutation_mergeContacts(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Contact(ctx, field)
+			return ec.childFields_MergeContactsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19534,11 +23966,11 @@ func (ec *executionContext) _Mutation_createConversation(ctx context.Context, fi
 			return ec.Resolvers.Mutation().CreateConversation(ctx, fc.Args["input"].(model.CreateConversationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
-			return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateConversationPayload) graphql.Marshaler {
+			return ec.marshalOCreateConversationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateConversationPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createConversation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19548,7 +23980,7 @@ func (ec *executionContext) fieldContext_Mutation_createConversation(ctx context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Conversation(ctx, field)
+			return ec.childFields_CreateConversationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19578,11 +24010,11 @@ func (ec *executionContext) _Mutation_toggleConversationStatus(ctx context.Conte
 			return ec.Resolvers.Mutation().ToggleConversationStatus(ctx, fc.Args["displayID"].(int), fc.Args["status"].(*string), fc.Args["snoozedUntil"].(*time.Time))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
-			return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ToggleConversationStatusPayload) graphql.Marshaler {
+			return ec.marshalOToggleConversationStatusPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐToggleConversationStatusPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_toggleConversationStatus(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19592,7 +24024,7 @@ func (ec *executionContext) fieldContext_Mutation_toggleConversationStatus(ctx c
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Conversation(ctx, field)
+			return ec.childFields_ToggleConversationStatusPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19622,11 +24054,11 @@ func (ec *executionContext) _Mutation_setConversationLabels(ctx context.Context,
 			return ec.Resolvers.Mutation().SetConversationLabels(ctx, fc.Args["displayID"].(int), fc.Args["labels"].([]string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetConversationLabelsPayload) graphql.Marshaler {
+			return ec.marshalOSetConversationLabelsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetConversationLabelsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setConversationLabels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19636,7 +24068,7 @@ func (ec *executionContext) fieldContext_Mutation_setConversationLabels(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type String does not have child fields")
+			return ec.childFields_SetConversationLabelsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19666,11 +24098,11 @@ func (ec *executionContext) _Mutation_createMessage(ctx context.Context, field g
 			return ec.Resolvers.Mutation().CreateMessage(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["input"].(model.MessageInput), fc.Args["attachments"].([]*graphql.Upload))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
-			return ec.marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateMessagePayload) graphql.Marshaler {
+			return ec.marshalOCreateMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19680,7 +24112,7 @@ func (ec *executionContext) fieldContext_Mutation_createMessage(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Message(ctx, field)
+			return ec.childFields_CreateMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19709,30 +24141,12 @@ func (ec *executionContext) _Mutation_deleteMessage(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteMessage(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["messageID"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Message")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteMessagePayload) graphql.Marshaler {
+			return ec.marshalODeleteMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19742,7 +24156,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteMessage(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19772,11 +24186,11 @@ func (ec *executionContext) _Mutation_retryMessage(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().RetryMessage(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["messageID"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
-			return ec.marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RetryMessagePayload) graphql.Marshaler {
+			return ec.marshalORetryMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRetryMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_retryMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19786,7 +24200,7 @@ func (ec *executionContext) fieldContext_Mutation_retryMessage(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Message(ctx, field)
+			return ec.childFields_RetryMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19815,30 +24229,12 @@ func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["webhookID"].(int), fc.Args["deliveryID"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "WebhookDelivery")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RetryWebhookDeliveryPayload) graphql.Marshaler {
+			return ec.marshalORetryWebhookDeliveryPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRetryWebhookDeliveryPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19848,7 +24244,7 @@ func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_RetryWebhookDeliveryPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19878,11 +24274,11 @@ func (ec *executionContext) _Mutation_createFunnel(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().CreateFunnel(ctx, fc.Args["input"].(model.FunnelInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
-			return ec.marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateFunnelPayload) graphql.Marshaler {
+			return ec.marshalOCreateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateFunnelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19892,7 +24288,7 @@ func (ec *executionContext) fieldContext_Mutation_createFunnel(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Funnel(ctx, field)
+			return ec.childFields_CreateFunnelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19922,11 +24318,11 @@ func (ec *executionContext) _Mutation_updateFunnel(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().UpdateFunnel(ctx, fc.Args["id"].(int), fc.Args["input"].(model.FunnelInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
-			return ec.marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateFunnelPayload) graphql.Marshaler {
+			return ec.marshalOUpdateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateFunnelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19936,7 +24332,7 @@ func (ec *executionContext) fieldContext_Mutation_updateFunnel(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Funnel(ctx, field)
+			return ec.childFields_UpdateFunnelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -19965,30 +24361,12 @@ func (ec *executionContext) _Mutation_deleteFunnel(ctx context.Context, field gr
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteFunnel(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteFunnelPayload) graphql.Marshaler {
+			return ec.marshalODeleteFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteFunnelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteFunnel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19998,7 +24376,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteFunnel(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteFunnelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20028,11 +24406,11 @@ func (ec *executionContext) _Mutation_reorderFunnelStages(ctx context.Context, f
 			return ec.Resolvers.Mutation().ReorderFunnelStages(ctx, fc.Args["id"].(int), fc.Args["slugs"].([]string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
-			return ec.marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReorderFunnelStagesPayload) graphql.Marshaler {
+			return ec.marshalOReorderFunnelStagesPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐReorderFunnelStagesPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_reorderFunnelStages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20042,7 +24420,7 @@ func (ec *executionContext) fieldContext_Mutation_reorderFunnelStages(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Funnel(ctx, field)
+			return ec.childFields_ReorderFunnelStagesPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20072,11 +24450,11 @@ func (ec *executionContext) _Mutation_createKanbanItem(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().CreateKanbanItem(ctx, fc.Args["input"].(model.KanbanItemInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateKanbanItemPayload) graphql.Marshaler {
+			return ec.marshalOCreateKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateKanbanItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createKanbanItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20086,7 +24464,7 @@ func (ec *executionContext) fieldContext_Mutation_createKanbanItem(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_CreateKanbanItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20116,11 +24494,11 @@ func (ec *executionContext) _Mutation_updateKanbanItem(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().UpdateKanbanItem(ctx, fc.Args["id"].(int), fc.Args["input"].(model.KanbanItemInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateKanbanItemPayload) graphql.Marshaler {
+			return ec.marshalOUpdateKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateKanbanItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateKanbanItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20130,7 +24508,7 @@ func (ec *executionContext) fieldContext_Mutation_updateKanbanItem(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_UpdateKanbanItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20159,30 +24537,12 @@ func (ec *executionContext) _Mutation_deleteKanbanItem(ctx context.Context, fiel
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteKanbanItem(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteKanbanItemPayload) graphql.Marshaler {
+			return ec.marshalODeleteKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteKanbanItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20192,7 +24552,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteKanbanItem(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteKanbanItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20222,11 +24582,11 @@ func (ec *executionContext) _Mutation_moveKanbanItem(ctx context.Context, field 
 			return ec.Resolvers.Mutation().MoveKanbanItem(ctx, fc.Args["id"].(int), fc.Args["funnelID"].(*int), fc.Args["stage"].(string), fc.Args["position"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MoveKanbanItemPayload) graphql.Marshaler {
+			return ec.marshalOMoveKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMoveKanbanItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveKanbanItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20236,7 +24596,7 @@ func (ec *executionContext) fieldContext_Mutation_moveKanbanItem(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_MoveKanbanItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20266,11 +24626,11 @@ func (ec *executionContext) _Mutation_reorderKanbanItems(ctx context.Context, fi
 			return ec.Resolvers.Mutation().ReorderKanbanItems(ctx, fc.Args["positions"].([]*model.KanbanPositionInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReorderKanbanItemsPayload) graphql.Marshaler {
+			return ec.marshalOReorderKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐReorderKanbanItemsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_reorderKanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20280,7 +24640,7 @@ func (ec *executionContext) fieldContext_Mutation_reorderKanbanItems(ctx context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_ReorderKanbanItemsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20310,11 +24670,11 @@ func (ec *executionContext) _Mutation_changeKanbanItemStatus(ctx context.Context
 			return ec.Resolvers.Mutation().ChangeKanbanItemStatus(ctx, fc.Args["id"].(int), fc.Args["status"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeKanbanItemStatusPayload) graphql.Marshaler {
+			return ec.marshalOChangeKanbanItemStatusPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeKanbanItemStatusPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_changeKanbanItemStatus(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20324,7 +24684,7 @@ func (ec *executionContext) fieldContext_Mutation_changeKanbanItemStatus(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_ChangeKanbanItemStatusPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20354,11 +24714,11 @@ func (ec *executionContext) _Mutation_assignKanbanItemAgent(ctx context.Context,
 			return ec.Resolvers.Mutation().AssignKanbanItemAgent(ctx, fc.Args["id"].(int), fc.Args["agentID"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AssignKanbanItemAgentPayload) graphql.Marshaler {
+			return ec.marshalOAssignKanbanItemAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAssignKanbanItemAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_assignKanbanItemAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20368,7 +24728,7 @@ func (ec *executionContext) fieldContext_Mutation_assignKanbanItemAgent(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_AssignKanbanItemAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20398,11 +24758,11 @@ func (ec *executionContext) _Mutation_removeKanbanItemAgent(ctx context.Context,
 			return ec.Resolvers.Mutation().RemoveKanbanItemAgent(ctx, fc.Args["id"].(int), fc.Args["agentID"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RemoveKanbanItemAgentPayload) graphql.Marshaler {
+			return ec.marshalORemoveKanbanItemAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRemoveKanbanItemAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeKanbanItemAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20412,7 +24772,7 @@ func (ec *executionContext) fieldContext_Mutation_removeKanbanItemAgent(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_RemoveKanbanItemAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20442,11 +24802,11 @@ func (ec *executionContext) _Mutation_createChecklistItem(ctx context.Context, f
 			return ec.Resolvers.Mutation().CreateChecklistItem(ctx, fc.Args["kanbanItemID"].(int), fc.Args["input"].(model.ChecklistItemInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
-			return ec.marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateChecklistItemPayload) graphql.Marshaler {
+			return ec.marshalOCreateChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateChecklistItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createChecklistItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20456,7 +24816,7 @@ func (ec *executionContext) fieldContext_Mutation_createChecklistItem(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChecklistItem(ctx, field)
+			return ec.childFields_CreateChecklistItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20486,11 +24846,11 @@ func (ec *executionContext) _Mutation_updateChecklistItem(ctx context.Context, f
 			return ec.Resolvers.Mutation().UpdateChecklistItem(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int), fc.Args["input"].(model.ChecklistItemInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
-			return ec.marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateChecklistItemPayload) graphql.Marshaler {
+			return ec.marshalOUpdateChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateChecklistItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChecklistItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20500,7 +24860,7 @@ func (ec *executionContext) fieldContext_Mutation_updateChecklistItem(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChecklistItem(ctx, field)
+			return ec.childFields_UpdateChecklistItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20530,11 +24890,11 @@ func (ec *executionContext) _Mutation_toggleChecklistItem(ctx context.Context, f
 			return ec.Resolvers.Mutation().ToggleChecklistItem(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
-			return ec.marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ToggleChecklistItemPayload) graphql.Marshaler {
+			return ec.marshalOToggleChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐToggleChecklistItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_toggleChecklistItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20544,7 +24904,7 @@ func (ec *executionContext) fieldContext_Mutation_toggleChecklistItem(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChecklistItem(ctx, field)
+			return ec.childFields_ToggleChecklistItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20573,30 +24933,12 @@ func (ec *executionContext) _Mutation_deleteChecklistItem(ctx context.Context, f
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteChecklistItem(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "ChecklistItem")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteChecklistItemPayload) graphql.Marshaler {
+			return ec.marshalODeleteChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteChecklistItemPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteChecklistItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20606,7 +24948,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteChecklistItem(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteChecklistItemPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20636,11 +24978,11 @@ func (ec *executionContext) _Mutation_createCardNote(ctx context.Context, field 
 			return ec.Resolvers.Mutation().CreateCardNote(ctx, fc.Args["kanbanItemID"].(int), fc.Args["content"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
-			return ec.marshalNCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateCardNotePayload) graphql.Marshaler {
+			return ec.marshalOCreateCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateCardNotePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createCardNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20650,7 +24992,7 @@ func (ec *executionContext) fieldContext_Mutation_createCardNote(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CardNote(ctx, field)
+			return ec.childFields_CreateCardNotePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20680,11 +25022,11 @@ func (ec *executionContext) _Mutation_updateCardNote(ctx context.Context, field 
 			return ec.Resolvers.Mutation().UpdateCardNote(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int), fc.Args["content"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
-			return ec.marshalNCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateCardNotePayload) graphql.Marshaler {
+			return ec.marshalOUpdateCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateCardNotePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCardNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20694,7 +25036,7 @@ func (ec *executionContext) fieldContext_Mutation_updateCardNote(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CardNote(ctx, field)
+			return ec.childFields_UpdateCardNotePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20723,30 +25065,12 @@ func (ec *executionContext) _Mutation_deleteCardNote(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteCardNote(ctx, fc.Args["kanbanItemID"].(int), fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "CardNote")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteCardNotePayload) graphql.Marshaler {
+			return ec.marshalODeleteCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteCardNotePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCardNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20756,7 +25080,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteCardNote(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteCardNotePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20786,11 +25110,11 @@ func (ec *executionContext) _Mutation_bulkMoveKanbanItems(ctx context.Context, f
 			return ec.Resolvers.Mutation().BulkMoveKanbanItems(ctx, fc.Args["ids"].([]int), fc.Args["funnelID"].(*int), fc.Args["stage"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkMoveKanbanItemsPayload) graphql.Marshaler {
+			return ec.marshalOBulkMoveKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkMoveKanbanItemsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_bulkMoveKanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20800,7 +25124,7 @@ func (ec *executionContext) fieldContext_Mutation_bulkMoveKanbanItems(ctx contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_BulkMoveKanbanItemsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20830,11 +25154,11 @@ func (ec *executionContext) _Mutation_bulkAssignKanbanAgent(ctx context.Context,
 			return ec.Resolvers.Mutation().BulkAssignKanbanAgent(ctx, fc.Args["ids"].([]int), fc.Args["agentID"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkAssignKanbanAgentPayload) graphql.Marshaler {
+			return ec.marshalOBulkAssignKanbanAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkAssignKanbanAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_bulkAssignKanbanAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20844,7 +25168,7 @@ func (ec *executionContext) fieldContext_Mutation_bulkAssignKanbanAgent(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_BulkAssignKanbanAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20874,11 +25198,11 @@ func (ec *executionContext) _Mutation_bulkSetKanbanPriority(ctx context.Context,
 			return ec.Resolvers.Mutation().BulkSetKanbanPriority(ctx, fc.Args["ids"].([]int), fc.Args["priority"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
-			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkSetKanbanPriorityPayload) graphql.Marshaler {
+			return ec.marshalOBulkSetKanbanPriorityPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkSetKanbanPriorityPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_bulkSetKanbanPriority(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20888,7 +25212,7 @@ func (ec *executionContext) fieldContext_Mutation_bulkSetKanbanPriority(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanItem(ctx, field)
+			return ec.childFields_BulkSetKanbanPriorityPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20918,11 +25242,11 @@ func (ec *executionContext) _Mutation_saveKanbanConfig(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().SaveKanbanConfig(ctx, fc.Args["input"].(model.KanbanConfigInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
-			return ec.marshalNKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SaveKanbanConfigPayload) graphql.Marshaler {
+			return ec.marshalOSaveKanbanConfigPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSaveKanbanConfigPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_saveKanbanConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20932,7 +25256,7 @@ func (ec *executionContext) fieldContext_Mutation_saveKanbanConfig(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanConfig(ctx, field)
+			return ec.childFields_SaveKanbanConfigPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -20961,15 +25285,24 @@ func (ec *executionContext) _Mutation_deleteKanbanConfig(ctx context.Context, fi
 			return ec.Resolvers.Mutation().DeleteKanbanConfig(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteKanbanConfigPayload) graphql.Marshaler {
+			return ec.marshalODeleteKanbanConfigPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanConfigPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteKanbanConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteKanbanConfigPayload(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_testKanbanWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -20984,11 +25317,11 @@ func (ec *executionContext) _Mutation_testKanbanWebhook(ctx context.Context, fie
 			return ec.Resolvers.Mutation().TestKanbanWebhook(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
-			return ec.marshalNKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestKanbanWebhookPayload) graphql.Marshaler {
+			return ec.marshalOTestKanbanWebhookPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTestKanbanWebhookPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testKanbanWebhook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20998,7 +25331,7 @@ func (ec *executionContext) fieldContext_Mutation_testKanbanWebhook(_ context.Co
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanWebhookTest(ctx, field)
+			return ec.childFields_TestKanbanWebhookPayload(ctx, field)
 		},
 	}
 	return fc, nil
@@ -21017,11 +25350,11 @@ func (ec *executionContext) _Mutation_createKanbanAutomation(ctx context.Context
 			return ec.Resolvers.Mutation().CreateKanbanAutomation(ctx, fc.Args["input"].(model.KanbanAutomationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
-			return ec.marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateKanbanAutomationPayload) graphql.Marshaler {
+			return ec.marshalOCreateKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateKanbanAutomationPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21031,7 +25364,7 @@ func (ec *executionContext) fieldContext_Mutation_createKanbanAutomation(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanAutomation(ctx, field)
+			return ec.childFields_CreateKanbanAutomationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21061,11 +25394,11 @@ func (ec *executionContext) _Mutation_updateKanbanAutomation(ctx context.Context
 			return ec.Resolvers.Mutation().UpdateKanbanAutomation(ctx, fc.Args["id"].(int), fc.Args["input"].(model.KanbanAutomationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
-			return ec.marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateKanbanAutomationPayload) graphql.Marshaler {
+			return ec.marshalOUpdateKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateKanbanAutomationPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21075,7 +25408,7 @@ func (ec *executionContext) fieldContext_Mutation_updateKanbanAutomation(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanAutomation(ctx, field)
+			return ec.childFields_UpdateKanbanAutomationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21104,30 +25437,12 @@ func (ec *executionContext) _Mutation_deleteKanbanAutomation(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteKanbanAutomation(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanAutomation")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteKanbanAutomationPayload) graphql.Marshaler {
+			return ec.marshalODeleteKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanAutomationPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteKanbanAutomation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21137,7 +25452,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteKanbanAutomation(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteKanbanAutomationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21167,11 +25482,11 @@ func (ec *executionContext) _Mutation_importKanbanItems(ctx context.Context, fie
 			return ec.Resolvers.Mutation().ImportKanbanItems(ctx, fc.Args["funnelID"].(int), fc.Args["file"].(graphql.Upload), fc.Args["mapping"].(map[string]any), fc.Args["defaultStage"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
-			return ec.marshalNKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportKanbanItemsPayload) graphql.Marshaler {
+			return ec.marshalOImportKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐImportKanbanItemsPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_importKanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21181,7 +25496,7 @@ func (ec *executionContext) fieldContext_Mutation_importKanbanItems(ctx context.
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_KanbanImportResult(ctx, field)
+			return ec.childFields_ImportKanbanItemsPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21211,11 +25526,11 @@ func (ec *executionContext) _Mutation_createScheduledMessage(ctx context.Context
 			return ec.Resolvers.Mutation().CreateScheduledMessage(ctx, fc.Args["input"].(model.ScheduledMessageInput), fc.Args["attachments"].([]*graphql.Upload))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateScheduledMessagePayload) graphql.Marshaler {
+			return ec.marshalOCreateScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateScheduledMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21225,7 +25540,7 @@ func (ec *executionContext) fieldContext_Mutation_createScheduledMessage(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
+			return ec.childFields_CreateScheduledMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21255,11 +25570,11 @@ func (ec *executionContext) _Mutation_updateScheduledMessage(ctx context.Context
 			return ec.Resolvers.Mutation().UpdateScheduledMessage(ctx, fc.Args["id"].(int), fc.Args["input"].(model.ScheduledMessageInput), fc.Args["attachments"].([]*graphql.Upload))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateScheduledMessagePayload) graphql.Marshaler {
+			return ec.marshalOUpdateScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateScheduledMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21269,7 +25584,7 @@ func (ec *executionContext) fieldContext_Mutation_updateScheduledMessage(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
+			return ec.childFields_UpdateScheduledMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21299,11 +25614,11 @@ func (ec *executionContext) _Mutation_cancelScheduledMessage(ctx context.Context
 			return ec.Resolvers.Mutation().CancelScheduledMessage(ctx, fc.Args["id"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
-			return ec.marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CancelScheduledMessagePayload) graphql.Marshaler {
+			return ec.marshalOCancelScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCancelScheduledMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_cancelScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21313,7 +25628,7 @@ func (ec *executionContext) fieldContext_Mutation_cancelScheduledMessage(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledMessage(ctx, field)
+			return ec.childFields_CancelScheduledMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21342,30 +25657,12 @@ func (ec *executionContext) _Mutation_deleteScheduledMessage(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteScheduledMessage(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "ScheduledMessage")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteScheduledMessagePayload) graphql.Marshaler {
+			return ec.marshalODeleteScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteScheduledMessagePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteScheduledMessage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21375,7 +25672,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteScheduledMessage(ctx con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteScheduledMessagePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21405,11 +25702,11 @@ func (ec *executionContext) _Mutation_createInbox(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().CreateInbox(ctx, fc.Args["input"].(model.InboxInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
-			return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateInboxPayload) graphql.Marshaler {
+			return ec.marshalOCreateInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateInboxPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createInbox(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21419,7 +25716,7 @@ func (ec *executionContext) fieldContext_Mutation_createInbox(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Inbox(ctx, field)
+			return ec.childFields_CreateInboxPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21449,11 +25746,11 @@ func (ec *executionContext) _Mutation_updateInbox(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().UpdateInbox(ctx, fc.Args["id"].(int), fc.Args["input"].(model.InboxInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
-			return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateInboxPayload) graphql.Marshaler {
+			return ec.marshalOUpdateInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateInboxPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateInbox(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21463,7 +25760,7 @@ func (ec *executionContext) fieldContext_Mutation_updateInbox(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Inbox(ctx, field)
+			return ec.childFields_UpdateInboxPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21492,30 +25789,12 @@ func (ec *executionContext) _Mutation_deleteInbox(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteInbox(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteInboxPayload) graphql.Marshaler {
+			return ec.marshalODeleteInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteInboxPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteInbox(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21525,7 +25804,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteInbox(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteInboxPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21555,11 +25834,11 @@ func (ec *executionContext) _Mutation_setInboxAgentBot(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().SetInboxAgentBot(ctx, fc.Args["inboxID"].(int), fc.Args["agentBotID"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
-			return ec.marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetInboxAgentBotPayload) graphql.Marshaler {
+			return ec.marshalOSetInboxAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetInboxAgentBotPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setInboxAgentBot(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21569,7 +25848,7 @@ func (ec *executionContext) fieldContext_Mutation_setInboxAgentBot(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Inbox(ctx, field)
+			return ec.childFields_SetInboxAgentBotPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21599,11 +25878,11 @@ func (ec *executionContext) _Mutation_changeInboxMembers(ctx context.Context, fi
 			return ec.Resolvers.Mutation().ChangeInboxMembers(ctx, fc.Args["inboxID"].(int), fc.Args["userIDs"].([]int), fc.Args["change"].(model.MemberChange))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeInboxMembersPayload) graphql.Marshaler {
+			return ec.marshalOChangeInboxMembersPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeInboxMembersPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_changeInboxMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21613,7 +25892,7 @@ func (ec *executionContext) fieldContext_Mutation_changeInboxMembers(ctx context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
+			return ec.childFields_ChangeInboxMembersPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21643,11 +25922,11 @@ func (ec *executionContext) _Mutation_createAgentBot(ctx context.Context, field 
 			return ec.Resolvers.Mutation().CreateAgentBot(ctx, fc.Args["input"].(model.AgentBotInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentBot) graphql.Marshaler {
-			return ec.marshalNAgentBot2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAgentBotPayload) graphql.Marshaler {
+			return ec.marshalOCreateAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateAgentBotPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createAgentBot(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21657,7 +25936,7 @@ func (ec *executionContext) fieldContext_Mutation_createAgentBot(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AgentBot(ctx, field)
+			return ec.childFields_CreateAgentBotPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21687,11 +25966,11 @@ func (ec *executionContext) _Mutation_updateAgentBot(ctx context.Context, field 
 			return ec.Resolvers.Mutation().UpdateAgentBot(ctx, fc.Args["id"].(int), fc.Args["input"].(model.AgentBotInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentBot) graphql.Marshaler {
-			return ec.marshalNAgentBot2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateAgentBotPayload) graphql.Marshaler {
+			return ec.marshalOUpdateAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateAgentBotPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateAgentBot(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21701,7 +25980,7 @@ func (ec *executionContext) fieldContext_Mutation_updateAgentBot(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AgentBot(ctx, field)
+			return ec.childFields_UpdateAgentBotPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21730,30 +26009,12 @@ func (ec *executionContext) _Mutation_deleteAgentBot(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteAgentBot(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "AgentBot")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteAgentBotPayload) graphql.Marshaler {
+			return ec.marshalODeleteAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteAgentBotPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteAgentBot(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21763,7 +26024,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteAgentBot(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteAgentBotPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21793,11 +26054,11 @@ func (ec *executionContext) _Mutation_createLabel(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().CreateLabel(ctx, fc.Args["input"].(model.LabelInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
-			return ec.marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateLabelPayload) graphql.Marshaler {
+			return ec.marshalOCreateLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateLabelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createLabel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21807,7 +26068,7 @@ func (ec *executionContext) fieldContext_Mutation_createLabel(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Label(ctx, field)
+			return ec.childFields_CreateLabelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21837,11 +26098,11 @@ func (ec *executionContext) _Mutation_updateLabel(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().UpdateLabel(ctx, fc.Args["id"].(int), fc.Args["input"].(model.LabelInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
-			return ec.marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateLabelPayload) graphql.Marshaler {
+			return ec.marshalOUpdateLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateLabelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateLabel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21851,7 +26112,7 @@ func (ec *executionContext) fieldContext_Mutation_updateLabel(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Label(ctx, field)
+			return ec.childFields_UpdateLabelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21880,30 +26141,12 @@ func (ec *executionContext) _Mutation_deleteLabel(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteLabel(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Label")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteLabelPayload) graphql.Marshaler {
+			return ec.marshalODeleteLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteLabelPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteLabel(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21913,7 +26156,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteLabel(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteLabelPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21943,11 +26186,11 @@ func (ec *executionContext) _Mutation_createAgent(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().CreateAgent(ctx, fc.Args["input"].(model.AgentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAgentPayload) graphql.Marshaler {
+			return ec.marshalOCreateAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21957,7 +26200,7 @@ func (ec *executionContext) fieldContext_Mutation_createAgent(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
+			return ec.childFields_CreateAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -21987,11 +26230,11 @@ func (ec *executionContext) _Mutation_updateAgent(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().UpdateAgent(ctx, fc.Args["id"].(int), fc.Args["input"].(model.AgentInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateAgentPayload) graphql.Marshaler {
+			return ec.marshalOUpdateAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22001,7 +26244,7 @@ func (ec *executionContext) fieldContext_Mutation_updateAgent(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
+			return ec.childFields_UpdateAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -22030,30 +26273,12 @@ func (ec *executionContext) _Mutation_deleteAgent(ctx context.Context, field gra
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteAgent(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "User")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteAgentPayload) graphql.Marshaler {
+			return ec.marshalODeleteAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteAgentPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteAgent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22063,7 +26288,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteAgent(ctx context.Contex
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteAgentPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -22093,11 +26318,11 @@ func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().CreateTeam(ctx, fc.Args["input"].(model.TeamInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTeamPayload) graphql.Marshaler {
+			return ec.marshalOCreateTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateTeamPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22107,7 +26332,7 @@ func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_CreateTeamPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -22137,11 +26362,11 @@ func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().UpdateTeam(ctx, fc.Args["id"].(int), fc.Args["input"].(model.TeamInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateTeamPayload) graphql.Marshaler {
+			return ec.marshalOUpdateTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateTeamPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22151,7 +26376,7 @@ func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_UpdateTeamPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -22180,30 +26405,12 @@ func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field grap
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["id"].(int))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				typeArg, err := ec.unmarshalNString2string(ctx, "Team")
-				if err != nil {
-					var zeroVal int
-					return zeroVal, err
-				}
-				if ec.Directives.GlobalId == nil {
-					var zeroVal int
-					return zeroVal, errors.New("directive globalId is not implemented")
-				}
-				return ec.Directives.GlobalId(ctx, nil, directive0, typeArg)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteTeamPayload) graphql.Marshaler {
+			return ec.marshalODeleteTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteTeamPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22213,7 +26420,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return ec.childFields_DeleteTeamPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -22243,11 +26450,11 @@ func (ec *executionContext) _Mutation_changeTeamMembers(ctx context.Context, fie
 			return ec.Resolvers.Mutation().ChangeTeamMembers(ctx, fc.Args["teamID"].(int), fc.Args["userIDs"].([]int), fc.Args["change"].(model.MemberChange))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
-			return ec.marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeTeamMembersPayload) graphql.Marshaler {
+			return ec.marshalOChangeTeamMembersPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeTeamMembersPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_changeTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22257,7 +26464,7 @@ func (ec *executionContext) fieldContext_Mutation_changeTeamMembers(ctx context.
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Agent(ctx, field)
+			return ec.childFields_ChangeTeamMembersPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -23638,6 +27845,399 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RemoveKanbanItemAgentPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.RemoveKanbanItemAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveKanbanItemAgentPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveKanbanItemAgentPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoveKanbanItemAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoveKanbanItemAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.RemoveKanbanItemAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveKanbanItemAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveKanbanItemAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoveKanbanItemAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReorderFunnelStagesPayload_funnel(ctx context.Context, field graphql.CollectedField, obj *model.ReorderFunnelStagesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReorderFunnelStagesPayload_funnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Funnel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
+			return ec.marshalOFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReorderFunnelStagesPayload_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReorderFunnelStagesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Funnel(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReorderFunnelStagesPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ReorderFunnelStagesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReorderFunnelStagesPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReorderFunnelStagesPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReorderFunnelStagesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReorderKanbanItemsPayload_kanbanItems(ctx context.Context, field graphql.CollectedField, obj *model.ReorderKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReorderKanbanItemsPayload_kanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReorderKanbanItemsPayload_kanbanItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReorderKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReorderKanbanItemsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ReorderKanbanItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReorderKanbanItemsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReorderKanbanItemsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReorderKanbanItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RetryMessagePayload_message(ctx context.Context, field graphql.CollectedField, obj *model.RetryMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryMessagePayload_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
+			return ec.marshalOMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RetryMessagePayload_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RetryMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Message(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RetryMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.RetryMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RetryMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RetryWebhookDeliveryPayload_deliveryId(ctx context.Context, field graphql.CollectedField, obj *model.RetryWebhookDeliveryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryWebhookDeliveryPayload_deliveryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "WebhookDelivery")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RetryWebhookDeliveryPayload_deliveryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryWebhookDeliveryPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RetryWebhookDeliveryPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.RetryWebhookDeliveryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryWebhookDeliveryPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryWebhookDeliveryPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RetryWebhookDeliveryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SaveKanbanConfigPayload_kanbanConfig(ctx context.Context, field graphql.CollectedField, obj *model.SaveKanbanConfigPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaveKanbanConfigPayload_kanbanConfig(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanConfig, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
+			return ec.marshalOKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SaveKanbanConfigPayload_kanbanConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SaveKanbanConfigPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanConfig(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SaveKanbanConfigPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SaveKanbanConfigPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaveKanbanConfigPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaveKanbanConfigPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SaveKanbanConfigPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ScheduledMessage_id(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24875,6 +29475,180 @@ func (ec *executionContext) fieldContext_ScheduledMessageEvent_scheduledMessage(
 	return fc, nil
 }
 
+func (ec *executionContext) _SetContactLabelsPayload_labels(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetContactLabelsPayload_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Labels, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetContactLabelsPayload_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetContactLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetContactLabelsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetContactLabelsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetContactLabelsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetContactLabelsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetConversationLabelsPayload_labels(ctx context.Context, field graphql.CollectedField, obj *model.SetConversationLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetConversationLabelsPayload_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Labels, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetConversationLabelsPayload_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetConversationLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetConversationLabelsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetConversationLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetConversationLabelsPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetConversationLabelsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetConversationLabelsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetInboxAgentBotPayload_inbox(ctx context.Context, field graphql.CollectedField, obj *model.SetInboxAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetInboxAgentBotPayload_inbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+			return ec.marshalOInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetInboxAgentBotPayload_inbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetInboxAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Inbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetInboxAgentBotPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetInboxAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetInboxAgentBotPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetInboxAgentBotPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetInboxAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_messageCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -25662,6 +30436,966 @@ func (ec *executionContext) fieldContext_TeamMember_user(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _TestKanbanWebhookPayload_test(ctx context.Context, field graphql.CollectedField, obj *model.TestKanbanWebhookPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestKanbanWebhookPayload_test(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Test, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
+			return ec.marshalOKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TestKanbanWebhookPayload_test(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestKanbanWebhookPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanWebhookTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TestKanbanWebhookPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.TestKanbanWebhookPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestKanbanWebhookPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestKanbanWebhookPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestKanbanWebhookPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ToggleChecklistItemPayload_checklistItem(ctx context.Context, field graphql.CollectedField, obj *model.ToggleChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToggleChecklistItemPayload_checklistItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChecklistItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
+			return ec.marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ToggleChecklistItemPayload_checklistItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ToggleChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ToggleChecklistItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ToggleChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToggleChecklistItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ToggleChecklistItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ToggleChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ToggleConversationStatusPayload_conversation(ctx context.Context, field graphql.CollectedField, obj *model.ToggleConversationStatusPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToggleConversationStatusPayload_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ToggleConversationStatusPayload_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ToggleConversationStatusPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ToggleConversationStatusPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.ToggleConversationStatusPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToggleConversationStatusPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ToggleConversationStatusPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ToggleConversationStatusPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateAgentBotPayload_agentBot(ctx context.Context, field graphql.CollectedField, obj *model.UpdateAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateAgentBotPayload_agentBot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentBot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentBot) graphql.Marshaler {
+			return ec.marshalOAgentBot2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateAgentBotPayload_agentBot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentBot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateAgentBotPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateAgentBotPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateAgentBotPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateAgentBotPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateAgentBotPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateAgentPayload_agent(ctx context.Context, field graphql.CollectedField, obj *model.UpdateAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateAgentPayload_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Agent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
+			return ec.marshalOAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateAgentPayload_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Agent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateAgentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateAgentPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateAgentPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateAgentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateCardNotePayload_cardNote(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateCardNotePayload_cardNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardNote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
+			return ec.marshalOCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateCardNotePayload_cardNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateCardNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardNote(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateCardNotePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCardNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateCardNotePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateCardNotePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateCardNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateChecklistItemPayload_checklistItem(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateChecklistItemPayload_checklistItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChecklistItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
+			return ec.marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateChecklistItemPayload_checklistItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateChecklistItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChecklistItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateChecklistItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateChecklistItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateChecklistItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateContactPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.UpdateContactPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateContactPayload_contact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
+			return ec.marshalOContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateContactPayload_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateContactPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateContactPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateContactPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateContactPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateFunnelPayload_funnel(ctx context.Context, field graphql.CollectedField, obj *model.UpdateFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateFunnelPayload_funnel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Funnel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
+			return ec.marshalOFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateFunnelPayload_funnel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateFunnelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Funnel(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateFunnelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateFunnelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateFunnelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateFunnelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateFunnelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateInboxPayload_inbox(ctx context.Context, field graphql.CollectedField, obj *model.UpdateInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateInboxPayload_inbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
+			return ec.marshalOInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateInboxPayload_inbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Inbox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateInboxPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateInboxPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateInboxPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateInboxPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateInboxPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateKanbanAutomationPayload_kanbanAutomation(ctx context.Context, field graphql.CollectedField, obj *model.UpdateKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateKanbanAutomationPayload_kanbanAutomation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanAutomation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+			return ec.marshalOKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateKanbanAutomationPayload_kanbanAutomation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateKanbanAutomationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAutomation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateKanbanAutomationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateKanbanAutomationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateKanbanAutomationPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateKanbanAutomationPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateKanbanAutomationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateKanbanItemPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.UpdateKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateKanbanItemPayload_kanbanItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalOKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateKanbanItemPayload_kanbanItem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateKanbanItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateKanbanItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateKanbanItemPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateKanbanItemPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateKanbanItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateLabelPayload_label(ctx context.Context, field graphql.CollectedField, obj *model.UpdateLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateLabelPayload_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateLabelPayload_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateLabelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateLabelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateLabelPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateLabelPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateLabelPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateLabelPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateScheduledMessagePayload_scheduledMessage(ctx context.Context, field graphql.CollectedField, obj *model.UpdateScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateScheduledMessagePayload_scheduledMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
+			return ec.marshalOScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateScheduledMessagePayload_scheduledMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledMessage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateScheduledMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateScheduledMessagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateScheduledMessagePayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateScheduledMessagePayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateScheduledMessagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateTeamPayload_team(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTeamPayload_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Team, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTeamPayload_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateTeamPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateTeamPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTeamPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTeamPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTeamPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateTeamPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25867,6 +31601,75 @@ func (ec *executionContext) _User_avatarURL(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_User_avatarURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UserError_field(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserError_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserError_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UserError_message(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UserError_code(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserError_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.UserErrorCode) graphql.Marshaler {
+			return ec.marshalNUserErrorCode2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorCode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type UserErrorCode does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -50656,6 +56459,211 @@ func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var assignKanbanItemAgentPayloadImplementors = []string{"AssignKanbanItemAgentPayload"}
+
+func (ec *executionContext) _AssignKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AssignKanbanItemAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, assignKanbanItemAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AssignKanbanItemAgentPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._AssignKanbanItemAgentPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._AssignKanbanItemAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var bulkAssignKanbanAgentPayloadImplementors = []string{"BulkAssignKanbanAgentPayload"}
+
+func (ec *executionContext) _BulkAssignKanbanAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.BulkAssignKanbanAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkAssignKanbanAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkAssignKanbanAgentPayload")
+		case "kanbanItems":
+			out.Values[i] = ec._BulkAssignKanbanAgentPayload_kanbanItems(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._BulkAssignKanbanAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var bulkMoveKanbanItemsPayloadImplementors = []string{"BulkMoveKanbanItemsPayload"}
+
+func (ec *executionContext) _BulkMoveKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.BulkMoveKanbanItemsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkMoveKanbanItemsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkMoveKanbanItemsPayload")
+		case "kanbanItems":
+			out.Values[i] = ec._BulkMoveKanbanItemsPayload_kanbanItems(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._BulkMoveKanbanItemsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var bulkSetKanbanPriorityPayloadImplementors = []string{"BulkSetKanbanPriorityPayload"}
+
+func (ec *executionContext) _BulkSetKanbanPriorityPayload(ctx context.Context, sel ast.SelectionSet, obj *model.BulkSetKanbanPriorityPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkSetKanbanPriorityPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkSetKanbanPriorityPayload")
+		case "kanbanItems":
+			out.Values[i] = ec._BulkSetKanbanPriorityPayload_kanbanItems(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._BulkSetKanbanPriorityPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var cancelScheduledMessagePayloadImplementors = []string{"CancelScheduledMessagePayload"}
+
+func (ec *executionContext) _CancelScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CancelScheduledMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cancelScheduledMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CancelScheduledMessagePayload")
+		case "scheduledMessage":
+			out.Values[i] = ec._CancelScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CancelScheduledMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var cardNoteImplementors = []string{"CardNote", "Node"}
 
 func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet, obj *ent.CardNote) graphql.Marshaler {
@@ -50740,6 +56748,129 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var changeInboxMembersPayloadImplementors = []string{"ChangeInboxMembersPayload"}
+
+func (ec *executionContext) _ChangeInboxMembersPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeInboxMembersPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeInboxMembersPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeInboxMembersPayload")
+		case "members":
+			out.Values[i] = ec._ChangeInboxMembersPayload_members(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ChangeInboxMembersPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var changeKanbanItemStatusPayloadImplementors = []string{"ChangeKanbanItemStatusPayload"}
+
+func (ec *executionContext) _ChangeKanbanItemStatusPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeKanbanItemStatusPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeKanbanItemStatusPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeKanbanItemStatusPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._ChangeKanbanItemStatusPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ChangeKanbanItemStatusPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var changeTeamMembersPayloadImplementors = []string{"ChangeTeamMembersPayload"}
+
+func (ec *executionContext) _ChangeTeamMembersPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeTeamMembersPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeTeamMembersPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeTeamMembersPayload")
+		case "members":
+			out.Values[i] = ec._ChangeTeamMembersPayload_members(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ChangeTeamMembersPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51829,6 +57960,211 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var createAgentBotPayloadImplementors = []string{"CreateAgentBotPayload"}
+
+func (ec *executionContext) _CreateAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAgentBotPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createAgentBotPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateAgentBotPayload")
+		case "agentBot":
+			out.Values[i] = ec._CreateAgentBotPayload_agentBot(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateAgentBotPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createAgentPayloadImplementors = []string{"CreateAgentPayload"}
+
+func (ec *executionContext) _CreateAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateAgentPayload")
+		case "agent":
+			out.Values[i] = ec._CreateAgentPayload_agent(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createCardNotePayloadImplementors = []string{"CreateCardNotePayload"}
+
+func (ec *executionContext) _CreateCardNotePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateCardNotePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createCardNotePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateCardNotePayload")
+		case "cardNote":
+			out.Values[i] = ec._CreateCardNotePayload_cardNote(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateCardNotePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createChecklistItemPayloadImplementors = []string{"CreateChecklistItemPayload"}
+
+func (ec *executionContext) _CreateChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateChecklistItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createChecklistItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateChecklistItemPayload")
+		case "checklistItem":
+			out.Values[i] = ec._CreateChecklistItemPayload_checklistItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateChecklistItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createContactInboxPayloadImplementors = []string{"CreateContactInboxPayload"}
+
+func (ec *executionContext) _CreateContactInboxPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateContactInboxPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createContactInboxPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateContactInboxPayload")
+		case "contactInbox":
+			out.Values[i] = ec._CreateContactInboxPayload_contactInbox(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateContactInboxPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var createContactPayloadImplementors = []string{"CreateContactPayload"}
 
 func (ec *executionContext) _CreateContactPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateContactPayload) graphql.Marshaler {
@@ -51842,11 +58178,953 @@ func (ec *executionContext) _CreateContactPayload(ctx context.Context, sel ast.S
 			out.Values[i] = graphql.MarshalString("CreateContactPayload")
 		case "contact":
 			out.Values[i] = ec._CreateContactPayload_contact(ctx, field, obj)
+		case "contactInbox":
+			out.Values[i] = ec._CreateContactPayload_contactInbox(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateContactPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "contactInbox":
-			out.Values[i] = ec._CreateContactPayload_contactInbox(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createConversationPayloadImplementors = []string{"CreateConversationPayload"}
+
+func (ec *executionContext) _CreateConversationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateConversationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createConversationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateConversationPayload")
+		case "conversation":
+			out.Values[i] = ec._CreateConversationPayload_conversation(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateConversationPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createFunnelPayloadImplementors = []string{"CreateFunnelPayload"}
+
+func (ec *executionContext) _CreateFunnelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateFunnelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createFunnelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateFunnelPayload")
+		case "funnel":
+			out.Values[i] = ec._CreateFunnelPayload_funnel(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateFunnelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createInboxPayloadImplementors = []string{"CreateInboxPayload"}
+
+func (ec *executionContext) _CreateInboxPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateInboxPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createInboxPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateInboxPayload")
+		case "inbox":
+			out.Values[i] = ec._CreateInboxPayload_inbox(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateInboxPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createKanbanAutomationPayloadImplementors = []string{"CreateKanbanAutomationPayload"}
+
+func (ec *executionContext) _CreateKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateKanbanAutomationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createKanbanAutomationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateKanbanAutomationPayload")
+		case "kanbanAutomation":
+			out.Values[i] = ec._CreateKanbanAutomationPayload_kanbanAutomation(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateKanbanAutomationPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createKanbanItemPayloadImplementors = []string{"CreateKanbanItemPayload"}
+
+func (ec *executionContext) _CreateKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateKanbanItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createKanbanItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateKanbanItemPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._CreateKanbanItemPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateKanbanItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createLabelPayloadImplementors = []string{"CreateLabelPayload"}
+
+func (ec *executionContext) _CreateLabelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateLabelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createLabelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateLabelPayload")
+		case "label":
+			out.Values[i] = ec._CreateLabelPayload_label(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateLabelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createMessagePayloadImplementors = []string{"CreateMessagePayload"}
+
+func (ec *executionContext) _CreateMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateMessagePayload")
+		case "message":
+			out.Values[i] = ec._CreateMessagePayload_message(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createScheduledMessagePayloadImplementors = []string{"CreateScheduledMessagePayload"}
+
+func (ec *executionContext) _CreateScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateScheduledMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createScheduledMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateScheduledMessagePayload")
+		case "scheduledMessage":
+			out.Values[i] = ec._CreateScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateScheduledMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var createTeamPayloadImplementors = []string{"CreateTeamPayload"}
+
+func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTeamPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createTeamPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateTeamPayload")
+		case "team":
+			out.Values[i] = ec._CreateTeamPayload_team(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._CreateTeamPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteAgentBotPayloadImplementors = []string{"DeleteAgentBotPayload"}
+
+func (ec *executionContext) _DeleteAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteAgentBotPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteAgentBotPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteAgentBotPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteAgentBotPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteAgentBotPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteAgentPayloadImplementors = []string{"DeleteAgentPayload"}
+
+func (ec *executionContext) _DeleteAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteAgentPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteAgentPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteCardNotePayloadImplementors = []string{"DeleteCardNotePayload"}
+
+func (ec *executionContext) _DeleteCardNotePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCardNotePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCardNotePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteCardNotePayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteCardNotePayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteCardNotePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteChecklistItemPayloadImplementors = []string{"DeleteChecklistItemPayload"}
+
+func (ec *executionContext) _DeleteChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteChecklistItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteChecklistItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteChecklistItemPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteChecklistItemPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteChecklistItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteContactPayloadImplementors = []string{"DeleteContactPayload"}
+
+func (ec *executionContext) _DeleteContactPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteContactPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteContactPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteContactPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteContactPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteContactPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteFunnelPayloadImplementors = []string{"DeleteFunnelPayload"}
+
+func (ec *executionContext) _DeleteFunnelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteFunnelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteFunnelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteFunnelPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteFunnelPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteFunnelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteInboxPayloadImplementors = []string{"DeleteInboxPayload"}
+
+func (ec *executionContext) _DeleteInboxPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteInboxPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteInboxPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteInboxPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteInboxPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteInboxPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteKanbanAutomationPayloadImplementors = []string{"DeleteKanbanAutomationPayload"}
+
+func (ec *executionContext) _DeleteKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteKanbanAutomationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanAutomationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteKanbanAutomationPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteKanbanAutomationPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteKanbanAutomationPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteKanbanConfigPayloadImplementors = []string{"DeleteKanbanConfigPayload"}
+
+func (ec *executionContext) _DeleteKanbanConfigPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteKanbanConfigPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanConfigPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteKanbanConfigPayload")
+		case "deleted":
+			out.Values[i] = ec._DeleteKanbanConfigPayload_deleted(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteKanbanConfigPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteKanbanItemPayloadImplementors = []string{"DeleteKanbanItemPayload"}
+
+func (ec *executionContext) _DeleteKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteKanbanItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteKanbanItemPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteKanbanItemPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteKanbanItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteLabelPayloadImplementors = []string{"DeleteLabelPayload"}
+
+func (ec *executionContext) _DeleteLabelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteLabelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteLabelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteLabelPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteLabelPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteLabelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteMessagePayloadImplementors = []string{"DeleteMessagePayload"}
+
+func (ec *executionContext) _DeleteMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteMessagePayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteMessagePayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteScheduledMessagePayloadImplementors = []string{"DeleteScheduledMessagePayload"}
+
+func (ec *executionContext) _DeleteScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteScheduledMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteScheduledMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteScheduledMessagePayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteScheduledMessagePayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteScheduledMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var deleteTeamPayloadImplementors = []string{"DeleteTeamPayload"}
+
+func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTeamPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTeamPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteTeamPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteTeamPayload_deletedId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._DeleteTeamPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -52304,6 +59582,47 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var importKanbanItemsPayloadImplementors = []string{"ImportKanbanItemsPayload"}
+
+func (ec *executionContext) _ImportKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportKanbanItemsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importKanbanItemsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportKanbanItemsPayload")
+		case "result":
+			out.Values[i] = ec._ImportKanbanItemsPayload_result(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ImportKanbanItemsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53800,6 +61119,47 @@ func (ec *executionContext) _LabelEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var mergeContactsPayloadImplementors = []string{"MergeContactsPayload"}
+
+func (ec *executionContext) _MergeContactsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeContactsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeContactsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeContactsPayload")
+		case "contact":
+			out.Values[i] = ec._MergeContactsPayload_contact(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._MergeContactsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var messageImplementors = []string{"Message", "Node"}
 
 func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, obj *ent.Message) graphql.Marshaler {
@@ -54079,6 +61439,47 @@ func (ec *executionContext) _MessageEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var moveKanbanItemPayloadImplementors = []string{"MoveKanbanItemPayload"}
+
+func (ec *executionContext) _MoveKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveKanbanItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, moveKanbanItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MoveKanbanItemPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._MoveKanbanItemPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._MoveKanbanItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -54102,450 +61503,258 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createContact(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateContact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateContact(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteContact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteContact(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "setContactLabels":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setContactLabels(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createContactInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createContactInbox(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "mergeContacts":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_mergeContacts(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createConversation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createConversation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "toggleConversationStatus":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_toggleConversationStatus(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "setConversationLabels":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setConversationLabels(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "retryMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "retryWebhookDelivery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryWebhookDelivery(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFunnel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateFunnel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteFunnel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "reorderFunnelStages":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reorderFunnelStages(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createKanbanItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateKanbanItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "moveKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveKanbanItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "reorderKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reorderKanbanItems(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "changeKanbanItemStatus":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeKanbanItemStatus(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "assignKanbanItemAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_assignKanbanItemAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "removeKanbanItemAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeKanbanItemAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createChecklistItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChecklistItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "toggleChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_toggleChecklistItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteChecklistItem(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCardNote(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCardNote(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCardNote(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "bulkMoveKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkMoveKanbanItems(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "bulkAssignKanbanAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkAssignKanbanAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "bulkSetKanbanPriority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkSetKanbanPriority(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "saveKanbanConfig":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_saveKanbanConfig(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteKanbanConfig":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanConfig(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "testKanbanWebhook":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testKanbanWebhook(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createKanbanAutomation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateKanbanAutomation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanAutomation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "importKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importKanbanItems(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createScheduledMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateScheduledMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "cancelScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelScheduledMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteScheduledMessage(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInbox(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateInbox(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteInbox(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "setInboxAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setInboxAgentBot(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "changeInboxMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeInboxMembers(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAgentBot(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgentBot(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteAgentBot(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createLabel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateLabel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteLabel(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteAgent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "deleteTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "changeTeamMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeTeamMembers(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55280,6 +62489,252 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var removeKanbanItemAgentPayloadImplementors = []string{"RemoveKanbanItemAgentPayload"}
+
+func (ec *executionContext) _RemoveKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveKanbanItemAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, removeKanbanItemAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoveKanbanItemAgentPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._RemoveKanbanItemAgentPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._RemoveKanbanItemAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var reorderFunnelStagesPayloadImplementors = []string{"ReorderFunnelStagesPayload"}
+
+func (ec *executionContext) _ReorderFunnelStagesPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ReorderFunnelStagesPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reorderFunnelStagesPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReorderFunnelStagesPayload")
+		case "funnel":
+			out.Values[i] = ec._ReorderFunnelStagesPayload_funnel(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ReorderFunnelStagesPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var reorderKanbanItemsPayloadImplementors = []string{"ReorderKanbanItemsPayload"}
+
+func (ec *executionContext) _ReorderKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ReorderKanbanItemsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reorderKanbanItemsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReorderKanbanItemsPayload")
+		case "kanbanItems":
+			out.Values[i] = ec._ReorderKanbanItemsPayload_kanbanItems(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ReorderKanbanItemsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var retryMessagePayloadImplementors = []string{"RetryMessagePayload"}
+
+func (ec *executionContext) _RetryMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RetryMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retryMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RetryMessagePayload")
+		case "message":
+			out.Values[i] = ec._RetryMessagePayload_message(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._RetryMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var retryWebhookDeliveryPayloadImplementors = []string{"RetryWebhookDeliveryPayload"}
+
+func (ec *executionContext) _RetryWebhookDeliveryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RetryWebhookDeliveryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retryWebhookDeliveryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RetryWebhookDeliveryPayload")
+		case "deliveryId":
+			out.Values[i] = ec._RetryWebhookDeliveryPayload_deliveryId(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._RetryWebhookDeliveryPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var saveKanbanConfigPayloadImplementors = []string{"SaveKanbanConfigPayload"}
+
+func (ec *executionContext) _SaveKanbanConfigPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SaveKanbanConfigPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, saveKanbanConfigPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SaveKanbanConfigPayload")
+		case "kanbanConfig":
+			out.Values[i] = ec._SaveKanbanConfigPayload_kanbanConfig(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._SaveKanbanConfigPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var scheduledMessageImplementors = []string{"ScheduledMessage", "Node"}
 
 func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.SelectionSet, obj *ent.ScheduledMessage) graphql.Marshaler {
@@ -55827,6 +63282,129 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 	return out
 }
 
+var setContactLabelsPayloadImplementors = []string{"SetContactLabelsPayload"}
+
+func (ec *executionContext) _SetContactLabelsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetContactLabelsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setContactLabelsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetContactLabelsPayload")
+		case "labels":
+			out.Values[i] = ec._SetContactLabelsPayload_labels(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._SetContactLabelsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var setConversationLabelsPayloadImplementors = []string{"SetConversationLabelsPayload"}
+
+func (ec *executionContext) _SetConversationLabelsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetConversationLabelsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setConversationLabelsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetConversationLabelsPayload")
+		case "labels":
+			out.Values[i] = ec._SetConversationLabelsPayload_labels(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._SetConversationLabelsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var setInboxAgentBotPayloadImplementors = []string{"SetInboxAgentBotPayload"}
+
+func (ec *executionContext) _SetInboxAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetInboxAgentBotPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setInboxAgentBotPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetInboxAgentBotPayload")
+		case "inbox":
+			out.Values[i] = ec._SetInboxAgentBotPayload_inbox(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._SetInboxAgentBotPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var subscriptionImplementors = []string{"Subscription"}
 
 func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
@@ -56183,6 +63761,621 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var testKanbanWebhookPayloadImplementors = []string{"TestKanbanWebhookPayload"}
+
+func (ec *executionContext) _TestKanbanWebhookPayload(ctx context.Context, sel ast.SelectionSet, obj *model.TestKanbanWebhookPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testKanbanWebhookPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestKanbanWebhookPayload")
+		case "test":
+			out.Values[i] = ec._TestKanbanWebhookPayload_test(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._TestKanbanWebhookPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var toggleChecklistItemPayloadImplementors = []string{"ToggleChecklistItemPayload"}
+
+func (ec *executionContext) _ToggleChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ToggleChecklistItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, toggleChecklistItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ToggleChecklistItemPayload")
+		case "checklistItem":
+			out.Values[i] = ec._ToggleChecklistItemPayload_checklistItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ToggleChecklistItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var toggleConversationStatusPayloadImplementors = []string{"ToggleConversationStatusPayload"}
+
+func (ec *executionContext) _ToggleConversationStatusPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ToggleConversationStatusPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, toggleConversationStatusPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ToggleConversationStatusPayload")
+		case "conversation":
+			out.Values[i] = ec._ToggleConversationStatusPayload_conversation(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._ToggleConversationStatusPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateAgentBotPayloadImplementors = []string{"UpdateAgentBotPayload"}
+
+func (ec *executionContext) _UpdateAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateAgentBotPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateAgentBotPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateAgentBotPayload")
+		case "agentBot":
+			out.Values[i] = ec._UpdateAgentBotPayload_agentBot(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateAgentBotPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateAgentPayloadImplementors = []string{"UpdateAgentPayload"}
+
+func (ec *executionContext) _UpdateAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateAgentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateAgentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateAgentPayload")
+		case "agent":
+			out.Values[i] = ec._UpdateAgentPayload_agent(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateAgentPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateCardNotePayloadImplementors = []string{"UpdateCardNotePayload"}
+
+func (ec *executionContext) _UpdateCardNotePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateCardNotePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateCardNotePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateCardNotePayload")
+		case "cardNote":
+			out.Values[i] = ec._UpdateCardNotePayload_cardNote(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateCardNotePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateChecklistItemPayloadImplementors = []string{"UpdateChecklistItemPayload"}
+
+func (ec *executionContext) _UpdateChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChecklistItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateChecklistItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateChecklistItemPayload")
+		case "checklistItem":
+			out.Values[i] = ec._UpdateChecklistItemPayload_checklistItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateChecklistItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateContactPayloadImplementors = []string{"UpdateContactPayload"}
+
+func (ec *executionContext) _UpdateContactPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateContactPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateContactPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateContactPayload")
+		case "contact":
+			out.Values[i] = ec._UpdateContactPayload_contact(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateContactPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateFunnelPayloadImplementors = []string{"UpdateFunnelPayload"}
+
+func (ec *executionContext) _UpdateFunnelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateFunnelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateFunnelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateFunnelPayload")
+		case "funnel":
+			out.Values[i] = ec._UpdateFunnelPayload_funnel(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateFunnelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateInboxPayloadImplementors = []string{"UpdateInboxPayload"}
+
+func (ec *executionContext) _UpdateInboxPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateInboxPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateInboxPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateInboxPayload")
+		case "inbox":
+			out.Values[i] = ec._UpdateInboxPayload_inbox(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateInboxPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateKanbanAutomationPayloadImplementors = []string{"UpdateKanbanAutomationPayload"}
+
+func (ec *executionContext) _UpdateKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateKanbanAutomationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateKanbanAutomationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateKanbanAutomationPayload")
+		case "kanbanAutomation":
+			out.Values[i] = ec._UpdateKanbanAutomationPayload_kanbanAutomation(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateKanbanAutomationPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateKanbanItemPayloadImplementors = []string{"UpdateKanbanItemPayload"}
+
+func (ec *executionContext) _UpdateKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateKanbanItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateKanbanItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateKanbanItemPayload")
+		case "kanbanItem":
+			out.Values[i] = ec._UpdateKanbanItemPayload_kanbanItem(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateKanbanItemPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateLabelPayloadImplementors = []string{"UpdateLabelPayload"}
+
+func (ec *executionContext) _UpdateLabelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateLabelPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateLabelPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateLabelPayload")
+		case "label":
+			out.Values[i] = ec._UpdateLabelPayload_label(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateLabelPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateScheduledMessagePayloadImplementors = []string{"UpdateScheduledMessagePayload"}
+
+func (ec *executionContext) _UpdateScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateScheduledMessagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateScheduledMessagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateScheduledMessagePayload")
+		case "scheduledMessage":
+			out.Values[i] = ec._UpdateScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateScheduledMessagePayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateTeamPayloadImplementors = []string{"UpdateTeamPayload"}
+
+func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateTeamPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateTeamPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateTeamPayload")
+		case "team":
+			out.Values[i] = ec._UpdateTeamPayload_team(ctx, field, obj)
+		case "userErrors":
+			out.Values[i] = ec._UpdateTeamPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
@@ -56233,6 +64426,52 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "avatarURL":
 			out.Values[i] = ec._User_avatarURL(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var userErrorImplementors = []string{"UserError"}
+
+func (ec *executionContext) _UserError(ctx context.Context, sel ast.SelectionSet, obj *model.UserError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserError")
+		case "field":
+			out.Values[i] = ec._UserError_field(ctx, field, obj)
+		case "message":
+			out.Values[i] = ec._UserError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._UserError_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56591,10 +64830,6 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAgent2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx context.Context, sel ast.SelectionSet, v ent.AccountUser) graphql.Marshaler {
-	return ec._Agent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -56768,10 +65003,6 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalNCardNote2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx context.Context, sel ast.SelectionSet, v ent.CardNote) graphql.Marshaler {
-	return ec._CardNote(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx context.Context, sel ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -56801,10 +65032,6 @@ func (ec *executionContext) marshalNCardNoteOrderField2ᚖgithubᚗcomᚋswitchb
 func (ec *executionContext) unmarshalNCardNoteWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteWhereInput(ctx context.Context, v any) (*ent.CardNoteWhereInput, error) {
 	res, err := ec.unmarshalInputCardNoteWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNChecklistItem2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx context.Context, sel ast.SelectionSet, v ent.ChecklistItem) graphql.Marshaler {
-	return ec._ChecklistItem(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
@@ -56885,10 +65112,6 @@ func (ec *executionContext) marshalNContactConnection2ᚖgithubᚗcomᚋswitchbo
 		return graphql.Null
 	}
 	return ec._ContactConnection(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNContactInbox2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx context.Context, sel ast.SelectionSet, v ent.ContactInbox) graphql.Marshaler {
-	return ec._ContactInbox(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx context.Context, sel ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
@@ -57065,20 +65288,6 @@ func (ec *executionContext) unmarshalNConversationWhereInput2ᚖgithubᚗcomᚋs
 func (ec *executionContext) unmarshalNCreateContactInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactInput(ctx context.Context, v any) (model.CreateContactInput, error) {
 	res, err := ec.unmarshalInputCreateContactInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNCreateContactPayload2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactPayload(ctx context.Context, sel ast.SelectionSet, v model.CreateContactPayload) graphql.Marshaler {
-	return ec._CreateContactPayload(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNCreateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateContactPayload) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CreateContactPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateConversationInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateConversationInput(ctx context.Context, v any) (model.CreateConversationInput, error) {
@@ -57487,10 +65696,6 @@ func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.S
 	return ret
 }
 
-func (ec *executionContext) marshalNKanbanAutomation2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx context.Context, sel ast.SelectionSet, v ent.KanbanAutomation) graphql.Marshaler {
-	return ec._KanbanAutomation(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNKanbanAutomation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanAutomation) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -57643,20 +65848,6 @@ func (ec *executionContext) marshalNKanbanImportError2ᚖgithubᚗcomᚋswitchbo
 	return ec._KanbanImportError(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNKanbanImportResult2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v model.KanbanImportResult) graphql.Marshaler {
-	return ec._KanbanImportResult(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._KanbanImportResult(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNKanbanItem2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx context.Context, sel ast.SelectionSet, v ent.KanbanItem) graphql.Marshaler {
 	return ec._KanbanItem(ctx, sel, &v)
 }
@@ -57770,20 +65961,6 @@ func (ec *executionContext) unmarshalNKanbanPositionInput2ᚕᚖgithubᚗcomᚋs
 func (ec *executionContext) unmarshalNKanbanPositionInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPositionInput(ctx context.Context, v any) (*model.KanbanPositionInput, error) {
 	res, err := ec.unmarshalInputKanbanPositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNKanbanWebhookTest2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, v model.KanbanWebhookTest) graphql.Marshaler {
-	return ec._KanbanWebhookTest(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._KanbanWebhookTest(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v ent.Label) graphql.Marshaler {
@@ -58304,6 +66481,42 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋswitchboardᚋswitchb
 	return ec._User(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserError(ctx context.Context, sel ast.SelectionSet, v *model.UserError) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UserError(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUserErrorCode2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorCode(ctx context.Context, v any) (model.UserErrorCode, error) {
+	var res model.UserErrorCode
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUserErrorCode2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorCode(ctx context.Context, sel ast.SelectionSet, v model.UserErrorCode) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNUserOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUserOrderField(ctx context.Context, v any) (*ent.UserOrderField, error) {
 	var res = new(ent.UserOrderField)
 	err := res.UnmarshalGQL(v)
@@ -58464,6 +66677,25 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.AccountUser) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx context.Context, sel ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
@@ -58729,6 +66961,13 @@ func (ec *executionContext) unmarshalOAgentWhereInput2ᚖgithubᚗcomᚋswitchbo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOAssignKanbanItemAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAssignKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.AssignKanbanItemAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AssignKanbanItemAgentPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -58759,6 +66998,34 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOBulkAssignKanbanAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkAssignKanbanAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.BulkAssignKanbanAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BulkAssignKanbanAgentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBulkMoveKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkMoveKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, v *model.BulkMoveKanbanItemsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BulkMoveKanbanItemsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBulkSetKanbanPriorityPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐBulkSetKanbanPriorityPayload(ctx context.Context, sel ast.SelectionSet, v *model.BulkSetKanbanPriorityPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BulkSetKanbanPriorityPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCancelScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCancelScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.CancelScheduledMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CancelScheduledMessagePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCardNote2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CardNote) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -58776,6 +67043,13 @@ func (ec *executionContext) marshalOCardNote2ᚕᚖgithubᚗcomᚋswitchboardᚋ
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx context.Context, sel ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CardNote(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCardNoteWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteWhereInputᚄ(ctx context.Context, v any) ([]*ent.CardNoteWhereInput, error) {
@@ -58804,6 +67078,27 @@ func (ec *executionContext) unmarshalOCardNoteWhereInput2ᚖgithubᚗcomᚋswitc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOChangeInboxMembersPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeInboxMembersPayload(ctx context.Context, sel ast.SelectionSet, v *model.ChangeInboxMembersPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeInboxMembersPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangeKanbanItemStatusPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeKanbanItemStatusPayload(ctx context.Context, sel ast.SelectionSet, v *model.ChangeKanbanItemStatusPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeKanbanItemStatusPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangeTeamMembersPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChangeTeamMembersPayload(ctx context.Context, sel ast.SelectionSet, v *model.ChangeTeamMembersPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeTeamMembersPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChannelInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChannelInput(ctx context.Context, v any) (*model.ChannelInput, error) {
 	if v == nil {
 		return nil, nil
@@ -58829,6 +67124,13 @@ func (ec *executionContext) marshalOChecklistItem2ᚕᚖgithubᚗcomᚋswitchboa
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChecklistItem(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOChecklistItemWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemWhereInputᚄ(ctx context.Context, v any) ([]*ent.ChecklistItemWhereInput, error) {
@@ -59157,6 +67459,111 @@ func (ec *executionContext) unmarshalOConversationWhereInput2ᚖgithubᚗcomᚋs
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCreateAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateAgentBotPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateAgentBotPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateAgentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateCardNotePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateCardNotePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateCardNotePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateChecklistItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateChecklistItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateContactInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactInboxPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateContactInboxPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateContactInboxPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateContactPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateContactPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateConversationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateConversationPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateConversationPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateConversationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateFunnelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateFunnelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateInboxPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateInboxPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateInboxPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateKanbanAutomationPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateKanbanAutomationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateKanbanItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateKanbanItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateLabelPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateLabelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateLabelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateScheduledMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateScheduledMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateTeamPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateTeamPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateTeamPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
@@ -59171,6 +67578,104 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODeleteAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteAgentBotPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteAgentBotPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteAgentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteCardNotePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteCardNotePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteCardNotePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteChecklistItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteChecklistItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteContactPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteContactPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteContactPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteFunnelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteFunnelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteInboxPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteInboxPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteInboxPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteKanbanAutomationPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteKanbanAutomationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteKanbanConfigPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanConfigPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteKanbanConfigPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteKanbanConfigPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteKanbanItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteKanbanItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteLabelPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteLabelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteLabelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteScheduledMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteScheduledMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteTeamPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTeamPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteTeamPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚕfloat64ᚄ(ctx context.Context, v any) ([]float64, error) {
@@ -59400,6 +67905,13 @@ func (ec *executionContext) unmarshalOIMAPInput2ᚖgithubᚗcomᚋswitchboardᚋ
 	}
 	res, err := ec.unmarshalInputIMAPInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOImportKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐImportKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, v *model.ImportKanbanItemsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ImportKanbanItemsPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOInbox2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Inbox) graphql.Marshaler {
@@ -59751,6 +68263,13 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalOKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._KanbanAutomation(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOKanbanAutomationActionType2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanautomationᚐActionTypeᚄ(ctx context.Context, v any) ([]kanbanautomation.ActionType, error) {
 	if v == nil {
 		return nil, nil
@@ -59883,6 +68402,13 @@ func (ec *executionContext) unmarshalOKanbanAutomationWhereInput2ᚖgithubᚗcom
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._KanbanConfig(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.KanbanConfigWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -59907,6 +68433,13 @@ func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚖgithubᚗcomᚋs
 	}
 	res, err := ec.unmarshalInputKanbanConfigWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._KanbanImportResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
@@ -60105,6 +68638,13 @@ func (ec *executionContext) unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOKanbanWebhookTest2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.KanbanWebhookTest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._KanbanWebhookTest(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -60228,6 +68768,13 @@ func (ec *executionContext) marshalOMap2ᚕmapᚄ(ctx context.Context, sel ast.S
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOMergeContactsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMergeContactsPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeContactsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeContactsPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx context.Context, sel ast.SelectionSet, v *ent.Message) graphql.Marshaler {
@@ -60521,6 +69068,13 @@ func (ec *executionContext) unmarshalOMessageWhereInput2ᚖgithubᚗcomᚋswitch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOMoveKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMoveKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.MoveKanbanItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MoveKanbanItemPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -60536,12 +69090,54 @@ func (ec *executionContext) unmarshalOProviderConfigInput2ᚖgithubᚗcomᚋswit
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalORemoveKanbanItemAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRemoveKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.RemoveKanbanItemAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RemoveKanbanItemAgentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReorderFunnelStagesPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐReorderFunnelStagesPayload(ctx context.Context, sel ast.SelectionSet, v *model.ReorderFunnelStagesPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ReorderFunnelStagesPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReorderKanbanItemsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐReorderKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, v *model.ReorderKanbanItemsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ReorderKanbanItemsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORetryMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRetryMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.RetryMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RetryMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORetryWebhookDeliveryPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐRetryWebhookDeliveryPayload(ctx context.Context, sel ast.SelectionSet, v *model.RetryWebhookDeliveryPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RetryWebhookDeliveryPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSMTPInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSMTPInput(ctx context.Context, v any) (*model.SMTPInput, error) {
 	if v == nil {
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSMTPInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSaveKanbanConfigPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSaveKanbanConfigPayload(ctx context.Context, sel ast.SelectionSet, v *model.SaveKanbanConfigPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SaveKanbanConfigPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOScheduledMessage2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ScheduledMessage) graphql.Marshaler {
@@ -60793,6 +69389,27 @@ func (ec *executionContext) unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcom
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSetContactLabelsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetContactLabelsPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetContactLabelsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SetContactLabelsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSetConversationLabelsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetConversationLabelsPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetConversationLabelsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SetConversationLabelsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSetInboxAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetInboxAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetInboxAgentBotPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SetInboxAgentBotPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -60975,6 +69592,13 @@ func (ec *executionContext) unmarshalOTeamWhereInput2ᚖgithubᚗcomᚋswitchboa
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOTestKanbanWebhookPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTestKanbanWebhookPayload(ctx context.Context, sel ast.SelectionSet, v *model.TestKanbanWebhookPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TestKanbanWebhookPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx context.Context, v any) ([]time.Time, error) {
 	if v == nil {
 		return nil, nil
@@ -61027,6 +69651,104 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOToggleChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐToggleChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.ToggleChecklistItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ToggleChecklistItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOToggleConversationStatusPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐToggleConversationStatusPayload(ctx context.Context, sel ast.SelectionSet, v *model.ToggleConversationStatusPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ToggleConversationStatusPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateAgentBotPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateAgentBotPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateAgentPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateAgentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateCardNotePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateCardNotePayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateCardNotePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateCardNotePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateChecklistItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateChecklistItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateChecklistItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateChecklistItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateContactPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateContactPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateContactPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateContactPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateFunnelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateFunnelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateInboxPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateInboxPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateInboxPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateInboxPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateKanbanAutomationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateKanbanAutomationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateKanbanAutomationPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateKanbanAutomationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateKanbanItemPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateKanbanItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateKanbanItemPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateKanbanItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateLabelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateLabelPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateLabelPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateLabelPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateScheduledMessagePayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateScheduledMessagePayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateScheduledMessagePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateScheduledMessagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateTeamPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateTeamPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateTeamPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateTeamPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx context.Context, v any) ([]*graphql.Upload, error) {

@@ -145,7 +145,7 @@ func (a *app) contact(token string, inboxID int, fields H) int {
 		input[k] = v
 	}
 	r := a.gql(gqlReq{token: token, query: `mutation($in: CreateContactInput!) {
-		createContact(input: $in) { contact { id } } }`, vars: H{"in": input}})
+		createContact(input: $in) { contact { id } userErrors { field message code } } }`, vars: H{"in": input}})
 	if r.Status != http.StatusOK || len(r.Errors) > 0 {
 		a.t.Fatalf("seeding contact %v: %s", fields, r)
 	}
@@ -187,20 +187,36 @@ func (r *gqlResp) String() string {
 	return fmt.Sprintf("HTTP %d %s", r.Status, b)
 }
 
+// code is errors[0].extensions.code; without errors, the code of the first
+// user error a mutation's payload answers (INVALID, CONFLICT); "" for none.
 func (r *gqlResp) code() string {
 	if len(r.Errors) == 0 {
+		for _, ue := range r.userErrors() {
+			c, _ := ue["code"].(string)
+			return c
+		}
 		return ""
 	}
 	c, _ := r.Errors[0].Extensions["code"].(string)
 	return c
 }
 
+// attrs is errors[0].extensions.attributes; without errors, the input paths
+// of the user errors, each joined with dots ("input.email").
 func (r *gqlResp) attrs() []string {
+	out := []string{}
 	if len(r.Errors) == 0 {
-		return nil
+		for _, ue := range r.userErrors() {
+			path, _ := ue["field"].([]any)
+			parts := make([]string, len(path))
+			for i, p := range path {
+				parts[i] = fmt.Sprint(p)
+			}
+			out = append(out, strings.Join(parts, "."))
+		}
+		return out
 	}
 	list, _ := r.Errors[0].Extensions["attributes"].([]any)
-	out := []string{}
 	for _, x := range list {
 		out = append(out, fmt.Sprint(x))
 	}
@@ -374,8 +390,8 @@ type gqlCase struct {
 	query  string
 	vars   H
 	status int      // the HTTP status; 0 means 200
-	code   string   // errors[0].extensions.code; "" means no errors at all
-	attrs  []string // errors[0].extensions.attributes, when code is BAD_USER_INPUT
+	code   string   // errors[0].extensions.code, or a payload's userErrors[0].code; "" means neither
+	attrs  []string // errors[0].extensions.attributes, or the userErrors' fields (dotted paths)
 	// want maps paths of data to values (or matchers).
 	want  H
 	check func(t *testing.T, r *gqlResp)
@@ -413,7 +429,9 @@ func (a *app) run(t *testing.T, cases []gqlCase) {
 					t.Errorf("want extensions.attributes %v, got %v: %s", c.attrs, got, r)
 				}
 			}
-			if c.code != "" && r.Errors[0].Message == "" {
+			if isUserErrorCode(c.code) && len(r.Errors) == 0 {
+				r.refusedEmpty(t)
+			} else if c.code != "" && r.Errors[0].Message == "" {
 				t.Errorf("error without a message: %s", r)
 			}
 			want := make(H, len(c.want))
@@ -669,11 +687,9 @@ func TestGraphQLContactQueries(t *testing.T) {
 
 const createMutation = `mutation($in: CreateContactInput!) { createContact(input: $in) {
 	contact { id name email phoneNumber additionalAttributes customAttributes contactInboxes { sourceID inbox { name } } }
-	contactInbox { sourceID inboxID contactID inbox { name } contact { name } }
-} }`
+	contactInbox { sourceID inboxID contactID inbox { name } contact { name } } userErrors { field message code } } }`
 
-const updateMutation = `mutation($id: ID!, $in: UpdateContactInput!) { updateContact(id: $id, input: $in) {
-	id name email phoneNumber identifier additionalAttributes customAttributes } }`
+const updateMutation = `mutation($id: ID!, $in: UpdateContactInput!) { updateContact(id: $id, input: $in) { contact { id name email phoneNumber identifier additionalAttributes customAttributes } userErrors { field message code } } }`
 
 func TestGraphQLContactMutations(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -719,9 +735,9 @@ func TestGraphQLContactMutations(t *testing.T) {
 				vars: H{"in": H{"inboxID": w.MailInbox, "name": "Gina", "email": "gina@mail.example"}},
 				want: H{"createContact.contactInbox.sourceID": "gina@mail.example", "createContact.contactInbox.inbox.name": "Support Mail"}},
 			{name: "createContact without inboxID", query: createMutation,
-				vars: H{"in": H{"name": "Nobody"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+				vars: H{"in": H{"name": "Nobody"}}, code: "INVALID", attrs: []string{"input.inboxID"}},
 			{name: "createContact with B's inbox", query: createMutation,
-				vars: H{"in": H{"inboxID": w.BInbox, "name": "Sneaky"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"},
+				vars: H{"in": H{"inboxID": w.BInbox, "name": "Sneaky"}}, code: "INVALID", attrs: []string{"input.inboxID"},
 				check: func(t *testing.T, r *gqlResp) {
 					n, err := w.srv.DB.Client.Contact.Query().Where(contact.Name("Sneaky")).Count(sys())
 					if err != nil || n != 0 {
@@ -732,19 +748,19 @@ func TestGraphQLContactMutations(t *testing.T) {
 				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Odd", "additionalAttributes": 5}},
 				code: "BAD_USER_INPUT", attrs: []string{"additionalAttributes"}},
 			{name: "createContact with a missing inbox", query: createMutation,
-				vars: H{"in": H{"inboxID": 999999, "name": "Nobody"}}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+				vars: H{"in": H{"inboxID": 999999, "name": "Nobody"}}, code: "INVALID", attrs: []string{"input.inboxID"}},
 			{name: "createContact with a taken e-mail (any case)", query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Alice 2", "email": "Alice@WONDER.example"}},
-				code: "BAD_USER_INPUT", attrs: []string{"email"}},
+				code: "INVALID", attrs: []string{"input.email"}},
 			{name: "createContact with a bad e-mail and a bad phone", query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "email": "not-an-email", "phoneNumber": "555-1234"}},
-				code: "BAD_USER_INPUT", attrs: []string{"email", "phone_number"}},
+				code: "INVALID", attrs: []string{"input.email", "input.phoneNumber"}},
 			{name: "createContact with a taken phone", query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "phoneNumber": "+15550000002"}},
-				code: "BAD_USER_INPUT", attrs: []string{"phone_number"}},
+				code: "INVALID", attrs: []string{"input.phoneNumber"}},
 			{name: "createContact with a taken identifier", query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "identifier": "cust-001"}},
-				code: "BAD_USER_INPUT", attrs: []string{"identifier"}, events: []events.Kind{}},
+				code: "INVALID", attrs: []string{"input.identifier"}, events: []events.Kind{}},
 			{name: "createContact by an agent", token: agent, query: createMutation,
 				vars: H{"in": H{"inboxID": w.APIInbox, "name": "Agent Made"}},
 				want: H{"createContact.contact.name": "Agent Made"}, events: []events.Kind{events.ContactCreated}},
@@ -752,50 +768,49 @@ func TestGraphQLContactMutations(t *testing.T) {
 				vars: H{"id": lazy(func() any { return created }), "in": H{
 					"name": "Zed Z.", "additionalAttributes": H{"company": "Zulu Inc"},
 					"customAttributes": H{"undeclared": "x"}}},
-				want: H{"updateContact.name": "Zed Z.", "updateContact.email": "zed@zulu.example",
-					"updateContact.additionalAttributes": H{"city": "Oslo", "company": "Zulu Inc"},
-					"updateContact.customAttributes":     H{"plan": "gold"}}, events: []events.Kind{events.ContactUpdated}},
+				want: H{"updateContact.contact.name": "Zed Z.", "updateContact.contact.email": "zed@zulu.example",
+					"updateContact.contact.additionalAttributes": H{"city": "Oslo", "company": "Zulu Inc"},
+					"updateContact.contact.customAttributes":     H{"plan": "gold"}}, events: []events.Kind{events.ContactUpdated}},
 			{name: "updateContact removes a key set to null and clears a blank e-mail", query: updateMutation,
 				vars: H{"id": lazy(func() any { return created }), "in": H{
 					"email": "", "additionalAttributes": H{"city": nil}, "customAttributes": H{"plan": "silver"}}},
-				want: H{"updateContact.name": "Zed Z.", "updateContact.email": nil, "updateContact.phoneNumber": "+15551234567",
-					"updateContact.additionalAttributes": H{"company": "Zulu Inc"},
-					"updateContact.customAttributes":     H{"plan": "silver"}}},
+				want: H{"updateContact.contact.name": "Zed Z.", "updateContact.contact.email": nil, "updateContact.contact.phoneNumber": "+15551234567",
+					"updateContact.contact.additionalAttributes": H{"company": "Zulu Inc"},
+					"updateContact.contact.customAttributes":     H{"plan": "silver"}}},
 			{name: "updateContact to a taken e-mail", query: updateMutation,
 				vars: H{"id": lazy(func() any { return created }), "in": H{"email": "BOB@builders.example"}},
-				code: "BAD_USER_INPUT", attrs: []string{"email"}},
+				code: "INVALID", attrs: []string{"input.email"}},
 			{name: "updateContact keeping its own e-mail", query: updateMutation,
 				vars: H{"id": w.Bob, "in": H{"email": "bob@builders.example", "name": "Bob Brown"}},
-				want: H{"updateContact.email": "bob@builders.example"}},
+				want: H{"updateContact.contact.email": "bob@builders.example"}},
 			{name: "updateContact of a missing contact", query: updateMutation,
 				vars: H{"id": 999999, "in": H{"name": "x"}}, code: "NOT_FOUND"},
 			{name: "updateContact by an agent", token: agent, query: updateMutation,
 				vars: H{"id": w.Eve, "in": H{"identifier": "eve-1"}},
-				want: H{"updateContact.identifier": "eve-1"}},
-			{name: "setContactLabels replaces the set", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+				want: H{"updateContact.contact.identifier": "eve-1"}},
+			{name: "setContactLabels replaces the set", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) { labels userErrors { field message code } } }`,
 				vars: H{"id": w.Carol, "l": []any{"vip", " lead ", "vip", ""}},
-				want: H{"setContactLabels": []any{"vip", "lead"}},
+				want: H{"setContactLabels.labels": []any{"vip", "lead"}},
 				check: func(t *testing.T, r *gqlResp) {
 					got := w.gql(gqlReq{query: contactQuery, vars: H{"id": w.Carol}})
 					if l, _ := lookup(got.Data, "contact.labels"); !reflect.DeepEqual(l, []any{"vip", "lead"}) {
 						t.Errorf("stored labels %v", l)
 					}
 				}},
-			{name: "setContactLabels again", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
-				vars: H{"id": w.Carol, "l": []any{"churned"}}, want: H{"setContactLabels": []any{"churned"}}},
-			{name: "setContactLabels to none", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
-				vars: H{"id": w.Carol, "l": []any{}}, want: H{"setContactLabels": []any{}}},
-			{name: "setContactLabels of a missing contact", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) }`,
+			{name: "setContactLabels again", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) { labels userErrors { field message code } } }`,
+				vars: H{"id": w.Carol, "l": []any{"churned"}}, want: H{"setContactLabels.labels": []any{"churned"}}},
+			{name: "setContactLabels to none", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) { labels userErrors { field message code } } }`,
+				vars: H{"id": w.Carol, "l": []any{}}, want: H{"setContactLabels.labels": []any{}}},
+			{name: "setContactLabels of a missing contact", query: `mutation($id: ID!, $l: [String!]!) { setContactLabels(id: $id, labels: $l) { labels userErrors { field message code } } }`,
 				vars: H{"id": 999999, "l": []any{"x"}}, code: "NOT_FOUND"},
-			{name: "createContactInbox", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) {
-					sourceID contactID inbox { name } contact { name contactInboxes { inbox { name } } } } }`,
+			{name: "createContactInbox", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { contactInbox { sourceID contactID inbox { name } contact { name contactInboxes { inbox { name } } } } userErrors { field message code } } }`,
 				vars: H{"c": w.Alice, "i": w.MailInbox},
-				want: H{"createContactInbox.sourceID": "alice@wonder.example", "createContactInbox.contactID": gid("Contact", w.Alice),
-					"createContactInbox.inbox.name": "Support Mail", "createContactInbox.contact.name": "Alice Anders",
-					"createContactInbox.contact.contactInboxes.*.inbox.name": []any{"API", "Support Mail"}}},
+				want: H{"createContactInbox.contactInbox.sourceID": "alice@wonder.example", "createContactInbox.contactInbox.contactID": gid("Contact", w.Alice),
+					"createContactInbox.contactInbox.inbox.name": "Support Mail", "createContactInbox.contactInbox.contact.name": "Alice Anders",
+					"createContactInbox.contactInbox.contact.contactInboxes.*.inbox.name": []any{"API", "Support Mail"}}},
 			{name: "createContactInbox again in the same API inbox gets a new source id", query: `mutation($c: ID!, $i: ID!) {
-					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
-				vars: H{"c": w.Alice, "i": w.APIInbox}, want: H{"createContactInbox.sourceID": nonEmpty},
+					createContactInbox(contactID: $c, inboxID: $i) { contactInbox { sourceID } userErrors { field message code } } }`,
+				vars: H{"c": w.Alice, "i": w.APIInbox}, want: H{"createContactInbox.contactInbox.sourceID": nonEmpty},
 				check: func(t *testing.T, r *gqlResp) {
 					n, err := w.srv.DB.Client.ContactInbox.Query().
 						Where(contactinbox.ContactID(w.Alice), contactinbox.InboxID(w.APIInbox)).Count(sys())
@@ -804,14 +819,14 @@ func TestGraphQLContactMutations(t *testing.T) {
 					}
 				}},
 			{name: "createContactInbox with a taken source id", query: `mutation($c: ID!, $i: ID!, $s: String) {
-					createContactInbox(contactID: $c, inboxID: $i, sourceID: $s) { sourceID } }`,
-				vars: H{"c": w.Bob, "i": w.APIInbox, "s": "frank-src-1"}, code: "BAD_USER_INPUT", attrs: []string{"source_id"}},
+					createContactInbox(contactID: $c, inboxID: $i, sourceID: $s) { contactInbox { sourceID } userErrors { field message code } } }`,
+				vars: H{"c": w.Bob, "i": w.APIInbox, "s": "frank-src-1"}, code: "INVALID", attrs: []string{"sourceID"}},
 			{name: "createContactInbox with an e-mail inbox for a contact without e-mail", query: `mutation($c: ID!, $i: ID!) {
-					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
-				vars: H{"c": w.Dave, "i": w.MailInbox}, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+					createContactInbox(contactID: $c, inboxID: $i) { contactInbox { sourceID } userErrors { field message code } } }`,
+				vars: H{"c": w.Dave, "i": w.MailInbox}, code: "INVALID", attrs: []string{""}},
 			{name: "createContactInbox with B's inbox", query: `mutation($c: ID!, $i: ID!) {
-					createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
-				vars: H{"c": w.Bob, "i": w.BInbox}, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+					createContactInbox(contactID: $c, inboxID: $i) { contactInbox { sourceID } userErrors { field message code } } }`,
+				vars: H{"c": w.Bob, "i": w.BInbox}, code: "INVALID", attrs: []string{"inboxID"}},
 			{name: "seed a mergee", query: createMutation,
 				vars: H{"in": H{"inboxID": w.MailInbox, "name": "", "email": "dave.d@mail.example", "identifier": "dd-7",
 					"additionalAttributes": H{"city": "Leeds"}}},
@@ -822,26 +837,25 @@ func TestGraphQLContactMutations(t *testing.T) {
 						t.Fatal(err)
 					}
 				}},
-			{name: "mergeContacts into itself", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
-				vars: H{"b": w.Dave, "m": w.Dave}, code: "BAD_USER_INPUT", attrs: []string{"mergee_contact_id"}},
+			{name: "mergeContacts into itself", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { contact { id } userErrors { field message code } } }`,
+				vars: H{"b": w.Dave, "m": w.Dave}, code: "INVALID", attrs: []string{"mergeeContactID"}},
 			{name: "mergeContacts by an agent", token: agent,
-				query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) {
-					id name email phoneNumber identifier labels additionalAttributes contactInboxes { inbox { name } } } }`,
-				vars: H{"b": w.Dave, "m": lazy(func() any { return mergee })},
-				want: H{"mergeContacts.id": gid("Contact", w.Dave), "mergeContacts.name": "Dave Davis",
-					"mergeContacts.email": "dave.d@mail.example", "mergeContacts.phoneNumber": "+442000000000",
-					"mergeContacts.identifier": "dd-7", "mergeContacts.labels": []any{"from-mail"},
-					"mergeContacts.additionalAttributes":        H{"city": "Leeds"},
-					"mergeContacts.contactInboxes.*.inbox.name": sameItems("API", "Support Mail")},
+				query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { contact { id name email phoneNumber identifier labels additionalAttributes contactInboxes { inbox { name } } } userErrors { field message code } } }`,
+				vars:  H{"b": w.Dave, "m": lazy(func() any { return mergee })},
+				want: H{"mergeContacts.contact.id": gid("Contact", w.Dave), "mergeContacts.contact.name": "Dave Davis",
+					"mergeContacts.contact.email": "dave.d@mail.example", "mergeContacts.contact.phoneNumber": "+442000000000",
+					"mergeContacts.contact.identifier": "dd-7", "mergeContacts.contact.labels": []any{"from-mail"},
+					"mergeContacts.contact.additionalAttributes":        H{"city": "Leeds"},
+					"mergeContacts.contact.contactInboxes.*.inbox.name": sameItems("API", "Support Mail")},
 				check: func(t *testing.T, r *gqlResp) {
 					got := w.gql(gqlReq{query: contactQuery, vars: H{"id": mergee}})
 					if got.code() != "NOT_FOUND" {
 						t.Errorf("mergee still there: %s", got)
 					}
 				}},
-			{name: "mergeContacts with a missing mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+			{name: "mergeContacts with a missing mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { contact { id } userErrors { field message code } } }`,
 				vars: H{"b": w.Dave, "m": 999999}, code: "NOT_FOUND"},
-			{name: "deleteContact by an agent is forbidden", token: agent, query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+			{name: "deleteContact by an agent is forbidden", token: agent, query: `mutation($id: ID!) { deleteContact(id: $id) { deletedId userErrors { field message code } } }`,
 				vars: H{"id": lazy(func() any { return frank })}, code: "FORBIDDEN",
 				check: func(t *testing.T, r *gqlResp) {
 					if _, err := w.srv.DB.Client.Contact.Get(sys(), frank); err != nil {
@@ -849,12 +863,12 @@ func TestGraphQLContactMutations(t *testing.T) {
 					}
 				}},
 			{name: "deleteContact of a missing contact by an agent is forbidden first", token: agent,
-				query: `mutation { deleteContact(id: 999999) }`, code: "FORBIDDEN"},
-			{name: "deleteContact by the administrator", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
-				vars: H{"id": lazy(func() any { return frank })}, want: H{"deleteContact": lazy(func() any { return gid("Contact", frank) })}},
+				query: `mutation { deleteContact(id: 999999) { deletedId userErrors { field message code } } }`, code: "FORBIDDEN"},
+			{name: "deleteContact by the administrator", query: `mutation($id: ID!) { deleteContact(id: $id) { deletedId userErrors { field message code } } }`,
+				vars: H{"id": lazy(func() any { return frank })}, want: H{"deleteContact.deletedId": lazy(func() any { return gid("Contact", frank) })}},
 			{name: "the deleted contact is gone", query: contactQuery,
 				vars: H{"id": lazy(func() any { return frank })}, code: "NOT_FOUND"},
-			{name: "deleteContact again", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+			{name: "deleteContact again", query: `mutation($id: ID!) { deleteContact(id: $id) { deletedId userErrors { field message code } } }`,
 				vars: H{"id": lazy(func() any { return frank })}, code: "NOT_FOUND"},
 		})
 	})
@@ -907,7 +921,7 @@ func TestGraphQLAuth(t *testing.T) {
 				query: names, status: http.StatusUnauthorized, code: "UNAUTHENTICATED"},
 			{name: "X-Account-Id that is not a number", header: map[string]string{"X-Account-Id": "acme"},
 				query: names, status: http.StatusBadRequest, code: "BAD_REQUEST"},
-			{name: "mutation without token", token: noToken, query: `mutation { deleteContact(id: 1) }`,
+			{name: "mutation without token", token: noToken, query: `mutation { deleteContact(id: 1) { deletedId userErrors { field message code } } }`,
 				status: http.StatusUnauthorized, code: "UNAUTHENTICATED",
 				check: func(t *testing.T, r *gqlResp) {
 					if n, _ := w.srv.DB.Client.Contact.Query().Count(sys()); n != 7 {
@@ -1039,15 +1053,15 @@ func TestGraphQLTenancy(t *testing.T) {
 				want: H{"contact.contactInboxes.*.inbox.name": []any{"API"}}},
 			{name: "updateContact of B's contact", query: updateMutation,
 				vars: H{"id": w.Mallory, "in": H{"name": "Pwned", "email": "pwned@a.example"}}, code: "NOT_FOUND", check: unchanged},
-			{name: "setContactLabels of B's contact", query: `mutation($id: ID!) { setContactLabels(id: $id, labels: ["pwned"]) }`,
+			{name: "setContactLabels of B's contact", query: `mutation($id: ID!) { setContactLabels(id: $id, labels: ["pwned"]) { labels userErrors { field message code } } }`,
 				vars: H{"id": w.Mallory}, code: "NOT_FOUND", check: unchanged},
-			{name: "deleteContact of B's contact", query: `mutation($id: ID!) { deleteContact(id: $id) }`,
+			{name: "deleteContact of B's contact", query: `mutation($id: ID!) { deleteContact(id: $id) { deletedId userErrors { field message code } } }`,
 				vars: H{"id": w.Mallory}, code: "NOT_FOUND", check: unchanged},
-			{name: "createContactInbox for B's contact", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { sourceID } }`,
+			{name: "createContactInbox for B's contact", query: `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { contactInbox { sourceID } userErrors { field message code } } }`,
 				vars: H{"c": w.Mallory, "i": w.APIInbox}, code: "NOT_FOUND", check: unchanged},
-			{name: "mergeContacts with B's contact as mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+			{name: "mergeContacts with B's contact as mergee", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { contact { id } userErrors { field message code } } }`,
 				vars: H{"b": w.Bob, "m": w.Mallory}, code: "NOT_FOUND", check: unchanged},
-			{name: "mergeContacts with B's contact as base", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { id } }`,
+			{name: "mergeContacts with B's contact as base", query: `mutation($b: ID!, $m: ID!) { mergeContacts(baseContactID: $b, mergeeContactID: $m) { contact { id } userErrors { field message code } } }`,
 				vars: H{"b": w.Mallory, "m": w.Bob}, code: "NOT_FOUND", check: func(t *testing.T, r *gqlResp) {
 					unchanged(t, r)
 					if _, err := w.srv.DB.Client.Contact.Get(sys(), w.Bob); err != nil {
@@ -1081,28 +1095,29 @@ func TestSameRuleBothTransports(t *testing.T) {
 			vars       H
 			status     int
 			code       string
-			attrs      []string
+			attrs      []string // REST's attributes
+			fields     []string // the GraphQL user errors' input paths
 		}{
 			{name: "duplicate e-mail", restMethod: "POST", restPath: contacts,
 				restBody: H{"inbox_id": w.APIInbox, "name": "Dup", "email": "ALICE@wonder.example"},
 				query:    createMutation, vars: H{"in": H{"inboxID": w.APIInbox, "name": "Dup", "email": "ALICE@wonder.example"}},
-				status: 422, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+				status: 422, code: "INVALID", attrs: []string{"email"}, fields: []string{"input.email"}},
 			{name: "duplicate e-mail on update", restMethod: "PATCH", restPath: fmt.Sprintf("%s/%d", contacts, w.Bob),
 				restBody: H{"email": "carol@wonder.example"},
 				query:    updateMutation, vars: H{"id": w.Bob, "in": H{"email": "carol@wonder.example"}},
-				status: 422, code: "BAD_USER_INPUT", attrs: []string{"email"}},
+				status: 422, code: "INVALID", attrs: []string{"email"}, fields: []string{"input.email"}},
 			{name: "phone not E.164", restMethod: "POST", restPath: contacts,
 				restBody: H{"inbox_id": w.APIInbox, "phone_number": "0044 20"},
 				query:    createMutation, vars: H{"in": H{"inboxID": w.APIInbox, "phoneNumber": "0044 20"}},
-				status: 422, code: "BAD_USER_INPUT", attrs: []string{"phone_number"}},
+				status: 422, code: "INVALID", attrs: []string{"phone_number"}, fields: []string{"input.phoneNumber"}},
 			{name: "missing inbox", restMethod: "POST", restPath: contacts,
 				restBody: H{"name": "No Inbox"},
 				query:    createMutation, vars: H{"in": H{"name": "No Inbox"}},
-				status: 422, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+				status: 422, code: "INVALID", attrs: []string{"inbox_id"}, fields: []string{"input.inboxID"}},
 			{name: "another account's inbox", restMethod: "POST", restPath: contacts,
 				restBody: H{"inbox_id": w.BInbox, "name": "Cross"},
 				query:    createMutation, vars: H{"in": H{"inboxID": w.BInbox, "name": "Cross"}},
-				status: 422, code: "BAD_USER_INPUT", attrs: []string{"inbox_id"}},
+				status: 422, code: "INVALID", attrs: []string{"inbox_id"}, fields: []string{"input.inboxID"}},
 			{name: "blank search", restMethod: "GET", restPath: contacts + "/search?q=%20",
 				query: searchQuery, vars: H{"q": " "},
 				status: 422, code: "BAD_USER_INPUT", attrs: []string{"q"}},
@@ -1113,7 +1128,7 @@ func TestSameRuleBothTransports(t *testing.T) {
 			{name: "another account's contact", restMethod: "GET", restPath: fmt.Sprintf("%s/%d", contacts, w.Mallory),
 				query: contactQuery, vars: H{"id": w.Mallory}, status: 404, code: "NOT_FOUND"},
 			{name: "agent deletes", token: agent, restMethod: "DELETE", restPath: fmt.Sprintf("%s/%d", contacts, w.Eve),
-				query: `mutation($id: ID!) { deleteContact(id: $id) }`, vars: H{"id": w.Eve}, status: 403, code: "FORBIDDEN"},
+				query: `mutation($id: ID!) { deleteContact(id: $id) { deletedId userErrors { field message code } } }`, vars: H{"id": w.Eve}, status: 403, code: "FORBIDDEN"},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -1139,11 +1154,15 @@ func TestSameRuleBothTransports(t *testing.T) {
 					if !reflect.DeepEqual(restAttrs, c.attrs) {
 						t.Errorf("REST attributes %v, want %v", restAttrs, c.attrs)
 					}
-					if got := r.attrs(); !reflect.DeepEqual(got, c.attrs) {
-						t.Errorf("GraphQL attributes %v, want %v", got, c.attrs)
+					wantGQL := c.attrs
+					if c.fields != nil {
+						wantGQL = c.fields
 					}
-					if m, _ := lookup(body, "message"); m != r.Errors[0].Message {
-						t.Errorf("messages differ: REST %q, GraphQL %q", m, r.Errors[0].Message)
+					if got := r.attrs(); !reflect.DeepEqual(got, wantGQL) {
+						t.Errorf("GraphQL attributes %v, want %v", got, wantGQL)
+					}
+					if m, _ := lookup(body, "message"); m != gqlMessage(r) {
+						t.Errorf("messages differ: REST %q, GraphQL %q", m, gqlMessage(r))
 					}
 				}
 			})
@@ -1220,8 +1239,7 @@ func (a *app) download(path, token string) (int, string, []byte) {
 }
 
 const createMessageWithFiles = `mutation($conv: Int!, $in: MessageInput!, $files: [Upload!]) {
-	createMessage(conversationDisplayID: $conv, input: $in, attachments: $files) {
-		id content private status attachments { fileName fileType contentType fileSize dataURL } }
+	createMessage(conversationDisplayID: $conv, input: $in, attachments: $files) { message { id content private status attachments { fileName fileType contentType fileSize dataURL } } userErrors { field message code } }
 }`
 
 func TestGraphQLCreateMessageWithUploads(t *testing.T) {
@@ -1245,12 +1263,12 @@ func TestGraphQLCreateMessageWithUploads(t *testing.T) {
 		if r.Status != http.StatusOK || len(r.Errors) > 0 {
 			t.Fatalf("createMessage with two files: %s", r)
 		}
-		if got := mustGet(t, r.Data, "createMessage.content"); got != "see attached" {
+		if got := mustGet(t, r.Data, "createMessage.message.content"); got != "see attached" {
 			t.Errorf("createMessage answered content %v", got)
 		}
-		msgID := atoi(t, mustGet(t, r.Data, "createMessage.id"))
+		msgID := atoi(t, mustGet(t, r.Data, "createMessage.message.id"))
 		for i, name := range []string{"photo.png", "order.txt"} {
-			p := fmt.Sprintf("createMessage.attachments.%d.", i)
+			p := fmt.Sprintf("createMessage.message.attachments.%d.", i)
 			if got := mustGet(t, r.Data, p+"fileName"); got != name {
 				t.Errorf("GraphQL attachment %d is %v, want %s", i, got, name)
 			}
@@ -1328,8 +1346,8 @@ func TestGraphQLCreateMessageWithUploads(t *testing.T) {
 		r = a.gqlMultipart("", createMessageWithFiles,
 			H{"conv": conv, "in": H{"content": "too big"}, "files": []any{nil}},
 			[]upload{{"variables.files.0", "big.bin", "application/octet-stream", bytes.Repeat([]byte("x"), limit+1)}})
-		if r.code() != "BAD_USER_INPUT" || !reflect.DeepEqual(r.attrs(), []string{"attachments"}) {
-			t.Errorf("a file over the limit: want BAD_USER_INPUT on attachments, got %s", r)
+		if r.code() != "INVALID" || !reflect.DeepEqual(r.attrs(), []string{"attachments"}) {
+			t.Errorf("a file over the limit: want an INVALID user error on attachments, got %s", r)
 		}
 		after := len(mustGet(t, a.mustREST("GET", fmt.Sprintf("%s/conversations/%d/messages", base, conv), a.Admin, nil, http.StatusOK), "payload").([]any))
 		if after != before {

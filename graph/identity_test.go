@@ -18,20 +18,20 @@ func TestGraphQLIdentityAcrossAccounts(t *testing.T) {
 		email := mustGet(t, a.mustREST("GET", fmt.Sprintf("/platform/api/v1/users/%d", user), a.Platform, nil, http.StatusOK), "email")
 		_, adminB := a.otherAccount("Globex")
 		const (
-			create = `mutation($in: AgentInput!) { createAgent(input: $in) { userID role user { name } } }`
-			update = `mutation($id: ID!, $in: AgentInput!) { updateAgent(id: $id, input: $in) { role availability user { name email } } }`
+			create = `mutation($in: AgentInput!) { createAgent(input: $in) { agent { userID role user { name } } userErrors { field message code } } }`
+			update = `mutation($id: ID!, $in: AgentInput!) { updateAgent(id: $id, input: $in) { agent { role availability user { name email } } userErrors { field message code } } }`
 		)
 		a.run(t, []gqlCase{
 			{name: "B attaches A's agent by e-mail without renaming them", token: adminB, query: create,
 				vars: H{"in": H{"name": "Renamed By B", "email": email, "role": "agent"}},
-				want: H{"createAgent.user.name": "Agent"}},
+				want: H{"createAgent.agent.user.name": "Agent"}},
 			{name: "B may not rename them", token: adminB, query: update,
 				vars: H{"id": user, "in": H{"name": "Hijacked", "role": "administrator"}}, code: "FORBIDDEN"},
 			{name: "B may not change their e-mail", token: adminB, query: update,
 				vars: H{"id": user, "in": H{"email": "evil@globex.test"}}, code: "FORBIDDEN"},
 			{name: "B changes the account-scoped fields", token: adminB, query: update,
 				vars: H{"id": user, "in": H{"role": "administrator", "availability": "busy"}},
-				want: H{"updateAgent.role": "administrator", "updateAgent.availability": "busy", "updateAgent.user.name": "Agent"}},
+				want: H{"updateAgent.agent.role": "administrator", "updateAgent.agent.availability": "busy", "updateAgent.agent.user.name": "Agent"}},
 			{name: "A sees the name unchanged", query: `{ agents(first: 10) { edges { node { userID user { name } } } } }`,
 				check: func(t *testing.T, r *gqlResp) {
 					for _, ag := range mustGet(t, r.Data, "agents.edges").([]any) {

@@ -22,7 +22,7 @@ func TestGraphQLUpdateInboxChannel(t *testing.T) {
 			"smtp_address": "smtp.acme.test", "smtp_login": "mailer", "smtp_password": "smtp-secret"})
 		accB, adminB := a.otherAccount("Globex")
 		waB := a.inbox(accB, adminB, "B", H{"type": "api"})
-		const update = `mutation($id: ID!, $in: InboxInput!) { updateInbox(id: $id, input: $in) { id name } }`
+		const update = `mutation($id: ID!, $in: InboxInput!) { updateInbox(id: $id, input: $in) { inbox { id name } userErrors { field message code } } }`
 		restShow := func(id int) any {
 			return a.mustREST("GET", fmt.Sprintf("/api/v1/accounts/%d/inboxes/%d", a.Account, id), a.Admin, nil, http.StatusOK)
 		}
@@ -39,7 +39,7 @@ func TestGraphQLUpdateInboxChannel(t *testing.T) {
 		a.run(t, []gqlCase{
 			{name: "channel settings merge over the stored ones", query: update,
 				vars: H{"id": wa, "in": H{"name": "WA", "channel": H{"type": "whatsapp", "phoneNumber": "+15550009999"}}},
-				want: H{"updateInbox.name": "WA"},
+				want: H{"updateInbox.inbox.name": "WA"},
 				check: expectREST(wa, H{"phone_number": "+15550009999", "provider_config.api_key": inboxes.SecretMask,
 					"provider_config.phone_number_id": "pnid-1"})},
 			{name: "SMTP settings merge: the password not re-sent stays", query: update,
@@ -52,13 +52,13 @@ func TestGraphQLUpdateInboxChannel(t *testing.T) {
 					"imap_enable_ssl": false, "imap_password": inboxes.SecretMask})},
 			{name: "enabled IMAP settings without a password name channel.imap_password", query: update,
 				vars: H{"id": mail, "in": H{"channel": H{"type": "email", "imap": H{"password": ""}}}},
-				code: "BAD_USER_INPUT", attrs: []string{"channel.imap_password"}},
+				code: "INVALID", attrs: []string{"input.channel.imap.password"}},
 			{name: "an invalid phone number names channel.phone_number", query: update,
 				vars: H{"id": wa, "in": H{"name": "Not applied", "channel": H{"type": "whatsapp", "phoneNumber": "555"}}},
-				code: "BAD_USER_INPUT", attrs: []string{"channel.phone_number"}},
+				code: "INVALID", attrs: []string{"input.channel.phoneNumber"}},
 			{name: "another channel type names channel.type", query: update,
 				vars: H{"id": wa, "in": H{"channel": H{"type": "api"}}},
-				code: "BAD_USER_INPUT", attrs: []string{"channel.type"}},
+				code: "INVALID", attrs: []string{"input.channel.type"}},
 			{name: "an agent is forbidden", token: agent, query: update,
 				vars: H{"id": wa, "in": H{"channel": H{"type": "whatsapp", "phoneNumber": "+15550008888"}}},
 				code: "FORBIDDEN"},

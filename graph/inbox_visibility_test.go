@@ -177,14 +177,14 @@ func TestGraphQLCardCurrencyFollowsTheSameRules(t *testing.T) {
 		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
 		funnel := int(mustGet(t, a.mustREST("POST", base+"/funnels", a.Admin, H{"name": "Deals",
 			"stages": []H{{"name": "New", "slug": "new"}}}, http.StatusOK), "id").(float64))
-		create := `mutation($in: KanbanItemInput!) { createKanbanItem(input: $in) { title } }`
+		create := `mutation($in: KanbanItemInput!) { createKanbanItem(input: $in) { kanbanItem { title } userErrors { field message code } } }`
 		in := func(currency H) H {
 			return H{"in": H{"funnelID": funnel, "stage": "new", "title": "Deal", "currency": currency}}
 		}
 		a.run(t, []gqlCase{
-			{name: "string values are stored", query: create, vars: in(H{"code": "EUR"}), want: H{"createKanbanItem.title": "Deal"}},
-			{name: "a number inside is BAD_USER_INPUT", query: create, vars: in(H{"code": 978}), code: "BAD_USER_INPUT", attrs: []string{"currency"}},
-			{name: "an unknown key is BAD_USER_INPUT", query: create, vars: in(H{"code": "EUR", "rate": "1.1"}), code: "BAD_USER_INPUT", attrs: []string{"currency"}},
+			{name: "string values are stored", query: create, vars: in(H{"code": "EUR"}), want: H{"createKanbanItem.kanbanItem.title": "Deal"}},
+			{name: "a number inside is an INVALID user error", query: create, vars: in(H{"code": 978}), code: "INVALID", attrs: []string{"input.currency"}},
+			{name: "an unknown key is an INVALID user error", query: create, vars: in(H{"code": "EUR", "rate": "1.1"}), code: "INVALID", attrs: []string{"input.currency"}},
 		})
 	})
 }

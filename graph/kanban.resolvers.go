@@ -32,189 +32,210 @@ func (r *kanbanItemResolver) Currency(ctx context.Context, obj *ent.KanbanItem) 
 }
 
 // CreateFunnel is the resolver for the createFunnel field.
-func (r *mutationResolver) CreateFunnel(ctx context.Context, input model.FunnelInput) (*ent.Funnel, error) {
-	return r.svc.CreateFunnel(ctx, funnelInput(input))
+func (r *mutationResolver) CreateFunnel(ctx context.Context, input model.FunnelInput) (*model.CreateFunnelPayload, error) {
+	v, err := r.svc.CreateFunnel(ctx, funnelInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateFunnelPayload{Funnel: v, UserErrors: ues}, err
 }
 
 // UpdateFunnel is the resolver for the updateFunnel field.
-func (r *mutationResolver) UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*ent.Funnel, error) {
-	return r.svc.UpdateFunnel(ctx, id, funnelInput(input))
+func (r *mutationResolver) UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*model.UpdateFunnelPayload, error) {
+	v, err := r.svc.UpdateFunnel(ctx, id, funnelInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateFunnelPayload{Funnel: v, UserErrors: ues}, err
 }
 
 // DeleteFunnel is the resolver for the deleteFunnel field.
-func (r *mutationResolver) DeleteFunnel(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteFunnel(ctx, id)
+func (r *mutationResolver) DeleteFunnel(ctx context.Context, id int) (*model.DeleteFunnelPayload, error) {
+	err := r.svc.DeleteFunnel(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteFunnelPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // ReorderFunnelStages is the resolver for the reorderFunnelStages field.
-func (r *mutationResolver) ReorderFunnelStages(ctx context.Context, id int, slugs []string) (*ent.Funnel, error) {
-	return r.svc.ReorderStages(ctx, id, slugs)
+func (r *mutationResolver) ReorderFunnelStages(ctx context.Context, id int, slugs []string) (*model.ReorderFunnelStagesPayload, error) {
+	v, err := r.svc.ReorderStages(ctx, id, slugs)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ReorderFunnelStagesPayload{Funnel: v, UserErrors: ues}, err
 }
 
 // CreateKanbanItem is the resolver for the createKanbanItem field.
-func (r *mutationResolver) CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*ent.KanbanItem, error) {
-	in, err := cardInput(input)
-	if err != nil {
-		return nil, err
-	}
-	return r.svc.CreateCard(ctx, in)
+func (r *mutationResolver) CreateKanbanItem(ctx context.Context, input model.KanbanItemInput) (*model.CreateKanbanItemPayload, error) {
+	v, err := r.createCard(ctx, input)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateKanbanItemPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // UpdateKanbanItem is the resolver for the updateKanbanItem field.
-func (r *mutationResolver) UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*ent.KanbanItem, error) {
-	in, err := cardInput(input)
-	if err != nil {
-		return nil, err
-	}
-	return r.svc.UpdateCard(ctx, id, in)
+func (r *mutationResolver) UpdateKanbanItem(ctx context.Context, id int, input model.KanbanItemInput) (*model.UpdateKanbanItemPayload, error) {
+	v, err := r.updateCard(ctx, id, input)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateKanbanItemPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // DeleteKanbanItem is the resolver for the deleteKanbanItem field.
-func (r *mutationResolver) DeleteKanbanItem(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteCard(ctx, id)
+func (r *mutationResolver) DeleteKanbanItem(ctx context.Context, id int) (*model.DeleteKanbanItemPayload, error) {
+	err := r.svc.DeleteCard(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteKanbanItemPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // MoveKanbanItem is the resolver for the moveKanbanItem field.
-func (r *mutationResolver) MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*ent.KanbanItem, error) {
-	return r.svc.MoveCard(ctx, id, kanban.MoveInput{FunnelID: funnelID, Stage: &stage, Position: position})
+func (r *mutationResolver) MoveKanbanItem(ctx context.Context, id int, funnelID *int, stage string, position *int) (*model.MoveKanbanItemPayload, error) {
+	v, err := r.svc.MoveCard(ctx, id, kanban.MoveInput{FunnelID: funnelID, Stage: &stage, Position: position})
+	v, ues, err := outcome(ctx, v, err)
+	return &model.MoveKanbanItemPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // ReorderKanbanItems is the resolver for the reorderKanbanItems field.
-func (r *mutationResolver) ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) ([]*ent.KanbanItem, error) {
-	entries := make([]kanban.ReorderEntry, 0, len(positions))
-	for _, p := range positions {
-		entries = append(entries, kanban.ReorderEntry{ID: p.ID, Position: p.Position, Stage: p.Stage})
-	}
-	return r.svc.ReorderCards(ctx, entries)
+func (r *mutationResolver) ReorderKanbanItems(ctx context.Context, positions []*model.KanbanPositionInput) (*model.ReorderKanbanItemsPayload, error) {
+	v, err := r.svc.ReorderCards(ctx, reorderEntries(positions))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ReorderKanbanItemsPayload{KanbanItems: v, UserErrors: ues}, err
 }
 
 // ChangeKanbanItemStatus is the resolver for the changeKanbanItemStatus field.
-func (r *mutationResolver) ChangeKanbanItemStatus(ctx context.Context, id int, status string) (*ent.KanbanItem, error) {
-	return r.svc.ChangeCardStatus(ctx, id, status)
+func (r *mutationResolver) ChangeKanbanItemStatus(ctx context.Context, id int, status string) (*model.ChangeKanbanItemStatusPayload, error) {
+	v, err := r.svc.ChangeCardStatus(ctx, id, status)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ChangeKanbanItemStatusPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // AssignKanbanItemAgent is the resolver for the assignKanbanItemAgent field.
-func (r *mutationResolver) AssignKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error) {
-	return r.svc.AssignCardAgent(ctx, id, agentID)
+func (r *mutationResolver) AssignKanbanItemAgent(ctx context.Context, id int, agentID int) (*model.AssignKanbanItemAgentPayload, error) {
+	v, err := r.svc.AssignCardAgent(ctx, id, agentID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.AssignKanbanItemAgentPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // RemoveKanbanItemAgent is the resolver for the removeKanbanItemAgent field.
-func (r *mutationResolver) RemoveKanbanItemAgent(ctx context.Context, id int, agentID int) (*ent.KanbanItem, error) {
-	return r.svc.RemoveCardAgent(ctx, id, agentID)
+func (r *mutationResolver) RemoveKanbanItemAgent(ctx context.Context, id int, agentID int) (*model.RemoveKanbanItemAgentPayload, error) {
+	v, err := r.svc.RemoveCardAgent(ctx, id, agentID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.RemoveKanbanItemAgentPayload{KanbanItem: v, UserErrors: ues}, err
 }
 
 // CreateChecklistItem is the resolver for the createChecklistItem field.
-func (r *mutationResolver) CreateChecklistItem(ctx context.Context, kanbanItemID int, input model.ChecklistItemInput) (*ent.ChecklistItem, error) {
-	return r.svc.CreateChecklistItem(ctx, kanbanItemID, checklistInput(input))
+func (r *mutationResolver) CreateChecklistItem(ctx context.Context, kanbanItemID int, input model.ChecklistItemInput) (*model.CreateChecklistItemPayload, error) {
+	v, err := r.svc.CreateChecklistItem(ctx, kanbanItemID, checklistInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateChecklistItemPayload{ChecklistItem: v, UserErrors: ues}, err
 }
 
 // UpdateChecklistItem is the resolver for the updateChecklistItem field.
-func (r *mutationResolver) UpdateChecklistItem(ctx context.Context, kanbanItemID int, id int, input model.ChecklistItemInput) (*ent.ChecklistItem, error) {
-	return r.svc.UpdateChecklistItem(ctx, kanbanItemID, id, checklistInput(input))
+func (r *mutationResolver) UpdateChecklistItem(ctx context.Context, kanbanItemID int, id int, input model.ChecklistItemInput) (*model.UpdateChecklistItemPayload, error) {
+	v, err := r.svc.UpdateChecklistItem(ctx, kanbanItemID, id, checklistInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateChecklistItemPayload{ChecklistItem: v, UserErrors: ues}, err
 }
 
 // ToggleChecklistItem is the resolver for the toggleChecklistItem field.
-func (r *mutationResolver) ToggleChecklistItem(ctx context.Context, kanbanItemID int, id int) (*ent.ChecklistItem, error) {
-	return r.svc.ToggleChecklistItem(ctx, kanbanItemID, id)
+func (r *mutationResolver) ToggleChecklistItem(ctx context.Context, kanbanItemID int, id int) (*model.ToggleChecklistItemPayload, error) {
+	v, err := r.svc.ToggleChecklistItem(ctx, kanbanItemID, id)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ToggleChecklistItemPayload{ChecklistItem: v, UserErrors: ues}, err
 }
 
 // DeleteChecklistItem is the resolver for the deleteChecklistItem field.
-func (r *mutationResolver) DeleteChecklistItem(ctx context.Context, kanbanItemID int, id int) (int, error) {
-	return id, r.svc.DeleteChecklistItem(ctx, kanbanItemID, id)
+func (r *mutationResolver) DeleteChecklistItem(ctx context.Context, kanbanItemID int, id int) (*model.DeleteChecklistItemPayload, error) {
+	err := r.svc.DeleteChecklistItem(ctx, kanbanItemID, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteChecklistItemPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // CreateCardNote is the resolver for the createCardNote field.
-func (r *mutationResolver) CreateCardNote(ctx context.Context, kanbanItemID int, content string) (*ent.CardNote, error) {
-	return r.svc.CreateNote(ctx, kanbanItemID, content)
+func (r *mutationResolver) CreateCardNote(ctx context.Context, kanbanItemID int, content string) (*model.CreateCardNotePayload, error) {
+	v, err := r.svc.CreateNote(ctx, kanbanItemID, content)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateCardNotePayload{CardNote: v, UserErrors: ues}, err
 }
 
 // UpdateCardNote is the resolver for the updateCardNote field.
-func (r *mutationResolver) UpdateCardNote(ctx context.Context, kanbanItemID int, id int, content string) (*ent.CardNote, error) {
-	return r.svc.UpdateNote(ctx, kanbanItemID, id, &content)
+func (r *mutationResolver) UpdateCardNote(ctx context.Context, kanbanItemID int, id int, content string) (*model.UpdateCardNotePayload, error) {
+	v, err := r.svc.UpdateNote(ctx, kanbanItemID, id, &content)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateCardNotePayload{CardNote: v, UserErrors: ues}, err
 }
 
 // DeleteCardNote is the resolver for the deleteCardNote field.
-func (r *mutationResolver) DeleteCardNote(ctx context.Context, kanbanItemID int, id int) (int, error) {
-	return id, r.svc.DeleteNote(ctx, kanbanItemID, id)
+func (r *mutationResolver) DeleteCardNote(ctx context.Context, kanbanItemID int, id int) (*model.DeleteCardNotePayload, error) {
+	err := r.svc.DeleteNote(ctx, kanbanItemID, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteCardNotePayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // BulkMoveKanbanItems is the resolver for the bulkMoveKanbanItems field.
-func (r *mutationResolver) BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) ([]*ent.KanbanItem, error) {
-	return r.svc.BulkMove(ctx, ids, funnelID, stage)
+func (r *mutationResolver) BulkMoveKanbanItems(ctx context.Context, ids []int, funnelID *int, stage string) (*model.BulkMoveKanbanItemsPayload, error) {
+	v, err := r.svc.BulkMove(ctx, ids, funnelID, stage)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.BulkMoveKanbanItemsPayload{KanbanItems: v, UserErrors: ues}, err
 }
 
 // BulkAssignKanbanAgent is the resolver for the bulkAssignKanbanAgent field.
-func (r *mutationResolver) BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) ([]*ent.KanbanItem, error) {
-	return r.svc.BulkAssignAgent(ctx, ids, agentID, false)
+func (r *mutationResolver) BulkAssignKanbanAgent(ctx context.Context, ids []int, agentID int) (*model.BulkAssignKanbanAgentPayload, error) {
+	v, err := r.svc.BulkAssignAgent(ctx, ids, agentID, false)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.BulkAssignKanbanAgentPayload{KanbanItems: v, UserErrors: ues}, err
 }
 
 // BulkSetKanbanPriority is the resolver for the bulkSetKanbanPriority field.
-func (r *mutationResolver) BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) ([]*ent.KanbanItem, error) {
-	return r.svc.BulkSetPriority(ctx, ids, priority)
+func (r *mutationResolver) BulkSetKanbanPriority(ctx context.Context, ids []int, priority string) (*model.BulkSetKanbanPriorityPayload, error) {
+	v, err := r.svc.BulkSetPriority(ctx, ids, priority)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.BulkSetKanbanPriorityPayload{KanbanItems: v, UserErrors: ues}, err
 }
 
 // SaveKanbanConfig is the resolver for the saveKanbanConfig field.
-func (r *mutationResolver) SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*ent.KanbanConfig, error) {
-	return r.svc.SaveKanbanConfig(ctx, kanban.KanbanConfigInput{
+func (r *mutationResolver) SaveKanbanConfig(ctx context.Context, input model.KanbanConfigInput) (*model.SaveKanbanConfigPayload, error) {
+	v, err := r.svc.SaveKanbanConfig(ctx, kanban.KanbanConfigInput{
 		WebhookURL: input.WebhookURL, WebhookSecret: input.WebhookSecret, RegenerateSecret: deref(input.RegenerateSecret),
 		Enabled: input.Enabled, Events: optionalList(input.Events), Settings: input.Settings,
 	})
+	v, ues, err := outcome(ctx, v, err)
+	return &model.SaveKanbanConfigPayload{KanbanConfig: v, UserErrors: ues}, err
 }
 
 // DeleteKanbanConfig is the resolver for the deleteKanbanConfig field.
-func (r *mutationResolver) DeleteKanbanConfig(ctx context.Context) (bool, error) {
-	return true, r.svc.DeleteKanbanConfig(ctx)
+func (r *mutationResolver) DeleteKanbanConfig(ctx context.Context) (*model.DeleteKanbanConfigPayload, error) {
+	done := true
+	err := r.svc.DeleteKanbanConfig(ctx)
+	deleted, ues, err := outcome(ctx, &done, err)
+	return &model.DeleteKanbanConfigPayload{Deleted: deleted, UserErrors: ues}, err
 }
 
 // TestKanbanWebhook is the resolver for the testKanbanWebhook field.
-func (r *mutationResolver) TestKanbanWebhook(ctx context.Context) (*model.KanbanWebhookTest, error) {
-	res, err := r.svc.TestKanbanWebhook(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := &model.KanbanWebhookTest{Success: res.Err == "" && res.Status >= 200 && res.Status < 300,
-		ResponseCode: res.Status, ResponseBody: res.Body}
-	if res.Err != "" {
-		out.Error = &res.Err
-	}
-	return out, nil
+func (r *mutationResolver) TestKanbanWebhook(ctx context.Context) (*model.TestKanbanWebhookPayload, error) {
+	v, err := r.testKanbanWebhook(ctx)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.TestKanbanWebhookPayload{Test: v, UserErrors: ues}, err
 }
 
 // CreateKanbanAutomation is the resolver for the createKanbanAutomation field.
-func (r *mutationResolver) CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error) {
-	return r.svc.CreateAutomation(ctx, automationInput(input))
+func (r *mutationResolver) CreateKanbanAutomation(ctx context.Context, input model.KanbanAutomationInput) (*model.CreateKanbanAutomationPayload, error) {
+	v, err := r.svc.CreateAutomation(ctx, automationInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateKanbanAutomationPayload{KanbanAutomation: v, UserErrors: ues}, err
 }
 
 // UpdateKanbanAutomation is the resolver for the updateKanbanAutomation field.
-func (r *mutationResolver) UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*ent.KanbanAutomation, error) {
-	return r.svc.UpdateAutomation(ctx, id, automationInput(input))
+func (r *mutationResolver) UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*model.UpdateKanbanAutomationPayload, error) {
+	v, err := r.svc.UpdateAutomation(ctx, id, automationInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateKanbanAutomationPayload{KanbanAutomation: v, UserErrors: ues}, err
 }
 
 // DeleteKanbanAutomation is the resolver for the deleteKanbanAutomation field.
-func (r *mutationResolver) DeleteKanbanAutomation(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteAutomation(ctx, id)
+func (r *mutationResolver) DeleteKanbanAutomation(ctx context.Context, id int) (*model.DeleteKanbanAutomationPayload, error) {
+	err := r.svc.DeleteAutomation(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteKanbanAutomationPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // ImportKanbanItems is the resolver for the importKanbanItems field.
-func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.KanbanImportResult, error) {
-	columns, err := columnMapping(mapping)
-	if err != nil {
-		return nil, err
-	}
-	header, rows, err := kanban.ParseCSV(file.File)
-	if err != nil {
-		return nil, err
-	}
-	res, err := r.svc.ImportCards(ctx, kanban.ImportInput{FunnelID: funnelID, DefaultStage: deref(defaultStage),
-		Mapping: columns, Header: header, Rows: rows})
-	if err != nil {
-		return nil, err
-	}
-	out := &model.KanbanImportResult{Total: res.Total, Created: res.Created, Errors: []*model.KanbanImportError{}}
-	for _, e := range res.Errors {
-		out.Errors = append(out.Errors, &model.KanbanImportError{Row: e.Row, Error: e.Error})
-	}
-	return out, nil
+func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.ImportKanbanItemsPayload, error) {
+	v, err := r.importCards(ctx, funnelID, file, mapping, deref(defaultStage))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ImportKanbanItemsPayload{Result: v, UserErrors: ues}, err
 }
 
 // Funnel is the resolver for the funnel field.

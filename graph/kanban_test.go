@@ -24,70 +24,70 @@ func TestGraphQLKanban(t *testing.T) {
 		cardID := lazy(func() any { return id(card) })
 		a.run(t, []gqlCase{
 			{name: "an administrator creates a funnel with ordered stages",
-				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New Lead"}, {name: "Won deal", slug: "won"}]}) {
-					id name stages { id name slug position } } }`,
-				want: H{"createFunnel.stages.*.slug": []any{"new_lead", "won"}},
+				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New Lead"}, {name: "Won deal", slug: "won"}]}) { funnel { id name stages { id name slug position } } userErrors { field message code } } }`,
+				want:  H{"createFunnel.funnel.stages.*.slug": []any{"new_lead", "won"}},
 				check: func(t *testing.T, r *gqlResp) {
-					funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id"))
-					newLead = atoi(t, mustGet(t, r.Data, "createFunnel.stages.0.id"))
+					funnel = atoi(t, mustGet(t, r.Data, "createFunnel.funnel.id"))
+					newLead = atoi(t, mustGet(t, r.Data, "createFunnel.funnel.stages.0.id"))
 				}},
 			{name: "an agent may not create a funnel", token: agent,
-				query: `mutation { createFunnel(input: {name: "Mine", stages: [{name: "a"}]}) { id } }`, code: "FORBIDDEN"},
-			{name: "a bad slug is BAD_USER_INPUT",
-				query: `mutation { createFunnel(input: {name: "X", stages: [{name: "a", slug: "Not A Slug"}]}) { id } }`, code: "BAD_USER_INPUT"},
+				query: `mutation { createFunnel(input: {name: "Mine", stages: [{name: "a"}]}) { funnel { id } userErrors { field message code } } }`, code: "FORBIDDEN"},
+			{name: "a bad slug is a user error on the stages",
+				query: `mutation { createFunnel(input: {name: "X", stages: [{name: "a", slug: "Not A Slug"}]}) { funnel { id } userErrors { field message code } } }`,
+				code:  "INVALID", attrs: []string{"input.stages"}},
 			{name: "an agent creates a card",
 				token: agent, query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "new_lead", title: "Acme deal", priority: "high", value: 1200,
-					currency: {code: "USD", symbol: "$"}}) { id title priority value currency stage { slug } position } }`,
+					currency: {code: "USD", symbol: "$"}}) { kanbanItem { id title priority value currency stage { slug } position } userErrors { field message code } } }`,
 				vars:  H{"f": funnelID},
-				want:  H{"createKanbanItem.stage.slug": "new_lead", "createKanbanItem.priority": "high", "createKanbanItem.currency.code": "USD"},
-				check: func(t *testing.T, r *gqlResp) { card = atoi(t, mustGet(t, r.Data, "createKanbanItem.id")) }},
+				want:  H{"createKanbanItem.kanbanItem.stage.slug": "new_lead", "createKanbanItem.kanbanItem.priority": "high", "createKanbanItem.kanbanItem.currency.code": "USD"},
+				check: func(t *testing.T, r *gqlResp) { card = atoi(t, mustGet(t, r.Data, "createKanbanItem.kanbanItem.id")) }},
 			{name: "a second card in the same stage",
-				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "new_lead", title: "Globex deal"}) { id position } }`,
-				vars:  H{"f": funnelID}, want: H{"createKanbanItem.position": 1},
-				check: func(t *testing.T, r *gqlResp) { second = atoi(t, mustGet(t, r.Data, "createKanbanItem.id")) }},
-			{name: "an unknown stage is BAD_USER_INPUT",
-				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "nowhere", title: "x"}) { id } }`,
-				vars:  H{"f": funnelID}, code: "BAD_USER_INPUT"},
-			{name: "a negative value is BAD_USER_INPUT",
-				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "won", title: "x", value: -1}) { id } }`,
-				vars:  H{"f": funnelID}, code: "BAD_USER_INPUT"},
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "new_lead", title: "Globex deal"}) { kanbanItem { id position } userErrors { field message code } } }`,
+				vars:  H{"f": funnelID}, want: H{"createKanbanItem.kanbanItem.position": 1},
+				check: func(t *testing.T, r *gqlResp) { second = atoi(t, mustGet(t, r.Data, "createKanbanItem.kanbanItem.id")) }},
+			{name: "an unknown stage is an INVALID user error",
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "nowhere", title: "x"}) { kanbanItem { id } userErrors { field message code } } }`,
+				vars:  H{"f": funnelID}, code: "INVALID"},
+			{name: "a negative value is an INVALID user error",
+				query: `mutation($f: ID!) { createKanbanItem(input: {funnelID: $f, stage: "won", title: "x", value: -1}) { kanbanItem { id } userErrors { field message code } } }`,
+				vars:  H{"f": funnelID}, code: "INVALID"},
 			{name: "the funnel's cards as a connection, filtered and ordered by position",
 				query: `query($f: ID!) { funnel(id: $f) { items(first: 10, where: {priorityNEQ: low}, orderBy: {field: POSITION}) {
 					totalCount edges { node { title position } } } } }`,
 				vars: H{"f": funnelID},
 				want: H{"funnel.items.totalCount": 2, "funnel.items.edges.*.node.title": []any{"Acme deal", "Globex deal"}}},
 			{name: "move the card to the other stage",
-				query: `mutation($id: ID!) { moveKanbanItem(id: $id, stage: "won") { stage { slug } position } }`,
-				vars:  H{"id": cardID}, want: H{"moveKanbanItem.stage.slug": "won", "moveKanbanItem.position": 0}},
+				query: `mutation($id: ID!) { moveKanbanItem(id: $id, stage: "won") { kanbanItem { stage { slug } position } userErrors { field message code } } }`,
+				vars:  H{"id": cardID}, want: H{"moveKanbanItem.kanbanItem.stage.slug": "won", "moveKanbanItem.kanbanItem.position": 0}},
 			{name: "the card list filters by stage",
 				query: `query($f: ID!, $s: ID!) { kanbanItems(first: 10, where: {funnelID: $f, stageID: $s}) { totalCount edges { node { title position } } } }`,
 				vars:  H{"f": funnelID, "s": lazy(func() any { return id(newLead) })},
 				want:  H{"kanbanItems.totalCount": 1, "kanbanItems.edges.0.node.title": "Globex deal", "kanbanItems.edges.0.node.position": 0}},
 			{name: "a status change keeps the stage",
-				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "won") { status stage { slug } } }`,
-				vars:  H{"id": cardID}, want: H{"changeKanbanItemStatus.status": "won", "changeKanbanItemStatus.stage.slug": "won"}},
-			{name: "an unknown status is BAD_USER_INPUT",
-				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "maybe") { status } }`,
-				vars:  H{"id": cardID}, code: "BAD_USER_INPUT"},
+				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "won") { kanbanItem { status stage { slug } } userErrors { field message code } } }`,
+				vars:  H{"id": cardID}, want: H{"changeKanbanItemStatus.kanbanItem.status": "won", "changeKanbanItemStatus.kanbanItem.stage.slug": "won"}},
+			{name: "an unknown status is an INVALID user error",
+				query: `mutation($id: ID!) { changeKanbanItemStatus(id: $id, status: "maybe") { kanbanItem { status } userErrors { field message code } } }`,
+				vars:  H{"id": cardID}, code: "INVALID"},
 			{name: "a checklist item and a note",
-				query: `mutation($id: ID!) { a: createChecklistItem(kanbanItemID: $id, input: {text: "Send quote"}) { text completed }
-					b: createCardNote(kanbanItemID: $id, content: "Called them") { content authorID } }`,
-				vars: H{"id": cardID}, want: H{"a.text": "Send quote", "a.completed": false, "b.content": "Called them"}},
+				query: `mutation($id: ID!) { a: createChecklistItem(kanbanItemID: $id, input: {text: "Send quote"}) { checklistItem { text completed } userErrors { field message code } }
+					b: createCardNote(kanbanItemID: $id, content: "Called them") { cardNote { content authorID } userErrors { field message code } } }`,
+				vars: H{"id": cardID}, want: H{"a.checklistItem.text": "Send quote", "a.checklistItem.completed": false, "b.cardNote.content": "Called them"}},
 			{name: "the card with its checklist and notes",
 				query: `query($id: ID!) { kanbanItem(id: $id) { checklistItems { text } notes { content } } }`,
 				vars:  H{"id": cardID}, want: H{"kanbanItem.checklistItems.*.text": []any{"Send quote"}, "kanbanItem.notes.*.content": []any{"Called them"}}},
 			{name: "another account does not see the card", token: adminB,
 				query: `query($id: ID!) { kanbanItem(id: $id) { id } }`, vars: H{"id": cardID}, code: "NOT_FOUND"},
 			{name: "an agent may not delete a card", token: agent,
-				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": cardID}, code: "FORBIDDEN"},
+				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) { deletedId userErrors { field message code } } }`, vars: H{"id": cardID}, code: "FORBIDDEN"},
 			{name: "bulk priority is all or nothing",
-				query: `mutation($id: ID!) { bulkSetKanbanPriority(ids: [$id, 999999], priority: "low") { id } }`,
-				vars:  H{"id": cardID}, code: "BAD_USER_INPUT"},
+				query: `mutation($id: ID!) { bulkSetKanbanPriority(ids: [$id, 999999], priority: "low") { kanbanItems { id } userErrors { field message code } } }`,
+				vars:  H{"id": cardID}, code: "INVALID"},
 			{name: "the card kept its priority",
 				query: `query($id: ID!) { kanbanItem(id: $id) { priority } }`, vars: H{"id": cardID}, want: H{"kanbanItem.priority": "high"}},
 			{name: "an administrator deletes a card",
-				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) }`, vars: H{"id": lazy(func() any { return id(second) })},
-				want: H{"deleteKanbanItem": lazy(func() any { return gid("KanbanItem", second) })}},
+				query: `mutation($id: ID!) { deleteKanbanItem(id: $id) { deletedId userErrors { field message code } } }`, vars: H{"id": lazy(func() any { return id(second) })},
+				want: H{"deleteKanbanItem.deletedId": lazy(func() any { return gid("KanbanItem", second) })}},
 		})
 	})
 }
@@ -185,33 +185,33 @@ func TestGraphQLKanbanConfigAutomationsAndImport(t *testing.T) {
 		var funnel int
 		a.run(t, []gqlCase{
 			{name: "a funnel to work on",
-				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New", slug: "new"}, {name: "Won", slug: "won"}]}) { id } }`,
-				check: func(t *testing.T, r *gqlResp) { funnel = atoi(t, mustGet(t, r.Data, "createFunnel.id")) }},
+				query: `mutation { createFunnel(input: {name: "Sales", stages: [{name: "New", slug: "new"}, {name: "Won", slug: "won"}]}) { funnel { id } userErrors { field message code } } }`,
+				check: func(t *testing.T, r *gqlResp) { funnel = atoi(t, mustGet(t, r.Data, "createFunnel.funnel.id")) }},
 			{name: "an agent may not read the kanban config", token: agent, query: `{ kanbanConfig { webhookURL } }`, code: "FORBIDDEN"},
 			{name: "an administrator sets the webhook and sees its secret",
-				query: `mutation { saveKanbanConfig(input: {webhookURL: "https://hooks.example.com/kanban", events: ["kanban_item.moved"]}) {
-					webhookURL enabled webhookSecret } }`,
-				want: H{"saveKanbanConfig.webhookURL": "https://hooks.example.com/kanban", "saveKanbanConfig.webhookSecret": nonEmpty}},
-			{name: "an automation with an incomplete trigger is BAD_USER_INPUT",
+				query: `mutation { saveKanbanConfig(input: {webhookURL: "https://hooks.example.com/kanban", events: ["kanban_item.moved"]}) { kanbanConfig { webhookURL enabled webhookSecret } userErrors { field message code } } }`,
+				want:  H{"saveKanbanConfig.kanbanConfig.webhookURL": "https://hooks.example.com/kanban", "saveKanbanConfig.kanbanConfig.webhookSecret": nonEmpty}},
+			{name: "an automation with an incomplete trigger is a user error",
 				query: `mutation { createKanbanAutomation(input: {name: "x", triggerType: "idle", triggerConfig: {}, actionType: "set_priority",
-					actionConfig: {priority: "high"}}) { id } }`, code: "BAD_USER_INPUT"},
+					actionConfig: {priority: "high"}}) { kanbanAutomation { id } userErrors { field message code } } }`,
+				code: "INVALID", attrs: []string{"input.triggerConfig"}},
 			{name: "an automation: idle for 24 hours raises the priority",
 				query: `mutation { createKanbanAutomation(input: {name: "Nudge", triggerType: "idle", triggerConfig: {hours: 24},
-					actionType: "set_priority", actionConfig: {priority: "high"}}) { name triggerType actionType enabled } }`,
-				want: H{"createKanbanAutomation.triggerType": "idle", "createKanbanAutomation.enabled": true}},
+					actionType: "set_priority", actionConfig: {priority: "high"}}) { kanbanAutomation { name triggerType actionType enabled } userErrors { field message code } } }`,
+				want: H{"createKanbanAutomation.kanbanAutomation.triggerType": "idle", "createKanbanAutomation.kanbanAutomation.enabled": true}},
 			{name: "an agent may not list automations", token: agent, query: `{ kanbanAutomations { id } }`, code: "FORBIDDEN"},
 		})
 		csv := []byte("Deal,Amount,Stage\nAcme,100,won\nGlobex,-5,new\nInitech,20,\n")
 		r := a.gqlMultipart("", `mutation($f: ID!, $file: Upload!) { importKanbanItems(funnelID: $f, file: $file,
-			mapping: {Deal: "title", Amount: "value", Stage: "funnel_stage"}) { total created { title stage { slug } } errors { row error } } }`,
+			mapping: {Deal: "title", Amount: "value", Stage: "funnel_stage"}) { result { total created { title stage { slug } } errors { row error } } userErrors { field message code } } }`,
 			H{"f": funnel, "file": nil}, []upload{{"variables.file", "cards.csv", "text/csv", csv}})
 		if r.Status != http.StatusOK || len(r.Errors) > 0 {
 			t.Fatalf("import: %s", r)
 		}
-		if got := mustGet(t, r.Data, "importKanbanItems.created.#"); got != float64(2) {
+		if got := mustGet(t, r.Data, "importKanbanItems.result.created.#"); got != float64(2) {
 			t.Errorf("imported %v cards, want 2 (the negative value refused): %s", got, r)
 		}
-		if got := mustGet(t, r.Data, "importKanbanItems.errors.0.row"); got != float64(3) {
+		if got := mustGet(t, r.Data, "importKanbanItems.result.errors.0.row"); got != float64(3) {
 			t.Errorf("the refused row is %v, want row 3: %s", got, r)
 		}
 	})

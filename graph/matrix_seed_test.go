@@ -107,15 +107,15 @@ func (w *gmWorld) seed() {
 	w.Conv = w.postID("/conversations", H{"inbox_id": w.Inbox1, "contact_id": w.Contact}, "id")
 	w.Message = w.postID(fmt.Sprintf("/conversations/%d/messages", w.Conv), H{"content": gmMarkMessage}, "id")
 	r := w.gqlMultipart("", `mutation($files: [Upload!]) { createMessage(conversationDisplayID: `+id(w.Conv)+
-		`, input: {content: "`+gmMarkMessage+` file"}, attachments: $files) { attachments { id } } }`,
+		`, input: {content: "`+gmMarkMessage+` file"}, attachments: $files) { message { attachments { id } } userErrors { field message code } } }`,
 		H{"files": []any{nil}}, []upload{{"variables.files.0", gmMarkFile, "text/plain", []byte("inbox 1 file")}})
-	w.MsgFile = atoi(w.t, mustGet(w.t, r.Data, "createMessage.attachments.0.id"))
+	w.MsgFile = atoi(w.t, mustGet(w.t, r.Data, "createMessage.message.attachments.0.id"))
 	at := time.Now().Add(72 * time.Hour).UTC().Format(time.RFC3339)
 	r = w.gqlMultipart("", `mutation($files: [Upload!], $at: Time) { createScheduledMessage(input: {conversationDisplayID: `+
-		id(w.Conv)+`, content: "`+gmMarkSchedule+`", scheduledAt: $at}, attachments: $files) { id attachments { id } } }`,
+		id(w.Conv)+`, content: "`+gmMarkSchedule+`", scheduledAt: $at}, attachments: $files) { scheduledMessage { id attachments { id } } userErrors { field message code } } }`,
 		H{"files": []any{nil}, "at": at}, []upload{{"variables.files.0", gmMarkSchedFil, "text/plain", []byte("schedule file")}})
-	w.Schedule = atoi(w.t, mustGet(w.t, r.Data, "createScheduledMessage.id"))
-	w.SchedFile = atoi(w.t, mustGet(w.t, r.Data, "createScheduledMessage.attachments.0.id"))
+	w.Schedule = atoi(w.t, mustGet(w.t, r.Data, "createScheduledMessage.scheduledMessage.id"))
+	w.SchedFile = atoi(w.t, mustGet(w.t, r.Data, "createScheduledMessage.scheduledMessage.attachments.0.id"))
 	w.Funnel = w.postID("/funnels", H{"funnel": H{"name": "GM Funnel", "stages": []H{{"name": "New", "slug": "new"}, {"name": "Won", "slug": "won"}}}}, "id")
 	w.Card = w.postID("/kanban_items", H{"kanban_item": H{"funnel_id": w.Funnel, "funnel_stage": "new",
 		"conversation_display_id": w.Conv, "item_details": H{"title": "GM card"}}}, "id")

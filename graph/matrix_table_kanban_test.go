@@ -30,59 +30,59 @@ func gmKanbanMutations() map[string]gmEntry {
 	}
 	return map[string]gmEntry{
 		"mutation.createFunnel": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createFunnel(input: {name: "F %d", stages: [{name: "New", slug: "new"}]}) { id }`, c.n())
+			return fmt.Sprintf(`createFunnel(input: {name: "F %d", stages: [{name: "New", slug: "new"}]}) { funnel { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateFunnel": {want: gmAdminObj(), field: gmf(`updateFunnel(id: %d, input: {description: "x"}) { id }`, wFunnel)},
-		"mutation.deleteFunnel": {want: gmAdminObj(), field: idf("deleteFunnel(id: %d)", "id"),
+		"mutation.updateFunnel": {want: gmAdminObj(), field: gmf(`updateFunnel(id: %d, input: {description: "x"}) { funnel { id } userErrors { field message code } }`, wFunnel)},
+		"mutation.deleteFunnel": {want: gmAdminObj(), field: idf("deleteFunnel(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/funnels", func(c *gmCell) any {
 				return H{"funnel": H{"name": fmt.Sprintf("Gone %d", c.n()), "stages": []H{{"name": "New", "slug": "new"}}}}
 			}, "id")},
-		"mutation.reorderFunnelStages": {want: gmAdminObj(), field: gmf(`reorderFunnelStages(id: %d, slugs: ["new", "won"]) { id }`, wFunnel)},
+		"mutation.reorderFunnelStages": {want: gmAdminObj(), field: gmf(`reorderFunnelStages(id: %d, slugs: ["new", "won"]) { funnel { id } userErrors { field message code } }`, wFunnel)},
 
 		"mutation.createKanbanItem": {want: gmInboxRef(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createKanbanItem(input: {funnelID: %d, stage: "new", conversationDisplayID: %d, title: "C %d"}) { id }`, c.w.Funnel, c.w.Conv, c.n())
+			return fmt.Sprintf(`createKanbanItem(input: {funnelID: %d, stage: "new", conversationDisplayID: %d, title: "C %d"}) { kanbanItem { id } userErrors { field message code } }`, c.w.Funnel, c.w.Conv, c.n())
 		}},
-		"mutation.updateKanbanItem":       {want: gmMemberObj(), field: gmf(`updateKanbanItem(id: %d, input: {priority: "low"}) { id }`, wCard)},
-		"mutation.deleteKanbanItem":       {want: gmAdminObj(), setup: gmFreshCard, field: idf("deleteKanbanItem(id: %d)", "id")},
-		"mutation.moveKanbanItem":         {want: gmMemberObj(), field: gmf(`moveKanbanItem(id: %d, stage: "new") { id }`, wCard)},
-		"mutation.reorderKanbanItems":     {want: gmMemberRef(), field: gmf(`reorderKanbanItems(positions: [{id: %d, position: 0}]) { id }`, wCard)},
-		"mutation.changeKanbanItemStatus": {want: gmMemberObj(), field: gmf(`changeKanbanItemStatus(id: %d, status: "open") { id }`, wCard)},
+		"mutation.updateKanbanItem":       {want: gmMemberObj(), field: gmf(`updateKanbanItem(id: %d, input: {priority: "low"}) { kanbanItem { id } userErrors { field message code } }`, wCard)},
+		"mutation.deleteKanbanItem":       {want: gmAdminObj(), setup: gmFreshCard, field: idf("deleteKanbanItem(id: %d) { deletedId userErrors { field message code } }", "id")},
+		"mutation.moveKanbanItem":         {want: gmMemberObj(), field: gmf(`moveKanbanItem(id: %d, stage: "new") { kanbanItem { id } userErrors { field message code } }`, wCard)},
+		"mutation.reorderKanbanItems":     {want: gmMemberRef(), field: gmf(`reorderKanbanItems(positions: [{id: %d, position: 0}]) { kanbanItems { id } userErrors { field message code } }`, wCard)},
+		"mutation.changeKanbanItemStatus": {want: gmMemberObj(), field: gmf(`changeKanbanItemStatus(id: %d, status: "open") { kanbanItem { id } userErrors { field message code } }`, wCard)},
 		"mutation.assignKanbanItemAgent": {want: gmMemberObj(), setup: gmFreshCard, field: func(c *gmCell) string {
-			return fmt.Sprintf("assignKanbanItemAgent(id: %d, agentID: %d) { id }", c.ids["id"], c.w.userIn)
+			return fmt.Sprintf("assignKanbanItemAgent(id: %d, agentID: %d) { kanbanItem { id } userErrors { field message code } }", c.ids["id"], c.w.userIn)
 		}},
 		"mutation.removeKanbanItemAgent": {want: gmMemberObj(), setup: gmFreshCard, field: func(c *gmCell) string {
-			return fmt.Sprintf("removeKanbanItemAgent(id: %d, agentID: %d) { id }", c.ids["id"], c.w.Spare)
+			return fmt.Sprintf("removeKanbanItemAgent(id: %d, agentID: %d) { kanbanItem { id } userErrors { field message code } }", c.ids["id"], c.w.Spare)
 		}},
-		"mutation.createChecklistItem": {want: gmMemberObj(), field: gmf(`createChecklistItem(kanbanItemID: %d, input: {text: "x"}) { id }`, wCard)},
-		"mutation.updateChecklistItem": {want: gmMemberObj(), field: gmf(`updateChecklistItem(kanbanItemID: %d, id: %d, input: {text: "GM step"}) { id }`, wCard, wCheck)},
-		"mutation.toggleChecklistItem": {want: gmMemberObj(), field: gmf(`toggleChecklistItem(kanbanItemID: %d, id: %d) { id }`, wCard, wCheck)},
+		"mutation.createChecklistItem": {want: gmMemberObj(), field: gmf(`createChecklistItem(kanbanItemID: %d, input: {text: "x"}) { checklistItem { id } userErrors { field message code } }`, wCard)},
+		"mutation.updateChecklistItem": {want: gmMemberObj(), field: gmf(`updateChecklistItem(kanbanItemID: %d, id: %d, input: {text: "GM step"}) { checklistItem { id } userErrors { field message code } }`, wCard, wCheck)},
+		"mutation.toggleChecklistItem": {want: gmMemberObj(), field: gmf(`toggleChecklistItem(kanbanItemID: %d, id: %d) { checklistItem { id } userErrors { field message code } }`, wCard, wCheck)},
 		"mutation.deleteChecklistItem": {want: gmMemberObj(), setup: gmCardPart("create_checklist_item", H{"text": "Gone"}, "checklist_item.id"),
-			field: onCard("deleteChecklistItem(kanbanItemID: %d, id: %d)")},
-		"mutation.createCardNote": {want: gmMemberObj(), field: gmf(`createCardNote(kanbanItemID: %d, content: "x") { id }`, wCard)},
-		"mutation.updateCardNote": {want: gmAuthorOrAdminCard(), field: gmf(`updateCardNote(kanbanItemID: %d, id: %d, content: "GM note") { id }`, wCard, wNote)},
+			field: onCard("deleteChecklistItem(kanbanItemID: %d, id: %d) { deletedId userErrors { field message code } }")},
+		"mutation.createCardNote": {want: gmMemberObj(), field: gmf(`createCardNote(kanbanItemID: %d, content: "x") { cardNote { id } userErrors { field message code } }`, wCard)},
+		"mutation.updateCardNote": {want: gmAuthorOrAdminCard(), field: gmf(`updateCardNote(kanbanItemID: %d, id: %d, content: "GM note") { cardNote { id } userErrors { field message code } }`, wCard, wNote)},
 		"mutation.deleteCardNote": {want: gmAuthorOrAdminCard(), setup: gmCardPart("create_note", H{"content": "Gone"}, "note.id"),
-			field: onCard("deleteCardNote(kanbanItemID: %d, id: %d)")},
-		"mutation.bulkMoveKanbanItems":   {want: gmMemberRef(), field: gmf(`bulkMoveKanbanItems(ids: [%d], stage: "new") { id }`, wCard)},
-		"mutation.bulkAssignKanbanAgent": {want: gmMemberRef(), field: gmf(`bulkAssignKanbanAgent(ids: [%d], agentID: %d) { id }`, wCard, wSpare)},
-		"mutation.bulkSetKanbanPriority": {want: gmMemberRef(), field: gmf(`bulkSetKanbanPriority(ids: [%d], priority: "low") { id }`, wCard)},
+			field: onCard("deleteCardNote(kanbanItemID: %d, id: %d) { deletedId userErrors { field message code } }")},
+		"mutation.bulkMoveKanbanItems":   {want: gmMemberRef(), field: gmf(`bulkMoveKanbanItems(ids: [%d], stage: "new") { kanbanItems { id } userErrors { field message code } }`, wCard)},
+		"mutation.bulkAssignKanbanAgent": {want: gmMemberRef(), field: gmf(`bulkAssignKanbanAgent(ids: [%d], agentID: %d) { kanbanItems { id } userErrors { field message code } }`, wCard, wSpare)},
+		"mutation.bulkSetKanbanPriority": {want: gmMemberRef(), field: gmf(`bulkSetKanbanPriority(ids: [%d], priority: "low") { kanbanItems { id } userErrors { field message code } }`, wCard)},
 
 		"mutation.saveKanbanConfig": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`saveKanbanConfig(input: {webhookURL: "%s/kanban", enabled: true}) { __typename }`, c.w.hook.URL)
+			return fmt.Sprintf(`saveKanbanConfig(input: {webhookURL: "%s/kanban", enabled: true}) { kanbanConfig { __typename } userErrors { field message code } }`, c.w.hook.URL)
 		}},
 		// Last: the other fields read the config it deletes.
-		"mutation.deleteKanbanConfig": {want: gmAdminList(), field: gmFixed("deleteKanbanConfig"), last: true},
+		"mutation.deleteKanbanConfig": {want: gmAdminList(), field: gmFixed("deleteKanbanConfig { deleted userErrors { field message code } }"), last: true},
 		// B's administrator tests B's own webhook (saved by saveKanbanConfig).
-		"mutation.testKanbanWebhook": {want: gmAdminList(), field: gmFixed("testKanbanWebhook { success }")},
+		"mutation.testKanbanWebhook": {want: gmAdminList(), field: gmFixed("testKanbanWebhook { test { success } userErrors { field message code } }")},
 		"mutation.createKanbanAutomation": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createKanbanAutomation(input: {name: "A %d", triggerType: "status_changed", actionType: "set_priority", actionConfig: {priority: "high"}}) { id }`, c.n())
+			return fmt.Sprintf(`createKanbanAutomation(input: {name: "A %d", triggerType: "status_changed", actionType: "set_priority", actionConfig: {priority: "high"}}) { kanbanAutomation { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateKanbanAutomation": {want: gmAdminObj(), field: gmf("updateKanbanAutomation(id: %d, input: {enabled: true}) { id }", wAuto)},
-		"mutation.deleteKanbanAutomation": {want: gmAdminObj(), field: idf("deleteKanbanAutomation(id: %d)", "id"),
+		"mutation.updateKanbanAutomation": {want: gmAdminObj(), field: gmf("updateKanbanAutomation(id: %d, input: {enabled: true}) { kanbanAutomation { id } userErrors { field message code } }", wAuto)},
+		"mutation.deleteKanbanAutomation": {want: gmAdminObj(), field: idf("deleteKanbanAutomation(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/kanban/automations", func(c *gmCell) any {
 				return H{"name": fmt.Sprintf("Gone %d", c.n()), "trigger_type": "status_changed", "action_type": "set_priority", "action_config": H{"priority": "high"}}
 			}, "id")},
 		"mutation.importKanbanItems": {want: gmMemberRef(), upload: true,
-			field: gmf(`importKanbanItems(funnelID: %d, file: $file, mapping: {Title: "title"}, defaultStage: "new") { total }`, wFunnel)},
+			field: gmf(`importKanbanItems(funnelID: %d, file: $file, mapping: {Title: "title"}, defaultStage: "new") { result { total } userErrors { field message code } }`, wFunnel)},
 	}
 }
 

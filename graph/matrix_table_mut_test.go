@@ -39,14 +39,14 @@ func idf(format, name string) func(c *gmCell) string {
 func gmMutations() map[string]gmEntry {
 	return map[string]gmEntry{
 		"mutation.createContact": {want: gmMemberRef(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createContact(input: {inboxID: %d, name: "Made %d"}) { contact { id } }`, c.w.Inbox1, c.n())
+			return fmt.Sprintf(`createContact(input: {inboxID: %d, name: "Made %d"}) { contact { id } userErrors { field message code } }`, c.w.Inbox1, c.n())
 		}},
-		"mutation.updateContact":    {want: gmMemberObj(), field: gmf(`updateContact(id: %d, input: {name: "GM Contact"}) { id }`, wContact)},
-		"mutation.deleteContact":    {want: gmAdminObj(), setup: gmFresh("id", "/contacts", gmContactBody, "payload.contact.id"), field: idf("deleteContact(id: %d)", "id")},
-		"mutation.setContactLabels": {want: gmMemberObj(), field: gmf(`setContactLabels(id: %d, labels: ["gm-label"])`, wContact)},
+		"mutation.updateContact":    {want: gmMemberObj(), field: gmf(`updateContact(id: %d, input: {name: "GM Contact"}) { contact { id } userErrors { field message code } }`, wContact)},
+		"mutation.deleteContact":    {want: gmAdminObj(), setup: gmFresh("id", "/contacts", gmContactBody, "payload.contact.id"), field: idf("deleteContact(id: %d) { deletedId userErrors { field message code } }", "id")},
+		"mutation.setContactLabels": {want: gmMemberObj(), field: gmf(`setContactLabels(id: %d, labels: ["gm-label"]) { labels userErrors { field message code } }`, wContact)},
 		"mutation.createContactInbox": {want: gmMemberObj(), setup: gmFresh("id", "/contacts", gmContactBody, "payload.contact.id"),
 			field: func(c *gmCell) string {
-				return fmt.Sprintf("createContactInbox(contactID: %d, inboxID: %d) { sourceID }", c.ids["id"], c.w.Inbox2)
+				return fmt.Sprintf("createContactInbox(contactID: %d, inboxID: %d) { contactInbox { sourceID } userErrors { field message code } }", c.ids["id"], c.w.Inbox2)
 			}},
 		"mutation.mergeContacts": {want: gmMemberRef(),
 			setup: func(c *gmCell) {
@@ -54,58 +54,58 @@ func gmMutations() map[string]gmEntry {
 				gmFresh("mergee", "/contacts", gmContactBody, "payload.contact.id")(c)
 			},
 			field: func(c *gmCell) string {
-				return fmt.Sprintf("mergeContacts(baseContactID: %d, mergeeContactID: %d) { id }", c.ids["base"], c.ids["mergee"])
+				return fmt.Sprintf("mergeContacts(baseContactID: %d, mergeeContactID: %d) { contact { id } userErrors { field message code } }", c.ids["base"], c.ids["mergee"])
 			}},
 
 		"mutation.createInbox": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createInbox(input: {name: "Made %d", channel: {type: "api"}}) { id }`, c.n())
+			return fmt.Sprintf(`createInbox(input: {name: "Made %d", channel: {type: "api"}}) { inbox { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateInbox": {want: gmAdminObj(), field: gmf(`updateInbox(id: %d, input: {greetingMessage: "Hi"}) { id }`, wInbox1)},
-		"mutation.deleteInbox": {want: gmAdminObj(), field: idf("deleteInbox(id: %d)", "id"),
+		"mutation.updateInbox": {want: gmAdminObj(), field: gmf(`updateInbox(id: %d, input: {greetingMessage: "Hi"}) { inbox { id } userErrors { field message code } }`, wInbox1)},
+		"mutation.deleteInbox": {want: gmAdminObj(), field: idf("deleteInbox(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/inboxes", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n()), "channel": H{"type": "api"}} }, "id")},
-		"mutation.setInboxAgentBot":   {want: gmAdminObj(), field: gmf("setInboxAgentBot(inboxID: %d, agentBotID: %d) { id }", wInbox1, wBot)},
-		"mutation.changeInboxMembers": {want: gmAdminObj(), field: gmf("changeInboxMembers(inboxID: %d, userIDs: [%d], change: ADD) { __typename }", wInbox1, wSpare)},
+		"mutation.setInboxAgentBot":   {want: gmAdminObj(), field: gmf("setInboxAgentBot(inboxID: %d, agentBotID: %d) { inbox { id } userErrors { field message code } }", wInbox1, wBot)},
+		"mutation.changeInboxMembers": {want: gmAdminObj(), field: gmf("changeInboxMembers(inboxID: %d, userIDs: [%d], change: ADD) { members { __typename } userErrors { field message code } }", wInbox1, wSpare)},
 
 		"mutation.createAgentBot": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createAgentBot(input: {name: "Bot %d"}) { id }`, c.n())
+			return fmt.Sprintf(`createAgentBot(input: {name: "Bot %d"}) { agentBot { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateAgentBot": {want: gmAdminObj(), field: gmf(`updateAgentBot(id: %d, input: {description: "x"}) { id }`, wBot)},
-		"mutation.deleteAgentBot": {want: gmAdminObj(), field: idf("deleteAgentBot(id: %d)", "id"),
+		"mutation.updateAgentBot": {want: gmAdminObj(), field: gmf(`updateAgentBot(id: %d, input: {description: "x"}) { agentBot { id } userErrors { field message code } }`, wBot)},
+		"mutation.deleteAgentBot": {want: gmAdminObj(), field: idf("deleteAgentBot(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/agent_bots", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n())} }, "id")},
 
 		"mutation.createLabel": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createLabel(input: {title: "made-%d"}) { id }`, c.n())
+			return fmt.Sprintf(`createLabel(input: {title: "made-%d"}) { label { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateLabel": {want: gmAdminObj(), field: gmf(`updateLabel(id: %d, input: {description: "x"}) { id }`, wLabel)},
-		"mutation.deleteLabel": {want: gmAdminObj(), field: idf("deleteLabel(id: %d)", "id"),
+		"mutation.updateLabel": {want: gmAdminObj(), field: gmf(`updateLabel(id: %d, input: {description: "x"}) { label { id } userErrors { field message code } }`, wLabel)},
+		"mutation.deleteLabel": {want: gmAdminObj(), field: idf("deleteLabel(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/labels", func(c *gmCell) any { return H{"title": fmt.Sprintf("gone-%d", c.n())} }, "id")},
 
 		"mutation.createAgent": {want: gmAdminList(), field: func(c *gmCell) string {
 			n := c.n()
-			return fmt.Sprintf(`createAgent(input: {name: "Made %d", email: "made%d@people.test", role: "agent"}) { __typename }`, n, n)
+			return fmt.Sprintf(`createAgent(input: {name: "Made %d", email: "made%d@people.test", role: "agent"}) { agent { __typename } userErrors { field message code } }`, n, n)
 		}},
-		"mutation.updateAgent": {want: gmAdminObj(), field: gmf(`updateAgent(id: %d, input: {availability: "busy"}) { __typename }`, wSpare)},
-		"mutation.deleteAgent": {want: gmAdminObj(), field: idf("deleteAgent(id: %d)", "id"),
+		"mutation.updateAgent": {want: gmAdminObj(), field: gmf(`updateAgent(id: %d, input: {availability: "busy"}) { agent { __typename } userErrors { field message code } }`, wSpare)},
+		"mutation.deleteAgent": {want: gmAdminObj(), field: idf("deleteAgent(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: func(c *gmCell) { c.ids["id"], _ = c.w.agentUser(c.w.Account) }},
 
 		"mutation.createTeam": {want: gmAdminList(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createTeam(input: {name: "Team %d"}) { id }`, c.n())
+			return fmt.Sprintf(`createTeam(input: {name: "Team %d"}) { team { id } userErrors { field message code } }`, c.n())
 		}},
-		"mutation.updateTeam": {want: gmAdminObj(), field: gmf(`updateTeam(id: %d, input: {description: "x"}) { id }`, wTeam)},
-		"mutation.deleteTeam": {want: gmAdminObj(), field: idf("deleteTeam(id: %d)", "id"),
+		"mutation.updateTeam": {want: gmAdminObj(), field: gmf(`updateTeam(id: %d, input: {description: "x"}) { team { id } userErrors { field message code } }`, wTeam)},
+		"mutation.deleteTeam": {want: gmAdminObj(), field: idf("deleteTeam(id: %d) { deletedId userErrors { field message code } }", "id"),
 			setup: gmFresh("id", "/teams", func(c *gmCell) any { return H{"name": fmt.Sprintf("Gone %d", c.n())} }, "id")},
-		"mutation.changeTeamMembers": {want: gmAdminObj(), field: gmf("changeTeamMembers(teamID: %d, userIDs: [%d], change: REPLACE) { __typename }", wTeam, wSpare)},
+		"mutation.changeTeamMembers": {want: gmAdminObj(), field: gmf("changeTeamMembers(teamID: %d, userIDs: [%d], change: REPLACE) { members { __typename } userErrors { field message code } }", wTeam, wSpare)},
 
-		"mutation.createConversation":       {want: gmInboxCreate(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { id }", wInbox1, wContact)},
-		"mutation.toggleConversationStatus": {want: gmInboxObj(), field: gmf(`toggleConversationStatus(displayID: %d, status: "open") { id }`, wConv)},
-		"mutation.setConversationLabels":    {want: gmInboxObj(), field: gmf(`setConversationLabels(displayID: %d, labels: ["gm-label"])`, wConv)},
-		"mutation.createMessage":            {want: gmInboxObj(), field: gmf(`createMessage(conversationDisplayID: %d, input: {content: "Hi"}) { id }`, wConv)},
+		"mutation.createConversation":       {want: gmInboxCreate(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { conversation { id } userErrors { field message code } }", wInbox1, wContact)},
+		"mutation.toggleConversationStatus": {want: gmInboxObj(), field: gmf(`toggleConversationStatus(displayID: %d, status: "open") { conversation { id } userErrors { field message code } }`, wConv)},
+		"mutation.setConversationLabels":    {want: gmInboxObj(), field: gmf(`setConversationLabels(displayID: %d, labels: ["gm-label"]) { labels userErrors { field message code } }`, wConv)},
+		"mutation.createMessage":            {want: gmInboxObj(), field: gmf(`createMessage(conversationDisplayID: %d, input: {content: "Hi"}) { message { id } userErrors { field message code } }`, wConv)},
 		"mutation.deleteMessage": {want: gmInboxObj(),
 			setup: func(c *gmCell) {
 				c.ids["id"] = c.restID(fmt.Sprintf("/conversations/%d/messages", c.w.Conv), H{"content": "Fresh"}, "id")
 			},
 			field: func(c *gmCell) string {
-				return fmt.Sprintf("deleteMessage(conversationDisplayID: %d, messageID: %d)", c.w.Conv, c.ids["id"])
+				return fmt.Sprintf("deleteMessage(conversationDisplayID: %d, messageID: %d) { deletedId userErrors { field message code } }", c.w.Conv, c.ids["id"])
 			}},
 		// The matrix's inbox does not deliver: the failure is written
 		// straight to the database.
@@ -115,20 +115,20 @@ func gmMutations() map[string]gmEntry {
 				apitest.FailMessage(c.t, viewer.SystemContext(context.Background()), c.w.srv.DB.Client, c.ids["id"])
 			},
 			field: func(c *gmCell) string {
-				return fmt.Sprintf("retryMessage(conversationDisplayID: %d, messageID: %d) { id status deliveryAttempts deliveryError }", c.w.Conv, c.ids["id"])
+				return fmt.Sprintf("retryMessage(conversationDisplayID: %d, messageID: %d) { message { id status deliveryAttempts deliveryError } userErrors { field message code } }", c.w.Conv, c.ids["id"])
 			}},
 		"mutation.retryWebhookDelivery": {want: gmAdminObj(),
 			setup: func(c *gmCell) { c.ids["id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n()) },
 			field: func(c *gmCell) string {
-				return fmt.Sprintf("retryWebhookDelivery(webhookID: %d, deliveryID: %d)", c.w.Webhook, c.ids["id"])
+				return fmt.Sprintf("retryWebhookDelivery(webhookID: %d, deliveryID: %d) { deliveryId userErrors { field message code } }", c.w.Webhook, c.ids["id"])
 			}},
 
 		"mutation.createScheduledMessage": {want: gmInboxRef(), field: func(c *gmCell) string {
-			return fmt.Sprintf(`createScheduledMessage(input: {conversationDisplayID: %d, content: "Later", scheduledAt: "%s"}) { id }`, c.w.Conv, gmLater())
+			return fmt.Sprintf(`createScheduledMessage(input: {conversationDisplayID: %d, content: "Later", scheduledAt: "%s"}) { scheduledMessage { id } userErrors { field message code } }`, c.w.Conv, gmLater())
 		}},
-		"mutation.updateScheduledMessage": {want: gmAuthorOrAdmin(), field: gmf(`updateScheduledMessage(id: %d, input: {content: "`+gmMarkSchedule+`"}) { id }`, wSchedule)},
-		"mutation.cancelScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("cancelScheduledMessage(id: %d) { id }", "id")},
-		"mutation.deleteScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("deleteScheduledMessage(id: %d)", "id")},
+		"mutation.updateScheduledMessage": {want: gmAuthorOrAdmin(), field: gmf(`updateScheduledMessage(id: %d, input: {content: "`+gmMarkSchedule+`"}) { scheduledMessage { id } userErrors { field message code } }`, wSchedule)},
+		"mutation.cancelScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("cancelScheduledMessage(id: %d) { scheduledMessage { id } userErrors { field message code } }", "id")},
+		"mutation.deleteScheduledMessage": {want: gmAuthorOrAdmin(), setup: gmFreshSchedule, field: idf("deleteScheduledMessage(id: %d) { deletedId userErrors { field message code } }", "id")},
 	}
 }
 

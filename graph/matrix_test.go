@@ -272,7 +272,7 @@ func gmMeets(code string, want gmOutcome) string {
 	case gOK:
 		good = code == ""
 	case gRef:
-		good = code == "NOT_FOUND" || code == "BAD_USER_INPUT"
+		good = code == "NOT_FOUND" || code == "BAD_USER_INPUT" || code == "INVALID"
 	case gAdmin:
 		good = code == "FORBIDDEN"
 	default:

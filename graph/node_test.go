@@ -35,7 +35,7 @@ func TestNodeResolvesEveryType(t *testing.T) {
 	nodeTypes := implementersOfNode(schema)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		w := newGMWorld(t, e)
-		w.gqlOK(t, fmt.Sprintf(`mutation { changeTeamMembers(teamID: %d, userIDs: [%d], change: ADD) { id } }`, w.Team, w.userIn), nil)
+		w.gqlOK(t, fmt.Sprintf(`mutation { changeTeamMembers(teamID: %d, userIDs: [%d], change: ADD) { members { id } userErrors { field message code } } }`, w.Team, w.userIn), nil)
 		r := w.gqlOK(t, everyNodeQuery, H{"conv": w.Conv, "card": w.Card, "team": w.Team, "inbox": w.Inbox1, "contact": w.Contact})
 		byType := map[string]string{}
 		collectIDs(t, r.Data, byType)
@@ -82,9 +82,9 @@ func TestNodeResolvesEveryType(t *testing.T) {
 				vars: H{"id": gid("Contact", w.Contact)}, want: H{"contact.id": gid("Contact", w.Contact)}},
 			{name: "and refuses another type's", query: `query($id: ID!) { contact(id: $id) { id } }`,
 				vars: H{"id": gid("Inbox", w.Contact)}, code: "BAD_USER_INPUT"},
-			{name: "an input field refuses another type's", query: `mutation($in: ID!) { createContact(input: {inboxID: $in, name: "X"}) { contact { id } } }`,
+			{name: "an input field refuses another type's", query: `mutation($in: ID!) { createContact(input: {inboxID: $in, name: "X"}) { contact { id } userErrors { field message code } } }`,
 				vars: H{"in": gid("Contact", w.Inbox1)}, code: "BAD_USER_INPUT"},
-			{name: "a list refuses one id of another type", query: `mutation($u: [ID!]!) { changeTeamMembers(teamID: ` + fmt.Sprint(w.Team) + `, userIDs: $u, change: ADD) { id } }`,
+			{name: "a list refuses one id of another type", query: `mutation($u: [ID!]!) { changeTeamMembers(teamID: ` + fmt.Sprint(w.Team) + `, userIDs: $u, change: ADD) { members { id } userErrors { field message code } } }`,
 				vars: H{"u": []any{gid("User", w.userIn), gid("Team", w.userIn)}}, code: "BAD_USER_INPUT"},
 			{name: "a where filter takes global ids", query: `query($id: ID!) { contacts(first: 5, where: {id: $id}) { totalCount } }`,
 				vars: H{"id": gid("Contact", w.Contact)}, want: H{"contacts.totalCount": 1}},

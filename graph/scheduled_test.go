@@ -29,42 +29,44 @@ func TestGraphQLScheduledMessages(t *testing.T) {
 		accB, adminB := a.otherAccount("Globex")
 		_ = accB
 		at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
-		create := `mutation($in: ScheduledMessageInput!) { createScheduledMessage(input: $in) { ` + scheduleFields + ` } }`
+		create := `mutation($in: ScheduledMessageInput!) { createScheduledMessage(input: $in) { scheduledMessage { ` + scheduleFields + ` } userErrors { field message code } } }`
 		var sched int
 		schedID := lazy(func() any { return id(sched) })
 		a.run(t, []gqlCase{
 			{name: "create a weekly schedule", query: create, vars: H{"in": H{
 				"inboxID": ib, "contactID": ct, "content": "Weekly digest", "scheduledAt": at.Format(time.RFC3339),
 				"recurrenceType": "weekly", "recurrenceDays": []int{1, 3}}},
-				want: H{"createScheduledMessage.status": "pending", "createScheduledMessage.recurrenceType": "weekly",
-					"createScheduledMessage.recurrenceDays": []any{1, 3}, "createScheduledMessage.parentID": nil,
-					"createScheduledMessage.nextOccurrenceAt": nonEmpty},
-				check: func(t *testing.T, r *gqlResp) { sched = atoi(t, mustGet(t, r.Data, "createScheduledMessage.id")) }},
-			{name: "a past scheduledAt is BAD_USER_INPUT naming scheduled_at", query: create, vars: H{"in": H{
+				want: H{"createScheduledMessage.scheduledMessage.status": "pending", "createScheduledMessage.scheduledMessage.recurrenceType": "weekly",
+					"createScheduledMessage.scheduledMessage.recurrenceDays": []any{1, 3}, "createScheduledMessage.scheduledMessage.parentID": nil,
+					"createScheduledMessage.scheduledMessage.nextOccurrenceAt": nonEmpty},
+				check: func(t *testing.T, r *gqlResp) {
+					sched = atoi(t, mustGet(t, r.Data, "createScheduledMessage.scheduledMessage.id"))
+				}},
+			{name: "a past scheduledAt is an INVALID user error naming scheduled_at", query: create, vars: H{"in": H{
 				"inboxID": ib, "contactID": ct, "content": "x", "scheduledAt": "2020-01-01T00:00:00Z"}},
-				code: "BAD_USER_INPUT", attrs: []string{"scheduled_at"}},
-			{name: "recurrence days without weekly are BAD_USER_INPUT", query: create, vars: H{"in": H{
+				code: "INVALID", attrs: []string{"input.scheduledAt"}},
+			{name: "recurrence days without weekly are an INVALID user error", query: create, vars: H{"in": H{
 				"inboxID": ib, "contactID": ct, "content": "x", "scheduledAt": at.Format(time.RFC3339),
 				"recurrenceType": "daily", "recurrenceDays": []int{2}}},
-				code: "BAD_USER_INPUT", attrs: []string{"recurrence_days"}},
+				code: "INVALID", attrs: []string{"input.recurrenceDays"}},
 			{name: "the list holds it", query: `{ scheduledMessages(first: 10) { totalCount edges { node { id content } } } }`,
 				want: H{"scheduledMessages.totalCount": 1, "scheduledMessages.edges.0.node.content": "Weekly digest"}},
-			{name: "update its content", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "Digest"}) { content status } }`,
-				vars: H{"id": schedID}, want: H{"updateScheduledMessage.content": "Digest", "updateScheduledMessage.status": "pending"}},
+			{name: "update its content", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "Digest"}) { scheduledMessage { content status } userErrors { field message code } } }`,
+				vars: H{"id": schedID}, want: H{"updateScheduledMessage.scheduledMessage.content": "Digest", "updateScheduledMessage.scheduledMessage.status": "pending"}},
 			{name: "an agent who is not its author may not cancel it", token: agent,
-				query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status } }`, vars: H{"id": schedID}, code: "FORBIDDEN"},
+				query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { scheduledMessage { status } userErrors { field message code } } }`, vars: H{"id": schedID}, code: "FORBIDDEN"},
 			{name: "an agent outside its inbox does not find it", token: outsider,
 				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 			{name: "an agent outside its inbox sees none in the list", token: outsider,
 				query: `{ scheduledMessages(first: 10) { totalCount } }`, want: H{"scheduledMessages.totalCount": 0}},
 			{name: "another account does not see it", token: adminB,
 				query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
-			{name: "cancel", query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { status nextOccurrenceAt } }`,
-				vars: H{"id": schedID}, want: H{"cancelScheduledMessage.status": "cancelled", "cancelScheduledMessage.nextOccurrenceAt": nil}},
-			{name: "update after cancel is BAD_USER_INPUT naming status", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "again"}) { id } }`,
-				vars: H{"id": schedID}, code: "BAD_USER_INPUT", attrs: []string{"status"}},
-			{name: "delete", query: `mutation($id: ID!) { deleteScheduledMessage(id: $id) }`,
-				vars: H{"id": schedID}, want: H{"deleteScheduledMessage": lazy(func() any { return gid("ScheduledMessage", sched) })}},
+			{name: "cancel", query: `mutation($id: ID!) { cancelScheduledMessage(id: $id) { scheduledMessage { status nextOccurrenceAt } userErrors { field message code } } }`,
+				vars: H{"id": schedID}, want: H{"cancelScheduledMessage.scheduledMessage.status": "cancelled", "cancelScheduledMessage.scheduledMessage.nextOccurrenceAt": nil}},
+			{name: "update after cancel is an INVALID user error naming status", query: `mutation($id: ID!) { updateScheduledMessage(id: $id, input: {content: "again"}) { scheduledMessage { id } userErrors { field message code } } }`,
+				vars: H{"id": schedID}, code: "INVALID", attrs: []string{""}},
+			{name: "delete", query: `mutation($id: ID!) { deleteScheduledMessage(id: $id) { deletedId userErrors { field message code } } }`,
+				vars: H{"id": schedID}, want: H{"deleteScheduledMessage.deletedId": lazy(func() any { return gid("ScheduledMessage", sched) })}},
 			{name: "it is gone", query: `query($id: ID!) { scheduledMessage(id: $id) { id } }`, vars: H{"id": schedID}, code: "NOT_FOUND"},
 		})
 	})

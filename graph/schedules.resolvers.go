@@ -16,23 +16,31 @@ import (
 )
 
 // CreateScheduledMessage is the resolver for the createScheduledMessage field.
-func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
-	return r.svc.CreateScheduledMessage(ctx, schedules.ScheduleScope{}, scheduleInput(input), uploads(attachments))
+func (r *mutationResolver) CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.CreateScheduledMessagePayload, error) {
+	v, err := r.svc.CreateScheduledMessage(ctx, schedules.ScheduleScope{}, scheduleInput(input), uploads(attachments))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateScheduledMessagePayload{ScheduledMessage: v, UserErrors: ues}, err
 }
 
 // UpdateScheduledMessage is the resolver for the updateScheduledMessage field.
-func (r *mutationResolver) UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*ent.ScheduledMessage, error) {
-	return r.svc.UpdateScheduledMessage(ctx, schedules.ScheduleScope{}, id, scheduleInput(input), uploads(attachments))
+func (r *mutationResolver) UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.UpdateScheduledMessagePayload, error) {
+	v, err := r.svc.UpdateScheduledMessage(ctx, schedules.ScheduleScope{}, id, scheduleInput(input), uploads(attachments))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateScheduledMessagePayload{ScheduledMessage: v, UserErrors: ues}, err
 }
 
 // CancelScheduledMessage is the resolver for the cancelScheduledMessage field.
-func (r *mutationResolver) CancelScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error) {
-	return r.svc.CancelScheduledMessage(ctx, schedules.ScheduleScope{}, id)
+func (r *mutationResolver) CancelScheduledMessage(ctx context.Context, id int) (*model.CancelScheduledMessagePayload, error) {
+	v, err := r.svc.CancelScheduledMessage(ctx, schedules.ScheduleScope{}, id)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CancelScheduledMessagePayload{ScheduledMessage: v, UserErrors: ues}, err
 }
 
 // DeleteScheduledMessage is the resolver for the deleteScheduledMessage field.
-func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteScheduledMessage(ctx, schedules.ScheduleScope{}, id)
+func (r *mutationResolver) DeleteScheduledMessage(ctx context.Context, id int) (*model.DeleteScheduledMessagePayload, error) {
+	err := r.svc.DeleteScheduledMessage(ctx, schedules.ScheduleScope{}, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteScheduledMessagePayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // ScheduledMessage is the resolver for the scheduledMessage field.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
-	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/inboxes"
 )
@@ -33,141 +32,177 @@ func (r *mutationResolver) CreateContact(ctx context.Context, input model.Create
 		Blocked: input.Blocked, AvatarURL: input.AvatarURL,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
 	})
-	if err != nil {
-		return nil, err
+	out, ues, err := outcome(ctx, out, err)
+	p := &model.CreateContactPayload{UserErrors: ues}
+	if out != nil {
+		p.Contact, p.ContactInbox = out.Contact, out.ContactInbox
 	}
-	return &model.CreateContactPayload{Contact: out.Contact, ContactInbox: out.ContactInbox}, nil
+	return p, err
 }
 
 // UpdateContact is the resolver for the updateContact field.
-func (r *mutationResolver) UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*ent.Contact, error) {
-	return r.svc.UpdateContact(ctx, id, contacts.ContactInput{
+func (r *mutationResolver) UpdateContact(ctx context.Context, id int, input model.UpdateContactInput) (*model.UpdateContactPayload, error) {
+	v, err := r.svc.UpdateContact(ctx, id, contacts.ContactInput{
 		Name: input.Name, Email: input.Email, PhoneNumber: input.PhoneNumber, Identifier: input.Identifier,
 		Blocked: input.Blocked, AvatarURL: input.AvatarURL,
 		AdditionalAttributes: input.AdditionalAttributes, CustomAttributes: input.CustomAttributes,
 	})
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateContactPayload{Contact: v, UserErrors: ues}, err
 }
 
 // DeleteContact is the resolver for the deleteContact field.
-func (r *mutationResolver) DeleteContact(ctx context.Context, id int) (int, error) {
-	if err := r.svc.DeleteContact(ctx, id); err != nil {
-		return 0, err
-	}
-	return id, nil
+func (r *mutationResolver) DeleteContact(ctx context.Context, id int) (*model.DeleteContactPayload, error) {
+	err := r.svc.DeleteContact(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteContactPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // SetContactLabels is the resolver for the setContactLabels field.
-func (r *mutationResolver) SetContactLabels(ctx context.Context, id int, labels []string) ([]string, error) {
-	return r.svc.SetContactLabels(ctx, id, labels)
+func (r *mutationResolver) SetContactLabels(ctx context.Context, id int, labels []string) (*model.SetContactLabelsPayload, error) {
+	v, err := r.svc.SetContactLabels(ctx, id, labels)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.SetContactLabelsPayload{Labels: v, UserErrors: ues}, err
 }
 
 // CreateContactInbox is the resolver for the createContactInbox field.
-func (r *mutationResolver) CreateContactInbox(ctx context.Context, contactID int, inboxID int, sourceID *string) (*ent.ContactInbox, error) {
-	return r.svc.AddContactInbox(ctx, contactID, &inboxID, sourceID)
+func (r *mutationResolver) CreateContactInbox(ctx context.Context, contactID int, inboxID int, sourceID *string) (*model.CreateContactInboxPayload, error) {
+	v, err := r.svc.AddContactInbox(ctx, contactID, &inboxID, sourceID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateContactInboxPayload{ContactInbox: v, UserErrors: ues}, err
 }
 
 // MergeContacts is the resolver for the mergeContacts field.
-func (r *mutationResolver) MergeContacts(ctx context.Context, baseContactID int, mergeeContactID int) (*ent.Contact, error) {
-	return r.svc.MergeContacts(ctx, &baseContactID, &mergeeContactID)
+func (r *mutationResolver) MergeContacts(ctx context.Context, baseContactID int, mergeeContactID int) (*model.MergeContactsPayload, error) {
+	v, err := r.svc.MergeContacts(ctx, &baseContactID, &mergeeContactID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.MergeContactsPayload{Contact: v, UserErrors: ues}, err
 }
 
 // CreateInbox is the resolver for the createInbox field.
-func (r *mutationResolver) CreateInbox(ctx context.Context, input model.InboxInput) (*ent.Inbox, error) {
-	return r.svc.CreateInbox(ctx, inboxInput(input))
+func (r *mutationResolver) CreateInbox(ctx context.Context, input model.InboxInput) (*model.CreateInboxPayload, error) {
+	v, err := r.svc.CreateInbox(ctx, inboxInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateInboxPayload{Inbox: v, UserErrors: ues}, err
 }
 
 // UpdateInbox is the resolver for the updateInbox field.
-func (r *mutationResolver) UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*ent.Inbox, error) {
-	return r.svc.UpdateInbox(ctx, id, inboxInput(input))
+func (r *mutationResolver) UpdateInbox(ctx context.Context, id int, input model.InboxInput) (*model.UpdateInboxPayload, error) {
+	v, err := r.svc.UpdateInbox(ctx, id, inboxInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateInboxPayload{Inbox: v, UserErrors: ues}, err
 }
 
 // DeleteInbox is the resolver for the deleteInbox field.
-func (r *mutationResolver) DeleteInbox(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteInbox(ctx, id)
+func (r *mutationResolver) DeleteInbox(ctx context.Context, id int) (*model.DeleteInboxPayload, error) {
+	err := r.svc.DeleteInbox(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteInboxPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // SetInboxAgentBot is the resolver for the setInboxAgentBot field.
-func (r *mutationResolver) SetInboxAgentBot(ctx context.Context, inboxID int, agentBotID *int) (*ent.Inbox, error) {
-	if err := r.svc.SetInboxAgentBot(ctx, inboxID, agentBotID); err != nil {
-		return nil, err
-	}
-	return r.svc.Inbox(ctx, inboxID)
+func (r *mutationResolver) SetInboxAgentBot(ctx context.Context, inboxID int, agentBotID *int) (*model.SetInboxAgentBotPayload, error) {
+	v, err := r.setInboxAgentBot(ctx, inboxID, agentBotID)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.SetInboxAgentBotPayload{Inbox: v, UserErrors: ues}, err
 }
 
 // ChangeInboxMembers is the resolver for the changeInboxMembers field.
-func (r *mutationResolver) ChangeInboxMembers(ctx context.Context, inboxID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error) {
-	if err := r.svc.ChangeInboxMembers(ctx, inboxID, memberChange(change), userIDs); err != nil {
-		return nil, err
-	}
-	return r.svc.InboxMembers(ctx, inboxID)
+func (r *mutationResolver) ChangeInboxMembers(ctx context.Context, inboxID int, userIDs []int, change model.MemberChange) (*model.ChangeInboxMembersPayload, error) {
+	v, err := r.changeInboxMembers(ctx, inboxID, userIDs, change)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ChangeInboxMembersPayload{Members: v, UserErrors: ues}, err
 }
 
 // CreateAgentBot is the resolver for the createAgentBot field.
-func (r *mutationResolver) CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*ent.AgentBot, error) {
-	return r.svc.CreateAgentBot(ctx, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+func (r *mutationResolver) CreateAgentBot(ctx context.Context, input model.AgentBotInput) (*model.CreateAgentBotPayload, error) {
+	v, err := r.svc.CreateAgentBot(ctx, agentBotInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateAgentBotPayload{AgentBot: v, UserErrors: ues}, err
 }
 
 // UpdateAgentBot is the resolver for the updateAgentBot field.
-func (r *mutationResolver) UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*ent.AgentBot, error) {
-	return r.svc.UpdateAgentBot(ctx, id, inboxes.AgentBotInput{Name: input.Name, Description: input.Description, OutgoingURL: input.OutgoingURL, BotConfig: input.BotConfig})
+func (r *mutationResolver) UpdateAgentBot(ctx context.Context, id int, input model.AgentBotInput) (*model.UpdateAgentBotPayload, error) {
+	v, err := r.svc.UpdateAgentBot(ctx, id, agentBotInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateAgentBotPayload{AgentBot: v, UserErrors: ues}, err
 }
 
 // DeleteAgentBot is the resolver for the deleteAgentBot field.
-func (r *mutationResolver) DeleteAgentBot(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteAgentBot(ctx, id)
+func (r *mutationResolver) DeleteAgentBot(ctx context.Context, id int) (*model.DeleteAgentBotPayload, error) {
+	err := r.svc.DeleteAgentBot(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteAgentBotPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // CreateLabel is the resolver for the createLabel field.
-func (r *mutationResolver) CreateLabel(ctx context.Context, input model.LabelInput) (*ent.Label, error) {
-	return r.svc.CreateLabel(ctx, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+func (r *mutationResolver) CreateLabel(ctx context.Context, input model.LabelInput) (*model.CreateLabelPayload, error) {
+	v, err := r.svc.CreateLabel(ctx, labelInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateLabelPayload{Label: v, UserErrors: ues}, err
 }
 
 // UpdateLabel is the resolver for the updateLabel field.
-func (r *mutationResolver) UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*ent.Label, error) {
-	return r.svc.UpdateLabel(ctx, id, contacts.LabelInput{Title: input.Title, Description: input.Description, Color: input.Color, ShowOnSidebar: input.ShowOnSidebar})
+func (r *mutationResolver) UpdateLabel(ctx context.Context, id int, input model.LabelInput) (*model.UpdateLabelPayload, error) {
+	v, err := r.svc.UpdateLabel(ctx, id, labelInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateLabelPayload{Label: v, UserErrors: ues}, err
 }
 
 // DeleteLabel is the resolver for the deleteLabel field.
-func (r *mutationResolver) DeleteLabel(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteLabel(ctx, id)
+func (r *mutationResolver) DeleteLabel(ctx context.Context, id int) (*model.DeleteLabelPayload, error) {
+	err := r.svc.DeleteLabel(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteLabelPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // CreateAgent is the resolver for the createAgent field.
-func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.CreateAgent(ctx, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+func (r *mutationResolver) CreateAgent(ctx context.Context, input model.AgentInput) (*model.CreateAgentPayload, error) {
+	v, err := r.svc.CreateAgent(ctx, agentInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateAgentPayload{Agent: v, UserErrors: ues}, err
 }
 
 // UpdateAgent is the resolver for the updateAgent field.
-func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*ent.AccountUser, error) {
-	return r.svc.UpdateAgent(ctx, id, accounts.AgentInput{Name: input.Name, Email: input.Email, Role: input.Role, Availability: input.Availability, AutoOffline: input.AutoOffline})
+func (r *mutationResolver) UpdateAgent(ctx context.Context, id int, input model.AgentInput) (*model.UpdateAgentPayload, error) {
+	v, err := r.svc.UpdateAgent(ctx, id, agentInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateAgentPayload{Agent: v, UserErrors: ues}, err
 }
 
 // DeleteAgent is the resolver for the deleteAgent field.
-func (r *mutationResolver) DeleteAgent(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteAgent(ctx, id)
+func (r *mutationResolver) DeleteAgent(ctx context.Context, id int) (*model.DeleteAgentPayload, error) {
+	err := r.svc.DeleteAgent(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteAgentPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // CreateTeam is the resolver for the createTeam field.
-func (r *mutationResolver) CreateTeam(ctx context.Context, input model.TeamInput) (*ent.Team, error) {
-	return r.svc.CreateTeam(ctx, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+func (r *mutationResolver) CreateTeam(ctx context.Context, input model.TeamInput) (*model.CreateTeamPayload, error) {
+	v, err := r.svc.CreateTeam(ctx, teamInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.CreateTeamPayload{Team: v, UserErrors: ues}, err
 }
 
 // UpdateTeam is the resolver for the updateTeam field.
-func (r *mutationResolver) UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*ent.Team, error) {
-	return r.svc.UpdateTeam(ctx, id, accounts.TeamInput{Name: input.Name, Description: input.Description, AllowAutoAssign: input.AllowAutoAssign})
+func (r *mutationResolver) UpdateTeam(ctx context.Context, id int, input model.TeamInput) (*model.UpdateTeamPayload, error) {
+	v, err := r.svc.UpdateTeam(ctx, id, teamInput(input))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.UpdateTeamPayload{Team: v, UserErrors: ues}, err
 }
 
 // DeleteTeam is the resolver for the deleteTeam field.
-func (r *mutationResolver) DeleteTeam(ctx context.Context, id int) (int, error) {
-	return id, r.svc.DeleteTeam(ctx, id)
+func (r *mutationResolver) DeleteTeam(ctx context.Context, id int) (*model.DeleteTeamPayload, error) {
+	err := r.svc.DeleteTeam(ctx, id)
+	deleted, ues, err := outcome(ctx, &id, err)
+	return &model.DeleteTeamPayload{DeletedID: deleted, UserErrors: ues}, err
 }
 
 // ChangeTeamMembers is the resolver for the changeTeamMembers field.
-func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) ([]*ent.AccountUser, error) {
-	if err := r.svc.ChangeTeamMembers(ctx, teamID, memberChange(change), userIDs); err != nil {
-		return nil, err
-	}
-	return r.svc.TeamMembers(ctx, teamID)
+func (r *mutationResolver) ChangeTeamMembers(ctx context.Context, teamID int, userIDs []int, change model.MemberChange) (*model.ChangeTeamMembersPayload, error) {
+	v, err := r.changeTeamMembers(ctx, teamID, userIDs, change)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.ChangeTeamMembersPayload{Members: v, UserErrors: ues}, err
 }
 
 // Contact is the resolver for the contact field.

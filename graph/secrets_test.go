@@ -20,7 +20,7 @@ func TestGraphQLSecretsShownOnce(t *testing.T) {
 			"smtp_address": "smtp.acme.test", "smtp_login": "mailer", "smtp_password": "smtp-secret"})
 		wa := a.inbox(a.Account, a.Admin, "WhatsApp", H{"type": "whatsapp", "phone_number": "+15550001234",
 			"provider_config": H{"api_key": "wa-key-secret", "phone_number_id": "pnid-1", "business_account_id": "baid-1"}})
-		const update = `mutation($id: ID!, $in: InboxInput!) { updateInbox(id: $id, input: $in) { id } }`
+		const update = `mutation($id: ID!, $in: InboxInput!) { updateInbox(id: $id, input: $in) { inbox { id } userErrors { field message code } } }`
 		stored := func(id int, get func(schematype.Channel) string, want string) func(t *testing.T, r *gqlResp) {
 			return func(t *testing.T, _ *gqlResp) {
 				ib, err := a.srv.DB.Client.Inbox.Get(viewer.SystemContext(context.Background()), id)
@@ -40,11 +40,11 @@ func TestGraphQLSecretsShownOnce(t *testing.T) {
 			{name: "a later read shows no secret", query: `{ kanbanConfig { webhookSecret enabled } }`,
 				want: H{"kanbanConfig.webhookSecret": nil, "kanbanConfig.enabled": true}},
 			{name: "a save that keeps the secret does not show it",
-				query: `mutation { saveKanbanConfig(input: {webhookURL: "https://hooks.example.com/k"}) { webhookSecret } }`,
-				want:  H{"saveKanbanConfig.webhookSecret": nil}},
+				query: `mutation { saveKanbanConfig(input: {webhookURL: "https://hooks.example.com/k"}) { kanbanConfig { webhookSecret } userErrors { field message code } } }`,
+				want:  H{"saveKanbanConfig.kanbanConfig.webhookSecret": nil}},
 			{name: "regenerating shows the new secret",
-				query: `mutation { saveKanbanConfig(input: {regenerateSecret: true}) { webhookSecret } }`,
-				want:  H{"saveKanbanConfig.webhookSecret": nonEmpty}},
+				query: `mutation { saveKanbanConfig(input: {regenerateSecret: true}) { kanbanConfig { webhookSecret } userErrors { field message code } } }`,
+				want:  H{"saveKanbanConfig.kanbanConfig.webhookSecret": nonEmpty}},
 			{name: "and the next read hides it", query: `{ kanbanConfig { webhookSecret } }`,
 				want: H{"kanbanConfig.webhookSecret": nil}},
 			{name: "the SMTP password sent back as the mask is kept", query: update,

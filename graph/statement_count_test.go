@@ -74,7 +74,7 @@ func TestNestedQueryStatementsDoNotGrowWithRows(t *testing.T) {
 				want: H{"contacts.edges.4.node.contactInboxes.*.inbox.name": []any{"Support", "Sales"}},
 				grow: func(t *testing.T, a *app, i int) {
 					ct := a.contact(a.Admin, support, H{"name": fmt.Sprintf("Contact %d", i)})
-					a.gqlOK(t, `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { id } }`,
+					a.gqlOK(t, `mutation($c: ID!, $i: ID!) { createContactInbox(contactID: $c, inboxID: $i) { contactInbox { id } userErrors { field message code } } }`,
 						H{"c": ct, "i": sales})
 				}},
 			{name: "conversations → last message → attachments",
@@ -103,17 +103,17 @@ func TestNestedQueryStatementsDoNotGrowWithRows(t *testing.T) {
 					"funnels.edges.1.node.stages.1.items.totalCount":                       float64(2),
 					"funnels.edges.1.node.stages.1.items.edges.1.node.assignedAgents.*.id": []any{gid("User", agents[0]), gid("User", agents[1])}},
 				grow: func(t *testing.T, a *app, i int) {
-					r := a.gqlOK(t, `mutation($n: String!) { createFunnel(input: {name: $n, stages: [{name: "New"}, {name: "Won"}]}) { id } }`,
+					r := a.gqlOK(t, `mutation($n: String!) { createFunnel(input: {name: $n, stages: [{name: "New"}, {name: "Won"}]}) { funnel { id } userErrors { field message code } } }`,
 						H{"n": fmt.Sprintf("Funnel %d", i)})
-					funnel := mustGet(t, r.Data, "createFunnel.id")
+					funnel := mustGet(t, r.Data, "createFunnel.funnel.id")
 					for _, stage := range []string{"new", "won"} {
 						for c := range 2 {
 							r := a.gqlOK(t, `mutation($f: ID!, $s: String!, $t: String!) {
-								createKanbanItem(input: {funnelID: $f, stage: $s, title: $t}) { id } }`,
+								createKanbanItem(input: {funnelID: $f, stage: $s, title: $t}) { kanbanItem { id } userErrors { field message code } } }`,
 								H{"f": funnel, "s": stage, "t": fmt.Sprintf("Card %d-%s-%d", i, stage, c)})
-							card := mustGet(t, r.Data, "createKanbanItem.id")
+							card := mustGet(t, r.Data, "createKanbanItem.kanbanItem.id")
 							for _, agent := range agents[:1+c] {
-								a.gqlOK(t, `mutation($c: ID!, $a: ID!) { assignKanbanItemAgent(id: $c, agentID: $a) { id } }`,
+								a.gqlOK(t, `mutation($c: ID!, $a: ID!) { assignKanbanItemAgent(id: $c, agentID: $a) { kanbanItem { id } userErrors { field message code } } }`,
 									H{"c": card, "a": agent})
 							}
 						}

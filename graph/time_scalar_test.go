@@ -78,18 +78,18 @@ func TestTimeInputsAreUTC(t *testing.T) {
 			gqlCase{name: "an empty time is BAD_USER_INPUT, not the year 1", query: snoozed,
 				vars: H{"w": H{"snoozedUntilLT": ""}}, code: "BAD_USER_INPUT", attrs: []string{"snoozedUntilLT"}},
 			gqlCase{name: "a snooze with an offset is stored in UTC: the UTC instant finds it",
-				query: `mutation($d: Int!, $u: Time) { toggleConversationStatus(displayID: $d, status: "snoozed", snoozedUntil: $u) { snoozedUntil } }`,
+				query: `mutation($d: Int!, $u: Time) { toggleConversationStatus(displayID: $d, status: "snoozed", snoozedUntil: $u) { conversation { snoozedUntil } userErrors { field message code } } }`,
 				vars:  H{"d": convs[0], "u": "2030-01-02T09:15:00+09:00"},
-				want:  H{"toggleConversationStatus.snoozedUntil": "2030-01-02T00:15:00Z"}},
+				want:  H{"toggleConversationStatus.conversation.snoozedUntil": "2030-01-02T00:15:00Z"}},
 			gqlCase{name: "the snooze stored by the mutation matches its UTC instant", query: snoozed,
 				vars: H{"w": H{"snoozedUntil": "2030-01-02T00:15:00Z"}}, want: H{snoozedIDs: []any{convs[0]}}},
 			gqlCase{name: "a schedule given times with offsets returns them in UTC",
-				query: `mutation($in: ScheduledMessageInput!) { createScheduledMessage(input: $in) { id scheduledAt recurrenceEndDate } }`,
+				query: `mutation($in: ScheduledMessageInput!) { createScheduledMessage(input: $in) { scheduledMessage { id scheduledAt recurrenceEndDate } userErrors { field message code } } }`,
 				vars: H{"in": H{"inboxID": ib, "contactID": ct, "content": "Later", "scheduledAt": "2030-06-01T12:00:00+02:00",
 					"recurrenceType": "daily", "recurrenceEndType": "on_date", "recurrenceEndDate": "2030-06-30T23:00:00-03:00"}},
-				want: H{"createScheduledMessage.scheduledAt": "2030-06-01T10:00:00Z", "createScheduledMessage.recurrenceEndDate": "2030-07-01T02:00:00Z"},
+				want: H{"createScheduledMessage.scheduledMessage.scheduledAt": "2030-06-01T10:00:00Z", "createScheduledMessage.scheduledMessage.recurrenceEndDate": "2030-07-01T02:00:00Z"},
 				check: func(t *testing.T, r *gqlResp) {
-					sched = atoi(t, mustGet(t, r.Data, "createScheduledMessage.id"))
+					sched = atoi(t, mustGet(t, r.Data, "createScheduledMessage.scheduledMessage.id"))
 					at := time.Date(2030, 6, 1, 10, 0, 0, 0, time.UTC)
 					// SQLite matches a stored time by its text: only a value stored in UTC equals the UTC instant.
 					n, err := a.srv.DB.Client.ScheduledMessage.Query().Where(scheduledmessage.ID(sched), scheduledmessage.ScheduledAt(at)).Count(sys())

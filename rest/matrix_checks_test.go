@@ -48,7 +48,7 @@ const twoAdminMessages = false
 func checkOneAdminMessage(t *testing.T, w *mxWorld) {
 	t.Run("administrator-only refusals say one thing on both transports", func(t *testing.T) {
 		r := doRequest(t, w.app, request{method: "POST", path: "/graphql", token: w.roles[roleIn].token,
-			body: H{"query": `mutation { createLabel(input: {title: "one-message"}) { id } }`}})
+			body: H{"query": `mutation { createLabel(input: {title: "one-message"}) { label { id } userErrors { field message code } } }`}})
 		errs, _ := lookup(r.JSON, "errors.0.message")
 		gql, _ := errs.(string)
 		w.adminMessages[gql] = append(w.adminMessages[gql], "GraphQL createLabel")

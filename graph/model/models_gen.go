@@ -31,6 +31,70 @@ type AgentInput struct {
 	AutoOffline  *bool   `json:"autoOffline,omitempty"`
 }
 
+// The result of assignKanbanItemAgent: the card with the agent assigned, or userErrors saying why the input was refused.
+type AssignKanbanItemAgentPayload struct {
+	// The card with the agent assigned; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of bulkAssignKanbanAgent: the cards with the agent assigned, or userErrors saying why the input was refused.
+type BulkAssignKanbanAgentPayload struct {
+	// The cards with the agent assigned; null when userErrors is not empty.
+	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of bulkMoveKanbanItems: the cards moved, or userErrors saying why the input was refused.
+type BulkMoveKanbanItemsPayload struct {
+	// The cards moved; null when userErrors is not empty.
+	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of bulkSetKanbanPriority: the cards with their new priority, or userErrors saying why the input was refused.
+type BulkSetKanbanPriorityPayload struct {
+	// The cards with their new priority; null when userErrors is not empty.
+	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of cancelScheduledMessage: the schedule, cancelled, or userErrors saying why the input was refused.
+type CancelScheduledMessagePayload struct {
+	// The schedule, cancelled; null when userErrors is not empty.
+	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of changeInboxMembers: the inbox's members after the change, or userErrors saying why the input was refused.
+type ChangeInboxMembersPayload struct {
+	// The inbox's members after the change; null when userErrors is not empty.
+	Members []*ent.AccountUser `json:"members,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of changeKanbanItemStatus: the card with its new status, or userErrors saying why the input was refused.
+type ChangeKanbanItemStatusPayload struct {
+	// The card with its new status; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of changeTeamMembers: the team's members after the change, or userErrors saying why the input was refused.
+type ChangeTeamMembersPayload struct {
+	// The team's members after the change; null when userErrors is not empty.
+	Members []*ent.AccountUser `json:"members,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // An inbox's channel: type is api, whatsapp, email or web_widget; the other fields are its settings. On update the
 // type must be the inbox's own and the settings sent are merged over the stored ones (secrets not sent stay, and so
 // do secrets sent as the mask "********" that reads show in their place).
@@ -72,6 +136,46 @@ type ContactReachability struct {
 	SourceID string     `json:"sourceID"`
 }
 
+// The result of createAgentBot: the agent bot created, or userErrors saying why the input was refused.
+type CreateAgentBotPayload struct {
+	// The agent bot created; null when userErrors is not empty.
+	AgentBot *ent.AgentBot `json:"agentBot,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createAgent: the agent added to the account, or userErrors saying why the input was refused.
+type CreateAgentPayload struct {
+	// The agent added to the account; null when userErrors is not empty.
+	Agent *ent.AccountUser `json:"agent,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createCardNote: the note created, or userErrors saying why the input was refused.
+type CreateCardNotePayload struct {
+	// The note created; null when userErrors is not empty.
+	CardNote *ent.CardNote `json:"cardNote,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createChecklistItem: the checklist item created, or userErrors saying why the input was refused.
+type CreateChecklistItemPayload struct {
+	// The checklist item created; null when userErrors is not empty.
+	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createContactInbox: the contact inbox created, with its source id, or userErrors saying why the input was refused.
+type CreateContactInboxPayload struct {
+	// The contact inbox created, with its source id; null when userErrors is not empty.
+	ContactInbox *ent.ContactInbox `json:"contactInbox,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 type CreateContactInput struct {
 	// Required: the inbox the contact is created in. Left out, or an inbox of
 	// another account, it fails with BAD_USER_INPUT (attributes ["inbox_id"]),
@@ -89,10 +193,14 @@ type CreateContactInput struct {
 	CustomAttributes map[string]any `json:"customAttributes,omitempty"`
 }
 
+// The result of createContact: the contact and its first contact inbox, or userErrors saying why the input was refused.
 type CreateContactPayload struct {
-	Contact *ent.Contact `json:"contact"`
+	// The contact created; null when userErrors is not empty.
+	Contact *ent.Contact `json:"contact,omitempty"`
 	// The contact inbox made with the contact; its sourceID identifies the contact in that inbox.
-	ContactInbox *ent.ContactInbox `json:"contactInbox"`
+	ContactInbox *ent.ContactInbox `json:"contactInbox,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 type CreateConversationInput struct {
@@ -106,6 +214,190 @@ type CreateConversationInput struct {
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
 	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
 	Message              *MessageInput  `json:"message,omitempty"`
+}
+
+// The result of createConversation: the conversation created, or userErrors saying why the input was refused.
+type CreateConversationPayload struct {
+	// The conversation created; null when userErrors is not empty.
+	Conversation *ent.Conversation `json:"conversation,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createFunnel: the funnel created, or userErrors saying why the input was refused.
+type CreateFunnelPayload struct {
+	// The funnel created; null when userErrors is not empty.
+	Funnel *ent.Funnel `json:"funnel,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createInbox: the inbox created, or userErrors saying why the input was refused.
+type CreateInboxPayload struct {
+	// The inbox created; null when userErrors is not empty.
+	Inbox *ent.Inbox `json:"inbox,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createKanbanAutomation: the automation created, or userErrors saying why the input was refused.
+type CreateKanbanAutomationPayload struct {
+	// The automation created; null when userErrors is not empty.
+	KanbanAutomation *ent.KanbanAutomation `json:"kanbanAutomation,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createKanbanItem: the card created, or userErrors saying why the input was refused.
+type CreateKanbanItemPayload struct {
+	// The card created; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createLabel: the label created, or userErrors saying why the input was refused.
+type CreateLabelPayload struct {
+	// The label created; null when userErrors is not empty.
+	Label *ent.Label `json:"label,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createMessage: the message posted, or userErrors saying why the input was refused.
+type CreateMessagePayload struct {
+	// The message posted; null when userErrors is not empty.
+	Message *ent.Message `json:"message,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createScheduledMessage: the schedule created, or userErrors saying why the input was refused.
+type CreateScheduledMessagePayload struct {
+	// The schedule created; null when userErrors is not empty.
+	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of createTeam: the team created, or userErrors saying why the input was refused.
+type CreateTeamPayload struct {
+	// The team created; null when userErrors is not empty.
+	Team *ent.Team `json:"team,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteAgentBot: the global id of the agent bot deleted, or userErrors saying why the input was refused.
+type DeleteAgentBotPayload struct {
+	// The global id of the agent bot deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteAgent: the global id of the user removed from the account, or userErrors saying why the input was refused.
+type DeleteAgentPayload struct {
+	// The global id of the user removed from the account; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteCardNote: the global id of the note deleted, or userErrors saying why the input was refused.
+type DeleteCardNotePayload struct {
+	// The global id of the note deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteChecklistItem: the global id of the checklist item deleted, or userErrors saying why the input was refused.
+type DeleteChecklistItemPayload struct {
+	// The global id of the checklist item deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteContact: the global id of the contact deleted, or userErrors saying why the input was refused.
+type DeleteContactPayload struct {
+	// The global id of the contact deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteFunnel: the global id of the funnel deleted, or userErrors saying why the input was refused.
+type DeleteFunnelPayload struct {
+	// The global id of the funnel deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteInbox: the global id of the inbox deleted, or userErrors saying why the input was refused.
+type DeleteInboxPayload struct {
+	// The global id of the inbox deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteKanbanAutomation: the global id of the automation deleted, or userErrors saying why the input was refused.
+type DeleteKanbanAutomationPayload struct {
+	// The global id of the automation deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteKanbanConfig: true once the account's kanban config is deleted, or userErrors saying why the input was refused.
+type DeleteKanbanConfigPayload struct {
+	// True once the account's kanban config is deleted; null when userErrors is not empty.
+	Deleted *bool `json:"deleted,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteKanbanItem: the global id of the card deleted, or userErrors saying why the input was refused.
+type DeleteKanbanItemPayload struct {
+	// The global id of the card deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteLabel: the global id of the label deleted, or userErrors saying why the input was refused.
+type DeleteLabelPayload struct {
+	// The global id of the label deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteMessage: the global id of the message deleted, or userErrors saying why the input was refused.
+type DeleteMessagePayload struct {
+	// The global id of the message deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteScheduledMessage: the global id of the schedule deleted, or userErrors saying why the input was refused.
+type DeleteScheduledMessagePayload struct {
+	// The global id of the schedule deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteTeam: the global id of the team deleted, or userErrors saying why the input was refused.
+type DeleteTeamPayload struct {
+	// The global id of the team deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 // A file of a message or of a scheduled message. dataURL downloads it without a token for a day (its query string
@@ -155,6 +447,14 @@ type IMAPInput struct {
 	Login     *string `json:"login,omitempty"`
 	Password  *string `json:"password,omitempty"`
 	EnableSsl *bool   `json:"enableSSL,omitempty"`
+}
+
+// The result of importKanbanItems: the cards imported and the rows refused, or userErrors saying why the input was refused.
+type ImportKanbanItemsPayload struct {
+	// The cards imported and the rows refused; null when userErrors is not empty.
+	Result *KanbanImportResult `json:"result,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 type InboxInput struct {
@@ -258,6 +558,14 @@ type LabelInput struct {
 	ShowOnSidebar *bool   `json:"showOnSidebar,omitempty"`
 }
 
+// The result of mergeContacts: the base contact, with the mergee's conversations, contact inboxes and labels, or userErrors saying why the input was refused.
+type MergeContactsPayload struct {
+	// The base contact, with the mergee's conversations, contact inboxes and labels; null when userErrors is not empty.
+	Contact *ent.Contact `json:"contact,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 type MessageInput struct {
 	Content *string `json:"content,omitempty"`
 	// outgoing (default) or incoming
@@ -266,6 +574,14 @@ type MessageInput struct {
 	Private           *bool          `json:"private,omitempty"`
 	ContentAttributes map[string]any `json:"contentAttributes,omitempty"`
 	TemplateParams    map[string]any `json:"templateParams,omitempty"`
+}
+
+// The result of moveKanbanItem: the card in its new place, or userErrors saying why the input was refused.
+type MoveKanbanItemPayload struct {
+	// The card in its new place; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 // apiKey, phoneNumberID and businessAccountID are required on create; on update, keys not sent keep their values.
@@ -278,6 +594,46 @@ type ProviderConfigInput struct {
 	AppSecret          *string `json:"appSecret,omitempty"`
 }
 
+// The result of removeKanbanItemAgent: the card without the agent, or userErrors saying why the input was refused.
+type RemoveKanbanItemAgentPayload struct {
+	// The card without the agent; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of reorderFunnelStages: the funnel with its stages in the new order, or userErrors saying why the input was refused.
+type ReorderFunnelStagesPayload struct {
+	// The funnel with its stages in the new order; null when userErrors is not empty.
+	Funnel *ent.Funnel `json:"funnel,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of reorderKanbanItems: the cards in their new places, or userErrors saying why the input was refused.
+type ReorderKanbanItemsPayload struct {
+	// The cards in their new places; null when userErrors is not empty.
+	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of retryMessage: the message, queued to be sent again, or userErrors saying why the input was refused.
+type RetryMessagePayload struct {
+	// The message, queued to be sent again; null when userErrors is not empty.
+	Message *ent.Message `json:"message,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of retryWebhookDelivery: the global id of the delivery queued to be sent again, or userErrors saying why the input was refused.
+type RetryWebhookDeliveryPayload struct {
+	// The global id of the delivery queued to be sent again; null when userErrors is not empty.
+	DeliveryID *int `json:"deliveryId,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // address is required on create; on update, settings not sent keep their values.
 type SMTPInput struct {
 	Address        *string `json:"address,omitempty"`
@@ -288,6 +644,14 @@ type SMTPInput struct {
 	Authentication *string `json:"authentication,omitempty"`
 	EnableStartTLS *bool   `json:"enableStartTLS,omitempty"`
 	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
+}
+
+// The result of saveKanbanConfig: the kanban config as saved (its webhookSecret only when this request issued it), or userErrors saying why the input was refused.
+type SaveKanbanConfigPayload struct {
+	// The kanban config as saved (its webhookSecret only when this request issued it); null when userErrors is not empty.
+	KanbanConfig *ent.KanbanConfig `json:"kanbanConfig,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 // One change of a schedule: updated (created, edited, fired, settled) or deleted (scheduledMessage is null then).
@@ -321,6 +685,30 @@ type ScheduledMessageInput struct {
 	RecurrenceMaxOccurrences *int       `json:"recurrenceMaxOccurrences,omitempty"`
 }
 
+// The result of setContactLabels: the contact's labels as set, or userErrors saying why the input was refused.
+type SetContactLabelsPayload struct {
+	// The contact's labels as set; null when userErrors is not empty.
+	Labels []string `json:"labels,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of setConversationLabels: the conversation's labels as set, or userErrors saying why the input was refused.
+type SetConversationLabelsPayload struct {
+	// The conversation's labels as set; null when userErrors is not empty.
+	Labels []string `json:"labels,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of setInboxAgentBot: the inbox, with its agent bot switched on or off, or userErrors saying why the input was refused.
+type SetInboxAgentBotPayload struct {
+	// The inbox, with its agent bot switched on or off; null when userErrors is not empty.
+	Inbox *ent.Inbox `json:"inbox,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 type Subscription struct {
 }
 
@@ -328,6 +716,62 @@ type TeamInput struct {
 	Name            *string `json:"name,omitempty"`
 	Description     *string `json:"description,omitempty"`
 	AllowAutoAssign *bool   `json:"allowAutoAssign,omitempty"`
+}
+
+// The result of testKanbanWebhook: what the receiver answered to the kanban.test event, or userErrors saying why the input was refused.
+type TestKanbanWebhookPayload struct {
+	// What the receiver answered to the kanban.test event; null when userErrors is not empty.
+	Test *KanbanWebhookTest `json:"test,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of toggleChecklistItem: the checklist item, its completion toggled, or userErrors saying why the input was refused.
+type ToggleChecklistItemPayload struct {
+	// The checklist item, its completion toggled; null when userErrors is not empty.
+	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of toggleConversationStatus: the conversation with its new status, or userErrors saying why the input was refused.
+type ToggleConversationStatusPayload struct {
+	// The conversation with its new status; null when userErrors is not empty.
+	Conversation *ent.Conversation `json:"conversation,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateAgentBot: the agent bot as updated, or userErrors saying why the input was refused.
+type UpdateAgentBotPayload struct {
+	// The agent bot as updated; null when userErrors is not empty.
+	AgentBot *ent.AgentBot `json:"agentBot,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateAgent: the agent as updated, or userErrors saying why the input was refused.
+type UpdateAgentPayload struct {
+	// The agent as updated; null when userErrors is not empty.
+	Agent *ent.AccountUser `json:"agent,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateCardNote: the note as updated, or userErrors saying why the input was refused.
+type UpdateCardNotePayload struct {
+	// The note as updated; null when userErrors is not empty.
+	CardNote *ent.CardNote `json:"cardNote,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateChecklistItem: the checklist item as updated, or userErrors saying why the input was refused.
+type UpdateChecklistItemPayload struct {
+	// The checklist item as updated; null when userErrors is not empty.
+	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
 }
 
 // Fields left out are unchanged; an empty string clears email, phoneNumber or identifier.
@@ -341,6 +785,82 @@ type UpdateContactInput struct {
 	AvatarURL            *string        `json:"avatarURL,omitempty"`
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
 	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
+}
+
+// The result of updateContact: the contact as updated, or userErrors saying why the input was refused.
+type UpdateContactPayload struct {
+	// The contact as updated; null when userErrors is not empty.
+	Contact *ent.Contact `json:"contact,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateFunnel: the funnel as updated, or userErrors saying why the input was refused.
+type UpdateFunnelPayload struct {
+	// The funnel as updated; null when userErrors is not empty.
+	Funnel *ent.Funnel `json:"funnel,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateInbox: the inbox as updated, or userErrors saying why the input was refused.
+type UpdateInboxPayload struct {
+	// The inbox as updated; null when userErrors is not empty.
+	Inbox *ent.Inbox `json:"inbox,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateKanbanAutomation: the automation as updated, or userErrors saying why the input was refused.
+type UpdateKanbanAutomationPayload struct {
+	// The automation as updated; null when userErrors is not empty.
+	KanbanAutomation *ent.KanbanAutomation `json:"kanbanAutomation,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateKanbanItem: the card as updated, or userErrors saying why the input was refused.
+type UpdateKanbanItemPayload struct {
+	// The card as updated; null when userErrors is not empty.
+	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateLabel: the label as updated, or userErrors saying why the input was refused.
+type UpdateLabelPayload struct {
+	// The label as updated; null when userErrors is not empty.
+	Label *ent.Label `json:"label,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateScheduledMessage: the schedule as updated, or userErrors saying why the input was refused.
+type UpdateScheduledMessagePayload struct {
+	// The schedule as updated; null when userErrors is not empty.
+	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateTeam: the team as updated, or userErrors saying why the input was refused.
+type UpdateTeamPayload struct {
+	// The team as updated; null when userErrors is not empty.
+	Team *ent.Team `json:"team,omitempty"`
+	// Why the input was refused; empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// Why a mutation refused its input. The mutation then changed nothing, and its payload's object is null.
+// Authentication, permission, not-found and rate-limit failures are GraphQL errors instead (extensions.code).
+type UserError struct {
+	// The path of the failing input, from the mutation's argument: ["input", "email"], or ["status"] for an
+	// argument of its own. Null when the failure is not about one field (or a field the schema does not show).
+	Field []string `json:"field,omitempty"`
+	// A sentence saying what is wrong, to show next to the field.
+	Message string `json:"message"`
+	// What kind of failure it is, for code to act on.
+	Code UserErrorCode `json:"code"`
 }
 
 // How a list of user ids changes a member set.
@@ -396,6 +916,64 @@ func (e *MemberChange) UnmarshalJSON(b []byte) error {
 }
 
 func (e MemberChange) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What kind of failure a UserError is.
+type UserErrorCode string
+
+const (
+	// The value is refused: missing, blank, too long, malformed or not one of the values allowed (the message says which).
+	UserErrorCodeInvalid UserErrorCode = "INVALID"
+	// The input clashes with the current state of the data (e.g. retrying a message that has not failed), or with a change made at the same time: read the data again and retry.
+	UserErrorCodeConflict UserErrorCode = "CONFLICT"
+)
+
+var AllUserErrorCode = []UserErrorCode{
+	UserErrorCodeInvalid,
+	UserErrorCodeConflict,
+}
+
+func (e UserErrorCode) IsValid() bool {
+	switch e {
+	case UserErrorCodeInvalid, UserErrorCodeConflict:
+		return true
+	}
+	return false
+}
+
+func (e UserErrorCode) String() string {
+	return string(e)
+}
+
+func (e *UserErrorCode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = UserErrorCode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid UserErrorCode", str)
+	}
+	return nil
+}
+
+func (e UserErrorCode) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *UserErrorCode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e UserErrorCode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
