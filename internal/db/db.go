@@ -51,10 +51,10 @@ func Open(databaseURL string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s database: %w", dia, err)
 	}
+	drv := sqlDB.Driver()
+	sqlDB.Close() // no connection opened yet: the statement cache's connector opens them
+	sqlDB = sql.OpenDB(cachingConnector{drv: drv, dsn: dsn})
 	if dia == dialect.SQLite {
-		drv := sqlDB.Driver()
-		sqlDB.Close() // no connection opened yet: the cache's connector opens them
-		sqlDB = sql.OpenDB(cachingConnector{drv: drv, dsn: dsn})
 		// WAL lets readers run beside the one writer; immediate transactions
 		// take the write lock up front so they never fail on upgrade.
 		sqlDB.SetMaxOpenConns(8)

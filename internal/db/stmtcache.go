@@ -6,12 +6,15 @@ import (
 	"reflect"
 )
 
-// SQLite statement cache. modernc's driver parses and plans every query
-// it runs afresh (a burst of background work spent 28 % of its CPU in
-// SQLite's parser); a statement it prepares keeps its plan and is reset,
-// not finalized, between runs. Each connection here keeps the statements
-// it has prepared, by their text, and runs a query through one when it is
-// free; database/sql hands a connection to one goroutine at a time, and a
+// Statement cache. modernc's SQLite driver parses and plans every query it
+// runs afresh (a burst of background work spent 28 % of its CPU in SQLite's
+// parser); a statement it prepares keeps its plan and is reset, not
+// finalized, between runs. lib/pq sends a query with arguments as an unnamed
+// statement: parsed and planned by PostgreSQL each time, and a round trip to
+// parse before the one to run it; a named statement it has prepared takes one
+// round trip and no parse. So each connection keeps the statements it has
+// prepared, by their text, and runs a query through one when it is free;
+// database/sql hands a connection to one goroutine at a time, and a
 // statement whose rows are still open (a query inside another's loop) is
 // busy, so that query runs uncached.
 
@@ -39,7 +42,7 @@ func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
 func (c cachingConnector) Driver() driver.Driver { return c.drv }
 
 // The driver's connection must offer these; cachingConn forwards them.
-type sqliteConn interface {
+type driverConn interface {
 	driver.Conn
 	driver.ConnBeginTx
 	driver.ConnPrepareContext
@@ -64,7 +67,7 @@ type cachedStmt struct {
 	busy bool
 }
 
-func (c *cachingConn) inner() sqliteConn { return c.Conn.(sqliteConn) }
+func (c *cachingConn) inner() driverConn { return c.Conn.(driverConn) }
 
 // statement returns the cached statement for query, preparing it on first
 // use; nil when query is not to be cached or its statement is busy.

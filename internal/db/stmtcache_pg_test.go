@@ -1,0 +1,93 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// TestPostgresStatementsAreReused: a query with arguments runs through one
+// named statement per connection, and the statement outlives a rolled-back
+// and an aborted transaction (named statements belong to the session, not
+// to a transaction).
+func TestPostgresStatementsAreReused(t *testing.T) {
+	for _, e := range testdb.Engines(t) {
+		if e.Name != "postgres" {
+			continue
+		}
+		d := e.New(t)
+		ctx := context.Background()
+		conn, err := d.SQL.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		const next = "SELECT $1::int + 1"
+		prepared := func() int {
+			t.Helper()
+			var n int
+			if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE statement = $1", next).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		run := func(q queryer, arg int) error {
+			var got int
+			if err := q.QueryRowContext(ctx, next, arg).Scan(&got); err != nil {
+				return err
+			}
+			if got != arg+1 {
+				t.Fatalf("%s with %d = %d", next, arg, got)
+			}
+			return nil
+		}
+
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(tx, 1); err != nil { // prepared inside a transaction…
+			t.Fatal(err)
+		}
+		if err := tx.Rollback(); err != nil { // …that rolls back
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if err := run(conn, i); err != nil {
+				t.Fatalf("after the rollback: %v", err)
+			}
+		}
+		if n := prepared(); n != 1 {
+			t.Fatalf("%d named statements for the query, want 1", n)
+		}
+
+		// An error aborts a transaction: the cached statement fails in it as
+		// any statement would, and works again after the rollback.
+		tx, err = conn.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.ExecContext(ctx, "SELECT 1 / $1::int", 0); err == nil {
+			t.Fatal("division by zero did not fail")
+		}
+		if err := run(tx, 5); err == nil || !strings.Contains(err.Error(), "aborted") {
+			t.Fatalf("in the aborted transaction: %v, want the transaction-aborted error", err)
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(conn, 7); err != nil {
+			t.Fatalf("after the aborted transaction: %v", err)
+		}
+		if n := prepared(); n != 1 {
+			t.Fatalf("%d named statements for the query, want 1", n)
+		}
+	}
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
