@@ -42,6 +42,7 @@ func describe(g *gen.Graph, s *ast.Schema) error {
 				"fetches it; pass it to arguments as is. Not the REST id (see databaseId)."
 		}
 		describeConnectionEdges(n, def)
+		describeListEdges(n, def)
 		if err := describeEnums(n, def, s); err != nil {
 			return err
 		}
@@ -58,6 +59,23 @@ func describeConnectionEdges(t *gen.Type, def *ast.Definition) {
 		if f := def.Fields.ForName(camel(e.Name)); f != nil && f.Description == "" {
 			f.Description = e.Comment()
 		}
+	}
+}
+
+// listEdgeBound is graph's bound of a plain list field (defaultListBound
+// in graph/cost.go): a longer list is cut there with a LIST_TRUNCATED
+// error. TestListBoundsAreDocumented holds the two together.
+const listEdgeBound = 100
+
+// describeListEdges tells of the bound of each edge that is a plain list.
+func describeListEdges(t *gen.Type, def *ast.Definition) {
+	for _, e := range t.Edges {
+		f := def.Fields.ForName(camel(e.Name))
+		if f == nil || f.Type.Elem == nil {
+			continue
+		}
+		f.Description = strings.TrimSpace(f.Description + fmt.Sprintf(" At most %d are returned: a longer list "+
+			"is cut there, with a LIST_TRUNCATED error.", listEdgeBound))
 	}
 }
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,4 +101,43 @@ func TestUndescribedFindsEachKind(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("a bare schema: got %v, want %v", got, want)
 	}
+}
+
+// TestListBoundsAreDocumented holds the description of every plain list
+// of objects (a query's list, an edge, a page's nodes) to the bound
+// InterceptField enforces on it, so a client knows when to page. The
+// Mutation root's lists are left to the payload types that replace them.
+func TestListBoundsAreDocumented(t *testing.T) {
+	s := NewExecutableSchema(newConfig(nil)).Schema()
+	checked := 0
+	for _, name := range sortedTypeNames(s) {
+		def := s.Types[name]
+		if def.Kind != ast.Object || specType(name) || name == "Mutation" || isConnectionName(name) {
+			continue
+		}
+		for _, f := range def.Fields {
+			elem := f.Type.Elem
+			if elem == nil || s.Types[elem.Name()] == nil || s.Types[elem.Name()].Kind != ast.Object {
+				continue
+			}
+			checked++
+			bound := listBound(name, f.Name)
+			if !mentionsNumber(f.Description, bound) {
+				t.Errorf("%s.%s returns at most %d items, and its description does not say so: %q", name, f.Name, bound, f.Description)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d lists of objects found: the walk is broken", checked)
+	}
+}
+
+// mentionsNumber reports whether text has n, written 5000 or 5,000.
+func mentionsNumber(text string, n int) bool {
+	plain := strconv.Itoa(n)
+	grouped := plain
+	if n >= 1000 {
+		grouped = plain[:len(plain)-3] + "," + plain[len(plain)-3:]
+	}
+	return strings.Contains(text, plain) || strings.Contains(text, grouped)
 }

@@ -327,9 +327,9 @@ type KanbanImportError struct {
 type KanbanImportResult struct {
 	// How many data rows the file had (the header not counted).
 	Total int `json:"total"`
-	// The cards created, in row order.
+	// The cards created, in row order (at most 5,000: the import refuses larger files).
 	Created []*ent.KanbanItem `json:"created"`
-	// The rows refused, in row order.
+	// The rows refused, in row order (at most 5,000).
 	Errors []*KanbanImportError `json:"errors"`
 }
 
