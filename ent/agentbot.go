@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard/switchboard/ent/agentbot"
 )
 
-// A bot that answers an inbox's conversations: events of its inboxes are posted to outgoingURL, and it replies through the API with its own token. Every member reads bots; administrators manage them.
+// Chatwoot's agent bot, attached to inboxes (Inbox.agentBot): in Chatwoot its inboxes' events are posted to outgoingURL and it answers through the API with its own access token. Switchboard stores bots and their inboxes but posts no events to outgoingURL. Every member reads bots; administrators manage them.
 type AgentBot struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -29,7 +29,7 @@ type AgentBot struct {
 	Name string `json:"name,omitempty"`
 	// What the bot does; empty when not given.
 	Description string `json:"description,omitempty"`
-	// The URL the bot's events are posted to (http or https, at most 2048 characters); empty when none.
+	// The http(s) URL Chatwoot posts the bot's events to (at most 2048 characters); empty when none. Stored for integrations: Switchboard does not post to it.
 	OutgoingURL string `json:"outgoing_url,omitempty"`
 	// How the bot is reached.
 	BotType agentbot.BotType `json:"bot_type,omitempty"`

@@ -32,7 +32,7 @@ type Conversation struct {
 	AccountID int `json:"account_id,omitempty"`
 	// The conversation's number in the account (1, 2, 3...): the id of the REST API's conversation routes and of the console's URLs. Never changes.
 	DisplayID int `json:"display_id,omitempty"`
-	// A random UUID (RFC 4122, lower-case) naming the conversation outside the account, e.g. in email reply addresses.
+	// A random UUID (RFC 4122, lower-case) naming the conversation outside the account: it is in the Message-ID of the emails sent from it, so replies thread back to it; the public client API uses it too.
 	UUID string `json:"uuid,omitempty"`
 	// The global id of the Inbox the conversation is in; never changes.
 	InboxID int `json:"inbox_id,omitempty"`

@@ -29,7 +29,7 @@ type Funnel struct {
 	Name string `json:"name,omitempty"`
 	// What the funnel tracks; empty when not given.
 	Description string `json:"description,omitempty"`
-	// Whether the funnel is in use; inactive funnels are kept with their cards but hidden by the console.
+	// Whether the funnel is in use (default true); an inactive funnel keeps its stages and cards.
 	Active bool `json:"active,omitempty"`
 	// Board settings kept for the console (JSON object, at most 64 KiB).
 	Settings map[string]interface{} `json:"settings,omitempty"`

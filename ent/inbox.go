@@ -17,7 +17,7 @@ import (
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
 
-// A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Administrators see every inbox; agents only those they are members of. The REST API's inbox.
+// A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Every member of the account reads the inboxes and only administrators manage them; an inbox's conversations and messages are visible to administrators and to its members only. The REST API's inbox.
 type Inbox struct {
 	config `json:"-"`
 	// ID of the ent.

@@ -30,7 +30,7 @@ type Label struct {
 	Description string `json:"description,omitempty"`
 	// The label's colour as #rrggbb (e.g. #1f93ff, the default).
 	Color string `json:"color,omitempty"`
-	// Whether the console lists the label in its sidebar as a conversation filter.
+	// Chatwoot's show_on_sidebar: whether clients list the label in their sidebar as a conversation filter.
 	ShowOnSidebar bool `json:"show_on_sidebar,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LabelQuery when eager-loading is set.

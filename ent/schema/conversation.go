@@ -21,7 +21,7 @@ func (Conversation) Fields() []ent.Field {
 		field.Int("display_id").Immutable().
 			Comment("The conversation's number in the account (1, 2, 3...): the id of the REST API's conversation routes and of the console's URLs. Never changes."),
 		field.String("uuid").Immutable().
-			Comment("A random UUID (RFC 4122, lower-case) naming the conversation outside the account, e.g. in email reply addresses."),
+			Comment("A random UUID (RFC 4122, lower-case) naming the conversation outside the account: it is in the Message-ID of the emails sent from it, so replies thread back to it; the public client API uses it too."),
 		field.Int("inbox_id").Immutable().
 			Comment("The global id of the Inbox the conversation is in; never changes."),
 		field.Int("contact_id").
@@ -275,7 +275,7 @@ func (Label) Fields() []ent.Field {
 		field.String("color").Default("#1f93ff").Match(hexColorPattern).
 			Comment("The label's colour as #rrggbb (e.g. #1f93ff, the default)."),
 		field.Bool("show_on_sidebar").Default(false).
-			Comment("Whether the console lists the label in its sidebar as a conversation filter."),
+			Comment("Chatwoot's show_on_sidebar: whether clients list the label in their sidebar as a conversation filter."),
 	}
 }
 

@@ -97,10 +97,10 @@ func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Inbox) Annotations() []schema.Annotation {
 	return []schema.Annotation{
-		schema.Comment("A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Administrators see every inbox; agents only those they are members of. The REST API's inbox."),
+		schema.Comment("A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Every member of the account reads the inboxes and only administrators manage them; an inbox's conversations and messages are visible to administrators and to its members only. The REST API's inbox."),
 		entgql.RelayConnection(),
 		entgql.QueryField("inboxes").
-			Description("The inboxes the viewer may see, one page at a time (first or last is required, at most 100)."),
+			Description("The account's inboxes, one page at a time (first or last is required, at most 100)."),
 		entgql.MultiOrder(),
 	}
 }
@@ -152,11 +152,11 @@ func (AgentBot) Fields() []ent.Field {
 		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
 			Comment("What the bot does; empty when not given."),
 		field.String("outgoing_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)).
-			Comment("The URL the bot's events are posted to (http or https, at most 2048 characters); empty when none."),
+			Comment("The http(s) URL Chatwoot posts the bot's events to (at most 2048 characters); empty when none. Stored for integrations: Switchboard does not post to it."),
 		field.Enum("bot_type").Values("webhook").Default("webhook").
 			Comment("How the bot is reached.").
 			Annotations(EnumValues{
-				"webhook": "Events are posted to outgoingURL; the bot answers through the API.",
+				"webhook": "Chatwoot's webhook bot (the only type): reached at outgoingURL, answering through the API.",
 			}),
 		field.JSON("bot_config", map[string]any{}).Default(map[string]any{}).
 			Comment("The bot's own settings, a JSON object of at most 64 KiB, kept as sent."),
@@ -175,6 +175,6 @@ func (AgentBot) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (AgentBot) Annotations() []schema.Annotation {
 	return []schema.Annotation{
-		schema.Comment("A bot that answers an inbox's conversations: events of its inboxes are posted to outgoingURL, and it replies through the API with its own token. Every member reads bots; administrators manage them."),
+		schema.Comment("Chatwoot's agent bot, attached to inboxes (Inbox.agentBot): in Chatwoot its inboxes' events are posted to outgoingURL and it answers through the API with its own access token. Switchboard stores bots and their inboxes but posts no events to outgoingURL. Every member reads bots; administrators manage them."),
 	}
 }

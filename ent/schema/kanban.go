@@ -22,7 +22,7 @@ func (Funnel) Fields() []ent.Field {
 		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
 			Comment("What the funnel tracks; empty when not given."),
 		field.Bool("active").Default(true).
-			Comment("Whether the funnel is in use; inactive funnels are kept with their cards but hidden by the console."),
+			Comment("Whether the funnel is in use (default true); an inactive funnel keeps its stages and cards."),
 		field.JSON("settings", map[string]any{}).Default(map[string]any{}).
 			Comment("Board settings kept for the console (JSON object, at most 64 KiB)."),
 	}

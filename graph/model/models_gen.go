@@ -18,7 +18,7 @@ type AgentBotInput struct {
 	Name *string `json:"name,omitempty"`
 	// What the bot does.
 	Description *string `json:"description,omitempty"`
-	// The http(s) URL the bot's events are posted to (at most 2048 characters).
+	// See AgentBot.outgoingURL: an http(s) URL of at most 2048 characters.
 	OutgoingURL *string `json:"outgoingURL,omitempty"`
 	// The bot's own settings, a JSON object of at most 64 KiB, kept as sent.
 	BotConfig map[string]any `json:"botConfig,omitempty"`
@@ -389,7 +389,7 @@ type LabelInput struct {
 	Description *string `json:"description,omitempty"`
 	// A colour as #rrggbb (default #1f93ff).
 	Color *string `json:"color,omitempty"`
-	// Whether the console lists the label in its sidebar.
+	// See Label.showOnSidebar.
 	ShowOnSidebar *bool `json:"showOnSidebar,omitempty"`
 }
 
