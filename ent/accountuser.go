@@ -14,24 +14,24 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// AccountUser is the model entity for the AccountUser schema.
+// An agent: a user's membership of this account, with the role and availability it has here (the REST API's agent). Every member reads the agents of the account; only administrators add, change or remove them.
 type AccountUser struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// UserID holds the value of the "user_id" field.
+	// The global id of the User: the person, who may be an agent of other accounts too.
 	UserID int `json:"user_id,omitempty"`
-	// Role holds the value of the "role" field.
+	// What the agent may do in the account.
 	Role accountuser.Role `json:"role,omitempty"`
-	// Availability holds the value of the "availability" field.
+	// The agent's presence as set by the agent or an administrator (REST availability).
 	Availability accountuser.Availability `json:"availability,omitempty"`
-	// AutoOffline holds the value of the "auto_offline" field.
+	// Chatwoot's auto_offline setting: whether the agent's availability is meant to switch to offline by itself when the agent leaves. Stored and returned as set.
 	AutoOffline bool `json:"auto_offline,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AccountUserQuery when eager-loading is set.
@@ -43,7 +43,7 @@ type AccountUser struct {
 type AccountUserEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// User holds the value of the user edge.
+	// The person behind the membership: name, email, avatar.
 	User *User `json:"user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

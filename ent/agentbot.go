@@ -14,26 +14,26 @@ import (
 	"github.com/switchboard/switchboard/ent/agentbot"
 )
 
-// AgentBot is the model entity for the AgentBot schema.
+// Chatwoot's agent bot, attached to inboxes (Inbox.agentBot): in Chatwoot its inboxes' events are posted to outgoingURL and it answers through the API with its own access token. Switchboard stores bots and their inboxes but posts no events to outgoingURL. Every member reads bots; administrators manage them.
 type AgentBot struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The bot's name, shown as the sender of its messages (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the bot does; empty when not given.
 	Description string `json:"description,omitempty"`
-	// OutgoingURL holds the value of the "outgoing_url" field.
+	// The http(s) URL Chatwoot posts the bot's events to (at most 2048 characters); empty when none. Stored for integrations: Switchboard does not post to it.
 	OutgoingURL string `json:"outgoing_url,omitempty"`
-	// BotType holds the value of the "bot_type" field.
+	// How the bot is reached.
 	BotType agentbot.BotType `json:"bot_type,omitempty"`
-	// BotConfig holds the value of the "bot_config" field.
+	// The bot's own settings, a JSON object of at most 64 KiB, kept as sent.
 	BotConfig map[string]interface{} `json:"bot_config,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AgentBotQuery when eager-loading is set.
@@ -45,7 +45,7 @@ type AgentBot struct {
 type AgentBotEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Inboxes holds the value of the inboxes edge.
+	// The inboxes the bot answers.
 	Inboxes []*Inbox `json:"inboxes,omitempty"`
 	// AccessTokens holds the value of the access_tokens edge.
 	AccessTokens []*AccessToken `json:"access_tokens,omitempty"`

@@ -14,22 +14,22 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 )
 
-// CardNote is the model entity for the CardNote schema.
+// A note written on a kanban card. Every member reads the notes of the cards it sees; only the author or an administrator changes or deletes one.
 type CardNote struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// KanbanItemID holds the value of the "kanban_item_id" field.
+	// The global id of the KanbanItem; never changes.
 	KanbanItemID int `json:"kanban_item_id,omitempty"`
-	// AuthorID holds the value of the "author_id" field.
+	// The database id of the User who wrote it; null when the author was removed or an automation wrote it.
 	AuthorID *int `json:"author_id,omitempty"`
-	// Content holds the value of the "content" field.
+	// The note's text (1 to 150,000 characters).
 	Content string `json:"content,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CardNoteQuery when eager-loading is set.
@@ -41,7 +41,7 @@ type CardNote struct {
 type CardNoteEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// KanbanItem holds the value of the kanban_item edge.
+	// The card the note is on.
 	KanbanItem *KanbanItem `json:"kanban_item,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

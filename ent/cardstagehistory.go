@@ -19,7 +19,7 @@ type CardStageHistory struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
 	// KanbanItemID holds the value of the "kanban_item_id" field.
 	KanbanItemID int `json:"kanban_item_id,omitempty"`

@@ -14,28 +14,28 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 )
 
-// ChecklistItem is the model entity for the ChecklistItem schema.
+// A to-do on a kanban card.
 type ChecklistItem struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// KanbanItemID holds the value of the "kanban_item_id" field.
+	// The global id of the KanbanItem; never changes.
 	KanbanItemID int `json:"kanban_item_id,omitempty"`
-	// Text holds the value of the "text" field.
+	// What is to be done (1 to 150,000 characters).
 	Text string `json:"text,omitempty"`
-	// Completed holds the value of the "completed" field.
+	// Whether it is done.
 	Completed bool `json:"completed,omitempty"`
-	// DueDate holds the value of the "due_date" field.
+	// When it is due (RFC 3339, UTC); null when no date is set.
 	DueDate *time.Time `json:"due_date,omitempty"`
-	// AgentID holds the value of the "agent_id" field.
+	// The database id of the User responsible; null when none.
 	AgentID *int `json:"agent_id,omitempty"`
-	// Position holds the value of the "position" field.
+	// Its place in the checklist, lowest first.
 	Position int `json:"position,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChecklistItemQuery when eager-loading is set.
@@ -47,7 +47,7 @@ type ChecklistItem struct {
 type ChecklistItemEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// KanbanItem holds the value of the kanban_item edge.
+	// The card the to-do is on.
 	KanbanItem *KanbanItem `json:"kanban_item,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -14,36 +14,36 @@ import (
 	"github.com/switchboard/switchboard/ent/contact"
 )
 
-// Contact is the model entity for the Contact schema.
+// A person on the other side of conversations, reached through one or more inboxes (see contactInboxes). Contacts belong to the account: every member reads them; only administrators delete them. The REST API's contact; databaseId is its REST id.
 type Contact struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The contact's name; empty when not known. At most 255 characters.
 	Name string `json:"name,omitempty"`
-	// Email holds the value of the "email" field.
+	// The email address, lower-cased; unique in the account. Null when not known.
 	Email *string `json:"email,omitempty"`
-	// PhoneNumber holds the value of the "phone_number" field.
+	// The phone number in E.164 form (+ and up to 15 digits, e.g. +14155550123); unique in the account. Null when not known.
 	PhoneNumber *string `json:"phone_number,omitempty"`
-	// Identifier holds the value of the "identifier" field.
+	// The integrator's own id for the contact (Chatwoot's identifier), unique in the account; null when not set.
 	Identifier *string `json:"identifier,omitempty"`
-	// Blocked holds the value of the "blocked" field.
+	// Chatwoot's blocked flag: whether the team marked the contact as blocked. Stored, returned and filterable (filterContacts: blocked).
 	Blocked bool `json:"blocked,omitempty"`
-	// AvatarURL holds the value of the "avatar_url" field.
+	// The URL of the contact's picture, empty when none. At most 2048 characters.
 	AvatarURL string `json:"avatar_url,omitempty"`
-	// AdditionalAttributes holds the value of the "additional_attributes" field.
+	// Free-form details the channels and integrations record (company, city, social profiles...), a JSON object of at most 64 KiB.
 	AdditionalAttributes map[string]interface{} `json:"additional_attributes,omitempty"`
-	// CustomAttributes holds the value of the "custom_attributes" field.
+	// The values of the account's contact custom attributes, by attribute key (JSON object, at most 64 KiB); keys not declared as contact attributes are dropped on write.
 	CustomAttributes map[string]interface{} `json:"custom_attributes,omitempty"`
-	// Labels holds the value of the "labels" field.
+	// The titles of the labels on the contact (at most 100, lower-case).
 	Labels []string `json:"labels,omitempty"`
-	// LastActivityAt holds the value of the "last_activity_at" field.
+	// When the contact last sent or received a message (RFC 3339, UTC); null before the first one.
 	LastActivityAt *time.Time `json:"last_activity_at,omitempty"`
 	// SearchText holds the value of the "search_text" field.
 	SearchText string `json:"search_text,omitempty"`
@@ -57,7 +57,7 @@ type Contact struct {
 type ContactEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// ContactInboxes holds the value of the contact_inboxes edge.
+	// The inboxes the contact is reachable through, each with the contact's source id there.
 	ContactInboxes []*ContactInbox `json:"contact_inboxes,omitempty"`
 	// Conversations holds the value of the conversations edge.
 	Conversations []*Conversation `json:"conversations,omitempty"`

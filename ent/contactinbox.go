@@ -15,24 +15,24 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 )
 
-// ContactInbox is the model entity for the ContactInbox schema.
+// A contact's presence in one inbox: the source id the inbox's channel knows the contact by (a phone number for WhatsApp, an email address for email, a generated id for the API and web widget). A contact reached through several inboxes has one per inbox.
 type ContactInbox struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// ContactID holds the value of the "contact_id" field.
+	// The global id of the Contact.
 	ContactID int `json:"contact_id,omitempty"`
-	// InboxID holds the value of the "inbox_id" field.
+	// The global id of the Inbox.
 	InboxID int `json:"inbox_id,omitempty"`
-	// SourceID holds the value of the "source_id" field.
+	// The contact's id in the inbox's channel (REST source_id): unique in the inbox, at most 255 characters, never changes.
 	SourceID string `json:"source_id,omitempty"`
-	// HmacVerified holds the value of the "hmac_verified" field.
+	// Whether the web widget visitor proved its identity with the inbox's HMAC (identity validation); a verified contact sees its conversations from every device.
 	HmacVerified bool `json:"hmac_verified,omitempty"`
 	// PubsubTokenHash holds the value of the "pubsub_token_hash" field.
 	PubsubTokenHash *string `json:"-"`
@@ -46,9 +46,9 @@ type ContactInbox struct {
 type ContactInboxEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Contact holds the value of the contact edge.
+	// The contact reached.
 	Contact *Contact `json:"contact,omitempty"`
-	// Inbox holds the value of the inbox edge.
+	// The inbox it is reached through.
 	Inbox *Inbox `json:"inbox,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

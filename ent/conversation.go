@@ -19,54 +19,54 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// Conversation is the model entity for the Conversation schema.
+// A thread of messages between a contact and the team, in one inbox. Agents see the conversations of the inboxes they are members of, administrators every one. displayID is the number the REST API and the console use in URLs (per account); databaseId is the internal row id.
 type Conversation struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// DisplayID holds the value of the "display_id" field.
+	// The conversation's number in the account (1, 2, 3...): the id of the REST API's conversation routes and of the console's URLs. Never changes.
 	DisplayID int `json:"display_id,omitempty"`
-	// UUID holds the value of the "uuid" field.
+	// A random UUID (RFC 4122, lower-case) naming the conversation outside the account: it is in the Message-ID of the emails sent from it, so replies thread back to it; the public client API uses it too.
 	UUID string `json:"uuid,omitempty"`
-	// InboxID holds the value of the "inbox_id" field.
+	// The global id of the Inbox the conversation is in; never changes.
 	InboxID int `json:"inbox_id,omitempty"`
-	// ContactID holds the value of the "contact_id" field.
+	// The global id of the Contact; changes only when contacts are merged.
 	ContactID int `json:"contact_id,omitempty"`
-	// ContactInboxID holds the value of the "contact_inbox_id" field.
+	// The global id of the ContactInbox the conversation came through; null for conversations made without one.
 	ContactInboxID *int `json:"contact_inbox_id,omitempty"`
-	// AssigneeID holds the value of the "assignee_id" field.
+	// The global id of the assigned User; null when unassigned.
 	AssigneeID *int `json:"assignee_id,omitempty"`
-	// TeamID holds the value of the "team_id" field.
+	// The global id of the assigned Team; null when none.
 	TeamID *int `json:"team_id,omitempty"`
-	// Status holds the value of the "status" field.
+	// Where the conversation stands in its lifecycle (REST status).
 	Status conversation.Status `json:"status,omitempty"`
-	// Priority holds the value of the "priority" field.
+	// How urgent the conversation is; null when no priority is set.
 	Priority *conversation.Priority `json:"priority,omitempty"`
-	// Labels holds the value of the "labels" field.
+	// The titles of the labels on the conversation (at most 100, lower-case).
 	Labels []string `json:"labels,omitempty"`
-	// AdditionalAttributes holds the value of the "additional_attributes" field.
+	// Free-form details recorded by the channel (browser, referer, email headers...), a JSON object of at most 64 KiB.
 	AdditionalAttributes map[string]interface{} `json:"additional_attributes,omitempty"`
-	// CustomAttributes holds the value of the "custom_attributes" field.
+	// The values of the account's conversation custom attributes, by attribute key (JSON object, at most 64 KiB).
 	CustomAttributes map[string]interface{} `json:"custom_attributes,omitempty"`
-	// SnoozedUntil holds the value of the "snoozed_until" field.
+	// Until when a snoozed conversation was put aside (RFC 3339, UTC); null when not snoozed or snoozed until the next reply. Cleared when the conversation reopens.
 	SnoozedUntil *time.Time `json:"snoozed_until,omitempty"`
-	// LastActivityAt holds the value of the "last_activity_at" field.
+	// When the conversation last had a message or a status change (RFC 3339, UTC); the console's inbox order.
 	LastActivityAt time.Time `json:"last_activity_at,omitempty"`
-	// LastIncomingAt holds the value of the "last_incoming_at" field.
+	// When the contact last wrote (RFC 3339, UTC); null before that. Opens the messaging apps' 24-hour window for free-form replies (WhatsApp: outside it only templates may be sent).
 	LastIncomingAt *time.Time `json:"last_incoming_at,omitempty"`
-	// FirstReplyCreatedAt holds the value of the "first_reply_created_at" field.
+	// Chatwoot's first_reply_created_at: when the team first replied (RFC 3339, UTC); null when not recorded.
 	FirstReplyCreatedAt *time.Time `json:"first_reply_created_at,omitempty"`
-	// WaitingSince holds the value of the "waiting_since" field.
+	// Chatwoot's waiting_since: since when the contact has been waiting for a reply (RFC 3339, UTC); null when not recorded.
 	WaitingSince *time.Time `json:"waiting_since,omitempty"`
-	// AgentLastSeenAt holds the value of the "agent_last_seen_at" field.
+	// When an agent last read the conversation (RFC 3339, UTC); null when not recorded. Messages after it are unread for the team.
 	AgentLastSeenAt *time.Time `json:"agent_last_seen_at,omitempty"`
-	// ContactLastSeenAt holds the value of the "contact_last_seen_at" field.
+	// When the contact last read the conversation (the widget reports it) (RFC 3339, UTC); null when not recorded.
 	ContactLastSeenAt *time.Time `json:"contact_last_seen_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ConversationQuery when eager-loading is set.
@@ -78,21 +78,21 @@ type Conversation struct {
 type ConversationEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Inbox holds the value of the inbox edge.
+	// The inbox the conversation is in.
 	Inbox *Inbox `json:"inbox,omitempty"`
-	// Contact holds the value of the contact edge.
+	// The contact the conversation is with.
 	Contact *Contact `json:"contact,omitempty"`
-	// ContactInbox holds the value of the contact_inbox edge.
+	// The contact's presence in the inbox the conversation came through; null when none.
 	ContactInbox *ContactInbox `json:"contact_inbox,omitempty"`
-	// Assignee holds the value of the assignee edge.
+	// The assigned user; null when unassigned.
 	Assignee *User `json:"assignee,omitempty"`
-	// Team holds the value of the team edge.
+	// The assigned team; null when none.
 	Team *Team `json:"team,omitempty"`
-	// Messages holds the value of the messages edge.
+	// The conversation's messages, one page at a time (first or last is required, at most 100), oldest first unless orderBy says otherwise. Agents see private notes; a visitor never does.
 	Messages []*Message `json:"messages,omitempty"`
-	// ScheduledMessages holds the value of the scheduled_messages edge.
+	// Messages scheduled for the conversation (pending, sent, failed or cancelled).
 	ScheduledMessages []*ScheduledMessage `json:"scheduled_messages,omitempty"`
-	// KanbanItems holds the value of the kanban_items edge.
+	// The kanban cards linked to the conversation.
 	KanbanItems []*KanbanItem `json:"kanban_items,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -19,7 +19,7 @@ func main() {
 		entgql.WithSchemaGenerator(),
 		entgql.WithSchemaPath("../graph/ent.graphqls"),
 		entgql.WithWhereInputs(true),
-		entgql.WithSchemaHook(globalIDs, resolvedEdges),
+		entgql.WithSchemaHook(globalIDs, resolvedEdges, describe),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)

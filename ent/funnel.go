@@ -14,24 +14,24 @@ import (
 	"github.com/switchboard/switchboard/ent/funnel"
 )
 
-// Funnel is the model entity for the Funnel schema.
+// A pipeline board: ordered stages (columns) holding kanban cards. Every member reads funnels; administrators manage them.
 type Funnel struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The funnel's name (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the funnel tracks; empty when not given.
 	Description string `json:"description,omitempty"`
-	// Active holds the value of the "active" field.
+	// Whether the funnel is in use (default true); an inactive funnel keeps its stages and cards.
 	Active bool `json:"active,omitempty"`
-	// Settings holds the value of the "settings" field.
+	// Board settings kept for the console (JSON object, at most 64 KiB).
 	Settings map[string]interface{} `json:"settings,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the FunnelQuery when eager-loading is set.
@@ -45,7 +45,7 @@ type FunnelEdges struct {
 	Account *Account `json:"account,omitempty"`
 	// Stages holds the value of the stages edge.
 	Stages []*FunnelStage `json:"stages,omitempty"`
-	// Items holds the value of the items edge.
+	// The funnel's cards, one page at a time (first or last is required, at most 100).
 	Items []*KanbanItem `json:"items,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -14,28 +14,28 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 )
 
-// FunnelStage is the model entity for the FunnelStage schema.
+// A stage (column) of a funnel. Cards and automations refer to it by slug; position orders the board.
 type FunnelStage struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// FunnelID holds the value of the "funnel_id" field.
+	// The global id of the Funnel; never changes.
 	FunnelID int `json:"funnel_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The stage's name (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// Slug holds the value of the "slug" field.
+	// The stage's key in its funnel: a-z, 0-9, '_' and '-', at most 100 characters, unique in the funnel. Cards, automations and imports name stages by it.
 	Slug string `json:"slug,omitempty"`
-	// Color holds the value of the "color" field.
+	// The stage's colour as a CSS hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa); empty for the console's default.
 	Color string `json:"color,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the stage means; empty when not given.
 	Description string `json:"description,omitempty"`
-	// Position holds the value of the "position" field.
+	// The stage's place on the board, lowest first.
 	Position int `json:"position,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the FunnelStageQuery when eager-loading is set.
@@ -47,9 +47,9 @@ type FunnelStage struct {
 type FunnelStageEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Funnel holds the value of the funnel edge.
+	// The funnel the stage belongs to.
 	Funnel *Funnel `json:"funnel,omitempty"`
-	// Items holds the value of the items edge.
+	// The stage's cards, one page at a time (first or last is required, at most 100).
 	Items []*KanbanItem `json:"items,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -2,4 +2,4 @@
 // hand-written part.
 package ent
 
-//go:generate go run -mod=mod entc.go
+//go:generate go run -mod=mod entc.go entc_docs.go

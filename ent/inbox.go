@@ -17,52 +17,52 @@ import (
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
 
-// Inbox is the model entity for the Inbox schema.
+// A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Every member of the account reads the inboxes and only administrators manage them; an inbox's conversations and messages are visible to administrators and to its members only. The REST API's inbox.
 type Inbox struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The inbox's name (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// ChannelType holds the value of the "channel_type" field.
+	// The kind of channel; fixed when the inbox is made.
 	ChannelType inbox.ChannelType `json:"channel_type,omitempty"`
 	// Channel holds the value of the "channel" field.
 	Channel schematype.Channel `json:"channel,omitempty"`
 	// ChannelKey holds the value of the "channel_key" field.
 	ChannelKey string `json:"channel_key,omitempty"`
-	// GreetingEnabled holds the value of the "greeting_enabled" field.
+	// In Chatwoot, whether greetingMessage is sent when a contact opens a new conversation. Stored and returned for the console; Switchboard does not act on it.
 	GreetingEnabled bool `json:"greeting_enabled,omitempty"`
-	// GreetingMessage holds the value of the "greeting_message" field.
+	// The greeting text for greetingEnabled (stored for the console, not sent by Switchboard); empty when none. At most 150,000 characters.
 	GreetingMessage string `json:"greeting_message,omitempty"`
-	// EnableAutoAssignment holds the value of the "enable_auto_assignment" field.
+	// In Chatwoot, whether new conversations are assigned to the inbox's members automatically. Stored and returned for the console; Switchboard does not act on it.
 	EnableAutoAssignment bool `json:"enable_auto_assignment,omitempty"`
-	// EnableEmailCollect holds the value of the "enable_email_collect" field.
+	// In Chatwoot, whether the web widget asks an anonymous visitor for an email address. Stored and returned for the console; Switchboard does not act on it.
 	EnableEmailCollect bool `json:"enable_email_collect,omitempty"`
-	// CsatSurveyEnabled holds the value of the "csat_survey_enabled" field.
+	// In Chatwoot, whether a satisfaction survey is sent when a conversation is resolved. Stored and returned for the console; Switchboard does not act on it.
 	CsatSurveyEnabled bool `json:"csat_survey_enabled,omitempty"`
-	// WorkingHoursEnabled holds the value of the "working_hours_enabled" field.
+	// In Chatwoot, whether outOfOfficeMessage answers messages received outside working hours (in timezone). Stored and returned for the console; Switchboard does not act on it.
 	WorkingHoursEnabled bool `json:"working_hours_enabled,omitempty"`
-	// OutOfOfficeMessage holds the value of the "out_of_office_message" field.
+	// The out-of-office text for workingHoursEnabled (stored for the console, not sent by Switchboard); empty when none.
 	OutOfOfficeMessage string `json:"out_of_office_message,omitempty"`
-	// Timezone holds the value of the "timezone" field.
+	// The IANA time zone of the inbox's working hours (e.g. Europe/Berlin); UTC by default.
 	Timezone string `json:"timezone,omitempty"`
-	// AllowMessagesAfterResolved holds the value of the "allow_messages_after_resolved" field.
+	// In Chatwoot, whether the contact may write again after a conversation is resolved. Here the next message starts a new conversation either way (see lockToSingleConversation). Stored and returned for the console; Switchboard does not act on it.
 	AllowMessagesAfterResolved bool `json:"allow_messages_after_resolved,omitempty"`
-	// LockToSingleConversation holds the value of the "lock_to_single_conversation" field.
+	// Whether a contact has at most one conversation in the inbox: new messages go to the existing one, whatever its status.
 	LockToSingleConversation bool `json:"lock_to_single_conversation,omitempty"`
-	// SenderNameType holds the value of the "sender_name_type" field.
+	// Which name outgoing email and widget messages are signed with.
 	SenderNameType inbox.SenderNameType `json:"sender_name_type,omitempty"`
-	// BusinessName holds the value of the "business_name" field.
+	// The business name used with professional sender names; empty when not set.
 	BusinessName string `json:"business_name,omitempty"`
-	// AvatarURL holds the value of the "avatar_url" field.
+	// The URL of the inbox's picture, empty when none. At most 2048 characters.
 	AvatarURL string `json:"avatar_url,omitempty"`
-	// AgentBotID holds the value of the "agent_bot_id" field.
+	// The global id of the AgentBot answering the inbox; null when none.
 	AgentBotID *int `json:"agent_bot_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the InboxQuery when eager-loading is set.
@@ -76,13 +76,13 @@ type InboxEdges struct {
 	Account *Account `json:"account,omitempty"`
 	// ContactInboxes holds the value of the contact_inboxes edge.
 	ContactInboxes []*ContactInbox `json:"contact_inboxes,omitempty"`
-	// Members holds the value of the members edge.
+	// The agents who may see and work the inbox's conversations (administrators see them all anyway).
 	Members []*InboxMember `json:"members,omitempty"`
 	// Conversations holds the value of the conversations edge.
 	Conversations []*Conversation `json:"conversations,omitempty"`
 	// ScheduledMessages holds the value of the scheduled_messages edge.
 	ScheduledMessages []*ScheduledMessage `json:"scheduled_messages,omitempty"`
-	// AgentBot holds the value of the agent_bot edge.
+	// The agent bot answering the inbox; null when none.
 	AgentBot *AgentBot `json:"agent_bot,omitempty"`
 	// MailboxState holds the value of the mailbox_state edge.
 	MailboxState *MailboxState `json:"mailbox_state,omitempty"`

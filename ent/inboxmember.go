@@ -15,20 +15,20 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// InboxMember is the model entity for the InboxMember schema.
+// An agent's membership of an inbox: it lets the agent see and work the inbox's conversations. Administrators manage memberships.
 type InboxMember struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// InboxID holds the value of the "inbox_id" field.
+	// The global id of the Inbox.
 	InboxID int `json:"inbox_id,omitempty"`
-	// UserID holds the value of the "user_id" field.
+	// The global id of the member User.
 	UserID int `json:"user_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the InboxMemberQuery when eager-loading is set.
@@ -40,9 +40,9 @@ type InboxMember struct {
 type InboxMemberEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Inbox holds the value of the inbox edge.
+	// The inbox.
 	Inbox *Inbox `json:"inbox,omitempty"`
-	// User holds the value of the user edge.
+	// The member.
 	User *User `json:"user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -14,32 +14,32 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 )
 
-// KanbanAutomation is the model entity for the KanbanAutomation schema.
+// A rule that runs an action on a card when a trigger fires (a card enters a stage, changes status, or sits idle). Administrators only. Automations run after the change commits, outside the request.
 type KanbanAutomation struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The rule's name (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// FunnelID holds the value of the "funnel_id" field.
+	// The database id of the Funnel the rule applies to; null for every funnel.
 	FunnelID *int `json:"funnel_id,omitempty"`
-	// TriggerType holds the value of the "trigger_type" field.
+	// What fires the rule.
 	TriggerType kanbanautomation.TriggerType `json:"trigger_type,omitempty"`
-	// TriggerConfig holds the value of the "trigger_config" field.
+	// The trigger's parameters (JSON object): stage (a stage slug, with funnelID) for stage_entered; status (open, won or lost; any when left out) for status_changed; hours (more than 0) and optionally stage for idle.
 	TriggerConfig map[string]interface{} `json:"trigger_config,omitempty"`
-	// ActionType holds the value of the "action_type" field.
+	// What the rule does to the card.
 	ActionType kanbanautomation.ActionType `json:"action_type,omitempty"`
-	// ActionConfig holds the value of the "action_config" field.
+	// The action's parameters (JSON object): funnel_stage (a slug) and funnel_id (default: the rule's funnel) for move; agent_id (a database id) for assign; priority for set_priority; content (not blank) for send_message.
 	ActionConfig map[string]interface{} `json:"action_config,omitempty"`
-	// Enabled holds the value of the "enabled" field.
+	// Whether the rule runs.
 	Enabled bool `json:"enabled,omitempty"`
-	// LastRunAt holds the value of the "last_run_at" field.
+	// When the rule last ran (RFC 3339, UTC); null when never.
 	LastRunAt *time.Time `json:"last_run_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the KanbanAutomationQuery when eager-loading is set.

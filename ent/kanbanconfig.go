@@ -14,24 +14,24 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanconfig"
 )
 
-// KanbanConfig is the model entity for the KanbanConfig schema.
+// The account's kanban settings: whether kanban is on and where kanban events are posted. Administrators only; other viewers get a permission error.
 type KanbanConfig struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// WebhookURL holds the value of the "webhook_url" field.
+	// The URL kanban events are posted to, signed with the config's secret (Standard Webhooks); empty when none. At most 2048 characters.
 	WebhookURL string `json:"webhook_url,omitempty"`
 	// WebhookSecret holds the value of the "webhook_secret" field.
 	WebhookSecret string `json:"-"`
-	// Enabled holds the value of the "enabled" field.
+	// Whether kanban events are posted to webhookURL.
 	Enabled bool `json:"enabled,omitempty"`
-	// Settings holds the value of the "settings" field.
+	// Kanban settings kept for the console (JSON object, at most 64 KiB).
 	Settings map[string]interface{} `json:"settings,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the KanbanConfigQuery when eager-loading is set.

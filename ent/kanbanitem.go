@@ -17,44 +17,44 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 )
 
-// KanbanItem is the model entity for the KanbanItem schema.
+// A card on a kanban board: a deal or task in a funnel stage, optionally linked to a conversation, with assignees, a checklist and notes. Every member reads and moves cards; only administrators delete them.
 type KanbanItem struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// FunnelID holds the value of the "funnel_id" field.
+	// The global id of the Funnel the card is in.
 	FunnelID int `json:"funnel_id,omitempty"`
-	// StageID holds the value of the "stage_id" field.
+	// The global id of the FunnelStage the card is in.
 	StageID int `json:"stage_id,omitempty"`
-	// Position holds the value of the "position" field.
+	// The card's place in its stage, lowest first; unique in the stage. Moves renumber it.
 	Position int64 `json:"position,omitempty"`
-	// ConversationID holds the value of the "conversation_id" field.
+	// The global id of the linked Conversation; null when none.
 	ConversationID *int `json:"conversation_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The card's title; at most 255 characters.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// Details of the card; empty when none. At most 150,000 characters.
 	Description string `json:"description,omitempty"`
-	// Priority holds the value of the "priority" field.
+	// How urgent the card is.
 	Priority kanbanitem.Priority `json:"priority,omitempty"`
-	// Value holds the value of the "value" field.
+	// The deal's value in the currency's units (a decimal, 0 or more; 0 when not set).
 	Value float64 `json:"value,omitempty"`
 	// Currency holds the value of the "currency" field.
 	Currency map[string]string `json:"currency,omitempty"`
-	// ItemDetails holds the value of the "item_details" field.
+	// Free-form details of the card (imported columns, integration data), a JSON object of at most 64 KiB.
 	ItemDetails map[string]interface{} `json:"item_details,omitempty"`
-	// Status holds the value of the "status" field.
+	// Whether the deal is still open or was won or lost.
 	Status kanbanitem.Status `json:"status,omitempty"`
-	// StageEnteredAt holds the value of the "stage_entered_at" field.
+	// When the card entered its current stage (RFC 3339, UTC); idle automations count from it.
 	StageEnteredAt time.Time `json:"stage_entered_at,omitempty"`
-	// ClosedAt holds the value of the "closed_at" field.
+	// When the card was marked won or lost (RFC 3339, UTC); null while open.
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
-	// CreatedByID holds the value of the "created_by_id" field.
+	// The database id of the User who made the card; null when made by an import or automation.
 	CreatedByID *int `json:"created_by_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the KanbanItemQuery when eager-loading is set.
@@ -66,17 +66,17 @@ type KanbanItem struct {
 type KanbanItemEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Funnel holds the value of the funnel edge.
+	// The funnel the card is in.
 	Funnel *Funnel `json:"funnel,omitempty"`
-	// Stage holds the value of the stage edge.
+	// The stage the card is in.
 	Stage *FunnelStage `json:"stage,omitempty"`
-	// Conversation holds the value of the conversation edge.
+	// The linked conversation; null when none (or not visible to the viewer).
 	Conversation *Conversation `json:"conversation,omitempty"`
-	// AssignedAgents holds the value of the assigned_agents edge.
+	// The users assigned to the card.
 	AssignedAgents []*User `json:"assigned_agents,omitempty"`
-	// ChecklistItems holds the value of the checklist_items edge.
+	// The card's to-dos, in position order.
 	ChecklistItems []*ChecklistItem `json:"checklist_items,omitempty"`
-	// Notes holds the value of the notes edge.
+	// Notes written on the card, with their authors.
 	Notes []*CardNote `json:"notes,omitempty"`
 	// StageHistory holds the value of the stage_history edge.
 	StageHistory []*CardStageHistory `json:"stage_history,omitempty"`

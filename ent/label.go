@@ -13,24 +13,24 @@ import (
 	"github.com/switchboard/switchboard/ent/label"
 )
 
-// Label is the model entity for the Label schema.
+// A tag of the account for conversations and contacts; conversations and contacts carry label titles. Every member reads labels; only administrators manage them. The REST API's label.
 type Label struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The label's title: letters, digits, '-' and '_' (no spaces), at most 255, stored lower-cased and unique in the account. Conversations and contacts refer to labels by it.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the label is for; empty when not given. At most 150,000 characters.
 	Description string `json:"description,omitempty"`
-	// Color holds the value of the "color" field.
+	// The label's colour as #rrggbb (e.g. #1f93ff, the default).
 	Color string `json:"color,omitempty"`
-	// ShowOnSidebar holds the value of the "show_on_sidebar" field.
+	// Chatwoot's show_on_sidebar: whether clients list the label in their sidebar as a conversation filter.
 	ShowOnSidebar bool `json:"show_on_sidebar,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LabelQuery when eager-loading is set.

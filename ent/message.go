@@ -15,50 +15,50 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 )
 
-// Message is the model entity for the Message schema.
+// One message of a conversation: from the contact (incoming), from the team or a bot (outgoing, template), an activity line (status changes, assignments) or a private note (private: true, never shown to the contact). Visible where its conversation is; a visitor sees neither private notes nor activity lines.
 type Message struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// ConversationID holds the value of the "conversation_id" field.
+	// The global id of the Conversation; never changes.
 	ConversationID int `json:"conversation_id,omitempty"`
-	// InboxID holds the value of the "inbox_id" field.
+	// The database id of the conversation's Inbox (the REST inbox_id).
 	InboxID int `json:"inbox_id,omitempty"`
-	// Content holds the value of the "content" field.
+	// The text of the message (at most 150,000 characters); null for a message with only attachments or structured content.
 	Content *string `json:"content,omitempty"`
-	// MessageType holds the value of the "message_type" field.
+	// Who the message is from and how it is shown.
 	MessageType message.MessageType `json:"message_type,omitempty"`
-	// ContentType holds the value of the "content_type" field.
+	// How content and contentAttributes are to be rendered (Chatwoot's content types).
 	ContentType message.ContentType `json:"content_type,omitempty"`
-	// Private holds the value of the "private" field.
+	// Whether this is a private note: seen by the team only, never sent to the contact.
 	Private bool `json:"private,omitempty"`
-	// Status holds the value of the "status" field.
+	// Where an outgoing message is in its delivery (receipts from the channel move it forward).
 	Status message.Status `json:"status,omitempty"`
-	// ContentAttributes holds the value of the "content_attributes" field.
+	// Structured content for contentType (form fields, cards, a CSAT rating, the email's subject and quoted text, a reply's in_reply_to...), a JSON object of at most 64 KiB.
 	ContentAttributes map[string]interface{} `json:"content_attributes,omitempty"`
-	// AdditionalAttributes holds the value of the "additional_attributes" field.
+	// Channel details of the message (e.g. email headers, campaign id), a JSON object of at most 64 KiB.
 	AdditionalAttributes map[string]interface{} `json:"additional_attributes,omitempty"`
-	// TemplateParams holds the value of the "template_params" field.
+	// For a WhatsApp template message: the template's name, language and parameters as sent; null otherwise.
 	TemplateParams map[string]interface{} `json:"template_params,omitempty"`
-	// SourceID holds the value of the "source_id" field.
+	// The channel's id of the message (e.g. WhatsApp's wamid, an email's Message-ID), unique in the inbox; null until the channel gives one.
 	SourceID *string `json:"source_id,omitempty"`
-	// EchoID holds the value of the "echo_id" field.
+	// The client's own id sent with the message, returned as is, so an optimistic UI can match the stored message; null when not given.
 	EchoID *string `json:"echo_id,omitempty"`
-	// SenderType holds the value of the "sender_type" field.
+	// What kind of sender senderID names; null for activity lines and system messages.
 	SenderType *message.SenderType `json:"sender_type,omitempty"`
-	// SenderID holds the value of the "sender_id" field.
+	// The database id of the sender (a User, Contact or AgentBot, per senderType); null when the message has no sender.
 	SenderID *int `json:"sender_id,omitempty"`
-	// DeliveryAttempts holds the value of the "delivery_attempts" field.
+	// How many times sending the message to the channel has been tried; 0 for incoming messages and before the first try.
 	DeliveryAttempts int `json:"delivery_attempts,omitempty"`
-	// NextDeliveryAt holds the value of the "next_delivery_at" field.
+	// When the next delivery attempt is due (RFC 3339, UTC); null when delivery is done or not needed.
 	NextDeliveryAt *time.Time `json:"next_delivery_at,omitempty"`
-	// DeliveryError holds the value of the "delivery_error" field.
+	// The last failed delivery attempt's error; empty when none.
 	DeliveryError string `json:"delivery_error,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MessageQuery when eager-loading is set.
@@ -70,7 +70,7 @@ type Message struct {
 type MessageEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Conversation holds the value of the conversation edge.
+	// The conversation the message belongs to.
 	Conversation *Conversation `json:"conversation,omitempty"`
 	// Attachments holds the value of the attachments edge.
 	Attachments []*Attachment `json:"attachments,omitempty"`

@@ -19,11 +19,11 @@ type MessageDeliveryAttempt struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
 	// Attempt holds the value of the "attempt" field.
 	Attempt int `json:"attempt,omitempty"`

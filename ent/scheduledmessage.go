@@ -18,64 +18,64 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// ScheduledMessage is the model entity for the ScheduledMessage schema.
+// A message to send to a contact through an inbox at scheduledAt, once or on a recurrence. A recurring schedule (the parent) makes one occurrence row per send (parent set, occurrenceAt the instant it stands for). Visible to the members of its inbox; REST: the scheduled messages API.
 type ScheduledMessage struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// InboxID holds the value of the "inbox_id" field.
+	// The global id of the Inbox the message is sent through.
 	InboxID int `json:"inbox_id,omitempty"`
-	// ContactID holds the value of the "contact_id" field.
+	// The global id of the Contact it is sent to.
 	ContactID int `json:"contact_id,omitempty"`
-	// ConversationID holds the value of the "conversation_id" field.
+	// The global id of the Conversation it is sent in; null until a send makes or finds one.
 	ConversationID *int `json:"conversation_id,omitempty"`
-	// AuthorID holds the value of the "author_id" field.
+	// The global id of the User who scheduled it; null when made by the system.
 	AuthorID *int `json:"author_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// A name for the schedule, shown in lists; empty when not given. At most 255 characters.
 	Title string `json:"title,omitempty"`
-	// Content holds the value of the "content" field.
+	// The text to send (at most 150,000 characters); may be empty when templateParams or attachments carry the message.
 	Content string `json:"content,omitempty"`
-	// ScheduledAt holds the value of the "scheduled_at" field.
+	// When to send (the first send of a recurring schedule) (RFC 3339, UTC).
 	ScheduledAt time.Time `json:"scheduled_at,omitempty"`
-	// Status holds the value of the "status" field.
+	// Where the schedule stands.
 	Status scheduledmessage.Status `json:"status,omitempty"`
-	// FailureReason holds the value of the "failure_reason" field.
+	// Why the last send failed; empty unless status is failed.
 	FailureReason string `json:"failure_reason,omitempty"`
-	// TemplateParams holds the value of the "template_params" field.
+	// For a WhatsApp template: the template's name, language and parameters; null for a free-form message.
 	TemplateParams map[string]interface{} `json:"template_params,omitempty"`
-	// ContentAttributes holds the value of the "content_attributes" field.
+	// Structured content sent with the message, as Message.contentAttributes (JSON object, at most 64 KiB).
 	ContentAttributes map[string]interface{} `json:"content_attributes,omitempty"`
-	// Private holds the value of the "private" field.
+	// Whether it is stored as a private note instead of being sent to the contact.
 	Private bool `json:"private,omitempty"`
-	// RecurrenceType holds the value of the "recurrence_type" field.
+	// How the schedule repeats.
 	RecurrenceType scheduledmessage.RecurrenceType `json:"recurrence_type,omitempty"`
-	// RecurrenceInterval holds the value of the "recurrence_interval" field.
+	// Repeat every N days, weeks, months or years (1 or more).
 	RecurrenceInterval int `json:"recurrence_interval,omitempty"`
-	// RecurrenceDays holds the value of the "recurrence_days" field.
+	// For weekly schedules: the weekdays to send on, 0 (Sunday) to 6 (Saturday); empty otherwise.
 	RecurrenceDays []int `json:"recurrence_days,omitempty"`
-	// RecurrenceEndType holds the value of the "recurrence_end_type" field.
+	// When a recurring schedule stops.
 	RecurrenceEndType scheduledmessage.RecurrenceEndType `json:"recurrence_end_type,omitempty"`
-	// RecurrenceEndDate holds the value of the "recurrence_end_date" field.
+	// The last day a recurrence may send (RFC 3339, UTC); set when recurrenceEndType is on_date, null otherwise.
 	RecurrenceEndDate *time.Time `json:"recurrence_end_date,omitempty"`
-	// RecurrenceMaxOccurrences holds the value of the "recurrence_max_occurrences" field.
+	// How many sends a recurrence makes in all; set when recurrenceEndType is after_occurrences, null otherwise.
 	RecurrenceMaxOccurrences *int `json:"recurrence_max_occurrences,omitempty"`
-	// OccurrencesCount holds the value of the "occurrences_count" field.
+	// How many occurrences the recurrence has sent so far.
 	OccurrencesCount int `json:"occurrences_count,omitempty"`
 	// NextOccurrenceAt holds the value of the "next_occurrence_at" field.
 	NextOccurrenceAt *time.Time `json:"next_occurrence_at,omitempty"`
-	// ParentID holds the value of the "parent_id" field.
+	// On an occurrence: the global id of its recurring parent; null on a one-off or a parent.
 	ParentID *int `json:"parent_id,omitempty"`
-	// OccurrenceAt holds the value of the "occurrence_at" field.
+	// On an occurrence: the instant of the recurrence it stands for (RFC 3339, UTC); null otherwise.
 	OccurrenceAt *time.Time `json:"occurrence_at,omitempty"`
-	// MessageID holds the value of the "message_id" field.
+	// The database id of the Message the send made; null until sent.
 	MessageID *int `json:"message_id,omitempty"`
-	// SentAt holds the value of the "sent_at" field.
+	// When it was sent (RFC 3339, UTC); null until then.
 	SentAt *time.Time `json:"sent_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ScheduledMessageQuery when eager-loading is set.
@@ -87,17 +87,17 @@ type ScheduledMessage struct {
 type ScheduledMessageEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Conversation holds the value of the conversation edge.
+	// The conversation it is sent in; null until there is one.
 	Conversation *Conversation `json:"conversation,omitempty"`
-	// Inbox holds the value of the inbox edge.
+	// The inbox it is sent through.
 	Inbox *Inbox `json:"inbox,omitempty"`
-	// Contact holds the value of the contact edge.
+	// The contact it is sent to.
 	Contact *Contact `json:"contact,omitempty"`
-	// Author holds the value of the author edge.
+	// The user who scheduled it; null when none.
 	Author *User `json:"author,omitempty"`
-	// Parent holds the value of the parent edge.
+	// On an occurrence: its recurring parent; null otherwise.
 	Parent *ScheduledMessage `json:"parent,omitempty"`
-	// Occurrences holds the value of the occurrences edge.
+	// On a recurring parent: the occurrences made so far, one per send.
 	Occurrences []*ScheduledMessage `json:"occurrences,omitempty"`
 	// Attachments holds the value of the attachments edge.
 	Attachments []*Attachment `json:"attachments,omitempty"`

@@ -13,22 +13,22 @@ import (
 	"github.com/switchboard/switchboard/ent/team"
 )
 
-// Team is the model entity for the Team schema.
+// A group of agents conversations can be assigned to. Every member reads teams; administrators manage them. The REST API's team.
 type Team struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The team's name, stored lower-cased and unique in the account (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the team does; empty when not given.
 	Description string `json:"description,omitempty"`
-	// AllowAutoAssign holds the value of the "allow_auto_assign" field.
+	// In Chatwoot, whether conversations assigned to the team are assigned to one of its members automatically. Stored and returned for the console; Switchboard does not act on it.
 	AllowAutoAssign bool `json:"allow_auto_assign,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TeamQuery when eager-loading is set.
@@ -40,7 +40,7 @@ type Team struct {
 type TeamEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Members holds the value of the members edge.
+	// The team's memberships (one per agent).
 	Members []*TeamMember `json:"members,omitempty"`
 	// Conversations holds the value of the conversations edge.
 	Conversations []*Conversation `json:"conversations,omitempty"`

@@ -15,20 +15,20 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// TeamMember is the model entity for the TeamMember schema.
+// An agent's membership of a team.
 type TeamMember struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// AccountID holds the value of the "account_id" field.
+	// The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it.
 	AccountID int `json:"account_id,omitempty"`
-	// TeamID holds the value of the "team_id" field.
+	// The global id of the Team.
 	TeamID int `json:"team_id,omitempty"`
-	// UserID holds the value of the "user_id" field.
+	// The global id of the member User.
 	UserID int `json:"user_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TeamMemberQuery when eager-loading is set.
@@ -40,9 +40,9 @@ type TeamMember struct {
 type TeamMemberEdges struct {
 	// Account holds the value of the account edge.
 	Account *Account `json:"account,omitempty"`
-	// Team holds the value of the team edge.
+	// The team.
 	Team *Team `json:"team,omitempty"`
-	// User holds the value of the user edge.
+	// The member.
 	User *User `json:"user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

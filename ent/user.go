@@ -12,26 +12,26 @@ import (
 	"github.com/switchboard/switchboard/ent/user"
 )
 
-// User is the model entity for the User schema.
+// A person who signs in: the user behind an Agent and the author of notes and schedules. Members of an account see the users of their account; a visitor sees only the agents who sent the messages it reads. One user may be an agent of several accounts (see Agent).
 type User struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the row was created (RFC 3339, UTC); set by the server, never changes.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the row last changed (RFC 3339, UTC); set by the server on every update.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// The user's full name (1-255 characters).
 	Name string `json:"name,omitempty"`
-	// DisplayName holds the value of the "display_name" field.
+	// The name shown to contacts instead of name, when set; empty means name is shown. At most 255 characters.
 	DisplayName string `json:"display_name,omitempty"`
-	// Email holds the value of the "email" field.
+	// The sign-in email address, lower-cased; unique over the installation.
 	Email string `json:"email,omitempty"`
 	// PasswordHash holds the value of the "password_hash" field.
 	PasswordHash string `json:"-"`
-	// Confirmed holds the value of the "confirmed" field.
+	// Whether the user has confirmed the email address (Chatwoot's confirmed).
 	Confirmed bool `json:"confirmed,omitempty"`
-	// AvatarURL holds the value of the "avatar_url" field.
+	// The URL of the user's picture, empty when none. At most 2048 characters.
 	AvatarURL string `json:"avatar_url,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.

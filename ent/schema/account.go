@@ -35,15 +35,20 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 
 func (User) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255),
-		field.String("display_name").Optional().Validate(maxRunes(MaxNameRunes)),
+		field.String("name").NotEmpty().MaxLen(255).
+			Comment("The user's full name (1-255 characters)."),
+		field.String("display_name").Optional().Validate(maxRunes(MaxNameRunes)).
+			Comment("The name shown to contacts instead of name, when set; empty means name is shown. At most 255 characters."),
 		// Stored lower-cased; unique over the installation.
-		field.String("email").NotEmpty().Unique(),
+		field.String("email").NotEmpty().Unique().
+			Comment("The sign-in email address, lower-cased; unique over the installation."),
 		// Only the platform API and bootstrap may set it (see userPolicy).
 		field.String("password_hash").Optional().Sensitive().
 			Annotations(entgql.Skip(entgql.SkipAll)),
-		field.Bool("confirmed").Default(false),
-		field.String("avatar_url").Optional().Validate(maxRunes(MaxURLRunes)),
+		field.Bool("confirmed").Default(false).
+			Comment("Whether the user has confirmed the email address (Chatwoot's confirmed)."),
+		field.String("avatar_url").Optional().Validate(maxRunes(MaxURLRunes)).
+			Comment("The URL of the user's picture, empty when none. At most 2048 characters."),
 	}
 }
 
@@ -60,7 +65,11 @@ func (User) Edges() []ent.Edge {
 
 func (User) Policy() ent.Policy { return userPolicy() }
 
-func (User) Annotations() []schema.Annotation { return nil }
+func (User) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		schema.Comment("A person who signs in: the user behind an Agent and the author of notes and schedules. Members of an account see the users of their account; a visitor sees only the agents who sent the messages it reads. One user may be an agent of several accounts (see Agent)."),
+	}
+}
 
 // AccountUser is a user's membership of an account: the agent record.
 type AccountUser struct{ ent.Schema }
@@ -69,16 +78,30 @@ func (AccountUser) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, Account
 
 func (AccountUser) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("user_id").Immutable(),
-		field.Enum("role").Values("agent", "administrator").Default("agent"),
-		field.Enum("availability").Values("online", "busy", "offline").Default("offline"),
-		field.Bool("auto_offline").Default(true),
+		field.Int("user_id").Immutable().
+			Comment("The global id of the User: the person, who may be an agent of other accounts too."),
+		field.Enum("role").Values("agent", "administrator").Default("agent").
+			Comment("What the agent may do in the account.").
+			Annotations(EnumValues{
+				"agent":         "Works the conversations of the inboxes it is a member of; reads the account's settings.",
+				"administrator": "Manages the account (inboxes, teams, labels, agents, kanban settings) and sees every inbox.",
+			}),
+		field.Enum("availability").Values("online", "busy", "offline").Default("offline").
+			Comment("The agent's presence as set by the agent or an administrator (REST availability).").
+			Annotations(EnumValues{
+				"online":  "Present and available.",
+				"busy":    "Present but busy.",
+				"offline": "Away (the default for a new agent).",
+			}),
+		field.Bool("auto_offline").Default(true).
+			Comment("Chatwoot's auto_offline setting: whether the agent's availability is meant to switch to offline by itself when the agent leaves. Stored and returned as set."),
 	}
 }
 
 func (AccountUser) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("user", User.Type).Ref("memberships").Field("user_id").Unique().Required().Immutable(),
+		edge.From("user", User.Type).Ref("memberships").Field("user_id").Unique().Required().Immutable().
+			Comment("The person behind the membership: name, email, avatar."),
 	}
 }
 
@@ -89,7 +112,14 @@ func (AccountUser) Indexes() []ent.Index {
 func (AccountUser) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (AccountUser) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Type("Agent"), entgql.RelayConnection(), entgql.QueryField("agents"), entgql.MultiOrder()}
+	return []schema.Annotation{
+		schema.Comment("An agent: a user's membership of this account, with the role and availability it has here (the REST API's agent). Every member reads the agents of the account; only administrators add, change or remove them."),
+		entgql.Type("Agent"),
+		entgql.RelayConnection(),
+		entgql.QueryField("agents").
+			Description("The account's agents, one page at a time (first or last is required, at most 100)."),
+		entgql.MultiOrder(),
+	}
 }
 
 // AccessToken authenticates API calls of a user or an agent bot. Only a hash

@@ -19,20 +19,30 @@ func (Contact) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixi
 func (Contact) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").Default("").MaxLen(255).
-			Annotations(entgql.OrderField("NAME")),
+			Annotations(entgql.OrderField("NAME")).
+			Comment("The contact's name; empty when not known. At most 255 characters."),
 		// Lower-cased on write; unique in the account.
 		field.String("email").Optional().Nillable().MaxLen(255).
-			Annotations(entgql.OrderField("EMAIL")),
+			Annotations(entgql.OrderField("EMAIL")).
+			Comment("The email address, lower-cased; unique in the account. Null when not known."),
 		field.String("phone_number").Optional().Nillable().MaxLen(32).
-			Annotations(entgql.OrderField("PHONE_NUMBER")),
-		field.String("identifier").Optional().Nillable().MaxLen(255),
-		field.Bool("blocked").Default(false),
-		field.String("avatar_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)),
-		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}),
-		field.JSON("custom_attributes", map[string]any{}).Default(map[string]any{}),
-		field.JSON("labels", []string{}).Default([]string{}),
+			Annotations(entgql.OrderField("PHONE_NUMBER")).
+			Comment("The phone number in E.164 form (+ and up to 15 digits, e.g. +14155550123); unique in the account. Null when not known."),
+		field.String("identifier").Optional().Nillable().MaxLen(255).
+			Comment("The integrator's own id for the contact (Chatwoot's identifier), unique in the account; null when not set."),
+		field.Bool("blocked").Default(false).
+			Comment("Chatwoot's blocked flag: whether the team marked the contact as blocked. Stored, returned and filterable (filterContacts: blocked)."),
+		field.String("avatar_url").Optional().Default("").Validate(maxRunes(MaxURLRunes)).
+			Comment("The URL of the contact's picture, empty when none. At most 2048 characters."),
+		field.JSON("additional_attributes", map[string]any{}).Default(map[string]any{}).
+			Comment("Free-form details the channels and integrations record (company, city, social profiles...), a JSON object of at most 64 KiB."),
+		field.JSON("custom_attributes", map[string]any{}).Default(map[string]any{}).
+			Comment("The values of the account's contact custom attributes, by attribute key (JSON object, at most 64 KiB); keys not declared as contact attributes are dropped on write."),
+		field.JSON("labels", []string{}).Default([]string{}).
+			Comment("The titles of the labels on the contact (at most 100, lower-case)."),
 		field.Time("last_activity_at").Optional().Nillable().
-			Annotations(entgql.OrderField("LAST_ACTIVITY_AT")),
+			Annotations(entgql.OrderField("LAST_ACTIVITY_AT")).
+			Comment("When the contact last sent or received a message (RFC 3339, UTC); null before the first one."),
 		// Derived by searchTextHook: what contact search matches against.
 		field.Text("search_text").Optional().Default("").
 			Annotations(entgql.Skip(entgql.SkipAll)),
@@ -47,7 +57,8 @@ func (Contact) Policy() ent.Policy { return adminDeletesPolicy() }
 func (Contact) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("contact_inboxes", ContactInbox.Type).
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade)).
+			Comment("The inboxes the contact is reachable through, each with the contact's source id there."),
 		edge.To("conversations", Conversation.Type).
 			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 		edge.To("scheduled_messages", ScheduledMessage.Type).
@@ -78,8 +89,10 @@ func (Contact) Indexes() []ent.Index {
 
 func (Contact) Annotations() []schema.Annotation {
 	return []schema.Annotation{
+		schema.Comment("A person on the other side of conversations, reached through one or more inboxes (see contactInboxes). Contacts belong to the account: every member reads them; only administrators delete them. The REST API's contact; databaseId is its REST id."),
 		entgql.RelayConnection(),
-		entgql.QueryField(),
+		entgql.QueryField().
+			Description("The account's contacts, one page at a time (first or last is required, at most 100), filtered by where and ordered by orderBy. For Chatwoot's search and filter semantics use searchContacts and filterContacts."),
 		entgql.MultiOrder(),
 	}
 }
@@ -91,10 +104,14 @@ func (ContactInbox) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, Accoun
 
 func (ContactInbox) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("contact_id"),
-		field.Int("inbox_id").Immutable(),
-		field.String("source_id").NotEmpty().MaxLen(255).Immutable(),
-		field.Bool("hmac_verified").Default(false),
+		field.Int("contact_id").
+			Comment("The global id of the Contact."),
+		field.Int("inbox_id").Immutable().
+			Comment("The global id of the Inbox."),
+		field.String("source_id").NotEmpty().MaxLen(255).Immutable().
+			Comment("The contact's id in the inbox's channel (REST source_id): unique in the inbox, at most 255 characters, never changes."),
+		field.Bool("hmac_verified").Default(false).
+			Comment("Whether the web widget visitor proved its identity with the inbox's HMAC (identity validation); a verified contact sees its conversations from every device."),
 		// The hash of the visitor's pubsub token (the public client API's
 		// websocket credential, shown once when the visitor is created): a
 		// leaked database does not let anyone listen in.
@@ -105,8 +122,16 @@ func (ContactInbox) Fields() []ent.Field {
 
 func (ContactInbox) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("contact", Contact.Type).Ref("contact_inboxes").Field("contact_id").Unique().Required(),
-		edge.From("inbox", Inbox.Type).Ref("contact_inboxes").Field("inbox_id").Unique().Required().Immutable(),
+		edge.From("contact", Contact.Type).Ref("contact_inboxes").Field("contact_id").Unique().Required().
+			Comment("The contact reached."),
+		edge.From("inbox", Inbox.Type).Ref("contact_inboxes").Field("inbox_id").Unique().Required().Immutable().
+			Comment("The inbox it is reached through."),
+	}
+}
+
+func (ContactInbox) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		schema.Comment("A contact's presence in one inbox: the source id the inbox's channel knows the contact by (a phone number for WhatsApp, an email address for email, a generated id for the API and web widget). A contact reached through several inboxes has one per inbox."),
 	}
 }
 

@@ -18,9 +18,11 @@ type TimeMixin struct{ mixin.Schema }
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("created_at").Immutable().Default(utcNow).
-			Annotations(entgql.OrderField("CREATED_AT")),
+			Annotations(entgql.OrderField("CREATED_AT")).
+			Comment("When the row was created (RFC 3339, UTC); set by the server, never changes."),
 		field.Time("updated_at").Default(utcNow).UpdateDefault(utcNow).
-			Annotations(entgql.OrderField("UPDATED_AT")),
+			Annotations(entgql.OrderField("UPDATED_AT")).
+			Comment("When the row last changed (RFC 3339, UTC); set by the server on every update."),
 	}
 }
 
@@ -34,7 +36,8 @@ type AccountMixin struct{ mixin.Schema }
 func (AccountMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("account_id").Immutable().
-			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)),
+			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Comment("The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it."),
 	}
 }
 

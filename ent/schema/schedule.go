@@ -22,47 +22,94 @@ func (ScheduledMessage) Policy() ent.Policy { return scheduledMessagePolicy() }
 
 func (ScheduledMessage) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("inbox_id"),
-		field.Int("contact_id"),
-		field.Int("conversation_id").Optional().Nillable(),
-		field.Int("author_id").Optional().Nillable(),
-		field.String("title").Optional().Default("").Validate(maxRunes(MaxNameRunes)),
-		field.Text("content").Default("").Validate(maxRunes(MaxTextRunes)),
-		field.Time("scheduled_at").Annotations(entgql.OrderField("SCHEDULED_AT")),
-		field.Enum("status").Values("pending", "sent", "failed", "cancelled").Default("pending"),
-		field.String("failure_reason").Optional().Default(""),
-		field.JSON("template_params", map[string]any{}).Optional(),
-		field.JSON("content_attributes", map[string]any{}).Default(map[string]any{}),
-		field.Bool("private").Default(false),
-		field.Enum("recurrence_type").Values("none", "daily", "weekly", "monthly", "yearly").Default("none"),
-		field.Int("recurrence_interval").Default(1).Min(1),
-		field.JSON("recurrence_days", []int{}).Default([]int{}),
-		field.Enum("recurrence_end_type").Values("never", "on_date", "after_occurrences").Default("never"),
-		field.Time("recurrence_end_date").Optional().Nillable(),
-		field.Int("recurrence_max_occurrences").Optional().Nillable(),
-		field.Int("occurrences_count").Default(0),
+		field.Int("inbox_id").
+			Comment("The global id of the Inbox the message is sent through."),
+		field.Int("contact_id").
+			Comment("The global id of the Contact it is sent to."),
+		field.Int("conversation_id").Optional().Nillable().
+			Comment("The global id of the Conversation it is sent in; null until a send makes or finds one."),
+		field.Int("author_id").Optional().Nillable().
+			Comment("The global id of the User who scheduled it; null when made by the system."),
+		field.String("title").Optional().Default("").Validate(maxRunes(MaxNameRunes)).
+			Comment("A name for the schedule, shown in lists; empty when not given. At most 255 characters."),
+		field.Text("content").Default("").Validate(maxRunes(MaxTextRunes)).
+			Comment("The text to send (at most 150,000 characters); may be empty when templateParams or attachments carry the message."),
+		field.Time("scheduled_at").Annotations(entgql.OrderField("SCHEDULED_AT")).
+			Comment("When to send (the first send of a recurring schedule) (RFC 3339, UTC)."),
+		field.Enum("status").Values("pending", "sent", "failed", "cancelled").Default("pending").
+			Comment("Where the schedule stands.").
+			Annotations(EnumValues{
+				"pending":   "Waiting for its time (a recurring parent stays pending while occurrences remain).",
+				"sent":      "Sent; messageID and sentAt are set.",
+				"failed":    "The send failed; failureReason says why.",
+				"cancelled": "Cancelled before it was sent.",
+			}),
+		field.String("failure_reason").Optional().Default("").
+			Comment("Why the last send failed; empty unless status is failed."),
+		field.JSON("template_params", map[string]any{}).Optional().
+			Comment("For a WhatsApp template: the template's name, language and parameters; null for a free-form message."),
+		field.JSON("content_attributes", map[string]any{}).Default(map[string]any{}).
+			Comment("Structured content sent with the message, as Message.contentAttributes (JSON object, at most 64 KiB)."),
+		field.Bool("private").Default(false).
+			Comment("Whether it is stored as a private note instead of being sent to the contact."),
+		field.Enum("recurrence_type").Values("none", "daily", "weekly", "monthly", "yearly").Default("none").
+			Comment("How the schedule repeats.").
+			Annotations(EnumValues{
+				"none":    "Sent once.",
+				"daily":   "Every recurrenceInterval days.",
+				"weekly":  "Every recurrenceInterval weeks, on recurrenceDays.",
+				"monthly": "Every recurrenceInterval months, on scheduledAt's day of month.",
+				"yearly":  "Every recurrenceInterval years, on scheduledAt's date.",
+			}),
+		field.Int("recurrence_interval").Default(1).Min(1).
+			Comment("Repeat every N days, weeks, months or years (1 or more)."),
+		field.JSON("recurrence_days", []int{}).Default([]int{}).
+			Comment("For weekly schedules: the weekdays to send on, 0 (Sunday) to 6 (Saturday); empty otherwise."),
+		field.Enum("recurrence_end_type").Values("never", "on_date", "after_occurrences").Default("never").
+			Comment("When a recurring schedule stops.").
+			Annotations(EnumValues{
+				"never":             "Repeats until cancelled.",
+				"on_date":           "Stops after recurrenceEndDate.",
+				"after_occurrences": "Stops after recurrenceMaxOccurrences sends.",
+			}),
+		field.Time("recurrence_end_date").Optional().Nillable().
+			Comment("The last day a recurrence may send (RFC 3339, UTC); set when recurrenceEndType is on_date, null otherwise."),
+		field.Int("recurrence_max_occurrences").Optional().Nillable().
+			Comment("How many sends a recurrence makes in all; set when recurrenceEndType is after_occurrences, null otherwise."),
+		field.Int("occurrences_count").Default(0).
+			Comment("How many occurrences the recurrence has sent so far."),
 		// When the job runner next acts on the row: the time of a pending
 		// one-off, the next occurrence of a recurring parent (while a runner
 		// holds the row, the end of its lease). Nil when nothing is left to
 		// fire.
 		field.Time("next_occurrence_at").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),
-		field.Int("parent_id").Optional().Nillable(),
+		field.Int("parent_id").Optional().Nillable().
+			Comment("On an occurrence: the global id of its recurring parent; null on a one-off or a parent."),
 		// On an occurrence: the instant it stands for.
-		field.Time("occurrence_at").Optional().Nillable(),
-		field.Int("message_id").Optional().Nillable(),
-		field.Time("sent_at").Optional().Nillable(),
+		field.Time("occurrence_at").Optional().Nillable().
+			Comment("On an occurrence: the instant of the recurrence it stands for (RFC 3339, UTC); null otherwise."),
+		field.Int("message_id").Optional().Nillable().
+			Comment("The database id of the Message the send made; null until sent."),
+		field.Time("sent_at").Optional().Nillable().
+			Comment("When it was sent (RFC 3339, UTC); null until then."),
 	}
 }
 
 func (ScheduledMessage) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("conversation", Conversation.Type).Ref("scheduled_messages").Field("conversation_id").Unique(),
-		edge.From("inbox", Inbox.Type).Ref("scheduled_messages").Field("inbox_id").Unique().Required(),
-		edge.From("contact", Contact.Type).Ref("scheduled_messages").Field("contact_id").Unique().Required(),
-		edge.To("author", User.Type).Field("author_id").Unique(),
+		edge.From("conversation", Conversation.Type).Ref("scheduled_messages").Field("conversation_id").Unique().
+			Comment("The conversation it is sent in; null until there is one."),
+		edge.From("inbox", Inbox.Type).Ref("scheduled_messages").Field("inbox_id").Unique().Required().
+			Comment("The inbox it is sent through."),
+		edge.From("contact", Contact.Type).Ref("scheduled_messages").Field("contact_id").Unique().Required().
+			Comment("The contact it is sent to."),
+		edge.To("author", User.Type).Field("author_id").Unique().
+			Comment("The user who scheduled it; null when none."),
 		edge.To("occurrences", ScheduledMessage.Type).
+			Comment("On a recurring parent: the occurrences made so far, one per send.").
 			From("parent").Field("parent_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade)).
+			Comment("On an occurrence: its recurring parent; null otherwise."),
 		edge.To("attachments", Attachment.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
 	}
 }
@@ -81,5 +128,11 @@ func (ScheduledMessage) Indexes() []ent.Index {
 // graph/schema.graphqls, which call the operations (no generated filters
 // that would bypass them).
 func (ScheduledMessage) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("scheduledMessages"), entgql.MultiOrder()}
+	return []schema.Annotation{
+		schema.Comment("A message to send to a contact through an inbox at scheduledAt, once or on a recurrence. A recurring schedule (the parent) makes one occurrence row per send (parent set, occurrenceAt the instant it stands for). Visible to the members of its inbox; REST: the scheduled messages API."),
+		entgql.RelayConnection(),
+		entgql.QueryField("scheduledMessages").
+			Description("The scheduled messages the viewer may see, one page at a time (first or last is required, at most 100), ordered by orderBy (e.g. SCHEDULED_AT)."),
+		entgql.MultiOrder(),
+	}
 }

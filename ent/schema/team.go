@@ -18,15 +18,19 @@ func (Team) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, unique per account (as Chatwoot).
-		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")),
-		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)),
-		field.Bool("allow_auto_assign").Default(true),
+		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")).
+			Comment("The team's name, stored lower-cased and unique in the account (1-255 characters)."),
+		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
+			Comment("What the team does; empty when not given."),
+		field.Bool("allow_auto_assign").Default(true).
+			Comment("In Chatwoot, whether conversations assigned to the team are assigned to one of its members automatically. Stored and returned for the console; Switchboard does not act on it."),
 	}
 }
 
 func (Team) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("members", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("members", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
+			Comment("The team's memberships (one per agent)."),
 		edge.To("conversations", Conversation.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
@@ -38,7 +42,13 @@ func (Team) Indexes() []ent.Index {
 func (Team) Policy() ent.Policy { return adminWritesPolicy() }
 
 func (Team) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("teams"), entgql.MultiOrder()}
+	return []schema.Annotation{
+		schema.Comment("A group of agents conversations can be assigned to. Every member reads teams; administrators manage them. The REST API's team."),
+		entgql.RelayConnection(),
+		entgql.QueryField("teams").
+			Description("The account's teams, one page at a time (first or last is required, at most 100)."),
+		entgql.MultiOrder(),
+	}
 }
 
 // TeamMember puts a user in a team.
@@ -48,15 +58,19 @@ func (TeamMember) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountM
 
 func (TeamMember) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("team_id").Immutable(),
-		field.Int("user_id").Immutable(),
+		field.Int("team_id").Immutable().
+			Comment("The global id of the Team."),
+		field.Int("user_id").Immutable().
+			Comment("The global id of the member User."),
 	}
 }
 
 func (TeamMember) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("team", Team.Type).Ref("members").Field("team_id").Unique().Required().Immutable(),
-		edge.To("user", User.Type).Field("user_id").Unique().Required().Immutable(),
+		edge.From("team", Team.Type).Ref("members").Field("team_id").Unique().Required().Immutable().
+			Comment("The team."),
+		edge.To("user", User.Type).Field("user_id").Unique().Required().Immutable().
+			Comment("The member."),
 	}
 }
 
@@ -66,4 +80,8 @@ func (TeamMember) Indexes() []ent.Index {
 
 func (TeamMember) Policy() ent.Policy { return adminWritesPolicy() }
 
-func (TeamMember) Annotations() []schema.Annotation { return nil }
+func (TeamMember) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		schema.Comment("An agent's membership of a team."),
+	}
+}

@@ -12,23 +12,32 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
+// The fields of an agent bot to create or update (administrators only); on update, fields left out keep their values.
 type AgentBotInput struct {
-	Name        *string        `json:"name,omitempty"`
-	Description *string        `json:"description,omitempty"`
-	OutgoingURL *string        `json:"outgoingURL,omitempty"`
-	BotConfig   map[string]any `json:"botConfig,omitempty"`
+	// The bot's name (1-255 characters); required on create.
+	Name *string `json:"name,omitempty"`
+	// What the bot does.
+	Description *string `json:"description,omitempty"`
+	// See AgentBot.outgoingURL: an http(s) URL of at most 2048 characters.
+	OutgoingURL *string `json:"outgoingURL,omitempty"`
+	// The bot's own settings, a JSON object of at most 64 KiB, kept as sent.
+	BotConfig map[string]any `json:"botConfig,omitempty"`
 }
 
+// The fields of an agent to add or change (administrators only). An account keeps at least one administrator.
 type AgentInput struct {
 	// On update, only for a user who works in this account alone: a user who also belongs to another account keeps
 	// their name (FORBIDDEN); they change it in their profile.
 	Name *string `json:"name,omitempty"`
 	// Create: attaches the platform user with this e-mail (without renaming them), or invites a new one. Update: only
 	// the current e-mail is accepted (FORBIDDEN otherwise): e-mail is the user's own sign-in.
-	Email        *string `json:"email,omitempty"`
-	Role         *string `json:"role,omitempty"`
+	Email *string `json:"email,omitempty"`
+	// agent or administrator; required on create.
+	Role *string `json:"role,omitempty"`
+	// online, busy or offline.
 	Availability *string `json:"availability,omitempty"`
-	AutoOffline  *bool   `json:"autoOffline,omitempty"`
+	// See Agent.autoOffline.
+	AutoOffline *bool `json:"autoOffline,omitempty"`
 }
 
 // The result of assignKanbanItemAgent: the card with the agent assigned, or userErrors saying why the input was refused.
@@ -100,40 +109,64 @@ type ChangeTeamMembersPayload struct {
 // do secrets sent as the mask "********" that reads show in their place).
 // messageTemplates take WhatsApp Cloud's template objects.
 type ChannelInput struct {
-	Type             string               `json:"type"`
-	WebhookURL       *string              `json:"webhookURL,omitempty"`
-	HmacMandatory    *bool                `json:"hmacMandatory,omitempty"`
-	PhoneNumber      *string              `json:"phoneNumber,omitempty"`
-	Provider         *string              `json:"provider,omitempty"`
-	ProviderConfig   *ProviderConfigInput `json:"providerConfig,omitempty"`
-	MessageTemplates []map[string]any     `json:"messageTemplates,omitempty"`
-	Email            *string              `json:"email,omitempty"`
-	SMTP             *SMTPInput           `json:"smtp,omitempty"`
-	Imap             *IMAPInput           `json:"imap,omitempty"`
-	WebsiteURL       *string              `json:"websiteURL,omitempty"`
-	WidgetColor      *string              `json:"widgetColor,omitempty"`
-	WelcomeTitle     *string              `json:"welcomeTitle,omitempty"`
+	// The channel kind: api, whatsapp, email or web_widget. On update it must be the inbox's own.
+	Type string `json:"type"`
+	// API channel: the URL the inbox's events are posted to (http or https).
+	WebhookURL *string `json:"webhookURL,omitempty"`
+	// API and web widget channels: whether a contact's identity must be verified with the inbox's HMAC.
+	HmacMandatory *bool `json:"hmacMandatory,omitempty"`
+	// WhatsApp: the inbox's number in E.164 form; required on create.
+	PhoneNumber *string `json:"phoneNumber,omitempty"`
+	// WhatsApp: the provider, whatsapp_cloud.
+	Provider *string `json:"provider,omitempty"`
+	// WhatsApp: the provider's credentials and ids.
+	ProviderConfig *ProviderConfigInput `json:"providerConfig,omitempty"`
+	// WhatsApp: the approved message templates, as WhatsApp Cloud's template objects.
+	MessageTemplates []map[string]any `json:"messageTemplates,omitempty"`
+	// Email: the inbox's address, where contacts write; required on create.
+	Email *string `json:"email,omitempty"`
+	// Email: how replies are sent.
+	SMTP *SMTPInput `json:"smtp,omitempty"`
+	// Email: how incoming mail is fetched.
+	Imap *IMAPInput `json:"imap,omitempty"`
+	// Web widget: the website the widget runs on.
+	WebsiteURL *string `json:"websiteURL,omitempty"`
+	// Web widget: the widget's colour, a CSS colour such as #1f93ff.
+	WidgetColor *string `json:"widgetColor,omitempty"`
+	// Web widget: the title the widget greets visitors with.
+	WelcomeTitle *string `json:"welcomeTitle,omitempty"`
 }
 
+// The fields of a checklist to-do; on update, fields left out keep their values.
 type ChecklistItemInput struct {
-	Text      *string    `json:"text,omitempty"`
-	Completed *bool      `json:"completed,omitempty"`
-	DueDate   *time.Time `json:"dueDate,omitempty"`
-	AgentID   *int       `json:"agentID,omitempty"`
+	// What is to be done (1 to 150,000 characters); required on create.
+	Text *string `json:"text,omitempty"`
+	// Whether it is done.
+	Completed *bool `json:"completed,omitempty"`
+	// When it is due (ISO 8601); null clears it.
+	DueDate *time.Time `json:"dueDate,omitempty"`
+	// The user responsible.
+	AgentID *int `json:"agentID,omitempty"`
 }
 
 // A page of contacts found by search or filter (offset pages, as the REST API).
 type ContactPage struct {
-	Nodes      []*ent.Contact `json:"nodes"`
-	TotalCount int            `json:"totalCount"`
-	Page       int            `json:"page"`
-	HasMore    bool           `json:"hasMore"`
+	// The contacts of this page: at most 15 (the REST API's page size), in the requested order.
+	Nodes []*ent.Contact `json:"nodes"`
+	// How many contacts match (for searchContacts, exact up to 1,000 past the start of the page; see searchContacts).
+	TotalCount int `json:"totalCount"`
+	// The page number returned, from 1.
+	Page int `json:"page"`
+	// Whether a next page has contacts (always exact).
+	HasMore bool `json:"hasMore"`
 }
 
 // An inbox through which a contact can be reached, with the source id it has (or would get) there.
 type ContactReachability struct {
-	Inbox    *ent.Inbox `json:"inbox"`
-	SourceID string     `json:"sourceID"`
+	// An inbox of the account that can reach the contact (already linked, or allowed by the contact's email or phone number).
+	Inbox *ent.Inbox `json:"inbox"`
+	// The contact's source id in that inbox: the existing one, or the one a link made now would get (the phone number for WhatsApp and SMS, the email address for email, a fresh UUID for API inboxes). Web widget inboxes are listed only when already linked.
+	SourceID string `json:"sourceID"`
 }
 
 // The result of createAgentBot: the agent bot created, or userErrors saying why the input was refused.
@@ -176,18 +209,27 @@ type CreateContactInboxPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The fields of a new contact (the REST contact create body). Left-out fields take their defaults; invalid ones fail with BAD_USER_INPUT naming them, and nothing is stored.
 type CreateContactInput struct {
 	// Required: the inbox the contact is created in. Left out, or an inbox of
 	// another account, it fails with BAD_USER_INPUT (attributes ["inbox_id"]),
 	// as the REST API answers 422.
-	InboxID              *int           `json:"inboxID,omitempty"`
-	SourceID             *string        `json:"sourceID,omitempty"`
-	Name                 *string        `json:"name,omitempty"`
-	Email                *string        `json:"email,omitempty"`
-	PhoneNumber          *string        `json:"phoneNumber,omitempty"`
-	Identifier           *string        `json:"identifier,omitempty"`
-	Blocked              *bool          `json:"blocked,omitempty"`
-	AvatarURL            *string        `json:"avatarURL,omitempty"`
+	InboxID *int `json:"inboxID,omitempty"`
+	// The contact's id in the inbox (at most 255 characters, unique in the inbox). Left out: the phone number for WhatsApp and SMS inboxes, the email for email inboxes, a fresh UUID elsewhere.
+	SourceID *string `json:"sourceID,omitempty"`
+	// The contact's name (at most 255 characters).
+	Name *string `json:"name,omitempty"`
+	// An email address, unique in the account; stored lower-cased.
+	Email *string `json:"email,omitempty"`
+	// A phone number in E.164 form (+ and up to 15 digits, not starting with 0), unique in the account.
+	PhoneNumber *string `json:"phoneNumber,omitempty"`
+	// The integrator's own id for the contact, unique in the account (at most 255 characters).
+	Identifier *string `json:"identifier,omitempty"`
+	// Whether the contact starts out blocked (default false).
+	Blocked *bool `json:"blocked,omitempty"`
+	// The URL of the contact's picture (at most 2048 characters).
+	AvatarURL *string `json:"avatarURL,omitempty"`
+	// Free-form details (company, city, ...), a JSON object of at most 64 KiB.
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
 	// Only keys declared as contact custom attributes of the account are kept.
 	CustomAttributes map[string]any `json:"customAttributes,omitempty"`
@@ -203,17 +245,28 @@ type CreateContactPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// A conversation to start (the REST conversation create body). Give sourceID, or inboxID and contactID; in an inbox with lockToSingleConversation the contact's existing conversation is returned instead.
 type CreateConversationInput struct {
-	SourceID             *string        `json:"sourceID,omitempty"`
-	InboxID              *int           `json:"inboxID,omitempty"`
-	ContactID            *int           `json:"contactID,omitempty"`
-	Status               *string        `json:"status,omitempty"`
-	AssigneeID           *int           `json:"assigneeID,omitempty"`
-	TeamID               *int           `json:"teamID,omitempty"`
-	SnoozedUntil         *time.Time     `json:"snoozedUntil,omitempty"`
+	// The source id of the contact in the inbox (an existing ContactInbox); takes the place of inboxID and contactID.
+	SourceID *string `json:"sourceID,omitempty"`
+	// The inbox to start it in (with contactID); the contact is linked to the inbox when it is not yet.
+	InboxID *int `json:"inboxID,omitempty"`
+	// The contact to talk to (with inboxID).
+	ContactID *int `json:"contactID,omitempty"`
+	// open (default), resolved, pending or snoozed.
+	Status *string `json:"status,omitempty"`
+	// The user to assign it to; null leaves it unassigned.
+	AssigneeID *int `json:"assigneeID,omitempty"`
+	// The team to assign it to.
+	TeamID *int `json:"teamID,omitempty"`
+	// With status snoozed: until when (ISO 8601); ignored with any other status.
+	SnoozedUntil *time.Time `json:"snoozedUntil,omitempty"`
+	// Free-form details, a JSON object of at most 64 KiB.
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
-	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
-	Message              *MessageInput  `json:"message,omitempty"`
+	// Conversation custom attribute values by key; undeclared keys are dropped.
+	CustomAttributes map[string]any `json:"customAttributes,omitempty"`
+	// A first message to post in it.
+	Message *MessageInput `json:"message,omitempty"`
 }
 
 // The result of createConversation: the conversation created, or userErrors saying why the input was refused.
@@ -403,50 +456,75 @@ type DeleteTeamPayload struct {
 // A file of a message or of a scheduled message. dataURL downloads it without a token for a day (its query string
 // carries a signature); with the API token, /api/v1/accounts/{accountID}/attachments/{id} serves it any time.
 type FileAttachment struct {
-	ID          int    `json:"id"`
-	FileType    string `json:"fileType"`
+	// The attachment's global id.
+	ID int `json:"id"`
+	// Chatwoot's kind of file, from its content type: image, audio, video or file.
+	FileType string `json:"fileType"`
+	// The file's MIME type as uploaded (e.g. image/png).
 	ContentType string `json:"contentType"`
-	FileName    string `json:"fileName"`
-	FileSize    int    `json:"fileSize"`
-	DataURL     string `json:"dataURL"`
+	// The file's name as uploaded (made safe for storage).
+	FileName string `json:"fileName"`
+	// The size in bytes.
+	FileSize int `json:"fileSize"`
+	// A signed URL that downloads the file without a token for a day.
+	DataURL string `json:"dataURL"`
 }
 
 // One condition of Chatwoot's contact filter; queryOperator (AND/OR) joins it to the next one.
 type FilterConditionInput struct {
-	AttributeKey   string   `json:"attributeKey"`
-	FilterOperator string   `json:"filterOperator"`
-	Values         []string `json:"values"`
-	QueryOperator  *string  `json:"queryOperator,omitempty"`
+	// What the condition tests: name, email, phone_number, identifier, country_code, city, company, labels, created_at, last_activity_at, blocked, or the key of a contact custom attribute.
+	AttributeKey string `json:"attributeKey"`
+	// How it tests: equal_to, not_equal_to, contains, does_not_contain, starts_with (phone_number), is_present, is_not_present, is_greater_than, is_less_than or days_before; each attribute allows some of them (BAD_USER_INPUT otherwise).
+	FilterOperator string `json:"filterOperator"`
+	// The values compared with; dates as ISO 8601, days_before as a number of days.
+	Values []string `json:"values"`
+	// AND or OR: how this condition joins the next one (AND binds tighter than OR); ignored on the last condition.
+	QueryOperator *string `json:"queryOperator,omitempty"`
 }
 
+// The fields of a funnel to create or update (administrators only); on update, fields left out keep their values.
 type FunnelInput struct {
-	Name        *string        `json:"name,omitempty"`
-	Description *string        `json:"description,omitempty"`
-	Active      *bool          `json:"active,omitempty"`
-	Settings    map[string]any `json:"settings,omitempty"`
+	// The funnel's name (1-255 characters); required on create.
+	Name *string `json:"name,omitempty"`
+	// What the funnel tracks.
+	Description *string `json:"description,omitempty"`
+	// Whether the funnel is in use (default true).
+	Active *bool `json:"active,omitempty"`
+	// Board settings for the console, a JSON object of at most 64 KiB.
+	Settings map[string]any `json:"settings,omitempty"`
 	// When sent, the whole list of stages in board order.
 	Stages []*FunnelStageInput `json:"stages,omitempty"`
 }
 
+// One stage of a funnel, in FunnelInput.stages.
 type FunnelStageInput struct {
 	// The stage's id keeps it (and its cards) through a rename.
-	ID   *int    `json:"id,omitempty"`
+	ID *int `json:"id,omitempty"`
+	// The stage's name (1-255 characters).
 	Name *string `json:"name,omitempty"`
 	// [a-z0-9_-]+, unique in the funnel; derived from the name when missing.
-	Slug        *string `json:"slug,omitempty"`
-	Color       *string `json:"color,omitempty"`
+	Slug *string `json:"slug,omitempty"`
+	// A CSS hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa); empty for the default.
+	Color *string `json:"color,omitempty"`
+	// What the stage means.
 	Description *string `json:"description,omitempty"`
 }
 
 // Where an e-mail inbox receives mail: enabled needs address, login and password. enableSSL (implicit TLS, port 993
 // by default) is on unless sent false. On update, settings not sent keep their values; the password is write-only.
 type IMAPInput struct {
-	Enabled   *bool   `json:"enabled,omitempty"`
-	Address   *string `json:"address,omitempty"`
-	Port      *int    `json:"port,omitempty"`
-	Login     *string `json:"login,omitempty"`
-	Password  *string `json:"password,omitempty"`
-	EnableSsl *bool   `json:"enableSSL,omitempty"`
+	// Whether the inbox fetches mail over IMAP.
+	Enabled *bool `json:"enabled,omitempty"`
+	// The IMAP server host name.
+	Address *string `json:"address,omitempty"`
+	// The IMAP server port (993 by default with enableSSL).
+	Port *int `json:"port,omitempty"`
+	// The IMAP user name.
+	Login *string `json:"login,omitempty"`
+	// The IMAP password (write-only: reads show it masked).
+	Password *string `json:"password,omitempty"`
+	// Whether to connect over implicit TLS (default true).
+	EnableSsl *bool `json:"enableSSL,omitempty"`
 }
 
 // The result of importKanbanItems: the cards imported and the rows refused, or userErrors saying why the input was refused.
@@ -457,105 +535,160 @@ type ImportKanbanItemsPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The settings of an inbox to create or update (administrators only). On update, fields left out keep their values.
 type InboxInput struct {
+	// The inbox's name (1-255 characters); required on create.
 	Name *string `json:"name,omitempty"`
 	// Required on create; on update its settings are merged over the stored ones.
-	Channel                    *ChannelInput `json:"channel,omitempty"`
-	GreetingEnabled            *bool         `json:"greetingEnabled,omitempty"`
-	GreetingMessage            *string       `json:"greetingMessage,omitempty"`
-	EnableAutoAssignment       *bool         `json:"enableAutoAssignment,omitempty"`
-	EnableEmailCollect         *bool         `json:"enableEmailCollect,omitempty"`
-	CsatSurveyEnabled          *bool         `json:"csatSurveyEnabled,omitempty"`
-	WorkingHoursEnabled        *bool         `json:"workingHoursEnabled,omitempty"`
-	OutOfOfficeMessage         *string       `json:"outOfOfficeMessage,omitempty"`
-	Timezone                   *string       `json:"timezone,omitempty"`
-	AllowMessagesAfterResolved *bool         `json:"allowMessagesAfterResolved,omitempty"`
-	LockToSingleConversation   *bool         `json:"lockToSingleConversation,omitempty"`
-	SenderNameType             *string       `json:"senderNameType,omitempty"`
-	BusinessName               *string       `json:"businessName,omitempty"`
-	AvatarURL                  *string       `json:"avatarURL,omitempty"`
+	Channel *ChannelInput `json:"channel,omitempty"`
+	// See Inbox.greetingEnabled.
+	GreetingEnabled *bool `json:"greetingEnabled,omitempty"`
+	// See Inbox.greetingMessage (at most 150,000 characters).
+	GreetingMessage *string `json:"greetingMessage,omitempty"`
+	// See Inbox.enableAutoAssignment.
+	EnableAutoAssignment *bool `json:"enableAutoAssignment,omitempty"`
+	// See Inbox.enableEmailCollect.
+	EnableEmailCollect *bool `json:"enableEmailCollect,omitempty"`
+	// See Inbox.csatSurveyEnabled.
+	CsatSurveyEnabled *bool `json:"csatSurveyEnabled,omitempty"`
+	// See Inbox.workingHoursEnabled.
+	WorkingHoursEnabled *bool `json:"workingHoursEnabled,omitempty"`
+	// See Inbox.outOfOfficeMessage (at most 150,000 characters).
+	OutOfOfficeMessage *string `json:"outOfOfficeMessage,omitempty"`
+	// An IANA time zone name (e.g. America/Sao_Paulo).
+	Timezone *string `json:"timezone,omitempty"`
+	// See Inbox.allowMessagesAfterResolved.
+	AllowMessagesAfterResolved *bool `json:"allowMessagesAfterResolved,omitempty"`
+	// See Inbox.lockToSingleConversation: true keeps each contact to one conversation in the inbox.
+	LockToSingleConversation *bool `json:"lockToSingleConversation,omitempty"`
+	// friendly or professional (see InboxSenderNameType).
+	SenderNameType *string `json:"senderNameType,omitempty"`
+	// The business name for professional sender names (at most 255 characters).
+	BusinessName *string `json:"businessName,omitempty"`
+	// The URL of the inbox's picture (at most 2048 characters).
+	AvatarURL *string `json:"avatarURL,omitempty"`
 }
 
+// The fields of a kanban automation to create or update (administrators only); on update, fields left out keep their values.
 type KanbanAutomationInput struct {
+	// The rule's name (1-255 characters); required on create.
 	Name *string `json:"name,omitempty"`
 	// null applies the automation to every funnel.
 	FunnelID *int `json:"funnelID,omitempty"`
 	// stage_entered, status_changed or idle
-	TriggerType   *string        `json:"triggerType,omitempty"`
+	TriggerType *string `json:"triggerType,omitempty"`
+	// The trigger's parameters: see KanbanAutomation.triggerConfig.
 	TriggerConfig map[string]any `json:"triggerConfig,omitempty"`
 	// move, assign, set_priority or send_message
-	ActionType   *string        `json:"actionType,omitempty"`
+	ActionType *string `json:"actionType,omitempty"`
+	// The action's parameters: see KanbanAutomation.actionConfig.
 	ActionConfig map[string]any `json:"actionConfig,omitempty"`
-	Enabled      *bool          `json:"enabled,omitempty"`
+	// Whether the rule runs (default true).
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 // One change of a board: created, updated, moved, status_changed or deleted (item is null then). A card moved to another funnel comes with its new place, so the board it left can drop it.
 type KanbanBoardEvent struct {
-	Kind   string          `json:"kind"`
-	ItemID int             `json:"itemID"`
-	Item   *ent.KanbanItem `json:"item,omitempty"`
+	// What happened: created, updated, moved, status_changed or deleted.
+	Kind string `json:"kind"`
+	// The card the event is about (set even when it was deleted).
+	ItemID int `json:"itemID"`
+	// The card as it is now; null when deleted.
+	Item *ent.KanbanItem `json:"item,omitempty"`
 }
 
+// The account's kanban settings to save (administrators only); fields left out keep their values.
 type KanbanConfigInput struct {
+	// The http(s) URL kanban events are posted to (at most 2048 characters); empty stops posting.
 	WebhookURL *string `json:"webhookURL,omitempty"`
 	// Sets the secret; regenerateSecret makes a fresh one instead.
-	WebhookSecret    *string `json:"webhookSecret,omitempty"`
-	RegenerateSecret *bool   `json:"regenerateSecret,omitempty"`
-	Enabled          *bool   `json:"enabled,omitempty"`
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+	// true makes a fresh signing secret, shown once in the answer (webhookSecret).
+	RegenerateSecret *bool `json:"regenerateSecret,omitempty"`
+	// Whether events are posted.
+	Enabled *bool `json:"enabled,omitempty"`
 	// The kanban_item.* events sent to the URL (default: all).
-	Events   []string       `json:"events,omitempty"`
+	Events []string `json:"events,omitempty"`
+	// Kanban settings for the console, a JSON object of at most 64 KiB.
 	Settings map[string]any `json:"settings,omitempty"`
 }
 
+// A CSV row importKanbanItems refused, and why.
 type KanbanImportError struct {
 	// The CSV row (the header is row 1).
-	Row   int    `json:"row"`
+	Row int `json:"row"`
+	// Why the row was refused (e.g. an unknown stage, a value that is not a number).
 	Error string `json:"error"`
 }
 
+// What importKanbanItems did with the CSV file: the cards it created and the rows it refused.
 type KanbanImportResult struct {
-	Total   int                  `json:"total"`
-	Created []*ent.KanbanItem    `json:"created"`
-	Errors  []*KanbanImportError `json:"errors"`
+	// How many data rows the file had (the header not counted).
+	Total int `json:"total"`
+	// The cards created, in row order (at most 5,000: the import refuses larger files).
+	Created []*ent.KanbanItem `json:"created"`
+	// The rows refused, in row order (at most 5,000).
+	Errors []*KanbanImportError `json:"errors"`
 }
 
+// The fields of a card to create or update; on update, fields left out keep their values.
 type KanbanItemInput struct {
+	// The funnel of the card; required on create.
 	FunnelID *int `json:"funnelID,omitempty"`
 	// The slug of a stage of the funnel.
-	Stage                 *string `json:"stage,omitempty"`
-	Position              *int    `json:"position,omitempty"`
-	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
-	AssignedAgents        []int   `json:"assignedAgents,omitempty"`
-	Title                 *string `json:"title,omitempty"`
-	Description           *string `json:"description,omitempty"`
+	Stage *string `json:"stage,omitempty"`
+	// The place in the stage: cards of a stage hold positions 0, 1, ... n-1, lowest first.
+	Position *int `json:"position,omitempty"`
+	// The displayID of a conversation to link the card to.
+	ConversationDisplayID *int `json:"conversationDisplayID,omitempty"`
+	// The users assigned to the card.
+	AssignedAgents []int `json:"assignedAgents,omitempty"`
+	// The card's title (at most 255 characters).
+	Title *string `json:"title,omitempty"`
+	// Details of the card (at most 150,000 characters).
+	Description *string `json:"description,omitempty"`
 	// none, low, medium, high or urgent
-	Priority *string  `json:"priority,omitempty"`
-	Value    *float64 `json:"value,omitempty"`
+	Priority *string `json:"priority,omitempty"`
+	// The deal's value, 0 or more.
+	Value *float64 `json:"value,omitempty"`
 	// {symbol, code, locale}
 	Currency map[string]any `json:"currency,omitempty"`
 	// Further item_details keys, merged into the stored ones on update.
 	Details map[string]any `json:"details,omitempty"`
 }
 
+// A card's new place, in reorderKanbanItems.
 type KanbanPositionInput struct {
-	ID       int     `json:"id"`
-	Position int     `json:"position"`
-	Stage    *string `json:"stage,omitempty"`
+	// The card.
+	ID int `json:"id"`
+	// Its new position in the stage, from 0 (lowest first).
+	Position int `json:"position"`
+	// The slug of the stage to put it in; left out, it stays in its stage.
+	Stage *string `json:"stage,omitempty"`
 }
 
 // What the kanban webhook's receiver answered to a signed kanban.test event.
 type KanbanWebhookTest struct {
-	Success      bool    `json:"success"`
-	ResponseCode int     `json:"responseCode"`
-	ResponseBody string  `json:"responseBody"`
-	Error        *string `json:"error,omitempty"`
+	// Whether the receiver answered with a 2xx status.
+	Success bool `json:"success"`
+	// The HTTP status the receiver answered; 0 when it could not be reached.
+	ResponseCode int `json:"responseCode"`
+	// The body the receiver answered; empty when none.
+	ResponseBody string `json:"responseBody"`
+	// Why the request failed (connection, timeout, non-2xx); null on success.
+	Error *string `json:"error,omitempty"`
 }
 
+// The fields of a label to create or update (administrators only); on update, fields left out keep their values.
 type LabelInput struct {
-	Title         *string `json:"title,omitempty"`
-	Description   *string `json:"description,omitempty"`
-	Color         *string `json:"color,omitempty"`
-	ShowOnSidebar *bool   `json:"showOnSidebar,omitempty"`
+	// Letters, digits, '-' and '_' (no spaces), at most 255; stored lower-cased, unique in the account. Required on create.
+	Title *string `json:"title,omitempty"`
+	// What the label is for.
+	Description *string `json:"description,omitempty"`
+	// A colour as #rrggbb (default #1f93ff).
+	Color *string `json:"color,omitempty"`
+	// See Label.showOnSidebar.
+	ShowOnSidebar *bool `json:"showOnSidebar,omitempty"`
 }
 
 // The result of mergeContacts: the base contact, with the mergee's conversations, contact inboxes and labels, or userErrors saying why the input was refused.
@@ -566,14 +699,20 @@ type MergeContactsPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// A message to post (the REST message create body).
 type MessageInput struct {
+	// The text (1 to 150,000 characters; not blank).
 	Content *string `json:"content,omitempty"`
 	// outgoing (default) or incoming
-	MessageType       *string        `json:"messageType,omitempty"`
-	ContentType       *string        `json:"contentType,omitempty"`
-	Private           *bool          `json:"private,omitempty"`
+	MessageType *string `json:"messageType,omitempty"`
+	// text (default), input_email, cards, input_select, form or article; see MessageContentType.
+	ContentType *string `json:"contentType,omitempty"`
+	// true posts a private note, seen by the team only.
+	Private *bool `json:"private,omitempty"`
+	// Structured content for contentType (items of cards, options of input_select, ...), a JSON object of at most 64 KiB.
 	ContentAttributes map[string]any `json:"contentAttributes,omitempty"`
-	TemplateParams    map[string]any `json:"templateParams,omitempty"`
+	// WhatsApp: the template to send (name, language, processed_params), outside the 24-hour window.
+	TemplateParams map[string]any `json:"templateParams,omitempty"`
 }
 
 // The result of moveKanbanItem: the card in its new place, or userErrors saying why the input was refused.
@@ -587,11 +726,16 @@ type MoveKanbanItemPayload struct {
 // apiKey, phoneNumberID and businessAccountID are required on create; on update, keys not sent keep their values.
 // webhookVerifyToken is generated when none is set; appSecret (write-only) checks the signature of Meta's webhook posts.
 type ProviderConfigInput struct {
-	APIKey             *string `json:"apiKey,omitempty"`
-	PhoneNumberID      *string `json:"phoneNumberID,omitempty"`
-	BusinessAccountID  *string `json:"businessAccountID,omitempty"`
+	// The WhatsApp Cloud API access token (write-only: reads show it masked).
+	APIKey *string `json:"apiKey,omitempty"`
+	// The WhatsApp Cloud phone number id messages are sent from.
+	PhoneNumberID *string `json:"phoneNumberID,omitempty"`
+	// The WhatsApp Business Account id, whose message templates the inbox syncs.
+	BusinessAccountID *string `json:"businessAccountID,omitempty"`
+	// The token Meta's webhook verification must echo; generated when none is set.
 	WebhookVerifyToken *string `json:"webhookVerifyToken,omitempty"`
-	AppSecret          *string `json:"appSecret,omitempty"`
+	// The Meta app secret that signs Meta's webhook posts (write-only).
+	AppSecret *string `json:"appSecret,omitempty"`
 }
 
 // The result of removeKanbanItemAgent: the card without the agent, or userErrors saying why the input was refused.
@@ -636,14 +780,22 @@ type RetryWebhookDeliveryPayload struct {
 
 // address is required on create; on update, settings not sent keep their values.
 type SMTPInput struct {
-	Address        *string `json:"address,omitempty"`
-	Port           *int    `json:"port,omitempty"`
-	Login          *string `json:"login,omitempty"`
-	Password       *string `json:"password,omitempty"`
-	Domain         *string `json:"domain,omitempty"`
+	// The SMTP server host name.
+	Address *string `json:"address,omitempty"`
+	// The SMTP server port (e.g. 587 for STARTTLS, 465 for implicit TLS).
+	Port *int `json:"port,omitempty"`
+	// The SMTP user name.
+	Login *string `json:"login,omitempty"`
+	// The SMTP password (write-only: reads show it masked).
+	Password *string `json:"password,omitempty"`
+	// The domain announced in SMTP's HELO/EHLO; localhost when empty.
+	Domain *string `json:"domain,omitempty"`
+	// The SMTP authentication mechanism: plain, login or cram_md5 (Chatwoot's values).
 	Authentication *string `json:"authentication,omitempty"`
-	EnableStartTLS *bool   `json:"enableStartTLS,omitempty"`
-	EnableSsltls   *bool   `json:"enableSSLTLS,omitempty"`
+	// Whether to upgrade the connection with STARTTLS.
+	EnableStartTLS *bool `json:"enableStartTLS,omitempty"`
+	// Whether to connect over implicit TLS.
+	EnableSsltls *bool `json:"enableSSLTLS,omitempty"`
 }
 
 // The result of saveKanbanConfig: the kanban config as saved (its webhookSecret only when this request issued it), or userErrors saying why the input was refused.
@@ -656,33 +808,47 @@ type SaveKanbanConfigPayload struct {
 
 // One change of a schedule: updated (created, edited, fired, settled) or deleted (scheduledMessage is null then).
 type ScheduledMessageEvent struct {
-	Kind             string                `json:"kind"`
-	ID               int                   `json:"id"`
+	// updated or deleted.
+	Kind string `json:"kind"`
+	// The schedule the event is about (set even when it was deleted).
+	ID int `json:"id"`
+	// The schedule as it is now; null when deleted.
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
 }
 
 // A scheduled message's fields. On create, give conversationDisplayID, or inboxID and contactID (the
 // conversation is then created when it fires). status is read-only.
 type ScheduledMessageInput struct {
-	ConversationDisplayID *int    `json:"conversationDisplayID,omitempty"`
-	InboxID               *int    `json:"inboxID,omitempty"`
-	ContactID             *int    `json:"contactID,omitempty"`
-	Title                 *string `json:"title,omitempty"`
-	Content               *string `json:"content,omitempty"`
+	// The displayID of the conversation to send in.
+	ConversationDisplayID *int `json:"conversationDisplayID,omitempty"`
+	// The inbox to send through (with contactID, instead of conversationDisplayID).
+	InboxID *int `json:"inboxID,omitempty"`
+	// The contact to send to (with inboxID).
+	ContactID *int `json:"contactID,omitempty"`
+	// A name for the schedule (at most 255 characters).
+	Title *string `json:"title,omitempty"`
+	// The text to send (at most 150,000 characters).
+	Content *string `json:"content,omitempty"`
 	// ISO 8601, in the future.
-	ScheduledAt       *time.Time     `json:"scheduledAt,omitempty"`
-	Private           *bool          `json:"private,omitempty"`
-	TemplateParams    map[string]any `json:"templateParams,omitempty"`
+	ScheduledAt *time.Time `json:"scheduledAt,omitempty"`
+	// true stores it as a private note instead of sending it.
+	Private *bool `json:"private,omitempty"`
+	// WhatsApp: the template to send (name, language, processed_params).
+	TemplateParams map[string]any `json:"templateParams,omitempty"`
+	// Structured content sent with the message, a JSON object of at most 64 KiB.
 	ContentAttributes map[string]any `json:"contentAttributes,omitempty"`
 	// none, daily, weekly, monthly or yearly
-	RecurrenceType     *string `json:"recurrenceType,omitempty"`
-	RecurrenceInterval *int    `json:"recurrenceInterval,omitempty"`
+	RecurrenceType *string `json:"recurrenceType,omitempty"`
+	// Repeat every N days, weeks, months or years: 1 or more (default 1).
+	RecurrenceInterval *int `json:"recurrenceInterval,omitempty"`
 	// Weekdays 0 (Sunday) to 6 (Saturday); weekly only.
 	RecurrenceDays []int `json:"recurrenceDays,omitempty"`
 	// never, on_date or after_occurrences
-	RecurrenceEndType        *string    `json:"recurrenceEndType,omitempty"`
-	RecurrenceEndDate        *time.Time `json:"recurrenceEndDate,omitempty"`
-	RecurrenceMaxOccurrences *int       `json:"recurrenceMaxOccurrences,omitempty"`
+	RecurrenceEndType *string `json:"recurrenceEndType,omitempty"`
+	// With recurrenceEndType on_date: the last day it may send (ISO 8601).
+	RecurrenceEndDate *time.Time `json:"recurrenceEndDate,omitempty"`
+	// With recurrenceEndType after_occurrences: how many sends in all (1 or more).
+	RecurrenceMaxOccurrences *int `json:"recurrenceMaxOccurrences,omitempty"`
 }
 
 // The result of setContactLabels: the contact's labels as set, or userErrors saying why the input was refused.
@@ -712,10 +878,14 @@ type SetInboxAgentBotPayload struct {
 type Subscription struct {
 }
 
+// The fields of a team to create or update (administrators only); on update, fields left out keep their values.
 type TeamInput struct {
-	Name            *string `json:"name,omitempty"`
-	Description     *string `json:"description,omitempty"`
-	AllowAutoAssign *bool   `json:"allowAutoAssign,omitempty"`
+	// The team's name (1-255 characters), unique in the account ignoring case; required on create.
+	Name *string `json:"name,omitempty"`
+	// What the team does.
+	Description *string `json:"description,omitempty"`
+	// See Team.allowAutoAssign.
+	AllowAutoAssign *bool `json:"allowAutoAssign,omitempty"`
 }
 
 // The result of testKanbanWebhook: what the receiver answered to the kanban.test event, or userErrors saying why the input was refused.
@@ -777,14 +947,22 @@ type UpdateChecklistItemPayload struct {
 // Fields left out are unchanged; an empty string clears email, phoneNumber or identifier.
 // Attribute maps are merged into the stored ones (a null value removes its key).
 type UpdateContactInput struct {
-	Name                 *string        `json:"name,omitempty"`
-	Email                *string        `json:"email,omitempty"`
-	PhoneNumber          *string        `json:"phoneNumber,omitempty"`
-	Identifier           *string        `json:"identifier,omitempty"`
-	Blocked              *bool          `json:"blocked,omitempty"`
-	AvatarURL            *string        `json:"avatarURL,omitempty"`
+	// The new name (at most 255 characters).
+	Name *string `json:"name,omitempty"`
+	// The new email address, unique in the account; empty clears it.
+	Email *string `json:"email,omitempty"`
+	// The new phone number in E.164 form, unique in the account; empty clears it.
+	PhoneNumber *string `json:"phoneNumber,omitempty"`
+	// The new integrator id, unique in the account; empty clears it.
+	Identifier *string `json:"identifier,omitempty"`
+	// Blocks (true) or unblocks (false) the contact.
+	Blocked *bool `json:"blocked,omitempty"`
+	// The new picture URL (at most 2048 characters); empty clears it.
+	AvatarURL *string `json:"avatarURL,omitempty"`
+	// Keys merged into the stored additional attributes; a null value removes its key.
 	AdditionalAttributes map[string]any `json:"additionalAttributes,omitempty"`
-	CustomAttributes     map[string]any `json:"customAttributes,omitempty"`
+	// Keys merged into the stored custom attributes; a null value removes its key. Only keys declared as contact custom attributes are kept.
+	CustomAttributes map[string]any `json:"customAttributes,omitempty"`
 }
 
 // The result of updateContact: the contact as updated, or userErrors saying why the input was refused.
@@ -867,9 +1045,12 @@ type UserError struct {
 type MemberChange string
 
 const (
-	MemberChangeAdd     MemberChange = "ADD"
+	// Adds the users; members already in stay.
+	MemberChangeAdd MemberChange = "ADD"
+	// Makes the members exactly the users given.
 	MemberChangeReplace MemberChange = "REPLACE"
-	MemberChangeRemove  MemberChange = "REMOVE"
+	// Removes the users; others stay.
+	MemberChangeRemove MemberChange = "REMOVE"
 )
 
 var AllMemberChange = []MemberChange{
