@@ -58,6 +58,16 @@ type ChecklistItemInput struct {
 	AgentID   *int       `json:"agentID,omitempty"`
 }
 
+// A contact created or changed.
+type ContactEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// contact_created or contact_updated.
+	Kind string `json:"kind"`
+	// The contact as it is when the event is sent (read as the subscriber).
+	Contact *ent.Contact `json:"contact"`
+}
+
 // A page of contacts found by search or filter (offset pages, as the REST API).
 type ContactPage struct {
 	Nodes      []*ent.Contact `json:"nodes"`
@@ -70,6 +80,16 @@ type ContactPage struct {
 type ContactReachability struct {
 	Inbox    *ent.Inbox `json:"inbox"`
 	SourceID string     `json:"sourceID"`
+}
+
+// A conversation created or changed.
+type ConversationEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// conversation_created, conversation_updated (assignee, team, labels, attributes) or conversation_status_changed.
+	Kind string `json:"kind"`
+	// The conversation as it is when the event is sent (read as the subscriber).
+	Conversation *ent.Conversation `json:"conversation"`
 }
 
 type CreateContactInput struct {
@@ -194,6 +214,8 @@ type KanbanBoardEvent struct {
 	Kind   string          `json:"kind"`
 	ItemID int             `json:"itemID"`
 	Item   *ent.KanbanItem `json:"item,omitempty"`
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
 }
 
 type KanbanConfigInput struct {
@@ -258,6 +280,16 @@ type LabelInput struct {
 	ShowOnSidebar *bool   `json:"showOnSidebar,omitempty"`
 }
 
+// A message created or changed.
+type MessageEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// message_created or message_updated.
+	Kind string `json:"kind"`
+	// The message as it is when the event is sent (read as the subscriber).
+	Message *ent.Message `json:"message"`
+}
+
 type MessageInput struct {
 	Content *string `json:"content,omitempty"`
 	// outgoing (default) or incoming
@@ -295,6 +327,8 @@ type ScheduledMessageEvent struct {
 	Kind             string                `json:"kind"`
 	ID               int                   `json:"id"`
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
 }
 
 // A scheduled message's fields. On create, give conversationDisplayID, or inboxID and contactID (the
@@ -321,6 +355,18 @@ type ScheduledMessageInput struct {
 	RecurrenceMaxOccurrences *int       `json:"recurrenceMaxOccurrences,omitempty"`
 }
 
+// Live changes, over a websocket at /graphql (the graphql-transport-ws protocol; the API token goes in the
+// connection_init payload as api_access_token, the account as account_id). Each subscription sends what the
+// subscriber may read, under the same rules as queries: an event about a conversation in an inbox the subscriber
+// does not work in is never sent.
+//
+// Every event carries `sequence`, the account's event number on the server the websocket is connected to. It
+// increases with every change of the account, including those a subscription does not send (another conversation,
+// an inbox the subscriber cannot see), so numbers skip by design. When the server may have missed events for a
+// subscription (the client fell behind, or the link between server instances was down), it completes the
+// subscription instead of skipping past them: refetch what you show and subscribe again. Sequences order events
+// of one account across several subscriptions on one connection, and let a client drop a change older than a
+// refetch it made after seeing that sequence.
 type Subscription struct {
 }
 
@@ -328,6 +374,18 @@ type TeamInput struct {
 	Name            *string `json:"name,omitempty"`
 	Description     *string `json:"description,omitempty"`
 	AllowAutoAssign *bool   `json:"allowAutoAssign,omitempty"`
+}
+
+// Someone started or stopped typing in a conversation.
+type TypingEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// The conversation typed in.
+	ConversationID int `json:"conversationID"`
+	// True when typing started, false when it stopped.
+	Typing bool `json:"typing"`
+	// The visitor typing: the conversation's contact (read as the subscriber).
+	Contact *ent.Contact `json:"contact,omitempty"`
 }
 
 // Fields left out are unchanged; an empty string clears email, phoneNumber or identifier.
