@@ -692,6 +692,7 @@ type ComplexityRoot struct {
 	}
 
 	TypingEvent struct {
+		Agent          func(childComplexity int) int
 		Contact        func(childComplexity int) int
 		ConversationID func(childComplexity int) int
 		Sequence       func(childComplexity int) int
@@ -4219,6 +4220,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamMember.UserID(childComplexity), true
 
+	case "TypingEvent.agent":
+		if e.ComplexityRoot.TypingEvent.Agent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.Agent(childComplexity), true
 	case "TypingEvent.contact":
 		if e.ComplexityRoot.TypingEvent.Contact == nil {
 			break
@@ -5575,6 +5582,8 @@ func (ec *executionContext) childFields_TypingEvent(ctx context.Context, field g
 		return ec.fieldContext_TypingEvent_typing(ctx, field)
 	case "contact":
 		return ec.fieldContext_TypingEvent_contact(ctx, field)
+	case "agent":
+		return ec.fieldContext_TypingEvent_agent(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TypingEvent", field.Name)
 }
@@ -26894,6 +26903,38 @@ func (ec *executionContext) fieldContext_TypingEvent_contact(_ context.Context, 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TypingEvent_agent(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Agent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TypingEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
 		},
 	}
 	return fc, nil
@@ -57619,6 +57660,8 @@ func (ec *executionContext) _TypingEvent(ctx context.Context, sel ast.SelectionS
 			}
 		case "contact":
 			out.Values[i] = ec._TypingEvent_contact(ctx, field, obj)
+		case "agent":
+			out.Values[i] = ec._TypingEvent_agent(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -95,9 +95,10 @@ func (r *Resolver) contactsOf(ctx context.Context, contactID int, kind events.Ki
 	}), nil
 }
 
-// typingOf streams the visitor's typing in a conversation the subscriber
-// may read. Nothing about typing is stored, so the conversation is loaded
-// again for each event: an agent taken out of its inbox stops hearing it.
+// typingOf streams the visitor's and the agents' typing in a conversation
+// the subscriber may read. Nothing about typing is stored, so the
+// conversation is loaded again for each event: an agent taken out of its
+// inbox stops hearing it.
 func (r *Resolver) typingOf(ctx context.Context, conversationID int) (<-chan *model.TypingEvent, error) {
 	if err := visible(ctx, "Conversation", r.client.Conversation.Get, conversationID); err != nil {
 		return nil, err
@@ -111,8 +112,10 @@ func (r *Resolver) typingOf(ctx context.Context, conversationID int) (<-chan *mo
 			return nil, false
 		}
 		ev := &model.TypingEvent{Sequence: sequence(e), ConversationID: conversationID, Typing: on}
-		if ct, err := r.client.Contact.Get(ctx, e.ContactID); err == nil {
-			ev.Contact = ct
+		if e.UserID != 0 {
+			ev.Agent, _ = r.client.User.Get(ctx, e.UserID) // null if it cannot be read
+		} else {
+			ev.Contact, _ = r.client.Contact.Get(ctx, e.ContactID)
 		}
 		return ev, true
 	}), nil

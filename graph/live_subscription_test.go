@@ -99,7 +99,8 @@ type liveCase struct {
 	// visible(i) makes the i-th change the subscriber may see; hidden one
 	// it may not. Each returns what key reads from its event.
 	visible, hidden func(i int) string
-	key             string // the path, under the event, of what tells changes apart
+	key             string                         // the path, under the event, of what tells changes apart
+	keys            func(ev map[string]any) string // instead of key, when one path does not
 	// witness subscribes to the hidden change (A's administrator unless
 	// set), in witnessAccount (A unless set).
 	witness        string
@@ -107,6 +108,14 @@ type liveCase struct {
 	witnessQuery   string // the witness's subscription (query unless set)
 	// check looks at the i-th visible event beyond its key.
 	check func(t *testing.T, i int, ev map[string]any)
+}
+
+// keyOf is what tells the change of event ev apart.
+func (c liveCase) keyOf(t *testing.T, ev map[string]any) string {
+	if c.keys != nil {
+		return c.keys(ev)
+	}
+	return fmt.Sprint(mustGet(t, ev, c.key))
 }
 
 func (w *liveWorld) run(t *testing.T, c liveCase) {
@@ -133,14 +142,14 @@ func (w *liveWorld) run(t *testing.T, c liveCase) {
 			// subscriber, it would come before the next visible change.
 			hidden = c.hidden(i)
 			for got := ""; got != hidden; {
-				got = fmt.Sprint(mustGet(t, event(wit.next()), c.key))
+				got = c.keyOf(t, event(wit.next()))
 			}
 		}
 		want := c.visible(i)
 		var ev map[string]any
 		for got := ""; got != want; {
 			ev = event(sub.next())
-			got = fmt.Sprint(mustGet(t, ev, c.key))
+			got = c.keyOf(t, ev)
 			if hidden != "" && got == hidden {
 				t.Fatalf("change %d: the subscriber got %s %q, a change it may not see", i, c.key, got)
 			}
@@ -204,6 +213,7 @@ func (w *liveWorld) conversationCases() []liveCase {
 			return content
 		}
 	}
+	typing := `subscription { typingChanged(conversationID: %q) { sequence typing conversationID contact { name } agent { name } } }`
 	return []liveCase{
 		{name: "conversationCreated", field: "conversationCreated",
 			query:   `subscription { conversationCreated { sequence kind conversation { displayID status } } }`,
@@ -244,14 +254,25 @@ func (w *liveWorld) conversationCases() []liveCase {
 				wantAt(t, ev, "kind", "message_updated")
 				wantAt(t, ev, "message.status", "delivered")
 			}},
-		{name: "typingChanged", field: "typingChanged",
-			query:        fmt.Sprintf(`subscription { typingChanged(conversationID: %q) { sequence typing conversationID contact { name } } }`, w.conversationGID(w.supportConv)),
-			witnessQuery: fmt.Sprintf(`subscription { typingChanged(conversationID: %q) { sequence typing } }`, w.conversationGID(w.salesConv)),
-			visible:      func(i int) string { w.typing(w.supportConv, i == 0); return fmt.Sprint(i == 0) },
-			hidden:       func(int) string { w.typing(w.salesConv, true); return "true" },
-			key:          "typing",
+		{name: "typingChanged: the visitor's, then an agent's", field: "typingChanged",
+			query:        fmt.Sprintf(typing, w.conversationGID(w.supportConv)),
+			witnessQuery: fmt.Sprintf(typing, w.conversationGID(w.salesConv)),
+			visible: func(i int) string {
+				if i == 0 {
+					w.typing(w.supportConv, true)
+					return "true Support visitor <nil>"
+				}
+				w.mustREST("POST", fmt.Sprintf("%s/conversations/%d/toggle_typing_status", w.base, w.supportConv), w.Admin,
+					H{"typing_status": "off"}, http.StatusOK)
+				return "false <nil> Ada Admin"
+			},
+			hidden: func(int) string { w.typing(w.salesConv, true); return "true Sales visitor <nil>" },
+			keys: func(ev map[string]any) string {
+				contact, _ := lookup(ev, "contact.name")
+				agent, _ := lookup(ev, "agent.name")
+				return fmt.Sprint(ev["typing"], " ", contact, " ", agent)
+			},
 			check: func(t *testing.T, _ int, ev map[string]any) {
-				wantAt(t, ev, "contact.name", "Support visitor")
 				wantAt(t, ev, "conversationID", w.conversationGID(w.supportConv))
 			}},
 	}

@@ -384,8 +384,10 @@ type TypingEvent struct {
 	ConversationID int `json:"conversationID"`
 	// True when typing started, false when it stopped.
 	Typing bool `json:"typing"`
-	// The visitor typing: the conversation's contact (read as the subscriber).
+	// The visitor typing (the conversation's contact, read as the subscriber); null when an agent types.
 	Contact *ent.Contact `json:"contact,omitempty"`
+	// The agent typing (toggle_typing_status of the REST API); null when the visitor types.
+	Agent *ent.User `json:"agent,omitempty"`
 }
 
 // Fields left out are unchanged; an empty string clears email, phoneNumber or identifier.
