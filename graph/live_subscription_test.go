@@ -1,13 +1,17 @@
 package graph_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
 )
 
 // liveWorld is account A with two API inboxes, Support and Sales, a
@@ -67,6 +71,15 @@ func (w *liveWorld) typing(conv int, on bool) {
 	}
 }
 
+// assign makes user the conversation's assignee, as the console's side
+// panel does (the API has no assignment route yet).
+func (w *liveWorld) assign(conv, user int) {
+	ctx := viewer.NewContext(context.Background(), viewer.Viewer{UserID: w.AdminID, AccountID: w.Account, Role: viewer.RoleAdministrator})
+	if _, err := w.srv.Svc.AssignConversation(ctx, conv, conversations.Assignment{AssigneeID: &user}); err != nil {
+		w.t.Fatalf("assigning conversation %d: %v", conv, err)
+	}
+}
+
 // conversationGID is the global id of the conversation with display id n.
 func (w *liveWorld) conversationGID(n int) string {
 	r := w.gql(gqlReq{query: fmt.Sprintf(`{ conversation(displayID: %d) { id } }`, n)})
@@ -106,6 +119,9 @@ type liveCase struct {
 	witness        string
 	witnessAccount int
 	witnessQuery   string // the witness's subscription (query unless set)
+	// changes is how many visible changes the case makes (2 unless set);
+	// the hidden one comes before the second.
+	changes int
 	// check looks at the i-th visible event beyond its key.
 	check func(t *testing.T, i int, ev map[string]any)
 }
@@ -136,7 +152,7 @@ func (w *liveWorld) run(t *testing.T, c liveCase) {
 	// after the commit, asynchronously): the subscriber skips those; the
 	// hidden change fails the test.
 	last, hidden := 0, ""
-	for i := range 2 {
+	for i := range max(c.changes, 2) {
 		if i == 1 {
 			// Heard by the witness, so published: were it sent to the
 			// subscriber, it would come before the next visible change.
@@ -213,19 +229,23 @@ func (w *liveWorld) conversationCases() []liveCase {
 			return content
 		}
 	}
+	other, _ := strconv.Atoi(conv(w.support)(0)) // a conversation the agent sees too
 	typing := `subscription { typingChanged(conversationID: %q) { sequence typing conversationID contact { name } agent { name } } }`
 	return []liveCase{
 		{name: "conversationCreated", field: "conversationCreated",
 			query:   `subscription { conversationCreated { sequence kind conversation { displayID status } } }`,
 			visible: conv(w.support), hidden: conv(w.sales), key: "conversation.displayID",
 			check: func(t *testing.T, _ int, ev map[string]any) { wantAt(t, ev, "kind", "conversation_created") }},
-		{name: "conversationUpdated: status and labels", field: "conversationUpdated",
-			query: `subscription { conversationUpdated { sequence kind conversation { displayID status labels } } }`,
+		{name: "conversationUpdated: status, labels, assignee", field: "conversationUpdated", changes: 3,
+			query: `subscription { conversationUpdated { sequence kind conversation { displayID status labels assigneeID } } }`,
 			visible: func(i int) string {
-				if i == 0 {
+				switch i {
+				case 0:
 					w.mustREST("POST", fmt.Sprintf("%s/conversations/%d/toggle_status", w.base, w.supportConv), w.Admin, H{"status": statuses[0]}, http.StatusOK)
-				} else {
+				case 1:
 					w.mustREST("POST", fmt.Sprintf("%s/conversations/%d/labels", w.base, w.supportConv), w.Admin, H{"labels": []string{"vip"}}, http.StatusOK)
+				default:
+					w.assign(w.supportConv, w.AdminID)
 				}
 				return fmt.Sprint(w.supportConv)
 			},
@@ -242,11 +262,18 @@ func (w *liveWorld) conversationCases() []liveCase {
 				}
 				wantAt(t, ev, "kind", "conversation_updated")
 				wantAt(t, ev, "conversation.labels", []any{"vip"})
+				if i == 2 {
+					wantAt(t, ev, "conversation.assigneeID", gid("User", w.AdminID))
+				}
 			}},
 		{name: "messageAdded", field: "messageAdded",
 			query:   `subscription { messageAdded { sequence kind message { content } } }`,
 			visible: post(w.supportConv, "visible", true), hidden: post(w.salesConv, "hidden", true), key: "message.content",
 			check: func(t *testing.T, _ int, ev map[string]any) { wantAt(t, ev, "kind", "message_created") }},
+		{name: "messageAdded(conversationID) keeps to that conversation", field: "messageAdded",
+			query:        fmt.Sprintf(`subscription { messageAdded(conversationID: %q) { sequence message { content } } }`, w.conversationGID(w.supportConv)),
+			witnessQuery: fmt.Sprintf(`subscription { messageAdded(conversationID: %q) { sequence message { content } } }`, w.conversationGID(other)),
+			visible:      post(w.supportConv, "this one", true), hidden: post(other, "another of the inbox", true), key: "message.content"},
 		{name: "messageUpdated: the channel's delivery receipt", field: "messageUpdated",
 			query:   `subscription { messageUpdated { sequence kind message { content status } } }`,
 			visible: post(w.supportConv, "delivered", false), hidden: post(w.salesConv, "hidden", false), key: "message.content",
