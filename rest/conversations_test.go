@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -564,26 +563,6 @@ func TestConversationVisibility(t *testing.T) {
 				request:    as(agent, conv("POST", inY, "/labels", H{"labels": []string{"vip"}})),
 				wantStatus: http.StatusOK,
 				want:       map[string]any{"payload": []string{"vip"}},
-				wantEvents: []events.Kind{events.ConversationUpdated},
-			},
-			{
-				name:       "an agent's typing in a conversation of its inbox reaches its listeners",
-				request:    as(agent, conv("POST", inY, "/toggle_typing_status", H{"typing_status": "on"})),
-				wantStatus: http.StatusOK,
-				wantEvents: []events.Kind{events.ConversationTypingOn},
-			},
-			{
-				name:        "a typing status other than on or off is 422",
-				request:     as(agent, conv("POST", inY, "/toggle_typing_status", H{"typing_status": "maybe"})),
-				wantStatus:  http.StatusUnprocessableEntity,
-				wantInvalid: []string{"typing_status"},
-				wantEvents:  []events.Kind{},
-			},
-			{
-				name:       "an agent's typing in a conversation of an inbox it does not work in is 404",
-				request:    as(agent, conv("POST", inX, "/toggle_typing_status", H{"typing_status": "on"})),
-				wantStatus: http.StatusNotFound,
-				wantEvents: []events.Kind{},
 			},
 			{
 				name:       "the administrator makes the agent a member of X",
