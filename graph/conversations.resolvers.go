@@ -85,13 +85,3 @@ func (r *scheduledMessageResolver) Attachments(ctx context.Context, obj *ent.Sch
 	atts, err := scheduleFiles(ctx, obj)
 	return r.fileAttachments(atts), err
 }
-
-// MessageCreated is the resolver for the messageCreated field.
-func (r *subscriptionResolver) MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error) {
-	return r.messagesOf(ctx, conversationDisplayID)
-}
-
-// Subscription returns SubscriptionResolver implementation.
-func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
-
-type subscriptionResolver struct{ *Resolver }

@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 )
@@ -47,6 +48,11 @@ var listBounds = map[string]int{
 	"ScheduledMessage.attachments": core.MaxAttachments,
 	// An input path is as deep as the schema's inputs nest.
 	"UserError.field": 10,
+	// A board's columns and each card's agents, capped where they are
+	// written (kanban's stage plan, ent's card hook): a board query with a
+	// page of cards per stage prices by them, not by defaultListBound.
+	"Funnel.stages":             core.MaxFunnelStages,
+	"KanbanItem.assignedAgents": schema.MaxCardAgents,
 }
 
 // listBound is the most items the plain list field parent.field returns.

@@ -186,6 +186,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ContactEvent struct {
+		Contact  func(childComplexity int) int
+		Kind     func(childComplexity int) int
+		Sequence func(childComplexity int) int
+	}
+
 	ContactInbox struct {
 		AccountID    func(childComplexity int) int
 		Contact      func(childComplexity int) int
@@ -254,6 +260,12 @@ type ComplexityRoot struct {
 	ConversationEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ConversationEvent struct {
+		Conversation func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		Sequence     func(childComplexity int) int
 	}
 
 	CreateAgentBotPayload struct {
@@ -520,9 +532,10 @@ type ComplexityRoot struct {
 	}
 
 	KanbanBoardEvent struct {
-		Item   func(childComplexity int) int
-		ItemID func(childComplexity int) int
-		Kind   func(childComplexity int) int
+		Item     func(childComplexity int) int
+		ItemID   func(childComplexity int) int
+		Kind     func(childComplexity int) int
+		Sequence func(childComplexity int) int
 	}
 
 	KanbanConfig struct {
@@ -654,6 +667,12 @@ type ComplexityRoot struct {
 	MessageEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	MessageEvent struct {
+		Kind     func(childComplexity int) int
+		Message  func(childComplexity int) int
+		Sequence func(childComplexity int) int
 	}
 
 	MoveKanbanItemPayload struct {
@@ -849,6 +868,7 @@ type ComplexityRoot struct {
 		ID               func(childComplexity int) int
 		Kind             func(childComplexity int) int
 		ScheduledMessage func(childComplexity int) int
+		Sequence         func(childComplexity int) int
 	}
 
 	SetContactLabelsPayload struct {
@@ -867,9 +887,16 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
+		ContactCreated          func(childComplexity int) int
+		ContactUpdated          func(childComplexity int, contactID *int) int
+		ConversationCreated     func(childComplexity int) int
+		ConversationUpdated     func(childComplexity int, conversationID *int) int
 		KanbanBoardChanged      func(childComplexity int, funnelID int) int
+		MessageAdded            func(childComplexity int, conversationID *int) int
 		MessageCreated          func(childComplexity int, conversationDisplayID int) int
+		MessageUpdated          func(childComplexity int, conversationID *int) int
 		ScheduledMessageUpdated func(childComplexity int, conversationDisplayID *int) int
+		TypingChanged           func(childComplexity int, conversationID int) int
 	}
 
 	Team struct {
@@ -918,6 +945,14 @@ type ComplexityRoot struct {
 	ToggleConversationStatusPayload struct {
 		Conversation func(childComplexity int) int
 		UserErrors   func(childComplexity int) int
+	}
+
+	TypingEvent struct {
+		Agent          func(childComplexity int) int
+		Contact        func(childComplexity int) int
+		ConversationID func(childComplexity int) int
+		Sequence       func(childComplexity int) int
+		Typing         func(childComplexity int) int
 	}
 
 	UpdateAgentBotPayload struct {
@@ -1118,6 +1153,13 @@ type SubscriptionResolver interface {
 	MessageCreated(ctx context.Context, conversationDisplayID int) (<-chan *ent.Message, error)
 	KanbanBoardChanged(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error)
 	ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *model.ScheduledMessageEvent, error)
+	ConversationCreated(ctx context.Context) (<-chan *model.ConversationEvent, error)
+	ConversationUpdated(ctx context.Context, conversationID *int) (<-chan *model.ConversationEvent, error)
+	MessageAdded(ctx context.Context, conversationID *int) (<-chan *model.MessageEvent, error)
+	MessageUpdated(ctx context.Context, conversationID *int) (<-chan *model.MessageEvent, error)
+	ContactCreated(ctx context.Context) (<-chan *model.ContactEvent, error)
+	ContactUpdated(ctx context.Context, contactID *int) (<-chan *model.ContactEvent, error)
+	TypingChanged(ctx context.Context, conversationID int) (<-chan *model.TypingEvent, error)
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -1625,6 +1667,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContactEdge.Node(childComplexity), true
 
+	case "ContactEvent.contact":
+		if e.ComplexityRoot.ContactEvent.Contact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContactEvent.Contact(childComplexity), true
+	case "ContactEvent.kind":
+		if e.ComplexityRoot.ContactEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContactEvent.Kind(childComplexity), true
+	case "ContactEvent.sequence":
+		if e.ComplexityRoot.ContactEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContactEvent.Sequence(childComplexity), true
+
 	case "ContactInbox.accountID":
 		if e.ComplexityRoot.ContactInbox.AccountID == nil {
 			break
@@ -1947,6 +2008,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
+
+	case "ConversationEvent.conversation":
+		if e.ComplexityRoot.ConversationEvent.Conversation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEvent.Conversation(childComplexity), true
+	case "ConversationEvent.kind":
+		if e.ComplexityRoot.ConversationEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEvent.Kind(childComplexity), true
+	case "ConversationEvent.sequence":
+		if e.ComplexityRoot.ConversationEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEvent.Sequence(childComplexity), true
 
 	case "CreateAgentBotPayload.agentBot":
 		if e.ComplexityRoot.CreateAgentBotPayload.AgentBot == nil {
@@ -2874,6 +2954,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.KanbanBoardEvent.Kind(childComplexity), true
+	case "KanbanBoardEvent.sequence":
+		if e.ComplexityRoot.KanbanBoardEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KanbanBoardEvent.Sequence(childComplexity), true
 
 	case "KanbanConfig.accountID":
 		if e.ComplexityRoot.KanbanConfig.AccountID == nil {
@@ -3422,6 +3508,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MessageEdge.Node(childComplexity), true
+
+	case "MessageEvent.kind":
+		if e.ComplexityRoot.MessageEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MessageEvent.Kind(childComplexity), true
+	case "MessageEvent.message":
+		if e.ComplexityRoot.MessageEvent.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MessageEvent.Message(childComplexity), true
+	case "MessageEvent.sequence":
+		if e.ComplexityRoot.MessageEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MessageEvent.Sequence(childComplexity), true
 
 	case "MoveKanbanItemPayload.kanbanItem":
 		if e.ComplexityRoot.MoveKanbanItemPayload.KanbanItem == nil {
@@ -4790,6 +4895,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScheduledMessageEvent.ScheduledMessage(childComplexity), true
+	case "ScheduledMessageEvent.sequence":
+		if e.ComplexityRoot.ScheduledMessageEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledMessageEvent.Sequence(childComplexity), true
 
 	case "SetContactLabelsPayload.labels":
 		if e.ComplexityRoot.SetContactLabelsPayload.Labels == nil {
@@ -4830,6 +4941,40 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetInboxAgentBotPayload.UserErrors(childComplexity), true
 
+	case "Subscription.contactCreated":
+		if e.ComplexityRoot.Subscription.ContactCreated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.ContactCreated(childComplexity), true
+	case "Subscription.contactUpdated":
+		if e.ComplexityRoot.Subscription.ContactUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_contactUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ContactUpdated(childComplexity, args["contactID"].(*int)), true
+	case "Subscription.conversationCreated":
+		if e.ComplexityRoot.Subscription.ConversationCreated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.ConversationCreated(childComplexity), true
+	case "Subscription.conversationUpdated":
+		if e.ComplexityRoot.Subscription.ConversationUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_conversationUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ConversationUpdated(childComplexity, args["conversationID"].(*int)), true
 	case "Subscription.kanbanBoardChanged":
 		if e.ComplexityRoot.Subscription.KanbanBoardChanged == nil {
 			break
@@ -4841,6 +4986,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.KanbanBoardChanged(childComplexity, args["funnelID"].(int)), true
+	case "Subscription.messageAdded":
+		if e.ComplexityRoot.Subscription.MessageAdded == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_messageAdded_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.MessageAdded(childComplexity, args["conversationID"].(*int)), true
 	case "Subscription.messageCreated":
 		if e.ComplexityRoot.Subscription.MessageCreated == nil {
 			break
@@ -4852,6 +5008,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MessageCreated(childComplexity, args["conversationDisplayID"].(int)), true
+	case "Subscription.messageUpdated":
+		if e.ComplexityRoot.Subscription.MessageUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_messageUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.MessageUpdated(childComplexity, args["conversationID"].(*int)), true
 	case "Subscription.scheduledMessageUpdated":
 		if e.ComplexityRoot.Subscription.ScheduledMessageUpdated == nil {
 			break
@@ -4863,6 +5030,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.ScheduledMessageUpdated(childComplexity, args["conversationDisplayID"].(*int)), true
+	case "Subscription.typingChanged":
+		if e.ComplexityRoot.Subscription.TypingChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_typingChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.TypingChanged(childComplexity, args["conversationID"].(int)), true
 
 	case "Team.accountID":
 		if e.ComplexityRoot.Team.AccountID == nil {
@@ -5032,6 +5210,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ToggleConversationStatusPayload.UserErrors(childComplexity), true
+
+	case "TypingEvent.agent":
+		if e.ComplexityRoot.TypingEvent.Agent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.Agent(childComplexity), true
+	case "TypingEvent.contact":
+		if e.ComplexityRoot.TypingEvent.Contact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.Contact(childComplexity), true
+	case "TypingEvent.conversationID":
+		if e.ComplexityRoot.TypingEvent.ConversationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.ConversationID(childComplexity), true
+	case "TypingEvent.sequence":
+		if e.ComplexityRoot.TypingEvent.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.Sequence(childComplexity), true
+	case "TypingEvent.typing":
+		if e.ComplexityRoot.TypingEvent.Typing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TypingEvent.Typing(childComplexity), true
 
 	case "UpdateAgentBotPayload.agentBot":
 		if e.ComplexityRoot.UpdateAgentBotPayload.AgentBot == nil {
@@ -5418,7 +5627,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls"
+//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -5439,6 +5648,7 @@ var sources = []*ast.Source{
 	{Name: "payloads_schedules.graphqls", Input: sourceData("payloads_schedules.graphqls"), BuiltIn: false},
 	{Name: "schedules.graphqls", Input: sourceData("schedules.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
+	{Name: "subscriptions.graphqls", Input: sourceData("subscriptions.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -5716,6 +5926,18 @@ func (ec *executionContext) childFields_ContactEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type ContactEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ContactEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sequence":
+		return ec.fieldContext_ContactEvent_sequence(ctx, field)
+	case "kind":
+		return ec.fieldContext_ContactEvent_kind(ctx, field)
+	case "contact":
+		return ec.fieldContext_ContactEvent_contact(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContactEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_ContactInbox(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5858,6 +6080,18 @@ func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, fi
 		return ec.fieldContext_ConversationEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sequence":
+		return ec.fieldContext_ConversationEvent_sequence(ctx, field)
+	case "kind":
+		return ec.fieldContext_ConversationEvent_kind(ctx, field)
+	case "conversation":
+		return ec.fieldContext_ConversationEvent_conversation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6404,6 +6638,8 @@ func (ec *executionContext) childFields_KanbanBoardEvent(ctx context.Context, fi
 		return ec.fieldContext_KanbanBoardEvent_itemID(ctx, field)
 	case "item":
 		return ec.fieldContext_KanbanBoardEvent_item(ctx, field)
+	case "sequence":
+		return ec.fieldContext_KanbanBoardEvent_sequence(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanBoardEvent", field.Name)
 }
@@ -6678,6 +6914,18 @@ func (ec *executionContext) childFields_MessageEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MessageEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_MessageEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sequence":
+		return ec.fieldContext_MessageEvent_sequence(ctx, field)
+	case "kind":
+		return ec.fieldContext_MessageEvent_kind(ctx, field)
+	case "message":
+		return ec.fieldContext_MessageEvent_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MessageEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_MoveKanbanItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kanbanItem":
@@ -6870,6 +7118,8 @@ func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Contex
 		return ec.fieldContext_ScheduledMessageEvent_id(ctx, field)
 	case "scheduledMessage":
 		return ec.fieldContext_ScheduledMessageEvent_scheduledMessage(ctx, field)
+	case "sequence":
+		return ec.fieldContext_ScheduledMessageEvent_sequence(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
 }
@@ -7002,6 +7252,22 @@ func (ec *executionContext) childFields_ToggleConversationStatusPayload(ctx cont
 		return ec.fieldContext_ToggleConversationStatusPayload_userErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ToggleConversationStatusPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_TypingEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sequence":
+		return ec.fieldContext_TypingEvent_sequence(ctx, field)
+	case "conversationID":
+		return ec.fieldContext_TypingEvent_conversationID(ctx, field)
+	case "typing":
+		return ec.fieldContext_TypingEvent_typing(ctx, field)
+	case "contact":
+		return ec.fieldContext_TypingEvent_contact(ctx, field)
+	case "agent":
+		return ec.fieldContext_TypingEvent_agent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TypingEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12647,6 +12913,126 @@ func (ec *executionContext) field_Query_teams_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Subscription_contactUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Subscription_contactUpdated_argsContactID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["contactID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_contactUpdated_argsContactID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["contactID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["contactID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Subscription_conversationUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Subscription_conversationUpdated_argsConversationID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["conversationID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_conversationUpdated_argsConversationID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["conversationID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["conversationID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Subscription_kanbanBoardChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12704,6 +13090,66 @@ func (ec *executionContext) field_Subscription_kanbanBoardChanged_argsFunnelID(
 	}
 }
 
+func (ec *executionContext) field_Subscription_messageAdded_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Subscription_messageAdded_argsConversationID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["conversationID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_messageAdded_argsConversationID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["conversationID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["conversationID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Subscription_messageCreated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12718,6 +13164,66 @@ func (ec *executionContext) field_Subscription_messageCreated_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Subscription_messageUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Subscription_messageUpdated_argsConversationID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["conversationID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_messageUpdated_argsConversationID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["conversationID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["conversationID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Subscription_scheduledMessageUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12730,6 +13236,63 @@ func (ec *executionContext) field_Subscription_scheduledMessageUpdated_args(ctx 
 	}
 	args["conversationDisplayID"] = arg0
 	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_typingChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Subscription_typingChanged_argsConversationID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["conversationID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_typingChanged_argsConversationID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["conversationID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["conversationID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field___Directive_args_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -15115,6 +15678,84 @@ func (ec *executionContext) fieldContext_ContactEdge_cursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("ContactEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _ContactEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContactEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContactEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContactEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContactEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContactEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContactEvent_contact(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContactEvent_contact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
+			return ec.marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContactEvent_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContactEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ContactInbox_id(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16664,6 +17305,84 @@ func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ConversationEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConversationEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ConversationEvent_conversation(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationEvent_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationEvent_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConversationEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreateAgentBotPayload_agentBot(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentBotPayload) (ret graphql.Marshaler) {
@@ -21153,6 +21872,29 @@ func (ec *executionContext) fieldContext_KanbanBoardEvent_item(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _KanbanBoardEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.KanbanBoardEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanBoardEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanBoardEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _KanbanConfig_id(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23623,6 +24365,84 @@ func (ec *executionContext) _MessageEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_MessageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _MessageEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MessageEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MessageEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MessageEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MessageEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MessageEvent_message(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MessageEvent_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Message) graphql.Marshaler {
+			return ec.marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MessageEvent_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MessageEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Message(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MoveKanbanItemPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.MoveKanbanItemPayload) (ret graphql.Marshaler) {
@@ -29475,6 +30295,29 @@ func (ec *executionContext) fieldContext_ScheduledMessageEvent_scheduledMessage(
 	return fc, nil
 }
 
+func (ec *executionContext) _ScheduledMessageEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledMessageEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledMessageEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _SetContactLabelsPayload_labels(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29775,6 +30618,290 @@ func (ec *executionContext) fieldContext_Subscription_scheduledMessageUpdated(ct
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_scheduledMessageUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_conversationCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_conversationCreated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().ConversationCreated(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationEvent) graphql.Marshaler {
+			return ec.marshalNConversationEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_conversationCreated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_conversationUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_conversationUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ConversationUpdated(ctx, fc.Args["conversationID"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationEvent) graphql.Marshaler {
+			return ec.marshalNConversationEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_conversationUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_conversationUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_messageAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_messageAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().MessageAdded(ctx, fc.Args["conversationID"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MessageEvent) graphql.Marshaler {
+			return ec.marshalNMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_messageAdded(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MessageEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_messageAdded_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_messageUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_messageUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().MessageUpdated(ctx, fc.Args["conversationID"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MessageEvent) graphql.Marshaler {
+			return ec.marshalNMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_messageUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MessageEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_messageUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_contactCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_contactCreated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().ContactCreated(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContactEvent) graphql.Marshaler {
+			return ec.marshalNContactEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_contactCreated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContactEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_contactUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_contactUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ContactUpdated(ctx, fc.Args["contactID"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContactEvent) graphql.Marshaler {
+			return ec.marshalNContactEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_contactUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContactEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_contactUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_typingChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_typingChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().TypingChanged(ctx, fc.Args["conversationID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TypingEvent) graphql.Marshaler {
+			return ec.marshalNTypingEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTypingEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_typingChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TypingEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_typingChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -30623,6 +31750,157 @@ func (ec *executionContext) fieldContext_ToggleConversationStatusPayload_userErr
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TypingEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TypingEvent_conversationID(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_conversationID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConversationID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Conversation")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TypingEvent_typing(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_typing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Typing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_typing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TypingEvent_contact(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_contact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Contact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
+			return ec.marshalOContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_contact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TypingEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contact(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TypingEvent_agent(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TypingEvent_agent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Agent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TypingEvent_agent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TypingEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
 		},
 	}
 	return fc, nil
@@ -57227,6 +58505,55 @@ func (ec *executionContext) _ContactEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var contactEventImplementors = []string{"ContactEvent"}
+
+func (ec *executionContext) _ContactEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ContactEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contactEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContactEvent")
+		case "sequence":
+			out.Values[i] = ec._ContactEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ContactEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contact":
+			out.Values[i] = ec._ContactEvent_contact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var contactInboxImplementors = []string{"ContactInbox", "Node"}
 
 func (ec *executionContext) _ContactInbox(ctx context.Context, sel ast.SelectionSet, obj *ent.ContactInbox) graphql.Marshaler {
@@ -57934,6 +59261,55 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._ConversationEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._ConversationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var conversationEventImplementors = []string{"ConversationEvent"}
+
+func (ec *executionContext) _ConversationEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, conversationEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConversationEvent")
+		case "sequence":
+			out.Values[i] = ec._ConversationEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ConversationEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversation":
+			out.Values[i] = ec._ConversationEvent_conversation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60246,6 +61622,11 @@ func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.Selec
 			}
 		case "item":
 			out.Values[i] = ec._KanbanBoardEvent_item(ctx, field, obj)
+		case "sequence":
+			out.Values[i] = ec._KanbanBoardEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -61413,6 +62794,55 @@ func (ec *executionContext) _MessageEdge(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = ec._MessageEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._MessageEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var messageEventImplementors = []string{"MessageEvent"}
+
+func (ec *executionContext) _MessageEvent(ctx context.Context, sel ast.SelectionSet, obj *model.MessageEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, messageEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MessageEvent")
+		case "sequence":
+			out.Values[i] = ec._MessageEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._MessageEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._MessageEvent_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -63259,6 +64689,11 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 			}
 		case "scheduledMessage":
 			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
+		case "sequence":
+			out.Values[i] = ec._ScheduledMessageEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63424,6 +64859,20 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_kanbanBoardChanged(ctx, fields[0])
 	case "scheduledMessageUpdated":
 		return ec._Subscription_scheduledMessageUpdated(ctx, fields[0])
+	case "conversationCreated":
+		return ec._Subscription_conversationCreated(ctx, fields[0])
+	case "conversationUpdated":
+		return ec._Subscription_conversationUpdated(ctx, fields[0])
+	case "messageAdded":
+		return ec._Subscription_messageAdded(ctx, fields[0])
+	case "messageUpdated":
+		return ec._Subscription_messageUpdated(ctx, fields[0])
+	case "contactCreated":
+		return ec._Subscription_contactCreated(ctx, fields[0])
+	case "contactUpdated":
+		return ec._Subscription_contactUpdated(ctx, fields[0])
+	case "typingChanged":
+		return ec._Subscription_typingChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -63861,6 +65310,59 @@ func (ec *executionContext) _ToggleConversationStatusPayload(ctx context.Context
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var typingEventImplementors = []string{"TypingEvent"}
+
+func (ec *executionContext) _TypingEvent(ctx context.Context, sel ast.SelectionSet, obj *model.TypingEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, typingEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TypingEvent")
+		case "sequence":
+			out.Values[i] = ec._TypingEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversationID":
+			out.Values[i] = ec._TypingEvent_conversationID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "typing":
+			out.Values[i] = ec._TypingEvent_typing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contact":
+			out.Values[i] = ec._TypingEvent_contact(ctx, field, obj)
+		case "agent":
+			out.Values[i] = ec._TypingEvent_agent(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65114,6 +66616,20 @@ func (ec *executionContext) marshalNContactConnection2ᚖgithubᚗcomᚋswitchbo
 	return ec._ContactConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNContactEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx context.Context, sel ast.SelectionSet, v model.ContactEvent) graphql.Marshaler {
+	return ec._ContactEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNContactEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx context.Context, sel ast.SelectionSet, v *model.ContactEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContactEvent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx context.Context, sel ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -65237,6 +66753,20 @@ func (ec *executionContext) marshalNConversationConnection2ᚖgithubᚗcomᚋswi
 		return graphql.Null
 	}
 	return ec._ConversationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConversationEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx context.Context, sel ast.SelectionSet, v model.ConversationEvent) graphql.Marshaler {
+	return ec._ConversationEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNConversationEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx context.Context, sel ast.SelectionSet, v *model.ConversationEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConversationEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {
@@ -66088,6 +67618,20 @@ func (ec *executionContext) marshalNMessageContentType2githubᚗcomᚋswitchboar
 	return v
 }
 
+func (ec *executionContext) marshalNMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.MessageEvent) graphql.Marshaler {
+	return ec._MessageEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx context.Context, sel ast.SelectionSet, v *model.MessageEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MessageEvent(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNMessageInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageInput(ctx context.Context, v any) (model.MessageInput, error) {
 	res, err := ec.unmarshalInputMessageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -66426,6 +67970,20 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTypingEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTypingEvent(ctx context.Context, sel ast.SelectionSet, v model.TypingEvent) graphql.Marshaler {
+	return ec._TypingEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTypingEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTypingEvent(ctx context.Context, sel ast.SelectionSet, v *model.TypingEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TypingEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateContactInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateContactInput(ctx context.Context, v any) (model.UpdateContactInput, error) {

@@ -257,8 +257,3 @@ func (r *queryResolver) KanbanConfig(ctx context.Context) (*ent.KanbanConfig, er
 func (r *queryResolver) KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error) {
 	return r.svc.Automations(ctx)
 }
-
-// KanbanBoardChanged is the resolver for the kanbanBoardChanged field.
-func (r *subscriptionResolver) KanbanBoardChanged(ctx context.Context, funnelID int) (<-chan *model.KanbanBoardEvent, error) {
-	return r.boardOf(ctx, funnelID)
-}

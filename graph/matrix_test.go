@@ -70,8 +70,9 @@ func (f gmField) key() string { return f.op + "." + f.name }
 // rootFields enumerates the schema's root fields by introspection.
 func (w *gmWorld) rootFields() []gmField {
 	w.t.Helper()
-	r := w.gql(gqlReq{query: `{ __schema {
-		queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }`})
+	// Deprecated fields are still served: they stay in the matrix.
+	r := w.gql(gqlReq{query: `{ __schema { queryType { fields(includeDeprecated: true) { name } }
+		mutationType { fields(includeDeprecated: true) { name } } subscriptionType { fields(includeDeprecated: true) { name } } } }`})
 	if len(r.Errors) > 0 {
 		w.t.Fatalf("introspection: %s", r)
 	}
@@ -91,7 +92,7 @@ func (w *gmWorld) rootFields() []gmField {
 
 func gmTable() map[string]gmEntry {
 	all := map[string]gmEntry{}
-	for _, part := range []map[string]gmEntry{gmQueries(), gmMutations(), gmKanbanMutations(), gmSubscriptions()} {
+	for _, part := range []map[string]gmEntry{gmQueries(), gmMutations(), gmKanbanMutations(), gmSubscriptions(), gmLiveSubscriptions()} {
 		for k, e := range part {
 			if _, dup := all[k]; dup {
 				panic("two matrix entries for " + k)

@@ -52,8 +52,3 @@ func (r *queryResolver) ScheduledMessage(ctx context.Context, id int) (*ent.Sche
 func (r *scheduledMessageResolver) NextOccurrenceAt(ctx context.Context, obj *ent.ScheduledMessage) (*time.Time, error) {
 	return schedules.NextOccurrence(obj), nil
 }
-
-// ScheduledMessageUpdated is the resolver for the scheduledMessageUpdated field.
-func (r *subscriptionResolver) ScheduledMessageUpdated(ctx context.Context, conversationDisplayID *int) (<-chan *model.ScheduledMessageEvent, error) {
-	return r.schedulesOf(ctx, deref(conversationDisplayID))
-}

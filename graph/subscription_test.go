@@ -38,18 +38,7 @@ func (a *app) listen() string {
 // subscribe opens a GraphQL subscription over a websocket as token.
 func subscribe(t *testing.T, addr, token, query string) *websocket.Conn {
 	t.Helper()
-	d := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 5 * time.Second}
-	conn, resp, err := d.Dial("ws://"+addr+"/graphql", nil)
-	if err != nil {
-		t.Fatalf("dialing the subscription endpoint: %v (%v)", err, resp)
-	}
-	t.Cleanup(func() { conn.Close() })
-	must(t, conn.WriteJSON(wsMsg{Type: "connection_init", Payload: map[string]any{"api_access_token": token}}))
-	if m := read(t, conn); m.Type != "connection_ack" {
-		t.Fatalf("connection_init answered %+v, want connection_ack", m)
-	}
-	must(t, conn.WriteJSON(wsMsg{ID: "1", Type: "subscribe", Payload: map[string]any{"query": query}}))
-	return conn
+	return subscribeWith(t, addr, token, query, nil)
 }
 
 // waitListening waits until n subscriptions follow the account's events on

@@ -84,13 +84,13 @@ func (r *Resolver) schedulesOf(ctx context.Context, displayID int) (<-chan *mode
 			if conversationID != 0 && e.ConversationID != conversationID || !r.svc.WorksIn(ctx, e.InboxID) {
 				return nil, false
 			}
-			return &model.ScheduledMessageEvent{Kind: "deleted", ID: e.ScheduleID}, true
+			return &model.ScheduledMessageEvent{Sequence: sequence(e), Kind: "deleted", ID: e.ScheduleID}, true
 		case events.ScheduledMessageCreated, events.ScheduledMessageUpdated, events.ScheduledMessageSent, events.ScheduledMessageFailed:
 			sm, err := r.svc.ScheduledMessage(ctx, schedules.ScheduleScope{}, e.ScheduleID)
 			if err != nil || conversationID != 0 && (sm.ConversationID == nil || *sm.ConversationID != conversationID) {
 				return nil, false
 			}
-			return &model.ScheduledMessageEvent{Kind: "updated", ID: sm.ID, ScheduledMessage: sm}, true
+			return &model.ScheduledMessageEvent{Sequence: sequence(e), Kind: "updated", ID: sm.ID, ScheduledMessage: sm}, true
 		}
 		return nil, false
 	}), nil
@@ -107,7 +107,7 @@ func (r *Resolver) boardOf(ctx context.Context, funnelID int) (<-chan *model.Kan
 		if !e.OnBoard(funnelID) {
 			return nil, false
 		}
-		ev := &model.KanbanBoardEvent{Kind: e.Kind.CardAction(), ItemID: e.KanbanItemID}
+		ev := &model.KanbanBoardEvent{Sequence: sequence(e), Kind: e.Kind.CardAction(), ItemID: e.KanbanItemID}
 		if ev.Kind == "deleted" {
 			return ev, true
 		}

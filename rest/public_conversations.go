@@ -97,15 +97,22 @@ func (a *API) toggleVisitorTyping(c *fiber.Ctx) error {
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}
-	var on bool
-	switch strings.TrimSpace(wireStr(req.TypingStatus)) {
-	case "on":
-		on = true
-	case "off":
-	default:
-		return apperr.Invalid("Typing status must be on or off", "typing_status")
+	on, err := typingOn(req.TypingStatus)
+	if err != nil {
+		return err
 	}
 	return a.onVisitorConversation(c, func(x visitorCtx) error { return a.svc.Visitors.Typing(x.ctx, x.v, x.id, on) })
+}
+
+// typingOn reads a typing_status: on or off.
+func typingOn(status *string) (bool, error) {
+	switch strings.TrimSpace(wireStr(status)) {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, apperr.Invalid("Typing status must be on or off", "typing_status")
 }
 
 func (a *API) visitorSeen(c *fiber.Ctx) error {

@@ -73,6 +73,7 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Post("/conversations/:id/toggle_status", a.toggleConversationStatus, op("Change a conversation's status", toggleStatusAnswer()).in(toggleStatusRequest{}, ""))
 	acc.Get("/conversations/:id/labels", a.conversationLabels, op("A conversation's labels", labelList))
 	acc.Post("/conversations/:id/labels", a.setConversationLabels, op("Replace a conversation's labels", labelList).in(labelsRequest{}, ""))
+	acc.Post("/conversations/:id/toggle_typing_status", a.toggleAgentTyping, op("Tell the conversation's watchers the agent is typing (on) or stopped (off)", nil).in(agentTypingRequest{}, ""))
 
 	msg := shape("Message")
 	acc.Get("/conversations/:id/messages", a.listMessages, op("A conversation's messages", messageListAnswer()).q("before", "after"))

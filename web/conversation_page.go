@@ -216,10 +216,12 @@ func (c *Console) convLive(ctx *fiber.Ctx) error {
 			return fiber.Map{"kind": "message", "message_id": e.MessageID}, true
 		case events.ConversationUpdated, events.ConversationStatusChanged:
 			return fiber.Map{"kind": "conversation"}, true
+		// The page shows its visitor typing; an agent's typing (UserID) is
+		// for API clients.
 		case events.ConversationTypingOn:
-			return fiber.Map{"kind": "typing_on"}, true
+			return fiber.Map{"kind": "typing_on"}, e.UserID == 0
 		case events.ConversationTypingOff:
-			return fiber.Map{"kind": "typing_off"}, true
+			return fiber.Map{"kind": "typing_off"}, e.UserID == 0
 		}
 		return nil, false
 	})

@@ -1143,6 +1143,8 @@ func init() {
 	kanbanitem.Hooks[1] = kanbanitemMixinHooks1[0]
 
 	kanbanitem.Hooks[2] = kanbanitemHooks[0]
+
+	kanbanitem.Hooks[3] = kanbanitemHooks[1]
 	kanbanitemMixinFields0 := kanbanitemMixin[0].Fields()
 	_ = kanbanitemMixinFields0
 	kanbanitemFields := schema.KanbanItem{}.Fields()

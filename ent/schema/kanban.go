@@ -170,7 +170,7 @@ func (KanbanItem) Indexes() []ent.Index {
 
 func (KanbanItem) Policy() ent.Policy { return adminDeletesPolicy() }
 
-func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook()} }
+func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook(), cardAgentsCapHook()} }
 
 func (KanbanItem) Annotations() []schema.Annotation {
 	return []schema.Annotation{

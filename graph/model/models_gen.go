@@ -149,6 +149,16 @@ type ChecklistItemInput struct {
 	AgentID *int `json:"agentID,omitempty"`
 }
 
+// A contact created or changed.
+type ContactEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// contact_created or contact_updated.
+	Kind string `json:"kind"`
+	// The contact as it is when the event is sent (read as the subscriber).
+	Contact *ent.Contact `json:"contact"`
+}
+
 // A page of contacts found by search or filter (offset pages, as the REST API).
 type ContactPage struct {
 	// The contacts of this page: at most 15 (the REST API's page size), in the requested order.
@@ -167,6 +177,16 @@ type ContactReachability struct {
 	Inbox *ent.Inbox `json:"inbox"`
 	// The contact's source id in that inbox: the existing one, or the one a link made now would get (the phone number for WhatsApp and SMS, the email address for email, a fresh UUID for API inboxes). Web widget inboxes are listed only when already linked.
 	SourceID string `json:"sourceID"`
+}
+
+// A conversation created or changed.
+type ConversationEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// conversation_created, conversation_updated (assignee, team, labels, attributes) or conversation_status_changed.
+	Kind string `json:"kind"`
+	// The conversation as it is when the event is sent (read as the subscriber).
+	Conversation *ent.Conversation `json:"conversation"`
 }
 
 // The result of createAgentBot: the agent bot created, or userErrors saying why the input was refused.
@@ -595,6 +615,8 @@ type KanbanBoardEvent struct {
 	ItemID int `json:"itemID"`
 	// The card as it is now; null when deleted.
 	Item *ent.KanbanItem `json:"item,omitempty"`
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
 }
 
 // The account's kanban settings to save (administrators only); fields left out keep their values.
@@ -697,6 +719,16 @@ type MergeContactsPayload struct {
 	Contact *ent.Contact `json:"contact,omitempty"`
 	// Why the input was refused; empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
+}
+
+// A message created or changed.
+type MessageEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// message_created or message_updated.
+	Kind string `json:"kind"`
+	// The message as it is when the event is sent (read as the subscriber).
+	Message *ent.Message `json:"message"`
 }
 
 // A message to post (the REST message create body).
@@ -814,6 +846,8 @@ type ScheduledMessageEvent struct {
 	ID int `json:"id"`
 	// The schedule as it is now; null when deleted.
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
 }
 
 // A scheduled message's fields. On create, give conversationDisplayID, or inboxID and contactID (the
@@ -875,6 +909,18 @@ type SetInboxAgentBotPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// Live changes, over a websocket at /graphql (the graphql-transport-ws protocol; the API token goes in the
+// connection_init payload as api_access_token, the account as account_id). Each subscription sends what the
+// subscriber may read, under the same rules as queries: an event about a conversation in an inbox the subscriber
+// does not work in is never sent.
+//
+// Every event carries `sequence`, the account's event number on the server the websocket is connected to. It
+// increases with every change of the account, including those a subscription does not send (another conversation,
+// an inbox the subscriber cannot see), so numbers skip by design. When the server may have missed events for a
+// subscription (the client fell behind, or the link between server instances was down), it completes the
+// subscription instead of skipping past them: refetch what you show and subscribe again. Sequences order events
+// of one account across several subscriptions on one connection, and let a client drop a change older than a
+// refetch it made after seeing that sequence.
 type Subscription struct {
 }
 
@@ -910,6 +956,20 @@ type ToggleConversationStatusPayload struct {
 	Conversation *ent.Conversation `json:"conversation,omitempty"`
 	// Why the input was refused; empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
+}
+
+// Someone started or stopped typing in a conversation.
+type TypingEvent struct {
+	// The account's event number (see Subscription): increasing, skipping what this subscription does not send.
+	Sequence int `json:"sequence"`
+	// The conversation typed in.
+	ConversationID int `json:"conversationID"`
+	// True when typing started, false when it stopped.
+	Typing bool `json:"typing"`
+	// The visitor typing (the conversation's contact, read as the subscriber); null when an agent types.
+	Contact *ent.Contact `json:"contact,omitempty"`
+	// The agent typing (toggle_typing_status of the REST API); null when the visitor types.
+	Agent *ent.User `json:"agent,omitempty"`
 }
 
 // The result of updateAgentBot: the agent bot as updated, or userErrors saying why the input was refused.

@@ -269,13 +269,20 @@ func (s *Service) ConversationLabels(ctx context.Context, displayID int) ([]stri
 	return cv.Labels, nil
 }
 
-// SetConversationLabels replaces a conversation's labels.
+// SetConversationLabels replaces a conversation's labels. Listeners hear
+// conversation_updated, as Chatwoot sends it for a label change.
 func (s *Service) SetConversationLabels(ctx context.Context, displayID int, labels []string) ([]string, error) {
 	cv, err := s.Conversation(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
-	cv, err = cv.Update().SetLabels(contacts.CleanLabels(labels)).Save(ctx)
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		cv, err = c.Conversation.UpdateOne(cv).SetLabels(contacts.CleanLabels(labels)).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.EmitConversationEvent(ctx, c, events.ConversationUpdated, cv)
+	})
 	if err != nil {
 		return nil, apperr.From(err)
 	}

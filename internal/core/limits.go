@@ -20,8 +20,10 @@ const (
 	MaxFilterConditions = 50
 	// MaxFilterValues caps the values of one filter condition.
 	MaxFilterValues = 100
-	// MaxFunnelStages caps the stages of one funnel.
-	MaxFunnelStages = 100
+	// MaxFunnelStages caps the stages of one funnel: a board people read
+	// across, and the bound GraphQL prices a funnel's stages by (each stage
+	// may show a page of cards).
+	MaxFunnelStages = 25
 )
 
 // CheckListLen answers a list over max with a 422 naming field.

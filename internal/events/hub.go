@@ -37,6 +37,8 @@ type Event struct {
 	FunnelID     int
 	FromFunnelID int `json:",omitempty"`
 	KanbanItemID int
+	// UserID is the agent of a typing event; 0 when the visitor types.
+	UserID int `json:",omitempty"`
 	// Origin names the process that published an installation event, so
 	// that it can tell its own echo from another instance's news.
 	Origin string `json:",omitempty"`

@@ -33,8 +33,9 @@ const (
 )
 
 // ConversationTypingOn and ConversationTypingOff: a visitor of the public
-// client API started or stopped typing. Live listeners only: nothing is
-// stored and no webhook is sent (they are not in Kinds).
+// client API (UserID 0) or an agent (UserID) started or stopped typing, as
+// Chatwoot's events of those names. Live listeners only: nothing is stored
+// and no webhook is sent (they are not in Kinds).
 const (
 	ConversationTypingOn  Kind = "conversation_typing_on"
 	ConversationTypingOff Kind = "conversation_typing_off"
