@@ -87,22 +87,11 @@
     }
   });
   drawer.addEventListener("click", (e) => { if (e.target.closest("[data-drawer-close]")) close(); });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
 
-  // The contact picker searches the server as one types.
-  let searching = null;
-  drawer.addEventListener("input", (e) => {
-    if (!e.target.matches("[data-contact-search]")) return;
-    const select = drawer.querySelector("[data-contact-select]");
-    clearTimeout(searching);
-    searching = setTimeout(async () => {
-      const q = new URLSearchParams({ q: e.target.value, chosen: select.value });
-      const res = await fetch(base + "/contacts/options?" + q, { credentials: "same-origin" });
-      if (!res.ok) return;
-      select.innerHTML = await res.text();
-      if (select.options.length === 2) select.selectedIndex = 1; // one match: chosen
-    }, 200);
-  });
+  // A link to one schedule (a contact's page has them) opens its drawer.
+  const linked = here.searchParams.get("schedule");
+  if (/^\d+$/.test(linked || "")) load(base + "/schedules/" + linked + "/drawer?tz=" + encodeURIComponent(tz));
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
 
   drawer.addEventListener("submit", async (e) => {
     const form = e.target;

@@ -127,12 +127,9 @@ func newForm(accountID int, tz string) views.ScheduleForm {
 // pickers fills the form's inbox and contact choices (the contacts a
 // search would find first; the page's script searches for others).
 func (c *Console) pickers(ctx context.Context, f *views.ScheduleForm) error {
-	ibs, err := c.svc.Inboxes(ctx)
-	if err != nil {
+	var err error
+	if f.Inboxes, err = c.inboxChoices(ctx); err != nil {
 		return err
-	}
-	for _, ib := range ibs {
-		f.Inboxes = append(f.Inboxes, views.Option{Value: strconv.Itoa(ib.ID), Text: ib.Name})
 	}
 	cts, err := c.contactChoices(ctx, "", f.ContactID)
 	f.Contacts = cts
