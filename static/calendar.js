@@ -41,8 +41,24 @@
     if (p) { p.textContent = msg; p.hidden = false; p.focus(); } else alert(msg);
   }
 
+  // The WhatsApp template's fields apply to a WhatsApp inbox only; a
+  // conversation number may name one, so they stay offered then.
+  function syncTemplate() {
+    const fs = drawer.querySelector("[data-template]");
+    const inbox = drawer.querySelector("select[name=inbox_id]");
+    if (!fs || !inbox) return; // an edit: the server knows its inbox
+    const ids = fs.dataset.whatsappInboxes.split(" ");
+    const conv = drawer.querySelector("input[name=conversation_id]");
+    const on = ids.includes(inbox.value) || (!inbox.value && conv && conv.value !== "");
+    fs.disabled = !on;
+    fs.hidden = !on;
+  }
+  drawer.addEventListener("change", syncTemplate);
+  drawer.addEventListener("input", (e) => { if (e.target.name === "conversation_id") syncTemplate(); });
+
   function show(html) {
     drawer.innerHTML = html;
+    syncTemplate();
     drawer.hidden = false;
     document.body.classList.add("drawer-open");
     const first = drawer.querySelector(".field-error") || drawer.querySelector("#drawer-title");

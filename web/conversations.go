@@ -158,11 +158,15 @@ func (c *Console) inboxChoices(ctx context.Context) ([]views.Option, error) {
 	if err != nil {
 		return nil, err
 	}
+	return inboxOptions(ibs), nil
+}
+
+func inboxOptions(ibs []*ent.Inbox) []views.Option {
 	out := make([]views.Option, 0, len(ibs))
 	for _, ib := range ibs {
 		out = append(out, views.Option{Value: strconv.Itoa(ib.ID), Text: ib.Name})
 	}
-	return out, nil
+	return out
 }
 
 // labelColours maps the account's labels to their colours.
