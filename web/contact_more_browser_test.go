@@ -51,6 +51,16 @@ func TestContactCreateAndMergeInChromium(t *testing.T) {
 		b.waitTrue(tab, "the scheduled message", fmt.Sprintf(`document.querySelector('[data-testid="schedule-%d"]')?.textContent.includes('Renewal reminder')`, sched))
 		acme := p.cards["Acme renewal"]
 		b.waitTrue(tab, "the card", fmt.Sprintf(`document.querySelector('[data-testid=contact-cards] [data-testid="card-%d"]')?.textContent.includes('Acme renewal')`, acme))
+		// At a phone's width every section of the top nav is in sight,
+		// none reached by scrolling sideways.
+		b.setWidth(tab, 390)
+		if got := b.eval(tab, `(() => { const nav = document.querySelector('.topbar nav');
+			const out = [...nav.querySelectorAll('a')].filter(a => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; });
+			return nav.scrollWidth <= nav.clientWidth && out.length === 0 && nav.querySelectorAll('a').length === 6; })()`); got != true {
+			t.Error("at 390 px the top nav scrolls or hides a section")
+		}
+		b.shoot(t, tab, "topnav-390")
+		b.setWidth(tab, 1400)
 		b.eval(tab, `document.querySelector('[data-testid=contact-schedules]').scrollIntoView(); true`)
 		b.shootWidths(t, tab, "contact-related")
 
