@@ -68,7 +68,7 @@ func TestSettingsHooksAndInboxesInChromium(t *testing.T) {
 		b.eval(tab, `document.querySelector('[data-testid=new-inbox-whatsapp]').click(); true`)
 		b.submitIn(tab, map[string]string{"[data-testid=inbox-whatsapp-name]": "WhatsApp sales", "[data-testid=inbox-whatsapp-api_key]": "sekrit-key",
 			"[data-testid=inbox-whatsapp-phone_number_id]": "123"}, "[data-testid=inbox-whatsapp-create]")
-		b.waitTrue(tab, "the refusal", `document.querySelector('[data-testid=settings-error]')`)
+		b.waitTrue(tab, "the refusal in the form", `document.querySelector('[data-testid=new-inbox-error]')`)
 		if got := b.eval(tab, `document.querySelector('[data-testid=inbox-whatsapp-api_key]').value + '|' + document.querySelector('[data-testid=inbox-whatsapp-phone_number_id]').value`); got != "|123" {
 			t.Errorf("the refused form shows back %v (the key must stay empty)", got)
 		}
@@ -76,7 +76,7 @@ func TestSettingsHooksAndInboxesInChromium(t *testing.T) {
 		b.shootWidths(t, tab, "settings-inbox-refused")
 		b.submitIn(tab, map[string]string{"[data-testid=inbox-whatsapp-phone_number]": "+15550009999", "[data-testid=inbox-whatsapp-api_key]": "sekrit-key",
 			"[data-testid=inbox-whatsapp-business_account_id]": "456"}, "[data-testid=inbox-whatsapp-create]")
-		if msg := b.text(tab, "[data-testid=settings-error]"); msg != "" {
+		if msg := b.text(tab, "[data-testid=new-inbox-error]"); msg != "" {
 			t.Fatalf("the WhatsApp inbox was refused: %s", msg)
 		}
 		b.waitTrue(tab, "the new inbox's row", `[...document.querySelectorAll('[data-testid=inbox-rows] input[name=name]')].some(i => i.value === 'WhatsApp sales')`)

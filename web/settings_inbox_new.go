@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,6 +16,9 @@ import (
 // Creating an inbox (POST /settings/inboxes), through the operation POST
 // /inboxes calls. A refused one shows the inboxes again (422) with the
 // sentence and the fields as posted, but never a secret.
+
+// newInboxTypes are the channel types the page has a form for.
+var newInboxTypes = []string{"api", "web_widget", "email", "whatsapp"}
 
 // inboxSecrets are the form fields never shown back.
 var inboxSecrets = map[string]bool{"smtp_password": true, "imap_password": true, "api_key": true, "app_secret": true, "webhook_verify_token": true}
@@ -32,13 +36,17 @@ func (c *Console) createInbox(ctx *fiber.Ctx) error {
 	if !errors.As(err, &ae) || ae.Kind != apperr.KindInvalid {
 		return c.settingsDone(ctx, "inboxes", err)
 	}
-	tried := views.NewInboxForm{Type: posted.get("channel_type"), Values: map[string]string{}}
+	tried := views.NewInboxForm{Type: posted.get("channel_type"), Values: map[string]string{}, Error: ae.Message}
 	for key := range posted {
 		if !inboxSecrets[key] {
 			tried.Values[key] = posted.get(key)
 		}
 	}
-	return c.renderSettingsWith(ctx, fiber.StatusUnprocessableEntity, "inboxes", ae.Message, func(s *views.Settings) { s.NewInbox = tried })
+	if !slices.ContainsFunc(newInboxTypes, func(t string) bool { return t == tried.Type }) {
+		// No form of that type to show it in: on top of the page.
+		return c.renderSettings(ctx, fiber.StatusUnprocessableEntity, "inboxes", ae.Message)
+	}
+	return c.renderSettingsWith(ctx, fiber.StatusUnprocessableEntity, "inboxes", "", func(s *views.Settings) { s.NewInbox = tried })
 }
 
 // inboxInput reads the posted fields of the channel type's form; an empty

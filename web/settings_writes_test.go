@@ -52,7 +52,7 @@ func TestConsoleSettingsWrites(t *testing.T) {
 				status: http.StatusUnprocessableEntity, html: []string{`data-testid="settings-error"`}, events: none},
 			{name: "a WhatsApp inbox without its number", path: settings("inboxes"), form: url.Values{"name": {"WA"}, "channel_type": {"whatsapp"},
 				"api_key": {"sekrit-key"}, "phone_number_id": {"123"}}, status: http.StatusUnprocessableEntity,
-				html: []string{`data-testid="settings-error"`, `value="123"`}, events: none},
+				html: []string{`data-testid="new-inbox-error"`, `value="123"`}, events: none},
 			{name: "an e-mail inbox with a port that is no number", path: settings("inboxes"), form: url.Values{"name": {"Mail"}, "channel_type": {"email"},
 				"email": {"help@acme.test"}, "smtp_address": {"smtp.acme.test"}, "smtp_port": {"many"}, "smtp_password": {"pw-secret"}},
 				status: http.StatusUnprocessableEntity, html: []string{"SMTP port must be a whole number"}, events: none},
