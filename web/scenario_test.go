@@ -23,6 +23,8 @@ type consoleCase struct {
 	jsonBody any
 	// origin is the request's Origin ("": the console's own).
 	origin string
+	// cookie is the session sent ("": the administrator's).
+	cookie string
 	status int
 	// body holds JSON paths and their expected values (apitest.Expect), for
 	// answers in JSON: refusals ({"error": ...}) and the board's moves.
@@ -88,7 +90,11 @@ func (c *console) sendCase(t *testing.T, tc consoleCase) (status int, answer, lo
 	}
 	req, _ := http.NewRequest("POST", c.base+tc.path, body)
 	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Cookie", c.cookie)
+	cookie := tc.cookie
+	if cookie == "" {
+		cookie = c.cookie
+	}
+	req.Header.Set("Cookie", cookie)
 	origin := tc.origin
 	if origin == "" {
 		origin = c.base

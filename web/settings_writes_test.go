@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // TestConsoleSettingsWrites: the kanban webhook (save, test, a new
@@ -86,6 +89,50 @@ func TestConsoleSettingsWrites(t *testing.T) {
 			if strings.Contains(page, secret) || strings.Contains(inboxes, secret) {
 				t.Errorf("the secret %s is shown back", secret)
 			}
+		}
+	})
+}
+
+// agentSession adds an agent (not an administrator) with a password and
+// signs them in.
+func agentSession(c *console) string {
+	c.t.Helper()
+	id := idOf(c.mustPost(c.api("/agents"), map[string]any{"name": "Grace Hopper", "email": "grace@acme.test", "role": "agent"}), "id")
+	hash, err := bcrypt.GenerateFromPassword([]byte("grace-long-pass"), bcrypt.MinCost)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := c.srv.DB.Client.User.UpdateOneID(id).SetPasswordHash(string(hash)).SetConfirmed(true).Exec(viewer.SystemContext(context.Background())); err != nil {
+		c.t.Fatal(err)
+	}
+	return c.signIn("grace@acme.test", "grace-long-pass")
+}
+
+// TestConsoleSettingsWritesAreAdministrators: an agent's settings writes
+// are refused (403) and change nothing; their webhooks page has no kanban
+// webhook card.
+func TestConsoleSettingsWritesAreAdministrators(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		c := newConsole(t, e)
+		hook := idOf(c.mustPost(c.api("/webhooks"), map[string]any{"url": "https://hooks.example.com/a", "subscriptions": []string{"contact_created"}})["payload"].(map[string]any)["webhook"].(map[string]any), "id")
+		grace := agentSession(c)
+		none := []events.Kind{}
+		settings := func(rest string) string { return c.app("/settings/" + rest) }
+		c.run(t, []consoleCase{
+			{name: "the kanban webhook", path: settings("kanban"), form: url.Values{"webhook_url": {"https://hooks.example.com/k"}}, cookie: grace, status: http.StatusForbidden, events: none},
+			{name: "a new kanban secret", path: settings("kanban/secret"), form: url.Values{}, cookie: grace, status: http.StatusForbidden, events: none},
+			{name: "a kanban test", path: settings("kanban/test"), form: url.Values{}, cookie: grace, status: http.StatusForbidden, events: none},
+			{name: "a webhook edited", path: settings(fmt.Sprintf("webhooks/%d", hook)), form: url.Values{"url": {"https://evil.example.com/"}}, cookie: grace, status: http.StatusForbidden, events: none},
+			{name: "an inbox", path: settings("inboxes"), form: url.Values{"name": {"Side door"}, "channel_type": {"api"}}, cookie: grace, status: http.StatusForbidden, events: none},
+		})
+		if st, page := c.page(settings("webhooks"), grace); st != http.StatusOK || strings.Contains(page, `data-testid="kanban-hook"`) {
+			t.Errorf("the agent's webhooks page answered %d, kanban card shown: %t", st, strings.Contains(page, `data-testid="kanban-hook"`))
+		}
+		if got := fmt.Sprint(c.mustGet(c.api(fmt.Sprintf("/webhooks/%d", hook)))); !strings.Contains(got, "hooks.example.com/a") {
+			t.Errorf("the webhook changed: %s", got)
+		}
+		if got := fmt.Sprint(c.mustGet(c.api("/inboxes"))); strings.Contains(got, "Side door") {
+			t.Error("the agent made an inbox")
 		}
 	})
 }
