@@ -552,6 +552,7 @@ func TestContactConversations(t *testing.T) {
 		busy, _ := a.contact(api, H{"name": "Busy", "email": "busy@example.com"})
 		first := a.conversation(a.Account, api, busy)
 		second := a.conversation(a.Account, api, busy)
+		a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", second), body: H{"content": "Hello Busy"}}, http.StatusOK)
 		a.run(t, []scenario{
 			{
 				name:       "a contact without conversations answers {payload: []}",
@@ -560,18 +561,20 @@ func TestContactConversations(t *testing.T) {
 				want:       map[string]any{"payload": []any{}},
 			},
 			{
-				name:       "a contact's conversations are listed by display id, newest activity first, with the contact as sender",
+				name:       "a contact's conversations are listed by display id, newest activity first, with the contact as sender and the last message",
 				request:    request{method: "GET", path: a.path("/contacts/%d/conversations", busy)},
 				wantStatus: http.StatusOK,
 				want: map[string]any{
-					"payload.*.id":               []int{second, first},
-					"payload.0.inbox_id":         api,
-					"payload.0.account_id":       a.Account,
-					"payload.0.status":           "open",
-					"payload.0.meta.sender.id":   busy,
-					"payload.0.meta.sender.name": "Busy",
-					"payload.0.created_at":       isoTime,
-					"payload.0.uuid":             isUUID,
+					"payload.*.id":                 []int{second, first},
+					"payload.0.inbox_id":           api,
+					"payload.0.account_id":         a.Account,
+					"payload.0.status":             "open",
+					"payload.0.meta.sender.id":     busy,
+					"payload.0.meta.sender.name":   "Busy",
+					"payload.0.created_at":         isoTime,
+					"payload.0.uuid":               isUUID,
+					"payload.0.messages.0.content": "Hello Busy",
+					"payload.1.messages":           []any{},
 				},
 			},
 			{

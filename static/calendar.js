@@ -41,8 +41,24 @@
     if (p) { p.textContent = msg; p.hidden = false; p.focus(); } else alert(msg);
   }
 
+  // The WhatsApp template's fields apply to a WhatsApp inbox only; a
+  // conversation number may name one, so they stay offered then.
+  function syncTemplate() {
+    const fs = drawer.querySelector("[data-template]");
+    const inbox = drawer.querySelector("select[name=inbox_id]");
+    if (!fs || !inbox) return; // an edit: the server knows its inbox
+    const ids = fs.dataset.whatsappInboxes.split(" ");
+    const conv = drawer.querySelector("input[name=conversation_id]");
+    const on = ids.includes(inbox.value) || (!inbox.value && conv && conv.value !== "");
+    fs.disabled = !on;
+    fs.hidden = !on;
+  }
+  drawer.addEventListener("change", syncTemplate);
+  drawer.addEventListener("input", (e) => { if (e.target.name === "conversation_id") syncTemplate(); });
+
   function show(html) {
     drawer.innerHTML = html;
+    syncTemplate();
     drawer.hidden = false;
     document.body.classList.add("drawer-open");
     const first = drawer.querySelector(".field-error") || drawer.querySelector("#drawer-title");
@@ -87,22 +103,11 @@
     }
   });
   drawer.addEventListener("click", (e) => { if (e.target.closest("[data-drawer-close]")) close(); });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
 
-  // The contact picker searches the server as one types.
-  let searching = null;
-  drawer.addEventListener("input", (e) => {
-    if (!e.target.matches("[data-contact-search]")) return;
-    const select = drawer.querySelector("[data-contact-select]");
-    clearTimeout(searching);
-    searching = setTimeout(async () => {
-      const q = new URLSearchParams({ q: e.target.value, chosen: select.value });
-      const res = await fetch(base + "/contacts/options?" + q, { credentials: "same-origin" });
-      if (!res.ok) return;
-      select.innerHTML = await res.text();
-      if (select.options.length === 2) select.selectedIndex = 1; // one match: chosen
-    }, 200);
-  });
+  // A link to one schedule (a contact's page has them) opens its drawer.
+  const linked = here.searchParams.get("schedule");
+  if (/^\d+$/.test(linked || "")) load(base + "/schedules/" + linked + "/drawer?tz=" + encodeURIComponent(tz));
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
 
   drawer.addEventListener("submit", async (e) => {
     const form = e.target;

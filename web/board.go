@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gorilla/websocket"
 
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -49,9 +48,9 @@ func sameOrigin(r *http.Request) bool {
 	return origin == "" || strings.TrimPrefix(strings.TrimPrefix(origin, "https://"), "http://") == r.Host
 }
 
-// live streams the board's changes as small JSON events ({kind, item_id};
-// kind "stages" when its stages changed);
-// the page refetches its columns on each.
+// live streams the board's changes as small JSON events ({kind, item_id,
+// seq}; kind "stages" when its stages changed); the page refetches its
+// columns on each.
 func (c *Console) live(ctx *fiber.Ctx) error {
 	id, err := strconv.Atoi(ctx.Params("funnel_id"))
 	if err != nil {
@@ -61,65 +60,16 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Subscribed before the handshake ends: a change made as soon as the
-		// browser is connected is not missed.
-		sub := c.hub.Subscribe(f.AccountID)
-		defer sub.Cancel()
-		conn, err := upgrader.Upgrade(w, r, nil)
-		if err != nil {
-			return // the upgrader has answered
+	return c.serveLive(ctx, func(e events.Event) (fiber.Map, bool) {
+		if !e.ChangesBoard(f.ID) {
+			return nil, false
 		}
-		c.streamBoard(conn, sub, f.ID)
-	})))(ctx)
-}
-
-// streamBoard sends the board's changes until the viewer or the server goes,
-// or events may have been missed (the viewer fell behind, or another
-// instance's events were lost): then the socket closes and the page
-// reconnects and refetches.
-func (c *Console) streamBoard(conn *websocket.Conn, sub *events.Subscription, funnelID int) {
-	defer conn.Close()
-	t := *boardTimings.Load()
-	gone := make(chan struct{})
-	go readUntilClosed(conn, gone, t.pongWait)
-	ping := time.NewTicker(t.pingPeriod)
-	defer ping.Stop()
-	for {
-		select {
-		case <-c.ctx.Done():
-			// Going away: the page reconnects, to another instance if
-			// this one is stopping.
-			_ = conn.WriteControl(websocket.CloseMessage,
-				websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"), time.Now().Add(t.writeWait))
-			return
-		case <-gone:
-			return
-		case e, ok := <-sub.Events:
-			if !ok || !sub.InOrder(e) {
-				_ = conn.WriteControl(websocket.CloseMessage,
-					websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "events missed: refetch"), time.Now().Add(t.writeWait))
-				return
-			}
-			if !e.ChangesBoard(funnelID) {
-				continue
-			}
-			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
-			kind := e.Kind.CardAction()
-			if e.Kind == events.FunnelStagesChanged {
-				kind = "stages"
-			}
-			msg := fiber.Map{"kind": kind, "item_id": e.KanbanItemID, "seq": e.Seq}
-			if err := conn.WriteJSON(msg); err != nil {
-				return
-			}
-		case <-ping.C:
-			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
-			if err := conn.WriteMessage(websocket.PingMessage, nil); err != nil {
-				return
-			}
+		kind := e.Kind.CardAction()
+		if e.Kind == events.FunnelStagesChanged {
+			kind = "stages"
 		}
-	}
+		return fiber.Map{"kind": kind, "item_id": e.KanbanItemID, "seq": e.Seq}, true
+	})
 }
 
 // readUntilClosed reads (and drops) what the browser sends, answering

@@ -33,10 +33,12 @@ func (c *Console) contact(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.renderContact(ctx, fiber.StatusOK, id, "")
+	return c.renderContact(ctx, fiber.StatusOK, id, "", views.ContactMerge{})
 }
 
-func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string) error {
+// renderContact shows the page with a refused change's sentence (problem)
+// or the merge form's state.
+func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string, merge views.ContactMerge) error {
 	nav, err := c.nav(ctx)
 	if err != nil {
 		return err
@@ -46,7 +48,7 @@ func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string) 
 		return err
 	}
 	p := views.ContactPage{Nav: nav, ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), Phone: deref(ct.PhoneNumber),
-		Identifier: deref(ct.Identifier), Created: when(ct.CreatedAt), Error: problem}
+		Identifier: deref(ct.Identifier), Created: when(ct.CreatedAt), Error: problem, Merge: merge}
 	if ct.LastActivityAt != nil {
 		p.LastActive = when(*ct.LastActivityAt)
 	}
@@ -55,7 +57,8 @@ func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string) 
 			p.Inboxes = append(p.Inboxes, views.Fact{Name: ib.Name, Value: ci.SourceID})
 		}
 	}
-	steps := []func(context.Context, *views.ContactPage, *ent.Contact) error{c.contactAttributes, c.contactLabels, c.contactConversations}
+	steps := []func(context.Context, *views.ContactPage, *ent.Contact) error{c.contactAttributes, c.contactLabels,
+		c.contactConversations, c.contactSchedules, c.contactCards, c.mergeChoices}
 	for _, step := range steps {
 		if err := step(ctx.UserContext(), &p, ct); err != nil {
 			return err
@@ -114,7 +117,7 @@ func (c *Console) contactConversations(ctx context.Context, p *views.ContactPage
 func (c *Console) refusedOr(ctx *fiber.Ctx, id int, err error) error {
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.KindInvalid {
-		return c.renderContact(ctx, fiber.StatusUnprocessableEntity, id, ae.Message)
+		return c.renderContact(ctx, fiber.StatusUnprocessableEntity, id, ae.Message, views.ContactMerge{})
 	}
 	return err
 }

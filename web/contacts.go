@@ -14,6 +14,11 @@ import (
 // contacts is the contacts screen: the account's contacts, or those matching
 // q, sorted by a column (?sort=name, -name, email, ...).
 func (c *Console) contacts(ctx *fiber.Ctx) error {
+	return c.renderContacts(ctx, fiber.StatusOK, views.NewContactForm{})
+}
+
+// renderContacts shows the list with the new-contact form in its state.
+func (c *Console) renderContacts(ctx *fiber.Ctx, status int, form views.NewContactForm) error {
 	nav, err := c.nav(ctx)
 	if err != nil {
 		return err
@@ -33,7 +38,11 @@ func (c *Console) contacts(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list := views.ContactList{Nav: nav, Query: q, Sort: sort, Total: p.Total, AtLeast: p.AtLeast, Page: p.Page, HasMore: p.HasMore}
+	if form.Inboxes, err = c.inboxChoices(ctx.UserContext()); err != nil {
+		return err
+	}
+	list := views.ContactList{Nav: nav, Query: q, Sort: sort, Total: p.Total, AtLeast: p.AtLeast, Page: p.Page, HasMore: p.HasMore,
+		New: form}
 	for _, ct := range p.Items {
 		row := views.ContactRow{ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), PhoneNumber: deref(ct.PhoneNumber),
 			Labels: chips(ct.Labels, colours)}
@@ -42,7 +51,7 @@ func (c *Console) contacts(ctx *fiber.Ctx) error {
 		}
 		list.Rows = append(list.Rows, row)
 	}
-	return render(ctx, fiber.StatusOK, views.Contacts(list))
+	return render(ctx, status, views.Contacts(list))
 }
 
 func deref(s *string) string {

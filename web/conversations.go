@@ -92,7 +92,8 @@ func conversationRow(cv *ent.Conversation, people map[int]string, colours map[st
 		r.Assignee = nameOr(people, *cv.AssigneeID, "Former member")
 	}
 	if len(cv.Edges.Messages) > 0 {
-		r.LastMessage = clip(messageText(cv.Edges.Messages[0]), lastMessageLen)
+		m := cv.Edges.Messages[0]
+		r.LastMessage, r.LastMessageAt = clip(messageText(m), lastMessageLen), m.CreatedAt.UTC().Format("2 Jan 15:04 UTC")
 	}
 	return r
 }
@@ -138,12 +139,8 @@ func (c *Console) people(ctx context.Context) (map[int]string, error) {
 
 // filterChoices are the inboxes and labels the list filters by.
 func (c *Console) filterChoices(ctx context.Context) (inboxes, labels []views.Option, err error) {
-	ibs, err := c.svc.Inboxes(ctx)
-	if err != nil {
+	if inboxes, err = c.inboxChoices(ctx); err != nil {
 		return nil, nil, err
-	}
-	for _, ib := range ibs {
-		inboxes = append(inboxes, views.Option{Value: strconv.Itoa(ib.ID), Text: ib.Name})
 	}
 	lbs, err := c.svc.Labels(ctx)
 	if err != nil {
@@ -153,6 +150,23 @@ func (c *Console) filterChoices(ctx context.Context) (inboxes, labels []views.Op
 		labels = append(labels, views.Option{Value: lb.Title, Text: lb.Title})
 	}
 	return inboxes, labels, nil
+}
+
+// inboxChoices are the inboxes the viewer may see, as a select offers them.
+func (c *Console) inboxChoices(ctx context.Context) ([]views.Option, error) {
+	ibs, err := c.svc.Inboxes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return inboxOptions(ibs), nil
+}
+
+func inboxOptions(ibs []*ent.Inbox) []views.Option {
+	out := make([]views.Option, 0, len(ibs))
+	for _, ib := range ibs {
+		out = append(out, views.Option{Value: strconv.Itoa(ib.ID), Text: ib.Name})
+	}
+	return out
 }
 
 // labelColours maps the account's labels to their colours.

@@ -12,10 +12,10 @@ import (
 	"github.com/switchboard/switchboard/internal/viewer"
 )
 
-// Live pages other than the board (the calendar, the conversations): the
-// same websocket discipline as the board's (see board.go), with a filter
-// that picks the events a page follows and what it is told of each. A page
-// is told only kinds and ids of what changed and refetches through the
+// The live pages (the board, the calendar, the conversations) share one
+// websocket loop (the discipline is described in board.go), each with a
+// filter that picks the events it follows and what it is told of each. A
+// page is told only kinds and ids of what changed and refetches through the
 // operations, so what it then shows is what the viewer may see.
 
 // liveFilter turns an event into the message a page gets (false: none).
@@ -36,6 +36,11 @@ func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
 	})))(ctx)
 }
 
+// streamPage sends what filter makes of the account's events until the
+// viewer or the server goes, or events may have been missed (the viewer
+// fell behind, or another instance's events were lost): then the socket
+// closes and the page reconnects and refetches. Going away at shutdown, the
+// page reconnects, to another instance if this one is stopping.
 func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter) {
 	defer conn.Close()
 	t := *boardTimings.Load()

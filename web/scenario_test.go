@@ -23,6 +23,8 @@ type consoleCase struct {
 	jsonBody any
 	// origin is the request's Origin ("": the console's own).
 	origin string
+	// cookie is the session sent ("": the administrator's).
+	cookie string
 	status int
 	// body holds JSON paths and their expected values (apitest.Expect), for
 	// answers in JSON: refusals ({"error": ...}) and the board's moves.
@@ -30,6 +32,9 @@ type consoleCase struct {
 	// html are parts the answered HTML must contain (the drawer after a
 	// write).
 	html []string
+	// location is where a redirecting answer (303) must send the browser
+	// ("": not checked).
+	location string
 	// events are exactly the kinds of change the write tells the account's
 	// listeners, in order ([]events.Kind{} for a refusal: none); nil leaves
 	// them unchecked.
@@ -46,9 +51,12 @@ func (c *console) run(t *testing.T, cases []consoleCase) {
 			if tc.events != nil {
 				heard = apitest.Listen(t, c.srv.Events, c.account)
 			}
-			st, raw := c.sendCase(t, tc)
+			st, raw, where := c.sendCase(t, tc)
 			if st != tc.status {
 				t.Fatalf("answered %d %s, want %d", st, raw, tc.status)
+			}
+			if tc.location != "" && where != tc.location {
+				t.Errorf("sent the browser to %q, want %q", where, tc.location)
 			}
 			if tc.body != nil {
 				var got any
@@ -69,8 +77,8 @@ func (c *console) run(t *testing.T, cases []consoleCase) {
 	}
 }
 
-// send posts one case's request with the session cookie and an Origin.
-func (c *console) sendCase(t *testing.T, tc consoleCase) (int, string) {
+// sendCase posts one case's request with the session cookie and an Origin.
+func (c *console) sendCase(t *testing.T, tc consoleCase) (status int, answer, location string) {
 	t.Helper()
 	var body io.Reader
 	contentType := "application/x-www-form-urlencoded"
@@ -82,7 +90,11 @@ func (c *console) sendCase(t *testing.T, tc consoleCase) (int, string) {
 	}
 	req, _ := http.NewRequest("POST", c.base+tc.path, body)
 	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Cookie", c.cookie)
+	cookie := tc.cookie
+	if cookie == "" {
+		cookie = c.cookie
+	}
+	req.Header.Set("Cookie", cookie)
 	origin := tc.origin
 	if origin == "" {
 		origin = c.base
@@ -94,7 +106,7 @@ func (c *console) sendCase(t *testing.T, tc consoleCase) (int, string) {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(raw)
+	return res.StatusCode, string(raw), res.Header.Get("Location")
 }
 
 // errorAbout matches a JSON error whose message contains part.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -58,6 +59,7 @@ func (c *Console) renderSchedule(ctx *fiber.Ctx, status, id int, loc *time.Locat
 		return err
 	}
 	if form != nil && d.Form != nil {
+		form.TemplateShown, form.Templates = d.Form.TemplateShown, d.Form.Templates
 		d.Form = form
 	}
 	return render(ctx, status, views.ScheduleDrawerBody(d))
@@ -86,12 +88,15 @@ func (c *Console) scheduleView(ctx context.Context, sm *ent.ScheduledMessage, lo
 	} else if apperr.From(err).Kind != apperr.KindNotFound {
 		return d, err
 	}
+	d.Template = templateWords(sm.TemplateParams)
 	for _, a := range sm.Edges.Attachments {
 		exp, sig := c.svc.SignAttachment(a)
 		d.Files = append(d.Files, views.FileLink{Name: a.FileName, URL: wire.AttachmentPath(a, exp, sig)})
 	}
 	if sm.Status == "pending" && sm.MessageID == nil {
 		f := formOf(sm, sm.AccountID, loc)
+		templateChoices(&f, ib)
+		f.TemplateShown, f.WhatsAppInboxes = len(f.WhatsAppInboxes) > 0, nil
 		d.Form = &f
 	}
 	return d, nil
@@ -131,9 +136,9 @@ func (c *Console) pickers(ctx context.Context, f *views.ScheduleForm) error {
 	if err != nil {
 		return err
 	}
-	for _, ib := range ibs {
-		f.Inboxes = append(f.Inboxes, views.Option{Value: strconv.Itoa(ib.ID), Text: ib.Name})
-	}
+	f.Inboxes = inboxOptions(ibs)
+	templateChoices(f, ibs...)
+	f.TemplateShown = f.ID == 0 && slices.Contains(f.WhatsAppInboxes, f.InboxID)
 	cts, err := c.contactChoices(ctx, "", f.ContactID)
 	f.Contacts = cts
 	return err

@@ -67,7 +67,8 @@ func scheduleForm(p postedForm, base views.ScheduleForm) views.ScheduleForm {
 		"tz": &f.TZ, "title": &f.Title, "content": &f.Content, "scheduled_at": &f.At, "inbox_id": &f.InboxID,
 		"contact_id": &f.ContactID, "conversation_id": &f.Conversation, "recurrence_type": &f.Repeat,
 		"recurrence_interval": &f.Interval, "recurrence_end_type": &f.EndType, "recurrence_end_date": &f.EndDate,
-		"recurrence_max_occurrences": &f.Max,
+		"recurrence_max_occurrences": &f.Max, "template_name": &f.TemplateName, "template_language": &f.TemplateLanguage,
+		"template_params": &f.TemplateParams,
 	} {
 		if _, ok := p[key]; ok {
 			*dst = p.get(key)
@@ -108,6 +109,7 @@ func formOf(sm *ent.ScheduledMessage, accountID int, loc *time.Location) views.S
 	if sm.RecurrenceMaxOccurrences != nil {
 		f.Max = strconv.Itoa(*sm.RecurrenceMaxOccurrences)
 	}
+	storedTemplate(&f, sm.TemplateParams)
 	return f
 }
 
@@ -150,6 +152,7 @@ func (c *Console) scheduleInput(f views.ScheduleForm, old *views.ScheduleForm) (
 		in.ScheduledAt = &t
 	}
 	c.recurrenceInput(&in, &errs, f, old, loc)
+	in.TemplateParams = templateInput(f, old)
 	return in, errs.Err()
 }
 
@@ -224,4 +227,4 @@ func refusal(f *views.ScheduleForm, err error, shown ...string) error {
 // scheduleFormFields are the fields the schedule form shows a refusal at.
 var scheduleFormFields = []string{"inbox_id", "contact_id", "conversation_id", "title", "content", "scheduled_at",
 	"recurrence_type", "recurrence_interval", "recurrence_days", "recurrence_end_type", "recurrence_end_date",
-	"recurrence_max_occurrences", "attachments"}
+	"recurrence_max_occurrences", "attachments", "template_params"}

@@ -42,6 +42,12 @@ func (c *Console) settings(section string) fiber.Handler {
 }
 
 func (c *Console) renderSettings(ctx *fiber.Ctx, status int, section, problem string) error {
+	return c.renderSettingsWith(ctx, status, section, problem, nil)
+}
+
+// renderSettingsWith renders a section, then lets then add what only this
+// answer shows (a secret just issued, a test's answer).
+func (c *Console) renderSettingsWith(ctx *fiber.Ctx, status int, section, problem string, then func(*views.Settings)) error {
 	load, ok := settingsLoaders[section]
 	if !ok {
 		return apperr.NotFound("Settings section")
@@ -53,6 +59,9 @@ func (c *Console) renderSettings(ctx *fiber.Ctx, status int, section, problem st
 	s := views.Settings{Nav: nav, Section: section, Error: problem}
 	if err := load(c, ctx.UserContext(), &s); err != nil {
 		return err
+	}
+	if then != nil {
+		then(&s)
 	}
 	return render(ctx, status, views.SettingsPage(s))
 }

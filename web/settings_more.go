@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -33,13 +34,20 @@ func (c *Console) hookRows(ctx context.Context, s *views.Settings) error {
 		return nil
 	}
 	hooks, err := c.svc.Webhooks(ctx)
-	for _, h := range hooks {
-		s.Hooks = append(s.Hooks, views.HookRow{ID: h.ID, Name: h.Name, URL: h.URL, Events: h.Subscriptions})
+	if err != nil {
+		return err
 	}
 	for _, k := range events.Kinds {
 		s.Events = append(s.Events, string(k))
 	}
-	return err
+	for _, h := range hooks {
+		row := views.HookRow{ID: h.ID, Name: h.Name, URL: h.URL, Events: h.Subscriptions}
+		for _, ev := range s.Events {
+			row.Choices = append(row.Choices, views.Choice{Value: ev, Text: ev, On: slices.Contains(h.Subscriptions, ev)})
+		}
+		s.Hooks = append(s.Hooks, row)
+	}
+	return c.kanbanHook(ctx, s)
 }
 
 // flag is a checkbox posted after its hidden "false": the last value wins.

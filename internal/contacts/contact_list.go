@@ -8,7 +8,6 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
-	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -89,15 +88,4 @@ func (s *Service) contactPage(ctx context.Context, preds []predicate.Contact, so
 		Items: items, Total: total, Page: page,
 		HasMore: core.PageOffset(page, ContactsPerPage)+len(items) < total,
 	}, nil
-}
-
-// ContactConversations returns a contact's latest 20 conversations.
-func (s *Service) ContactConversations(ctx context.Context, id int) ([]*ent.Conversation, error) {
-	if _, err := s.Client(ctx).Contact.Get(ctx, id); err != nil {
-		return nil, apperr.From(core.NotFound(err, "Contact"))
-	}
-	convs, err := s.Client(ctx).Conversation.Query().Where(conversation.ContactID(id)).
-		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
-		Limit(20).WithContact().WithInbox().All(ctx)
-	return convs, core.ApperrOrNil(err)
 }

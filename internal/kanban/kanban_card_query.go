@@ -22,6 +22,8 @@ type CardFilter struct {
 	Stage                 string
 	AgentID               int
 	ConversationDisplayID int
+	// ContactID keeps the cards whose conversation is the contact's.
+	ContactID int
 	// Query matches title, description, notes and the linked contact's
 	// name or e-mail, ignoring case.
 	Query      string
@@ -165,6 +167,9 @@ func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*
 	}
 	if f.ConversationDisplayID != 0 {
 		q.Where(kanbanitem.HasConversationWith(conversation.DisplayID(f.ConversationDisplayID)))
+	}
+	if f.ContactID != 0 {
+		q.Where(kanbanitem.HasConversationWith(conversation.ContactID(f.ContactID)))
 	}
 	if err := checkFilter(f); err != nil {
 		return nil, err

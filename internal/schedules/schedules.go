@@ -49,7 +49,9 @@ type ScheduleInput struct {
 type ScheduleListParams struct {
 	Scope  ScheduleScope
 	Status string
-	Page   int
+	// ContactID, when set, keeps the schedules addressed to that contact.
+	ContactID int
+	Page      int
 }
 
 // ScheduledMessages lists schedules, latest scheduled_at first. Agents see
@@ -64,6 +66,9 @@ func (s *Service) ScheduledMessages(ctx context.Context, p ScheduleListParams) (
 			return nil, apperr.Invalid("Status must be pending, sent, failed, cancelled or all", "status")
 		}
 		q = q.Where(scheduledmessage.StatusEQ(scheduledmessage.Status(p.Status)))
+	}
+	if p.ContactID != 0 {
+		q = q.Where(scheduledmessage.ContactID(p.ContactID))
 	}
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
