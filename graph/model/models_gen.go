@@ -44,31 +44,31 @@ type AgentInput struct {
 type AssignKanbanItemAgentPayload struct {
 	// The card with the agent assigned; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of bulkAssignKanbanAgent: the cards with the agent assigned, or userErrors saying why the input was refused.
 type BulkAssignKanbanAgentPayload struct {
-	// The cards with the agent assigned; null when userErrors is not empty.
+	// The cards with the agent assigned (at most 1000, one per card named); null when userErrors is not empty.
 	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of bulkMoveKanbanItems: the cards moved, or userErrors saying why the input was refused.
 type BulkMoveKanbanItemsPayload struct {
-	// The cards moved; null when userErrors is not empty.
+	// The cards moved (at most 1000, one per card named); null when userErrors is not empty.
 	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of bulkSetKanbanPriority: the cards with their new priority, or userErrors saying why the input was refused.
 type BulkSetKanbanPriorityPayload struct {
-	// The cards with their new priority; null when userErrors is not empty.
+	// The cards with their new priority (at most 1000, one per card named); null when userErrors is not empty.
 	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -76,15 +76,15 @@ type BulkSetKanbanPriorityPayload struct {
 type CancelScheduledMessagePayload struct {
 	// The schedule, cancelled; null when userErrors is not empty.
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of changeInboxMembers: the inbox's members after the change, or userErrors saying why the input was refused.
 type ChangeInboxMembersPayload struct {
-	// The inbox's members after the change; null when userErrors is not empty.
+	// The inbox's members after the change (at most 1000); null when userErrors is not empty.
 	Members []*ent.AccountUser `json:"members,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -92,15 +92,15 @@ type ChangeInboxMembersPayload struct {
 type ChangeKanbanItemStatusPayload struct {
 	// The card with its new status; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of changeTeamMembers: the team's members after the change, or userErrors saying why the input was refused.
 type ChangeTeamMembersPayload struct {
-	// The team's members after the change; null when userErrors is not empty.
+	// The team's members after the change (at most 1000); null when userErrors is not empty.
 	Members []*ent.AccountUser `json:"members,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -193,7 +193,7 @@ type ConversationEvent struct {
 type CreateAgentBotPayload struct {
 	// The agent bot created; null when userErrors is not empty.
 	AgentBot *ent.AgentBot `json:"agentBot,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -201,7 +201,7 @@ type CreateAgentBotPayload struct {
 type CreateAgentPayload struct {
 	// The agent added to the account; null when userErrors is not empty.
 	Agent *ent.AccountUser `json:"agent,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -209,7 +209,7 @@ type CreateAgentPayload struct {
 type CreateCardNotePayload struct {
 	// The note created; null when userErrors is not empty.
 	CardNote *ent.CardNote `json:"cardNote,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -217,7 +217,7 @@ type CreateCardNotePayload struct {
 type CreateChecklistItemPayload struct {
 	// The checklist item created; null when userErrors is not empty.
 	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -225,7 +225,7 @@ type CreateChecklistItemPayload struct {
 type CreateContactInboxPayload struct {
 	// The contact inbox created, with its source id; null when userErrors is not empty.
 	ContactInbox *ent.ContactInbox `json:"contactInbox,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -261,7 +261,7 @@ type CreateContactPayload struct {
 	Contact *ent.Contact `json:"contact,omitempty"`
 	// The contact inbox made with the contact; its sourceID identifies the contact in that inbox.
 	ContactInbox *ent.ContactInbox `json:"contactInbox,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -293,7 +293,7 @@ type CreateConversationInput struct {
 type CreateConversationPayload struct {
 	// The conversation created; null when userErrors is not empty.
 	Conversation *ent.Conversation `json:"conversation,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -301,7 +301,7 @@ type CreateConversationPayload struct {
 type CreateFunnelPayload struct {
 	// The funnel created; null when userErrors is not empty.
 	Funnel *ent.Funnel `json:"funnel,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -309,7 +309,7 @@ type CreateFunnelPayload struct {
 type CreateInboxPayload struct {
 	// The inbox created; null when userErrors is not empty.
 	Inbox *ent.Inbox `json:"inbox,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -317,7 +317,7 @@ type CreateInboxPayload struct {
 type CreateKanbanAutomationPayload struct {
 	// The automation created; null when userErrors is not empty.
 	KanbanAutomation *ent.KanbanAutomation `json:"kanbanAutomation,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -325,7 +325,7 @@ type CreateKanbanAutomationPayload struct {
 type CreateKanbanItemPayload struct {
 	// The card created; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -333,7 +333,7 @@ type CreateKanbanItemPayload struct {
 type CreateLabelPayload struct {
 	// The label created; null when userErrors is not empty.
 	Label *ent.Label `json:"label,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -341,7 +341,7 @@ type CreateLabelPayload struct {
 type CreateMessagePayload struct {
 	// The message posted; null when userErrors is not empty.
 	Message *ent.Message `json:"message,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -349,7 +349,7 @@ type CreateMessagePayload struct {
 type CreateScheduledMessagePayload struct {
 	// The schedule created; null when userErrors is not empty.
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -357,7 +357,7 @@ type CreateScheduledMessagePayload struct {
 type CreateTeamPayload struct {
 	// The team created; null when userErrors is not empty.
 	Team *ent.Team `json:"team,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -365,7 +365,7 @@ type CreateTeamPayload struct {
 type DeleteAgentBotPayload struct {
 	// The global id of the agent bot deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -373,7 +373,7 @@ type DeleteAgentBotPayload struct {
 type DeleteAgentPayload struct {
 	// The global id of the user removed from the account; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -381,7 +381,7 @@ type DeleteAgentPayload struct {
 type DeleteCardNotePayload struct {
 	// The global id of the note deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -389,7 +389,7 @@ type DeleteCardNotePayload struct {
 type DeleteChecklistItemPayload struct {
 	// The global id of the checklist item deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -397,7 +397,7 @@ type DeleteChecklistItemPayload struct {
 type DeleteContactPayload struct {
 	// The global id of the contact deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -405,7 +405,7 @@ type DeleteContactPayload struct {
 type DeleteFunnelPayload struct {
 	// The global id of the funnel deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -413,7 +413,7 @@ type DeleteFunnelPayload struct {
 type DeleteInboxPayload struct {
 	// The global id of the inbox deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -421,7 +421,7 @@ type DeleteInboxPayload struct {
 type DeleteKanbanAutomationPayload struct {
 	// The global id of the automation deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -429,7 +429,7 @@ type DeleteKanbanAutomationPayload struct {
 type DeleteKanbanConfigPayload struct {
 	// True once the account's kanban config is deleted; null when userErrors is not empty.
 	Deleted *bool `json:"deleted,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -437,7 +437,7 @@ type DeleteKanbanConfigPayload struct {
 type DeleteKanbanItemPayload struct {
 	// The global id of the card deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -445,7 +445,7 @@ type DeleteKanbanItemPayload struct {
 type DeleteLabelPayload struct {
 	// The global id of the label deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -453,7 +453,7 @@ type DeleteLabelPayload struct {
 type DeleteMessagePayload struct {
 	// The global id of the message deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -461,7 +461,7 @@ type DeleteMessagePayload struct {
 type DeleteScheduledMessagePayload struct {
 	// The global id of the schedule deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -469,7 +469,7 @@ type DeleteScheduledMessagePayload struct {
 type DeleteTeamPayload struct {
 	// The global id of the team deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -551,7 +551,7 @@ type IMAPInput struct {
 type ImportKanbanItemsPayload struct {
 	// The cards imported and the rows refused; null when userErrors is not empty.
 	Result *KanbanImportResult `json:"result,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -717,7 +717,7 @@ type LabelInput struct {
 type MergeContactsPayload struct {
 	// The base contact, with the mergee's conversations, contact inboxes and labels; null when userErrors is not empty.
 	Contact *ent.Contact `json:"contact,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -751,7 +751,7 @@ type MessageInput struct {
 type MoveKanbanItemPayload struct {
 	// The card in its new place; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -774,7 +774,7 @@ type ProviderConfigInput struct {
 type RemoveKanbanItemAgentPayload struct {
 	// The card without the agent; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -782,15 +782,15 @@ type RemoveKanbanItemAgentPayload struct {
 type ReorderFunnelStagesPayload struct {
 	// The funnel with its stages in the new order; null when userErrors is not empty.
 	Funnel *ent.Funnel `json:"funnel,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
 // The result of reorderKanbanItems: the cards in their new places, or userErrors saying why the input was refused.
 type ReorderKanbanItemsPayload struct {
-	// The cards in their new places; null when userErrors is not empty.
+	// The cards in their new places (at most 1000, one per card named); null when userErrors is not empty.
 	KanbanItems []*ent.KanbanItem `json:"kanbanItems,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -798,7 +798,7 @@ type ReorderKanbanItemsPayload struct {
 type RetryMessagePayload struct {
 	// The message, queued to be sent again; null when userErrors is not empty.
 	Message *ent.Message `json:"message,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -806,7 +806,7 @@ type RetryMessagePayload struct {
 type RetryWebhookDeliveryPayload struct {
 	// The global id of the delivery queued to be sent again; null when userErrors is not empty.
 	DeliveryID *int `json:"deliveryId,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -834,7 +834,7 @@ type SMTPInput struct {
 type SaveKanbanConfigPayload struct {
 	// The kanban config as saved (its webhookSecret only when this request issued it); null when userErrors is not empty.
 	KanbanConfig *ent.KanbanConfig `json:"kanbanConfig,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -889,7 +889,7 @@ type ScheduledMessageInput struct {
 type SetContactLabelsPayload struct {
 	// The contact's labels as set; null when userErrors is not empty.
 	Labels []string `json:"labels,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -897,7 +897,7 @@ type SetContactLabelsPayload struct {
 type SetConversationLabelsPayload struct {
 	// The conversation's labels as set; null when userErrors is not empty.
 	Labels []string `json:"labels,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -905,7 +905,7 @@ type SetConversationLabelsPayload struct {
 type SetInboxAgentBotPayload struct {
 	// The inbox, with its agent bot switched on or off; null when userErrors is not empty.
 	Inbox *ent.Inbox `json:"inbox,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -938,7 +938,7 @@ type TeamInput struct {
 type TestKanbanWebhookPayload struct {
 	// What the receiver answered to the kanban.test event; null when userErrors is not empty.
 	Test *KanbanWebhookTest `json:"test,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -946,7 +946,7 @@ type TestKanbanWebhookPayload struct {
 type ToggleChecklistItemPayload struct {
 	// The checklist item, its completion toggled; null when userErrors is not empty.
 	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -954,7 +954,7 @@ type ToggleChecklistItemPayload struct {
 type ToggleConversationStatusPayload struct {
 	// The conversation with its new status; null when userErrors is not empty.
 	Conversation *ent.Conversation `json:"conversation,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -976,7 +976,7 @@ type TypingEvent struct {
 type UpdateAgentBotPayload struct {
 	// The agent bot as updated; null when userErrors is not empty.
 	AgentBot *ent.AgentBot `json:"agentBot,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -984,7 +984,7 @@ type UpdateAgentBotPayload struct {
 type UpdateAgentPayload struct {
 	// The agent as updated; null when userErrors is not empty.
 	Agent *ent.AccountUser `json:"agent,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -992,7 +992,7 @@ type UpdateAgentPayload struct {
 type UpdateCardNotePayload struct {
 	// The note as updated; null when userErrors is not empty.
 	CardNote *ent.CardNote `json:"cardNote,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1000,7 +1000,7 @@ type UpdateCardNotePayload struct {
 type UpdateChecklistItemPayload struct {
 	// The checklist item as updated; null when userErrors is not empty.
 	ChecklistItem *ent.ChecklistItem `json:"checklistItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1029,7 +1029,7 @@ type UpdateContactInput struct {
 type UpdateContactPayload struct {
 	// The contact as updated; null when userErrors is not empty.
 	Contact *ent.Contact `json:"contact,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1037,7 +1037,7 @@ type UpdateContactPayload struct {
 type UpdateFunnelPayload struct {
 	// The funnel as updated; null when userErrors is not empty.
 	Funnel *ent.Funnel `json:"funnel,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1045,7 +1045,7 @@ type UpdateFunnelPayload struct {
 type UpdateInboxPayload struct {
 	// The inbox as updated; null when userErrors is not empty.
 	Inbox *ent.Inbox `json:"inbox,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1053,7 +1053,7 @@ type UpdateInboxPayload struct {
 type UpdateKanbanAutomationPayload struct {
 	// The automation as updated; null when userErrors is not empty.
 	KanbanAutomation *ent.KanbanAutomation `json:"kanbanAutomation,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1061,7 +1061,7 @@ type UpdateKanbanAutomationPayload struct {
 type UpdateKanbanItemPayload struct {
 	// The card as updated; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1069,7 +1069,7 @@ type UpdateKanbanItemPayload struct {
 type UpdateLabelPayload struct {
 	// The label as updated; null when userErrors is not empty.
 	Label *ent.Label `json:"label,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1077,7 +1077,7 @@ type UpdateLabelPayload struct {
 type UpdateScheduledMessagePayload struct {
 	// The schedule as updated; null when userErrors is not empty.
 	ScheduledMessage *ent.ScheduledMessage `json:"scheduledMessage,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
@@ -1085,7 +1085,7 @@ type UpdateScheduledMessagePayload struct {
 type UpdateTeamPayload struct {
 	// The team as updated; null when userErrors is not empty.
 	Team *ent.Team `json:"team,omitempty"`
-	// Why the input was refused; empty when the mutation succeeded.
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }
 
