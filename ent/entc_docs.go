@@ -67,6 +67,10 @@ func describeConnectionEdges(t *gen.Type, def *ast.Definition) {
 // error. TestListBoundsAreDocumented holds the two together.
 const listEdgeBound = 100
 
+// edgeBounds are the plain list edges capped below listEdgeBound where
+// they are written (graph/cost.go's listBounds: core.MaxFunnelStages).
+var edgeBounds = map[string]int{"Funnel.stages": 25}
+
 // describeListEdges tells of the bound of each edge that is a plain list.
 func describeListEdges(t *gen.Type, def *ast.Definition) {
 	for _, e := range t.Edges {
@@ -74,8 +78,12 @@ func describeListEdges(t *gen.Type, def *ast.Definition) {
 		if f == nil || f.Type.Elem == nil {
 			continue
 		}
+		bound := listEdgeBound
+		if b, ok := edgeBounds[t.Name+"."+f.Name]; ok {
+			bound = b
+		}
 		f.Description = strings.TrimSpace(f.Description + fmt.Sprintf(" At most %d are returned: a longer list "+
-			"is cut there, with a LIST_TRUNCATED error.", listEdgeBound))
+			"is cut there, with a LIST_TRUNCATED error.", bound))
 	}
 }
 
