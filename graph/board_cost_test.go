@@ -3,6 +3,7 @@ package graph_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/switchboard/switchboard/ent/schema"
@@ -41,7 +42,7 @@ func TestBoardQueryFitsTheCostLimit(t *testing.T) {
 		for i := range stages {
 			stages[i] = H{"name": fmt.Sprintf("Stage %d", i)}
 		}
-		assign := `mutation($c: ID!, $a: ID!) { assignKanbanItemAgent(id: $c, agentID: $a) { id } }`
+		assign := `mutation($c: ID!, $a: ID!) { assignKanbanItemAgent(id: $c, agentID: $a) { kanbanItem { id } userErrors { field message code } } }`
 		a.run(t, []gqlCase{
 			{name: "the board: stages, 50 cards each, their agents", query: boardQuery(50, "id name"),
 				vars: H{"id": funnel}, want: H{"funnel.stages.*.slug": []any{"new", "won"},
@@ -59,12 +60,16 @@ func TestBoardQueryFitsTheCostLimit(t *testing.T) {
 					b: funnel(id: $id) { stages { items(first: 50) { edges { node { assignedAgents { id name } } } } } } }`,
 				vars: H{"id": funnel}, status: http.StatusUnprocessableEntity, code: "QUERY_TOO_COMPLEX"},
 			{name: "a card takes no agent past the cap", query: assign, vars: H{"c": card, "a": agents[schema.MaxCardAgents]},
-				code: "BAD_USER_INPUT", attrs: []string{"assigned_agents"}},
-			{name: "nor at creation", query: `mutation($in: KanbanItemInput!) { createKanbanItem(input: $in) { id } }`,
+				code: "INVALID", check: func(t *testing.T, r *gqlResp) {
+					if m := gqlMessage(r); !strings.Contains(m, "at most 10 agents") {
+						t.Errorf("the refusal says %q, want the card's cap of 10 agents", m)
+					}
+				}},
+			{name: "nor at creation", query: `mutation($in: KanbanItemInput!) { createKanbanItem(input: $in) { kanbanItem { id } userErrors { field message code } } }`,
 				vars: H{"in": H{"funnelID": funnel, "stage": "won", "title": "Crowded", "assignedAgents": agents}},
-				code: "BAD_USER_INPUT", attrs: []string{"assigned_agents"}},
-			{name: "a funnel takes no stage past the cap", query: `mutation($in: FunnelInput!) { createFunnel(input: $in) { id } }`,
-				vars: H{"in": H{"name": "Huge", "stages": stages}}, code: "BAD_USER_INPUT", attrs: []string{"stages"}},
+				code: "INVALID", attrs: []string{"input.assignedAgents"}},
+			{name: "a funnel takes no stage past the cap", query: `mutation($in: FunnelInput!) { createFunnel(input: $in) { funnel { id } userErrors { field message code } } }`,
+				vars: H{"in": H{"name": "Huge", "stages": stages}}, code: "INVALID", attrs: []string{"input.stages"}},
 		})
 	})
 }
