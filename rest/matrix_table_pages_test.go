@@ -1,6 +1,9 @@
 package rest_test
 
-import "fmt"
+import (
+	"fmt"
+	"net/http"
+)
 
 // The console's calendar, conversation, contact and settings pages: the
 // same rules as the API routes they share operations with, met by a
@@ -54,13 +57,38 @@ func pagesEntries() map[string]mxEntry {
 		"action_type", "set_priority", "action_config", `{"priority": "low"}`)}
 	out["POST "+set+"/automations/:id"] = mxEntry{want: adminOwn, body: form("name", "MX console rule")}
 	out["POST "+set+"/automations/:id/delete"] = mxEntry{want: adminOwn, setup: freshObject("id", "/kanban/automations", mxAutomationBody, "id")}
+	out["POST "+set+"/webhooks/:id"] = mxEntry{want: adminOwn, setup: freshObject("id", "/webhooks", mxWebhookBody, "payload.webhook.id"),
+		body: func(c *mxCell) any { return fields("url", c.w.url("/edited"), "subscriptions", "message_created") }}
+	out["POST "+set+"/inboxes"] = mxEntry{want: admin, body: func(c *mxCell) any {
+		return fields("channel_type", "api", "name", fmt.Sprintf("MX console inbox %d", c.n()))
+	}}
+	// The kanban webhook points at the matrix's local receiver; its test
+	// answers with the page (200), like the new secret.
+	out["POST "+set+"/kanban"] = mxEntry{want: admin, body: func(c *mxCell) any {
+		return fields("webhook_url", c.w.url("/kanban"), "enabled", "on", "webhook_events", "kanban_item.created")
+	}}
+	out["POST "+set+"/kanban/secret"] = mxEntry{want: consoleAdminRow(o2xx, o2xx)}
+	// A's kanban webhook set first, so the test has a receiver to ask; B's
+	// has none, and its test is refused (422).
+	out["POST "+set+"/kanban/test"] = mxEntry{want: consoleAdminRow(o2xx, oRef), setup: func(c *mxCell) {
+		c.t.Helper()
+		if r := doRequest(c.t, c.w.app, request{method: "POST", path: c.w.path("/kanban_config"), body: mxKanbanConfigBody(c)}); r.Status != http.StatusOK {
+			c.t.Fatalf("setting the kanban webhook: %s", r)
+		}
+	}}
 	for _, section := range []string{"labels", "agents", "teams", "inboxes", "webhooks", "automations"} {
 		out["GET "+set+"/"+section] = mxEntry{want: consoleRow(o2xx)}
 	}
 	for k, v := range map[string]mxEntry{
-		"GET " + contact:                   {want: consoleRow(o404)},
-		"POST " + contact + "/edit":        {want: member, body: form()},
-		"POST " + contact + "/labels":      {want: member, body: form("labels", "")},
+		"GET " + contact:              {want: consoleRow(o404)},
+		"POST " + contact + "/edit":   {want: member, body: form()},
+		"POST " + contact + "/labels": {want: member, body: form("labels", "")},
+		"POST " + app + "/contacts": {want: mxRow{oLogin, oRedirect, oRedirect, oRedirect, oRef, oLogin}, body: func(c *mxCell) any {
+			return fields("name", fmt.Sprintf("MX console contact %d", c.n()), "inbox_id", itoa(c.w.Inbox1))
+		}},
+		// Any member may merge, as the API's contact_merge; this contact stays.
+		"POST " + contact + "/merge": {want: member, setup: freshObject("other", "/contacts", mxFreshContact, "payload.contact.id"),
+			body: func(c *mxCell) any { return fields("other_id", itoa(c.ids["other"]), "base", "this") }},
 		"POST " + contact + "/delete":      {want: consoleAdminRow(oRedirect, o404), setup: freshObject("id", "/contacts", mxFreshContact, "payload.contact.id")},
 		"GET " + app + "/conversations":    {want: consoleRow(o2xx)},
 		"GET " + conv:                      {want: inbox},
