@@ -182,6 +182,13 @@ func TestKanbanItems(t *testing.T) {
 				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{c1}},
 			},
 			{
+				// The card is the account's, but its conversation is the inbox's:
+				// the filter goes through the conversation's rule.
+				name:       "an agent outside the conversation's inbox finds no card by it",
+				request:    as(agent, request{method: "GET", path: items + "?conversation_id=" + itoa(conv)}),
+				wantStatus: http.StatusOK, want: map[string]any{"payload.#": 0, "meta.count": 0},
+			},
+			{
 				name: "pages", request: request{method: "GET", path: items + "?funnel_id=" + itoa(sales) + "&per_page=2&page=2"},
 				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{c2}, "meta.count": 3, "meta.current_page": 2, "meta.has_more": false},
 			},

@@ -11,6 +11,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -140,10 +141,32 @@ func boardOrder() []kanbanitem.OrderOption {
 	}
 }
 
+// cardsBase is where a filter's cards come from: every card of the
+// account, or, filtered by conversation or contact, the cards of the
+// conversations the viewer may read. An edge predicate
+// (HasConversationWith) would not run the conversation's privacy rule, and
+// the filter would tell an agent which cards hang on conversations of
+// inboxes they do not work in.
+func cardsBase(c *ent.Client, f CardFilter) *ent.KanbanItemQuery {
+	var convs []predicate.Conversation
+	if f.ConversationDisplayID != 0 {
+		convs = append(convs, conversation.DisplayID(f.ConversationDisplayID))
+	}
+	if f.ContactID != 0 {
+		convs = append(convs, conversation.ContactID(f.ContactID))
+	}
+	if len(convs) == 0 {
+		return c.KanbanItem.Query()
+	}
+	// A card hangs on one conversation: the path yields no duplicates, and
+	// a DISTINCT would clash with the board order on PostgreSQL.
+	return c.Conversation.Query().Where(convs...).QueryKanbanItems().Unique(false)
+}
+
 // cardQuery turns a filter into a query; an unknown funnel or stage simply
 // matches nothing.
 func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*ent.KanbanItemQuery, error) {
-	q := c.KanbanItem.Query()
+	q := cardsBase(c, f)
 	if f.FunnelID != 0 {
 		q.Where(kanbanitem.FunnelID(f.FunnelID))
 	}
@@ -164,12 +187,6 @@ func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*
 		q.Where(kanbanitem.Not(kanbanitem.HasAssignedAgents()))
 	case f.AgentID != 0:
 		q.Where(kanbanitem.HasAssignedAgentsWith(user.ID(f.AgentID)))
-	}
-	if f.ConversationDisplayID != 0 {
-		q.Where(kanbanitem.HasConversationWith(conversation.DisplayID(f.ConversationDisplayID)))
-	}
-	if f.ContactID != 0 {
-		q.Where(kanbanitem.HasConversationWith(conversation.ContactID(f.ContactID)))
 	}
 	if err := checkFilter(f); err != nil {
 		return nil, err
