@@ -18,9 +18,17 @@ import (
 // statement whose rows are still open (a query inside another's loop) is
 // busy, so that query runs uncached.
 
-// maxCachedStatements bounds a connection's cache; past it the cache starts
-// over (ent's statements are a few hundred shapes).
+// maxCachedStatements bounds a connection's cache; past it each new
+// statement takes the place of one cached (ent's statements are a few
+// hundred shapes). One at a time: on PostgreSQL closing a statement is a
+// round trip, and emptying a full cache at once would stall one query for
+// hundreds of them.
 const maxCachedStatements = 512
+
+// maxCachedArgs: a statement with more arguments than this is run uncached.
+// Those are IN lists of eager loads and batches, a new text for every
+// length, which would only churn the cache.
+const maxCachedArgs = 32
 
 // maxCachedQuery bounds the text of a cached statement (long ones are bulk
 // inserts whose shape rarely repeats).
@@ -65,14 +73,24 @@ type cachedStmt struct {
 		driver.StmtQueryContext
 	}
 	busy bool
+	// evicted: dropped from the cache while busy; closed when released.
+	evicted bool
+}
+
+// release frees s after a run; one evicted meanwhile is closed now.
+func (s *cachedStmt) release() {
+	s.busy = false
+	if s.evicted {
+		s.stmt.Close()
+	}
 }
 
 func (c *cachingConn) inner() driverConn { return c.Conn.(driverConn) }
 
 // statement returns the cached statement for query, preparing it on first
 // use; nil when query is not to be cached or its statement is busy.
-func (c *cachingConn) statement(ctx context.Context, query string) *cachedStmt {
-	if len(query) > maxCachedQuery {
+func (c *cachingConn) statement(ctx context.Context, query string, args int) *cachedStmt {
+	if len(query) > maxCachedQuery || args > maxCachedArgs {
 		return nil
 	}
 	if s, ok := c.stmts[query]; ok {
@@ -95,41 +113,57 @@ func (c *cachingConn) statement(ctx context.Context, query string) *cachedStmt {
 		return nil
 	}
 	if len(c.stmts) >= maxCachedStatements {
-		c.closeStatements()
+		c.evictOne()
 	}
 	s := &cachedStmt{stmt: st}
 	c.stmts[query] = s
 	return s
 }
 
+// evictOne drops one cached statement (whichever the map yields first).
+func (c *cachingConn) evictOne() {
+	for q, s := range c.stmts {
+		c.drop(q, s)
+		return
+	}
+}
+
+// drop removes query's statement s from the cache and closes it, or, while
+// it runs, marks it to be closed when released.
+func (c *cachingConn) drop(query string, s *cachedStmt) {
+	delete(c.stmts, query)
+	if s.busy {
+		s.evicted = true
+		return
+	}
+	s.stmt.Close()
+}
+
 func (c *cachingConn) closeStatements() {
 	for q, s := range c.stmts {
-		if !s.busy {
-			s.stmt.Close()
-		}
-		delete(c.stmts, q)
+		c.drop(q, s)
 	}
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	s := c.statement(ctx, query)
+	s := c.statement(ctx, query, len(args))
 	if s == nil {
 		return c.inner().ExecContext(ctx, query, args)
 	}
 	s.busy = true
-	defer func() { s.busy = false }()
+	defer s.release()
 	return s.stmt.ExecContext(ctx, args)
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	s := c.statement(ctx, query)
+	s := c.statement(ctx, query, len(args))
 	if s == nil {
 		return c.inner().QueryContext(ctx, query, args)
 	}
 	s.busy = true
 	rows, err := s.stmt.QueryContext(ctx, args)
 	if err != nil {
-		s.busy = false
+		s.release()
 		return nil, err
 	}
 	return &cachedRows{Rows: rows, s: s}, nil
@@ -163,7 +197,7 @@ type cachedRows struct {
 
 func (r *cachedRows) Close() error {
 	err := r.Rows.Close()
-	r.s.busy = false
+	r.s.release()
 	return err
 }
 

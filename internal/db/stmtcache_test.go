@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -81,14 +82,53 @@ func TestSQLiteStatementsAreReusedAndNeverShared(t *testing.T) {
 		t.Errorf("after the loop the statement is %+v, want cached and free", s)
 	}
 
-	// Bounded: past the limit the cache starts over.
-	for i := range maxCachedStatements + 1 {
+	// Bounded: past the limit each new statement takes one's place.
+	last := ""
+	for i := range maxCachedStatements + 10 {
 		var x int
-		if err := tx.QueryRowContext(ctx, "SELECT ? + "+strconv.Itoa(i), 1).Scan(&x); err != nil {
+		last = "SELECT ? + " + strconv.Itoa(i)
+		if err := tx.QueryRowContext(ctx, last, 1).Scan(&x); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := len(cached.stmts); n > maxCachedStatements {
-		t.Errorf("%d statements cached, want at most %d", n, maxCachedStatements)
+	if n := len(cached.stmts); n != maxCachedStatements {
+		t.Errorf("%d statements cached, want %d", n, maxCachedStatements)
+	}
+	if cached.stmts[last] == nil {
+		t.Error("the newest statement is not cached")
+	}
+
+	// A statement dropped while its rows are open is closed once they are,
+	// not before: the rows read on.
+	rows, err := tx.QueryContext(ctx, each, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cached.stmts[each]
+	cached.drop(each, s)
+	if !s.evicted || cached.stmts[each] != nil {
+		t.Fatalf("the busy statement was not set aside: %+v", s)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	if err := rows.Close(); err != nil || n != 3 {
+		t.Fatalf("the rows of a dropped statement read %d (%v), want 3", n, err)
+	}
+
+	// Long argument lists (IN lists of every length) run uncached.
+	args := make([]any, maxCachedArgs+1)
+	marks := make([]string, len(args))
+	for i := range args {
+		args[i], marks[i] = i, "?"
+	}
+	long := "SELECT count(*) FROM t WHERE n IN (" + strings.Join(marks, ", ") + ")"
+	var found int
+	if err := tx.QueryRowContext(ctx, long, args...).Scan(&found); err != nil || found != 3 {
+		t.Fatalf("the long IN list found %d (%v), want 3", found, err)
+	}
+	if cached.stmts[long] != nil {
+		t.Error("a statement with more than maxCachedArgs arguments was cached")
 	}
 }
