@@ -41,6 +41,9 @@ func TestAgentTypingAndLabelEvents(t *testing.T) {
 			{name: "a label change tells conversation_updated",
 				request:    as(agent, request{method: "POST", path: a.path("/conversations/%d/labels", inY), body: H{"labels": []string{"vip"}}}),
 				wantStatus: http.StatusOK, wantEvents: []events.Kind{events.ConversationUpdated}},
+			{name: "the same labels again change nothing and tell nobody",
+				request:    as(agent, request{method: "POST", path: a.path("/conversations/%d/labels", inY), body: H{"labels": []string{"vip", " vip "}}}),
+				wantStatus: http.StatusOK, want: map[string]any{"payload": []any{"vip"}}, wantEvents: []events.Kind{}},
 		})
 	})
 }

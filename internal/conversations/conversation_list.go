@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"fmt"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
@@ -86,8 +87,11 @@ func countConversations(ctx context.Context, q *ent.ConversationQuery, userID in
 			b.WriteString("COALESCE(SUM(CASE WHEN " + assignee + " = ").Arg(userID).WriteString(" THEN 1 ELSE 0 END), 0)")
 		}), "mine_count")
 	}).Scan(ctx, &rows)
-	if err != nil || len(rows) != 1 {
+	if err != nil {
 		return ConversationCounts{}, apperr.From(err)
+	}
+	if len(rows) != 1 {
+		return ConversationCounts{}, fmt.Errorf("counting conversations: %d rows, want 1", len(rows))
 	}
 	r := rows[0]
 	return ConversationCounts{All: r.All, Assigned: r.Assigned, Unassigned: r.All - r.Assigned, Mine: r.Mine}, nil

@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -276,8 +277,12 @@ func (s *Service) SetConversationLabels(ctx context.Context, displayID int, labe
 	if err != nil {
 		return nil, err
 	}
+	cleaned := contacts.CleanLabels(labels)
+	if slices.Equal(cleaned, cv.Labels) {
+		return cv.Labels, nil // nothing changes, and nobody is told of a change
+	}
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		cv, err = c.Conversation.UpdateOne(cv).SetLabels(contacts.CleanLabels(labels)).Save(ctx)
+		cv, err = c.Conversation.UpdateOne(cv).SetLabels(cleaned).Save(ctx)
 		if err != nil {
 			return err
 		}
