@@ -60,7 +60,7 @@ func (r *mutationResolver) testKanbanWebhook(ctx context.Context) (*model.Kanban
 	if err != nil {
 		return nil, err
 	}
-	out := &model.KanbanWebhookTest{Success: res.Err == "" && res.Status >= 200 && res.Status < 300,
+	out := &model.KanbanWebhookTest{Success: res.OK(),
 		ResponseCode: res.Status, ResponseBody: res.Body}
 	if res.Err != "" {
 		out.Error = &res.Err

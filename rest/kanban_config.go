@@ -76,7 +76,7 @@ func (a *API) testKanbanWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ok := res.Err == "" && res.Status >= 200 && res.Status < 300
+	ok := res.OK()
 	out := H{"success": ok, "response_code": res.Status, "response_body": res.Body}
 	if res.Err != "" {
 		out["error"] = res.Err

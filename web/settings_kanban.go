@@ -84,7 +84,7 @@ func (c *Console) testKanban(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.settingsDone(ctx, "webhooks", err)
 	}
-	test := &views.HookTest{OK: res.Err == "" && res.Status >= 200 && res.Status < 300, Status: res.Status, Body: res.Body, Err: res.Err}
+	test := &views.HookTest{OK: res.OK(), Status: res.Status, Body: res.Body, Err: res.Err}
 	return c.renderSettingsWith(ctx, fiber.StatusOK, "webhooks", "", func(s *views.Settings) { s.Kanban.Test = test })
 }
 

@@ -168,6 +168,9 @@ type WebhookTest struct {
 	Err    string
 }
 
+// OK tells whether the receiver took the test: it answered, with a 2xx.
+func (t *WebhookTest) OK() bool { return t.Err == "" && t.Status >= 200 && t.Status < 300 }
+
 // TestKanbanWebhook sends a signed kanban.test event to the config's URL
 // now, and reports the answer.
 func (s *Service) TestKanbanWebhook(ctx context.Context) (*WebhookTest, error) {
