@@ -25,8 +25,8 @@ func templateChoices(f *views.ScheduleForm, ibs ...*ent.Inbox) {
 		}
 		f.WhatsAppInboxes = append(f.WhatsAppInboxes, strconv.Itoa(ib.ID))
 		for _, t := range ib.Channel.MessageTemplates {
-			if strings.EqualFold(t.Status, "approved") {
-				f.Templates = append(f.Templates, views.Option{Value: t.Name, Text: t.Name + " · " + t.Language})
+			if t.Approved() {
+				f.Templates = append(f.Templates, views.Option{Value: t.Name, Text: t.Name + " · " + t.Language + " · " + ib.Name})
 			}
 		}
 	}

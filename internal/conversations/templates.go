@@ -65,7 +65,7 @@ func CheckTemplateParams(ib *ent.Inbox, params map[string]any) error {
 func findTemplate(ts []schematype.MessageTemplate, name, lang string) *schematype.MessageTemplate {
 	for i := range ts {
 		t := &ts[i]
-		if t.Name == name && (lang == "" || t.Language == lang) && strings.EqualFold(t.Status, "approved") {
+		if t.Name == name && (lang == "" || t.Language == lang) && t.Approved() {
 			return t
 		}
 	}

@@ -1,6 +1,8 @@
 // Package schematype holds the Go types stored in JSON columns of the schema.
 package schematype
 
+import "strings"
+
 // Channel is the connection settings of an inbox; which keys apply depends on
 // the inbox's channel type. Secrets live here and are never rendered to agents.
 type Channel struct {
@@ -64,6 +66,10 @@ type MessageTemplate struct {
 	Category   string              `json:"category"`
 	Components []TemplateComponent `json:"components"`
 }
+
+// Approved tells whether Meta approved the template: only approved ones may
+// be sent, and only they are offered.
+func (t MessageTemplate) Approved() bool { return strings.EqualFold(t.Status, "approved") }
 
 // TemplateComponent is one part (HEADER, BODY, FOOTER, BUTTONS) of a template.
 type TemplateComponent struct {
