@@ -22,32 +22,13 @@ func (c *Console) kanbanHook(ctx context.Context, s *views.Settings) error {
 	if err != nil {
 		return err
 	}
-	stored, set := cfg.Settings["webhook_events"]
 	on := map[string]bool{}
-	for _, e := range namesOf(stored) {
+	for _, e := range kanban.EnabledEvents(cfg.Settings) {
 		on[e] = true
 	}
 	s.Kanban.URL, s.Kanban.Enabled, s.Kanban.Secret = cfg.WebhookURL, cfg.Enabled, cfg.WebhookSecret
 	for _, e := range kanban.KanbanEvents {
-		s.Kanban.Events = append(s.Kanban.Events, views.Choice{Value: e, Text: e, On: on[e] || !set})
-	}
-	return nil
-}
-
-// namesOf reads a stored list of names: []string as saved, []any as read
-// back from JSON.
-func namesOf(v any) []string {
-	switch list := v.(type) {
-	case []string:
-		return list
-	case []any:
-		out := make([]string, 0, len(list))
-		for _, e := range list {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
+		s.Kanban.Events = append(s.Kanban.Events, views.Choice{Value: e, Text: e, On: on[e]})
 	}
 	return nil
 }

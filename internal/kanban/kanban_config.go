@@ -242,19 +242,24 @@ func (s *Service) emitToKanbanWebhook(ctx context.Context, c *ent.Client, accoun
 		SetURL(cfg.WebhookURL).SetEvent(string(event)).SetPayload(raw).SetNextAttemptAt(now).Exec(ctx)
 }
 
-// wantsEvent reads settings.webhook_events; absent means every event.
+// EnabledEvents are the kanban_item.* events the config's webhook is sent:
+// those stored in its settings' webhook_events ([]string as saved, []any as
+// read back from JSON), or every one when none were chosen.
+func EnabledEvents(settings map[string]any) []string {
+	switch list := settings["webhook_events"].(type) {
+	case []string:
+		return list
+	case []any:
+		out := make([]string, 0, len(list))
+		for _, e := range list {
+			out = append(out, fmt.Sprint(e))
+		}
+		return out
+	}
+	return KanbanEvents
+}
+
+// wantsEvent tells whether the config's webhook is sent event.
 func wantsEvent(settings map[string]any, event string) bool {
-	list, ok := settings["webhook_events"].([]any)
-	if !ok {
-		if strs, ok := settings["webhook_events"].([]string); ok {
-			return core.ContainsString(strs, event)
-		}
-		return true
-	}
-	for _, e := range list {
-		if fmt.Sprint(e) == event {
-			return true
-		}
-	}
-	return false
+	return core.ContainsString(EnabledEvents(settings), event)
 }
