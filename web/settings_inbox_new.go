@@ -20,8 +20,14 @@ import (
 // newInboxTypes are the channel types the page has a form for.
 var newInboxTypes = []string{"api", "web_widget", "email", "whatsapp"}
 
-// inboxSecrets are the form fields never shown back.
-var inboxSecrets = map[string]bool{"smtp_password": true, "imap_password": true, "api_key": true, "app_secret": true, "webhook_verify_token": true}
+// inboxShownBack are the form fields a refused form is shown again with:
+// named one by one, so a secret field added to a form later is never
+// echoed (passwords, the API key, the app secret and the verify token are
+// not here).
+var inboxShownBack = map[string]bool{"channel_type": true, "name": true, "webhook_url": true, "website_url": true,
+	"widget_color": true, "welcome_title": true, "email": true, "smtp_address": true, "smtp_port": true, "smtp_login": true,
+	"imap_address": true, "imap_port": true, "imap_login": true, "phone_number": true, "phone_number_id": true,
+	"business_account_id": true}
 
 func (c *Console) createInbox(ctx *fiber.Ctx) error {
 	posted, _, err := readPosted(ctx)
@@ -38,7 +44,7 @@ func (c *Console) createInbox(ctx *fiber.Ctx) error {
 	}
 	tried := views.NewInboxForm{Type: posted.get("channel_type"), Values: map[string]string{}, Error: ae.Message}
 	for key := range posted {
-		if !inboxSecrets[key] {
+		if inboxShownBack[key] {
 			tried.Values[key] = posted.get(key)
 		}
 	}
