@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func TestFieldCaps(t *testing.T) {
 				"item_details"),
 			status("a 100,000-stage funnel is over the body cap", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(100_000)}}),
 				http.StatusRequestEntityTooLarge),
-			invalid("a 101-stage funnel", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(core.MaxFunnelStages + 1)}}), "stages"),
+			invalid("a funnel of one stage over the cap", post("/funnels", H{"funnel": H{"name": "Huge", "stages": stages(core.MaxFunnelStages + 1)}}), "stages"),
 			invalid("a funnel name over 255 characters", post("/funnels", H{"funnel": H{"name": longName, "stages": stages(1)}}), "name"),
 			invalid("eight recurrence days", post("/scheduled_messages", schedule(H{"recurrence_type": "weekly",
 				"recurrence_days": []int{0, 1, 2, 3, 4, 5, 6, 0}})), "recurrence_days"),
@@ -158,6 +159,45 @@ func TestFieldCaps(t *testing.T) {
 			if err != nil || len(it.ItemDetails) > 2 || it.Title == longName {
 				t.Errorf("card changed: %+v (err %v)", it, err)
 			}
+		})
+	})
+}
+
+// TestAFunnelOverTheStageCapKeepsItsStages: a funnel made when the cap was
+// higher (its extra stages written here past the API) is still edited, its
+// stages renamed, but it takes no further stage.
+func TestAFunnelOverTheStageCapKeepsItsStages(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		slugs := make([]string, core.MaxFunnelStages)
+		for i := range slugs {
+			slugs[i] = fmt.Sprintf("s%d", i)
+		}
+		id := a.funnel("Legacy", slugs...)
+		for i := len(slugs); i < core.MaxFunnelStages+5; i++ {
+			slug := fmt.Sprintf("s%d", i)
+			a.srv.DB.Client.FunnelStage.Create().SetAccountID(a.Account).SetFunnelID(id).
+				SetName("Stage " + slug).SetSlug(slug).SetPosition(i).SaveX(sys())
+			slugs = append(slugs, slug)
+		}
+		list := func(extra ...string) []H {
+			out := []H{}
+			for i, s := range append(slices.Clone(slugs), extra...) {
+				name := "Stage " + s
+				if i == 0 {
+					name = "Renamed"
+				}
+				out = append(out, H{"name": name, "slug": s})
+			}
+			return out
+		}
+		update := func(stages []H) request {
+			return request{method: "PATCH", path: a.path("/funnels/%d", id), body: H{"funnel": H{"stages": stages}}}
+		}
+		a.run(t, []scenario{
+			{name: "its stages are renamed, all of them kept", request: update(list()), wantStatus: http.StatusOK,
+				want: map[string]any{"stages.#": core.MaxFunnelStages + 5, "stages.0.name": "Renamed"}},
+			invalid("it takes no further stage", update(list("one-more")), "stages"),
 		})
 	})
 }

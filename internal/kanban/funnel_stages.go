@@ -85,8 +85,10 @@ type plannedStage struct {
 
 // planStages validates a stage list against the funnel's current stages
 // (none for a new funnel) and matches each entry to the stage it updates.
+// A funnel made when the cap was higher keeps its stages: it may be edited,
+// its stages renamed, moved or removed, but it grows no further.
 func planStages(in []StageInput, current []*ent.FunnelStage) (stagePlan, error) {
-	if err := core.CheckListLen("stages", len(in), core.MaxFunnelStages); err != nil {
+	if err := core.CheckListLen("stages", len(in), max(core.MaxFunnelStages, len(current))); err != nil {
 		return nil, err
 	}
 	byID := map[int]*ent.FunnelStage{}
