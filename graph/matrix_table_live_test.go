@@ -51,8 +51,10 @@ func gmLiveSubscriptions() map[string]gmEntry {
 		"subscription.conversationUpdated": {want: gmInboxObj(),
 			field: gmf("conversationUpdated(conversationID: %d) { sequence kind }", wConvDB),
 			trigger: func(c *gmCell) {
+				// A label new to the conversation each time: setting the
+				// labels it already has changes nothing and tells nobody.
 				c.w.mustREST("POST", fmt.Sprintf("%s/conversations/%d/labels", c.w.accountPath, c.w.Conv), c.w.Admin,
-					H{"labels": []string{"gm-label"}}, http.StatusOK)
+					H{"labels": []string{fmt.Sprintf("gm-label-%d", c.n())}}, http.StatusOK)
 			}},
 		"subscription.messageAdded": {want: gmInboxObj(),
 			field: gmf("messageAdded(conversationID: %d) { sequence message { content } }", wConvDB), trigger: gmPostInConv},
