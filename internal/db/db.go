@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -22,6 +23,10 @@ import (
 
 // DefaultURL is the embedded database used when DATABASE_URL is unset.
 const DefaultURL = "sqlite://switchboard.db"
+
+// maxIdleTime is how long a connection may stay idle in the pool before it
+// is closed.
+const maxIdleTime = 5 * time.Minute
 
 // DB is an open database: the ent client plus what callers need to know of it.
 type DB struct {
@@ -54,14 +59,21 @@ func Open(databaseURL string) (*DB, error) {
 	drv := sqlDB.Driver()
 	sqlDB.Close() // no connection opened yet: the statement cache's connector opens them
 	sqlDB = sql.OpenDB(cachingConnector{drv: drv, dsn: dsn})
+	// Every connection the pool may open stays open while it is idle: a
+	// connection closed and opened again loses its prepared statements, and
+	// a new SQLite connection parses the whole schema before its first
+	// statement (in a schedule burst, with database/sql's default of two
+	// idle connections, reconnecting took a third of the server's CPU).
+	// Idle ones beyond the few a quiet server uses go after maxIdleTime.
+	open := 32
 	if dia == dialect.SQLite {
 		// WAL lets readers run beside the one writer; immediate transactions
 		// take the write lock up front so they never fail on upgrade.
-		sqlDB.SetMaxOpenConns(8)
-	} else {
-		sqlDB.SetMaxOpenConns(32)
-		sqlDB.SetMaxIdleConns(16)
+		open = 8
 	}
+	sqlDB.SetMaxOpenConns(open)
+	sqlDB.SetMaxIdleConns(open)
+	sqlDB.SetConnMaxIdleTime(maxIdleTime)
 	if err := sqlDB.Ping(); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("connecting to %s database: %w", dia, err)
