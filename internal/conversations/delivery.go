@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/delivery"
@@ -124,14 +125,57 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 func (s *Service) EmitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
 	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID, InboxID: m.InboxID}
 	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
-		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithInbox().WithContact().Only(ctx)
+		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithContact().Only(ctx)
 		if err != nil {
 			return nil, err
 		}
-		acc, err := c.Account.Get(core.AsBackgroundWork(ctx), m.AccountID)
+		if cv.Edges.Inbox, err = s.payloadInbox(ctx, c, cv.InboxID); err != nil {
+			return nil, err
+		}
+		acc, err := s.payloadAccount(ctx, c, m.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		return wire.MessageEvent(string(kind), m, cv, acc), nil
 	}})
+}
+
+// payloadInbox and payloadAccount are TxMemo keys: a batch (a burst's
+// firings, a group of delivery records) builds many message payloads in
+// one transaction, each naming the same inbox and account, which no message
+// change alters. The conversation and its contact are read each time: a
+// new message moves their last activity.
+type (
+	payloadInboxKey   int
+	payloadAccountKey int
+)
+
+// payloadInbox is the inbox a message payload names, read once per
+// transaction.
+func (s *Service) payloadInbox(ctx context.Context, c *ent.Client, id int) (*ent.Inbox, error) {
+	v, err := s.TxMemo(ctx, payloadInboxKey(id), func() (any, error) {
+		// As an eager load would: an inbox the viewer may not read is no
+		// error, the payload leaves it out.
+		ibs, err := c.Inbox.Query().Where(inbox.ID(id)).All(ctx)
+		if err != nil || len(ibs) == 0 {
+			return (*ent.Inbox)(nil), err
+		}
+		return ibs[0], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*ent.Inbox), nil
+}
+
+// payloadAccount is the account a message payload names, read once per
+// transaction.
+func (s *Service) payloadAccount(ctx context.Context, c *ent.Client, id int) (*ent.Account, error) {
+	v, err := s.TxMemo(ctx, payloadAccountKey(id), func() (any, error) {
+		return c.Account.Get(core.AsBackgroundWork(ctx), id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*ent.Account), nil
 }

@@ -13,13 +13,26 @@ type Channels interface {
 	Deliver(ctx context.Context, job delivery.Job) (sourceID string, err error)
 }
 
+// Deliveries wait on the network, not on the CPU: a worker is a goroutine
+// and each record commits with others (commits.go). A key (an inbox's
+// channel, a webhook subscription) may take half of the workers, so a burst
+// to one healthy receiver keeps many requests in flight (with 8 a key, a
+// 10,000-message burst to one inbox went out at ~300 a second), while a
+// receiver that hangs holds at most that half and every other key still has
+// deliveriesPerKey workers.
+const (
+	deliveryWorkers  = 64
+	deliveriesPerKey = deliveryWorkers / 2
+)
+
 // messageKind delivers messages through their channels: one inbox's
 // channel holds at most perKey workers (a hanging receiver stalls only
 // its own inbox), and one conversation's messages go out in the order they
 // were written, across instances and retries.
 func messageKind(r *Runner) kind {
-	return kind{table: "messages", dueColumn: "next_delivery_at", keyExpr: "inbox_id", perKey: 8,
-		orderColumn: "conversation_id", run: r.deliverMessage, reportsOutcome: true, postgresWorkers: 32, sqliteWorkers: 16}
+	return kind{table: "messages", dueColumn: "next_delivery_at", keyExpr: "inbox_id", perKey: deliveriesPerKey,
+		orderColumn: "conversation_id", run: r.deliverMessage, reportsOutcome: true,
+		postgresWorkers: deliveryWorkers, sqliteWorkers: deliveryWorkers}
 }
 
 // deliverMessage makes one attempt at sending a message and records it.

@@ -21,8 +21,9 @@ func webhookKind(r *Runner) kind {
 	// order (each carries its event's time); deliveries to the kanban URL
 	// have no subscription and count against their account.
 	return kind{
-		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: 8,
-		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true, postgresWorkers: 32, sqliteWorkers: 16,
+		table: "webhook_deliveries", dueColumn: "next_attempt_at", keyExpr: "COALESCE(subscription_id, -account_id)", perKey: deliveriesPerKey,
+		extraWhere: " AND c.status = 'pending'", run: r.deliverWebhook, reportsOutcome: true,
+		postgresWorkers: deliveryWorkers, sqliteWorkers: deliveryWorkers,
 	}
 }
 
