@@ -53,7 +53,11 @@ func Open(databaseURL string) (*DB, error) {
 	}
 	drv := sqlDB.Driver()
 	sqlDB.Close() // no connection opened yet: the statement cache's connector opens them
-	sqlDB = sql.OpenDB(cachingConnector{drv: drv, dsn: dsn})
+	connector := cachingConnector{drv: drv, dsn: dsn}
+	if dia == dialect.SQLite {
+		connector.gate = newWriteGate()
+	}
+	sqlDB = sql.OpenDB(connector)
 	if dia == dialect.SQLite {
 		// WAL lets readers run beside the one writer; immediate transactions
 		// take the write lock up front so they never fail on upgrade.
