@@ -10,11 +10,11 @@ import (
 
 // maxStatementsWritingOn bounds the statements of a webhook post with one
 // message of a customer writing on in their open conversation: the inbox by
-// number, the redelivery check, the sender's conversation found by their
-// contact inbox (read before the transaction), then the message, the
+// number, the redelivery check, the sender's contact inbox and their
+// conversation (read before the transaction), then the message, the
 // conversation's and the contact's activity and the account's webhooks (the
 // transaction). It was 10 before the transaction only wrote.
-const maxStatementsWritingOn = 7
+const maxStatementsWritingOn = 8
 
 // TestWhatsAppPostStatements: a known customer's next message costs a
 // fixed few statements, the transaction only writing (see

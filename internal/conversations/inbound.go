@@ -153,8 +153,7 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 	if _, err := c.ContactInbox.Query().Where(contactinbox.ID(ci.ID)).Modify(core.ForUpdateOnPostgres).IDs(ctx); err != nil {
 		return nil, err
 	}
-	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
-	cv, err := currentConversation(ctx, ib, mine, displayID)
+	cv, err := s.currentConversation(ctx, c, ib, ci, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -173,9 +172,10 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 	return cv, s.EmitConversationEvent(ctx, c, events.ConversationStatusChanged, cv)
 }
 
-// currentConversation is the sender's conversation a message continues, of
-// their conversations in inbox ib, mine (nil: none, start one).
-func currentConversation(ctx context.Context, ib *ent.Inbox, mine *ent.ConversationQuery, displayID int) (*ent.Conversation, error) {
+// currentConversation is the sender's conversation a message continues
+// (nil: none, start one).
+func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
 	if displayID > 0 {
 		cv, err := mine.Clone().Where(conversation.DisplayID(displayID)).Only(ctx)
 		if err == nil || !ent.IsNotFound(err) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/internal/core"
@@ -17,7 +16,8 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 
 // receiveToCurrent stores the message of a sender the inbox knows whose
 // current conversation is open or pending: a customer writing on, most of
-// what a channel brings. Their conversation is read before the transaction, so that it only writes (SQLite holds its one
+// what a channel brings. Their contact inbox and conversation are read
+// before the transaction, so that it only writes (SQLite holds its one
 // write lock for the whole of a write transaction, and every other writer
 // waits that long). The write of the conversation's activity is guarded by
 // the statuses it was read with: a conversation resolved or snoozed in
@@ -30,12 +30,16 @@ func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core
 		// back alone: the whole way, in that transaction.
 		return nil, nil
 	}
-	// The sender's conversations in the inbox, by their contact inbox, in
-	// one statement (no sender, no conversation: the whole way).
-	mine := s.Client(ctx).Conversation.Query().Where(conversation.InboxID(in.Inbox.ID),
-		conversation.HasContactWith(contact.HasContactInboxesWith(
-			contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID))))
-	cv, err := currentConversation(ctx, in.Inbox, mine, in.ConversationDisplayID)
+	c := s.Client(ctx)
+	ci, err := c.ContactInbox.Query().
+		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
 	if err != nil || cv == nil || !writingOn(cv) {
 		return nil, err
 	}
