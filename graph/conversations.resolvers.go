@@ -13,7 +13,17 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/conversations"
+	"github.com/switchboard/switchboard/internal/core"
 )
+
+// CanReply is the resolver for the canReply field.
+func (r *conversationResolver) CanReply(ctx context.Context, obj *ent.Conversation) (bool, error) {
+	ib, err := conversationInbox(ctx, obj)
+	if err != nil {
+		return false, err
+	}
+	return core.CanReply(ib.ChannelType, obj.LastIncomingAt, time.Now()), nil
+}
 
 // Attachments is the resolver for the attachments field.
 func (r *messageResolver) Attachments(ctx context.Context, obj *ent.Message) ([]*model.FileAttachment, error) {

@@ -117,6 +117,9 @@ func (r *queryResolver) Teams(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithTeamOrder(orderBy), ent.WithTeamFilter(where.Filter))
 }
 
+// Conversation returns ConversationResolver implementation.
+func (r *Resolver) Conversation() ConversationResolver { return &conversationResolver{r} }
+
 // Funnel returns FunnelResolver implementation.
 func (r *Resolver) Funnel() FunnelResolver { return &funnelResolver{r} }
 
@@ -138,6 +141,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // ScheduledMessage returns ScheduledMessageResolver implementation.
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
+type conversationResolver struct{ *Resolver }
 type funnelResolver struct{ *Resolver }
 type inboxResolver struct{ *Resolver }
 type kanbanConfigResolver struct{ *Resolver }

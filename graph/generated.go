@@ -40,6 +40,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Conversation() ConversationResolver
 	Funnel() FunnelResolver
 	Inbox() InboxResolver
 	KanbanConfig() KanbanConfigResolver
@@ -223,6 +224,7 @@ type ComplexityRoot struct {
 		AgentLastSeenAt      func(childComplexity int) int
 		Assignee             func(childComplexity int) int
 		AssigneeID           func(childComplexity int) int
+		CanReply             func(childComplexity int) int
 		Contact              func(childComplexity int) int
 		ContactID            func(childComplexity int) int
 		ContactInbox         func(childComplexity int) int
@@ -1033,6 +1035,9 @@ type ComplexityRoot struct {
 	}
 }
 
+type ConversationResolver interface {
+	CanReply(ctx context.Context, obj *ent.Conversation) (bool, error)
+}
 type FunnelResolver interface {
 	Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error)
 }
@@ -1815,6 +1820,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Conversation.AssigneeID(childComplexity), true
+	case "Conversation.canReply":
+		if e.ComplexityRoot.Conversation.CanReply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.CanReply(childComplexity), true
 	case "Conversation.contact":
 		if e.ComplexityRoot.Conversation.Contact == nil {
 			break
@@ -6056,6 +6067,8 @@ func (ec *executionContext) childFields_Conversation(ctx context.Context, field 
 		return ec.fieldContext_Conversation_scheduledMessages(ctx, field)
 	case "kanbanItems":
 		return ec.fieldContext_Conversation_kanbanItems(ctx, field)
+	case "canReply":
+		return ec.fieldContext_Conversation_canReply(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Conversation", field.Name)
 }
@@ -17163,6 +17176,29 @@ func (ec *executionContext) fieldContext_Conversation_kanbanItems(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Conversation_canReply(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Conversation_canReply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Conversation().CanReply(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Conversation_canReply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Conversation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _ConversationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationConnection) (ret graphql.Marshaler) {
@@ -59154,6 +59190,42 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Conversation_kanbanItems(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "canReply":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Conversation_canReply(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
 				return res
 			}
 

@@ -8,7 +8,9 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/attachment"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/kanban"
 )
 
@@ -22,6 +24,7 @@ import (
 type loaders struct {
 	messageFiles  *dataloadgen.Loader[int, []*ent.Attachment]
 	scheduleFiles *dataloadgen.Loader[int, []*ent.Attachment]
+	inboxes       *dataloadgen.Loader[int, *ent.Inbox]
 }
 
 type loadersKey struct{}
@@ -32,6 +35,29 @@ func newLoaders(client *ent.Client) *loaders {
 			func(a *ent.Attachment) *int { return a.MessageID })),
 		scheduleFiles: dataloadgen.NewLoader(filesBy(client, attachment.ScheduledMessageIDIn,
 			func(a *ent.Attachment) *int { return a.ScheduledMessageID })),
+		inboxes: dataloadgen.NewLoader(inboxesBy(client)),
+	}
+}
+
+// inboxesBy reads many inboxes (those of a page of conversations) in one
+// statement; one the viewer may not see is not found.
+func inboxesBy(client *ent.Client) func(context.Context, []int) ([]*ent.Inbox, []error) {
+	return func(ctx context.Context, ids []int) ([]*ent.Inbox, []error) {
+		ibs, err := client.Inbox.Query().Where(inbox.IDIn(ids...)).All(ctx)
+		if err != nil {
+			return nil, []error{err}
+		}
+		byID := make(map[int]*ent.Inbox, len(ibs))
+		for _, ib := range ibs {
+			byID[ib.ID] = ib
+		}
+		out, errs := make([]*ent.Inbox, len(ids)), make([]error, len(ids))
+		for i, id := range ids {
+			if out[i] = byID[id]; out[i] == nil {
+				errs[i] = apperr.NotFound("Inbox")
+			}
+		}
+		return out, errs
 	}
 }
 
@@ -92,6 +118,19 @@ func scheduleFiles(ctx context.Context, s *ent.ScheduledMessage) ([]*ent.Attachm
 		return l.scheduleFiles.Load(ctx, s.ID)
 	}
 	return s.QueryAttachments().Order(ent.Asc(attachment.FieldID)).All(ctx)
+}
+
+// conversationInbox is a conversation's inbox: loaded with it (when the
+// query selects it), else batched with the other conversations' of the
+// response.
+func conversationInbox(ctx context.Context, cv *ent.Conversation) (*ent.Inbox, error) {
+	if ib, err := cv.Edges.InboxOrErr(); err == nil {
+		return ib, nil
+	}
+	if l := loadersOf(ctx); l != nil {
+		return l.inboxes.Load(ctx, cv.InboxID)
+	}
+	return cv.QueryInbox().Only(ctx)
 }
 
 // boardStages is a funnel's stages in board order. Field collection loads

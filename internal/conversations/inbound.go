@@ -60,12 +60,8 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 	if err != nil {
 		return nil, false, err
 	}
-	var m *ent.Message
 	for attempt := 1; ; attempt++ {
-		err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-			m, err = s.receiveIn(ctx, c, in, stored)
-			return err
-		})
+		m, err := s.receiveOnce(ctx, in, stored)
 		if err == nil {
 			return m, false, nil
 		}
@@ -99,6 +95,21 @@ func (s *Service) storedInbound(ctx context.Context, c *ent.Client, in Inbound) 
 	return m, err
 }
 
+// receiveOnce stores an inbound message: a known sender writing on in an
+// open conversation the short way (receiveToCurrent), anything else the
+// whole way in one transaction (receiveIn).
+func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+	if m, err := s.receiveToCurrent(ctx, in, files); m != nil || err != nil {
+		return m, err
+	}
+	var m *ent.Message
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
+		m, err = s.receiveIn(ctx, c, in, files)
+		return err
+	})
+	return m, err
+}
+
 // receiveIn stores an inbound message in the transaction of c.
 func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, files []core.StoredFile) (*ent.Message, error) {
 	ci, err := s.contacts.ContactForSender(ctx, c, in.Inbox, in.From)
@@ -109,6 +120,11 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 	if err != nil {
 		return nil, err
 	}
+	return s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files)
+}
+
+// inboundMessage builds the incoming message in of the contact of cv.
+func inboundMessage(c *ent.Client, cv *ent.Conversation, in Inbound) *ent.MessageCreate {
 	contentType := in.ContentType
 	if contentType == "" {
 		contentType = message.ContentTypeText
@@ -125,7 +141,7 @@ func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, file
 	if in.EchoID != "" {
 		create.SetEchoID(in.EchoID)
 	}
-	return s.saveMessage(ctx, c, cv, create, files)
+	return create
 }
 
 // inboundConversation is the conversation an inbound message of contact

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/delivery"
@@ -101,8 +102,10 @@ func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 // saveMessage saves the message create builds in cv with its files, records
 // the activity on the conversation and its contact (an incoming message
 // opens the reply window), and tells the listeners once the message has its
-// attachments, so that a webhook's message_created carries them.
-func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile) (*ent.Message, error) {
+// attachments, so that a webhook's message_created carries them. With
+// onlyIf, the conversation must still match it (else errConversationMoved,
+// and the caller rolls the message back).
+func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile, onlyIf ...predicate.Conversation) (*ent.Message, error) {
 	m, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
@@ -117,8 +120,10 @@ func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conver
 	if m.MessageType == message.MessageTypeIncoming {
 		convUpd.SetLastIncomingAt(now)
 	}
-	if err := convUpd.Exec(ctx); err != nil {
+	if n, err := convUpd.Where(onlyIf...).Save(ctx); err != nil {
 		return nil, apperr.From(err)
+	} else if n == 0 && len(onlyIf) > 0 {
+		return nil, errConversationMoved
 	}
 	if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
 		return nil, err

@@ -58,7 +58,11 @@ func Open(databaseURL string) (*DB, error) {
 	}
 	drv := sqlDB.Driver()
 	sqlDB.Close() // no connection opened yet: the statement cache's connector opens them
-	sqlDB = sql.OpenDB(cachingConnector{drv: drv, dsn: dsn})
+	connector := cachingConnector{drv: drv, dsn: dsn}
+	if dia == dialect.SQLite {
+		connector.gate = newWriteGate()
+	}
+	sqlDB = sql.OpenDB(connector)
 	// Every connection the pool may open stays open while it is idle: a
 	// connection closed and opened again loses its prepared statements, and
 	// a new SQLite connection parses the whole schema before its first

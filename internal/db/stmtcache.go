@@ -37,6 +37,9 @@ const maxCachedQuery = 4096
 type cachingConnector struct {
 	drv driver.Driver
 	dsn string
+	// gate queues the transactions of a SQLite database (writegate.go);
+	// nil for PostgreSQL.
+	gate writeGate
 }
 
 func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
@@ -44,7 +47,7 @@ func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}}, nil
+	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, gate: c.gate}, nil
 }
 
 func (c cachingConnector) Driver() driver.Driver { return c.drv }
@@ -64,6 +67,7 @@ type driverConn interface {
 type cachingConn struct {
 	driver.Conn
 	stmts map[string]*cachedStmt
+	gate  writeGate
 }
 
 type cachedStmt struct {
@@ -174,7 +178,7 @@ func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.
 }
 
 func (c *cachingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	return c.inner().BeginTx(ctx, opts)
+	return beginGated(ctx, c.gate, c.inner(), opts)
 }
 
 func (c *cachingConn) Ping(ctx context.Context) error { return c.inner().Ping(ctx) }

@@ -2,10 +2,7 @@ package whatsapp
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -80,11 +77,15 @@ type Result struct {
 // such, so that Meta posts again; what was stored before stays, once.
 func (s *Service) Receive(ctx context.Context, number, signature string, body []byte) (Result, error) {
 	var res Result
+	sig, err := parseSignature(signature)
+	if err != nil {
+		return res, err
+	}
 	ibs, err := s.inboxes.WhatsAppInboxesByNumber(ctx, number)
 	if err != nil {
 		return res, err
 	}
-	ib, err := signedBy(ibs, signature, body)
+	ib, err := signedBy(ibs, sig, body)
 	if err != nil {
 		return res, err
 	}
@@ -197,36 +198,6 @@ func sender(waID string, profiles []profile) contacts.Sender {
 		}
 	}
 	return from
-}
-
-// signedBy is the inbox whose app secret signed body, by the
-// X-Hub-Signature-256 header ("sha256=" and the hex HMAC-SHA256).
-func signedBy(ibs []*ent.Inbox, header string, body []byte) (*ent.Inbox, error) {
-	if strings.TrimSpace(header) == "" {
-		return nil, apperr.Unauthenticated("X-Hub-Signature-256 is missing: WhatsApp webhook posts must be signed with the app secret")
-	}
-	hexSig, ok := strings.CutPrefix(strings.TrimSpace(header), "sha256=")
-	got, err := hex.DecodeString(hexSig)
-	if !ok || err != nil {
-		return nil, apperr.Unauthenticated("X-Hub-Signature-256 must be sha256= followed by the hex HMAC-SHA256 of the body")
-	}
-	anySecret := false
-	for _, ib := range ibs {
-		secret := providerConfig(ib).AppSecret
-		if secret == "" {
-			continue
-		}
-		anySecret = true
-		mac := hmac.New(sha256.New, []byte(secret))
-		mac.Write(body)
-		if hmac.Equal(mac.Sum(nil), got) {
-			return ib, nil
-		}
-	}
-	if !anySecret {
-		return nil, apperr.Unauthenticated("This WhatsApp inbox has no app secret: set provider_config.app_secret to the Meta app's secret to receive its webhooks")
-	}
-	return nil, apperr.Unauthenticated("X-Hub-Signature-256 does not match the body signed with the inbox's app secret")
 }
 
 func providerConfig(ib *ent.Inbox) schematype.ProviderConfig {

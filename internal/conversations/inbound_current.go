@@ -1,0 +1,63 @@
+package conversations
+
+import (
+	"context"
+	"errors"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contactinbox"
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// errConversationMoved: the conversation receiveToCurrent read was resolved,
+// snoozed or deleted before its transaction wrote the message.
+var errConversationMoved = errors.New("the conversation changed since it was read")
+
+// receiveToCurrent stores the message of a sender the inbox knows whose
+// current conversation is open or pending: a customer writing on, most of
+// what a channel brings. Their contact inbox and conversation are read
+// before the transaction, so that it only writes (SQLite holds its one
+// write lock for the whole of a write transaction, and every other writer
+// waits that long). The write of the conversation's activity is guarded by
+// the statuses it was read with: a conversation resolved or snoozed in
+// between rolls the message back, and it answers nil, nil, as when there is
+// no such sender or conversation, for receiveIn to store it the whole way
+// (reopening, or starting, the conversation).
+func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+	if ent.TxFromContext(ctx) != nil {
+		// Inside a caller's transaction a rolled-back guess would not roll
+		// back alone: the whole way, in that transaction.
+		return nil, nil
+	}
+	c := s.Client(ctx)
+	ci, err := c.ContactInbox.Query().
+		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
+	if err != nil || cv == nil || !writingOn(cv) {
+		return nil, err
+	}
+	var m *ent.Message
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
+		m, err = s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, conversation.StatusIn(writingOnStatuses...))
+		return err
+	})
+	if errors.Is(err, errConversationMoved) {
+		return nil, nil
+	}
+	return m, err
+}
+
+// writingOnStatuses are those of a conversation a customer's message
+// continues as it is (resolved and snoozed ones are reopened).
+var writingOnStatuses = []conversation.Status{conversation.StatusOpen, conversation.StatusPending}
+
+func writingOn(cv *ent.Conversation) bool {
+	return cv.Status == conversation.StatusOpen || cv.Status == conversation.StatusPending
+}

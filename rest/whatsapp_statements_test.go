@@ -1,0 +1,42 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// maxStatementsWritingOn bounds the statements of a webhook post with one
+// message of a customer writing on in their open conversation: the inbox by
+// number, the redelivery check, the sender's contact inbox and their
+// conversation (read before the transaction), then the message, the
+// conversation's and the contact's activity and the account's webhooks (the
+// transaction). It was 10 before the transaction only wrote.
+const maxStatementsWritingOn = 8
+
+// TestWhatsAppPostStatements: a known customer's next message costs a
+// fixed few statements, the transaction only writing (see
+// conversations.receiveToCurrent).
+func TestWhatsAppPostStatements(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a, n := newCountingApp(t, e)
+		a.mustDo(request{method: "POST", path: a.path("/inboxes"), body: H{"name": "WhatsApp", "channel": H{
+			"type": "whatsapp", "phone_number": waNumber, "provider_config": H{"api_key": waAPIKey,
+				"phone_number_id": waPhoneID, "business_account_id": "waba-1", "app_secret": waSecret}}}}, http.StatusOK)
+		a.mustDo(signed(waText("wamid.first", "Hello")), http.StatusOK)
+		fewest := int64(-1)
+		for i := range 5 {
+			before := n.Load()
+			a.mustDo(signed(waText(fmt.Sprintf("wamid.next-%d", i), "One more thing")), http.StatusOK)
+			if d := n.Load() - before; fewest < 0 || d < fewest {
+				fewest = d
+			}
+		}
+		if fewest > maxStatementsWritingOn {
+			t.Errorf("a known customer's next message took %d statements, want at most %d", fewest, maxStatementsWritingOn)
+		}
+		t.Logf("%s: a known customer's next message takes %d statements", e.Name, fewest)
+	})
+}
