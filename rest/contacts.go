@@ -44,7 +44,7 @@ func objectOrNil(o *flexObject) map[string]any {
 }
 
 func contactPageJSON(p *core.Page[*ent.Contact], withHasMore bool) H {
-	payload := make([]H, 0, len(p.Items))
+	payload := make([]wire.ContactJSON, 0, len(p.Items))
 	for _, ct := range p.Items {
 		payload = append(payload, wire.Contact(ct))
 	}
@@ -165,7 +165,7 @@ func (a *API) contactConversations(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	payload := make([]H, 0, len(convs))
+	payload := make([]wire.ConversationJSON, 0, len(convs))
 	for _, cv := range convs {
 		payload = append(payload, wire.Conversation(cv))
 	}

@@ -75,7 +75,7 @@ func (a *API) listConversations(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	payload := make([]H, 0, len(l.Items))
+	payload := make([]wire.ConversationJSON, 0, len(l.Items))
 	for _, cv := range l.Items {
 		payload = append(payload, wire.Conversation(cv))
 	}

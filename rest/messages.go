@@ -33,7 +33,7 @@ func (a *API) listMessages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	payload := make([]H, 0, len(p.Messages))
+	payload := make([]wire.MessageJSON, 0, len(p.Messages))
 	for _, m := range p.Messages {
 		payload = append(payload, a.messageWithFiles(c, m, p.Conversation.DisplayID))
 	}
@@ -117,20 +117,20 @@ func (a *API) deleteMessage(c *fiber.Ctx) error {
 		return err
 	}
 	h := wire.Message(m, id)
-	h["content_attributes"] = H{"deleted": true}
+	h.ContentAttributes = H{"deleted": true}
 	return c.JSON(h)
 }
 
 // messageWithFiles is a message with its attachments, whose data_url
 // carries a short-lived signature so a browser can open it without a token.
-func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) H {
+func (a *API) messageWithFiles(c *fiber.Ctx, m *ent.Message, displayID int) wire.MessageJSON {
 	h := wire.Message(m, displayID)
 	if len(m.Edges.Attachments) > 0 {
 		atts := make([]H, 0, len(m.Edges.Attachments))
 		for _, at := range m.Edges.Attachments {
 			atts = append(atts, a.attachmentJSON(c, at))
 		}
-		h["attachments"] = atts
+		h.Attachments = atts
 	}
 	return h
 }

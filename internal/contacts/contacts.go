@@ -286,7 +286,7 @@ func (s *Service) EmitContactEvent(ctx context.Context, c *ent.Client, kind even
 		if err != nil {
 			return nil, err
 		}
-		p := wire.ContactBase(ct)
+		p := wire.Fields(wire.ContactBase(ct))
 		p["account"] = map[string]any{"id": acc.ID, "name": acc.Name}
 		return p, nil
 	}})

@@ -302,6 +302,6 @@ func (s *Service) EmitConversationEvent(ctx context.Context, c *ent.Client, kind
 		if err != nil {
 			return nil, err
 		}
-		return wire.Conversation(cv), nil
+		return wire.Fields(wire.Conversation(cv)), nil
 	}})
 }

@@ -5,38 +5,61 @@ import (
 	"github.com/switchboard/switchboard/ent/inbox"
 )
 
+// ContactJSON is Chatwoot's contact partial. A struct for the reason
+// ConversationJSON is one (each list item carries its contact); the fields
+// are in the order of their keys.
+type ContactJSON struct {
+	AdditionalAttributes map[string]any `json:"additional_attributes"`
+	AvailabilityStatus   string         `json:"availability_status"`
+	AvatarURL            string         `json:"avatar_url"`
+	Blocked              bool           `json:"blocked"`
+	// ContactInboxes is nil unless they were loaded; then a list, [] for none.
+	ContactInboxes   *[]H           `json:"contact_inboxes,omitempty"`
+	CreatedAt        string         `json:"created_at"`
+	CustomAttributes map[string]any `json:"custom_attributes"`
+	Email            *string        `json:"email"`
+	ID               int            `json:"id"`
+	Identifier       *string        `json:"identifier"`
+	Labels           []string       `json:"labels"`
+	LastActivityAt   *string        `json:"last_activity_at"`
+	Name             string         `json:"name"`
+	PhoneNumber      *string        `json:"phone_number"`
+	Thumbnail        string         `json:"thumbnail"`
+	UpdatedAt        string         `json:"updated_at"`
+}
+
 // Contact is Chatwoot's contact partial; contact_inboxes is included
 // when they were loaded.
-func Contact(ct *ent.Contact) H {
+func Contact(ct *ent.Contact) ContactJSON {
 	h := ContactBase(ct)
 	if ct.Edges.ContactInboxes != nil { // loaded (ent loads "none" as an empty slice)
 		cis := make([]H, 0, len(ct.Edges.ContactInboxes))
 		for _, ci := range ct.Edges.ContactInboxes {
 			cis = append(cis, ContactInbox(ci))
 		}
-		h["contact_inboxes"] = cis
+		h.ContactInboxes = &cis
 	}
 	return h
 }
 
 // ContactBase is a contact without its inboxes (as embedded elsewhere).
-func ContactBase(ct *ent.Contact) H {
-	return H{
-		"id":                    ct.ID,
-		"name":                  ct.Name,
-		"email":                 StrPtr(ct.Email),
-		"phone_number":          StrPtr(ct.PhoneNumber),
-		"identifier":            StrPtr(ct.Identifier),
-		"blocked":               ct.Blocked,
-		"thumbnail":             ct.AvatarURL,
-		"avatar_url":            ct.AvatarURL,
-		"availability_status":   "offline",
-		"additional_attributes": OrEmptyMap(ct.AdditionalAttributes),
-		"custom_attributes":     OrEmptyMap(ct.CustomAttributes),
-		"labels":                OrEmpty(ct.Labels),
-		"last_activity_at":      TimePtr(ct.LastActivityAt),
-		"created_at":            Time(ct.CreatedAt),
-		"updated_at":            Time(ct.UpdatedAt),
+func ContactBase(ct *ent.Contact) ContactJSON {
+	return ContactJSON{
+		ID:                   ct.ID,
+		Name:                 ct.Name,
+		Email:                ct.Email,
+		PhoneNumber:          ct.PhoneNumber,
+		Identifier:           ct.Identifier,
+		Blocked:              ct.Blocked,
+		Thumbnail:            ct.AvatarURL,
+		AvatarURL:            ct.AvatarURL,
+		AvailabilityStatus:   "offline",
+		AdditionalAttributes: OrEmptyMap(ct.AdditionalAttributes),
+		CustomAttributes:     OrEmptyMap(ct.CustomAttributes),
+		Labels:               OrEmpty(ct.Labels),
+		LastActivityAt:       timeOrNil(ct.LastActivityAt),
+		CreatedAt:            Time(ct.CreatedAt),
+		UpdatedAt:            Time(ct.UpdatedAt),
 	}
 }
 

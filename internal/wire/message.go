@@ -5,30 +5,57 @@ import (
 	"github.com/switchboard/switchboard/ent/message"
 )
 
+// MessageJSON is Chatwoot's message partial. A struct for the reason
+// ConversationJSON is one; the fields are in the order of their keys.
+type MessageJSON struct {
+	// Attachments are added by the API, which signs their URLs; none: no key.
+	Attachments       []H            `json:"attachments,omitempty"`
+	Content           *string        `json:"content"`
+	ContentAttributes map[string]any `json:"content_attributes"`
+	ContentType       string         `json:"content_type"`
+	ConversationID    int            `json:"conversation_id"`
+	CreatedAt         string         `json:"created_at"`
+	Delivery          *DeliveryJSON  `json:"delivery,omitempty"`
+	ID                int            `json:"id"`
+	InboxID           int            `json:"inbox_id"`
+	MessageType       int            `json:"message_type"`
+	Private           bool           `json:"private"`
+	SenderID          *int           `json:"sender_id"`
+	SenderType        any            `json:"sender_type"`
+	SourceID          *string        `json:"source_id"`
+	Status            string         `json:"status"`
+	UpdatedAt         string         `json:"updated_at"`
+}
+
+// DeliveryJSON is a message's channel delivery (see delivery).
+type DeliveryJSON struct {
+	Attempts      int     `json:"attempts"`
+	LastError     string  `json:"last_error"`
+	NextAttemptAt *string `json:"next_attempt_at"`
+	State         string  `json:"state"`
+}
+
 // Message is Chatwoot's message partial with an ISO created_at; its
 // message_type is Chatwoot's integer (0 incoming, 1 outgoing, 2 activity, 3
 // template) and conversation_id the display id.
-func Message(m *ent.Message, displayID int) H {
-	h := H{
-		"id":                 m.ID,
-		"content":            StrPtr(m.Content),
-		"inbox_id":           m.InboxID,
-		"conversation_id":    displayID,
-		"message_type":       messageTypeCode[string(m.MessageType)],
-		"content_type":       string(m.ContentType),
-		"status":             string(m.Status),
-		"content_attributes": OrEmptyMap(m.ContentAttributes),
-		"created_at":         Time(m.CreatedAt),
-		"updated_at":         Time(m.UpdatedAt),
-		"private":            m.Private,
-		"source_id":          StrPtr(m.SourceID),
-		"sender_type":        SenderClassName(m.SenderType),
-		"sender_id":          IntPtr(m.SenderID),
+func Message(m *ent.Message, displayID int) MessageJSON {
+	return MessageJSON{
+		ID:                m.ID,
+		Content:           m.Content,
+		InboxID:           m.InboxID,
+		ConversationID:    displayID,
+		MessageType:       messageTypeCode[string(m.MessageType)],
+		ContentType:       string(m.ContentType),
+		Status:            string(m.Status),
+		ContentAttributes: OrEmptyMap(m.ContentAttributes),
+		CreatedAt:         Time(m.CreatedAt),
+		UpdatedAt:         Time(m.UpdatedAt),
+		Private:           m.Private,
+		SourceID:          m.SourceID,
+		SenderType:        SenderClassName(m.SenderType),
+		SenderID:          m.SenderID,
+		Delivery:          delivery(m),
 	}
-	if d := delivery(m); d != nil {
-		h["delivery"] = d
-	}
-	return h
 }
 
 // delivery is a channel delivery's state, on messages that have one (an
@@ -36,7 +63,7 @@ func Message(m *ent.Message, displayID int) H {
 // pending (not tried yet), retrying (an attempt failed; the next is due at
 // next_attempt_at), delivered or failed, with the attempts made and the last
 // attempt's error.
-func delivery(m *ent.Message) H {
+func delivery(m *ent.Message) *DeliveryJSON {
 	if m.NextDeliveryAt == nil && m.DeliveryAttempts == 0 && m.DeliveryError == "" {
 		return nil
 	}
@@ -50,8 +77,8 @@ func delivery(m *ent.Message) H {
 	default:
 		state = "delivered"
 	}
-	return H{"state": state, "attempts": m.DeliveryAttempts, "last_error": m.DeliveryError,
-		"next_attempt_at": TimePtr(m.NextDeliveryAt)}
+	return &DeliveryJSON{State: state, Attempts: m.DeliveryAttempts, LastError: m.DeliveryError,
+		NextAttemptAt: timeOrNil(m.NextDeliveryAt)}
 }
 
 var messageTypeCode = map[string]int{"incoming": 0, "outgoing": 1, "activity": 2, "template": 3}

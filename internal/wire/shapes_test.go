@@ -22,7 +22,7 @@ var (
 )
 
 // roundTrip is h as a client decodes it.
-func roundTrip(t *testing.T, h H) map[string]any {
+func roundTrip(t *testing.T, h any) map[string]any {
 	t.Helper()
 	raw, err := json.Marshal(h)
 	if err != nil {

@@ -4,7 +4,11 @@
 // from the same functions, so one object looks the same wherever it goes.
 package wire
 
-import "time"
+import (
+	"reflect"
+	"strings"
+	"time"
+)
 
 // H is a JSON object.
 type H = map[string]any
@@ -69,4 +73,49 @@ func EnumPtr[T ~string](v *T) any {
 		return nil
 	}
 	return string(*v)
+}
+
+// timeOrNil is an optional timestamp for a typed shape: nil is null.
+func timeOrNil(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := Time(*t)
+	return &s
+}
+
+// enumOrNil is an optional enum value for a typed shape: nil is null.
+func enumOrNil[T ~string](v *T) *string {
+	if v == nil {
+		return nil
+	}
+	s := string(*v)
+	return &s
+}
+
+// Fields is the top-level members of a typed shape (a struct of this
+// package) as a map, for the bodies that add keys beside them (webhook
+// payloads); the values keep their types, so it encodes to the same JSON.
+func Fields(shape any) H {
+	v := reflect.ValueOf(shape)
+	t := v.Type()
+	h := make(H, t.NumField())
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		f := v.Field(i)
+		if opts == "omitempty" && isEmpty(f) {
+			continue
+		}
+		h[name] = f.Interface()
+	}
+	return h
+}
+
+// isEmpty is encoding/json's test for omitempty.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map, reflect.String, reflect.Array:
+		return v.Len() == 0
+	}
+	return v.IsZero()
 }
