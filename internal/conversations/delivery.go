@@ -2,10 +2,10 @@ package conversations
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/account"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
@@ -20,32 +20,55 @@ import (
 // claims it when due, sends it through its channel and records the outcome
 // here. Delivery runs as the system: no caller is involved any more.
 
-// DeliveryJob loads what a channel needs to send message id.
-func (s *Service) DeliveryJob(ctx context.Context, id int) (*delivery.Job, error) {
+// DeliveryJobs loads what channels need to send messages ids, all read
+// together: eager loads cost a statement an edge, whatever the number of
+// messages, so a burst's deliveries share them. A message that is gone, or
+// whose conversation or inbox is (its inbox went, taking it along), has no
+// job: nothing is left to deliver to.
+func (s *Service) DeliveryJobs(ctx context.Context, ids []int) (map[int]*delivery.Job, error) {
 	ctx = core.AsBackgroundWork(ctx)
-	m, err := s.Client(ctx).Message.Query().Where(message.ID(id)).
+	ms, err := s.Client(ctx).Message.Query().Where(message.IDIn(ids...)).
 		WithConversation(func(q *ent.ConversationQuery) {
 			q.WithInbox().WithContact().WithContactInbox()
-		}).WithAttachments().Only(ctx)
+		}).WithAttachments().All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cv := m.Edges.Conversation
-	if cv == nil || cv.Edges.Inbox == nil {
-		// Deleted between the two reads (its inbox went, taking it along):
-		// nothing is left to deliver to.
-		return nil, fmt.Errorf("message %d: its conversation or inbox is gone", id)
-	}
-	job := &delivery.Job{Message: m, Conversation: cv, Inbox: cv.Edges.Inbox, Contact: cv.Edges.Contact}
-	if ci := cv.Edges.ContactInbox; ci != nil {
-		job.SourceID = ci.SourceID
-	}
-	acc, err := s.Client(ctx).Account.Get(ctx, m.AccountID)
+	accounts, err := s.accountsOf(ctx, ms)
 	if err != nil {
 		return nil, err
 	}
-	job.Payload = wire.MessageEvent(string(events.MessageCreated), m, cv, acc)
-	return job, nil
+	jobs := make(map[int]*delivery.Job, len(ms))
+	for _, m := range ms {
+		cv, acc := m.Edges.Conversation, accounts[m.AccountID]
+		if cv == nil || cv.Edges.Inbox == nil || acc == nil {
+			continue
+		}
+		job := &delivery.Job{Message: m, Conversation: cv, Inbox: cv.Edges.Inbox, Contact: cv.Edges.Contact}
+		if ci := cv.Edges.ContactInbox; ci != nil {
+			job.SourceID = ci.SourceID
+		}
+		job.Payload = wire.MessageEvent(string(events.MessageCreated), m, cv, acc)
+		jobs[m.ID] = job
+	}
+	return jobs, nil
+}
+
+// accountsOf reads the accounts of messages ms, by id.
+func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*ent.Account, error) {
+	ids := make([]int, len(ms))
+	for i, m := range ms {
+		ids[i] = m.AccountID
+	}
+	accs, err := s.Client(ctx).Account.Query().Where(account.IDIn(core.UniqueInts(ids)...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int]*ent.Account, len(accs))
+	for _, a := range accs {
+		byID[a.ID] = a
+	}
+	return byID, nil
 }
 
 // MarkDelivered records that the channel accepted a message.

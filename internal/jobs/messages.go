@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -37,9 +38,12 @@ func messageKind(r *Runner) kind {
 
 // deliverMessage makes one attempt at sending a message and records it.
 func (r *Runner) deliverMessage(ctx context.Context, id int) error {
-	job, err := r.svc.DeliveryJob(ctx, id)
+	job, found, err := r.messageLoads.get(ctx, id)
 	if err != nil {
 		return err
+	}
+	if !found {
+		return fmt.Errorf("message %d: it, its conversation or its inbox is gone", id)
 	}
 	a := attempt{number: job.Message.DeliveryAttempts + 1, started: r.now()}
 	t0 := time.Now()

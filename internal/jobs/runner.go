@@ -23,6 +23,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/delivery"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/outbound"
@@ -80,7 +81,11 @@ type Runner struct {
 	wake      chan struct{}
 	// commits takes the jobs' records to the committer (commits.go).
 	commits chan commitRequest
-	wg      sync.WaitGroup
+	// messageLoads and webhookLoads read what deliveries need, for many
+	// workers at once (loads.go).
+	messageLoads *loadGroup[*delivery.Job]
+	webhookLoads *loadGroup[*ent.WebhookDelivery]
+	wg           sync.WaitGroup
 	// jobs counts the running job goroutines (drain waits for them).
 	jobs sync.WaitGroup
 	// writes, on SQLite, lets one of the runner's writes run at a time:
@@ -164,6 +169,8 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		inflight:         newInflight(),
 	}
 	r.metrics = newMetrics(r)
+	r.messageLoads = newLoadGroup(&r.jobs, svc.DeliveryJobs)
+	r.webhookLoads = newLoadGroup(&r.jobs, r.loadWebhookDeliveries)
 	if database.Dialect != dialect.Postgres {
 		r.writes = new(sync.Mutex)
 	}

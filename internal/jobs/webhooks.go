@@ -30,9 +30,12 @@ func webhookKind(r *Runner) kind {
 // deliverWebhook makes one attempt at a webhook delivery and records it.
 func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 	ctx = core.AsBackgroundWork(ctx)
-	d, err := r.client().WebhookDelivery.Query().Where(webhookdelivery.ID(id)).WithSubscription().Only(ctx)
+	d, found, err := r.webhookLoads.get(ctx, id)
 	if err != nil {
 		return err
+	}
+	if !found {
+		return fmt.Errorf("webhook delivery %d is gone", id)
 	}
 	secret, err := r.webhookSecret(ctx, d)
 	if err != nil {
@@ -59,6 +62,20 @@ func (r *Runner) deliverWebhook(ctx context.Context, id int) error {
 		r.outcome("webhook_deliveries", recorded.outcome)
 	}
 	return err
+}
+
+// loadWebhookDeliveries reads deliveries ids with their subscriptions.
+func (r *Runner) loadWebhookDeliveries(ctx context.Context, ids []int) (map[int]*ent.WebhookDelivery, error) {
+	ds, err := r.client().WebhookDelivery.Query().Where(webhookdelivery.IDIn(ids...)).WithSubscription().
+		All(core.AsBackgroundWork(ctx))
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int]*ent.WebhookDelivery, len(ds))
+	for _, d := range ds {
+		byID[d.ID] = d
+	}
+	return byID, nil
 }
 
 // webhookSecret is the key a delivery is signed with: its subscription's,
