@@ -145,10 +145,21 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 	return m.DeliveryAttempts, nil
 }
 
+// EmitMessageEvent tells the listeners of kind on m; its payload reads m's
+// conversation and contact as they are now.
 func (s *Service) EmitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
+	return s.emitMessageEvent(ctx, c, kind, m, func() (*ent.Conversation, error) {
+		return c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithContact().Only(ctx)
+	})
+}
+
+// emitMessageEvent is EmitMessageEvent with m's conversation (and its
+// contact) from conversationOf, which a batch reads once for all its
+// messages.
+func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message, conversationOf func() (*ent.Conversation, error)) error {
 	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID, InboxID: m.InboxID}
 	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
-		cv, err := c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithContact().Only(ctx)
+		cv, err := conversationOf()
 		if err != nil {
 			return nil, err
 		}

@@ -62,6 +62,16 @@ type msgFields struct {
 // the activity on the conversation (and, for incoming messages, opens the
 // reply window).
 func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput, files []core.StoredFile) (*ent.Message, error) {
+	create, err := s.messageCreate(ctx, c, cv, in)
+	if err != nil {
+		return nil, err
+	}
+	return s.saveMessage(ctx, c, cv, create, files)
+}
+
+// messageCreate checks message in for cv (its fields, the reply window of
+// cv's inbox) and returns the builder that saves it.
+func (s *Service) messageCreate(ctx context.Context, c *ent.Client, cv *ent.Conversation, in MessageInput) (*ent.MessageCreate, error) {
 	f, err := messageFields(in)
 	if err != nil {
 		return nil, err
@@ -96,7 +106,7 @@ func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if outgoing && delivery.Deliverable(ib) {
 		create.SetNextDeliveryAt(s.Now()) // the job runner picks it up after the commit
 	}
-	return s.saveMessage(ctx, c, cv, create, files)
+	return create, nil
 }
 
 // saveMessage saves the message create builds in cv with its files, records

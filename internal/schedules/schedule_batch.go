@@ -9,6 +9,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -72,20 +73,78 @@ func (s *Service) ordinaryFiring(sm *ent.ScheduledMessage) (time.Time, bool) {
 }
 
 // fireTogether fires every firing of due in one transaction, with the
-// conversations and the authors' memberships read once for all.
+// conversations and the authors' memberships read once for all, and the
+// messages of each author's firings in named conversations posted
+// together (AddMessages); a firing that must find or start its
+// conversation posts alone.
 func (s *Service) fireTogether(ctx context.Context, due []dueFiring) error {
 	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
 		reads, err := readForFirings(ctx, c, due)
 		if err != nil {
 			return err
 		}
-		for _, d := range due {
-			if err := s.fire(asScheduleAuthor(ctx, d.sm), c, d.sm, d.at, reads); err != nil {
+		for _, group := range byAuthor(due) {
+			if err := s.fireGroup(asScheduleAuthor(ctx, group[0].sm), c, group, reads); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// byAuthor splits due into runs of one account and author, in order: a
+// batch's messages are posted as one author.
+func byAuthor(due []dueFiring) [][]dueFiring {
+	var groups [][]dueFiring
+	index := map[[2]int]int{}
+	for _, d := range due {
+		key := [2]int{d.sm.AccountID, 0}
+		if d.sm.AuthorID != nil {
+			key[1] = *d.sm.AuthorID
+		}
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], d)
+	}
+	return groups
+}
+
+// fireGroup fires one author's firings of a batch, as that author (ctx).
+func (s *Service) fireGroup(ctx context.Context, c *ent.Client, group []dueFiring, reads *firingReads) error {
+	var together []dueFiring
+	var drafts []conversations.MessageDraft
+	for _, d := range group {
+		if err := authorMayPost(ctx, c, d.sm, reads); err != nil {
+			return err
+		}
+		cv := reads.conversation(conversationIDOf(d.sm))
+		if cv == nil {
+			if err := s.fire(ctx, c, d.sm, d.at, reads); err != nil {
+				return err
+			}
+			continue
+		}
+		together = append(together, d)
+		drafts = append(drafts, conversations.MessageDraft{Conversation: cv, Input: messageOf(d.sm),
+			Files: core.StoredFilesOf(d.sm.Edges.Attachments)})
+	}
+	if len(drafts) == 0 {
+		return nil
+	}
+	ms, err := s.conv.AddMessages(ctx, c, drafts)
+	if err != nil {
+		return err
+	}
+	for i, d := range together {
+		if err := s.recordFiring(ctx, c, d.sm, d.at, drafts[i].Conversation.ID, ms[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // asScheduleAuthor is ctx acting in sm's account for its author (as the

@@ -142,15 +142,27 @@ func (s *Service) fire(ctx context.Context, c *ent.Client, sm *ent.ScheduledMess
 	if err != nil {
 		return err
 	}
-	m, err := s.conv.AddMessage(ctx, c, cv, conversations.MessageInput{
-		Content: &sm.Content, Private: sm.Private,
-		ContentAttributes: sm.ContentAttributes, TemplateParams: sm.TemplateParams,
-	}, core.StoredFilesOf(sm.Edges.Attachments))
+	m, err := s.conv.AddMessage(ctx, c, cv, messageOf(sm), core.StoredFilesOf(sm.Edges.Attachments))
 	if err != nil {
 		return err
 	}
-	firedID, err := s.recordOccurrence(ctx, c, sm, at, cv.ID,
-		func(u *ent.ScheduledMessageUpdate) { u.SetConversationID(cv.ID) },
+	return s.recordFiring(ctx, c, sm, at, cv.ID, m)
+}
+
+// messageOf is the message sm posts.
+func messageOf(sm *ent.ScheduledMessage) conversations.MessageInput {
+	return conversations.MessageInput{
+		Content: &sm.Content, Private: sm.Private,
+		ContentAttributes: sm.ContentAttributes, TemplateParams: sm.TemplateParams,
+	}
+}
+
+// recordFiring records that occurrence at of sm posted m in conversation
+// conversationID: the schedule's row (or the occurrence's) names it, and is
+// sent at once when m has nothing to deliver.
+func (s *Service) recordFiring(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, at time.Time, conversationID int, m *ent.Message) error {
+	firedID, err := s.recordOccurrence(ctx, c, sm, at, conversationID,
+		func(u *ent.ScheduledMessageUpdate) { u.SetConversationID(conversationID) },
 		func(u *ent.ScheduledMessageUpdate) { u.SetMessageID(m.ID) },
 		func(o *ent.ScheduledMessageCreate) { o.SetMessageID(m.ID) })
 	if err != nil {
