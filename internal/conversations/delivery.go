@@ -64,11 +64,7 @@ func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*e
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int]*ent.Account, len(accs))
-	for _, a := range accs {
-		byID[a.ID] = a
-	}
-	return byID, nil
+	return core.ByID(accs, func(a *ent.Account) int { return a.ID }), nil
 }
 
 // MarkDelivered records that the channel accepted a message.

@@ -120,9 +120,5 @@ func (s *Service) conversationsWithContacts(ctx context.Context, c *ent.Client, 
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int]*ent.Conversation, len(cvs))
-	for _, cv := range cvs {
-		byID[cv.ID] = cv
-	}
-	return byID, nil
+	return core.ByID(cvs, func(cv *ent.Conversation) int { return cv.ID }), nil
 }

@@ -37,6 +37,15 @@ func Deref[T any](p *T) T {
 	return *p
 }
 
+// ByID indexes rows by their id, as a batch's reads are looked up.
+func ByID[T any](rows []T, id func(T) int) map[int]T {
+	out := make(map[int]T, len(rows))
+	for _, r := range rows {
+		out[id(r)] = r
+	}
+	return out
+}
+
 // UniqueInts is xs without repeats, sorted.
 func UniqueInts(xs []int) []int {
 	seen := map[int]bool{}

@@ -71,11 +71,7 @@ func (r *Runner) loadWebhookDeliveries(ctx context.Context, ids []int) (map[int]
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int]*ent.WebhookDelivery, len(ds))
-	for _, d := range ds {
-		byID[d.ID] = d
-	}
-	return byID, nil
+	return core.ByID(ds, func(d *ent.WebhookDelivery) int { return d.ID }), nil
 }
 
 // webhookSecret is the key a delivery is signed with: its subscription's,
