@@ -67,9 +67,10 @@ func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*e
 	return core.ByID(accs, func(a *ent.Account) int { return a.ID }), nil
 }
 
-// MarkDelivered records that the channel accepted a message.
-func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) error {
-	return s.finishDelivery(ctx, id, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne, m *ent.Message) error {
+// MarkDelivered records that the channel accepted message m (as its
+// delivery read it: only its id and inbox are used, which never change).
+func (s *Service) MarkDelivered(ctx context.Context, m *ent.Message, sourceID string) error {
+	return s.finishDelivery(ctx, m.ID, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
 		u.SetStatus(message.StatusDelivered)
 		if sourceID == "" {
 			return nil
@@ -89,27 +90,29 @@ func (s *Service) MarkDelivered(ctx context.Context, id int, sourceID string) er
 // MarkFailed records that a message could not be delivered, with the reason
 // in content_attributes.external_error (as Chatwoot).
 func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
-	return s.finishDelivery(ctx, id, func(_ context.Context, _ *ent.Client, u *ent.MessageUpdateOne, m *ent.Message) error {
+	return s.finishDelivery(ctx, id, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
+		// The attributes as they are now, to add the reason to.
+		m, err := c.Message.Get(ctx, id)
+		if err != nil {
+			return err
+		}
 		u.SetStatus(message.StatusFailed).SetDeliveryError(reason).
 			SetContentAttributes(core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
 		return nil
 	})
 }
 
-// finishDelivery ends a message's delivery and emits message_updated, in one
-// transaction.
-func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.Context, *ent.Client, *ent.MessageUpdateOne, *ent.Message) error) error {
+// finishDelivery ends message id's delivery and emits message_updated, in
+// one transaction; set adds the outcome to the update.
+func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.Context, *ent.Client, *ent.MessageUpdateOne) error) error {
 	ctx = core.AsBackgroundWork(ctx)
 	return s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		m, err := c.Message.Get(ctx, id)
+		u := c.Message.UpdateOneID(id).ClearNextDeliveryAt().AddDeliveryAttempts(1)
+		if err := set(ctx, c, u); err != nil {
+			return err
+		}
+		m, err := u.Save(ctx)
 		if err != nil {
-			return err
-		}
-		u := c.Message.UpdateOne(m).ClearNextDeliveryAt().AddDeliveryAttempts(1)
-		if err := set(ctx, c, u, m); err != nil {
-			return err
-		}
-		if m, err = u.Save(ctx); err != nil {
 			return err
 		}
 		for _, settle := range s.settled {

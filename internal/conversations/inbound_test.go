@@ -221,7 +221,7 @@ func TestMarkDeliveredWithAnIdGivenBefore(t *testing.T) {
 		}
 		first, second := outgoing("one"), outgoing("two")
 		for _, m := range []*ent.Message{first, second} {
-			if err := f.svc.MarkDelivered(context.Background(), m.ID, "wamid.same"); err != nil {
+			if err := f.svc.MarkDelivered(context.Background(), m, "wamid.same"); err != nil {
 				t.Fatalf("marking %d delivered: %v", m.ID, err)
 			}
 		}

@@ -72,7 +72,7 @@ func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, so
 	id := job.Message.ID
 	if a.err == nil {
 		a.outcome = outcomeDone
-		return r.svc.MarkDelivered(ctx, id, sourceID)
+		return r.svc.MarkDelivered(ctx, job.Message, sourceID)
 	}
 	wait, retry := r.retries.Messages.next(a.number)
 	if delivery.IsPermanent(a.err) || !retry {
