@@ -79,8 +79,9 @@ type Runner struct {
 	idleCheck time.Duration
 	now       func() time.Time
 	wake      chan struct{}
-	// commits takes the jobs' records to the committer (commits.go).
-	commits chan commitRequest
+	// commits takes the jobs' records to the committers (commits.go).
+	commits    chan commitRequest
+	committers int
 	// messageLoads and webhookLoads read what deliveries need, for many
 	// workers at once (loads.go).
 	messageLoads *loadGroup[*delivery.Job]
@@ -171,8 +172,10 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	r.metrics = newMetrics(r)
 	r.messageLoads = newLoadGroup(&r.jobs, svc.DeliveryJobs)
 	r.webhookLoads = newLoadGroup(&r.jobs, r.loadWebhookDeliveries)
+	r.committers = postgresCommitters
 	if database.Dialect != dialect.Postgres {
 		r.writes = new(sync.Mutex)
+		r.committers = 1
 	}
 	r.kinds = r.allKinds(database.Dialect == dialect.Postgres)
 	r.claimPausedUntil = make([]time.Time, len(r.kinds))
@@ -238,15 +241,17 @@ func (r *Runner) Start(ctx context.Context) {
 	// time first.
 	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
 	stopRenewing, stopCommits := make(chan struct{}), make(chan struct{})
-	r.wg.Add(3)
+	r.wg.Add(2 + r.committers)
 	go func() {
 		defer r.wg.Done()
 		r.renewLeases(stopRenewing)
 	}()
-	go func() {
-		defer r.wg.Done()
-		r.commitLoop(stopCommits)
-	}()
+	for range r.committers {
+		go func() {
+			defer r.wg.Done()
+			r.commitLoop(stopCommits)
+		}()
+	}
 	go func() {
 		defer r.wg.Done()
 		defer close(stopRenewing)
