@@ -68,22 +68,10 @@ func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*e
 }
 
 // MarkDelivered records that the channel accepted message m (as its
-// delivery read it: only its id and inbox are used, which never change).
+// delivery read it), in a transaction of its own: RecordDelivered for one.
 func (s *Service) MarkDelivered(ctx context.Context, m *ent.Message, sourceID string) error {
-	return s.finishDelivery(ctx, m.ID, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
-		u.SetStatus(message.StatusDelivered)
-		if sourceID == "" {
-			return nil
-		}
-		// The channel's id names one message of the inbox: should a
-		// provider answer an id it gave before, the message is still
-		// delivered (a retry would send it again), without the id.
-		taken, err := c.Message.Query().Where(message.InboxID(m.InboxID), message.SourceID(sourceID), message.IDNEQ(m.ID)).Exist(ctx)
-		if err != nil || taken {
-			return err
-		}
-		u.SetSourceID(sourceID)
-		return nil
+	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+		return s.RecordDelivered(ctx, c, []Delivered{{Message: m, SourceID: sourceID}})
 	})
 }
 
@@ -115,13 +103,19 @@ func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.C
 		if err != nil {
 			return err
 		}
-		for _, settle := range s.settled {
-			if err := settle(ctx, c, m); err != nil {
-				return err
-			}
-		}
-		return s.EmitMessageEvent(ctx, c, events.MessageUpdated, m)
+		return s.deliveriesEnded(ctx, c, []*ent.Message{m})
 	})
+}
+
+// deliveriesEnded tells what hears of settled deliveries, and the
+// listeners of message_updated, that the deliveries of ms ended.
+func (s *Service) deliveriesEnded(ctx context.Context, c *ent.Client, ms []*ent.Message) error {
+	for _, settle := range s.settled {
+		if err := settle(ctx, c, ms); err != nil {
+			return err
+		}
+	}
+	return s.emitMessageEvents(ctx, c, events.MessageUpdated, ms)
 }
 
 // RetryDelivery records a failed attempt (reason) and schedules another at

@@ -52,7 +52,7 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 	if err := s.recordActivity(ctx, c, drafts, ms); err != nil {
 		return nil, err
 	}
-	return ms, s.emitMessagesCreated(ctx, c, ms)
+	return ms, s.emitMessageEvents(ctx, c, events.MessageCreated, ms)
 }
 
 // recordActivity records messages ms, posted from drafts, on their
@@ -81,10 +81,10 @@ func (s *Service) recordActivity(ctx context.Context, c *ent.Client, drafts []Me
 	return c.Contact.Update().Where(contact.IDIn(core.UniqueInts(contactIDs)...)).SetLastActivityAt(now).Exec(ctx)
 }
 
-// emitMessagesCreated tells the listeners of every message of ms, their
-// payloads built from one read of the conversations (and contacts), made
-// after all of them were recorded.
-func (s *Service) emitMessagesCreated(ctx context.Context, c *ent.Client, ms []*ent.Message) error {
+// emitMessageEvents tells the listeners of kind on every message of ms,
+// their payloads built from one read of the conversations (and contacts),
+// made when the first is built: after the caller recorded all of them.
+func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind events.Kind, ms []*ent.Message) error {
 	var read map[int]*ent.Conversation
 	conversationOf := func(id int) func() (*ent.Conversation, error) {
 		return func() (*ent.Conversation, error) {
@@ -102,7 +102,7 @@ func (s *Service) emitMessagesCreated(ctx context.Context, c *ent.Client, ms []*
 		}
 	}
 	for _, m := range ms {
-		if err := s.emitMessageEvent(ctx, c, events.MessageCreated, m, conversationOf(m.ConversationID)); err != nil {
+		if err := s.emitMessageEvent(ctx, c, kind, m, conversationOf(m.ConversationID)); err != nil {
 			return err
 		}
 	}

@@ -12,9 +12,10 @@ import (
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// DeliverySettled hears, inside the transaction that records it, that a
-// message's delivery ended (sent or failed for good).
-type DeliverySettled func(ctx context.Context, c *ent.Client, m *ent.Message) error
+// DeliverySettled hears, inside the transaction that records it, that the
+// deliveries of messages ms ended (sent or failed for good): one, or a
+// group recorded together.
+type DeliverySettled func(ctx context.Context, c *ent.Client, ms []*ent.Message) error
 
 // Service runs the conversations' operations.
 type Service struct {

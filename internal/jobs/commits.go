@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -27,15 +28,31 @@ const maxGroup = 64
 const postgresCommitters = 4
 
 type commitRequest struct {
-	ctx  context.Context
-	f    func(context.Context, *ent.Client) error
-	done chan error
+	ctx context.Context
+	f   func(context.Context, *ent.Client) error
+	// delivered, when set, is a message its channel accepted: a group
+	// records all of its delivered messages in one statement set
+	// (RecordDelivered), after the requests' f.
+	delivered *conversations.Delivered
+	done      chan error
 }
 
 // record commits f's writes, in one transaction with whatever other
 // records are waiting.
 func (r *Runner) record(ctx context.Context, f func(context.Context, *ent.Client) error) error {
-	req := commitRequest{ctx: ctx, f: f, done: make(chan error, 1)}
+	return r.submit(commitRequest{ctx: ctx, f: f})
+}
+
+// recordDelivered commits that message d was delivered, with f's writes
+// (its attempt log entry), like record.
+func (r *Runner) recordDelivered(ctx context.Context, d conversations.Delivered, f func(context.Context, *ent.Client) error) error {
+	return r.submit(commitRequest{ctx: ctx, f: f, delivered: &d})
+}
+
+// submit hands req to a committer and waits for its commit.
+func (r *Runner) submit(req commitRequest) error {
+	ctx := req.ctx
+	req.done = make(chan error, 1)
 	select {
 	case r.commits <- req:
 	case <-ctx.Done():
@@ -73,7 +90,7 @@ func (r *Runner) commitLoop(stop <-chan struct{}) {
 func (r *Runner) commitGroup(group []commitRequest) {
 	if len(group) > 1 {
 		err := r.write(func() error {
-			return r.svc.InTx(core.AsBackgroundWork(context.Background()), runRecords(group))
+			return r.svc.InTx(core.AsBackgroundWork(context.Background()), r.runRecords(group))
 		})
 		if err == nil {
 			for _, req := range group {
@@ -84,18 +101,27 @@ func (r *Runner) commitGroup(group []commitRequest) {
 		slog.Warn("a group of job records failed; committing each alone", "records", len(group), "err", err)
 	}
 	for _, req := range group {
-		req.done <- r.write(func() error { return r.svc.InTx(core.AsBackgroundWork(req.ctx), runRecords([]commitRequest{req})) })
+		req.done <- r.write(func() error { return r.svc.InTx(core.AsBackgroundWork(req.ctx), r.runRecords([]commitRequest{req})) })
 	}
 }
 
-// runRecords runs the records of group in one transaction, their attempt
-// log entries written together at the end.
-func runRecords(group []commitRequest) func(context.Context, *ent.Client) error {
+// runRecords runs the records of group in one transaction: each one's f,
+// then the delivered messages together, then the attempt log entries.
+func (r *Runner) runRecords(group []commitRequest) func(context.Context, *ent.Client) error {
 	return func(ctx context.Context, c *ent.Client) error {
 		log := &attemptLog{}
 		ctx = withAttemptLog(ctx, log)
+		var delivered []conversations.Delivered
 		for _, req := range group {
 			if err := req.f(ctx, c); err != nil {
+				return err
+			}
+			if req.delivered != nil {
+				delivered = append(delivered, *req.delivered)
+			}
+		}
+		if len(delivered) > 0 {
+			if err := r.svc.RecordDelivered(ctx, c, delivered); err != nil {
 				return err
 			}
 		}

@@ -88,18 +88,18 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 	})
 }
 
-// conversations is an account with an API inbox and some conversations.
-type conversations struct {
+// seededConversations is an account with an API inbox and some conversations.
+type seededConversations struct {
 	account, inbox int
 	convs          []int
 }
 
-func seedConversations(t *testing.T, ctx context.Context, c *ent.Client, n int) conversations {
+func seedConversations(t *testing.T, ctx context.Context, c *ent.Client, n int) seededConversations {
 	t.Helper()
 	acc := c.Account.Create().SetName("Acme").SaveX(ctx)
 	ib := c.Inbox.Create().SetAccountID(acc.ID).SetName("API").SetChannelType("api").SaveX(ctx)
 	ct := c.Contact.Create().SetAccountID(acc.ID).SetName("Ann").SaveX(ctx)
-	out := conversations{account: acc.ID, inbox: ib.ID}
+	out := seededConversations{account: acc.ID, inbox: ib.ID}
 	for i := range n {
 		cv := c.Conversation.Create().SetAccountID(acc.ID).SetDisplayID(i + 1).SetUUID(fmt.Sprint("c", i)).
 			SetInboxID(ib.ID).SetContactID(ct.ID).SaveX(ctx)

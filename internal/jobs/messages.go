@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/delivery"
 )
 
@@ -52,12 +53,18 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if sendErr != nil && ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the message due again
 	}
-	err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
-		if err := r.recordMessageAttempt(ctx, job, sourceID, &a); err != nil {
-			return err
-		}
-		return r.logMessageAttempt(ctx, c, job.Message, a)
-	})
+	if a.err == nil {
+		a.outcome = outcomeDone
+		err = r.recordDelivered(ctx, conversations.Delivered{Message: job.Message, SourceID: sourceID},
+			func(ctx context.Context, c *ent.Client) error { return r.logMessageAttempt(ctx, c, job.Message, a) })
+	} else {
+		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+			if err := r.recordFailedAttempt(ctx, job, &a); err != nil {
+				return err
+			}
+			return r.logMessageAttempt(ctx, c, job.Message, a)
+		})
+	}
 	if err == nil {
 		// Counted once committed: a group that rolls back runs its records again.
 		r.outcome("messages", a.outcome)
@@ -65,15 +72,11 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	return err
 }
 
-// recordMessageAttempt records attempt a's outcome (and sets it in a):
-// delivered, failed (permanent error or retry budget spent), or due again
-// later.
-func (r *Runner) recordMessageAttempt(ctx context.Context, job *delivery.Job, sourceID string, a *attempt) error {
+// recordFailedAttempt records a failed attempt's outcome (and sets it in
+// a): failed (permanent error or retry budget spent), or due again later.
+// (A delivered message is recorded with its group: recordDelivered.)
+func (r *Runner) recordFailedAttempt(ctx context.Context, job *delivery.Job, a *attempt) error {
 	id := job.Message.ID
-	if a.err == nil {
-		a.outcome = outcomeDone
-		return r.svc.MarkDelivered(ctx, job.Message, sourceID)
-	}
 	wait, retry := r.retries.Messages.next(a.number)
 	if delivery.IsPermanent(a.err) || !retry {
 		a.outcome = outcomeFailed

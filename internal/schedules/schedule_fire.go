@@ -352,16 +352,23 @@ func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, accountID, 
 	return s.emitScheduleEvent(ctx, c, event, accountID, id)
 }
 
-// SettleSchedulesOf settles the schedule rows that posted message m, once
-// its delivery has ended.
-func (s *Service) SettleSchedulesOf(ctx context.Context, c *ent.Client, m *ent.Message) error {
-	ids, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageID(m.ID)).IDs(ctx)
+// SettleSchedulesOf settles the schedule rows that posted messages ms, once
+// their deliveries have ended, with one read for all of them.
+func (s *Service) SettleSchedulesOf(ctx context.Context, c *ent.Client, ms []*ent.Message) error {
+	byID := core.ByID(ms, func(m *ent.Message) int { return m.ID })
+	ids := make([]int, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageIDIn(ids...)).
+		Select(scheduledmessage.FieldID, scheduledmessage.FieldMessageID).Order(ent.Asc(scheduledmessage.FieldID)).All(ctx)
 	if err != nil {
 		return err
 	}
-	reason, _ := m.ContentAttributes["external_error"].(string)
-	for _, id := range ids {
-		if err := s.settleSchedule(ctx, c, m.AccountID, id, m.Status == message.StatusDelivered, reason); err != nil {
+	for _, row := range rows {
+		m := byID[*row.MessageID]
+		reason, _ := m.ContentAttributes["external_error"].(string)
+		if err := s.settleSchedule(ctx, c, m.AccountID, row.ID, m.Status == message.StatusDelivered, reason); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,112 @@
+package conversations
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/core"
+)
+
+// Delivered is a message its channel accepted (as its delivery read it),
+// with the id the channel gave it ("" for none).
+type Delivered struct {
+	Message  *ent.Message
+	SourceID string
+}
+
+// RecordDelivered records, in c's transaction, that the channels accepted
+// messages ds, set-based: one UPDATE for all of them and one read back,
+// whatever their number, then what a delivery's end tells (the schedules
+// that posted them, message_updated). The job runner records the
+// deliveries that end together this way; a message gone meanwhile fails
+// the whole record (the runner then records each alone).
+func (s *Service) RecordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
+	ids := make([]int, len(ds))
+	for i, d := range ds {
+		ids[i] = d.Message.ID
+	}
+	ids = core.UniqueInts(ids)
+	sources, err := freeSourceIDs(ctx, c, ds)
+	if err != nil {
+		return err
+	}
+	u := c.Message.Update().Where(message.IDIn(ids...)).SetStatus(message.StatusDelivered).
+		ClearNextDeliveryAt().AddDeliveryAttempts(1)
+	if len(sources) > 0 {
+		u.Modify(setSourceIDs(sources))
+	}
+	n, err := u.Save(ctx)
+	if err != nil {
+		return err
+	}
+	if n != len(ids) {
+		return fmt.Errorf("recording %d deliveries: %d of the messages are gone", len(ids), len(ids)-n)
+	}
+	ms, err := c.Message.Query().Where(message.IDIn(ids...)).Order(ent.Asc(message.FieldID)).All(ctx)
+	if err != nil {
+		return err
+	}
+	return s.deliveriesEnded(ctx, c, ms)
+}
+
+// freeSourceIDs returns the channels' ids of ds that the messages may take,
+// by message id. The channel's id names one message of the inbox: should a
+// provider answer an id it gave another message before (or twice in one
+// group), the message is still delivered (a retry would send it again),
+// without the id, and the first keeps it.
+func freeSourceIDs(ctx context.Context, c *ent.Client, ds []Delivered) (map[int]string, error) {
+	type key struct {
+		inbox  int
+		source string
+	}
+	var inboxes []int
+	var wanted []string
+	for _, d := range ds {
+		if d.SourceID != "" {
+			inboxes, wanted = append(inboxes, d.Message.InboxID), append(wanted, d.SourceID)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil, nil
+	}
+	holders, err := c.Message.Query().Where(message.InboxIDIn(core.UniqueInts(inboxes)...), message.SourceIDIn(wanted...)).
+		Select(message.FieldID, message.FieldInboxID, message.FieldSourceID).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	held := map[key]int{}
+	for _, h := range holders {
+		held[key{h.InboxID, *h.SourceID}] = h.ID
+	}
+	free := map[int]string{}
+	for _, d := range ds {
+		k := key{d.Message.InboxID, d.SourceID}
+		if holder, ok := held[k]; d.SourceID == "" || (ok && holder != d.Message.ID) {
+			continue
+		}
+		held[k] = d.Message.ID
+		free[d.Message.ID] = d.SourceID
+	}
+	return free, nil
+}
+
+// setSourceIDs sets each message's source_id to its own, in the one UPDATE
+// (CASE id WHEN … THEN … ELSE source_id END).
+func setSourceIDs(byID map[int]string) func(*sql.UpdateBuilder) {
+	ids := slices.Sorted(maps.Keys(byID))
+	return func(u *sql.UpdateBuilder) {
+		u.Set(message.FieldSourceID, sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("CASE ").Ident(message.FieldID)
+			for _, id := range ids {
+				b.WriteString(" WHEN ").Arg(id).WriteString(" THEN ").Arg(byID[id])
+			}
+			b.WriteString(" ELSE ").Ident(message.FieldSourceID).WriteString(" END")
+		}))
+	}
+}
