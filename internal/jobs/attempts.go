@@ -40,8 +40,8 @@ func (r *Runner) logWebhookAttempt(ctx context.Context, c *ent.Client, d *ent.We
 	if a.status != 0 {
 		create.SetResponseStatus(a.status)
 	}
-	if l := attemptLogOf(ctx); l != nil {
-		l.webhooks = append(l.webhooks, create)
+	if w := groupWritesOf(ctx); w != nil {
+		w.webhookAttempts = append(w.webhookAttempts, create)
 		return nil
 	}
 	return create.Exec(ctx)
@@ -52,44 +52,11 @@ func (r *Runner) logMessageAttempt(ctx context.Context, c *ent.Client, m *ent.Me
 	create := c.MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
 		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(messagedeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
-	if l := attemptLogOf(ctx); l != nil {
-		l.messages = append(l.messages, create)
+	if w := groupWritesOf(ctx); w != nil {
+		w.messageAttempts = append(w.messageAttempts, create)
 		return nil
 	}
 	return create.Exec(ctx)
-}
-
-// attemptLog gathers the log entries of a commit's records, written with
-// one INSERT a table once they have all run (a group of 64 deliveries wrote
-// 64 rows one statement each).
-type attemptLog struct {
-	messages []*ent.MessageDeliveryAttemptCreate
-	webhooks []*ent.WebhookDeliveryAttemptCreate
-}
-
-type attemptLogKey struct{}
-
-// withAttemptLog is ctx gathering the attempt log entries in l.
-func withAttemptLog(ctx context.Context, l *attemptLog) context.Context {
-	return context.WithValue(ctx, attemptLogKey{}, l)
-}
-
-func attemptLogOf(ctx context.Context) *attemptLog {
-	l, _ := ctx.Value(attemptLogKey{}).(*attemptLog)
-	return l
-}
-
-// write inserts the gathered entries in c's transaction.
-func (l *attemptLog) write(ctx context.Context, c *ent.Client) error {
-	if len(l.messages) > 0 {
-		if err := c.MessageDeliveryAttempt.CreateBulk(l.messages...).Exec(ctx); err != nil {
-			return err
-		}
-	}
-	if len(l.webhooks) > 0 {
-		return c.WebhookDeliveryAttempt.CreateBulk(l.webhooks...).Exec(ctx)
-	}
-	return nil
 }
 
 // sweepAttempts deletes the log's entries older than the retention, a

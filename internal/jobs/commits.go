@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -28,31 +27,16 @@ const maxGroup = 64
 const postgresCommitters = 4
 
 type commitRequest struct {
-	ctx context.Context
-	f   func(context.Context, *ent.Client) error
-	// delivered, when set, is a message its channel accepted: a group
-	// records all of its delivered messages in one statement set
-	// (RecordDelivered), after the requests' f.
-	delivered *conversations.Delivered
-	done      chan error
+	ctx  context.Context
+	f    func(context.Context, *ent.Client) error
+	done chan error
 }
 
 // record commits f's writes, in one transaction with whatever other
-// records are waiting.
+// records are waiting; what f adds to the group's writes (groupWritesOf)
+// is written with theirs.
 func (r *Runner) record(ctx context.Context, f func(context.Context, *ent.Client) error) error {
-	return r.submit(commitRequest{ctx: ctx, f: f})
-}
-
-// recordDelivered commits that message d was delivered, with f's writes
-// (its attempt log entry), like record.
-func (r *Runner) recordDelivered(ctx context.Context, d conversations.Delivered, f func(context.Context, *ent.Client) error) error {
-	return r.submit(commitRequest{ctx: ctx, f: f, delivered: &d})
-}
-
-// submit hands req to a committer and waits for its commit.
-func (r *Runner) submit(req commitRequest) error {
-	ctx := req.ctx
-	req.done = make(chan error, 1)
+	req := commitRequest{ctx: ctx, f: f, done: make(chan error, 1)}
 	select {
 	case r.commits <- req:
 	case <-ctx.Done():
@@ -105,26 +89,17 @@ func (r *Runner) commitGroup(group []commitRequest) {
 	}
 }
 
-// runRecords runs the records of group in one transaction: each one's f,
-// then the delivered messages together, then the attempt log entries.
+// runRecords runs the records of group in one transaction, then writes
+// what they gathered in the group's writes.
 func (r *Runner) runRecords(group []commitRequest) func(context.Context, *ent.Client) error {
 	return func(ctx context.Context, c *ent.Client) error {
-		log := &attemptLog{}
-		ctx = withAttemptLog(ctx, log)
-		var delivered []conversations.Delivered
+		w := &groupWrites{}
+		ctx = withGroupWrites(ctx, w)
 		for _, req := range group {
 			if err := req.f(ctx, c); err != nil {
 				return err
 			}
-			if req.delivered != nil {
-				delivered = append(delivered, *req.delivered)
-			}
 		}
-		if len(delivered) > 0 {
-			if err := r.svc.RecordDelivered(ctx, c, delivered); err != nil {
-				return err
-			}
-		}
-		return log.write(ctx, c)
+		return w.write(ctx, c, r.svc, r.now())
 	}
 }

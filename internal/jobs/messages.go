@@ -55,8 +55,11 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	}
 	if a.err == nil {
 		a.outcome = outcomeDone
-		err = r.recordDelivered(ctx, conversations.Delivered{Message: job.Message, SourceID: sourceID},
-			func(ctx context.Context, c *ent.Client) error { return r.logMessageAttempt(ctx, c, job.Message, a) })
+		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+			w := groupWritesOf(ctx)
+			w.delivered = append(w.delivered, conversations.Delivered{Message: job.Message, SourceID: sourceID})
+			return r.logMessageAttempt(ctx, c, job.Message, a)
+		})
 	} else {
 		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
 			if err := r.recordFailedAttempt(ctx, job, &a); err != nil {
@@ -74,7 +77,7 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 
 // recordFailedAttempt records a failed attempt's outcome (and sets it in
 // a): failed (permanent error or retry budget spent), or due again later.
-// (A delivered message is recorded with its group: recordDelivered.)
+// (Delivered messages are recorded together: groupWrites.)
 func (r *Runner) recordFailedAttempt(ctx context.Context, job *delivery.Job, a *attempt) error {
 	id := job.Message.ID
 	wait, retry := r.retries.Messages.next(a.number)

@@ -119,6 +119,10 @@ func (r *Runner) recordWebhookAttempt(ctx context.Context, c *ent.Client, d *ent
 	switch {
 	case a.err == nil && a.status >= 200 && a.status < 300:
 		a.outcome = outcomeDone
+		if w := groupWritesOf(ctx); w != nil {
+			w.webhookDelivered(d.ID, a.number, a.status) // with the group's others
+			return nil
+		}
 		return upd.SetStatus(webhookdelivery.StatusDelivered).SetDeliveredAt(r.now()).
 			ClearNextAttemptAt().SetLastError("").Exec(ctx)
 	case a.err == nil:
