@@ -27,7 +27,10 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 		w := seedConversations(t, ctx, c, 2)
 		ch := newChannels(w.inbox)
 		ch.started = make(chan int, 10)
-		const lease = 300 * time.Millisecond
+		// Renewals have a third of the lease to commit: under the race
+		// detector on a loaded machine 100 ms (a 300 ms lease) was too
+		// little.
+		const lease = 900 * time.Millisecond
 		svc := ops.New(c)
 		runners := []*Runner{New(database, svc, ch, Options{Lease: lease}), New(database, svc, ch, Options{Lease: lease})}
 		runCtx, stop := context.WithCancel(context.Background())
@@ -70,11 +73,12 @@ func TestLeasesAreRenewedAndTakenOverAfterACrash(t *testing.T) {
 		dead := New(database, svc, ch, Options{Lease: lease})
 		orphan := c.Message.Create().SetAccountID(w.account).SetConversationID(w.convs[1]).SetInboxID(w.inbox).
 			SetContent("orphan").SetNextDeliveryAt(time.Now().UTC()).SaveX(ctx)
+		// Before the claim: its lease runs from a moment inside it.
+		claimedAt := time.Now()
 		claimed, err := dead.claim(ctx, messageKind(dead), 1, nil)
 		if err != nil || len(claimed) != 1 || claimed[0].id != orphan.ID {
 			t.Fatalf("the dying runner claimed %v, %v", claimed, err)
 		}
-		claimedAt := time.Now()
 		heirCtx, stopHeir := context.WithCancel(context.Background())
 		heir := New(database, svc, ch, Options{Lease: lease})
 		heir.Start(heirCtx)
