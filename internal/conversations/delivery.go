@@ -141,17 +141,17 @@ func (s *Service) DeliveryAttempts(ctx context.Context, id int) (int, error) {
 // EmitMessageEvent tells the listeners of kind on m; its payload reads m's
 // conversation and contact as they are now.
 func (s *Service) EmitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message) error {
-	return s.emitMessageEvent(ctx, c, kind, m, func() (*ent.Conversation, error) {
+	return s.Notify(ctx, c, s.messageChange(ctx, c, kind, m, func() (*ent.Conversation, error) {
 		return c.Conversation.Query().Where(conversation.ID(m.ConversationID)).WithContact().Only(ctx)
-	})
+	}))
 }
 
-// emitMessageEvent is EmitMessageEvent with m's conversation (and its
-// contact) from conversationOf, which a batch reads once for all its
-// messages.
-func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message, conversationOf func() (*ent.Conversation, error)) error {
+// messageChange is the change kind of m, its payload built with m's
+// conversation (and its contact) from conversationOf, which a batch reads
+// once for all its messages.
+func (s *Service) messageChange(ctx context.Context, c *ent.Client, kind events.Kind, m *ent.Message, conversationOf func() (*ent.Conversation, error)) core.Change {
 	ev := events.Event{AccountID: m.AccountID, Kind: kind, ConversationID: m.ConversationID, MessageID: m.ID, InboxID: m.InboxID}
-	return s.Notify(ctx, c, core.Change{Event: ev, Payload: func() (map[string]any, error) {
+	return core.Change{Event: ev, Payload: func() (map[string]any, error) {
 		cv, err := conversationOf()
 		if err != nil {
 			return nil, err
@@ -164,7 +164,7 @@ func (s *Service) emitMessageEvent(ctx context.Context, c *ent.Client, kind even
 			return nil, err
 		}
 		return wire.MessageEvent(string(kind), m, cv, acc), nil
-	}})
+	}}
 }
 
 // payloadInbox and payloadAccount are TxMemo keys: a batch (a burst's

@@ -81,9 +81,10 @@ func (s *Service) recordActivity(ctx context.Context, c *ent.Client, drafts []Me
 	return c.Contact.Update().Where(contact.IDIn(core.UniqueInts(contactIDs)...)).SetLastActivityAt(now).Exec(ctx)
 }
 
-// emitMessageEvents tells the listeners of kind on every message of ms,
-// their payloads built from one read of the conversations (and contacts),
-// made when the first is built: after the caller recorded all of them.
+// emitMessageEvents tells the listeners of kind on every message of ms at
+// once (NotifyAll), their payloads built from one read of the conversations
+// (and contacts), made when the first is built: after the caller recorded
+// all of them.
 func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind events.Kind, ms []*ent.Message) error {
 	var read map[int]*ent.Conversation
 	conversationOf := func(id int) func() (*ent.Conversation, error) {
@@ -101,12 +102,11 @@ func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind eve
 			return c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
 		}
 	}
-	for _, m := range ms {
-		if err := s.emitMessageEvent(ctx, c, kind, m, conversationOf(m.ConversationID)); err != nil {
-			return err
-		}
+	changes := make([]core.Change, len(ms))
+	for i, m := range ms {
+		changes[i] = s.messageChange(ctx, c, kind, m, conversationOf(m.ConversationID))
 	}
-	return nil
+	return s.NotifyAll(ctx, c, changes)
 }
 
 // conversationsWithContacts reads the conversations of ms with their

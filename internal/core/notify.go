@@ -41,20 +41,50 @@ func (f ListenerFunc) Changed(ctx context.Context, c *ent.Client, ch Change) err
 // while the service is wired, before any operation runs.
 func (c *Core) Listen(ls ...Listener) { c.listeners = append(c.listeners, ls...) }
 
+// BatchListener is a Listener that hears many changes of one transaction at
+// once: the webhook outbox writes their rows with one INSERT.
+type BatchListener interface {
+	Listener
+	ChangedAll(ctx context.Context, c *ent.Client, chs []Change) error
+}
+
 // Notify is the one way a change reaches its listeners: the transactional
 // listeners inside the transaction of the change (c must be its client), then,
 // after it commits, the live listeners (GraphQL subscriptions, the console),
 // which never hear of a change that rolls back.
 func (s *Core) Notify(ctx context.Context, c *ent.Client, ch Change) error {
-	if ch.Payload != nil {
-		ch.Payload = memo(ch.Payload)
+	return s.NotifyAll(ctx, c, []Change{ch})
+}
+
+// NotifyAll is Notify for changes made together (a batch's messages): each
+// listener hears all of them in order, a BatchListener at once.
+func (s *Core) NotifyAll(ctx context.Context, c *ent.Client, chs []Change) error {
+	for i := range chs {
+		if chs[i].Payload != nil {
+			chs[i].Payload = memo(chs[i].Payload)
+		}
 	}
 	for _, l := range s.listeners {
+		if err := hear(ctx, c, l, chs); err != nil {
+			return err
+		}
+	}
+	for _, ch := range chs {
+		s.PublishAfterCommit(ctx, ch.Event)
+	}
+	return nil
+}
+
+// hear tells listener l of chs.
+func hear(ctx context.Context, c *ent.Client, l Listener, chs []Change) error {
+	if bl, ok := l.(BatchListener); ok {
+		return bl.ChangedAll(ctx, c, chs)
+	}
+	for _, ch := range chs {
 		if err := l.Changed(ctx, c, ch); err != nil {
 			return err
 		}
 	}
-	s.PublishAfterCommit(ctx, ch.Event)
 	return nil
 }
 

@@ -122,30 +122,49 @@ func checkWebhook(in WebhookInput, create bool) error {
 	return errs.Err()
 }
 
-// emit writes an event for every subscription of account that wants it
-// into the outbox, in the transaction of the change (c must be its client):
-// if the change commits, the deliveries exist; if not, neither do they. The
-// payload is built only when someone subscribes: most changes have no
-// subscriber, and building it costs queries.
+// emit writes each change of chs (those with a webhook body) for every
+// subscription of its account that wants it into the outbox, in the
+// transaction of the changes (c must be its client): if they commit, the
+// deliveries exist; if not, neither do they. A payload is built only when
+// someone subscribes: most changes have no subscriber, and building it costs
+// queries. The rows are written with one INSERT an account.
 //
 // The account is explicit, not left to the privacy filter: background work
 // runs as the system, which the filter lets see every account.
-func (s *Service) emit(ctx context.Context, c *ent.Client, accountID int, event events.Kind, payload func() (map[string]any, error)) error {
-	ctx = core.AsOutbox(ctx, accountID)
-	subs, err := s.subscribed(ctx, c, accountID, event)
-	if err != nil || len(subs) == 0 {
-		return err
-	}
+func (s *Service) emit(ctx context.Context, c *ent.Client, chs []core.Change) error {
 	now := s.Now()
-	raw, err := WebhookBody(event, payload, now)
-	if err != nil {
-		return err
+	rows := map[int][]*ent.WebhookDeliveryCreate{}
+	var accounts []int
+	for _, ch := range chs {
+		if ch.Payload == nil {
+			continue
+		}
+		subs, err := s.subscribed(core.AsOutbox(ctx, ch.AccountID), c, ch.AccountID, ch.Kind)
+		if err != nil {
+			return err
+		}
+		if len(subs) == 0 {
+			continue
+		}
+		raw, err := WebhookBody(ch.Kind, ch.Payload, now)
+		if err != nil {
+			return err
+		}
+		if _, seen := rows[ch.AccountID]; !seen {
+			accounts = append(accounts, ch.AccountID)
+		}
+		for _, sub := range subs {
+			rows[ch.AccountID] = append(rows[ch.AccountID], c.WebhookDelivery.Create().SetAccountID(sub.AccountID).
+				SetDeliveryID(NewDeliveryID()).SetSubscriptionID(sub.ID).SetURL(sub.URL).SetEvent(string(ch.Kind)).
+				SetPayload(raw).SetNextAttemptAt(now))
+		}
 	}
-	return c.WebhookDelivery.MapCreateBulk(subs, func(b *ent.WebhookDeliveryCreate, i int) {
-		b.SetAccountID(subs[i].AccountID).SetDeliveryID(NewDeliveryID()).
-			SetSubscriptionID(subs[i].ID).SetURL(subs[i].URL).SetEvent(string(event)).SetPayload(raw).
-			SetNextAttemptAt(now)
-	}).Exec(ctx)
+	for _, acc := range accounts {
+		if err := c.WebhookDelivery.CreateBulk(rows[acc]...).Exec(core.AsOutbox(ctx, acc)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // accountSubscriptions is the TxMemo key of an account's subscriptions.
