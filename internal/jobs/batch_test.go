@@ -74,5 +74,34 @@ func TestABurstFiresManySchedulesToATransaction(t *testing.T) {
 		if limit := 2*int64(count) + 16; batchStmts > limit {
 			t.Errorf("a batch of %d took %d statements, want at most %d (2 a schedule and 16)", count, batchStmts, limit)
 		}
+
+		// With a channel to deliver through, the one-off schedules are
+		// recorded set-based too: a batch costs the same for 5 as for 20,
+		// and each is left pending with its message, until the delivery.
+		ib := c.Inbox.GetX(ctx, w.inbox)
+		ib.Channel.WebhookURL = "http://127.0.0.1:9/api"
+		c.Inbox.UpdateOne(ib).SetChannel(ib.Channel).ExecX(ctx)
+		batchOf := func(size int) int64 {
+			ids := seed(size)
+			s0 := n.Load()
+			if err := svc.FireSchedules(context.Background(), ids); err != nil {
+				t.Fatal(err)
+			}
+			took := n.Load() - s0
+			for _, sm := range c.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...)).AllX(ctx) {
+				if sm.MessageID == nil || sm.ConversationID == nil || sm.NextOccurrenceAt != nil || sm.OccurrencesCount != 1 ||
+					sm.Status != scheduledmessage.StatusPending {
+					t.Fatalf("schedule %d after firing: message %v, conversation %v, next %v, %d occurrences, %s",
+						sm.ID, sm.MessageID, sm.ConversationID, sm.NextOccurrenceAt, sm.OccurrencesCount, sm.Status)
+				}
+				if m := c.Message.GetX(ctx, *sm.MessageID); m.NextDeliveryAt == nil || *m.Content != sm.Content {
+					t.Fatalf("schedule %d posted %v (next delivery %v)", sm.ID, m.Content, m.NextDeliveryAt)
+				}
+			}
+			return took
+		}
+		if five, twenty := batchOf(5), batchOf(20); five != twenty {
+			t.Errorf("deliverable batches: %d statements for 5, %d for 20; want the same", five, twenty)
+		}
 	})
 }

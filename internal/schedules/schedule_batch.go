@@ -139,12 +139,11 @@ func (s *Service) fireGroup(ctx context.Context, c *ent.Client, group []dueFirin
 	if err != nil {
 		return err
 	}
+	fs := make([]fired, len(together))
 	for i, d := range together {
-		if err := s.recordFiring(ctx, c, d.sm, d.at, drafts[i].Conversation.ID, ms[i]); err != nil {
-			return err
-		}
+		fs[i] = fired{dueFiring: d, conversationID: drafts[i].Conversation.ID, m: ms[i]}
 	}
-	return nil
+	return s.recordFirings(ctx, c, fs)
 }
 
 // asScheduleAuthor is ctx acting in sm's account for its author (as the

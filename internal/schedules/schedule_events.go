@@ -20,8 +20,13 @@ func scheduleDeleted(sm *ent.ScheduledMessage, id int, payload func() (map[strin
 
 // emitScheduleEvent tells the listeners of a core.Change of schedule id.
 func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
+	return s.Notify(ctx, c, s.scheduleChange(ctx, c, kind, accountID, id))
+}
+
+// scheduleChange is the change kind of schedule id.
+func (s *Service) scheduleChange(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) core.Change {
 	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
-	return s.Notify(ctx, c, core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, accountID, id)})
+	return core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, accountID, id)}
 }
 
 // schedulePayload builds a schedule event's webhook body.

@@ -1,0 +1,110 @@
+package schedules
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/scheduledmessage"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/recurrence"
+)
+
+// fired is a firing of a batch whose message is posted: what recordFiring
+// takes.
+type fired struct {
+	dueFiring
+	conversationID int
+	m              *ent.Message
+}
+
+// recordFirings records the firings fs as recordFiring records each, but
+// the one-off schedules (most of a burst) set-based: their rows are read
+// locked, checked unchanged since the firing read them, and recorded by one
+// UPDATE; a series' occurrence still gets its own row. A row changed
+// meanwhile fails the batch with errAlreadyFired (FireSchedules then fires
+// each alone, as before).
+func (s *Service) recordFirings(ctx context.Context, c *ent.Client, fs []fired) error {
+	var oneOffs []fired
+	for _, f := range fs {
+		if ruleOf(f.sm).Type != recurrence.None || f.m.NextDeliveryAt == nil {
+			// A series, or a message with nothing to deliver (sent at once).
+			if err := s.recordFiring(ctx, c, f.sm, f.at, f.conversationID, f.m); err != nil {
+				return err
+			}
+			continue
+		}
+		oneOffs = append(oneOffs, f)
+	}
+	if len(oneOffs) == 0 {
+		return nil
+	}
+	if err := s.recordOneOffs(ctx, c, oneOffs); err != nil {
+		return err
+	}
+	changes := make([]core.Change, len(oneOffs))
+	for i, f := range oneOffs {
+		changes[i] = s.scheduleChange(ctx, c, events.ScheduledMessageUpdated, f.sm.AccountID, f.sm.ID)
+	}
+	return s.NotifyAll(ctx, c, changes)
+}
+
+// recordOneOffs sets the message and conversation of one-off schedules fs,
+// guarded as unchanged() guards one.
+func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) error {
+	ids := make([]int, len(fs))
+	messages, conversations := map[int]int{}, map[int]int{}
+	for i, f := range fs {
+		ids[i] = f.sm.ID
+		messages[f.sm.ID], conversations[f.sm.ID] = f.m.ID, f.conversationID
+	}
+	// Locked on PostgreSQL; on SQLite this transaction is the one writer.
+	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...)).Modify(core.ForUpdateOnPostgres).All(ctx)
+	if err != nil {
+		return err
+	}
+	current := core.ByID(rows, func(sm *ent.ScheduledMessage) int { return sm.ID })
+	for _, f := range fs {
+		if !stillAsRead(f.sm, current[f.sm.ID]) {
+			return errAlreadyFired
+		}
+	}
+	n, err := c.ScheduledMessage.Update().Where(scheduledmessage.IDIn(ids...)).
+		ClearNextOccurrenceAt().SetOccurrencesCount(1).
+		Modify(setByID(scheduledmessage.FieldMessageID, messages), setByID(scheduledmessage.FieldConversationID, conversations)).
+		Save(ctx)
+	if err != nil {
+		return err
+	}
+	if n != len(ids) {
+		return errAlreadyFired
+	}
+	return nil
+}
+
+// stillAsRead says whether row (nil: deleted) is schedule sm as the firing
+// read it: what unchanged() asks of the row in its UPDATE.
+func stillAsRead(sm, row *ent.ScheduledMessage) bool {
+	return row != nil && row.MessageID == nil && row.Status == scheduledmessage.StatusPending &&
+		row.OccurrencesCount == sm.OccurrencesCount && row.UpdatedAt.Equal(sm.UpdatedAt)
+}
+
+// setByID sets column to each row's own value, by id, in one UPDATE
+// (CASE id WHEN … THEN … END); every row updated must have one.
+func setByID(column string, byID map[int]int) func(*sql.UpdateBuilder) {
+	ids := slices.Sorted(maps.Keys(byID))
+	return func(u *sql.UpdateBuilder) {
+		u.Set(column, sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("CASE ").Ident(scheduledmessage.FieldID)
+			for _, id := range ids {
+				// Typed: PostgreSQL takes a bare parameter here for text.
+				b.WriteString(" WHEN ").Arg(id).WriteString(" THEN CAST(").Arg(byID[id]).WriteString(" AS BIGINT)")
+			}
+			b.WriteString(" END")
+		}))
+	}
+}
