@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -16,42 +19,48 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 
 // receiveToCurrent stores the message of a sender the inbox knows whose
 // current conversation is open or pending: a customer writing on, most of
-// what a channel brings. Their contact inbox and conversation are read
-// before the transaction, so that it only writes (SQLite holds its one
-// write lock for the whole of a write transaction, and every other writer
-// waits that long). The write of the conversation's activity is guarded by
+// what a channel brings. Their conversation is read, through their contact
+// inbox, in one statement before the transaction, so that it only writes
+// (SQLite holds its one write lock for the whole of a write transaction,
+// and every other writer waits that long). The write of the conversation's activity is guarded by
 // the statuses it was read with: a conversation resolved or snoozed in
 // between rolls the message back, and it answers nil, nil, as when there is
 // no such sender or conversation, for receiveIn to store it the whole way
-// (reopening, or starting, the conversation).
-func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+// (reopening, or starting, the conversation). startsNew says it found no
+// conversation the message could continue: the whole way will most likely
+// start one.
+func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (m *ent.Message, startsNew bool, err error) {
 	if ent.TxFromContext(ctx) != nil {
 		// Inside a caller's transaction a rolled-back guess would not roll
 		// back alone: the whole way, in that transaction.
-		return nil, nil
+		return nil, false, nil
 	}
 	c := s.Client(ctx)
-	ci, err := c.ContactInbox.Query().
-		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
+	cv, err := s.currentConversationOf(ctx, c, in.Inbox, sentBy(in), in.ConversationDisplayID)
 	if err != nil || cv == nil || !writingOn(cv) {
-		return nil, err
+		return nil, err == nil && cv == nil, err
 	}
-	var m *ent.Message
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
 		m, err = s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, conversation.StatusIn(writingOnStatuses...))
 		return err
 	})
 	if errors.Is(err, errConversationMoved) {
-		return nil, nil
+		return nil, false, nil
 	}
-	return m, err
+	return m, false, err
+}
+
+// sentBy picks out the conversations of in's sender: their contact, found
+// by their address in the inbox (the contact inbox's source id), in the same
+// statement, so that a known sender's conversation costs one round trip.
+// The contact inbox is unique by inbox and source id: PostgreSQL reads that
+// one row and then the contact's conversations by contact_id.
+func sentBy(in Inbound) predicate.Conversation {
+	return func(s *sql.Selector) {
+		ci := sql.Table(contactinbox.Table)
+		s.Where(sql.In(s.C(conversation.FieldContactID), sql.Select(ci.C(contactinbox.FieldContactID)).From(ci).
+			Where(sql.And(sql.EQ(ci.C(contactinbox.FieldInboxID), in.Inbox.ID), sql.EQ(ci.C(contactinbox.FieldSourceID), in.From.SourceID)))))
+	}
 }
 
 // writingOnStatuses are those of a conversation a customer's message
