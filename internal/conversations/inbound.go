@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
@@ -187,13 +186,7 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 // currentConversation is the sender's conversation a message continues
 // (nil: none, start one).
 func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
-	return s.currentConversationOf(ctx, c, ib, conversation.ContactID(ci.ContactID), displayID)
-}
-
-// currentConversationOf is currentConversation for the contact sender
-// picks out in inbox ib.
-func (s *Service) currentConversationOf(ctx context.Context, c *ent.Client, ib *ent.Inbox, sender predicate.Conversation, displayID int) (*ent.Conversation, error) {
-	mine := c.Conversation.Query().Where(sender, conversation.InboxID(ib.ID))
+	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
 	if displayID > 0 {
 		cv, err := mine.Clone().Where(conversation.DisplayID(displayID)).Only(ctx)
 		if err == nil || !ent.IsNotFound(err) {

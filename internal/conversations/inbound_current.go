@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -19,10 +16,10 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 
 // receiveToCurrent stores the message of a sender the inbox knows whose
 // current conversation is open or pending: a customer writing on, most of
-// what a channel brings. Their conversation is read, through their contact
-// inbox, in one statement before the transaction, so that it only writes
-// (SQLite holds its one write lock for the whole of a write transaction,
-// and every other writer waits that long). The write of the conversation's activity is guarded by
+// what a channel brings. Their contact inbox and conversation are read
+// before the transaction, so that it only writes (SQLite holds its one
+// write lock for the whole of a write transaction, and every other writer
+// waits that long). The write of the conversation's activity is guarded by
 // the statuses it was read with: a conversation resolved or snoozed in
 // between rolls the message back, and it answers nil, nil, as when there is
 // no such sender or conversation, for receiveIn to store it the whole way
@@ -36,7 +33,15 @@ func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core
 		return nil, false, nil
 	}
 	c := s.Client(ctx)
-	cv, err := s.currentConversationOf(ctx, c, in.Inbox, sentBy(in), in.ConversationDisplayID)
+	ci, err := c.ContactInbox.Query().
+		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
 	if err != nil || cv == nil || !writingOn(cv) {
 		return nil, err == nil && cv == nil, err
 	}
@@ -48,19 +53,6 @@ func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core
 		return nil, false, nil
 	}
 	return m, false, err
-}
-
-// sentBy picks out the conversations of in's sender: their contact, found
-// by their address in the inbox (the contact inbox's source id), in the same
-// statement, so that a known sender's conversation costs one round trip.
-// The contact inbox is unique by inbox and source id: PostgreSQL reads that
-// one row and then the contact's conversations by contact_id.
-func sentBy(in Inbound) predicate.Conversation {
-	return func(s *sql.Selector) {
-		ci := sql.Table(contactinbox.Table)
-		s.Where(sql.In(s.C(conversation.FieldContactID), sql.Select(ci.C(contactinbox.FieldContactID)).From(ci).
-			Where(sql.And(sql.EQ(ci.C(contactinbox.FieldInboxID), in.Inbox.ID), sql.EQ(ci.C(contactinbox.FieldSourceID), in.From.SourceID)))))
-	}
 }
 
 // writingOnStatuses are those of a conversation a customer's message
