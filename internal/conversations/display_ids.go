@@ -13,8 +13,8 @@ import (
 // commits, so an account's new conversations start one at a time, each
 // waiting for the whole transaction of the one before. In a burst of first
 // messages from new customers (BenchmarkWhatsAppBurst, 12 at once) that
-// queue made the p99: the first messages' p50 was 25-43 ms and their max
-// 160-200 ms, against 9 ms for the rest, and sampling pg_stat_activity
+// queue made the p99: the first messages' p50 was 25-47 ms and their max
+// 157-201 ms, against 8-10 ms for the rest, and sampling pg_stat_activity
 // found them waiting on the account row's lock. Taking the id before, in
 // one statement that commits at once (core.Core.TakeDisplayID), holds the
 // lock only while that statement runs. The ids still never repeat; an id
