@@ -165,6 +165,13 @@ func (s *Service) LockedConversation(ctx context.Context, c *ent.Client, ci *ent
 }
 
 func (s *Service) NewConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, in ConversationInput) (*ent.Conversation, error) {
+	return s.newConversation(ctx, c, ci, in, 0)
+}
+
+// newConversation starts a conversation numbered displayID, one
+// reserveDisplayID took, or (0) the account's next one, taken in c's
+// transaction.
+func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, in ConversationInput, displayID int) (*ent.Conversation, error) {
 	var errs core.FieldErrors
 	status := conversation.StatusOpen
 	if in.Status != nil && *in.Status != "" {
@@ -177,9 +184,11 @@ func (s *Service) NewConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	displayID, err := s.nextDisplayID(ctx, c)
-	if err != nil {
-		return nil, err
+	if displayID == 0 {
+		var err error
+		if displayID, err = s.nextDisplayID(ctx, c); err != nil {
+			return nil, err
+		}
 	}
 	create := c.Conversation.Create().SetDisplayID(displayID).SetUUID(uuid.NewString()).
 		SetInboxID(ci.InboxID).SetContactID(ci.ContactID).SetContactInboxID(ci.ID).

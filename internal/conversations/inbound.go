@@ -60,8 +60,9 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 	if err != nil {
 		return nil, false, err
 	}
+	reserved := 0 // a display id taken for a new conversation, kept across attempts
 	for attempt := 1; ; attempt++ {
-		m, err := s.receiveOnce(ctx, in, stored)
+		m, err := s.receiveOnce(ctx, in, stored, &reserved)
 		if err == nil {
 			return m, false, nil
 		}
@@ -97,26 +98,35 @@ func (s *Service) storedInbound(ctx context.Context, c *ent.Client, in Inbound) 
 
 // receiveOnce stores an inbound message: a known sender writing on in an
 // open conversation the short way (receiveToCurrent), anything else the
-// whole way in one transaction (receiveIn).
-func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.StoredFile) (*ent.Message, error) {
-	if m, err := s.receiveToCurrent(ctx, in, files); m != nil || err != nil {
+// whole way in one transaction (receiveIn). When the message starts a
+// conversation, its display id is taken before that transaction where the
+// engine gains by it (see takesDisplayIDsApart), once: *reserved keeps it
+// for the next attempt.
+func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.StoredFile, reserved *int) (*ent.Message, error) {
+	m, startsNew, err := s.receiveToCurrent(ctx, in, files)
+	if m != nil || err != nil {
 		return m, err
 	}
-	var m *ent.Message
-	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
-		m, err = s.receiveIn(ctx, c, in, files)
+	if startsNew && *reserved == 0 && s.takesDisplayIDsApart(ctx) {
+		if *reserved, err = s.reserveDisplayID(ctx); err != nil {
+			return nil, err
+		}
+	}
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
+		m, err = s.receiveIn(ctx, c, in, files, *reserved)
 		return err
 	})
 	return m, err
 }
 
-// receiveIn stores an inbound message in the transaction of c.
-func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+// receiveIn stores an inbound message in the transaction of c; a new
+// conversation gets the display id reserved (0: the next one).
+func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, files []core.StoredFile, reserved int) (*ent.Message, error) {
 	ci, err := s.contacts.ContactForSender(ctx, c, in.Inbox, in.From)
 	if err != nil {
 		return nil, err
 	}
-	cv, err := s.inboundConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
+	cv, err := s.inboundConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID, reserved)
 	if err != nil {
 		return nil, err
 	}
@@ -145,8 +155,9 @@ func inboundMessage(c *ent.Client, cv *ent.Conversation, in Inbound) *ent.Messag
 }
 
 // inboundConversation is the conversation an inbound message of contact
-// inbox ci goes to (see Receive), reopened when it was resolved or snoozed.
-func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
+// inbox ci goes to (see Receive), reopened when it was resolved or snoozed;
+// one it starts is numbered reserved (0: the account's next display id).
+func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID, reserved int) (*ent.Conversation, error) {
 	// One sender's messages choose their conversation one at a time (on
 	// PostgreSQL; SQLite has one writer): two first messages at once must
 	// not start two conversations.
@@ -158,7 +169,7 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 		return nil, err
 	}
 	if cv == nil {
-		if cv, err = s.NewConversation(ctx, c, ci, ConversationInput{}); err != nil {
+		if cv, err = s.newConversation(ctx, c, ci, ConversationInput{}, reserved); err != nil {
 			return nil, err
 		}
 		return cv, s.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)

@@ -23,35 +23,36 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 // the statuses it was read with: a conversation resolved or snoozed in
 // between rolls the message back, and it answers nil, nil, as when there is
 // no such sender or conversation, for receiveIn to store it the whole way
-// (reopening, or starting, the conversation).
-func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (*ent.Message, error) {
+// (reopening, or starting, the conversation). startsNew says it found no
+// conversation the message could continue: the whole way will most likely
+// start one.
+func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (m *ent.Message, startsNew bool, err error) {
 	if ent.TxFromContext(ctx) != nil {
 		// Inside a caller's transaction a rolled-back guess would not roll
 		// back alone: the whole way, in that transaction.
-		return nil, nil
+		return nil, false, nil
 	}
 	c := s.Client(ctx)
 	ci, err := c.ContactInbox.Query().
 		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, nil
+		return nil, true, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
 	if err != nil || cv == nil || !writingOn(cv) {
-		return nil, err
+		return nil, err == nil && cv == nil, err
 	}
-	var m *ent.Message
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
 		m, err = s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, conversation.StatusIn(writingOnStatuses...))
 		return err
 	})
 	if errors.Is(err, errConversationMoved) {
-		return nil, nil
+		return nil, false, nil
 	}
-	return m, err
+	return m, false, err
 }
 
 // writingOnStatuses are those of a conversation a customer's message

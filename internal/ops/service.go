@@ -6,6 +6,7 @@
 package ops
 
 import (
+	"context"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -67,6 +68,7 @@ type settings struct {
 	visitors    visitors.Limits
 	publicURL   string
 	graphBase   string
+	displayIDs  func(ctx context.Context, accountID int, now time.Time) (int, error)
 }
 
 // Option configures a Service.
@@ -74,6 +76,13 @@ type Option func(*settings)
 
 // WithEvents gives the Service the hub it publishes committed changes to.
 func WithEvents(h *events.Hub) Option { return func(s *settings) { s.hub = h } }
+
+// WithDisplayIDCounter has new conversations take their display ids through
+// take, in a statement of its own before their transaction (see
+// core.Core.TakeDisplayID).
+func WithDisplayIDCounter(take func(ctx context.Context, accountID int, now time.Time) (int, error)) Option {
+	return func(s *settings) { s.displayIDs = take }
+}
 
 // WithAfterCommit sets what runs after each committed transaction.
 func WithAfterCommit(f func()) Option { return func(s *settings) { s.afterCommit = f } }
@@ -115,7 +124,7 @@ func New(client *ent.Client, opts ...Option) *Service {
 		c.Clock = st.clock
 	}
 	c.Files, c.Hub, c.AfterCommit, c.CatchUp = st.storage, st.hub, st.afterCommit, st.catchUp
-	c.PublicURL = st.publicURL
+	c.PublicURL, c.TakeDisplayID = st.publicURL, st.displayIDs
 	if st.graphBase == "" {
 		st.graphBase = delivery.DefaultWhatsAppBase
 	}

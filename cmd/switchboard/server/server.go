@@ -144,6 +144,11 @@ func New(cfg Config, database *db.DB) *Server {
 	if cfg.Now != nil {
 		opts = append(opts, ops.WithClock(cfg.Now))
 	}
+	if database.Dialect == dialect.Postgres {
+		// SQLite runs one write transaction at a time: a statement of its
+		// own would only add one to the queue.
+		opts = append(opts, ops.WithDisplayIDCounter(database.TakeDisplayID))
+	}
 	if cfg.AuthLimits != nil {
 		opts = append(opts, ops.WithAuthLimits(*cfg.AuthLimits))
 	}
