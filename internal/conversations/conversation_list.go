@@ -7,7 +7,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -61,7 +63,7 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 	items, err := q.Where(assignee...).
 		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
 		Offset(core.PageOffset(page, ConversationsPerPage)).Limit(ConversationsPerPage).
-		WithContact().WithInbox().All(ctx)
+		WithContact(listedContact).WithInbox(listedInbox).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
 	}
@@ -69,6 +71,22 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 		return nil, err
 	}
 	return &ConversationList{Items: items, Counts: counts, Page: page}, nil
+}
+
+// listedContact and listedInbox read what a listed conversation shows of
+// its contact (all but the search text) and inbox (its name and channel
+// type; not its channel settings, the widest column), not whole rows: a
+// page's 25 contacts and inboxes were most of the list's reading. The list's
+// items carry only these fields of their contact and inbox.
+func listedContact(q *ent.ContactQuery) {
+	q.Select(contact.FieldCreatedAt, contact.FieldUpdatedAt, contact.FieldAccountID, contact.FieldName,
+		contact.FieldEmail, contact.FieldPhoneNumber, contact.FieldIdentifier, contact.FieldBlocked,
+		contact.FieldAvatarURL, contact.FieldAdditionalAttributes, contact.FieldCustomAttributes,
+		contact.FieldLabels, contact.FieldLastActivityAt)
+}
+
+func listedInbox(q *ent.InboxQuery) {
+	q.Select(inbox.FieldAccountID, inbox.FieldName, inbox.FieldChannelType)
 }
 
 // countConversations counts q's conversations in all, the user's, the
