@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/viewer"
+	"github.com/switchboard/switchboard/internal/core"
 )
 
 // A new conversation's display id comes from a counter on the account row
@@ -33,6 +33,5 @@ func (s *Service) takesDisplayIDsApart(ctx context.Context) bool {
 // reserveDisplayID takes the next conversation display id of the viewer's
 // account, committed at once.
 func (s *Service) reserveDisplayID(ctx context.Context) (int, error) {
-	v, _ := viewer.FromContext(ctx)
-	return s.TakeDisplayID(ctx, v.AccountID, s.Now())
+	return core.TakeDisplayIDApart(ctx, s.TakeDisplayID, s.Now())
 }

@@ -16,8 +16,9 @@ import (
 // the statement runs. ent's UpdateOne would send an UPDATE and then a
 // SELECT, holding the lock across a round trip (and, outside a transaction,
 // reading back another caller's increment). Only the counter and the
-// account's updated_at are written, and nothing but the number is read, as
-// with core.WithDisplayCounter; accountID is the caller's own account.
+// account's updated_at are written, and nothing but the number is read; it
+// steps past ent's rules, so it is called only through the bypass
+// registered for it, core.TakeDisplayIDApart, with the viewer's own account.
 func (d *DB) TakeDisplayID(ctx context.Context, accountID int, now time.Time) (int, error) {
 	var id int
 	err := d.SQL.QueryRowContext(ctx, `UPDATE accounts SET last_conversation_display_id = `+
