@@ -3,10 +3,6 @@ package conversations
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
@@ -39,7 +35,7 @@ func (s *Service) RecordDelivered(ctx context.Context, c *ent.Client, ds []Deliv
 	u := c.Message.Update().Where(message.IDIn(ids...)).SetStatus(message.StatusDelivered).
 		ClearNextDeliveryAt().AddDeliveryAttempts(1)
 	if len(sources) > 0 {
-		u.Modify(setSourceIDs(sources))
+		u.Modify(core.SetEachByID(message.FieldSourceID, "TEXT", sources))
 	}
 	n, err := u.Save(ctx)
 	if err != nil {
@@ -94,19 +90,4 @@ func freeSourceIDs(ctx context.Context, c *ent.Client, ds []Delivered) (map[int]
 		free[d.Message.ID] = d.SourceID
 	}
 	return free, nil
-}
-
-// setSourceIDs sets each message's source_id to its own, in the one UPDATE
-// (CASE id WHEN … THEN … ELSE source_id END).
-func setSourceIDs(byID map[int]string) func(*sql.UpdateBuilder) {
-	ids := slices.Sorted(maps.Keys(byID))
-	return func(u *sql.UpdateBuilder) {
-		u.Set(message.FieldSourceID, sql.ExprFunc(func(b *sql.Builder) {
-			b.WriteString("CASE ").Ident(message.FieldID)
-			for _, id := range ids {
-				b.WriteString(" WHEN ").Arg(id).WriteString(" THEN ").Arg(byID[id])
-			}
-			b.WriteString(" ELSE ").Ident(message.FieldSourceID).WriteString(" END")
-		}))
-	}
 }

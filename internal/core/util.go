@@ -115,6 +115,29 @@ func UsersByID(ctx context.Context, c *ent.Client, ids []int) (map[int]*ent.User
 	return out, nil
 }
 
+// SetEachByID sets column of each row an UPDATE names to that row's own
+// value in byID (rows not in it keep theirs), in the one statement: CASE id
+// WHEN … THEN CAST(… AS sqlType) … ELSE column END. A batch's rows each get
+// their own id this way (a message's channel id, a schedule's message).
+// The cast types the parameter, which PostgreSQL would otherwise take for
+// text.
+func SetEachByID[V any](column, sqlType string, byID map[int]V) func(*sql.UpdateBuilder) {
+	ids := make([]int, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return func(u *sql.UpdateBuilder) {
+		u.Set(column, sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("CASE ").Ident("id")
+			for _, id := range ids {
+				b.WriteString(" WHEN ").Arg(id).WriteString(" THEN CAST(").Arg(byID[id]).WriteString(" AS " + sqlType + ")")
+			}
+			b.WriteString(" ELSE ").Ident(column).WriteString(" END")
+		}))
+	}
+}
+
 // ForUpdateOnPostgres adds FOR UPDATE on PostgreSQL; SQLite has no such clause.
 func ForUpdateOnPostgres(s *sql.Selector) {
 	if s.Dialect() == dialect.Postgres {

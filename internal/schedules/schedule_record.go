@@ -2,10 +2,6 @@ package schedules
 
 import (
 	"context"
-	"maps"
-	"slices"
-
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -75,7 +71,8 @@ func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) 
 	}
 	n, err := c.ScheduledMessage.Update().Where(scheduledmessage.IDIn(ids...)).
 		ClearNextOccurrenceAt().SetOccurrencesCount(1).
-		Modify(setByID(scheduledmessage.FieldMessageID, messages), setByID(scheduledmessage.FieldConversationID, conversations)).
+		Modify(core.SetEachByID(scheduledmessage.FieldMessageID, "BIGINT", messages),
+			core.SetEachByID(scheduledmessage.FieldConversationID, "BIGINT", conversations)).
 		Save(ctx)
 	if err != nil {
 		return err
@@ -91,20 +88,4 @@ func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) 
 func stillAsRead(sm, row *ent.ScheduledMessage) bool {
 	return row != nil && row.MessageID == nil && row.Status == scheduledmessage.StatusPending &&
 		row.OccurrencesCount == sm.OccurrencesCount && row.UpdatedAt.Equal(sm.UpdatedAt)
-}
-
-// setByID sets column to each row's own value, by id, in one UPDATE
-// (CASE id WHEN … THEN … END); every row updated must have one.
-func setByID(column string, byID map[int]int) func(*sql.UpdateBuilder) {
-	ids := slices.Sorted(maps.Keys(byID))
-	return func(u *sql.UpdateBuilder) {
-		u.Set(column, sql.ExprFunc(func(b *sql.Builder) {
-			b.WriteString("CASE ").Ident(scheduledmessage.FieldID)
-			for _, id := range ids {
-				// Typed: PostgreSQL takes a bare parameter here for text.
-				b.WriteString(" WHEN ").Arg(id).WriteString(" THEN CAST(").Arg(byID[id]).WriteString(" AS BIGINT)")
-			}
-			b.WriteString(" END")
-		}))
-	}
 }
