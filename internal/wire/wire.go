@@ -21,10 +21,10 @@ func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 // TimePtr is an optional timestamp, or null.
 func TimePtr(t *time.Time) any {
-	if t == nil {
-		return nil
+	if s := timeOrNil(t); s != nil {
+		return *s
 	}
-	return Time(*t)
+	return nil
 }
 
 // StrPtr is an optional string, or null.
@@ -69,10 +69,10 @@ func NilIfEmpty(s string) any {
 
 // EnumPtr is an optional enum value, or null.
 func EnumPtr[T ~string](v *T) any {
-	if v == nil {
-		return nil
+	if s := enumOrNil(v); s != nil {
+		return *s
 	}
-	return string(*v)
+	return nil
 }
 
 // timeOrNil is an optional timestamp for a typed shape: nil is null.
