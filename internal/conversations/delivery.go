@@ -115,7 +115,7 @@ func (s *Service) deliveriesEnded(ctx context.Context, c *ent.Client, ms []*ent.
 			return err
 		}
 	}
-	return s.emitMessageEvents(ctx, c, events.MessageUpdated, ms)
+	return s.emitMessageEvents(ctx, c, events.MessageUpdated, ms, nil)
 }
 
 // RetryDelivery records a failed attempt (reason) and schedules another at

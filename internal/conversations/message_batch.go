@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
@@ -26,8 +27,11 @@ type MessageDraft struct {
 // (every row gets the same time, as if posted in the same instant), and
 // one read of the conversations for the events' payloads. A burst of
 // schedules fires through it: statement by statement, it cost a firing
-// seven. Any draft refused refuses the batch. It answers the messages in
-// the order of drafts.
+// seven. The activity is written last, just before the commit
+// (core.BeforeCommit): concurrent batches share conversations, and on
+// PostgreSQL each waited for the whole of the one before it while that
+// held their rows. Any draft refused refuses the batch. It answers the
+// messages in the order of drafts.
 func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []MessageDraft) ([]*ent.Message, error) {
 	creates := make([]*ent.MessageCreate, len(drafts))
 	for i, d := range drafts {
@@ -49,43 +53,76 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 			return nil, err
 		}
 	}
-	if err := s.recordActivity(ctx, c, drafts, ms); err != nil {
+	act := s.activityOf(drafts, ms)
+	if err := core.BeforeCommit(ctx, func() error { return act.record(ctx, c) }); err != nil {
 		return nil, err
 	}
-	return ms, s.emitMessageEvents(ctx, c, events.MessageCreated, ms)
+	return ms, s.emitMessageEvents(ctx, c, events.MessageCreated, ms, &act)
 }
 
-// recordActivity records messages ms, posted from drafts, on their
-// conversations and contacts, as saveMessage does for one: the last
-// activity, and for incoming messages the reply window.
-func (s *Service) recordActivity(ctx context.Context, c *ent.Client, drafts []MessageDraft, ms []*ent.Message) error {
-	now := s.Now()
-	var convIDs, incomingIDs, contactIDs []int
+// activity is what a batch of messages records on their conversations and
+// contacts, as saveMessage does for one: the last activity, and for
+// incoming messages the reply window.
+type activity struct {
+	at                                time.Time
+	conversations, incoming, contacts []int
+	incomingConversation              map[int]bool
+}
+
+// activityOf is the activity of messages ms, posted from drafts, at the
+// service's now (to the microsecond the databases keep, so that a payload
+// built from it reads as the committed rows do).
+func (s *Service) activityOf(drafts []MessageDraft, ms []*ent.Message) activity {
+	a := activity{at: s.Now().Truncate(time.Microsecond), incomingConversation: map[int]bool{}}
 	for i, m := range ms {
-		convIDs = append(convIDs, m.ConversationID)
-		contactIDs = append(contactIDs, drafts[i].Conversation.ContactID)
+		a.conversations = append(a.conversations, m.ConversationID)
+		a.contacts = append(a.contacts, drafts[i].Conversation.ContactID)
 		if m.MessageType == message.MessageTypeIncoming {
-			incomingIDs = append(incomingIDs, m.ConversationID)
+			a.incoming = append(a.incoming, m.ConversationID)
+			a.incomingConversation[m.ConversationID] = true
 		}
 	}
-	if err := c.Conversation.Update().Where(conversation.IDIn(core.UniqueInts(convIDs)...)).
-		SetLastActivityAt(now).Exec(ctx); err != nil {
+	a.conversations, a.incoming, a.contacts = core.UniqueInts(a.conversations), core.UniqueInts(a.incoming), core.UniqueInts(a.contacts)
+	return a
+}
+
+// record writes a: one UPDATE for the conversations (a second for those
+// with incoming messages) and one for the contacts.
+func (a activity) record(ctx context.Context, c *ent.Client) error {
+	if err := c.Conversation.Update().Where(conversation.IDIn(a.conversations...)).
+		SetLastActivityAt(a.at).SetUpdatedAt(a.at).Exec(ctx); err != nil {
 		return apperr.From(err)
 	}
-	if len(incomingIDs) > 0 {
-		if err := c.Conversation.Update().Where(conversation.IDIn(core.UniqueInts(incomingIDs)...)).
-			SetLastIncomingAt(now).Exec(ctx); err != nil {
+	if len(a.incoming) > 0 {
+		if err := c.Conversation.Update().Where(conversation.IDIn(a.incoming...)).
+			SetLastIncomingAt(a.at).SetUpdatedAt(a.at).Exec(ctx); err != nil {
 			return apperr.From(err)
 		}
 	}
-	return c.Contact.Update().Where(contact.IDIn(core.UniqueInts(contactIDs)...)).SetLastActivityAt(now).Exec(ctx)
+	return c.Contact.Update().Where(contact.IDIn(a.contacts...)).SetLastActivityAt(a.at).SetUpdatedAt(a.at).Exec(ctx)
+}
+
+// applyTo sets on cv (read before a is recorded), and on its contact, what
+// recording a writes; a nil a (no activity to record) changes nothing.
+func (a *activity) applyTo(cv *ent.Conversation) {
+	if a == nil {
+		return
+	}
+	at := a.at
+	cv.LastActivityAt, cv.UpdatedAt = at, at
+	if a.incomingConversation[cv.ID] {
+		cv.LastIncomingAt = &at
+	}
+	if ct := cv.Edges.Contact; ct != nil {
+		ct.LastActivityAt, ct.UpdatedAt = &at, at
+	}
 }
 
 // emitMessageEvents tells the listeners of kind on every message of ms at
 // once (NotifyAll), their payloads built from one read of the conversations
-// (and contacts), made when the first is built: after the caller recorded
-// all of them.
-func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind events.Kind, ms []*ent.Message) error {
+// (and contacts), made when the first is built, with the batch's activity
+// act (if any) set on them as it will be recorded.
+func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind events.Kind, ms []*ent.Message, act *activity) error {
 	var read map[int]*ent.Conversation
 	conversationOf := func(id int) func() (*ent.Conversation, error) {
 		return func() (*ent.Conversation, error) {
@@ -94,12 +131,19 @@ func (s *Service) emitMessageEvents(ctx context.Context, c *ent.Client, kind eve
 				if read, err = s.conversationsWithContacts(ctx, c, ms); err != nil {
 					return nil, err
 				}
+				for _, cv := range read {
+					act.applyTo(cv)
+				}
 			}
 			if cv, ok := read[id]; ok {
 				return cv, nil
 			}
 			// Not visible to the batch's read: as EmitMessageEvent would.
-			return c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
+			cv, err := c.Conversation.Query().Where(conversation.ID(id)).WithContact().Only(ctx)
+			if err == nil {
+				act.applyTo(cv)
+			}
+			return cv, err
 		}
 	}
 	changes := make([]core.Change, len(ms))
