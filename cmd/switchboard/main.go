@@ -114,6 +114,10 @@ func serve(cfg config.Config) error {
 		return err
 	}
 	defer database.Close()
+	if err := database.Warm(ctx, db.WarmConnections); err != nil {
+		// The pool opens connections on demand anyway.
+		slog.Warn("warming the database connections", "err", err)
+	}
 	st, err := storage.Open(cfg.StorageDir, cfg.MaxAttachmentBytes)
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
