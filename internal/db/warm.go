@@ -20,7 +20,7 @@ const WarmConnections = 16
 // loads the catalog of each table, index and type the first time a
 // statement names it: in a burst that met a cold pool, a dozen new
 // connections spent 10-40 ms on each of their first statements, which were
-// all of the burst's slowest answers. Warm pays that once, before the
+// among the burst's slowest answers. Warm pays that once, before the
 // traffic. The connections go back to the pool, which keeps them while they
 // are used and for maxIdleTime after (a burst after a longer quiet pays for
 // new ones again).
@@ -28,7 +28,10 @@ func (d *DB) Warm(ctx context.Context, n int) error {
 	if d.Dialect != dialect.Postgres || n <= 0 {
 		return nil
 	}
-	n = min(n, d.SQL.Stats().MaxOpenConnections)
+	if limit := d.SQL.Stats().MaxOpenConnections; limit > 0 {
+		// More would wait for one of these to come back: forever.
+		n = min(n, limit)
+	}
 	q, err := d.warmStatement(ctx)
 	if err != nil {
 		return err
