@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/internal/ops"
+	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// A claim takes the first pending message of each conversation and nothing
+// queued behind one: behind a message in flight (claimed, its lease
+// running), behind an earlier due one, behind one waiting for a retry. An
+// earlier message made due again (a manual retry) behind a later one that
+// waits for a retry beyond a lease goes at once, as the ordering check
+// alone would let it.
+func TestAClaimTakesOnlyWhatIsFirstInItsConversation(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		database := e.New(t)
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		convs := seedDueMessages(t, ctx, c, 5, 3)
+		r := New(database, ops.New(c), nil, Options{})
+		now := r.now()
+		set := func(id int, at time.Time) {
+			t.Helper()
+			c.Message.UpdateOneID(id).SetNextDeliveryAt(at).ExecX(ctx)
+		}
+		// 0: its first message in flight, the two after it due.
+		set(convs[0][0], r.leaseFrom(now).Add(-time.Second))
+		// 1: all three due: the first goes.
+		// 2: its first waits for a retry in five seconds.
+		set(convs[2][0], now.Add(5*time.Second))
+		// 3: its first failed for good and was retried by hand (due), its
+		// second waits for a retry in an hour, its third is due.
+		set(convs[3][1], now.Add(time.Hour))
+		// 4: its first delivered, the two after it due: the second goes.
+		c.Message.UpdateOneID(convs[4][0]).ClearNextDeliveryAt().ExecX(ctx)
+
+		got, err := r.claim(ctx, messageKind(r), batchSize, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for _, j := range got {
+			ids = append(ids, j.id)
+		}
+		slices.Sort(ids)
+		want := []int{convs[1][0], convs[3][0], convs[4][1]}
+		if !slices.Equal(ids, want) {
+			t.Errorf("claimed %v, want %v (conversations: %v)", ids, want, convs)
+		}
+	})
+}
