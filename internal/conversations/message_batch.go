@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -66,20 +67,18 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 type activity struct {
 	at                                time.Time
 	conversations, incoming, contacts []int
-	incomingConversation              map[int]bool
 }
 
 // activityOf is the activity of messages ms, posted from drafts, at the
 // service's now (to the microsecond the databases keep, so that a payload
 // built from it reads as the committed rows do).
 func (s *Service) activityOf(drafts []MessageDraft, ms []*ent.Message) activity {
-	a := activity{at: s.Now().Truncate(time.Microsecond), incomingConversation: map[int]bool{}}
+	a := activity{at: s.Now().Truncate(time.Microsecond)}
 	for i, m := range ms {
 		a.conversations = append(a.conversations, m.ConversationID)
 		a.contacts = append(a.contacts, drafts[i].Conversation.ContactID)
 		if m.MessageType == message.MessageTypeIncoming {
 			a.incoming = append(a.incoming, m.ConversationID)
-			a.incomingConversation[m.ConversationID] = true
 		}
 	}
 	a.conversations, a.incoming, a.contacts = core.UniqueInts(a.conversations), core.UniqueInts(a.incoming), core.UniqueInts(a.contacts)
@@ -110,7 +109,7 @@ func (a *activity) applyTo(cv *ent.Conversation) {
 	}
 	at := a.at
 	cv.LastActivityAt, cv.UpdatedAt = at, at
-	if a.incomingConversation[cv.ID] {
+	if slices.Contains(a.incoming, cv.ID) {
 		cv.LastIncomingAt = &at
 	}
 	if ct := cv.Edges.Contact; ct != nil {

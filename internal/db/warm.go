@@ -64,8 +64,8 @@ func (d *DB) Warm(ctx context.Context, n int) error {
 	return nil
 }
 
-// warmStatement reads no row of every table of the current schema, by a
-// path that makes the planner look at its indexes.
+// warmStatement counts at most one row of every table of the current
+// schema: the planner opens each table and its indexes to plan it.
 func (d *DB) warmStatement(ctx context.Context) (string, error) {
 	rows, err := d.SQL.QueryContext(ctx, `SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)
 	if err != nil {

@@ -60,10 +60,8 @@ func (r *Runner) claim(ctx context.Context, k kind, n int, busy []int) ([]job, e
 		where += fmt.Sprintf(" AND %s NOT IN (%s)", key, joinInts(busy))
 	}
 	if k.orderColumn != "" {
-		where += waitingBehindInFlight(k, ph(3), ph(4))
+		where += inOrder(k, ph(3), ph(4))
 		args = append(args, now, lease)
-		where += fmt.Sprintf(` AND NOT EXISTS (SELECT 1 FROM %[1]s e WHERE e.%[2]s = c.%[2]s AND e.%[3]s IS NOT NULL AND e.id < c.id)`,
-			k.table, k.orderColumn, k.dueColumn)
 	}
 	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
 		SELECT c.id FROM %[1]s c WHERE c.%[2]s <= %[4]s%[5]s ORDER BY c.%[2]s, c.id LIMIT %[6]d%[7]s) RETURNING id, %[8]s`,
@@ -87,21 +85,26 @@ func (r *Runner) claim(ctx context.Context, k kind, n int, busy []int) ([]job, e
 	return jobs, err
 }
 
-// waitingBehindInFlight leaves out, before the ordering check, the rows of
-// values (conversations) with a row in flight: claimed, its due column
-// between now and the end of a lease taken now (lease). Every due row of
-// such a value waits behind it. A claim reads all due rows in order; when a
-// conversation's messages queue behind the one in flight (a stream into
-// few conversations, a burst of schedules), nearly all of them are such
-// rows, and checking each against its conversation's earlier rows made the
-// claim the database's costliest statement. The values are read once,
+// inOrder is the claim's condition for a kind with an order column: a row
+// is not claimed while an earlier row of its value (conversation) is
+// pending (the NOT EXISTS). Before that check it leaves out the rows of
+// values with a row in flight: claimed, its due column between now and the
+// end of a lease taken now (lease), so every due row of such a value waits
+// behind it. A claim reads all due rows in order; when a conversation's
+// messages queue behind the one in flight (a stream into few
+// conversations, a burst of schedules), nearly all of them are such rows,
+// and checking each against its conversation's earlier rows made the claim
+// the database's costliest statement. The values in flight are read once,
 // through the due column's index, and looked up by hash. A row waiting for
 // a retry that falls within a lease counts too: an earlier row made due
 // again behind it (a manual retry) waits at most that long, where the
 // ordering check alone would let it go at once.
-func waitingBehindInFlight(k kind, now, lease string) string {
-	return fmt.Sprintf(` AND (c.%[2]s IS NULL OR c.%[2]s NOT IN (SELECT w.%[2]s FROM %[1]s w WHERE w.%[3]s > %[4]s AND w.%[3]s <= %[5]s AND w.%[2]s IS NOT NULL))`,
+func inOrder(k kind, now, lease string) string {
+	inFlight := fmt.Sprintf(` AND (c.%[2]s IS NULL OR c.%[2]s NOT IN (SELECT w.%[2]s FROM %[1]s w WHERE w.%[3]s > %[4]s AND w.%[3]s <= %[5]s AND w.%[2]s IS NOT NULL))`,
 		k.table, k.orderColumn, k.dueColumn, now, lease)
+	noEarlier := fmt.Sprintf(` AND NOT EXISTS (SELECT 1 FROM %[1]s e WHERE e.%[2]s = c.%[2]s AND e.%[3]s IS NOT NULL AND e.id < c.id)`,
+		k.table, k.orderColumn, k.dueColumn)
+	return inFlight + noEarlier
 }
 
 // leaseFrom is the end of a lease taken at now, at the microsecond
