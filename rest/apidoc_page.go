@@ -13,18 +13,22 @@ import (
 // apiDocsPage renders the API reference from the document: the same
 // source as openapi.json, so the page and the document agree.
 func (a *API) apiDocsPage(c *fiber.Ctx) error {
+	doc, err := a.docs.loaded()
+	if err != nil {
+		return err
+	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return views.APIDocs(a.docs.reference()).Render(c.UserContext(), c.Response().BodyWriter())
+	return views.APIDocs(reference(doc)).Render(c.UserContext(), c.Response().BodyWriter())
 }
 
 var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 
 // reference is the page's model: operations grouped by tag, in path order.
-func (d *apiDocs) reference() views.APIReference {
-	ref := views.APIReference{Title: d.doc.Info.Title, Description: d.doc.Info.Description}
+func reference(doc *openapi3.T) views.APIReference {
+	ref := views.APIReference{Title: doc.Info.Title, Description: doc.Info.Description}
 	groups := map[string]*views.APIGroup{}
-	for _, path := range d.doc.Paths.InMatchingOrder() {
-		item := d.doc.Paths.Value(path)
+	for _, path := range doc.Paths.InMatchingOrder() {
+		item := doc.Paths.Value(path)
 		for _, m := range methodOrder {
 			o := item.GetOperation(m)
 			if o == nil {
