@@ -168,7 +168,8 @@ func replaySearchContacts(ctx context.Context, r *replayer, rng *rand.Rand) erro
 }
 
 // replayConversations is the list's three reads: the four counts at once,
-// the page with each conversation's contact and inbox, their last messages.
+// the page with each conversation's contact and inbox, their last messages
+// (each the newest by its own seek down the (conversation_id, id) index).
 func replayConversations(ctx context.Context, r *replayer, _ *rand.Rand) error {
 	_, err := r.ids(ctx, r.db, `SELECT COUNT(*), COUNT(assignee_id), SUM(CASE WHEN assignee_id = ? THEN 1 ELSE 0 END)
 		FROM conversations WHERE account_id = ?`, r.w.userID, r.w.accountID)
@@ -182,9 +183,19 @@ func replayConversations(ctx context.Context, r *replayer, _ *rand.Rand) error {
 		return err
 	}
 	list, args := in(convs)
-	_, err = r.ids(ctx, r.db, `SELECT * FROM messages WHERE id IN
-		(SELECT MAX(id) FROM messages WHERE conversation_id IN (`+list+`) GROUP BY conversation_id)`, args...)
+	_, err = r.ids(ctx, r.db, `SELECT * FROM messages WHERE `+r.idIn(`SELECT (SELECT MAX(m.id) FROM messages m
+		WHERE m.conversation_id = c.id) FROM conversations c WHERE c.id IN (`+list+`)`), args...)
 	return err
+}
+
+// idIn is "id is one of the ids sub selects", as the route asks it of each
+// engine: PostgreSQL gets them as an array, which it looks up through the
+// primary key (conversations.isNewestMessage).
+func (r *replayer) idIn(sub string) string {
+	if r.postgres {
+		return `id = ANY(ARRAY(` + sub + `))`
+	}
+	return `id IN (` + sub + `)`
 }
 
 func replayMessagePage(ctx context.Context, r *replayer, rng *rand.Rand) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/switchboard/switchboard/ent"
@@ -174,6 +175,24 @@ func newestMessageIDs(ids []any) *sql.Selector {
 	})).From(c).Where(sql.In(c.C(conversation.FieldID), ids...))
 }
 
+// isNewestMessage is the predicate "sel's message is the newest of its
+// conversation, of ids". PostgreSQL gets the ids as an array, which it
+// looks up through the primary key: for "id IN (subquery)" it planned a
+// hash join over a scan of all the account's messages once the table's
+// statistics made that look cheap (2,000 messages: 0.96 ms against 0.08 ms
+// warm, and growing with the account).
+func isNewestMessage(sel *sql.Selector, ids []any) *sql.Predicate {
+	newest := newestMessageIDs(ids)
+	if sel.Dialect() != dialect.Postgres {
+		return sql.In(sel.C(message.FieldID), newest)
+	}
+	return sql.P(func(b *sql.Builder) {
+		b.Ident(sel.C(message.FieldID)).WriteString(" = ANY(ARRAY")
+		b.Wrap(func(b *sql.Builder) { b.Join(newest) })
+		b.WriteByte(')')
+	})
+}
+
 // attachLastMessages loads each conversation's latest message (Chatwoot's
 // messages[] of a list item) in one statement, whatever the page size: the
 // newest id per conversation, read through the (conversation_id, id) index.
@@ -187,7 +206,7 @@ func (s *Service) attachLastMessages(ctx context.Context, convs []*ent.Conversat
 		cv.Edges.Messages = []*ent.Message{}
 	}
 	last, err := s.Client(ctx).Message.Query().Where(func(sel *sql.Selector) {
-		sel.Where(sql.In(sel.C(message.FieldID), newestMessageIDs(ids)))
+		sel.Where(isNewestMessage(sel, ids))
 	}).All(ctx)
 	if err != nil {
 		return apperr.From(err)
