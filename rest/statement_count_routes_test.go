@@ -32,7 +32,7 @@ func fewestStatements(a *app, n *atomic.Int64, rq func(try int) request) int64 {
 
 // expectConstant measures rq, calls grow to add rows behind it, measures
 // again and fails if the count changed.
-func expectConstant(t *testing.T, a *app, n *atomic.Int64, route string, rq func(try int) request, grow func()) {
+func expectConstant(t *testing.T, a *app, n *atomic.Int64, route string, rq func(try int) request, grow func()) int64 {
 	t.Helper()
 	few := fewestStatements(a, n, rq)
 	grow()
@@ -41,6 +41,7 @@ func expectConstant(t *testing.T, a *app, n *atomic.Int64, route string, rq func
 		t.Errorf("%s took %d statements with many rows and %d with few: a statement per row crept in", route, many, few)
 	}
 	t.Logf("%s takes %d statements", route, many)
+	return many
 }
 
 func same(rq request) func(int) request { return func(int) request { return rq } }
@@ -153,8 +154,17 @@ func postMessageStatements(t *testing.T, w *countingWorld) {
 	post := func(try int) request {
 		return request{method: "POST", path: w.path("/conversations/%d/messages", conv), body: H{"content": fmt.Sprintf("try %d", try)}}
 	}
-	expectConstant(t, w.app, w.n, "POST message", post, func() { w.messages(conv, 25) })
+	n := expectConstant(t, w.app, w.n, "POST message", post, func() { w.messages(conv, 25) })
+	if n > maxPostMessageStatements {
+		t.Errorf("POST message took %d statements, want at most %d", n, maxPostMessageStatements)
+	}
 }
+
+// maxPostMessageStatements bounds a message's post: the conversation with
+// its contact and inbox (three reads), the message, the conversation's and
+// the contact's activity, the account's webhooks. It was 10 while the post
+// also read the conversation's last message and the new message back.
+const maxPostMessageStatements = 7
 
 // cardMoveStatements moves a card back and forth between two stages while
 // the stages fill up; every try is a real move (never to the stage the card

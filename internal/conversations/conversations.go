@@ -21,13 +21,24 @@ import (
 
 // Conversation returns a conversation by its display id.
 func (s *Service) Conversation(ctx context.Context, displayID int) (*ent.Conversation, error) {
+	cv, err := s.conversationOf(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.attachLastMessages(ctx, []*ent.Conversation{cv}); err != nil {
+		return nil, err
+	}
+	return cv, nil
+}
+
+// conversationOf is the conversation with display id displayID the viewer
+// may see, with its contact and inbox, for an operation that writes in it
+// and answers something else (a message): without its last message.
+func (s *Service) conversationOf(ctx context.Context, displayID int) (*ent.Conversation, error) {
 	cv, err := s.Client(ctx).Conversation.Query().Where(conversation.DisplayID(displayID)).
 		WithContact().WithInbox().Only(ctx)
 	if err != nil {
 		return nil, apperr.From(core.NotFound(err, "Conversation"))
-	}
-	if err := s.attachLastMessages(ctx, []*ent.Conversation{cv}); err != nil {
-		return nil, err
 	}
 	return cv, nil
 }

@@ -38,8 +38,5 @@ func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*
 		}
 		return s.EmitMessageEvent(ctx, c, events.MessageUpdated, m)
 	})
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	return m, nil
+	return core.Written(ctx, m, err)
 }

@@ -15,7 +15,7 @@ import (
 // its attachments. (Incoming messages are for API inboxes only: see the
 // Message hooks in ent/schema.)
 func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageInput, files []core.Upload) (*ent.Message, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -29,20 +29,22 @@ func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageIn
 	if err != nil {
 		return nil, err
 	}
-	var id int
+	var m *ent.Message
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		m, err := s.AddMessage(ctx, c, cv, in, stored)
-		if err != nil {
-			return err
-		}
-		id = m.ID
-		return nil
+		m, err = s.AddMessage(ctx, c, cv, in, stored)
+		return err
 	})
 	if err != nil {
 		s.RemoveStored(stored)
 		return nil, apperr.From(err)
 	}
-	return s.Client(ctx).Message.Query().Where(message.ID(id)).WithAttachments().Only(ctx)
+	// The message as the viewer saved it, with its attachments: reading it
+	// back cost two statements and could only show a delivery that began
+	// since the commit.
+	for i, at := range m.Edges.Attachments {
+		m.Edges.Attachments[i] = core.Detached(ctx, at)
+	}
+	return core.Detached(ctx, m), nil
 }
 
 // validateMessage checks a message's fields before anything is stored.

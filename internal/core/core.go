@@ -95,6 +95,33 @@ func (c *Core) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cli
 	return nil
 }
 
+// Detached is an entity written by InTx(ctx, ...) as its caller may keep
+// using it: bound to the database again when that InTx ran a transaction of
+// its own (ctx carries none), so that what reads its edges later (GraphQL's
+// resolvers) does not query through the closed transaction, which failed
+// such a query with an internal error.
+func Detached[E any, P interface {
+	*E
+	Unwrap() P
+}](ctx context.Context, v P) P {
+	if v == nil || ent.TxFromContext(ctx) != nil {
+		return v
+	}
+	return v.Unwrap()
+}
+
+// Written is what an operation answers of an entity v it wrote with
+// InTx(ctx, ...) that ended with err: v Detached, or err for the transports.
+func Written[E any, P interface {
+	*E
+	Unwrap() P
+}](ctx context.Context, v P, err error) (P, error) {
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return Detached(ctx, v), nil
+}
+
 // NotFound turns ent's not-found into ours, naming the record.
 func NotFound(err error, what string) error {
 	if ent.IsNotFound(err) {

@@ -67,7 +67,7 @@ func (s *Service) changeCardAgent(ctx context.Context, id, agentID int, assign b
 		}
 		return s.announceCard(ctx, c, events.KanbanItemUpdated, out, nil)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // ---- checklist ----
@@ -121,7 +121,7 @@ func (s *Service) CreateChecklistItem(ctx context.Context, cardID int, in Checkl
 		}
 		return s.announcePartChange(ctx, c, cardID)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // UpdateChecklistItem changes the sent fields of a checklist item and keeps
@@ -157,7 +157,7 @@ func (s *Service) UpdateChecklistItem(ctx context.Context, cardID, itemID int, i
 		}
 		return s.announcePartChange(ctx, c, cardID)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // ToggleChecklistItem flips a checklist item between done and not done.
@@ -173,7 +173,7 @@ func (s *Service) ToggleChecklistItem(ctx context.Context, cardID, itemID int) (
 		}
 		return s.announcePartChange(ctx, c, cardID)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // DeleteChecklistItem removes a checklist item.
@@ -250,7 +250,7 @@ func (s *Service) CreateNote(ctx context.Context, cardID int, content string) (*
 		}
 		return s.announcePartChange(ctx, c, cardID)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // UpdateNote changes a note's content: its author or an administrator may.
@@ -269,7 +269,7 @@ func (s *Service) UpdateNote(ctx context.Context, cardID, noteID int, content *s
 		}
 		return s.announcePartChange(ctx, c, cardID)
 	})
-	return out, core.ApperrOrNil(err)
+	return core.Written(ctx, out, err)
 }
 
 // DeleteNote removes a note: its author or an administrator may.
