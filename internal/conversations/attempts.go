@@ -13,7 +13,7 @@ import (
 // MessageAttempts is the attempt log of a message's delivery through its
 // channel, latest first: for whoever may see the message.
 func (s *Service) MessageAttempts(ctx context.Context, displayID, messageID int) ([]*ent.MessageDeliveryAttempt, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}

@@ -32,8 +32,9 @@ func (s *Service) Conversation(ctx context.Context, displayID int) (*ent.Convers
 }
 
 // conversationOf is the conversation with display id displayID the viewer
-// may see, with its contact and inbox, for an operation that writes in it
-// and answers something else (a message): without its last message.
+// may see, with its contact and inbox but without its last message (a
+// statement more), for operations that answer something else: a message, a
+// page of messages, its labels.
 func (s *Service) conversationOf(ctx context.Context, displayID int) (*ent.Conversation, error) {
 	cv, err := s.Client(ctx).Conversation.Query().Where(conversation.DisplayID(displayID)).
 		WithContact().WithInbox().Only(ctx)
@@ -283,7 +284,7 @@ func snoozedUntil(status conversation.Status, until *time.Time) *time.Time {
 
 // ConversationLabels returns a conversation's labels.
 func (s *Service) ConversationLabels(ctx context.Context, displayID int) ([]string, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}

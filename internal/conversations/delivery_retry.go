@@ -17,7 +17,7 @@ import (
 // conversation). Only a failed message can be retried: a pending one is
 // already being retried, a delivered one would reach the contact twice.
 func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}

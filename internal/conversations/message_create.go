@@ -55,7 +55,7 @@ func validateMessage(in MessageInput) error {
 
 // DeleteMessage deletes a message of a conversation, with its files.
 func (s *Service) DeleteMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ type MessagePage struct {
 // newest 20; before=id the 20 older than id; after=id up to 100 newer than
 // id; both, up to 1000 between them. Pages are oldest first.
 func (s *Service) Messages(ctx context.Context, displayID int, before, after *int) (*MessagePage, error) {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}

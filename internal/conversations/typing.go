@@ -12,7 +12,7 @@ import (
 // Chatwoot's toggle_typing_status. Nothing is stored and no webhook is sent:
 // it matters only while someone watches.
 func (s *Service) AgentTyping(ctx context.Context, displayID int, on bool) error {
-	cv, err := s.Conversation(ctx, displayID)
+	cv, err := s.conversationOf(ctx, displayID)
 	if err != nil {
 		return err
 	}
