@@ -65,6 +65,8 @@ var routes = []route{
 		return "POST", fmt.Sprintf("/conversations/%d/messages", w.convs[rng.IntN(len(w.convs))]),
 			map[string]any{"content": "Thanks, we are on it.", "message_type": "outgoing"}
 	}, replayPostMessage},
+	{"card move", cardMove, replayCardMove},
+	{"schedule create", scheduleCreate, replayScheduleCreate},
 }
 
 func routeNames() []string {

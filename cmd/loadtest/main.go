@@ -59,6 +59,7 @@ func main() {
 	flag.IntVar(&o.sizes.contacts, "contacts", 5000, "contacts to seed")
 	flag.IntVar(&o.sizes.conversations, "conversations", 30, "conversations to seed (one message each, the first gets -messages)")
 	flag.IntVar(&o.sizes.messages, "messages", 2000, "messages in the first conversation")
+	flag.IntVar(&o.sizes.cards, "cards", 2000, "kanban cards, in a funnel of two stages")
 	flag.IntVar(&o.concurrency, "c", 16, "concurrent clients per route")
 	flag.DurationVar(&o.duration, "d", 5*time.Second, "how long each route is driven")
 	flag.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured driving of each route first (caches, connections)")

@@ -73,8 +73,14 @@ func attach(ctx context.Context, srv *server.Server, raw *db.DB, base string) (*
 		return nil, err
 	}
 	n, err := msgs.Clone().Count(sys)
-	w.sizes = sizes{contacts: len(w.contacts), conversations: len(w.convs), messages: n}
-	return w, err
+	if err != nil {
+		return nil, err
+	}
+	if err := attachBoard(sys, c, w); err != nil {
+		return nil, err
+	}
+	w.sizes = sizes{contacts: len(w.contacts), conversations: len(w.convs), messages: n, cards: len(w.board.cards)}
+	return w, nil
 }
 
 // analyze refreshes PostgreSQL's planner statistics after bulk seeding, as

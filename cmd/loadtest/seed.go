@@ -21,18 +21,18 @@ import (
 )
 
 // sizes is the dataset.
-type sizes struct{ contacts, conversations, messages int }
+type sizes struct{ contacts, conversations, messages, cards int }
 
 func (s sizes) String() string {
-	return fmt.Sprintf("%d contacts, %d conversations, %d messages in one", s.contacts, s.conversations, s.messages)
+	return fmt.Sprintf("%d contacts, %d conversations, %d messages in one, %d cards", s.contacts, s.conversations, s.messages, s.cards)
 }
 
 func (s sizes) check() error {
-	if s.contacts < 1 || s.conversations < 1 || s.messages < 1 {
-		return fmt.Errorf("-contacts, -conversations and -messages must be at least 1")
+	if s.contacts < 1 || s.conversations < 1 || s.messages < 1 || s.cards < 1 {
+		return fmt.Errorf("-contacts, -conversations, -messages and -cards must be at least 1")
 	}
-	if s.contacts > 1_000_000 || s.conversations > 100_000 || s.messages > 5_000_000 {
-		return fmt.Errorf("at most 1,000,000 contacts, 100,000 conversations and 5,000,000 messages")
+	if s.contacts > 1_000_000 || s.conversations > 100_000 || s.messages > 5_000_000 || s.cards > 10_000 {
+		return fmt.Errorf("at most 1,000,000 contacts, 100,000 conversations, 5,000,000 messages and 10,000 cards")
 	}
 	return nil
 }
@@ -58,6 +58,7 @@ type world struct {
 	busyConv  int   // display id of the conversation holding the messages
 	firstMsg  int   // the busy conversation's message ids: firstMsg..lastMsg
 	lastMsg   int
+	board     board
 }
 
 func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz sizes, progress io.Writer) (*world, error) {
@@ -88,6 +89,9 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 		return seedMessages(sys, raw.Client, w, sz.messages, rng, progress)
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := seedBoard(ctx, sys, raw.Client, w, sz.cards, progress); err != nil {
 		return nil, err
 	}
 	return w, analyze(ctx, raw)
