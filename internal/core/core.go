@@ -103,10 +103,18 @@ func (c *Core) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cli
 func Detached[E any, P interface {
 	*E
 	Unwrap() P
-}](ctx context.Context, v P) P {
+}](ctx context.Context, v P) (out P) {
 	if v == nil || ent.TxFromContext(ctx) != nil {
 		return v
 	}
+	// ent's Unwrap panics on an entity that is not bound to a transaction:
+	// one detached already, as an eager-loaded edge that several rows share
+	// (the same pointer) is when the second row's edges are detached.
+	defer func() {
+		if recover() != nil {
+			out = v
+		}
+	}()
 	return v.Unwrap()
 }
 

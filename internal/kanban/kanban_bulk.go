@@ -60,7 +60,10 @@ func (s *Service) BulkMove(ctx context.Context, ids []int, funnelID *int, stage 
 		}
 		return nil
 	})
-	return out, core.ApperrOrNil(err)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return detachCards(ctx, out), nil
 }
 
 // BulkAssignAgent assigns an agent to cards; with replace, the agent becomes
@@ -131,7 +134,10 @@ func (s *Service) bulkUpdate(ctx context.Context, ids []int, check func(context.
 		}
 		return nil
 	})
-	return out, core.ApperrOrNil(err)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return detachCards(ctx, out), nil
 }
 
 func checkBulkIDs(ids []int) error {

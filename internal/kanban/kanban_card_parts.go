@@ -67,7 +67,7 @@ func (s *Service) changeCardAgent(ctx context.Context, id, agentID int, assign b
 		}
 		return s.announceCard(ctx, c, events.KanbanItemUpdated, out, nil)
 	})
-	return core.Written(ctx, out, err)
+	return cardWritten(ctx, out, err)
 }
 
 // ---- checklist ----

@@ -262,6 +262,43 @@ func (s *Service) loadCard(ctx context.Context, c *ent.Client, id int) (*ent.Kan
 	return items[0], nil
 }
 
+// detachCards binds cards that loadCards read in the operation's own
+// transaction to the database again, with the edges it loaded (stage,
+// agents, the conversation and its contact; core.Detached), so that what
+// reads their edges after the commit (GraphQL's resolvers) does not query
+// through the closed transaction.
+func detachCards(ctx context.Context, items []*ent.KanbanItem) []*ent.KanbanItem {
+	for i, it := range items {
+		items[i] = detachCard(ctx, it)
+	}
+	return items
+}
+
+func detachCard(ctx context.Context, it *ent.KanbanItem) *ent.KanbanItem {
+	if it == nil {
+		return nil
+	}
+	e := &it.Edges
+	e.Stage = core.Detached(ctx, e.Stage)
+	for i, u := range e.AssignedAgents {
+		e.AssignedAgents[i] = core.Detached(ctx, u)
+	}
+	if cv := e.Conversation; cv != nil {
+		cv.Edges.Contact = core.Detached(ctx, cv.Edges.Contact)
+		e.Conversation = core.Detached(ctx, cv)
+	}
+	return core.Detached(ctx, it)
+}
+
+// cardWritten is what an operation answers of a card it wrote and loaded
+// (loadCard) in a transaction that ended with err.
+func cardWritten(ctx context.Context, it *ent.KanbanItem, err error) (*ent.KanbanItem, error) {
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return detachCard(ctx, it), nil
+}
+
 // loadCards runs q with the stage and assigned agents of each card, and the
 // linked conversations. Those are read as the system: a card shows the
 // display id of its conversation even to an agent outside that inbox (the

@@ -116,7 +116,7 @@ func (s *Service) CreateCard(ctx context.Context, in CardInput) (*ent.KanbanItem
 		}
 		return s.announceCard(ctx, c, events.KanbanItemCreated, out, nil)
 	})
-	return out, core.ApperrOrNil(err)
+	return cardWritten(ctx, out, err)
 }
 
 // UpdateCard changes a card. A sent funnel, stage or position moves it, as
@@ -160,7 +160,7 @@ func (s *Service) UpdateCard(ctx context.Context, id int, in CardInput) (*ent.Ka
 		}
 		return nil
 	})
-	return out, core.ApperrOrNil(err)
+	return cardWritten(ctx, out, err)
 }
 
 func (s *Service) updateCardFields(ctx context.Context, c *ent.Client, it *ent.KanbanItem, in CardInput) error {
@@ -250,7 +250,7 @@ func (s *Service) ChangeCardStatus(ctx context.Context, id int, status string) (
 		return s.announceCard(ctx, c, events.KanbanItemStatusChanged, out,
 			map[string]any{"changes": map[string]any{"status": map[string]any{"from": string(it.Status), "to": status}}})
 	})
-	return out, core.ApperrOrNil(err)
+	return cardWritten(ctx, out, err)
 }
 
 // setStatus changes the status and records it; closed_at marks when a card

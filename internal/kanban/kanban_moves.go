@@ -99,7 +99,7 @@ func (s *Service) MoveCard(ctx context.Context, id int, in MoveInput) (*ent.Kanb
 		}
 		return s.announceMove(ctx, c, from, out)
 	})
-	return out, core.ApperrOrNil(err)
+	return cardWritten(ctx, out, err)
 }
 
 // ReorderCards places several cards at once, all or nothing. Entries are
@@ -173,7 +173,10 @@ func (s *Service) ReorderCards(ctx context.Context, entries []ReorderEntry) ([]*
 		}
 		return nil
 	})
-	return out, core.ApperrOrNil(err)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return detachCards(ctx, out), nil
 }
 
 func stageOrKeep(slug *string) *string {
