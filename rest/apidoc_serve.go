@@ -16,47 +16,35 @@ import (
 // and validate the document as served (apitest.LoadOpenAPI) and check every
 // response against it, so a description error still fails the suite.
 type apiDocs struct {
-	book *routeBook
-
-	encodeOnce sync.Once
-	json       []byte
-	encodeErr  error
-
-	loadOnce sync.Once
-	doc      *openapi3.T
-	loadErr  error
+	// encoded is the document as served; loaded, as a client reads it.
+	encoded func() ([]byte, error)
+	loaded  func() (*openapi3.T, error)
 }
 
-func newAPIDocs(book *routeBook) *apiDocs { return &apiDocs{book: book} }
-
-// encoded is the document as served.
-func (d *apiDocs) encoded() ([]byte, error) {
-	d.encodeOnce.Do(func() {
-		t, err := buildOpenAPI(d.book)
+func newAPIDocs(book *routeBook) *apiDocs {
+	encoded := sync.OnceValues(func() ([]byte, error) {
+		t, err := buildOpenAPI(book)
 		if err != nil {
-			d.encodeErr = err
-			return
+			return nil, err
 		}
-		if d.json, err = json.MarshalIndent(t, "", "  "); err != nil {
-			d.encodeErr = fmt.Errorf("encoding the OpenAPI document: %w", err)
-		}
-	})
-	return d.json, d.encodeErr
-}
-
-// loaded is the document as a client reads it.
-func (d *apiDocs) loaded() (*openapi3.T, error) {
-	d.loadOnce.Do(func() {
-		raw, err := d.encoded()
+		raw, err := json.MarshalIndent(t, "", "  ")
 		if err != nil {
-			d.loadErr = err
-			return
+			return nil, fmt.Errorf("encoding the OpenAPI document: %w", err)
 		}
-		if d.doc, err = openapi3.NewLoader().LoadFromData(raw); err != nil {
-			d.loadErr = fmt.Errorf("loading the OpenAPI document: %w", err)
-		}
+		return raw, nil
 	})
-	return d.doc, d.loadErr
+	loaded := sync.OnceValues(func() (*openapi3.T, error) {
+		raw, err := encoded()
+		if err != nil {
+			return nil, err
+		}
+		doc, err := openapi3.NewLoader().LoadFromData(raw)
+		if err != nil {
+			return nil, fmt.Errorf("loading the OpenAPI document: %w", err)
+		}
+		return doc, nil
+	})
+	return &apiDocs{encoded: encoded, loaded: loaded}
 }
 
 // openAPIJSON serves the document. It is public, as Chatwoot publishes its
