@@ -60,10 +60,7 @@ func (s *Service) BulkMove(ctx context.Context, ids []int, funnelID *int, stage 
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	return detachCards(ctx, out), nil
+	return cardsWritten(ctx, out, err)
 }
 
 // BulkAssignAgent assigns an agent to cards; with replace, the agent becomes
@@ -134,10 +131,7 @@ func (s *Service) bulkUpdate(ctx context.Context, ids []int, check func(context.
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	return detachCards(ctx, out), nil
+	return cardsWritten(ctx, out, err)
 }
 
 func checkBulkIDs(ids []int) error {

@@ -299,6 +299,14 @@ func cardWritten(ctx context.Context, it *ent.KanbanItem, err error) (*ent.Kanba
 	return detachCard(ctx, it), nil
 }
 
+// cardsWritten is cardWritten for an operation on several cards.
+func cardsWritten(ctx context.Context, items []*ent.KanbanItem, err error) ([]*ent.KanbanItem, error) {
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return detachCards(ctx, items), nil
+}
+
 // loadCards runs q with the stage and assigned agents of each card, and the
 // linked conversations. Those are read as the system: a card shows the
 // display id of its conversation even to an agent outside that inbox (the

@@ -173,10 +173,7 @@ func (s *Service) ReorderCards(ctx context.Context, entries []ReorderEntry) ([]*
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, apperr.From(err)
-	}
-	return detachCards(ctx, out), nil
+	return cardsWritten(ctx, out, err)
 }
 
 func stageOrKeep(slug *string) *string {
