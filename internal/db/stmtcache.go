@@ -3,7 +3,10 @@ package db
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"reflect"
+
+	"github.com/lib/pq"
 )
 
 // Statement cache. modernc's SQLite driver parses and plans every query it
@@ -92,20 +95,21 @@ func (s *cachedStmt) release() {
 func (c *cachingConn) inner() driverConn { return c.Conn.(driverConn) }
 
 // statement returns the cached statement for query, preparing it on first
-// use; nil when query is not to be cached or its statement is busy.
-func (c *cachingConn) statement(ctx context.Context, query string, args int) *cachedStmt {
+// use; nil when query is not to be cached or its statement is busy, or
+// when preparing it failed (then with that error: see uncached).
+func (c *cachingConn) statement(ctx context.Context, query string, args int) (*cachedStmt, error) {
 	if len(query) > maxCachedQuery || args > maxCachedArgs {
-		return nil
+		return nil, nil
 	}
 	if s, ok := c.stmts[query]; ok {
 		if s.busy {
-			return nil
+			return nil, nil
 		}
-		return s
+		return s, nil
 	}
 	prepared, err := c.inner().PrepareContext(ctx, query)
 	if err != nil {
-		return nil // the uncached run reports the error
+		return nil, err
 	}
 	st, ok := prepared.(interface {
 		driver.Stmt
@@ -114,14 +118,29 @@ func (c *cachingConn) statement(ctx context.Context, query string, args int) *ca
 	})
 	if !ok {
 		prepared.Close()
-		return nil
+		return nil, nil
 	}
 	if len(c.stmts) >= maxCachedStatements {
 		c.evictOne()
 	}
 	s := &cachedStmt{stmt: st}
 	c.stmts[query] = s
-	return s
+	return s, nil
+}
+
+// uncached reports the outcome of running a statement without the cache
+// after preparing it failed with prepErr (nil: it was not prepared). A
+// statement that cannot be prepared may still run (several statements in
+// one string, without arguments), so it is run; but on PostgreSQL a failed
+// prepare inside a transaction aborts the transaction, and the run then
+// fails only with "current transaction is aborted": the prepare's error
+// says what was wrong.
+func uncached(prepErr, err error) error {
+	var pqErr *pq.Error
+	if prepErr != nil && errors.As(err, &pqErr) && pqErr.Code == "25P02" { // in_failed_sql_transaction
+		return prepErr
+	}
+	return err
 }
 
 // evictOne drops one cached statement (whichever the map yields first).
@@ -150,9 +169,10 @@ func (c *cachingConn) closeStatements() {
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	s := c.statement(ctx, query, len(args))
+	s, prepErr := c.statement(ctx, query, len(args))
 	if s == nil {
-		return c.inner().ExecContext(ctx, query, args)
+		res, err := c.inner().ExecContext(ctx, query, args)
+		return res, uncached(prepErr, err)
 	}
 	s.busy = true
 	defer s.release()
@@ -160,9 +180,10 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	s := c.statement(ctx, query, len(args))
+	s, prepErr := c.statement(ctx, query, len(args))
 	if s == nil {
-		return c.inner().QueryContext(ctx, query, args)
+		rows, err := c.inner().QueryContext(ctx, query, args)
+		return rows, uncached(prepErr, err)
 	}
 	s.busy = true
 	rows, err := s.stmt.QueryContext(ctx, args)

@@ -90,4 +90,47 @@ func TestPostgresStatementsAreReused(t *testing.T) {
 
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// A statement PostgreSQL refuses to prepare inside a transaction answers
+// the reason (the failed prepare aborts the transaction, so running it
+// unprepared could only say "current transaction is aborted"), whether it
+// is run for rows or not; outside one as inside.
+func TestPostgresStatementErrorsSayWhy(t *testing.T) {
+	for _, e := range testdb.Engines(t) {
+		if e.Name != "postgres" {
+			continue
+		}
+		d := e.New(t)
+		ctx := context.Background()
+		const bad = `UPDATE accounts SET no_such_column = $1 WHERE id = $2`
+		for _, tc := range []struct {
+			name string
+			run  func(q queryer) error
+		}{
+			{name: "exec", run: func(q queryer) error { _, err := q.ExecContext(ctx, bad, 1, 1); return err }},
+			{name: "query", run: func(q queryer) error {
+				rows, err := q.QueryContext(ctx, bad+" RETURNING id", 1, 1)
+				if err == nil {
+					rows.Close()
+				}
+				return err
+			}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				tx, err := d.SQL.BeginTx(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback() //nolint:errcheck // the test's transaction
+				for where, q := range map[string]queryer{"in a transaction": tx, "alone": d.SQL} {
+					if err := tc.run(q); err == nil || !strings.Contains(err.Error(), `column "no_such_column"`) {
+						t.Errorf("%s: %v, want the undefined column named", where, err)
+					}
+				}
+			})
+		}
+	}
 }
