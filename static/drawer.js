@@ -87,12 +87,15 @@
     if (id) openCard(id, false); else close(false);
   });
 
+  function edited(f) {
+    return f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
+  }
+
   // dirty says the agent is typing in the drawer (a field changed and not
   // sent, or an edit form open): a live change must not wipe it out.
   function dirty() {
     if (drawer.querySelector("details.edit-part[open]")) return true;
-    return [...drawer.querySelectorAll("input, textarea")].some((f) =>
-      f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue);
+    return [...drawer.querySelectorAll("input, textarea")].some(edited);
   }
 
   // Another viewer's change of the open card shows in its drawer at once,
@@ -110,21 +113,57 @@
     if (again) again.focus();
   });
 
+  // A field is known by its form's action and its name, in the drawer the
+  // server answers as in the one it replaces.
+  function fieldKey(f) {
+    return (f.form ? f.form.getAttribute("action") : "") + "|" + (f.name || f.dataset.testid || "");
+  }
+
+  // typedBeyond collects what the agent has typed in the drawer and not
+  // sent: every edited field, except those of the form just sent (sent:
+  // its FormData) that still hold what was sent.
+  function typedBeyond(form, sent) {
+    const kept = new Map();
+    for (const f of drawer.querySelectorAll("input, textarea")) {
+      if (!f.name && !f.dataset.testid || !edited(f)) continue;
+      if (f.form === form && f.type !== "checkbox" && sent.get(f.name) === f.value) continue;
+      kept.set(fieldKey(f), f.type === "checkbox" ? f.checked : f.value);
+    }
+    return kept;
+  }
+
+  // typeAgain puts kept values into the drawer the server answered (an
+  // answer can come after the agent went on typing elsewhere in it), with
+  // the edit parts holding them open.
+  function typeAgain(kept) {
+    for (const f of drawer.querySelectorAll("input, textarea")) {
+      const key = fieldKey(f);
+      if (!kept.has(key)) continue;
+      if (f.type === "checkbox") f.checked = kept.get(key); else f.value = kept.get(key);
+      const part = f.closest("details");
+      if (part) part.open = true;
+    }
+  }
+
   drawer.addEventListener("submit", async (e) => {
     const form = e.target;
     e.preventDefault();
     if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
+    const sent = new FormData(form, e.submitter);
     // getAttribute: a control named "action" shadows form.action.
     const res = await fetch(form.getAttribute("action"), {
       method: "POST",
       credentials: "same-origin",
-      body: new URLSearchParams(new FormData(form, e.submitter)),
+      body: new URLSearchParams(sent),
     });
     if (!res.ok) { showError(await errorOf(res)); return; }
     document.dispatchEvent(new Event("board:changed"));
     if ("closes" in form.dataset) { opener = null; close(true); return; }
     const focusID = e.submitter && e.submitter.dataset.testid;
-    show(await res.text(), focusID);
+    const html = await res.text();
+    const kept = typedBeyond(form, sent);
+    show(html, focusID);
+    typeAgain(kept);
     const id = res.headers.get("X-Card-Id");
     if ("opensCard" in form.dataset && id) { opener = id; history.pushState({ card: id }, "", urlWithCard(id)); }
   });
