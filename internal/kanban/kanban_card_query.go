@@ -308,9 +308,11 @@ func cardsWritten(ctx context.Context, items []*ent.KanbanItem, err error) ([]*e
 }
 
 // loadCards runs q with the stage and assigned agents of each card, and the
-// linked conversations. Those are read as the system: a card shows the
-// display id of its conversation even to an agent outside that inbox (the
-// conversation itself stays out of reach).
+// linked conversations with their contacts. Those are read under the
+// caller's rules, like any conversation: to an agent outside the
+// conversation's inbox a card shows no conversation and no display id, while
+// the webhook payload, built for the account, names it
+// (rest.TestCardWebhookCarriesTheConversationWhoeverMoves).
 func (s *Service) loadCards(ctx context.Context, c *ent.Client, q *ent.KanbanItemQuery) ([]*ent.KanbanItem, error) {
 	items, err := q.WithStage().WithAssignedAgents(func(q *ent.UserQuery) { q.Order(ent.Asc(user.FieldID)) }).All(ctx)
 	if err != nil {
