@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -100,9 +101,8 @@ func scheduleCreate(w *world, rng *rand.Rand) (string, string, any) {
 // replayCardMove moves a card as the route does, in one transaction, with
 // the dense positions 0..n-1 of a stage: the funnel locked (moves queue),
 // the card read and parked at -1, the positions after it in its stage and
-// from the target on in the other moved by one (each range in two steps, as
-// the unique (stage, position) index is checked row by row), the card put
-// in place, and the stage change recorded.
+// from the target on in the other moved by one (an UPDATE each), the card
+// put in place, and the stage change recorded.
 func replayCardMove(ctx context.Context, r *replayer, rng *rand.Rand) error {
 	to, want := int64(r.w.board.stageIDs[rng.IntN(2)]), int64(rng.IntN(10))
 	card := r.w.board.cards[rng.IntN(len(r.w.board.cards))]
@@ -127,12 +127,8 @@ func replayCardMove(ctx context.Context, r *replayer, rng *rand.Rand) error {
 		return err
 	}
 	shift := func(stage, lo, hi, delta int64) error {
-		if err := exec(`UPDATE kanban_items SET position = position + ? WHERE stage_id = ? AND position >= ? AND position <= ?`,
-			replayParking, stage, lo, hi); err != nil {
-			return err
-		}
-		return exec(`UPDATE kanban_items SET position = position + ? WHERE stage_id = ? AND position >= ?`,
-			delta-replayParking, stage, replayParking)
+		return exec(`UPDATE kanban_items SET position = position + ? WHERE stage_id = ? AND position >= ? AND position <= ?`,
+			delta, stage, lo, hi)
 	}
 	if err := exec(`UPDATE kanban_items SET position = -1 WHERE id = ?`, card); err != nil {
 		return err
@@ -157,7 +153,7 @@ func replayCardMove(ctx context.Context, r *replayer, rng *rand.Rand) error {
 		}
 		return tx.Commit()
 	}
-	if err := shift(from, at+1, replayParking-1, -1); err != nil {
+	if err := shift(from, at+1, math.MaxInt64, -1); err != nil {
 		return err
 	}
 	var n int64
@@ -165,7 +161,7 @@ func replayCardMove(ctx context.Context, r *replayer, rng *rand.Rand) error {
 		return err
 	}
 	pos := min(want, n)
-	if err := shift(to, pos, replayParking-1, 1); err != nil {
+	if err := shift(to, pos, math.MaxInt64, 1); err != nil {
 		return err
 	}
 	if err := exec(`UPDATE kanban_items SET stage_id = ?, position = ?, stage_entered_at = ?, updated_at = ? WHERE id = ?`,
@@ -180,10 +176,6 @@ func replayCardMove(ctx context.Context, r *replayer, rng *rand.Rand) error {
 	}
 	return tx.Commit()
 }
-
-// replayParking is where a shifted range waits between its two steps (as
-// the kanban package's shiftOffset).
-const replayParking = int64(1) << 40
 
 // replayScheduleCreate checks that the contact is reachable through the
 // inbox and stores the schedule.

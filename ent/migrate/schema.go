@@ -1001,7 +1001,7 @@ var (
 			},
 			{
 				Name:    "kanbanitem_stage_id_position",
-				Unique:  true,
+				Unique:  false,
 				Columns: []*schema.Column{KanbanItemsColumns[16], KanbanItemsColumns[3]},
 			},
 			{

@@ -163,7 +163,11 @@ func (KanbanItem) Edges() []ent.Edge {
 
 func (KanbanItem) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("stage_id", "position").Unique(),
+		// A stage's order (its cards' positions are 0..n-1, kept so by the
+		// moves under their funnel's lock, internal/kanban). Not unique: a
+		// unique index is checked row by row, so every renumbering had to
+		// move its range away and back, two updates of each row.
+		index.Fields("stage_id", "position"),
 		index.Fields("funnel_id", "stage_id"),
 	}
 }
