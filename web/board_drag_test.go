@@ -15,11 +15,7 @@ import (
 // drag by the card's grip moves it too. The second viewer follows.
 func TestConsoleBoardKeyboardAndTouchDrag(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		boardURL := c.base + c.app(fmt.Sprintf("/funnels/%d/board", p.funnel))
 		live := `document.getElementById('board') && document.getElementById('board').dataset.live === 'open'`
 		b.goTo(tab, boardURL, "the board", live)

@@ -14,11 +14,7 @@ import (
 // is wider than the window, and sign-out is readable at both.
 func TestConsoleBoardLayout(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		b.goTo(tab, c.base+c.app(fmt.Sprintf("/funnels/%d/board", p.funnel)), "the board", `document.querySelector('[data-testid=stage-closed]')`)
 
 		if off := b.eval(tab, `(() => {

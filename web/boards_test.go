@@ -13,11 +13,7 @@ import (
 // nothing.
 func TestConsoleBoardsScreen(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		d := drawerDriver{b: b, tab: tab, t: t}
 		list := c.base + c.app("/funnels")
 		b.goTo(tab, list, "the boards", `document.querySelector('[data-testid=funnel-link]')`)

@@ -32,11 +32,7 @@ func TestConsoleDrawerAnswerKeepsWhatWasTypedSince(t *testing.T) {
 			want:  map[string]string{"note-text": "Then a second note", "checklist-text": "Send the contract"}},
 	}
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		acme := p.cards["Acme renewal"]
 		d := drawerDriver{b: b, tab: tab, t: t}
 		for i, tc := range cases {

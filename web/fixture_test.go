@@ -3,6 +3,9 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
 )
 
 // pipeline is a five-stage sales funnel with cards that exercise every
@@ -82,4 +85,17 @@ func (c *console) newPipeline() pipeline {
 	p.checklistItem = item
 	p.conv = conv
 	return p
+}
+
+// pipelineInBrowser is the set-up most console flows start from: a fresh
+// console on engine e with the sample pipeline, and a browser tab signed in
+// at the laptop width.
+func pipelineInBrowser(t *testing.T, e testdb.Engine) (*console, pipeline, *browser, string) {
+	t.Helper()
+	c := newConsole(t, e)
+	p := c.newPipeline()
+	b := startBrowser(t)
+	tab := b.signInTab(c.base)
+	b.setWidth(tab, screenWidths[0])
+	return c, p, b, tab
 }

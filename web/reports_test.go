@@ -14,11 +14,7 @@ import (
 // figures, scoped by board and agent; bad parameters are refused.
 func TestConsoleReports(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		b.goTo(tab, c.base+c.app("/funnels"), "the boards", `document.querySelector('[data-testid=nav-reports]')`)
 		b.eval(tab, `window.leaving = true; document.querySelector('[data-testid=nav-reports]').click(); true`)
 		b.waitTrue(tab, "the reports", `!window.leaving && document.querySelector('[data-testid=chart-stages]')`)

@@ -81,11 +81,7 @@ var stageAttr = regexp.MustCompile(`<section class="column" data-stage="([^"]+)"
 // moved, as a person would; a second viewer's board follows each change.
 func TestConsoleStagesInChromium(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		c := newConsole(t, e)
-		p := c.newPipeline()
-		b := startBrowser(t)
-		tab := b.signInTab(c.base)
-		b.setWidth(tab, 1400)
+		c, p, b, tab := pipelineInBrowser(t, e)
 		boardURL := c.base + c.app(fmt.Sprintf("/funnels/%d/board", p.funnel))
 		live := `document.getElementById('board') && document.getElementById('board').dataset.live === 'open'`
 		b.goTo(tab, boardURL, "the board", live)
