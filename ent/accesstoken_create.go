@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/accesstoken"
@@ -21,7 +20,6 @@ type AccessTokenCreate struct {
 	config
 	mutation *AccessTokenMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -206,7 +204,6 @@ func (_c *AccessTokenCreate) createSpec() (*AccessToken, *sqlgraph.CreateSpec) {
 		_node = &AccessToken{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(accesstoken.Table, sqlgraph.NewFieldSpec(accesstoken.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(accesstoken.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -260,213 +257,11 @@ func (_c *AccessTokenCreate) createSpec() (*AccessToken, *sqlgraph.CreateSpec) {
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.AccessToken.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.AccessTokenUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *AccessTokenCreate) OnConflict(opts ...sql.ConflictOption) *AccessTokenUpsertOne {
-	_c.conflict = opts
-	return &AccessTokenUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *AccessTokenCreate) OnConflictColumns(columns ...string) *AccessTokenUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &AccessTokenUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// AccessTokenUpsertOne is the builder for "upsert"-ing
-	//  one AccessToken node.
-	AccessTokenUpsertOne struct {
-		create *AccessTokenCreate
-	}
-
-	// AccessTokenUpsert is the "OnConflict" setter.
-	AccessTokenUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccessTokenUpsert) SetUpdatedAt(v time.Time) *AccessTokenUpsert {
-	u.Set(accesstoken.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccessTokenUpsert) UpdateUpdatedAt() *AccessTokenUpsert {
-	u.SetExcluded(accesstoken.FieldUpdatedAt)
-	return u
-}
-
-// SetLastUsedAt sets the "last_used_at" field.
-func (u *AccessTokenUpsert) SetLastUsedAt(v time.Time) *AccessTokenUpsert {
-	u.Set(accesstoken.FieldLastUsedAt, v)
-	return u
-}
-
-// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
-func (u *AccessTokenUpsert) UpdateLastUsedAt() *AccessTokenUpsert {
-	u.SetExcluded(accesstoken.FieldLastUsedAt)
-	return u
-}
-
-// ClearLastUsedAt clears the value of the "last_used_at" field.
-func (u *AccessTokenUpsert) ClearLastUsedAt() *AccessTokenUpsert {
-	u.SetNull(accesstoken.FieldLastUsedAt)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *AccessTokenUpsertOne) UpdateNewValues() *AccessTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(accesstoken.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.TokenHash(); exists {
-			s.SetIgnore(accesstoken.FieldTokenHash)
-		}
-		if _, exists := u.create.mutation.UserID(); exists {
-			s.SetIgnore(accesstoken.FieldUserID)
-		}
-		if _, exists := u.create.mutation.AgentBotID(); exists {
-			s.SetIgnore(accesstoken.FieldAgentBotID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *AccessTokenUpsertOne) Ignore() *AccessTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *AccessTokenUpsertOne) DoNothing() *AccessTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the AccessTokenCreate.OnConflict
-// documentation for more info.
-func (u *AccessTokenUpsertOne) Update(set func(*AccessTokenUpsert)) *AccessTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&AccessTokenUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccessTokenUpsertOne) SetUpdatedAt(v time.Time) *AccessTokenUpsertOne {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccessTokenUpsertOne) UpdateUpdatedAt() *AccessTokenUpsertOne {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetLastUsedAt sets the "last_used_at" field.
-func (u *AccessTokenUpsertOne) SetLastUsedAt(v time.Time) *AccessTokenUpsertOne {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.SetLastUsedAt(v)
-	})
-}
-
-// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
-func (u *AccessTokenUpsertOne) UpdateLastUsedAt() *AccessTokenUpsertOne {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.UpdateLastUsedAt()
-	})
-}
-
-// ClearLastUsedAt clears the value of the "last_used_at" field.
-func (u *AccessTokenUpsertOne) ClearLastUsedAt() *AccessTokenUpsertOne {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.ClearLastUsedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *AccessTokenUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for AccessTokenCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *AccessTokenUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *AccessTokenUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *AccessTokenUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // AccessTokenCreateBulk is the builder for creating many AccessToken entities in bulk.
 type AccessTokenCreateBulk struct {
 	config
 	err      error
 	builders []*AccessTokenCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the AccessToken entities in the database.
@@ -496,7 +291,6 @@ func (_c *AccessTokenCreateBulk) Save(ctx context.Context) ([]*AccessToken, erro
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -547,161 +341,6 @@ func (_c *AccessTokenCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *AccessTokenCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.AccessToken.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.AccessTokenUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *AccessTokenCreateBulk) OnConflict(opts ...sql.ConflictOption) *AccessTokenUpsertBulk {
-	_c.conflict = opts
-	return &AccessTokenUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *AccessTokenCreateBulk) OnConflictColumns(columns ...string) *AccessTokenUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &AccessTokenUpsertBulk{
-		create: _c,
-	}
-}
-
-// AccessTokenUpsertBulk is the builder for "upsert"-ing
-// a bulk of AccessToken nodes.
-type AccessTokenUpsertBulk struct {
-	create *AccessTokenCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *AccessTokenUpsertBulk) UpdateNewValues() *AccessTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(accesstoken.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.TokenHash(); exists {
-				s.SetIgnore(accesstoken.FieldTokenHash)
-			}
-			if _, exists := b.mutation.UserID(); exists {
-				s.SetIgnore(accesstoken.FieldUserID)
-			}
-			if _, exists := b.mutation.AgentBotID(); exists {
-				s.SetIgnore(accesstoken.FieldAgentBotID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.AccessToken.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *AccessTokenUpsertBulk) Ignore() *AccessTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *AccessTokenUpsertBulk) DoNothing() *AccessTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the AccessTokenCreateBulk.OnConflict
-// documentation for more info.
-func (u *AccessTokenUpsertBulk) Update(set func(*AccessTokenUpsert)) *AccessTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&AccessTokenUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccessTokenUpsertBulk) SetUpdatedAt(v time.Time) *AccessTokenUpsertBulk {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccessTokenUpsertBulk) UpdateUpdatedAt() *AccessTokenUpsertBulk {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetLastUsedAt sets the "last_used_at" field.
-func (u *AccessTokenUpsertBulk) SetLastUsedAt(v time.Time) *AccessTokenUpsertBulk {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.SetLastUsedAt(v)
-	})
-}
-
-// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
-func (u *AccessTokenUpsertBulk) UpdateLastUsedAt() *AccessTokenUpsertBulk {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.UpdateLastUsedAt()
-	})
-}
-
-// ClearLastUsedAt clears the value of the "last_used_at" field.
-func (u *AccessTokenUpsertBulk) ClearLastUsedAt() *AccessTokenUpsertBulk {
-	return u.Update(func(s *AccessTokenUpsert) {
-		s.ClearLastUsedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *AccessTokenUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the AccessTokenCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for AccessTokenCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *AccessTokenUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type AccountUserCreate struct {
 	config
 	mutation *AccountUserMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -247,7 +245,6 @@ func (_c *AccountUserCreate) createSpec() (*AccountUser, *sqlgraph.CreateSpec) {
 		_node = &AccountUser{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(accountuser.Table, sqlgraph.NewFieldSpec(accountuser.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(accountuser.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -305,249 +302,11 @@ func (_c *AccountUserCreate) createSpec() (*AccountUser, *sqlgraph.CreateSpec) {
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.AccountUser.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.AccountUserUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *AccountUserCreate) OnConflict(opts ...sql.ConflictOption) *AccountUserUpsertOne {
-	_c.conflict = opts
-	return &AccountUserUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *AccountUserCreate) OnConflictColumns(columns ...string) *AccountUserUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &AccountUserUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// AccountUserUpsertOne is the builder for "upsert"-ing
-	//  one AccountUser node.
-	AccountUserUpsertOne struct {
-		create *AccountUserCreate
-	}
-
-	// AccountUserUpsert is the "OnConflict" setter.
-	AccountUserUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccountUserUpsert) SetUpdatedAt(v time.Time) *AccountUserUpsert {
-	u.Set(accountuser.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccountUserUpsert) UpdateUpdatedAt() *AccountUserUpsert {
-	u.SetExcluded(accountuser.FieldUpdatedAt)
-	return u
-}
-
-// SetRole sets the "role" field.
-func (u *AccountUserUpsert) SetRole(v accountuser.Role) *AccountUserUpsert {
-	u.Set(accountuser.FieldRole, v)
-	return u
-}
-
-// UpdateRole sets the "role" field to the value that was provided on create.
-func (u *AccountUserUpsert) UpdateRole() *AccountUserUpsert {
-	u.SetExcluded(accountuser.FieldRole)
-	return u
-}
-
-// SetAvailability sets the "availability" field.
-func (u *AccountUserUpsert) SetAvailability(v accountuser.Availability) *AccountUserUpsert {
-	u.Set(accountuser.FieldAvailability, v)
-	return u
-}
-
-// UpdateAvailability sets the "availability" field to the value that was provided on create.
-func (u *AccountUserUpsert) UpdateAvailability() *AccountUserUpsert {
-	u.SetExcluded(accountuser.FieldAvailability)
-	return u
-}
-
-// SetAutoOffline sets the "auto_offline" field.
-func (u *AccountUserUpsert) SetAutoOffline(v bool) *AccountUserUpsert {
-	u.Set(accountuser.FieldAutoOffline, v)
-	return u
-}
-
-// UpdateAutoOffline sets the "auto_offline" field to the value that was provided on create.
-func (u *AccountUserUpsert) UpdateAutoOffline() *AccountUserUpsert {
-	u.SetExcluded(accountuser.FieldAutoOffline)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *AccountUserUpsertOne) UpdateNewValues() *AccountUserUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(accountuser.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(accountuser.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.UserID(); exists {
-			s.SetIgnore(accountuser.FieldUserID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *AccountUserUpsertOne) Ignore() *AccountUserUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *AccountUserUpsertOne) DoNothing() *AccountUserUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the AccountUserCreate.OnConflict
-// documentation for more info.
-func (u *AccountUserUpsertOne) Update(set func(*AccountUserUpsert)) *AccountUserUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&AccountUserUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccountUserUpsertOne) SetUpdatedAt(v time.Time) *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccountUserUpsertOne) UpdateUpdatedAt() *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetRole sets the "role" field.
-func (u *AccountUserUpsertOne) SetRole(v accountuser.Role) *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetRole(v)
-	})
-}
-
-// UpdateRole sets the "role" field to the value that was provided on create.
-func (u *AccountUserUpsertOne) UpdateRole() *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateRole()
-	})
-}
-
-// SetAvailability sets the "availability" field.
-func (u *AccountUserUpsertOne) SetAvailability(v accountuser.Availability) *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetAvailability(v)
-	})
-}
-
-// UpdateAvailability sets the "availability" field to the value that was provided on create.
-func (u *AccountUserUpsertOne) UpdateAvailability() *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateAvailability()
-	})
-}
-
-// SetAutoOffline sets the "auto_offline" field.
-func (u *AccountUserUpsertOne) SetAutoOffline(v bool) *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetAutoOffline(v)
-	})
-}
-
-// UpdateAutoOffline sets the "auto_offline" field to the value that was provided on create.
-func (u *AccountUserUpsertOne) UpdateAutoOffline() *AccountUserUpsertOne {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateAutoOffline()
-	})
-}
-
-// Exec executes the query.
-func (u *AccountUserUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for AccountUserCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *AccountUserUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *AccountUserUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *AccountUserUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // AccountUserCreateBulk is the builder for creating many AccountUser entities in bulk.
 type AccountUserCreateBulk struct {
 	config
 	err      error
 	builders []*AccountUserCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the AccountUser entities in the database.
@@ -577,7 +336,6 @@ func (_c *AccountUserCreateBulk) Save(ctx context.Context) ([]*AccountUser, erro
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -628,179 +386,6 @@ func (_c *AccountUserCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *AccountUserCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.AccountUser.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.AccountUserUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *AccountUserCreateBulk) OnConflict(opts ...sql.ConflictOption) *AccountUserUpsertBulk {
-	_c.conflict = opts
-	return &AccountUserUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *AccountUserCreateBulk) OnConflictColumns(columns ...string) *AccountUserUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &AccountUserUpsertBulk{
-		create: _c,
-	}
-}
-
-// AccountUserUpsertBulk is the builder for "upsert"-ing
-// a bulk of AccountUser nodes.
-type AccountUserUpsertBulk struct {
-	create *AccountUserCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *AccountUserUpsertBulk) UpdateNewValues() *AccountUserUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(accountuser.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(accountuser.FieldAccountID)
-			}
-			if _, exists := b.mutation.UserID(); exists {
-				s.SetIgnore(accountuser.FieldUserID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.AccountUser.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *AccountUserUpsertBulk) Ignore() *AccountUserUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *AccountUserUpsertBulk) DoNothing() *AccountUserUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the AccountUserCreateBulk.OnConflict
-// documentation for more info.
-func (u *AccountUserUpsertBulk) Update(set func(*AccountUserUpsert)) *AccountUserUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&AccountUserUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *AccountUserUpsertBulk) SetUpdatedAt(v time.Time) *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *AccountUserUpsertBulk) UpdateUpdatedAt() *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetRole sets the "role" field.
-func (u *AccountUserUpsertBulk) SetRole(v accountuser.Role) *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetRole(v)
-	})
-}
-
-// UpdateRole sets the "role" field to the value that was provided on create.
-func (u *AccountUserUpsertBulk) UpdateRole() *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateRole()
-	})
-}
-
-// SetAvailability sets the "availability" field.
-func (u *AccountUserUpsertBulk) SetAvailability(v accountuser.Availability) *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetAvailability(v)
-	})
-}
-
-// UpdateAvailability sets the "availability" field to the value that was provided on create.
-func (u *AccountUserUpsertBulk) UpdateAvailability() *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateAvailability()
-	})
-}
-
-// SetAutoOffline sets the "auto_offline" field.
-func (u *AccountUserUpsertBulk) SetAutoOffline(v bool) *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.SetAutoOffline(v)
-	})
-}
-
-// UpdateAutoOffline sets the "auto_offline" field to the value that was provided on create.
-func (u *AccountUserUpsertBulk) UpdateAutoOffline() *AccountUserUpsertBulk {
-	return u.Update(func(s *AccountUserUpsert) {
-		s.UpdateAutoOffline()
-	})
-}
-
-// Exec executes the query.
-func (u *AccountUserUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the AccountUserCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for AccountUserCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *AccountUserUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

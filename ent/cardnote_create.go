@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type CardNoteCreate struct {
 	config
 	mutation *CardNoteMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -202,7 +200,6 @@ func (_c *CardNoteCreate) createSpec() (*CardNote, *sqlgraph.CreateSpec) {
 		_node = &CardNote{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cardnote.Table, sqlgraph.NewFieldSpec(cardnote.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(cardnote.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -256,249 +253,11 @@ func (_c *CardNoteCreate) createSpec() (*CardNote, *sqlgraph.CreateSpec) {
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.CardNote.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.CardNoteUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *CardNoteCreate) OnConflict(opts ...sql.ConflictOption) *CardNoteUpsertOne {
-	_c.conflict = opts
-	return &CardNoteUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *CardNoteCreate) OnConflictColumns(columns ...string) *CardNoteUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &CardNoteUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// CardNoteUpsertOne is the builder for "upsert"-ing
-	//  one CardNote node.
-	CardNoteUpsertOne struct {
-		create *CardNoteCreate
-	}
-
-	// CardNoteUpsert is the "OnConflict" setter.
-	CardNoteUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *CardNoteUpsert) SetUpdatedAt(v time.Time) *CardNoteUpsert {
-	u.Set(cardnote.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *CardNoteUpsert) UpdateUpdatedAt() *CardNoteUpsert {
-	u.SetExcluded(cardnote.FieldUpdatedAt)
-	return u
-}
-
-// SetAuthorID sets the "author_id" field.
-func (u *CardNoteUpsert) SetAuthorID(v int) *CardNoteUpsert {
-	u.Set(cardnote.FieldAuthorID, v)
-	return u
-}
-
-// UpdateAuthorID sets the "author_id" field to the value that was provided on create.
-func (u *CardNoteUpsert) UpdateAuthorID() *CardNoteUpsert {
-	u.SetExcluded(cardnote.FieldAuthorID)
-	return u
-}
-
-// AddAuthorID adds v to the "author_id" field.
-func (u *CardNoteUpsert) AddAuthorID(v int) *CardNoteUpsert {
-	u.Add(cardnote.FieldAuthorID, v)
-	return u
-}
-
-// ClearAuthorID clears the value of the "author_id" field.
-func (u *CardNoteUpsert) ClearAuthorID() *CardNoteUpsert {
-	u.SetNull(cardnote.FieldAuthorID)
-	return u
-}
-
-// SetContent sets the "content" field.
-func (u *CardNoteUpsert) SetContent(v string) *CardNoteUpsert {
-	u.Set(cardnote.FieldContent, v)
-	return u
-}
-
-// UpdateContent sets the "content" field to the value that was provided on create.
-func (u *CardNoteUpsert) UpdateContent() *CardNoteUpsert {
-	u.SetExcluded(cardnote.FieldContent)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *CardNoteUpsertOne) UpdateNewValues() *CardNoteUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(cardnote.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(cardnote.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.KanbanItemID(); exists {
-			s.SetIgnore(cardnote.FieldKanbanItemID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *CardNoteUpsertOne) Ignore() *CardNoteUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *CardNoteUpsertOne) DoNothing() *CardNoteUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the CardNoteCreate.OnConflict
-// documentation for more info.
-func (u *CardNoteUpsertOne) Update(set func(*CardNoteUpsert)) *CardNoteUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&CardNoteUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *CardNoteUpsertOne) SetUpdatedAt(v time.Time) *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *CardNoteUpsertOne) UpdateUpdatedAt() *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetAuthorID sets the "author_id" field.
-func (u *CardNoteUpsertOne) SetAuthorID(v int) *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetAuthorID(v)
-	})
-}
-
-// AddAuthorID adds v to the "author_id" field.
-func (u *CardNoteUpsertOne) AddAuthorID(v int) *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.AddAuthorID(v)
-	})
-}
-
-// UpdateAuthorID sets the "author_id" field to the value that was provided on create.
-func (u *CardNoteUpsertOne) UpdateAuthorID() *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateAuthorID()
-	})
-}
-
-// ClearAuthorID clears the value of the "author_id" field.
-func (u *CardNoteUpsertOne) ClearAuthorID() *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.ClearAuthorID()
-	})
-}
-
-// SetContent sets the "content" field.
-func (u *CardNoteUpsertOne) SetContent(v string) *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetContent(v)
-	})
-}
-
-// UpdateContent sets the "content" field to the value that was provided on create.
-func (u *CardNoteUpsertOne) UpdateContent() *CardNoteUpsertOne {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateContent()
-	})
-}
-
-// Exec executes the query.
-func (u *CardNoteUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for CardNoteCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *CardNoteUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *CardNoteUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *CardNoteUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // CardNoteCreateBulk is the builder for creating many CardNote entities in bulk.
 type CardNoteCreateBulk struct {
 	config
 	err      error
 	builders []*CardNoteCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the CardNote entities in the database.
@@ -528,7 +287,6 @@ func (_c *CardNoteCreateBulk) Save(ctx context.Context) ([]*CardNote, error) {
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -579,179 +337,6 @@ func (_c *CardNoteCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *CardNoteCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.CardNote.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.CardNoteUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *CardNoteCreateBulk) OnConflict(opts ...sql.ConflictOption) *CardNoteUpsertBulk {
-	_c.conflict = opts
-	return &CardNoteUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *CardNoteCreateBulk) OnConflictColumns(columns ...string) *CardNoteUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &CardNoteUpsertBulk{
-		create: _c,
-	}
-}
-
-// CardNoteUpsertBulk is the builder for "upsert"-ing
-// a bulk of CardNote nodes.
-type CardNoteUpsertBulk struct {
-	create *CardNoteCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *CardNoteUpsertBulk) UpdateNewValues() *CardNoteUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(cardnote.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(cardnote.FieldAccountID)
-			}
-			if _, exists := b.mutation.KanbanItemID(); exists {
-				s.SetIgnore(cardnote.FieldKanbanItemID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.CardNote.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *CardNoteUpsertBulk) Ignore() *CardNoteUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *CardNoteUpsertBulk) DoNothing() *CardNoteUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the CardNoteCreateBulk.OnConflict
-// documentation for more info.
-func (u *CardNoteUpsertBulk) Update(set func(*CardNoteUpsert)) *CardNoteUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&CardNoteUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *CardNoteUpsertBulk) SetUpdatedAt(v time.Time) *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *CardNoteUpsertBulk) UpdateUpdatedAt() *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetAuthorID sets the "author_id" field.
-func (u *CardNoteUpsertBulk) SetAuthorID(v int) *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetAuthorID(v)
-	})
-}
-
-// AddAuthorID adds v to the "author_id" field.
-func (u *CardNoteUpsertBulk) AddAuthorID(v int) *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.AddAuthorID(v)
-	})
-}
-
-// UpdateAuthorID sets the "author_id" field to the value that was provided on create.
-func (u *CardNoteUpsertBulk) UpdateAuthorID() *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateAuthorID()
-	})
-}
-
-// ClearAuthorID clears the value of the "author_id" field.
-func (u *CardNoteUpsertBulk) ClearAuthorID() *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.ClearAuthorID()
-	})
-}
-
-// SetContent sets the "content" field.
-func (u *CardNoteUpsertBulk) SetContent(v string) *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.SetContent(v)
-	})
-}
-
-// UpdateContent sets the "content" field to the value that was provided on create.
-func (u *CardNoteUpsertBulk) UpdateContent() *CardNoteUpsertBulk {
-	return u.Update(func(s *CardNoteUpsert) {
-		s.UpdateContent()
-	})
-}
-
-// Exec executes the query.
-func (u *CardNoteUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the CardNoteCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for CardNoteCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *CardNoteUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type CardStageHistoryCreate struct {
 	config
 	mutation *CardStageHistoryMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetAccountID sets the "account_id" field.
@@ -270,7 +268,6 @@ func (_c *CardStageHistoryCreate) createSpec() (*CardStageHistory, *sqlgraph.Cre
 		_node = &CardStageHistory{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(cardstagehistory.Table, sqlgraph.NewFieldSpec(cardstagehistory.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.Kind(); ok {
 		_spec.SetField(cardstagehistory.FieldKind, field.TypeEnum, value)
 		_node.Kind = value
@@ -344,169 +341,11 @@ func (_c *CardStageHistoryCreate) createSpec() (*CardStageHistory, *sqlgraph.Cre
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.CardStageHistory.Create().
-//		SetAccountID(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.CardStageHistoryUpsert) {
-//			SetAccountID(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *CardStageHistoryCreate) OnConflict(opts ...sql.ConflictOption) *CardStageHistoryUpsertOne {
-	_c.conflict = opts
-	return &CardStageHistoryUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *CardStageHistoryCreate) OnConflictColumns(columns ...string) *CardStageHistoryUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &CardStageHistoryUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// CardStageHistoryUpsertOne is the builder for "upsert"-ing
-	//  one CardStageHistory node.
-	CardStageHistoryUpsertOne struct {
-		create *CardStageHistoryCreate
-	}
-
-	// CardStageHistoryUpsert is the "OnConflict" setter.
-	CardStageHistoryUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *CardStageHistoryUpsertOne) UpdateNewValues() *CardStageHistoryUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(cardstagehistory.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.KanbanItemID(); exists {
-			s.SetIgnore(cardstagehistory.FieldKanbanItemID)
-		}
-		if _, exists := u.create.mutation.Kind(); exists {
-			s.SetIgnore(cardstagehistory.FieldKind)
-		}
-		if _, exists := u.create.mutation.FromFunnelID(); exists {
-			s.SetIgnore(cardstagehistory.FieldFromFunnelID)
-		}
-		if _, exists := u.create.mutation.ToFunnelID(); exists {
-			s.SetIgnore(cardstagehistory.FieldToFunnelID)
-		}
-		if _, exists := u.create.mutation.FromStageID(); exists {
-			s.SetIgnore(cardstagehistory.FieldFromStageID)
-		}
-		if _, exists := u.create.mutation.ToStageID(); exists {
-			s.SetIgnore(cardstagehistory.FieldToStageID)
-		}
-		if _, exists := u.create.mutation.FromStatus(); exists {
-			s.SetIgnore(cardstagehistory.FieldFromStatus)
-		}
-		if _, exists := u.create.mutation.ToStatus(); exists {
-			s.SetIgnore(cardstagehistory.FieldToStatus)
-		}
-		if _, exists := u.create.mutation.UserID(); exists {
-			s.SetIgnore(cardstagehistory.FieldUserID)
-		}
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(cardstagehistory.FieldCreatedAt)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *CardStageHistoryUpsertOne) Ignore() *CardStageHistoryUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *CardStageHistoryUpsertOne) DoNothing() *CardStageHistoryUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the CardStageHistoryCreate.OnConflict
-// documentation for more info.
-func (u *CardStageHistoryUpsertOne) Update(set func(*CardStageHistoryUpsert)) *CardStageHistoryUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&CardStageHistoryUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// Exec executes the query.
-func (u *CardStageHistoryUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for CardStageHistoryCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *CardStageHistoryUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *CardStageHistoryUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *CardStageHistoryUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // CardStageHistoryCreateBulk is the builder for creating many CardStageHistory entities in bulk.
 type CardStageHistoryCreateBulk struct {
 	config
 	err      error
 	builders []*CardStageHistoryCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the CardStageHistory entities in the database.
@@ -536,7 +375,6 @@ func (_c *CardStageHistoryCreateBulk) Save(ctx context.Context) ([]*CardStageHis
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -587,147 +425,6 @@ func (_c *CardStageHistoryCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *CardStageHistoryCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.CardStageHistory.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.CardStageHistoryUpsert) {
-//			SetAccountID(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *CardStageHistoryCreateBulk) OnConflict(opts ...sql.ConflictOption) *CardStageHistoryUpsertBulk {
-	_c.conflict = opts
-	return &CardStageHistoryUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *CardStageHistoryCreateBulk) OnConflictColumns(columns ...string) *CardStageHistoryUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &CardStageHistoryUpsertBulk{
-		create: _c,
-	}
-}
-
-// CardStageHistoryUpsertBulk is the builder for "upsert"-ing
-// a bulk of CardStageHistory nodes.
-type CardStageHistoryUpsertBulk struct {
-	create *CardStageHistoryCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *CardStageHistoryUpsertBulk) UpdateNewValues() *CardStageHistoryUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(cardstagehistory.FieldAccountID)
-			}
-			if _, exists := b.mutation.KanbanItemID(); exists {
-				s.SetIgnore(cardstagehistory.FieldKanbanItemID)
-			}
-			if _, exists := b.mutation.Kind(); exists {
-				s.SetIgnore(cardstagehistory.FieldKind)
-			}
-			if _, exists := b.mutation.FromFunnelID(); exists {
-				s.SetIgnore(cardstagehistory.FieldFromFunnelID)
-			}
-			if _, exists := b.mutation.ToFunnelID(); exists {
-				s.SetIgnore(cardstagehistory.FieldToFunnelID)
-			}
-			if _, exists := b.mutation.FromStageID(); exists {
-				s.SetIgnore(cardstagehistory.FieldFromStageID)
-			}
-			if _, exists := b.mutation.ToStageID(); exists {
-				s.SetIgnore(cardstagehistory.FieldToStageID)
-			}
-			if _, exists := b.mutation.FromStatus(); exists {
-				s.SetIgnore(cardstagehistory.FieldFromStatus)
-			}
-			if _, exists := b.mutation.ToStatus(); exists {
-				s.SetIgnore(cardstagehistory.FieldToStatus)
-			}
-			if _, exists := b.mutation.UserID(); exists {
-				s.SetIgnore(cardstagehistory.FieldUserID)
-			}
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(cardstagehistory.FieldCreatedAt)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.CardStageHistory.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *CardStageHistoryUpsertBulk) Ignore() *CardStageHistoryUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *CardStageHistoryUpsertBulk) DoNothing() *CardStageHistoryUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the CardStageHistoryCreateBulk.OnConflict
-// documentation for more info.
-func (u *CardStageHistoryUpsertBulk) Update(set func(*CardStageHistoryUpsert)) *CardStageHistoryUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&CardStageHistoryUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// Exec executes the query.
-func (u *CardStageHistoryUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the CardStageHistoryCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for CardStageHistoryCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *CardStageHistoryUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type ConsoleSessionCreate struct {
 	config
 	mutation *ConsoleSessionMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -206,7 +204,6 @@ func (_c *ConsoleSessionCreate) createSpec() (*ConsoleSession, *sqlgraph.CreateS
 		_node = &ConsoleSession{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(consolesession.Table, sqlgraph.NewFieldSpec(consolesession.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(consolesession.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -264,203 +261,11 @@ func (_c *ConsoleSessionCreate) createSpec() (*ConsoleSession, *sqlgraph.CreateS
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.ConsoleSession.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.ConsoleSessionUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *ConsoleSessionCreate) OnConflict(opts ...sql.ConflictOption) *ConsoleSessionUpsertOne {
-	_c.conflict = opts
-	return &ConsoleSessionUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *ConsoleSessionCreate) OnConflictColumns(columns ...string) *ConsoleSessionUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &ConsoleSessionUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// ConsoleSessionUpsertOne is the builder for "upsert"-ing
-	//  one ConsoleSession node.
-	ConsoleSessionUpsertOne struct {
-		create *ConsoleSessionCreate
-	}
-
-	// ConsoleSessionUpsert is the "OnConflict" setter.
-	ConsoleSessionUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *ConsoleSessionUpsert) SetUpdatedAt(v time.Time) *ConsoleSessionUpsert {
-	u.Set(consolesession.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsert) UpdateUpdatedAt() *ConsoleSessionUpsert {
-	u.SetExcluded(consolesession.FieldUpdatedAt)
-	return u
-}
-
-// SetLastSeenAt sets the "last_seen_at" field.
-func (u *ConsoleSessionUpsert) SetLastSeenAt(v time.Time) *ConsoleSessionUpsert {
-	u.Set(consolesession.FieldLastSeenAt, v)
-	return u
-}
-
-// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsert) UpdateLastSeenAt() *ConsoleSessionUpsert {
-	u.SetExcluded(consolesession.FieldLastSeenAt)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *ConsoleSessionUpsertOne) UpdateNewValues() *ConsoleSessionUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(consolesession.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.TokenHash(); exists {
-			s.SetIgnore(consolesession.FieldTokenHash)
-		}
-		if _, exists := u.create.mutation.UserID(); exists {
-			s.SetIgnore(consolesession.FieldUserID)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(consolesession.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.ExpiresAt(); exists {
-			s.SetIgnore(consolesession.FieldExpiresAt)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *ConsoleSessionUpsertOne) Ignore() *ConsoleSessionUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *ConsoleSessionUpsertOne) DoNothing() *ConsoleSessionUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the ConsoleSessionCreate.OnConflict
-// documentation for more info.
-func (u *ConsoleSessionUpsertOne) Update(set func(*ConsoleSessionUpsert)) *ConsoleSessionUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&ConsoleSessionUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *ConsoleSessionUpsertOne) SetUpdatedAt(v time.Time) *ConsoleSessionUpsertOne {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsertOne) UpdateUpdatedAt() *ConsoleSessionUpsertOne {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetLastSeenAt sets the "last_seen_at" field.
-func (u *ConsoleSessionUpsertOne) SetLastSeenAt(v time.Time) *ConsoleSessionUpsertOne {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.SetLastSeenAt(v)
-	})
-}
-
-// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsertOne) UpdateLastSeenAt() *ConsoleSessionUpsertOne {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.UpdateLastSeenAt()
-	})
-}
-
-// Exec executes the query.
-func (u *ConsoleSessionUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for ConsoleSessionCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *ConsoleSessionUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *ConsoleSessionUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *ConsoleSessionUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // ConsoleSessionCreateBulk is the builder for creating many ConsoleSession entities in bulk.
 type ConsoleSessionCreateBulk struct {
 	config
 	err      error
 	builders []*ConsoleSessionCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the ConsoleSession entities in the database.
@@ -490,7 +295,6 @@ func (_c *ConsoleSessionCreateBulk) Save(ctx context.Context) ([]*ConsoleSession
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -541,157 +345,6 @@ func (_c *ConsoleSessionCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *ConsoleSessionCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.ConsoleSession.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.ConsoleSessionUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *ConsoleSessionCreateBulk) OnConflict(opts ...sql.ConflictOption) *ConsoleSessionUpsertBulk {
-	_c.conflict = opts
-	return &ConsoleSessionUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *ConsoleSessionCreateBulk) OnConflictColumns(columns ...string) *ConsoleSessionUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &ConsoleSessionUpsertBulk{
-		create: _c,
-	}
-}
-
-// ConsoleSessionUpsertBulk is the builder for "upsert"-ing
-// a bulk of ConsoleSession nodes.
-type ConsoleSessionUpsertBulk struct {
-	create *ConsoleSessionCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *ConsoleSessionUpsertBulk) UpdateNewValues() *ConsoleSessionUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(consolesession.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.TokenHash(); exists {
-				s.SetIgnore(consolesession.FieldTokenHash)
-			}
-			if _, exists := b.mutation.UserID(); exists {
-				s.SetIgnore(consolesession.FieldUserID)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(consolesession.FieldAccountID)
-			}
-			if _, exists := b.mutation.ExpiresAt(); exists {
-				s.SetIgnore(consolesession.FieldExpiresAt)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.ConsoleSession.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *ConsoleSessionUpsertBulk) Ignore() *ConsoleSessionUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *ConsoleSessionUpsertBulk) DoNothing() *ConsoleSessionUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the ConsoleSessionCreateBulk.OnConflict
-// documentation for more info.
-func (u *ConsoleSessionUpsertBulk) Update(set func(*ConsoleSessionUpsert)) *ConsoleSessionUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&ConsoleSessionUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *ConsoleSessionUpsertBulk) SetUpdatedAt(v time.Time) *ConsoleSessionUpsertBulk {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsertBulk) UpdateUpdatedAt() *ConsoleSessionUpsertBulk {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetLastSeenAt sets the "last_seen_at" field.
-func (u *ConsoleSessionUpsertBulk) SetLastSeenAt(v time.Time) *ConsoleSessionUpsertBulk {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.SetLastSeenAt(v)
-	})
-}
-
-// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
-func (u *ConsoleSessionUpsertBulk) UpdateLastSeenAt() *ConsoleSessionUpsertBulk {
-	return u.Update(func(s *ConsoleSessionUpsert) {
-		s.UpdateLastSeenAt()
-	})
-}
-
-// Exec executes the query.
-func (u *ConsoleSessionUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the ConsoleSessionCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for ConsoleSessionCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *ConsoleSessionUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

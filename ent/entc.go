@@ -28,10 +28,7 @@ func main() {
 		Features: []gen.Feature{
 			gen.FeaturePrivacy,
 			gen.FeatureEntQL,
-			gen.FeatureLock,
-			gen.FeatureUpsert,
 			gen.FeatureModifier,
-			gen.FeatureExecQuery,
 			gen.FeatureIntercept,
 			gen.FeatureVersionedMigration,
 		},

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -22,7 +21,6 @@ type InboxMemberCreate struct {
 	config
 	mutation *InboxMemberMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -192,7 +190,6 @@ func (_c *InboxMemberCreate) createSpec() (*InboxMember, *sqlgraph.CreateSpec) {
 		_node = &InboxMember{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(inboxmember.Table, sqlgraph.NewFieldSpec(inboxmember.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(inboxmember.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -255,174 +252,11 @@ func (_c *InboxMemberCreate) createSpec() (*InboxMember, *sqlgraph.CreateSpec) {
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.InboxMember.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.InboxMemberUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *InboxMemberCreate) OnConflict(opts ...sql.ConflictOption) *InboxMemberUpsertOne {
-	_c.conflict = opts
-	return &InboxMemberUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *InboxMemberCreate) OnConflictColumns(columns ...string) *InboxMemberUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &InboxMemberUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// InboxMemberUpsertOne is the builder for "upsert"-ing
-	//  one InboxMember node.
-	InboxMemberUpsertOne struct {
-		create *InboxMemberCreate
-	}
-
-	// InboxMemberUpsert is the "OnConflict" setter.
-	InboxMemberUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *InboxMemberUpsert) SetUpdatedAt(v time.Time) *InboxMemberUpsert {
-	u.Set(inboxmember.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *InboxMemberUpsert) UpdateUpdatedAt() *InboxMemberUpsert {
-	u.SetExcluded(inboxmember.FieldUpdatedAt)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *InboxMemberUpsertOne) UpdateNewValues() *InboxMemberUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(inboxmember.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(inboxmember.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.InboxID(); exists {
-			s.SetIgnore(inboxmember.FieldInboxID)
-		}
-		if _, exists := u.create.mutation.UserID(); exists {
-			s.SetIgnore(inboxmember.FieldUserID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *InboxMemberUpsertOne) Ignore() *InboxMemberUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *InboxMemberUpsertOne) DoNothing() *InboxMemberUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the InboxMemberCreate.OnConflict
-// documentation for more info.
-func (u *InboxMemberUpsertOne) Update(set func(*InboxMemberUpsert)) *InboxMemberUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&InboxMemberUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *InboxMemberUpsertOne) SetUpdatedAt(v time.Time) *InboxMemberUpsertOne {
-	return u.Update(func(s *InboxMemberUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *InboxMemberUpsertOne) UpdateUpdatedAt() *InboxMemberUpsertOne {
-	return u.Update(func(s *InboxMemberUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *InboxMemberUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for InboxMemberCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *InboxMemberUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *InboxMemberUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *InboxMemberUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // InboxMemberCreateBulk is the builder for creating many InboxMember entities in bulk.
 type InboxMemberCreateBulk struct {
 	config
 	err      error
 	builders []*InboxMemberCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the InboxMember entities in the database.
@@ -452,7 +286,6 @@ func (_c *InboxMemberCreateBulk) Save(ctx context.Context) ([]*InboxMember, erro
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -503,140 +336,6 @@ func (_c *InboxMemberCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *InboxMemberCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.InboxMember.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.InboxMemberUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *InboxMemberCreateBulk) OnConflict(opts ...sql.ConflictOption) *InboxMemberUpsertBulk {
-	_c.conflict = opts
-	return &InboxMemberUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *InboxMemberCreateBulk) OnConflictColumns(columns ...string) *InboxMemberUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &InboxMemberUpsertBulk{
-		create: _c,
-	}
-}
-
-// InboxMemberUpsertBulk is the builder for "upsert"-ing
-// a bulk of InboxMember nodes.
-type InboxMemberUpsertBulk struct {
-	create *InboxMemberCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *InboxMemberUpsertBulk) UpdateNewValues() *InboxMemberUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(inboxmember.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(inboxmember.FieldAccountID)
-			}
-			if _, exists := b.mutation.InboxID(); exists {
-				s.SetIgnore(inboxmember.FieldInboxID)
-			}
-			if _, exists := b.mutation.UserID(); exists {
-				s.SetIgnore(inboxmember.FieldUserID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.InboxMember.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *InboxMemberUpsertBulk) Ignore() *InboxMemberUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *InboxMemberUpsertBulk) DoNothing() *InboxMemberUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the InboxMemberCreateBulk.OnConflict
-// documentation for more info.
-func (u *InboxMemberUpsertBulk) Update(set func(*InboxMemberUpsert)) *InboxMemberUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&InboxMemberUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *InboxMemberUpsertBulk) SetUpdatedAt(v time.Time) *InboxMemberUpsertBulk {
-	return u.Update(func(s *InboxMemberUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *InboxMemberUpsertBulk) UpdateUpdatedAt() *InboxMemberUpsertBulk {
-	return u.Update(func(s *InboxMemberUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *InboxMemberUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the InboxMemberCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for InboxMemberCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *InboxMemberUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

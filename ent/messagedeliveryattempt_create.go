@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type MessageDeliveryAttemptCreate struct {
 	config
 	mutation *MessageDeliveryAttemptMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -252,7 +250,6 @@ func (_c *MessageDeliveryAttemptCreate) createSpec() (*MessageDeliveryAttempt, *
 		_node = &MessageDeliveryAttempt{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(messagedeliveryattempt.Table, sqlgraph.NewFieldSpec(messagedeliveryattempt.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(messagedeliveryattempt.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -322,189 +319,11 @@ func (_c *MessageDeliveryAttemptCreate) createSpec() (*MessageDeliveryAttempt, *
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.MessageDeliveryAttemptUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *MessageDeliveryAttemptCreate) OnConflict(opts ...sql.ConflictOption) *MessageDeliveryAttemptUpsertOne {
-	_c.conflict = opts
-	return &MessageDeliveryAttemptUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *MessageDeliveryAttemptCreate) OnConflictColumns(columns ...string) *MessageDeliveryAttemptUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &MessageDeliveryAttemptUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// MessageDeliveryAttemptUpsertOne is the builder for "upsert"-ing
-	//  one MessageDeliveryAttempt node.
-	MessageDeliveryAttemptUpsertOne struct {
-		create *MessageDeliveryAttemptCreate
-	}
-
-	// MessageDeliveryAttemptUpsert is the "OnConflict" setter.
-	MessageDeliveryAttemptUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *MessageDeliveryAttemptUpsert) SetUpdatedAt(v time.Time) *MessageDeliveryAttemptUpsert {
-	u.Set(messagedeliveryattempt.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *MessageDeliveryAttemptUpsert) UpdateUpdatedAt() *MessageDeliveryAttemptUpsert {
-	u.SetExcluded(messagedeliveryattempt.FieldUpdatedAt)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *MessageDeliveryAttemptUpsertOne) UpdateNewValues() *MessageDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.Attempt(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldAttempt)
-		}
-		if _, exists := u.create.mutation.StartedAt(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldStartedAt)
-		}
-		if _, exists := u.create.mutation.DurationMs(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldDurationMs)
-		}
-		if _, exists := u.create.mutation.Outcome(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldOutcome)
-		}
-		if _, exists := u.create.mutation.ResponseStatus(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldResponseStatus)
-		}
-		if _, exists := u.create.mutation.Error(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldError)
-		}
-		if _, exists := u.create.mutation.MessageID(); exists {
-			s.SetIgnore(messagedeliveryattempt.FieldMessageID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *MessageDeliveryAttemptUpsertOne) Ignore() *MessageDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *MessageDeliveryAttemptUpsertOne) DoNothing() *MessageDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the MessageDeliveryAttemptCreate.OnConflict
-// documentation for more info.
-func (u *MessageDeliveryAttemptUpsertOne) Update(set func(*MessageDeliveryAttemptUpsert)) *MessageDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&MessageDeliveryAttemptUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *MessageDeliveryAttemptUpsertOne) SetUpdatedAt(v time.Time) *MessageDeliveryAttemptUpsertOne {
-	return u.Update(func(s *MessageDeliveryAttemptUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *MessageDeliveryAttemptUpsertOne) UpdateUpdatedAt() *MessageDeliveryAttemptUpsertOne {
-	return u.Update(func(s *MessageDeliveryAttemptUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *MessageDeliveryAttemptUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for MessageDeliveryAttemptCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *MessageDeliveryAttemptUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *MessageDeliveryAttemptUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *MessageDeliveryAttemptUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // MessageDeliveryAttemptCreateBulk is the builder for creating many MessageDeliveryAttempt entities in bulk.
 type MessageDeliveryAttemptCreateBulk struct {
 	config
 	err      error
 	builders []*MessageDeliveryAttemptCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the MessageDeliveryAttempt entities in the database.
@@ -534,7 +353,6 @@ func (_c *MessageDeliveryAttemptCreateBulk) Save(ctx context.Context) ([]*Messag
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -585,155 +403,6 @@ func (_c *MessageDeliveryAttemptCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *MessageDeliveryAttemptCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.MessageDeliveryAttempt.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.MessageDeliveryAttemptUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *MessageDeliveryAttemptCreateBulk) OnConflict(opts ...sql.ConflictOption) *MessageDeliveryAttemptUpsertBulk {
-	_c.conflict = opts
-	return &MessageDeliveryAttemptUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *MessageDeliveryAttemptCreateBulk) OnConflictColumns(columns ...string) *MessageDeliveryAttemptUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &MessageDeliveryAttemptUpsertBulk{
-		create: _c,
-	}
-}
-
-// MessageDeliveryAttemptUpsertBulk is the builder for "upsert"-ing
-// a bulk of MessageDeliveryAttempt nodes.
-type MessageDeliveryAttemptUpsertBulk struct {
-	create *MessageDeliveryAttemptCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *MessageDeliveryAttemptUpsertBulk) UpdateNewValues() *MessageDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldAccountID)
-			}
-			if _, exists := b.mutation.Attempt(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldAttempt)
-			}
-			if _, exists := b.mutation.StartedAt(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldStartedAt)
-			}
-			if _, exists := b.mutation.DurationMs(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldDurationMs)
-			}
-			if _, exists := b.mutation.Outcome(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldOutcome)
-			}
-			if _, exists := b.mutation.ResponseStatus(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldResponseStatus)
-			}
-			if _, exists := b.mutation.Error(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldError)
-			}
-			if _, exists := b.mutation.MessageID(); exists {
-				s.SetIgnore(messagedeliveryattempt.FieldMessageID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.MessageDeliveryAttempt.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *MessageDeliveryAttemptUpsertBulk) Ignore() *MessageDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *MessageDeliveryAttemptUpsertBulk) DoNothing() *MessageDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the MessageDeliveryAttemptCreateBulk.OnConflict
-// documentation for more info.
-func (u *MessageDeliveryAttemptUpsertBulk) Update(set func(*MessageDeliveryAttemptUpsert)) *MessageDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&MessageDeliveryAttemptUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *MessageDeliveryAttemptUpsertBulk) SetUpdatedAt(v time.Time) *MessageDeliveryAttemptUpsertBulk {
-	return u.Update(func(s *MessageDeliveryAttemptUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *MessageDeliveryAttemptUpsertBulk) UpdateUpdatedAt() *MessageDeliveryAttemptUpsertBulk {
-	return u.Update(func(s *MessageDeliveryAttemptUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *MessageDeliveryAttemptUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the MessageDeliveryAttemptCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for MessageDeliveryAttemptCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *MessageDeliveryAttemptUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

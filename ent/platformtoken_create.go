@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/platformtoken"
@@ -19,7 +18,6 @@ type PlatformTokenCreate struct {
 	config
 	mutation *PlatformTokenMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -173,7 +171,6 @@ func (_c *PlatformTokenCreate) createSpec() (*PlatformToken, *sqlgraph.CreateSpe
 		_node = &PlatformToken{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(platformtoken.Table, sqlgraph.NewFieldSpec(platformtoken.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(platformtoken.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -193,194 +190,11 @@ func (_c *PlatformTokenCreate) createSpec() (*PlatformToken, *sqlgraph.CreateSpe
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.PlatformToken.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.PlatformTokenUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *PlatformTokenCreate) OnConflict(opts ...sql.ConflictOption) *PlatformTokenUpsertOne {
-	_c.conflict = opts
-	return &PlatformTokenUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *PlatformTokenCreate) OnConflictColumns(columns ...string) *PlatformTokenUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &PlatformTokenUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// PlatformTokenUpsertOne is the builder for "upsert"-ing
-	//  one PlatformToken node.
-	PlatformTokenUpsertOne struct {
-		create *PlatformTokenCreate
-	}
-
-	// PlatformTokenUpsert is the "OnConflict" setter.
-	PlatformTokenUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *PlatformTokenUpsert) SetUpdatedAt(v time.Time) *PlatformTokenUpsert {
-	u.Set(platformtoken.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *PlatformTokenUpsert) UpdateUpdatedAt() *PlatformTokenUpsert {
-	u.SetExcluded(platformtoken.FieldUpdatedAt)
-	return u
-}
-
-// SetName sets the "name" field.
-func (u *PlatformTokenUpsert) SetName(v string) *PlatformTokenUpsert {
-	u.Set(platformtoken.FieldName, v)
-	return u
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *PlatformTokenUpsert) UpdateName() *PlatformTokenUpsert {
-	u.SetExcluded(platformtoken.FieldName)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *PlatformTokenUpsertOne) UpdateNewValues() *PlatformTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(platformtoken.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.TokenHash(); exists {
-			s.SetIgnore(platformtoken.FieldTokenHash)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *PlatformTokenUpsertOne) Ignore() *PlatformTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *PlatformTokenUpsertOne) DoNothing() *PlatformTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the PlatformTokenCreate.OnConflict
-// documentation for more info.
-func (u *PlatformTokenUpsertOne) Update(set func(*PlatformTokenUpsert)) *PlatformTokenUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&PlatformTokenUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *PlatformTokenUpsertOne) SetUpdatedAt(v time.Time) *PlatformTokenUpsertOne {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *PlatformTokenUpsertOne) UpdateUpdatedAt() *PlatformTokenUpsertOne {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetName sets the "name" field.
-func (u *PlatformTokenUpsertOne) SetName(v string) *PlatformTokenUpsertOne {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *PlatformTokenUpsertOne) UpdateName() *PlatformTokenUpsertOne {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.UpdateName()
-	})
-}
-
-// Exec executes the query.
-func (u *PlatformTokenUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for PlatformTokenCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *PlatformTokenUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *PlatformTokenUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *PlatformTokenUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // PlatformTokenCreateBulk is the builder for creating many PlatformToken entities in bulk.
 type PlatformTokenCreateBulk struct {
 	config
 	err      error
 	builders []*PlatformTokenCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the PlatformToken entities in the database.
@@ -410,7 +224,6 @@ func (_c *PlatformTokenCreateBulk) Save(ctx context.Context) ([]*PlatformToken, 
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -461,148 +274,6 @@ func (_c *PlatformTokenCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *PlatformTokenCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.PlatformToken.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.PlatformTokenUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *PlatformTokenCreateBulk) OnConflict(opts ...sql.ConflictOption) *PlatformTokenUpsertBulk {
-	_c.conflict = opts
-	return &PlatformTokenUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *PlatformTokenCreateBulk) OnConflictColumns(columns ...string) *PlatformTokenUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &PlatformTokenUpsertBulk{
-		create: _c,
-	}
-}
-
-// PlatformTokenUpsertBulk is the builder for "upsert"-ing
-// a bulk of PlatformToken nodes.
-type PlatformTokenUpsertBulk struct {
-	create *PlatformTokenCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *PlatformTokenUpsertBulk) UpdateNewValues() *PlatformTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(platformtoken.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.TokenHash(); exists {
-				s.SetIgnore(platformtoken.FieldTokenHash)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.PlatformToken.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *PlatformTokenUpsertBulk) Ignore() *PlatformTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *PlatformTokenUpsertBulk) DoNothing() *PlatformTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the PlatformTokenCreateBulk.OnConflict
-// documentation for more info.
-func (u *PlatformTokenUpsertBulk) Update(set func(*PlatformTokenUpsert)) *PlatformTokenUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&PlatformTokenUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *PlatformTokenUpsertBulk) SetUpdatedAt(v time.Time) *PlatformTokenUpsertBulk {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *PlatformTokenUpsertBulk) UpdateUpdatedAt() *PlatformTokenUpsertBulk {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// SetName sets the "name" field.
-func (u *PlatformTokenUpsertBulk) SetName(v string) *PlatformTokenUpsertBulk {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *PlatformTokenUpsertBulk) UpdateName() *PlatformTokenUpsertBulk {
-	return u.Update(func(s *PlatformTokenUpsert) {
-		s.UpdateName()
-	})
-}
-
-// Exec executes the query.
-func (u *PlatformTokenUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the PlatformTokenCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for PlatformTokenCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *PlatformTokenUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

@@ -4,8 +4,6 @@ package ent
 
 import (
 	"context"
-	stdsql "database/sql"
-	"fmt"
 	"sync"
 
 	"entgo.io/ent/dialect"
@@ -309,27 +307,3 @@ func (tx *txDriver) Query(ctx context.Context, query string, args, v any) error 
 }
 
 var _ dialect.Driver = (*txDriver)(nil)
-
-// ExecContext allows calling the underlying ExecContext method of the transaction if it is supported by it.
-// See, database/sql#Tx.ExecContext for more information.
-func (tx *txDriver) ExecContext(ctx context.Context, query string, args ...any) (stdsql.Result, error) {
-	ex, ok := tx.tx.(interface {
-		ExecContext(context.Context, string, ...any) (stdsql.Result, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("Tx.ExecContext is not supported")
-	}
-	return ex.ExecContext(ctx, query, args...)
-}
-
-// QueryContext allows calling the underlying QueryContext method of the transaction if it is supported by it.
-// See, database/sql#Tx.QueryContext for more information.
-func (tx *txDriver) QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error) {
-	q, ok := tx.tx.(interface {
-		QueryContext(context.Context, string, ...any) (*stdsql.Rows, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("Tx.QueryContext is not supported")
-	}
-	return q.QueryContext(ctx, query, args...)
-}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/switchboard/switchboard/ent/account"
@@ -21,7 +20,6 @@ type WebhookDeliveryAttemptCreate struct {
 	config
 	mutation *WebhookDeliveryAttemptMutation
 	hooks    []Hook
-	conflict []sql.ConflictOption
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -252,7 +250,6 @@ func (_c *WebhookDeliveryAttemptCreate) createSpec() (*WebhookDeliveryAttempt, *
 		_node = &WebhookDeliveryAttempt{config: _c.config}
 		_spec = sqlgraph.NewCreateSpec(webhookdeliveryattempt.Table, sqlgraph.NewFieldSpec(webhookdeliveryattempt.FieldID, field.TypeInt))
 	)
-	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(webhookdeliveryattempt.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -322,189 +319,11 @@ func (_c *WebhookDeliveryAttemptCreate) createSpec() (*WebhookDeliveryAttempt, *
 	return _node, _spec
 }
 
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		SetCreatedAt(v).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.WebhookDeliveryAttemptUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *WebhookDeliveryAttemptCreate) OnConflict(opts ...sql.ConflictOption) *WebhookDeliveryAttemptUpsertOne {
-	_c.conflict = opts
-	return &WebhookDeliveryAttemptUpsertOne{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *WebhookDeliveryAttemptCreate) OnConflictColumns(columns ...string) *WebhookDeliveryAttemptUpsertOne {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &WebhookDeliveryAttemptUpsertOne{
-		create: _c,
-	}
-}
-
-type (
-	// WebhookDeliveryAttemptUpsertOne is the builder for "upsert"-ing
-	//  one WebhookDeliveryAttempt node.
-	WebhookDeliveryAttemptUpsertOne struct {
-		create *WebhookDeliveryAttemptCreate
-	}
-
-	// WebhookDeliveryAttemptUpsert is the "OnConflict" setter.
-	WebhookDeliveryAttemptUpsert struct {
-		*sql.UpdateSet
-	}
-)
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *WebhookDeliveryAttemptUpsert) SetUpdatedAt(v time.Time) *WebhookDeliveryAttemptUpsert {
-	u.Set(webhookdeliveryattempt.FieldUpdatedAt, v)
-	return u
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *WebhookDeliveryAttemptUpsert) UpdateUpdatedAt() *WebhookDeliveryAttemptUpsert {
-	u.SetExcluded(webhookdeliveryattempt.FieldUpdatedAt)
-	return u
-}
-
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
-// Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *WebhookDeliveryAttemptUpsertOne) UpdateNewValues() *WebhookDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldCreatedAt)
-		}
-		if _, exists := u.create.mutation.AccountID(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldAccountID)
-		}
-		if _, exists := u.create.mutation.Attempt(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldAttempt)
-		}
-		if _, exists := u.create.mutation.StartedAt(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldStartedAt)
-		}
-		if _, exists := u.create.mutation.DurationMs(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldDurationMs)
-		}
-		if _, exists := u.create.mutation.Outcome(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldOutcome)
-		}
-		if _, exists := u.create.mutation.ResponseStatus(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldResponseStatus)
-		}
-		if _, exists := u.create.mutation.Error(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldError)
-		}
-		if _, exists := u.create.mutation.DeliveryID(); exists {
-			s.SetIgnore(webhookdeliveryattempt.FieldDeliveryID)
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//	    OnConflict(sql.ResolveWithIgnore()).
-//	    Exec(ctx)
-func (u *WebhookDeliveryAttemptUpsertOne) Ignore() *WebhookDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *WebhookDeliveryAttemptUpsertOne) DoNothing() *WebhookDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the WebhookDeliveryAttemptCreate.OnConflict
-// documentation for more info.
-func (u *WebhookDeliveryAttemptUpsertOne) Update(set func(*WebhookDeliveryAttemptUpsert)) *WebhookDeliveryAttemptUpsertOne {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&WebhookDeliveryAttemptUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *WebhookDeliveryAttemptUpsertOne) SetUpdatedAt(v time.Time) *WebhookDeliveryAttemptUpsertOne {
-	return u.Update(func(s *WebhookDeliveryAttemptUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *WebhookDeliveryAttemptUpsertOne) UpdateUpdatedAt() *WebhookDeliveryAttemptUpsertOne {
-	return u.Update(func(s *WebhookDeliveryAttemptUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *WebhookDeliveryAttemptUpsertOne) Exec(ctx context.Context) error {
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for WebhookDeliveryAttemptCreate.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *WebhookDeliveryAttemptUpsertOne) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *WebhookDeliveryAttemptUpsertOne) ID(ctx context.Context) (id int, err error) {
-	node, err := u.create.Save(ctx)
-	if err != nil {
-		return id, err
-	}
-	return node.ID, nil
-}
-
-// IDX is like ID, but panics if an error occurs.
-func (u *WebhookDeliveryAttemptUpsertOne) IDX(ctx context.Context) int {
-	id, err := u.ID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // WebhookDeliveryAttemptCreateBulk is the builder for creating many WebhookDeliveryAttempt entities in bulk.
 type WebhookDeliveryAttemptCreateBulk struct {
 	config
 	err      error
 	builders []*WebhookDeliveryAttemptCreate
-	conflict []sql.ConflictOption
 }
 
 // Save creates the WebhookDeliveryAttempt entities in the database.
@@ -534,7 +353,6 @@ func (_c *WebhookDeliveryAttemptCreateBulk) Save(ctx context.Context) ([]*Webhoo
 					_, err = mutators[i+1].Mutate(root, _c.builders[i+1].mutation)
 				} else {
 					spec := &sqlgraph.BatchCreateSpec{Nodes: specs}
-					spec.OnConflict = _c.conflict
 					// Invoke the actual operation on the latest mutation in the chain.
 					if err = sqlgraph.BatchCreate(ctx, _c.driver, spec); err != nil {
 						if sqlgraph.IsConstraintError(err) {
@@ -585,155 +403,6 @@ func (_c *WebhookDeliveryAttemptCreateBulk) Exec(ctx context.Context) error {
 // ExecX is like Exec, but panics if an error occurs.
 func (_c *WebhookDeliveryAttemptCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
-		panic(err)
-	}
-}
-
-// OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
-// of the `INSERT` statement. For example:
-//
-//	client.WebhookDeliveryAttempt.CreateBulk(builders...).
-//		OnConflict(
-//			// Update the row with the new values
-//			// the was proposed for insertion.
-//			sql.ResolveWithNewValues(),
-//		).
-//		// Override some of the fields with custom
-//		// update values.
-//		Update(func(u *ent.WebhookDeliveryAttemptUpsert) {
-//			SetCreatedAt(v+v).
-//		}).
-//		Exec(ctx)
-func (_c *WebhookDeliveryAttemptCreateBulk) OnConflict(opts ...sql.ConflictOption) *WebhookDeliveryAttemptUpsertBulk {
-	_c.conflict = opts
-	return &WebhookDeliveryAttemptUpsertBulk{
-		create: _c,
-	}
-}
-
-// OnConflictColumns calls `OnConflict` and configures the columns
-// as conflict target. Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		OnConflict(sql.ConflictColumns(columns...)).
-//		Exec(ctx)
-func (_c *WebhookDeliveryAttemptCreateBulk) OnConflictColumns(columns ...string) *WebhookDeliveryAttemptUpsertBulk {
-	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &WebhookDeliveryAttemptUpsertBulk{
-		create: _c,
-	}
-}
-
-// WebhookDeliveryAttemptUpsertBulk is the builder for "upsert"-ing
-// a bulk of WebhookDeliveryAttempt nodes.
-type WebhookDeliveryAttemptUpsertBulk struct {
-	create *WebhookDeliveryAttemptCreateBulk
-}
-
-// UpdateNewValues updates the mutable fields using the new values that
-// were set on create. Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		OnConflict(
-//			sql.ResolveWithNewValues(),
-//		).
-//		Exec(ctx)
-func (u *WebhookDeliveryAttemptUpsertBulk) UpdateNewValues() *WebhookDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
-		for _, b := range u.create.builders {
-			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldCreatedAt)
-			}
-			if _, exists := b.mutation.AccountID(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldAccountID)
-			}
-			if _, exists := b.mutation.Attempt(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldAttempt)
-			}
-			if _, exists := b.mutation.StartedAt(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldStartedAt)
-			}
-			if _, exists := b.mutation.DurationMs(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldDurationMs)
-			}
-			if _, exists := b.mutation.Outcome(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldOutcome)
-			}
-			if _, exists := b.mutation.ResponseStatus(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldResponseStatus)
-			}
-			if _, exists := b.mutation.Error(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldError)
-			}
-			if _, exists := b.mutation.DeliveryID(); exists {
-				s.SetIgnore(webhookdeliveryattempt.FieldDeliveryID)
-			}
-		}
-	}))
-	return u
-}
-
-// Ignore sets each column to itself in case of conflict.
-// Using this option is equivalent to using:
-//
-//	client.WebhookDeliveryAttempt.Create().
-//		OnConflict(sql.ResolveWithIgnore()).
-//		Exec(ctx)
-func (u *WebhookDeliveryAttemptUpsertBulk) Ignore() *WebhookDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
-	return u
-}
-
-// DoNothing configures the conflict_action to `DO NOTHING`.
-// Supported only by SQLite and PostgreSQL.
-func (u *WebhookDeliveryAttemptUpsertBulk) DoNothing() *WebhookDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.DoNothing())
-	return u
-}
-
-// Update allows overriding fields `UPDATE` values. See the WebhookDeliveryAttemptCreateBulk.OnConflict
-// documentation for more info.
-func (u *WebhookDeliveryAttemptUpsertBulk) Update(set func(*WebhookDeliveryAttemptUpsert)) *WebhookDeliveryAttemptUpsertBulk {
-	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&WebhookDeliveryAttemptUpsert{UpdateSet: update})
-	}))
-	return u
-}
-
-// SetUpdatedAt sets the "updated_at" field.
-func (u *WebhookDeliveryAttemptUpsertBulk) SetUpdatedAt(v time.Time) *WebhookDeliveryAttemptUpsertBulk {
-	return u.Update(func(s *WebhookDeliveryAttemptUpsert) {
-		s.SetUpdatedAt(v)
-	})
-}
-
-// UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
-func (u *WebhookDeliveryAttemptUpsertBulk) UpdateUpdatedAt() *WebhookDeliveryAttemptUpsertBulk {
-	return u.Update(func(s *WebhookDeliveryAttemptUpsert) {
-		s.UpdateUpdatedAt()
-	})
-}
-
-// Exec executes the query.
-func (u *WebhookDeliveryAttemptUpsertBulk) Exec(ctx context.Context) error {
-	if u.create.err != nil {
-		return u.create.err
-	}
-	for i, b := range u.create.builders {
-		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the WebhookDeliveryAttemptCreateBulk instead", i)
-		}
-	}
-	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for WebhookDeliveryAttemptCreateBulk.OnConflict")
-	}
-	return u.create.Exec(ctx)
-}
-
-// ExecX is like Exec, but panics if an error occurs.
-func (u *WebhookDeliveryAttemptUpsertBulk) ExecX(ctx context.Context) {
-	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }

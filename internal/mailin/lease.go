@@ -30,16 +30,12 @@ func newHolder() string {
 }
 
 // takeLease takes (or renews) the inbox's lease for this fetcher: one
-// conditional update, which succeeds only where nobody else holds an
+// conditional update (after making the state row of a new inbox), which succeeds only where nobody else holds an
 // unexpired lease, so two instances never both get it.
 func (f *Fetcher) takeLease(ctx context.Context, inboxID int) (bool, error) {
 	ctx = core.AsBackgroundWork(ctx)
 	c := f.svc.DB
-	// The row may not exist yet (a new inbox); make it without touching
-	// an existing one.
-	err := c.MailboxState.Create().SetInboxID(inboxID).
-		OnConflictColumns(mailboxstate.FieldInboxID).Ignore().Exec(ctx)
-	if err != nil {
+	if err := f.ensureState(ctx, inboxID); err != nil {
 		return false, errorf("taking the mailbox's lease", err)
 	}
 	now := time.Now().UTC()
@@ -140,4 +136,22 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+// ensureState makes the inbox's state row if it has none, leaving an
+// existing one as it is. Two instances may race to make it: the loser's
+// unique-key error means the row is there, which is all this wants (and a
+// foreign-key error means the inbox is gone: the update after finds no row).
+// It reads first so that a renewal does not fail an insert each time, which
+// PostgreSQL would log.
+func (f *Fetcher) ensureState(ctx context.Context, inboxID int) error {
+	c := f.svc.DB
+	ok, err := c.MailboxState.Query().Where(mailboxstate.InboxID(inboxID)).Exist(ctx)
+	if err != nil || ok {
+		return err
+	}
+	if err := c.MailboxState.Create().SetInboxID(inboxID).Exec(ctx); err != nil && !ent.IsConstraintError(err) {
+		return err
+	}
+	return nil
 }

@@ -30,12 +30,11 @@ type cursor struct {
 func (f *Fetcher) openCursor(ctx context.Context, inboxID int, validity uint32) (*cursor, error) {
 	ctx = core.AsBackgroundWork(ctx)
 	c := f.svc.DB
-	err := c.MailboxState.Create().SetInboxID(inboxID).SetUIDValidity(int64(validity)).
-		OnConflictColumns(mailboxstate.FieldInboxID).
-		Update(func(u *ent.MailboxStateUpsert) {
-			// Keep the progress; only the error is cleared.
-			u.SetLastError("").ClearFailedAt().UpdateUpdatedAt()
-		}).Exec(ctx)
+	if err := f.ensureState(ctx, inboxID); err != nil {
+		return nil, errorf("reading the mailbox's progress", err)
+	}
+	// Keep the progress; only the error is cleared.
+	err := c.MailboxState.Update().Where(mailboxstate.InboxID(inboxID)).SetLastError("").ClearFailedAt().Exec(ctx)
 	if err != nil {
 		return nil, errorf("reading the mailbox's progress", err)
 	}
@@ -73,11 +72,12 @@ func (f *Fetcher) advance(ctx context.Context, inboxID int, cur *cursor, uid uin
 
 // recordError keeps the session's last error on the inbox's state row.
 func (f *Fetcher) recordError(ctx context.Context, inboxID int, cause error) error {
-	now := time.Now().UTC()
-	return f.svc.DB.MailboxState.Create().SetInboxID(inboxID).SetLastError(clip(cause.Error(), 1000)).SetFailedAt(now).
-		OnConflictColumns(mailboxstate.FieldInboxID).
-		Update(func(u *ent.MailboxStateUpsert) { u.UpdateLastError().UpdateFailedAt().UpdateUpdatedAt() }).
-		Exec(core.AsBackgroundWork(context.WithoutCancel(ctx)))
+	ctx = core.AsBackgroundWork(context.WithoutCancel(ctx))
+	if err := f.ensureState(ctx, inboxID); err != nil {
+		return err
+	}
+	return f.svc.DB.MailboxState.Update().Where(mailboxstate.InboxID(inboxID)).
+		SetLastError(clip(cause.Error(), 1000)).SetFailedAt(time.Now().UTC()).Exec(ctx)
 }
 
 // receive parses a mail and stores it as an incoming message. A mail that
