@@ -36,6 +36,10 @@ func (s *Service) AttachInbox(ctx context.Context, c *ent.Client, ct *ent.Contac
 	if taken {
 		return nil, apperr.Invalid("Source id has already been taken in this inbox", "source_id")
 	}
+	return newContactInbox(ctx, c, ct, ib, sid)
+}
+
+func newContactInbox(ctx context.Context, c *ent.Client, ct *ent.Contact, ib *ent.Inbox, sid string) (*ent.ContactInbox, error) {
 	return c.ContactInbox.Create().SetContactID(ct.ID).SetInboxID(ib.ID).SetSourceID(sid).Save(ctx)
 }
 
@@ -142,27 +146,32 @@ type Sender struct {
 // one: for the account's contact with the sender's phone number or e-mail
 // when there is one (as Chatwoot matches them), else for a new contact. It
 // runs in the transaction of c and tells the listeners of a new contact.
-func (s *Service) ContactForSender(ctx context.Context, c *ent.Client, ib *ent.Inbox, from Sender) (*ent.ContactInbox, error) {
-	ci, err := c.ContactInbox.Query().Where(contactinbox.InboxID(ib.ID), contactinbox.SourceID(from.SourceID)).
+// newContact says the contact was made here: a row, with its contact inbox,
+// that nobody else sees before the transaction commits.
+func (s *Service) ContactForSender(ctx context.Context, c *ent.Client, ib *ent.Inbox, from Sender) (ci *ent.ContactInbox, newContact bool, err error) {
+	ci, err = c.ContactInbox.Query().Where(contactinbox.InboxID(ib.ID), contactinbox.SourceID(from.SourceID)).
 		WithContact().Only(ctx)
 	if err == nil || !ent.IsNotFound(err) {
-		return ci, err
+		return ci, false, err
 	}
 	ct, err := s.contactBySenderAddress(ctx, c, from)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if ct == nil {
+	if newContact = ct == nil; newContact {
 		if ct, err = s.newSenderContact(ctx, c, from); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	ci, err = s.AttachInbox(ctx, c, ct, ib, &from.SourceID)
+	// Not AttachInbox: the source id was just looked up in this
+	// transaction. A concurrent message of the same new sender collides
+	// with this row at the unique key instead, and its caller tries again.
+	ci, err = newContactInbox(ctx, c, ct, ib, from.SourceID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ci.Edges.Contact = ct
-	return ci, nil
+	return ci, newContact, nil
 }
 
 // contactBySenderAddress is the account's contact with the sender's phone

@@ -56,6 +56,9 @@ type ConversationInput struct {
 	AdditionalAttributes map[string]any
 	CustomAttributes     map[string]any
 	Message              *MessageInput
+	// incoming: a customer's message starts the conversation (startInbound),
+	// so its last incoming message is now too.
+	incoming bool
 }
 
 // CreateConversation starts a conversation with a contact in an inbox (or,
@@ -202,10 +205,14 @@ func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 			return nil, err
 		}
 	}
+	now := s.Now()
 	create := c.Conversation.Create().SetDisplayID(displayID).SetUUID(uuid.NewString()).
 		SetInboxID(ci.InboxID).SetContactID(ci.ContactID).SetContactInboxID(ci.ID).
 		SetStatus(status).SetNillableAssigneeID(in.AssigneeID).SetNillableTeamID(in.TeamID).
-		SetNillableSnoozedUntil(snoozedUntil(status, in.SnoozedUntil)).SetLastActivityAt(s.Now())
+		SetNillableSnoozedUntil(snoozedUntil(status, in.SnoozedUntil)).SetLastActivityAt(now)
+	if in.incoming {
+		create.SetLastIncomingAt(now)
+	}
 	if in.AdditionalAttributes != nil {
 		create.SetAdditionalAttributes(in.AdditionalAttributes)
 	}

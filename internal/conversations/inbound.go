@@ -122,15 +122,26 @@ func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.Stor
 // receiveIn stores an inbound message in the transaction of c; a new
 // conversation gets the display id reserved (0: the next one).
 func (s *Service) receiveIn(ctx context.Context, c *ent.Client, in Inbound, files []core.StoredFile, reserved int) (*ent.Message, error) {
-	ci, err := s.contacts.ContactForSender(ctx, c, in.Inbox, in.From)
+	ci, newContact, err := s.contacts.ContactForSender(ctx, c, in.Inbox, in.From)
 	if err != nil {
 		return nil, err
+	}
+	if newContact {
+		// Nobody else sees a contact made in this transaction: it has no
+		// conversation to continue, and none can start meanwhile. The
+		// conversation is made with the message's activity on it, as the
+		// contact was.
+		cv, err := s.startInbound(ctx, c, ci, reserved)
+		if err != nil {
+			return nil, err
+		}
+		return s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, saveRule{newSender: true})
 	}
 	cv, err := s.inboundConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID, reserved)
 	if err != nil {
 		return nil, err
 	}
-	return s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files)
+	return s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, saveRule{})
 }
 
 // inboundMessage builds the incoming message in of the contact of cv.
@@ -169,10 +180,7 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 		return nil, err
 	}
 	if cv == nil {
-		if cv, err = s.newConversation(ctx, c, ci, ConversationInput{}, reserved); err != nil {
-			return nil, err
-		}
-		return cv, s.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)
+		return s.startInbound(ctx, c, ci, reserved)
 	}
 	if cv.Status != conversation.StatusResolved && cv.Status != conversation.StatusSnoozed {
 		return cv, nil
@@ -181,6 +189,17 @@ func (s *Service) inboundConversation(ctx context.Context, c *ent.Client, ib *en
 		return nil, err
 	}
 	return cv, s.EmitConversationEvent(ctx, c, events.ConversationStatusChanged, cv)
+}
+
+// startInbound starts the conversation of contact inbox ci that an
+// incoming message opens, numbered reserved (0: the account's next display
+// id), with the message's activity on it.
+func (s *Service) startInbound(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, reserved int) (*ent.Conversation, error) {
+	cv, err := s.newConversation(ctx, c, ci, ConversationInput{incoming: true}, reserved)
+	if err != nil {
+		return nil, err
+	}
+	return cv, s.EmitConversationEvent(ctx, c, events.ConversationCreated, cv)
 }
 
 // currentConversation is the sender's conversation a message continues

@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/core"
 )
 
@@ -46,7 +47,8 @@ func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core
 		return nil, err == nil && cv == nil, err
 	}
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) (err error) {
-		m, err = s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files, conversation.StatusIn(writingOnStatuses...))
+		m, err = s.saveMessage(ctx, c, cv, inboundMessage(c, cv, in), files,
+			saveRule{onlyIf: []predicate.Conversation{conversation.StatusIn(writingOnStatuses...)}})
 		return err
 	})
 	if errors.Is(err, errConversationMoved) {

@@ -78,6 +78,17 @@ func TestReceiveStoresEachMessageOnceInTheSendersConversation(t *testing.T) {
 			t.Fatalf("first message: duplicate %v, type %s, sender %v", dup, first.MessageType, first.SenderType)
 		}
 		heard.Expect(t, []events.Kind{events.ContactCreated, events.ConversationCreated, events.MessageCreated})
+		// A new sender's contact and conversation are made with the
+		// message's activity on them, not updated after.
+		started, err := f.svc.DB.Conversation.Query().Where(conversation.ID(first.ConversationID)).WithContact().
+			Only(core.AsBackgroundWork(context.Background()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if started.LastIncomingAt == nil || started.LastActivityAt.IsZero() || started.Edges.Contact.LastActivityAt == nil {
+			t.Errorf("a new sender's first message left last_incoming_at %v, last_activity_at %v, the contact's %v; want all set",
+				started.LastIncomingAt, started.LastActivityAt, started.Edges.Contact.LastActivityAt)
+		}
 
 		heard = apitest.Listen(t, f.hub, f.inbox.AccountID)
 		again, dup := f.receive(t, "wamid.1", "Hello")

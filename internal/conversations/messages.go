@@ -66,7 +66,7 @@ func (s *Service) AddMessage(ctx context.Context, c *ent.Client, cv *ent.Convers
 	if err != nil {
 		return nil, err
 	}
-	return s.saveMessage(ctx, c, cv, create, files)
+	return s.saveMessage(ctx, c, cv, create, files, saveRule{})
 }
 
 // messageCreate checks message in for cv (its fields, the reply window of
@@ -109,13 +109,23 @@ func (s *Service) messageCreate(ctx context.Context, c *ent.Client, cv *ent.Conv
 	return create, nil
 }
 
+// saveRule says what saveMessage records besides the message.
+type saveRule struct {
+	// onlyIf: the conversation must still match it (else
+	// errConversationMoved, and the caller rolls the message back).
+	onlyIf []predicate.Conversation
+	// newSender: the message is a new sender's first, whose contact
+	// (contacts.ContactForSender) and conversation (startInbound) were made
+	// in this transaction with its activity already on them.
+	newSender bool
+}
+
 // saveMessage saves the message create builds in cv with its files, records
 // the activity on the conversation and its contact (an incoming message
-// opens the reply window), and tells the listeners once the message has its
-// attachments, so that a webhook's message_created carries them. With
-// onlyIf, the conversation must still match it (else errConversationMoved,
-// and the caller rolls the message back).
-func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile, onlyIf ...predicate.Conversation) (*ent.Message, error) {
+// opens the reply window) as rule says, and tells the listeners once the
+// message has its attachments, so that a webhook's message_created carries
+// them.
+func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile, rule saveRule) (*ent.Message, error) {
 	m, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
@@ -123,20 +133,22 @@ func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conver
 	if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, files, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
 		return nil, err
 	}
-	// Bulk updates by id: an UpdateOne would read each row back, and a
-	// burst of messages pays for every statement.
-	now := s.Now()
-	convUpd := c.Conversation.Update().Where(conversation.ID(cv.ID)).SetLastActivityAt(now)
-	if m.MessageType == message.MessageTypeIncoming {
-		convUpd.SetLastIncomingAt(now)
-	}
-	if n, err := convUpd.Where(onlyIf...).Save(ctx); err != nil {
-		return nil, apperr.From(err)
-	} else if n == 0 && len(onlyIf) > 0 {
-		return nil, errConversationMoved
-	}
-	if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
-		return nil, err
+	if !rule.newSender {
+		// Bulk updates by id: an UpdateOne would read each row back, and a
+		// burst of messages pays for every statement.
+		now := s.Now()
+		convUpd := c.Conversation.Update().Where(conversation.ID(cv.ID)).SetLastActivityAt(now)
+		if m.MessageType == message.MessageTypeIncoming {
+			convUpd.SetLastIncomingAt(now)
+		}
+		if n, err := convUpd.Where(rule.onlyIf...).Save(ctx); err != nil {
+			return nil, apperr.From(err)
+		} else if n == 0 && len(rule.onlyIf) > 0 {
+			return nil, errConversationMoved
+		}
+		if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return m, s.EmitMessageEvent(ctx, c, events.MessageCreated, m)
 }
