@@ -36,8 +36,19 @@ func (s *Service) Conversation(ctx context.Context, displayID int) (*ent.Convers
 // statement more), for operations that answer something else: a message, a
 // page of messages, its labels.
 func (s *Service) conversationOf(ctx context.Context, displayID int) (*ent.Conversation, error) {
-	cv, err := s.Client(ctx).Conversation.Query().Where(conversation.DisplayID(displayID)).
-		WithContact().WithInbox().Only(ctx)
+	return oneConversation(ctx, s.Client(ctx).Conversation.Query().WithContact().WithInbox(), displayID)
+}
+
+// conversationToWriteIn is conversationOf without the contact, for posting
+// or deleting a message: neither reads it (a message's event reads the
+// conversation and its contact again, when someone listens), and it is a
+// statement more.
+func (s *Service) conversationToWriteIn(ctx context.Context, displayID int) (*ent.Conversation, error) {
+	return oneConversation(ctx, s.Client(ctx).Conversation.Query().WithInbox(), displayID)
+}
+
+func oneConversation(ctx context.Context, q *ent.ConversationQuery, displayID int) (*ent.Conversation, error) {
+	cv, err := q.Where(conversation.DisplayID(displayID)).Only(ctx)
 	if err != nil {
 		return nil, apperr.From(core.NotFound(err, "Conversation"))
 	}

@@ -15,7 +15,7 @@ import (
 // its attachments. (Incoming messages are for API inboxes only: see the
 // Message hooks in ent/schema.)
 func (s *Service) CreateMessage(ctx context.Context, displayID int, in MessageInput, files []core.Upload) (*ent.Message, error) {
-	cv, err := s.conversationOf(ctx, displayID)
+	cv, err := s.conversationToWriteIn(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func validateMessage(in MessageInput) error {
 
 // DeleteMessage deletes a message of a conversation, with its files.
 func (s *Service) DeleteMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
-	cv, err := s.conversationOf(ctx, displayID)
+	cv, err := s.conversationToWriteIn(ctx, displayID)
 	if err != nil {
 		return nil, err
 	}
