@@ -30,8 +30,9 @@ func newHolder() string {
 }
 
 // takeLease takes (or renews) the inbox's lease for this fetcher: one
-// conditional update (after making the state row of a new inbox), which succeeds only where nobody else holds an
-// unexpired lease, so two instances never both get it.
+// conditional update (after making a new inbox's state row), which succeeds
+// only where nobody else holds an unexpired lease, so two instances never
+// both get it.
 func (f *Fetcher) takeLease(ctx context.Context, inboxID int) (bool, error) {
 	ctx = core.AsBackgroundWork(ctx)
 	c := f.svc.DB
