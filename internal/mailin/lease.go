@@ -30,17 +30,29 @@ func newHolder() string {
 }
 
 // takeLease takes (or renews) the inbox's lease for this fetcher: one
-// conditional update (after making a new inbox's state row), which succeeds
-// only where nobody else holds an unexpired lease, so two instances never
-// both get it.
+// conditional update of its state row, which succeeds only where nobody
+// else holds an unexpired lease, so two instances never both get it. A new
+// inbox has no state row yet: a refused update makes it, and tries once
+// more.
 func (f *Fetcher) takeLease(ctx context.Context, inboxID int) (bool, error) {
 	ctx = core.AsBackgroundWork(ctx)
-	c := f.svc.DB
-	if err := f.ensureState(ctx, inboxID); err != nil {
+	held, err := f.updateLease(ctx, inboxID)
+	if held || err != nil {
+		return held, err
+	}
+	made, err := f.ensureState(ctx, inboxID)
+	if err != nil {
 		return false, errorf("taking the mailbox's lease", err)
 	}
+	if !made {
+		return false, nil
+	}
+	return f.updateLease(ctx, inboxID)
+}
+
+func (f *Fetcher) updateLease(ctx context.Context, inboxID int) (bool, error) {
 	now := time.Now().UTC()
-	n, err := c.MailboxState.Update().
+	n, err := f.svc.DB.MailboxState.Update().
 		Where(mailboxstate.InboxID(inboxID), mailboxstate.Or(
 			mailboxstate.LeaseHolder(f.holder), mailboxstate.LeaseHolder(""), mailboxstate.LeaseHolderIsNil(),
 			mailboxstate.LeaseExpiresAtIsNil(), mailboxstate.LeaseExpiresAtLT(now))).
@@ -140,19 +152,20 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // ensureState makes the inbox's state row if it has none, leaving an
-// existing one as it is. Two instances may race to make it: the loser's
-// unique-key error means the row is there, which is all this wants (and a
-// foreign-key error means the inbox is gone: the update after finds no row).
-// It reads first so that a renewal does not fail an insert each time, which
-// PostgreSQL would log.
-func (f *Fetcher) ensureState(ctx context.Context, inboxID int) error {
+// existing one as it is, and says whether it made it. Two instances may
+// race to make it: the loser's unique-key error means the row is there (and
+// a foreign-key error means the inbox is gone). It reads first so that a
+// refused take does not fail an insert each time, which PostgreSQL would
+// log.
+func (f *Fetcher) ensureState(ctx context.Context, inboxID int) (bool, error) {
 	c := f.svc.DB
 	ok, err := c.MailboxState.Query().Where(mailboxstate.InboxID(inboxID)).Exist(ctx)
 	if err != nil || ok {
-		return err
+		return false, err
 	}
-	if err := c.MailboxState.Create().SetInboxID(inboxID).Exec(ctx); err != nil && !ent.IsConstraintError(err) {
-		return err
+	err = c.MailboxState.Create().SetInboxID(inboxID).Exec(ctx)
+	if ent.IsConstraintError(err) {
+		return false, nil
 	}
-	return nil
+	return err == nil, err
 }

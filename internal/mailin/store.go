@@ -30,10 +30,8 @@ type cursor struct {
 func (f *Fetcher) openCursor(ctx context.Context, inboxID int, validity uint32) (*cursor, error) {
 	ctx = core.AsBackgroundWork(ctx)
 	c := f.svc.DB
-	if err := f.ensureState(ctx, inboxID); err != nil {
-		return nil, errorf("reading the mailbox's progress", err)
-	}
-	// Keep the progress; only the error is cleared.
+	// The state row is there: the session runs under the lease, which made
+	// it. Keep the progress; only the error is cleared.
 	err := c.MailboxState.Update().Where(mailboxstate.InboxID(inboxID)).SetLastError("").ClearFailedAt().Exec(ctx)
 	if err != nil {
 		return nil, errorf("reading the mailbox's progress", err)
@@ -72,12 +70,10 @@ func (f *Fetcher) advance(ctx context.Context, inboxID int, cur *cursor, uid uin
 
 // recordError keeps the session's last error on the inbox's state row.
 func (f *Fetcher) recordError(ctx context.Context, inboxID int, cause error) error {
-	ctx = core.AsBackgroundWork(context.WithoutCancel(ctx))
-	if err := f.ensureState(ctx, inboxID); err != nil {
-		return err
-	}
+	// The state row is there: sessions run under the lease, which made it.
 	return f.svc.DB.MailboxState.Update().Where(mailboxstate.InboxID(inboxID)).
-		SetLastError(clip(cause.Error(), 1000)).SetFailedAt(time.Now().UTC()).Exec(ctx)
+		SetLastError(clip(cause.Error(), 1000)).SetFailedAt(time.Now().UTC()).
+		Exec(core.AsBackgroundWork(context.WithoutCancel(ctx)))
 }
 
 // receive parses a mail and stores it as an incoming message. A mail that
