@@ -65,6 +65,35 @@ func TestIdleRunnerCostsOneStatementPerCheck(t *testing.T) {
 	})
 }
 
+// TestNudgesCoalesce: a nudge for every commit of a stream of writes (one a
+// millisecond here) starts a pass at most every nudgeGap, each one
+// statement, where every nudge used to start one.
+func TestNudgesCoalesce(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		database, n := countedDB(t, e.New(t))
+		r := startRunner(t, database, newChannels(), Options{IdleCheck: time.Minute})
+		passes(t, r, 1)
+		r.Wake() // the first pass looks at idle automations too: over before the count
+		passes(t, r, 1)
+		const nudges = 300
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		before, start := n.Load(), time.Now()
+		for range nudges {
+			<-tick.C // the pace of the commits, not a wait for an event
+			r.Nudge()
+		}
+		passes(t, r, 1) // the last nudge's pass
+		got, took := n.Load()-before, time.Since(start)
+		t.Logf("%d statements for %d nudges in %v", got, nudges, took)
+		if limit := int64(took/nudgeGap) + 2; got > min(limit, nudges/5) {
+			t.Errorf("%d nudges in %v started %d statements, want at most %d (one pass per %v)", nudges, took, got, min(limit, nudges/5), nudgeGap)
+		}
+	})
+}
+
 // TestRunnerWakesForDueWork: with idle checks a minute apart, work still
 // runs at once when a commit wakes the runner (in process), when another
 // instance's event arrives (PostgreSQL's NOTIFY), and at the due time of a
@@ -94,12 +123,12 @@ func TestRunnerWakesForDueWork(t *testing.T) {
 
 		// What the after-commit hook does (ops.WithAfterCommit).
 		now := add(w.convs[0], time.Now().UTC())
-		r.Wake()
+		r.Nudge()
 		apitest.Eventually(t, 5*time.Second, "the message due now, after a wake", delivered(now))
 
 		due := time.Now().UTC().Add(400 * time.Millisecond)
 		later := add(w.convs[1], due)
-		r.Wake()
+		r.Nudge()
 		apitest.Eventually(t, 5*time.Second, "the message due in 400 ms", delivered(later))
 		sent, _ := ch.snapshot()
 		if at := sentAt(sent, later.ID); at.Before(due) {

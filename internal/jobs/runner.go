@@ -79,6 +79,8 @@ type Runner struct {
 	idleCheck time.Duration
 	now       func() time.Time
 	wake      chan struct{}
+	// nudge holds the commits' and events' wakes (Nudge).
+	nudge chan struct{}
 	// commits takes the jobs' records to the committers (commits.go).
 	commits    chan commitRequest
 	committers int
@@ -166,6 +168,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		channels:         channels,
 		now:              func() time.Time { return time.Now().UTC() },
 		wake:             make(chan struct{}, 1),
+		nudge:            make(chan struct{}, 1),
 		commits:          make(chan commitRequest),
 		inflight:         newInflight(),
 	}
@@ -226,11 +229,29 @@ func (r *Runner) Wake() {
 	}
 }
 
-// WakeOnEvents wakes the runner with every event hub delivers until cancel
+// nudgeGap is the least time between a pass and the next one a nudge
+// starts. Every committed transaction and every event nudges the runner (a
+// commit may have made work due), and under a stream of writes that was one
+// due-time read for nearly every commit: 712 of them in a burst of 1,000
+// WhatsApp posts, about 7 % of its statements. Work a commit made due now
+// waits at most this long more; a finishing job's Wake is not held back.
+const nudgeGap = 20 * time.Millisecond
+
+// Nudge tells the runner a commit or an event may have made work due: it
+// reads when each kind is next due again, at once or nudgeGap after its last
+// pass, whichever is later.
+func (r *Runner) Nudge() {
+	select {
+	case r.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// WakeOnEvents nudges the runner with every event hub delivers until cancel
 // is called: with PostgreSQL's relay, the changes of every instance, so one
 // made elsewhere is seen at once rather than at the next idle check.
 func (r *Runner) WakeOnEvents(hub *events.Hub) (cancel func()) {
-	return hub.ListenAll(func(events.Event) { r.Wake() })
+	return hub.ListenAll(func(events.Event) { r.Nudge() })
 }
 
 // Start runs the loop until ctx ends, then gives running jobs the grace
@@ -264,23 +285,49 @@ func (r *Runner) Start(ctx context.Context) {
 func (r *Runner) Wait() { r.wg.Wait() }
 
 // loop runs passes until ctx ends. Between passes it sleeps until the
-// earliest due row, a wake, or idleCheck, whichever comes first: an idle
-// runner costs one statement per idleCheck.
+// earliest due row, a wake, a nudge, or idleCheck, whichever comes first:
+// an idle runner costs one statement per idleCheck.
 func (r *Runner) loop(ctx, jobCtx context.Context) {
 	for {
 		r.reportAlive()
 		wait := r.pass(ctx, jobCtx)
 		r.minutely(ctx)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !r.sleep(ctx, wait) {
 			return
-		case <-r.wake:
-		case <-t.C:
 		}
-		t.Stop()
 	}
+}
+
+// sleep waits for the next pass: wait, a wake, or a nudge, the last held
+// until nudgeGap after the pass that just ended. It answers false when ctx
+// ends.
+func (r *Runner) sleep(ctx context.Context, wait time.Duration) bool {
+	passed := time.Now()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.wake:
+		return true
+	case <-t.C:
+		return true
+	case <-r.nudge:
+	}
+	hold := nudgeGap - time.Since(passed)
+	if hold <= 0 {
+		return true
+	}
+	gap := time.NewTimer(hold)
+	defer gap.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.wake:
+	case <-t.C:
+	case <-gap.C:
+	}
+	return true
 }
 
 // pass reads when each kind is next due (one statement), claims the kinds

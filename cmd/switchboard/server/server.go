@@ -139,7 +139,7 @@ func New(cfg Config, database *db.DB) *Server {
 		}
 	}
 	opts := []ops.Option{ops.WithStorage(cfg.Storage), ops.WithEvents(s.Events),
-		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Wake() }),
+		ops.WithCatchUpWindow(cfg.CatchUp), ops.WithAfterCommit(func() { s.Jobs.Nudge() }),
 		ops.WithPublicURL(cfg.PublicURL), ops.WithWhatsAppBase(cfg.WhatsAppAPIBase)}
 	if cfg.Now != nil {
 		opts = append(opts, ops.WithClock(cfg.Now))
