@@ -10,11 +10,12 @@ import (
 
 // maxStatementsWritingOn bounds the statements of a webhook post with one
 // message of a customer writing on in their open conversation: the inbox by
-// number, the redelivery check, the sender's contact inbox and their
-// conversation (read before the transaction), then the message, the
+// number, the redelivery check, the sender's conversation (found by their
+// contact inbox's source id, before the transaction), then the message, the
 // conversation's and the contact's activity and the account's webhooks (the
-// transaction). It was 10 before the transaction only wrote.
-const maxStatementsWritingOn = 8
+// transaction). It was 10 before the transaction only wrote, 8 while the
+// contact inbox was read on its own.
+const maxStatementsWritingOn = 7
 
 // maxStatementsNewSender bounds the statements of a webhook post with a
 // new sender's first message: the inbox, the redelivery check, the

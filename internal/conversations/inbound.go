@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
@@ -50,6 +51,11 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 		return nil, false, apperr.Invalid("Content can't be blank", "content")
 	}
 	ctx = core.AsChannel(ctx, in.Inbox.AccountID)
+	release, err := s.admitInbound(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
 	if m, err := s.storedInbound(ctx, s.Client(ctx), in); m != nil || err != nil {
 		return m, m != nil, err
 	}
@@ -205,7 +211,13 @@ func (s *Service) startInbound(ctx context.Context, c *ent.Client, ci *ent.Conta
 // currentConversation is the sender's conversation a message continues
 // (nil: none, start one).
 func (s *Service) currentConversation(ctx context.Context, c *ent.Client, ib *ent.Inbox, ci *ent.ContactInbox, displayID int) (*ent.Conversation, error) {
-	mine := c.Conversation.Query().Where(conversation.ContactID(ci.ContactID), conversation.InboxID(ci.InboxID))
+	return s.conversationFrom(ctx, c, ib, conversation.ContactID(ci.ContactID), displayID)
+}
+
+// conversationFrom is currentConversation for the contact who selects (a
+// predicate on the conversation's contact).
+func (s *Service) conversationFrom(ctx context.Context, c *ent.Client, ib *ent.Inbox, who predicate.Conversation, displayID int) (*ent.Conversation, error) {
+	mine := c.Conversation.Query().Where(who, conversation.InboxID(ib.ID))
 	if displayID > 0 {
 		cv, err := mine.Clone().Where(conversation.DisplayID(displayID)).Only(ctx)
 		if err == nil || !ent.IsNotFound(err) {

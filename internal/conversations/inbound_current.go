@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
@@ -17,10 +19,10 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 
 // receiveToCurrent stores the message of a sender the inbox knows whose
 // current conversation is open or pending: a customer writing on, most of
-// what a channel brings. Their contact inbox and conversation are read
-// before the transaction, so that it only writes (SQLite holds its one
-// write lock for the whole of a write transaction, and every other writer
-// waits that long). The write of the conversation's activity is guarded by
+// what a channel brings. Their conversation is read (found by the contact
+// inbox's source id, in one statement) before the transaction, so that it
+// only writes (SQLite holds its one write lock for the whole of a write
+// transaction, and every other writer waits that long). The write of the conversation's activity is guarded by
 // the statuses it was read with: a conversation resolved or snoozed in
 // between rolls the message back, and it answers nil, nil, as when there is
 // no such sender or conversation, for receiveIn to store it the whole way
@@ -34,15 +36,9 @@ func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core
 		return nil, false, nil
 	}
 	c := s.Client(ctx)
-	ci, err := c.ContactInbox.Query().
-		Where(contactinbox.InboxID(in.Inbox.ID), contactinbox.SourceID(in.From.SourceID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, true, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	cv, err := s.currentConversation(ctx, c, in.Inbox, ci, in.ConversationDisplayID)
+	// The sender's contact inbox is not read on its own: its source id
+	// finds their conversation, in one statement.
+	cv, err := s.conversationFrom(ctx, c, in.Inbox, sentFrom(in.Inbox.ID, in.From.SourceID), in.ConversationDisplayID)
 	if err != nil || cv == nil || !writingOn(cv) {
 		return nil, err == nil && cv == nil, err
 	}
@@ -63,4 +59,14 @@ var writingOnStatuses = []conversation.Status{conversation.StatusOpen, conversat
 
 func writingOn(cv *ent.Conversation) bool {
 	return cv.Status == conversation.StatusOpen || cv.Status == conversation.StatusPending
+}
+
+// sentFrom selects the conversations of the contact whose contact inbox in
+// inbox inboxID has sourceID (at most one contact: the pair is unique).
+func sentFrom(inboxID int, sourceID string) predicate.Conversation {
+	return func(s *sql.Selector) {
+		t := sql.Table(contactinbox.Table)
+		s.Where(sql.In(s.C(conversation.FieldContactID), sql.Select(t.C(contactinbox.FieldContactID)).From(t).
+			Where(sql.And(sql.EQ(t.C(contactinbox.FieldInboxID), inboxID), sql.EQ(t.C(contactinbox.FieldSourceID), sourceID)))))
+	}
 }
