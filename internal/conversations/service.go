@@ -22,12 +22,15 @@ type Service struct {
 	*core.Core
 	contacts *contacts.Service
 	settled  []DeliverySettled
+	// inbound holds a token per inbound message being stored
+	// (inbound_admission.go).
+	inbound chan struct{}
 }
 
 // New returns the conversations' Service; contacts attaches the contacts
 // a conversation is started with.
 func New(c *core.Core, ct *contacts.Service) *Service {
-	return &Service{Core: c, contacts: ct}
+	return &Service{Core: c, contacts: ct, inbound: make(chan struct{}, inboundSlots())}
 }
 
 // OnDeliverySettled adds f to what hears of a settled delivery (the
