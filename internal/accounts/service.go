@@ -4,7 +4,10 @@
 // answers of idempotent requests.
 package accounts
 
-import "github.com/switchboard/switchboard/internal/core"
+import (
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
 
 // Service runs the accounts' operations.
 type Service struct {
@@ -13,14 +16,13 @@ type Service struct {
 	// guard throttles guessed passwords and tokens.
 	guard *authGuard
 	// tokens remembers verified access tokens for a few seconds.
-	tokens *tokenCache
+	tokens *core.Cache[tokenKey, viewer.Viewer]
 }
 
 // New returns the accounts' Service, throttling sign-ins by limits.
 func New(c *core.Core, limits AuthLimits) *Service {
 	s := &Service{Core: c, authLimits: limits}
 	s.guard = newAuthGuard(limits, c.Clock)
-	s.tokens = newTokenCache(c.Clock)
-	s.watchCredentials()
+	s.tokens = newTokenCache(c)
 	return s
 }

@@ -1,0 +1,170 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/events"
+)
+
+// Cache remembers what a hot path read from the database for a short while,
+// and forgets all of it whenever a change it depends on is written: at once
+// in this process (so that it never serves a stale value after the write
+// returns), again when the write's transaction commits (a read between the
+// two may have seen the old rows), and on every other instance through the
+// hub (PostgreSQL's NOTIFY relay). The lifetime only bounds how long another
+// instance may act on a change it did not hear of (its listening connection
+// was down). Each entry is its own read's answer: values are shared between
+// requests and must not be changed by their users.
+type Cache[K comparable, V any] struct {
+	// origin names this process in the invalidations it announces.
+	origin string
+	kind   events.Kind
+	ttl    time.Duration
+	size   int
+	now    func() time.Time
+	mu     sync.Mutex
+	// gen counts invalidations: a read that started before one must not
+	// store what it read, which may predate the change.
+	gen     uint64
+	entries map[K]cacheEntry[V]
+}
+
+type cacheEntry[V any] struct {
+	v       V
+	expires time.Time
+}
+
+// CacheOptions describe a Cache.
+type CacheOptions struct {
+	// Kind is the installation event that announces an invalidation to
+	// the other instances (one kind per cache).
+	Kind events.Kind
+	// TTL is how long an entry is served; Size bounds the entries.
+	TTL  time.Duration
+	Size int
+	// Changes reports whether a mutation changes what the cache holds.
+	Changes func(ent.Mutation) bool
+}
+
+// NewCache returns a cache over c's database and hub.
+func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
+	cache := &Cache[K, V]{origin: uuid.NewString(), kind: o.Kind, ttl: o.TTL, size: o.Size, now: c.Clock,
+		entries: map[K]cacheEntry[V]{}}
+	cache.watch(c, o.Changes)
+	return cache
+}
+
+// Get returns the value of k while it is fresh, and the generation to hand
+// to Put after a read.
+func (c *Cache[K, V]) Get(k K) (V, uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[k]
+	if ok && c.now().Before(e.expires) {
+		return e.v, c.gen, true
+	}
+	if ok {
+		delete(c.entries, k)
+	}
+	var zero V
+	return zero, c.gen, false
+}
+
+// Put remembers v for k unless the cache was invalidated since gen. A value
+// read inside a transaction is not to be put: it may never commit, and an
+// entity read there is bound to the transaction.
+func (c *Cache[K, V]) Put(k K, v V, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if len(c.entries) >= c.size {
+		c.evict()
+	}
+	c.entries[k] = cacheEntry[V]{v: v, expires: c.now().Add(c.ttl)}
+}
+
+// evict drops the expired entries, or all of them when none has expired (a
+// full cache of live entries is rare, and refilling it is cheap).
+func (c *Cache[K, V]) evict() {
+	now := c.now()
+	for k, e := range c.entries {
+		if !now.Before(e.expires) {
+			delete(c.entries, k)
+		}
+	}
+	if len(c.entries) >= c.size {
+		clear(c.entries)
+	}
+}
+
+// Invalidate forgets every entry.
+func (c *Cache[K, V]) Invalidate() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	clear(c.entries)
+}
+
+// watch invalidates the cache whenever a mutation changes what it holds,
+// and when another instance announces one.
+func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
+	core.DB.Use(func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, err := next.Mutate(ctx, m)
+			if err == nil && changes(m) {
+				c.changed(core.Hub, m)
+			}
+			return v, err
+		})
+	})
+	if core.Hub != nil {
+		// This process emptied its cache when it made the change; its own
+		// notification coming back would only throw away newer entries.
+		core.Hub.Listen(events.Installation, func(e events.Event) {
+			if e.Kind == c.kind && e.Origin != c.origin {
+				c.Invalidate()
+			}
+		})
+	}
+}
+
+// changed invalidates the cache now and when m's transaction commits, and
+// announces it then.
+func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
+	c.Invalidate()
+	announce := func() {
+		c.Invalidate()
+		if hub != nil {
+			hub.Publish(events.Event{AccountID: events.Installation, Kind: c.kind, Origin: c.origin})
+		}
+	}
+	tx, err := txOf(m)
+	if err != nil {
+		announce()
+		return
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			announce()
+			return err
+		})
+	})
+}
+
+// txOf is the transaction m runs in (an error when it runs in none).
+func txOf(m ent.Mutation) (*ent.Tx, error) {
+	txm, ok := m.(interface{ Tx() (*ent.Tx, error) })
+	if !ok {
+		return nil, errors.New("not an ent mutation")
+	}
+	return txm.Tx()
+}
