@@ -9,13 +9,14 @@ import (
 )
 
 // maxStatementsWritingOn bounds the statements of a webhook post with one
-// message of a customer writing on in their open conversation: the inbox by
-// number, the redelivery check, the sender's conversation (found by their
-// contact inbox's source id, before the transaction), then the message, the
+// message of a customer writing on in their open conversation: the
+// redelivery check, the sender's conversation (found by their contact
+// inbox's source id, before the transaction), then the message, the
 // conversation's and the contact's activity and the account's webhooks (the
-// transaction). It was 10 before the transaction only wrote, 8 while the
-// contact inbox was read on its own.
-const maxStatementsWritingOn = 7
+// transaction); the inbox the number names was remembered from the post
+// before. It was 10 before the transaction only wrote, 8 while the contact
+// inbox was read on its own, 7 while the inbox was read for every post.
+const maxStatementsWritingOn = 6
 
 // maxStatementsNewSender bounds the statements of a webhook post with a
 // new sender's first message: the inbox, the redelivery check, the

@@ -11,6 +11,10 @@ const Installation = 0
 // verified, so the change takes effect at once everywhere.
 const KindCredentialsChanged Kind = "credentials_changed"
 
+// KindInboxesChanged says an inbox was written (or an account deleted)
+// somewhere: every instance forgets the inboxes its channel lookups found.
+const KindInboxesChanged Kind = "inboxes_changed"
+
 // Listen calls f with every event of accountID delivered to this instance
 // until cancel is called. f runs inside Deliver, so it must be quick and
 // must not publish.

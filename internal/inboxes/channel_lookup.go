@@ -2,11 +2,15 @@ package inboxes
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
 )
 
 // ChannelKey names inboxes of one channel type by the setting of their
@@ -33,7 +37,56 @@ func (s *Service) InboxesByChannelKey(ctx context.Context, limit int, keys ...Ch
 	if len(ors) == 0 {
 		return nil, nil
 	}
+	k := lookupKey(limit, keys)
+	ibs, gen, ok := s.lookups.Get(k)
+	if ok {
+		return ibs, nil
+	}
 	ibs, err := s.Client(ctx).Inbox.Query().Where(inbox.Or(ors...)).
 		Order(ent.Asc(inbox.FieldID)).Limit(limit).All(core.AsInboxLookup(ctx))
+	if err == nil && len(ibs) > 0 && ent.TxFromContext(ctx) == nil {
+		s.lookups.Put(k, ibs, gen)
+	}
 	return ibs, core.ApperrOrNil(err)
+}
+
+// Looked-up inboxes. Every channel webhook post and every public client API
+// request names its inbox by its channel key, a statement each time (one
+// of the seven of a WhatsApp post); inboxes change rarely, so what a lookup
+// found is remembered for a short while, and any write of an inbox (or an
+// account's deletion) forgets it everywhere (core.Cache). A lookup that
+// found nothing is not remembered: a new inbox answers at once.
+const (
+	inboxLookupTTL  = 15 * time.Second
+	inboxLookupSize = 10_000
+)
+
+// channelLookup is a lookup's limit and keys, as one comparable value.
+type channelLookup struct {
+	limit int
+	keys  string
+}
+
+func lookupKey(limit int, keys []ChannelKey) channelLookup {
+	var b strings.Builder
+	for _, k := range keys {
+		// Types are names without spaces; values end at the line's end.
+		fmt.Fprintf(&b, "%s %s\n", k.Type, k.Value)
+	}
+	return channelLookup{limit: limit, keys: b.String()}
+}
+
+func newLookupCache(c *core.Core) *core.Cache[channelLookup, []*ent.Inbox] {
+	return core.NewCache[channelLookup, []*ent.Inbox](c, core.CacheOptions{Kind: events.KindInboxesChanged,
+		TTL: inboxLookupTTL, Size: inboxLookupSize, Changes: changesInboxes})
+}
+
+// changesInboxes: any write of an inbox, and an account's deletion (its
+// inboxes go with it).
+func changesInboxes(m ent.Mutation) bool {
+	if m.Type() == ent.TypeInbox {
+		return true
+	}
+	op := m.Op()
+	return m.Type() == ent.TypeAccount && (op.Is(ent.OpDelete) || op.Is(ent.OpDeleteOne))
 }

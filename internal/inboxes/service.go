@@ -3,6 +3,7 @@
 package inboxes
 
 import (
+	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/core"
 )
@@ -11,9 +12,11 @@ import (
 type Service struct {
 	*core.Core
 	accounts *accounts.Service
+	// lookups remembers the inboxes channel keys name (channel_lookup.go).
+	lookups *core.Cache[channelLookup, []*ent.Inbox]
 }
 
 // New returns the inboxes' Service; members are managed through acc.
 func New(c *core.Core, acc *accounts.Service) *Service {
-	return &Service{Core: c, accounts: acc}
+	return &Service{Core: c, accounts: acc, lookups: newLookupCache(c)}
 }
