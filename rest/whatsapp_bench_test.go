@@ -30,7 +30,6 @@ import (
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/accounts"
-	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/inboxes"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -105,7 +104,7 @@ func newBurstFixture(b *testing.B, e testdb.Engine) *burstFixture {
 		b.Fatal(err)
 	}
 	// As the server warms its pool at start (cmd/switchboard's serve).
-	if err := srv.DB.Warm(context.Background(), db.WarmConnections); err != nil {
+	if err := srv.Warm(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	return &burstFixture{srv: srv, base: "http://" + ln.Addr().String(), inbox: ib.ID,

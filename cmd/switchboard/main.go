@@ -114,10 +114,6 @@ func serve(cfg config.Config) error {
 		return err
 	}
 	defer database.Close()
-	if err := database.Warm(ctx, db.WarmConnections); err != nil {
-		// The pool opens connections on demand anyway.
-		slog.Warn("warming the database connections", "err", err)
-	}
 	st, err := storage.Open(cfg.StorageDir, cfg.MaxAttachmentBytes)
 	if err != nil {
 		return fmt.Errorf("STORAGE_DIR: %w", err)
@@ -125,6 +121,10 @@ func serve(cfg config.Config) error {
 	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL, Logger: logger,
 		ShutdownTimeout: cfg.ShutdownTimeout, WhatsAppAPIBase: cfg.WhatsAppAPIBase, Retries: cfg.Retries,
 		AttemptRetention: cfg.AttemptRetention, IMAPPollInterval: cfg.IMAPPollInterval}, database)
+	if err := srv.Warm(ctx); err != nil {
+		// The pool opens connections on demand anyway.
+		slog.Warn("warming the database connections", "err", err)
+	}
 	if err := firstStart(ctx, srv.Svc, cfg, os.Stdout); err != nil {
 		return err
 	}

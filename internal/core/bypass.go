@@ -27,6 +27,11 @@ func AsCredentialCheck(ctx context.Context) context.Context { return viewer.Syst
 // narrows itself with AsAccountSystem.
 func AsBackgroundWork(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
+// AsWarmUp finds the inbox a starting server stores a synthetic customer's
+// message through, in transactions it rolls back (conversations.WarmInbound):
+// nothing it writes is kept, and nothing it reads leaves the process.
+func AsWarmUp(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
+
 // AsSeeding writes a synthetic dataset in bulk (cmd/loadtest): it runs
 // before any request, outside every transport, and reads nothing for a user.
 func AsSeeding(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
