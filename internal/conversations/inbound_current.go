@@ -22,11 +22,12 @@ var errConversationMoved = errors.New("the conversation changed since it was rea
 // what a channel brings. Their conversation is read (found by the contact
 // inbox's source id, in one statement) before the transaction, so that it
 // only writes (SQLite holds its one write lock for the whole of a write
-// transaction, and every other writer waits that long). The write of the conversation's activity is guarded by
-// the statuses it was read with: a conversation resolved or snoozed in
-// between rolls the message back, and it answers nil, nil, as when there is
-// no such sender or conversation, for receiveIn to store it the whole way
-// (reopening, or starting, the conversation). startsNew says it found no
+// transaction, and every other writer waits that long). The write of the
+// conversation's activity is guarded by the statuses it was read with: a
+// conversation resolved or snoozed in between rolls the message back, and
+// it answers nil, nil, as when there is no such sender or conversation, for
+// receiveIn to store it the whole way (reopening, or starting, the
+// conversation). startsNew says it found no
 // conversation the message could continue: the whole way will most likely
 // start one.
 func (s *Service) receiveToCurrent(ctx context.Context, in Inbound, files []core.StoredFile) (m *ent.Message, startsNew bool, err error) {
