@@ -145,6 +145,36 @@ func TestRelayCarriesEveryEventInOrderInBoundedPayloads(t *testing.T) {
 	}
 }
 
+// TestRelayBatchesAStreamOfEvents: an event published a moment after
+// another travels with it, where the relay used to send the first at once,
+// alone.
+func TestRelayBatchesAStreamOfEvents(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := NewHub()
+	lb := &loopback{hub: h, payloads: make(chan string, 10)}
+	startRelay(ctx, h, lb.send, time.Second)
+	sub := h.Subscribe(8)
+	defer sub.Cancel()
+	start := time.Now()
+	h.Publish(Event{AccountID: 8, Kind: MessageCreated, MessageID: 1})
+	time.Sleep(time.Millisecond) // the pace of two commits, not a wait for an event
+	h.Publish(Event{AccountID: 8, Kind: MessageCreated, MessageID: 2})
+	between := time.Since(start)
+	for i := 1; i <= 2; i++ {
+		if e, _ := receive(t, sub); e.MessageID != i || !sub.InOrder(e) {
+			t.Fatalf("event %d: got %+v", i, e)
+		}
+	}
+	if between >= relayLinger {
+		t.Logf("the machine took %v between the two publications, past the linger: nothing to tell", between)
+		return
+	}
+	if got := len(lb.payloads); got != 1 {
+		t.Errorf("two events published %v apart went in %d notifications, want 1", between, got)
+	}
+}
+
 func TestAStuckRelayNeitherBlocksPublishersNorLosesLocalListeners(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
