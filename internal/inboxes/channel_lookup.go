@@ -70,8 +70,9 @@ type channelLookup struct {
 func lookupKey(limit int, keys []ChannelKey) channelLookup {
 	var b strings.Builder
 	for _, k := range keys {
-		// Types are names without spaces; values end at the line's end.
-		fmt.Fprintf(&b, "%s %s\n", k.Type, k.Value)
+		// Values are a caller's text (a visitor's inbox identifier): each
+		// is prefixed with its length, so that no two lookups share a key.
+		fmt.Fprintf(&b, "%s %d %s;", k.Type, len(k.Value), k.Value)
 	}
 	return channelLookup{limit: limit, keys: b.String()}
 }
