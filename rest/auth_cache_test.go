@@ -136,6 +136,28 @@ func TestTokenCacheSavesTheAuthenticationStatements(t *testing.T) {
 // through LISTEN/NOTIFY, well before the cached entry would expire.
 func TestTokenCacheHearsOfChangesOnAnotherInstance(t *testing.T) {
 	t.Parallel()
+	a, b := twoInstances(t)
+
+	userID, token := a.user("Casey Cache")
+	a.member(a.Account, userID, "administrator")
+	adminOnly := request{method: "GET", path: a.path("/webhooks"), token: token}
+	b.mustDo(adminOnly, http.StatusOK) // verified, and now cached, on instance two
+	a.mustDo(request{method: "PATCH", path: a.path("/agents/%d", userID), body: H{"role": "agent"}}, http.StatusOK)
+
+	deadline := time.Now().Add(5 * time.Second) // a third of the cache's lifetime
+	for b.do(adminOnly).Status != http.StatusForbidden {
+		if time.Now().After(deadline) {
+			t.Fatal("instance two still treats the demoted user as an administrator")
+		}
+		runtime.Gosched()
+	}
+}
+
+// twoInstances runs two servers on one fresh PostgreSQL database (skipping
+// the test where there is none): a is bootstrapped, b acts as a's
+// administrator through the other instance.
+func twoInstances(t *testing.T) (a, b *app) {
+	t.Helper()
 	var pg *testdb.Engine
 	for _, e := range testdb.Engines(t) {
 		if e.Name == "postgres" {
@@ -154,22 +176,8 @@ func TestTokenCacheHearsOfChangesOnAnotherInstance(t *testing.T) {
 		t.Cleanup(func() { d.Close() })
 		return d
 	}
-	a := newAppOn(t, open(), server.Config{Channels: &acceptingChannels{}})
+	a = newAppOn(t, open(), server.Config{Channels: &acceptingChannels{}})
 	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: &acceptingChannels{}}, open())
 	t.Cleanup(func() { _ = other.Shutdown() })
-	b := &app{t: t, srv: other, Account: a.Account, AdminID: a.AdminID, Admin: a.Admin, Platform: a.Platform}
-
-	userID, token := a.user("Casey Cache")
-	a.member(a.Account, userID, "administrator")
-	adminOnly := request{method: "GET", path: a.path("/webhooks"), token: token}
-	b.mustDo(adminOnly, http.StatusOK) // verified, and now cached, on instance two
-	a.mustDo(request{method: "PATCH", path: a.path("/agents/%d", userID), body: H{"role": "agent"}}, http.StatusOK)
-
-	deadline := time.Now().Add(5 * time.Second) // a third of the cache's lifetime
-	for b.do(adminOnly).Status != http.StatusForbidden {
-		if time.Now().After(deadline) {
-			t.Fatal("instance two still treats the demoted user as an administrator")
-		}
-		runtime.Gosched()
-	}
+	return a, &app{t: t, srv: other, Account: a.Account, AdminID: a.AdminID, Admin: a.Admin, Platform: a.Platform}
 }

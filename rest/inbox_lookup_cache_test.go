@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -65,28 +63,7 @@ func TestInboxLookupSeesChangesAtOnce(t *testing.T) {
 // cache through LISTEN/NOTIFY, well before the cached inbox would expire.
 func TestInboxLookupHearsOfChangesOnAnotherInstance(t *testing.T) {
 	t.Parallel()
-	var pg *testdb.Engine
-	for _, e := range testdb.Engines(t) {
-		if e.Name == "postgres" {
-			pg = &e
-		}
-	}
-	if pg == nil {
-		t.Skip("several instances share a PostgreSQL database; none is available here")
-	}
-	url := pg.NewURL(t)
-	open := func() *db.DB {
-		d, err := db.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		return d
-	}
-	a := newAppOn(t, open(), server.Config{Channels: &acceptingChannels{}})
-	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: &acceptingChannels{}}, open())
-	t.Cleanup(func() { _ = other.Shutdown() })
-	b := &app{t: t, srv: other, Account: a.Account, AdminID: a.AdminID, Admin: a.Admin, Platform: a.Platform}
+	a, b := twoInstances(t)
 
 	inboxID := newLookupApp(t, a)
 	b.mustDo(signedWith(waSecret, "wamid.other-1"), http.StatusOK) // instance two remembers the inbox
