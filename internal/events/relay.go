@@ -27,11 +27,11 @@ const (
 	// relayTimeout bounds one send.
 	relayTimeout = 2 * time.Second
 	// relayLinger is how long a batch waits for more events after its
-	// first. Under a stream of writes (a burst of webhook posts, three
-	// events each) the relay sent a NOTIFY for every few events, 830 for a
-	// burst of 1,000 posts; each is a round trip on a pooled connection
-	// and a wake-up of every listening backend. Live listeners hear of a
-	// change this much later.
+	// first. Under a stream of writes (a burst of webhook posts, one to
+	// three events each) the relay sent a NOTIFY for every few events, 810
+	// for a burst of 1,000 posts and its replay; each is a round trip on a
+	// pooled connection and a wake-up of every listening backend. Live
+	// listeners hear of a change this much later.
 	relayLinger = 5 * time.Millisecond
 )
 
