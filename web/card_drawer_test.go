@@ -61,8 +61,7 @@ func TestConsoleCardDrawer(t *testing.T) {
 		// change, shows the progress at once.
 		b.waitTrue(tab, "the checklist progress on the board", card(acme, "card-checklist")+` === '✓ 2/2'`)
 
-		d.fill("note-text", "Asked for a 10% discount")
-		d.click("note-add")
+		d.send("note-text", "Asked for a 10% discount", "note-add")
 		d.wait("the note with its author and time", `(() => { const n = document.querySelector('[data-testid=note]');
 			return n && n.textContent.includes('Asked for a 10% discount') && n.querySelector('.note-meta strong').textContent === 'Ada' && n.querySelector('time').dateTime !== ''; })()`)
 		b.eval(tab, `window.confirm = () => true; true`)
@@ -151,6 +150,18 @@ func (d drawerDriver) fill(testid, value string) {
 	d.wait("the "+testid+" control", fmt.Sprintf(`document.querySelector('[data-testid=%s]')`, testid))
 	d.b.eval(d.tab, fmt.Sprintf(`(() => { const el = document.querySelector('[data-testid=%s]'); el.value = %q;
 		el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, testid, value))
+}
+
+// send fills the control testid with value and clicks button in one step:
+// a drawer replaced between the two (a late answer, a live refresh, both
+// more likely on a loaded CI machine) took the typed value, or the button
+// clicked, with it, and nothing was sent.
+func (d drawerDriver) send(testid, value, button string) {
+	d.t.Helper()
+	d.wait("the "+testid+" control", fmt.Sprintf(`document.querySelector('[data-testid=%s]') && document.querySelector('[data-testid=%s]')`, testid, button))
+	d.b.eval(d.tab, fmt.Sprintf(`(() => { const el = document.querySelector('[data-testid=%s]'); el.value = %q;
+		el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true}));
+		document.querySelector('[data-testid=%s]').click(); return true; })()`, testid, value, button))
 }
 
 func (d drawerDriver) click(testid string) {
