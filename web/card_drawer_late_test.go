@@ -40,11 +40,14 @@ func TestConsoleDrawerAnswerKeepsWhatWasTypedSince(t *testing.T) {
 				d.t = t
 				b.goTo(tab, c.base+c.app(fmt.Sprintf("/funnels/%d/board?card=%d", p.funnel, acme)), "the card's drawer",
 					fmt.Sprintf(`document.querySelector('[data-testid=drawer-card][data-card="%d"]') && !document.getElementById('drawer').hidden`, acme))
-				holdPostAnswers(b, tab)
 				note := fmt.Sprintf("Note %d, sent", i+1)
-				d.fill("note-text", note)
-				d.click("note-add")
-				b.waitTrue(tab, "the note sent and its answer held", `window.__held.length === 1`)
+				// Held, typed and sent in one step: a drawer (or a page)
+				// replaced in between took the hold or the typed note with it
+				// on a loaded CI machine.
+				d.wait("the note-add control", `document.querySelector('[data-testid=note-text]') && document.querySelector('[data-testid=note-add]')`)
+				b.eval(tab, holdPostAnswers+fmt.Sprintf(`(() => { const el = document.querySelector('[data-testid=note-text]'); el.value = %q;
+					el.dispatchEvent(new Event('input', {bubbles: true})); document.querySelector('[data-testid=note-add]').click(); return true; })()`, note))
+				b.waitTrue(tab, "the note sent and its answer held", `window.__held && window.__held.length === 1`)
 				for testid, v := range tc.typed {
 					d.fill(testid, v)
 				}
@@ -61,17 +64,15 @@ func TestConsoleDrawerAnswerKeepsWhatWasTypedSince(t *testing.T) {
 	})
 }
 
-// holdPostAnswers makes the tab's POST answers wait until window.__release()
-// is called (window.__held counts those waiting), as a slow network would.
-func holdPostAnswers(b *browser, tab string) {
-	b.eval(tab, `(() => {
-		const real = window.fetch;
-		window.__held = [];
-		window.fetch = (url, opts) => {
-			const answer = real(url, opts);
-			if (!opts || opts.method !== 'POST') return answer;
-			return new Promise((resolve) => window.__held.push(() => resolve(answer)));
-		};
-		window.__release = () => { window.fetch = real; window.__held.splice(0).forEach((go) => go()); };
-		return true; })()`)
-}
+// holdPostAnswers, evaluated in a tab, makes its POST answers wait until
+// window.__release() (window.__held lists them), as a slow server would.
+const holdPostAnswers = `(() => {
+	const real = window.fetch;
+	window.__held = [];
+	window.fetch = (url, opts) => {
+		const answer = real(url, opts);
+		if (!opts || opts.method !== 'POST') return answer;
+		return new Promise((resolve) => window.__held.push(() => resolve(answer)));
+	};
+	window.__release = () => { window.fetch = real; window.__held.splice(0).forEach((go) => go()); };
+})();`
