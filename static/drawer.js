@@ -106,9 +106,13 @@
     if (e.detail.kind === "deleted") { opener = null; close(true); return; }
     if (dirty()) return; // what they send answers with the drawer as it then is
     const res = await fetch(base + "/kanban_items/" + open.dataset.card + "/drawer", { credentials: "same-origin" });
-    if (!res.ok || dirty()) return;
+    if (!res.ok) return;
+    const html = await res.text();
+    // Checked after the last wait: typing during the body's read must
+    // not be replaced either.
+    if (dirty()) return;
     const focused = drawer.contains(document.activeElement) && document.activeElement.dataset.testid;
-    drawer.innerHTML = await res.text();
+    drawer.innerHTML = html;
     const again = focused && drawer.querySelector('[data-testid="' + focused + '"]');
     if (again) again.focus();
   });
