@@ -82,3 +82,53 @@ func (r *Runner) sleepFor(due []time.Time, waiting []bool) time.Duration {
 	}
 	return d
 }
+
+// nudgeGap is the least time between a pass and the next one a nudge
+// starts. Every committed transaction and every event nudges the runner (a
+// commit may have made work due), and under a stream of writes that was one
+// due-time read for nearly every commit: 712 of them in a burst of 1,000
+// WhatsApp posts, about 7 % of its statements. Work a commit made due now
+// waits at most this long more; a finishing job's Wake is not held back.
+const nudgeGap = 20 * time.Millisecond
+
+// Nudge tells the runner a commit or an event may have made work due: it
+// reads when each kind is next due again, at once or nudgeGap after its last
+// pass, whichever is later.
+func (r *Runner) Nudge() {
+	select {
+	case r.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// sleep waits for the next pass: wait, a wake, or a nudge, the last held
+// until nudgeGap after the pass that just ended. It answers false when ctx
+// ends.
+func (r *Runner) sleep(ctx context.Context, wait time.Duration) bool {
+	passed := time.Now()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.wake:
+		return true
+	case <-t.C:
+		return true
+	case <-r.nudge:
+	}
+	hold := nudgeGap - time.Since(passed)
+	if hold <= 0 {
+		return true
+	}
+	gap := time.NewTimer(hold)
+	defer gap.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-r.wake:
+	case <-t.C:
+	case <-gap.C:
+	}
+	return true
+}

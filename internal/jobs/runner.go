@@ -229,24 +229,6 @@ func (r *Runner) Wake() {
 	}
 }
 
-// nudgeGap is the least time between a pass and the next one a nudge
-// starts. Every committed transaction and every event nudges the runner (a
-// commit may have made work due), and under a stream of writes that was one
-// due-time read for nearly every commit: 712 of them in a burst of 1,000
-// WhatsApp posts, about 7 % of its statements. Work a commit made due now
-// waits at most this long more; a finishing job's Wake is not held back.
-const nudgeGap = 20 * time.Millisecond
-
-// Nudge tells the runner a commit or an event may have made work due: it
-// reads when each kind is next due again, at once or nudgeGap after its last
-// pass, whichever is later.
-func (r *Runner) Nudge() {
-	select {
-	case r.nudge <- struct{}{}:
-	default:
-	}
-}
-
 // WakeOnEvents nudges the runner with every event hub delivers until cancel
 // is called: with PostgreSQL's relay, the changes of every instance, so one
 // made elsewhere is seen at once rather than at the next idle check.
@@ -296,38 +278,6 @@ func (r *Runner) loop(ctx, jobCtx context.Context) {
 			return
 		}
 	}
-}
-
-// sleep waits for the next pass: wait, a wake, or a nudge, the last held
-// until nudgeGap after the pass that just ended. It answers false when ctx
-// ends.
-func (r *Runner) sleep(ctx context.Context, wait time.Duration) bool {
-	passed := time.Now()
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-r.wake:
-		return true
-	case <-t.C:
-		return true
-	case <-r.nudge:
-	}
-	hold := nudgeGap - time.Since(passed)
-	if hold <= 0 {
-		return true
-	}
-	gap := time.NewTimer(hold)
-	defer gap.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-r.wake:
-	case <-t.C:
-	case <-gap.C:
-	}
-	return true
 }
 
 // pass reads when each kind is next due (one statement), claims the kinds
