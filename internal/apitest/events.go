@@ -64,6 +64,15 @@ func (l *EventLog) Expect(t testing.TB, want []events.Kind) {
 	}
 }
 
+// Heard ends the log and answers the kinds heard since Listen, in order:
+// for changes made together, whose order among themselves is not the
+// point.
+func (l *EventLog) Heard(t testing.TB) []events.Kind {
+	t.Helper()
+	defer l.sub.Cancel()
+	return l.until(t, "end")
+}
+
 // Await is Expect for changes made in the background (a mail fetcher, a
 // job): their rows may be visible before the events are told (after the
 // commit), so it first waits, up to 10 s, for as many events as wanted.

@@ -178,10 +178,10 @@ func (s *Service) ContactForSender(ctx context.Context, c *ent.Client, ib *ent.I
 // number, else e-mail (nil when none).
 func (s *Service) contactBySenderAddress(ctx context.Context, c *ent.Client, from Sender) (*ent.Contact, error) {
 	var preds []predicate.Contact
-	if core.ValidPhone(from.Phone) {
-		preds = append(preds, contact.PhoneNumber(from.Phone))
+	if phone := senderPhone(from); phone != "" {
+		preds = append(preds, contact.PhoneNumber(phone))
 	}
-	if email := core.NormalizeEmail(from.Email); core.ValidEmail(email) {
+	if email := senderEmail(from); email != "" {
 		preds = append(preds, contact.Email(email))
 	}
 	for _, p := range preds {
@@ -196,20 +196,41 @@ func (s *Service) contactBySenderAddress(ctx context.Context, c *ent.Client, fro
 // newSenderContact creates the contact of a sender the account does not
 // know yet, named as the channel names them (else by their address).
 func (s *Service) newSenderContact(ctx context.Context, c *ent.Client, from Sender) (*ent.Contact, error) {
+	ct, err := s.senderContactCreate(c, from).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ct, s.EmitContactEvent(ctx, c, events.ContactCreated, ct)
+}
+
+// senderContactCreate builds the contact of a new sender.
+func (s *Service) senderContactCreate(c *ent.Client, from Sender) *ent.ContactCreate {
 	name := strings.TrimSpace(from.Name)
 	if name == "" {
 		name = from.SourceID
 	}
 	create := c.Contact.Create().SetName(core.Truncate(name, 255)).SetLastActivityAt(s.Now())
-	if core.ValidPhone(from.Phone) {
-		create.SetPhoneNumber(from.Phone)
+	if phone := senderPhone(from); phone != "" {
+		create.SetPhoneNumber(phone)
 	}
-	if email := core.NormalizeEmail(from.Email); core.ValidEmail(email) {
+	if email := senderEmail(from); email != "" {
 		create.SetEmail(email)
 	}
-	ct, err := create.Save(ctx)
-	if err != nil {
-		return nil, err
+	return create
+}
+
+// senderPhone and senderEmail are the addresses of a sender a contact is
+// found by and made with ("": none, or not a valid one).
+func senderPhone(from Sender) string {
+	if core.ValidPhone(from.Phone) {
+		return from.Phone
 	}
-	return ct, s.EmitContactEvent(ctx, c, events.ContactCreated, ct)
+	return ""
+}
+
+func senderEmail(from Sender) string {
+	if email := core.NormalizeEmail(from.Email); core.ValidEmail(email) {
+		return email
+	}
+	return ""
 }

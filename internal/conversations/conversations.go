@@ -195,9 +195,25 @@ func (s *Service) NewConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 }
 
 // newConversation starts a conversation numbered displayID, one
-// reserveDisplayID took, or (0) the account's next one, taken in c's
+// reserveDisplayIDs took, or (0) the account's next one, taken in c's
 // transaction.
 func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, in ConversationInput, displayID int) (*ent.Conversation, error) {
+	create, err := s.conversationCreate(ctx, c, ci, in, displayID)
+	if err != nil {
+		return nil, err
+	}
+	if displayID == 0 { // taken once the input is known to be good
+		if displayID, err = s.nextDisplayIDs(ctx, c, 1); err != nil {
+			return nil, err
+		}
+		create.SetDisplayID(displayID)
+	}
+	return create.Save(ctx)
+}
+
+// conversationCreate checks in and builds the conversation of contact inbox
+// ci it starts, numbered displayID (0: not numbered yet).
+func (s *Service) conversationCreate(ctx context.Context, c *ent.Client, ci *ent.ContactInbox, in ConversationInput, displayID int) (*ent.ConversationCreate, error) {
 	var errs core.FieldErrors
 	status := conversation.StatusOpen
 	if in.Status != nil && *in.Status != "" {
@@ -210,19 +226,16 @@ func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	if displayID == 0 {
-		var err error
-		if displayID, err = s.nextDisplayID(ctx, c); err != nil {
-			return nil, err
-		}
-	}
 	now := s.Now()
-	create := c.Conversation.Create().SetDisplayID(displayID).SetUUID(uuid.NewString()).
+	create := c.Conversation.Create().SetUUID(uuid.NewString()).
 		SetInboxID(ci.InboxID).SetContactID(ci.ContactID).SetContactInboxID(ci.ID).
 		SetStatus(status).SetNillableAssigneeID(in.AssigneeID).SetNillableTeamID(in.TeamID).
 		SetNillableSnoozedUntil(snoozedUntil(status, in.SnoozedUntil)).SetLastActivityAt(now)
 	if in.incoming {
 		create.SetLastIncomingAt(now)
+	}
+	if displayID != 0 {
+		create.SetDisplayID(displayID)
 	}
 	if in.AdditionalAttributes != nil {
 		create.SetAdditionalAttributes(in.AdditionalAttributes)
@@ -234,20 +247,21 @@ func (s *Service) newConversation(ctx context.Context, c *ent.Client, ci *ent.Co
 		}
 		create.SetCustomAttributes(kept)
 	}
-	return create.Save(ctx)
+	return create, nil
 }
 
-// nextDisplayID takes the account's next conversation display id. The
-// counter row is locked until the transaction ends, so ids never repeat.
-// Any member may take one, though only administrators may edit the account.
-func (s *Service) nextDisplayID(ctx context.Context, c *ent.Client) (int, error) {
+// nextDisplayIDs takes the account's next n conversation display ids and
+// answers the first. The counter row is locked until the transaction ends,
+// so ids never repeat. Any member may take them, though only
+// administrators may edit the account.
+func (s *Service) nextDisplayIDs(ctx context.Context, c *ent.Client, n int) (int, error) {
 	v, _ := viewer.FromContext(ctx)
-	acc, err := c.Account.UpdateOneID(v.AccountID).AddLastConversationDisplayID(1).
+	acc, err := c.Account.UpdateOneID(v.AccountID).AddLastConversationDisplayID(n).
 		Save(core.WithDisplayCounter(ctx))
 	if err != nil {
 		return 0, err
 	}
-	return acc.LastConversationDisplayID, nil
+	return acc.LastConversationDisplayID - n + 1, nil
 }
 
 // ToggleStatus sets a conversation's status; without one it toggles between

@@ -30,8 +30,8 @@ func (s *Service) takesDisplayIDsApart(ctx context.Context) bool {
 	return s.TakeDisplayID != nil && ent.TxFromContext(ctx) == nil
 }
 
-// reserveDisplayID takes the next conversation display id of the viewer's
-// account, committed at once.
-func (s *Service) reserveDisplayID(ctx context.Context) (int, error) {
-	return core.TakeDisplayIDApart(ctx, s.TakeDisplayID, s.Now())
+// reserveDisplayIDs takes the next n conversation display ids of the
+// viewer's account, committed at once, and answers the first.
+func (s *Service) reserveDisplayIDs(ctx context.Context, n int) (int, error) {
+	return core.TakeDisplayIDApart(ctx, s.TakeDisplayID, n, s.Now())
 }

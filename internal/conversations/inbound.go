@@ -51,11 +51,11 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 		return nil, false, apperr.Invalid("Content can't be blank", "content")
 	}
 	ctx = core.AsChannel(ctx, in.Inbox.AccountID)
-	release, err := s.admitInbound(ctx)
+	turn, err := s.admitInbound(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	defer release()
+	defer turn.release()
 	if m, err := s.storedInbound(ctx, s.Client(ctx), in); m != nil || err != nil {
 		return m, m != nil, err
 	}
@@ -68,7 +68,7 @@ func (s *Service) Receive(ctx context.Context, in Inbound) (*ent.Message, bool, 
 	}
 	reserved := 0 // a display id taken for a new conversation, kept across attempts
 	for attempt := 1; ; attempt++ {
-		m, err := s.receiveOnce(ctx, in, stored, &reserved)
+		m, err := s.receiveOnce(ctx, in, stored, &reserved, turn, attempt == 1)
 		if err == nil {
 			return m, false, nil
 		}
@@ -103,18 +103,30 @@ func (s *Service) storedInbound(ctx context.Context, c *ent.Client, in Inbound) 
 }
 
 // receiveOnce stores an inbound message: a known sender writing on in an
-// open conversation the short way (receiveToCurrent), anything else the
-// whole way in one transaction (receiveIn). When the message starts a
-// conversation, its display id is taken before that transaction where the
-// engine gains by it (see takesDisplayIDsApart), once: *reserved keeps it
-// for the next attempt.
-func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.StoredFile, reserved *int) (*ent.Message, error) {
+// open conversation the short way (receiveToCurrent), on the first attempt
+// a message that starts a conversation together with other new senders'
+// (receiveFirst), anything else the whole way in one transaction
+// (receiveIn). When the message starts a conversation, its display id is
+// taken before that transaction where the engine gains by it (see
+// takesDisplayIDsApart), once: *reserved keeps it for the next attempt.
+func (s *Service) receiveOnce(ctx context.Context, in Inbound, files []core.StoredFile, reserved *int, turn *inboundTurn, first bool) (*ent.Message, error) {
 	m, startsNew, err := s.receiveToCurrent(ctx, in, files)
 	if m != nil || err != nil {
 		return m, err
 	}
+	if startsNew && first && ent.TxFromContext(ctx) == nil {
+		// A batch is one transaction, whoever stores it: the turn would
+		// only keep others' messages waiting.
+		turn.release()
+		if m, *reserved = s.receiveFirst(ctx, in, files); m != nil {
+			return m, nil
+		}
+		if err := turn.take(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if startsNew && *reserved == 0 && s.takesDisplayIDsApart(ctx) {
-		if *reserved, err = s.reserveDisplayID(ctx); err != nil {
+		if *reserved, err = s.reserveDisplayIDs(ctx, 1); err != nil {
 			return nil, err
 		}
 	}

@@ -23,20 +23,41 @@ import (
 // twice the cores Go runs on, at least four.
 func inboundSlots() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 
-// admitInbound waits for a turn to store an inbound message and answers
-// what gives it back. Inside a caller's transaction it does not wait: that
-// transaction may hold locks the messages in turn wait on.
-func (s *Service) admitInbound(ctx context.Context) (release func(), err error) {
+// inboundTurn is a turn to store an inbound message, held or not.
+type inboundTurn struct {
+	s    *Service
+	held bool
+}
+
+// admitInbound waits for a turn to store an inbound message. Inside a
+// caller's transaction it does not wait: that transaction may hold locks
+// the messages in turn wait on.
+func (s *Service) admitInbound(ctx context.Context) (*inboundTurn, error) {
+	t := &inboundTurn{s: s}
 	if ent.TxFromContext(ctx) != nil {
-		return func() {}, nil
+		return t, nil
 	}
+	return t, t.take(ctx)
+}
+
+// take waits for the turn.
+func (t *inboundTurn) take(ctx context.Context) error {
 	select {
-	case s.inbound <- struct{}{}:
-		return func() { <-s.inbound }, nil
+	case t.s.inbound <- struct{}{}:
+		t.held = true
+		return nil
 	case <-ctx.Done():
 		// The request gave up waiting (its sender hung up): the channel
 		// posts it again.
-		return nil, &apperr.Error{Kind: apperr.KindUnavailable, Err: ctx.Err(),
+		return &apperr.Error{Kind: apperr.KindUnavailable, Err: ctx.Err(),
 			Message: "The message was not stored: the request ended while it waited its turn. Retry later."}
+	}
+}
+
+// release gives the turn back, if held.
+func (t *inboundTurn) release() {
+	if t.held {
+		t.held = false
+		<-t.s.inbound
 	}
 }

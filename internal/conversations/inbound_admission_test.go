@@ -18,13 +18,13 @@ func TestInboundTurns(t *testing.T) {
 		t.Fatalf("inboundSlots() = %d, want at least 4", inboundSlots())
 	}
 	s := &Service{inbound: make(chan struct{}, 2)}
-	var releases []func()
+	var turns []*inboundTurn
 	for range 2 {
-		release, err := s.admitInbound(context.Background())
+		turn, err := s.admitInbound(context.Background())
 		if err != nil {
 			t.Fatalf("a free turn: %v", err)
 		}
-		releases = append(releases, release)
+		turns = append(turns, turn)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -36,20 +36,20 @@ func TestInboundTurns(t *testing.T) {
 	}
 
 	inTx := ent.NewTxContext(context.Background(), &ent.Tx{})
-	release, err := s.admitInbound(inTx)
+	turn, err := s.admitInbound(inTx)
 	if err != nil {
 		t.Fatalf("inside a transaction: %v", err)
 	}
-	release()
+	turn.release()
 	if len(s.inbound) != 2 {
 		t.Fatalf("a turn inside a transaction took a slot: %d taken", len(s.inbound))
 	}
 
 	admitted := make(chan error, 1)
 	go func() {
-		release, err := s.admitInbound(context.Background())
+		turn, err := s.admitInbound(context.Background())
 		if err == nil {
-			defer release()
+			defer turn.release()
 		}
 		admitted <- err
 	}()
@@ -58,7 +58,7 @@ func TestInboundTurns(t *testing.T) {
 		t.Fatalf("a third message was admitted beside two (%v)", err)
 	case <-time.After(20 * time.Millisecond): // it waits: nothing to wait for
 	}
-	releases[0]()
+	turns[0].release()
 	select {
 	case err := <-admitted:
 		if err != nil {
@@ -67,5 +67,5 @@ func TestInboundTurns(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the waiting message was not admitted after a release")
 	}
-	releases[1]()
+	turns[1].release()
 }

@@ -36,12 +36,18 @@ type inboundFixture struct {
 
 func newInbound(t *testing.T, e testdb.Engine, lock bool) inboundFixture {
 	t.Helper()
+	return newInboundOn(t, e.New(t).Client, lock)
+}
+
+// newInboundOn is newInbound on the database of client c.
+func newInboundOn(t *testing.T, c *ent.Client, lock bool) inboundFixture {
+	t.Helper()
 	hub := events.NewHub()
 	st, err := storage.Open(t.TempDir(), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := ops.New(e.New(t).Client, ops.WithEvents(hub), ops.WithStorage(st))
+	svc := ops.New(c, ops.WithEvents(hub), ops.WithStorage(st))
 	b, err := svc.Bootstrap(context.Background(), accounts.BootstrapInput{AccountName: "Acme", Email: "admin@acme.test", Name: "Ada"})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
-	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
@@ -155,10 +154,11 @@ func committedBody(t *testing.T, c *ent.Client, ctx context.Context, id int) str
 }
 
 // receiveFrom stores an incoming message from the WhatsApp number from.
-func (f inboundFixture) receiveFrom(t *testing.T, id, from string) {
+func (f inboundFixture) receiveFrom(t *testing.T, id, from string) *ent.Message {
 	t.Helper()
-	if _, _, err := f.svc.Receive(context.Background(), conversations.Inbound{Inbox: f.inbox, SourceID: id, Content: "hello",
-		From: contacts.Sender{SourceID: from, Name: "Customer " + from, Phone: "+" + from}}); err != nil {
+	m, _, err := f.svc.Receive(context.Background(), f.inbound(firstPost{id, from}))
+	if err != nil {
 		t.Fatal(err)
 	}
+	return m
 }

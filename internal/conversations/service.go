@@ -25,6 +25,9 @@ type Service struct {
 	// inbound holds a token per inbound message being stored
 	// (inbound_admission.go).
 	inbound chan struct{}
+	// firsts are new customers' first messages waiting to be stored
+	// together (receiveFirst).
+	firsts firstMessages
 }
 
 // New returns the conversations' Service; contacts attaches the contacts

@@ -105,19 +105,19 @@ func WithDisplayCounter(ctx context.Context) context.Context {
 	return privacy.DecisionContext(ctx, privacy.Allow)
 }
 
-// TakeDisplayIDApart takes the next conversation display id of the
-// viewer's own account with take (db.DB.TakeDisplayID: one UPDATE …
+// TakeDisplayIDApart takes the next n conversation display ids of the
+// viewer's own account (it answers the first) with take (db.DB.TakeDisplayID: one UPDATE …
 // RETURNING outside ent, so outside its rules), in a statement that commits
 // at once, before the transaction that starts the conversation (see
 // conversations.takesDisplayIDsApart). As with WithDisplayCounter, only the
 // counter is written and only the new number is read: it becomes the
 // conversation's own id, which whoever starts it sees anyway.
-func TakeDisplayIDApart(ctx context.Context, take func(context.Context, int, time.Time) (int, error), now time.Time) (int, error) {
+func TakeDisplayIDApart(ctx context.Context, take func(context.Context, int, int, time.Time) (int, error), n int, now time.Time) (int, error) {
 	v, _ := viewer.FromContext(ctx)
 	if v.AccountID == 0 {
 		return 0, errors.New("taking a display id: the viewer acts in no account")
 	}
-	return take(ctx, v.AccountID, now)
+	return take(ctx, v.AccountID, n, now)
 }
 
 // AsOwnProfile reads and writes the caller's own user row, named by their

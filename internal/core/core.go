@@ -34,11 +34,11 @@ type Core struct {
 	// PublicURL is where the server is reached (PUBLIC_URL): the base of
 	// the callback URLs channels are configured with.
 	PublicURL string
-	// TakeDisplayID, when set, takes an account's next conversation display
-	// id in a statement of its own, committed at once, before the
+	// TakeDisplayID, when set, takes an account's next n conversation
+	// display ids (answering the first) in a statement of its own, committed at once, before the
 	// transaction that starts the conversation (db.DB.TakeDisplayID; set on
 	// PostgreSQL). nil: the id is taken inside that transaction.
-	TakeDisplayID func(ctx context.Context, accountID int, now time.Time) (int, error)
+	TakeDisplayID func(ctx context.Context, accountID, n int, now time.Time) (int, error)
 	// AfterCommit runs after every committed transaction: it wakes the job
 	// runner, since a commit may have made work due (a message, a webhook).
 	AfterCommit func()

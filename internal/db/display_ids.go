@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// TakeDisplayID adds one to an account's conversation display-id counter
-// and answers the new value, in one statement that commits at once.
+// TakeDisplayID adds n to an account's conversation display-id counter
+// and answers the first of the n ids it took, in one statement that commits
+// at once.
 //
 // Taken inside the transaction that starts a conversation, the counter's
 // row stays locked until that transaction commits, so an account's new
@@ -19,10 +20,10 @@ import (
 // account's updated_at are written, and nothing but the number is read; it
 // steps past ent's rules, so it is called only through the bypass
 // registered for it, core.TakeDisplayIDApart, with the viewer's own account.
-func (d *DB) TakeDisplayID(ctx context.Context, accountID int, now time.Time) (int, error) {
+func (d *DB) TakeDisplayID(ctx context.Context, accountID, n int, now time.Time) (int, error) {
 	var id int
 	err := d.SQL.QueryRowContext(ctx, `UPDATE accounts SET last_conversation_display_id = `+
-		`COALESCE(last_conversation_display_id, 0) + 1, updated_at = $1 WHERE id = $2 `+
-		`RETURNING last_conversation_display_id`, now, accountID).Scan(&id)
-	return id, err
+		`COALESCE(last_conversation_display_id, 0) + $3, updated_at = $1 WHERE id = $2 `+
+		`RETURNING last_conversation_display_id`, now, accountID, n).Scan(&id)
+	return id - n + 1, err
 }

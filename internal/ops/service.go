@@ -68,7 +68,7 @@ type settings struct {
 	visitors    visitors.Limits
 	publicURL   string
 	graphBase   string
-	displayIDs  func(ctx context.Context, accountID int, now time.Time) (int, error)
+	displayIDs  func(ctx context.Context, accountID, n int, now time.Time) (int, error)
 }
 
 // Option configures a Service.
@@ -80,7 +80,7 @@ func WithEvents(h *events.Hub) Option { return func(s *settings) { s.hub = h } }
 // WithDisplayIDCounter has new conversations take their display ids through
 // take, in a statement of its own before their transaction (see
 // core.Core.TakeDisplayID).
-func WithDisplayIDCounter(take func(ctx context.Context, accountID int, now time.Time) (int, error)) Option {
+func WithDisplayIDCounter(take func(ctx context.Context, accountID, n int, now time.Time) (int, error)) Option {
 	return func(s *settings) { s.displayIDs = take }
 }
 
