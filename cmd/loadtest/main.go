@@ -144,8 +144,10 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
+		settle(ctx, raw.SQL, progress)
 		res := measure(ctx, r.name, w.request(r), o, stmts, progress)
 		if o.replay {
+			settle(ctx, raw.SQL, progress)
 			direct := measure(ctx, r.name+" (direct)", func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }, o, &atomic.Int64{}, progress)
 			res.direct = &direct
 		}
