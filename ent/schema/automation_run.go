@@ -35,8 +35,8 @@ func (AutomationRun) Fields() []ent.Field {
 }
 
 func (AutomationRun) Indexes() []ent.Index {
-	// kanban_item_id, id: the claim's order rule looks for an earlier run
-	// of the card.
+	// kanban_item_id, id: the claim's order rule asks for the card's first
+	// pending run.
 	return []ent.Index{index.Fields("run_at"), index.Fields("kanban_item_id", "id")}
 }
 

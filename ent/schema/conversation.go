@@ -208,8 +208,8 @@ func (Message) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("conversation_id", "id"),
 		index.Fields("next_delivery_at"),
-		// The delivery claim's order rule looks for an earlier pending
-		// message of the conversation; only pending ones are indexed.
+		// The delivery claim's order rule asks for the conversation's first
+		// pending message; only pending ones are indexed.
 		index.Fields("conversation_id", "id").StorageKey("message_pending_by_conversation").
 			Annotations(entsql.IndexWhere("next_delivery_at IS NOT NULL")),
 		// A channel's id of a message names one message of the inbox: a
