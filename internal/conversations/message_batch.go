@@ -62,8 +62,9 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 }
 
 // activity is what a batch of messages records on their conversations and
-// contacts, as saveMessage does for one: the last activity, and for
-// incoming messages the reply window.
+// contacts, as saveMessage does for one: the conversations' last activity,
+// and for incoming messages the reply window and the contacts' last
+// activity (movesContactActivity).
 type activity struct {
 	at                                time.Time
 	conversations, incoming, contacts []int
@@ -76,7 +77,9 @@ func (s *Service) activityOf(drafts []MessageDraft, ms []*ent.Message) activity 
 	a := activity{at: s.Now().Truncate(time.Microsecond)}
 	for i, m := range ms {
 		a.conversations = append(a.conversations, m.ConversationID)
-		a.contacts = append(a.contacts, drafts[i].Conversation.ContactID)
+		if movesContactActivity(m) {
+			a.contacts = append(a.contacts, drafts[i].Conversation.ContactID)
+		}
 		if m.MessageType == message.MessageTypeIncoming {
 			a.incoming = append(a.incoming, m.ConversationID)
 		}
@@ -86,7 +89,7 @@ func (s *Service) activityOf(drafts []MessageDraft, ms []*ent.Message) activity 
 }
 
 // record writes a: one UPDATE for the conversations (a second for those
-// with incoming messages) and one for the contacts.
+// with incoming messages) and one for the contacts, if any.
 func (a activity) record(ctx context.Context, c *ent.Client) error {
 	if err := c.Conversation.Update().Where(conversation.IDIn(a.conversations...)).
 		SetLastActivityAt(a.at).SetUpdatedAt(a.at).Exec(ctx); err != nil {
@@ -97,6 +100,9 @@ func (a activity) record(ctx context.Context, c *ent.Client) error {
 			SetLastIncomingAt(a.at).SetUpdatedAt(a.at).Exec(ctx); err != nil {
 			return apperr.From(err)
 		}
+	}
+	if len(a.contacts) == 0 {
+		return nil
 	}
 	return c.Contact.Update().Where(contact.IDIn(a.contacts...)).SetLastActivityAt(a.at).SetUpdatedAt(a.at).Exec(ctx)
 }
@@ -112,7 +118,7 @@ func (a *activity) applyTo(cv *ent.Conversation) {
 	if slices.Contains(a.incoming, cv.ID) {
 		cv.LastIncomingAt = &at
 	}
-	if ct := cv.Edges.Contact; ct != nil {
+	if ct := cv.Edges.Contact; ct != nil && slices.Contains(a.contacts, ct.ID) {
 		ct.LastActivityAt, ct.UpdatedAt = &at, at
 	}
 }

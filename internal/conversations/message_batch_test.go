@@ -22,8 +22,9 @@ import (
 )
 
 // AddMessages posts a batch as AddMessage posts each message: the same
-// messages, the activity on every conversation and contact (the reply window
-// for incoming ones), and for each message a message_created event whose
+// messages, the activity on every conversation (and, for incoming ones, the
+// reply window and the contact's activity; an agent's reply or note leaves
+// the contact's alone, as Chatwoot does), and for each message a message_created event whose
 // webhook body is the committed rows' (read back after the commit), live
 // events after the commit only. A refused draft refuses the whole batch.
 func TestAddMessagesPostsAsAddMessageDoes(t *testing.T) {
@@ -40,7 +41,7 @@ func TestAddMessagesPostsAsAddMessageDoes(t *testing.T) {
 		for i, from := range []string{"4915100000001", "4915100000002"} {
 			f.receiveFrom(t, fmt.Sprint("wamid.seed-", i), from)
 		}
-		cvs := c.Conversation.Query().Where(conversation.InboxID(f.inbox.ID)).WithInbox().Order(ent.Asc(conversation.FieldID)).AllX(sys)
+		cvs := c.Conversation.Query().Where(conversation.InboxID(f.inbox.ID)).WithInbox().WithContact().Order(ent.Asc(conversation.FieldID)).AllX(sys)
 		before := time.Now().Add(-time.Second)
 		drafts := []conversations.MessageDraft{
 			{Conversation: cvs[0], Input: conversations.MessageInput{Content: ptr("a reply")}},
@@ -74,8 +75,16 @@ func TestAddMessagesPostsAsAddMessageDoes(t *testing.T) {
 			}
 		}
 		for _, cv := range c.Conversation.Query().Where(conversation.IDIn(cvs[0].ID, cvs[1].ID)).WithContact().AllX(sys) {
-			if cv.LastActivityAt.Before(before) || cv.Edges.Contact.LastActivityAt == nil || cv.Edges.Contact.LastActivityAt.Before(before) {
-				t.Errorf("conversation %d: last activity %v, its contact's %v; want both after %v", cv.ID, cv.LastActivityAt, cv.Edges.Contact.LastActivityAt, before)
+			if cv.LastActivityAt.Before(before) {
+				t.Errorf("conversation %d: last activity %v, want after %v", cv.ID, cv.LastActivityAt, before)
+			}
+			was := *cvs[0].Edges.Contact.LastActivityAt
+			if cv.ID == cvs[1].ID {
+				was = *cvs[1].Edges.Contact.LastActivityAt
+			}
+			if moved := cv.Edges.Contact.LastActivityAt.After(was); moved != (cv.ID == cvs[1].ID) {
+				t.Errorf("conversation %d's contact: last activity %v (was %v), moved %v; want it moved by the incoming message only",
+					cv.ID, cv.Edges.Contact.LastActivityAt, was, moved)
 			}
 			if cv.ID == cvs[1].ID && (cv.LastIncomingAt == nil || cv.LastIncomingAt.Before(before)) {
 				t.Errorf("the incoming message's conversation: last incoming %v, want after %v", cv.LastIncomingAt, before)

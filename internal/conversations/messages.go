@@ -120,9 +120,17 @@ type saveRule struct {
 	newSender bool
 }
 
+// movesContactActivity: m is the contact's own, so it moves the contact's
+// last activity as it moves the conversation's. As Chatwoot
+// (Message#update_contact_activity, when the sender is a contact), an
+// agent's reply, a note or a scheduled message leaves the contact's alone:
+// it is when the customer was last heard from.
+func movesContactActivity(m *ent.Message) bool { return m.MessageType == message.MessageTypeIncoming }
+
 // saveMessage saves the message create builds in cv with its files, records
-// the activity on the conversation and its contact (an incoming message
-// opens the reply window) as rule says, and tells the listeners once the
+// the activity on the conversation and, for the contact's own messages, on
+// the contact (an incoming message opens the reply window) as rule says,
+// and tells the listeners once the
 // message has its attachments, so that a webhook's message_created carries
 // them.
 func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conversation, create *ent.MessageCreate, files []core.StoredFile, rule saveRule) (*ent.Message, error) {
@@ -146,8 +154,10 @@ func (s *Service) saveMessage(ctx context.Context, c *ent.Client, cv *ent.Conver
 		} else if n == 0 && len(rule.onlyIf) > 0 {
 			return nil, errConversationMoved
 		}
-		if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
-			return nil, err
+		if movesContactActivity(m) {
+			if err := c.Contact.Update().Where(contact.ID(cv.ContactID)).SetLastActivityAt(now).Exec(ctx); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return m, s.EmitMessageEvent(ctx, c, events.MessageCreated, m)
