@@ -21,7 +21,9 @@ import (
 // sender was known beforehand (docs/performance.md). A sender who turns
 // out to be known (a contact by address, a contact inbox whose
 // conversations are all resolved) goes the single way, as does everyone in
-// a batch that fails.
+// a batch that fails. A message waiting for its batch does not give up
+// when its request ends: a batch is one transaction, milliseconds long, and
+// the one it waits for holds no turn another message needs.
 
 // maxFirstBatch bounds the first messages stored in one transaction.
 const maxFirstBatch = 32
