@@ -11,7 +11,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -135,24 +134,7 @@ func TestMessageCreatedSubscriptionRefusesStrangers(t *testing.T) {
 // one sees a message posted through the other (events travel by
 // PostgreSQL's LISTEN/NOTIFY).
 func TestSubscriptionsSeeChangesMadeOnAnotherInstance(t *testing.T) {
-	var pg *testdb.Engine
-	for _, e := range testdb.Engines(t) {
-		if e.Name == "postgres" {
-			pg = &e
-		}
-	}
-	if pg == nil {
-		t.Skip("several instances share a PostgreSQL database; none is available here")
-	}
-	url := pg.NewURL(t)
-	open := func() *db.DB {
-		d, err := db.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		return d
-	}
+	open := testdb.SharedPostgres(t)
 	a := newAppOn(t, open(), server.Config{Channels: acceptAll{}})
 	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: acceptAll{}}, open())
 	t.Cleanup(func() { _ = other.Shutdown() })

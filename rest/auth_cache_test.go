@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/internal/db"
 
 	"github.com/switchboard/switchboard/ent/accesstoken"
 	"github.com/switchboard/switchboard/ent/account"
@@ -158,24 +157,7 @@ func TestTokenCacheHearsOfChangesOnAnotherInstance(t *testing.T) {
 // administrator through the other instance.
 func twoInstances(t *testing.T) (a, b *app) {
 	t.Helper()
-	var pg *testdb.Engine
-	for _, e := range testdb.Engines(t) {
-		if e.Name == "postgres" {
-			pg = &e
-		}
-	}
-	if pg == nil {
-		t.Skip("several instances share a PostgreSQL database; none is available here")
-	}
-	url := pg.NewURL(t)
-	open := func() *db.DB {
-		d, err := db.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		return d
-	}
+	open := testdb.SharedPostgres(t)
 	a = newAppOn(t, open(), server.Config{Channels: &acceptingChannels{}})
 	other := server.New(server.Config{StorageDir: t.TempDir(), Channels: &acceptingChannels{}}, open())
 	t.Cleanup(func() { _ = other.Shutdown() })

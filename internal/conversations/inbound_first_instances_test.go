@@ -7,7 +7,6 @@ import (
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/internal/core"
-	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/storage"
@@ -21,24 +20,7 @@ import (
 // one contact and one conversation for the sender, every message stored
 // once, none refused.
 func TestFirstMessagesOfOneSenderOnTwoInstances(t *testing.T) {
-	var pg *testdb.Engine
-	for _, e := range testdb.Engines(t) {
-		if e.Name == "postgres" {
-			pg = &e
-		}
-	}
-	if pg == nil {
-		t.Skip("instances share a PostgreSQL database; none is available here")
-	}
-	url := pg.NewURL(t)
-	open := func() *db.DB {
-		d, err := db.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		return d
-	}
+	open := testdb.SharedPostgres(t)
 	a := newInboundOn(t, open().Client, false)
 	st, err := storage.Open(t.TempDir(), 1<<20)
 	if err != nil {

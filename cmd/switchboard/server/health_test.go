@@ -49,16 +49,7 @@ func TestReadinessWithAClosedPool(t *testing.T) {
 // new ones refused, as when its host goes down): readiness, REST and
 // GraphQL say 503/UNAVAILABLE, and all recover when it is back.
 func TestDatabaseOutage(t *testing.T) {
-	var pg *testdb.Engine
-	for _, e := range testdb.Engines(t) {
-		if e.Name == "postgres" {
-			pg = &e
-		}
-	}
-	if pg == nil {
-		t.Skip("PostgreSQL is not available")
-	}
-	d, proxy := proxied(t, *pg)
+	d, proxy := proxied(t, testdb.Postgres(t, "an outage takes PostgreSQL away"))
 	h := newHarness(t, d)
 	if r := h.do("GET", h.contactsPath(), h.authed(), ""); r.status != http.StatusOK {
 		t.Fatalf("before the outage: %d %s", r.status, r.body)
