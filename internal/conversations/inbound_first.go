@@ -155,7 +155,8 @@ func (s *Service) storeFirsts(batch []*firstMessage) {
 
 // storeFirstsIn stores, in c's transaction, the messages of batch whose
 // senders are new: their contacts and contact inboxes, conversations and
-// messages, each kind with one INSERT, and the events of each.
+// messages, each kind with one INSERT, and the events of each (the
+// messages' told together).
 func (s *Service) storeFirstsIn(ctx context.Context, c *ent.Client, batch []*firstMessage) error {
 	from := make([]contacts.Sender, len(batch))
 	for i, it := range batch {
@@ -183,17 +184,16 @@ func (s *Service) storeFirstsIn(ctx context.Context, c *ent.Client, batch []*fir
 	for i, it := range news {
 		creates[i] = inboundMessage(c, cvs[i], it.in)
 	}
-	ms, err := c.Message.CreateBulk(creates...).Save(ctx)
+	ms, err := insertMessages(ctx, c, creates, func(i int) []core.StoredFile { return news[i].files })
 	if err != nil {
 		return err
 	}
+	// Told together: one read of the conversations for their payloads and
+	// one INSERT of their webhook deliveries, as a batch of schedules.
+	if err := s.emitMessageEvents(ctx, c, events.MessageCreated, ms, nil); err != nil {
+		return err
+	}
 	for i, m := range ms {
-		if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, news[i].files, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
-			return err
-		}
-		if err := s.EmitMessageEvent(ctx, c, events.MessageCreated, m); err != nil {
-			return err
-		}
 		news[i].m = m
 	}
 	return nil

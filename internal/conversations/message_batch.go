@@ -42,23 +42,30 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 		}
 		creates[i] = create
 	}
-	ms, err := c.Message.CreateBulk(creates...).Save(ctx)
+	ms, err := insertMessages(ctx, c, creates, func(i int) []core.StoredFile { return drafts[i].Files })
 	if err != nil {
 		return nil, err
-	}
-	for i, m := range ms {
-		if len(drafts[i].Files) == 0 {
-			continue
-		}
-		if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, drafts[i].Files, func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
-			return nil, err
-		}
 	}
 	act := s.activityOf(drafts, ms)
 	if err := core.BeforeCommit(ctx, func() error { return act.record(ctx, c) }); err != nil {
 		return nil, err
 	}
 	return ms, s.emitMessageEvents(ctx, c, events.MessageCreated, ms, &act)
+}
+
+// insertMessages saves the messages creates builds with one INSERT, and
+// the files of each (filesOf its index) as its attachments.
+func insertMessages(ctx context.Context, c *ent.Client, creates []*ent.MessageCreate, filesOf func(int) []core.StoredFile) ([]*ent.Message, error) {
+	ms, err := c.Message.CreateBulk(creates...).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range ms {
+		if m.Edges.Attachments, err = core.CreateAttachments(ctx, c, filesOf(i), func(b *ent.AttachmentCreate) { b.SetMessageID(m.ID) }); err != nil {
+			return nil, err
+		}
+	}
+	return ms, nil
 }
 
 // activity is what a batch of messages records on their conversations and

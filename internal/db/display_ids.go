@@ -25,5 +25,8 @@ func (d *DB) TakeDisplayID(ctx context.Context, accountID, n int, now time.Time)
 	err := d.SQL.QueryRowContext(ctx, `UPDATE accounts SET last_conversation_display_id = `+
 		`COALESCE(last_conversation_display_id, 0) + $3, updated_at = $1 WHERE id = $2 `+
 		`RETURNING last_conversation_display_id`, now, accountID, n).Scan(&id)
-	return id - n + 1, err
+	if err != nil {
+		return 0, err
+	}
+	return id - n + 1, nil
 }
