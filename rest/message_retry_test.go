@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/outbound/outboundtest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -64,5 +66,37 @@ func TestRetryAFailedMessage(t *testing.T) {
 			{name: "a message of another conversation", request: retry(conv+1000, id), wantStatus: http.StatusNotFound},
 			{name: "a malformed id", request: retry(conv, 0), wantStatus: http.StatusNotFound},
 		})
+	})
+}
+
+// TestRetryingAFailedScheduledMessageKeepsItsScheduleFailed: a schedule
+// whose message failed stays failed (with its reason) when an agent retries
+// the message and it is delivered: the settling of deliveries reads a
+// message's schedule by the message alone and leaves a settled one as it is,
+// with no second scheduled_message event.
+func TestRetryingAFailedScheduledMessageKeepsItsScheduleFailed(t *testing.T) {
+	outboundtest.AllowPrivate(t, true)
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		rc := newReceiver(t, http.StatusUnprocessableEntity)
+		a := newDeliveryApp(t, e, "")
+		ib := a.inbox("Refusing", H{"type": "api", "webhook_url": rc.URL})
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		at := time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)
+		id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), body: H{
+			"inbox_id": ib, "contact_id": ct, "content": "See you tomorrow", "scheduled_at": at}}, http.StatusOK).int(t, "id")
+		failed := a.waitForScheduleStatus(id, "failed")
+		conv, msg := failed.int(t, "conversation_id"), failed.int(t, "message_id")
+		reason := failed.str(t, "failure_reason")
+
+		rc.setStatus(http.StatusOK)
+		a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages/%d/retry", conv, msg)}, http.StatusOK)
+		waitFor(t, "the retried message to be delivered", func() bool { st, _ := a.messageStatus(conv, msg); return st == "delivered" })
+		a.run(t, []scenario{{
+			name: "the schedule stays failed", request: request{method: "GET", path: a.path("/scheduled_messages/%d", id)},
+			wantStatus: http.StatusOK, want: map[string]any{"status": "failed", "failure_reason": reason, "sent_at": nil},
+		}})
+		if n := a.srv.DB.Client.WebhookDelivery.Query().Where(webhookdelivery.Event("scheduled_message.sent")).CountX(sys()); n != 0 {
+			t.Errorf("%d scheduled_message.sent deliveries, want none", n)
+		}
 	})
 }

@@ -1295,9 +1295,9 @@ var (
 				Columns: []*schema.Column{ScheduledMessagesColumns[25]},
 			},
 			{
-				Name:    "scheduledmessage_status_scheduled_at",
+				Name:    "scheduledmessage_account_id_status_scheduled_at",
 				Unique:  false,
-				Columns: []*schema.Column{ScheduledMessagesColumns[6], ScheduledMessagesColumns[5]},
+				Columns: []*schema.Column{ScheduledMessagesColumns[25], ScheduledMessagesColumns[6], ScheduledMessagesColumns[5]},
 			},
 			{
 				Name:    "scheduledmessage_parent_id_occurrence_at",

@@ -43,15 +43,22 @@ func (s *Service) SettleSchedulesOf(ctx context.Context, c *ent.Client, ms []*en
 		ids[i] = m.ID
 	}
 	// Locked on PostgreSQL (SQLite's one writer is this transaction), so
-	// the rows read pending are the ones the UPDATE below settles.
-	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageIDIn(ids...), scheduledmessage.StatusEQ(scheduledmessage.StatusPending)).
-		Select(scheduledmessage.FieldID, scheduledmessage.FieldAccountID, scheduledmessage.FieldMessageID).
+	// the rows read pending are the ones the UPDATE below settles. Read by
+	// message id alone and told pending here: given the status as well,
+	// PostgreSQL could prefer an index holding it while its statistics
+	// still saw few pending schedules (a burst of them since the last
+	// ANALYZE), and read every pending row for each message.
+	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageIDIn(ids...)).
+		Select(scheduledmessage.FieldID, scheduledmessage.FieldAccountID, scheduledmessage.FieldMessageID, scheduledmessage.FieldStatus).
 		Order(ent.Asc(scheduledmessage.FieldID)).Modify(core.ForUpdateOnPostgres).All(ctx)
 	if err != nil {
 		return err
 	}
 	var sent []*ent.ScheduledMessage
 	for _, row := range rows {
+		if row.Status != scheduledmessage.StatusPending {
+			continue
+		}
 		m := byID[*row.MessageID]
 		if m.Status == message.StatusDelivered {
 			sent = append(sent, row)
