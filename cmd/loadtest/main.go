@@ -12,7 +12,8 @@
 // unless -reuse finds the account an earlier run seeded there: a large
 // dataset is then seeded once and measured many times (the runs' POST
 // messages stay in it). After each route, its essential SQL is replayed
-// through database/sql at the same concurrency (-replay, replay.go).
+// through database/sql at the same concurrency (-replay, replay.go), the
+// two taking turns (-rounds).
 package main
 
 import (
@@ -21,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -50,6 +50,7 @@ type options struct {
 	keepDatabase bool
 	reuse        bool
 	replay       bool
+	rounds       int
 	cpuProfile   string
 }
 
@@ -69,6 +70,7 @@ func main() {
 	flag.BoolVar(&o.reuse, "reuse", false, "use the account an earlier run seeded in -database, if there is one, instead of seeding (sizes are then what it holds)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the driving (server and clients: they share the process) to this file")
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
+	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -77,8 +79,8 @@ func main() {
 }
 
 func run(ctx context.Context, o options, out, progress io.Writer) error {
-	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 {
-		return fmt.Errorf("-c, -d and -max-requests must be positive")
+	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 || o.rounds < 1 {
+		return fmt.Errorf("-c, -d, -max-requests and -rounds must be positive")
 	}
 	if err := o.sizes.check(); err != nil {
 		return err
@@ -144,14 +146,7 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
-		settle(ctx, raw.SQL, progress)
-		res := measure(ctx, r.name, w.request(r), o, stmts, progress)
-		if o.replay {
-			settle(ctx, raw.SQL, progress)
-			direct := measure(ctx, r.name+" (direct)", func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }, o, &atomic.Int64{}, progress)
-			res.direct = &direct
-		}
-		results = append(results, res)
+		results = append(results, measureRoute(ctx, r, w, rp, o, stmts, raw.SQL, progress))
 	}
 	fmt.Fprintf(out, "Engine: %s · dataset: %s · %d clients · %s per route · %s/%s, %d CPUs · %s\n\n",
 		raw.Dialect, w.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
