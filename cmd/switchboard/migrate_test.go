@@ -87,7 +87,7 @@ func TestStartAndTheSchema(t *testing.T) {
 func TestMigrateCommands(t *testing.T) {
 	ctx := context.Background()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
-		d := open(t, e.NewEmptyURL(t))
+		d := testdb.Open(t, e.NewEmptyURL(t))
 		files, _ := binaryMigrations(t, d).Files()
 		steps := []struct {
 			name  string
@@ -129,16 +129,6 @@ func TestMigrateCommands(t *testing.T) {
 	})
 }
 
-func open(t *testing.T, url string) *db.DB {
-	t.Helper()
-	d, err := db.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 // TestServeRefusesADatabaseNotMigrated runs the real binary: a database
 // behind it (here: its revisions lost, so it looks made before versioned
 // migrations) or ahead of it stops the start with exit code 1 and the way
@@ -153,7 +143,7 @@ func TestServeRefusesADatabaseNotMigrated(t *testing.T) {
 				` WHERE version = (SELECT max(version) FROM ` + db.RevisionTable + `)`, "does not know (29990101000000)"},
 		} {
 			url := e.NewURL(t)
-			if _, err := open(t, url).SQL.Exec(c.sql); err != nil {
+			if _, err := testdb.Open(t, url).SQL.Exec(c.sql); err != nil {
 				t.Fatal(err)
 			}
 			var stderr bytes.Buffer

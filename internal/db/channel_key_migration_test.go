@@ -17,7 +17,7 @@ import (
 func TestChannelKeyMigrationFillsExistingInboxes(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		ctx := context.Background()
-		d := open(t, e.NewEmptyURL(t))
+		d := testdb.Open(t, e.NewEmptyURL(t))
 		files, err := migrations(t, d).Files()
 		if err != nil {
 			t.Fatal(err)

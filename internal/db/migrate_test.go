@@ -18,16 +18,6 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-func open(t *testing.T, url string) *db.DB {
-	t.Helper()
-	d, err := db.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 func migrations(t *testing.T, d *db.DB) migrate.Dir {
 	t.Helper()
 	dir, err := d.Migrations()
@@ -82,7 +72,7 @@ func TestMigrationsMatchSchema(t *testing.T) {
 		}
 		expectHandWritten(t, migrated)
 
-		empty := open(t, e.NewEmptyURL(t))
+		empty := testdb.Open(t, e.NewEmptyURL(t))
 		wrote, err := empty.PlanMigration(ctx, withFiles(t, empty), "drift")
 		if err != nil || wrote {
 			t.Errorf("replaying the files and diffing with ent/schema wrote a migration (%v, %v)", wrote, err)
@@ -140,7 +130,7 @@ func TestMigrationStates(t *testing.T) {
 	probe := migrate.NewLocalFile("29990101000000_probe.sql", []byte("CREATE TABLE migration_probe (id integer PRIMARY KEY);\n"))
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		ctx := context.Background()
-		d := open(t, e.NewEmptyURL(t))
+		d := testdb.Open(t, e.NewEmptyURL(t))
 		state := func(dir migrate.Dir) *db.MigrationStatus {
 			t.Helper()
 			st, err := d.MigrationStatus(ctx, dir)
@@ -228,7 +218,7 @@ func TestMigrationFileIsOneTransaction(t *testing.T) {
 func TestLegacyDatabaseIsAdopted(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		ctx := context.Background()
-		d := open(t, e.NewEmptyURL(t))
+		d := testdb.Open(t, e.NewEmptyURL(t))
 		if e.Name == dialect.Postgres {
 			if _, err := d.SQL.Exec(`CREATE EXTENSION IF NOT EXISTS pg_trgm`); err != nil {
 				t.Fatal(err)

@@ -28,11 +28,6 @@ func SharedPostgres(t testing.TB) (open func() *db.DB) {
 	url := Postgres(t, "instances share a PostgreSQL database").NewURL(t)
 	return func() *db.DB {
 		t.Helper()
-		d, err := db.Open(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		return d
+		return Open(t, url)
 	}
 }

@@ -58,18 +58,26 @@ func ForEach(t *testing.T, fn func(t *testing.T, e Engine)) {
 func (e Engine) New(t testing.TB) *db.DB {
 	t.Helper()
 	u, migrated := e.create(t)
-	d, err := db.Open(u)
-	if err != nil {
-		t.Fatalf("testdb: %v", err)
-	}
-	// Registered after create's cleanup, so it runs first: the database is
-	// closed before it is dropped or its directory removed.
-	t.Cleanup(func() { d.Close() })
+	// Its close is registered after create's cleanup, so it runs first: the
+	// database is closed before it is dropped or its directory removed.
+	d := Open(t, u)
 	if !migrated {
 		if err := migrate(d); err != nil {
 			t.Fatalf("testdb: %v", err)
 		}
 	}
+	return d
+}
+
+// Open opens the database at url (a DATABASE_URL) with its own connection
+// pool, closed when t ends.
+func Open(t testing.TB, url string) *db.DB {
+	t.Helper()
+	d, err := db.Open(url)
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
 	return d
 }
 
