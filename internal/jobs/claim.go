@@ -41,34 +41,71 @@ type kind struct {
 // claim moves the due column of up to n due rows a lease ahead and returns
 // them, skipping rows of the keys in busy. One statement does both, so two
 // runners never claim the same row: PostgreSQL skips rows another claim
-// holds, SQLite runs one writer at a time.
+// holds, SQLite runs one writer at a time. A kind with an order column
+// claims in up to two statements (claimInOrder).
 func (r *Runner) claim(ctx context.Context, k kind, n int, busy []int) ([]job, error) {
-	ph := placeholders(r.db.Dialect)
+	now := r.now()
+	lease := r.leaseFrom(now)
+	if k.orderColumn != "" {
+		return r.claimInOrder(ctx, k, n, busy, now, lease)
+	}
+	return r.claimRows(ctx, k, n, lease, func(q *claimSQL) string {
+		return q.due(now) + q.notBusy(busy)
+	})
+}
+
+// claimSQL writes a claim statement and its arguments in the order they
+// appear in its text (SQLite's placeholders are positional).
+type claimSQL struct {
+	k    kind
+	ph   func(int) string
+	args []any
+}
+
+// arg adds v and returns its placeholder.
+func (q *claimSQL) arg(v any) string {
+	q.args = append(q.args, v)
+	return q.ph(len(q.args))
+}
+
+// due is the condition of a due row of the candidates c.
+func (q *claimSQL) due(now time.Time) string {
+	return fmt.Sprintf("c.%s <= %s", q.k.dueColumn, q.arg(now))
+}
+
+// notBusy leaves out what the kind's extra condition does and the rows of
+// the busy keys.
+func (q *claimSQL) notBusy(busy []int) string {
+	where := q.k.extraWhere
+	if len(busy) > 0 {
+		where += fmt.Sprintf(" AND %s NOT IN (%s)", q.key(), joinInts(busy))
+	}
+	return where
+}
+
+// key is what a claimed row holds while it runs.
+func (q *claimSQL) key() string {
+	if q.k.keyExpr != "" {
+		return q.k.keyExpr
+	}
+	return "id"
+}
+
+// claimRows claims, in due order, up to n rows of the candidates c that
+// where (written by it in the order of the statement's text) lets through.
+func (r *Runner) claimRows(ctx context.Context, k kind, n int, lease time.Time, where func(*claimSQL) string) ([]job, error) {
+	q := &claimSQL{k: k, ph: placeholders(r.db.Dialect)}
 	lock := ""
 	if r.db.Dialect == dialect.Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
-	key := "id"
-	if k.keyExpr != "" {
-		key = k.keyExpr
-	}
-	now := r.now()
-	lease := r.leaseFrom(now)
-	args := []any{lease, now}
-	where := k.extraWhere
-	if len(busy) > 0 {
-		where += fmt.Sprintf(" AND %s NOT IN (%s)", key, joinInts(busy))
-	}
-	if k.orderColumn != "" {
-		where += inOrder(k, ph(3), ph(4))
-		args = append(args, now, lease)
-	}
-	q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
-		SELECT c.id FROM %[1]s c WHERE c.%[2]s <= %[4]s%[5]s ORDER BY c.%[2]s, c.id LIMIT %[6]d%[7]s) RETURNING id, %[8]s`,
-		k.table, k.dueColumn, ph(1), ph(2), where, n, lock, key)
+	set := q.arg(lease)
+	stmt := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE id IN (
+		SELECT c.id FROM %[1]s c WHERE %[4]s ORDER BY c.%[2]s, c.id LIMIT %[5]d%[6]s) RETURNING id, %[7]s`,
+		k.table, k.dueColumn, set, where(q), n, lock, q.key())
 	var jobs []job
 	err := r.write(func() error {
-		rows, err := r.db.SQL.QueryContext(ctx, q, args...)
+		rows, err := r.db.SQL.QueryContext(ctx, stmt, q.args...)
 		if err != nil {
 			return err
 		}
@@ -83,37 +120,6 @@ func (r *Runner) claim(ctx context.Context, k kind, n int, busy []int) ([]job, e
 		return rows.Err()
 	})
 	return jobs, err
-}
-
-// inOrder is the claim's condition for a kind with an order column: a row
-// is not claimed while an earlier row of its value (conversation) is
-// pending (the NOT EXISTS). Before that check it leaves out the rows of
-// values with a row in flight: claimed, its due column between now and the
-// end of a lease taken now (lease), so every due row of such a value waits
-// behind it. A claim reads all due rows in order; when a conversation's
-// messages queue behind the one in flight (a stream into few
-// conversations, a burst of schedules), nearly all of them are such rows,
-// and checking each against its conversation's earlier rows made the claim
-// the database's costliest statement. The values in flight are read once,
-// through the due column's index, and looked up by hash. A row waiting for
-// a retry that falls within a lease counts too: an earlier row made due
-// again behind it (a manual retry) waits at most that long, where the
-// ordering check alone would let it go at once.
-//
-// The ordering check asks for the value's first pending row by a scalar
-// subquery, not NOT EXISTS over its earlier rows: PostgreSQL may flatten a
-// NOT EXISTS into an anti-join, and with the statistics of a table whose
-// pending rows usually drain (the planner expects next to none) it chose a
-// nested loop that read every pending row for every due one. With 992
-// messages of 30 conversations waiting, that claim's prepared plan took
-// 47.6 ms; asked for the first pending id of each due row's conversation
-// through the pending rows' index, it takes 2.9 ms (docs/performance.md).
-func inOrder(k kind, now, lease string) string {
-	inFlight := fmt.Sprintf(` AND (c.%[2]s IS NULL OR c.%[2]s NOT IN (SELECT w.%[2]s FROM %[1]s w WHERE w.%[3]s > %[4]s AND w.%[3]s <= %[5]s AND w.%[2]s IS NOT NULL))`,
-		k.table, k.orderColumn, k.dueColumn, now, lease)
-	firstPending := fmt.Sprintf(` AND (c.%[2]s IS NULL OR c.id = (SELECT MIN(e.id) FROM %[1]s e WHERE e.%[2]s = c.%[2]s AND e.%[3]s IS NOT NULL))`,
-		k.table, k.orderColumn, k.dueColumn)
-	return inFlight + firstPending
 }
 
 // leaseFrom is the end of a lease taken at now, at the microsecond

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -52,6 +53,39 @@ func TestAClaimTakesOnlyWhatIsFirstInItsConversation(t *testing.T) {
 		want := []int{convs[1][0], convs[3][0], convs[4][1]}
 		if !slices.Equal(ids, want) {
 			t.Errorf("claimed %v, want %v (conversations: %v)", ids, want, convs)
+		}
+	})
+}
+
+// A conversation's first message is claimed however many messages of
+// others wait before it: here a conversation whose first is in flight has
+// more due messages queued behind it than the first statement of a claim
+// reads, and another's first comes after them all.
+func TestAClaimFindsTheFirstMessageBehindALongQueueOfAnother(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		database := e.New(t)
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		convs := seedDueMessages(t, ctx, c, 3, orderWindow+8)
+		r := New(database, ops.New(c), nil, Options{})
+		now := r.now()
+		// 0: its first in flight, orderWindow+7 due behind it, all due
+		// before any of the others'.
+		c.Message.Update().Where(message.IDIn(convs[0][1:]...)).SetNextDeliveryAt(now.Add(-time.Minute)).ExecX(ctx)
+		c.Message.UpdateOneID(convs[0][0]).SetNextDeliveryAt(r.leaseFrom(now).Add(-time.Second)).ExecX(ctx)
+		// 1: all due: the first goes. 2: its first waits for a retry.
+		c.Message.UpdateOneID(convs[2][0]).SetNextDeliveryAt(now.Add(time.Hour)).ExecX(ctx)
+
+		got, err := r.claim(ctx, messageKind(r), batchSize, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for _, j := range got {
+			ids = append(ids, j.id)
+		}
+		if want := []int{convs[1][0]}; !slices.Equal(ids, want) {
+			t.Errorf("claimed %v, want %v", ids, want)
 		}
 	})
 }
