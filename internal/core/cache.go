@@ -76,9 +76,11 @@ func (c *Cache[K, V]) Get(k K) (V, uint64, bool) {
 	return zero, c.gen, false
 }
 
-// Put remembers v for k unless the cache was invalidated since gen. A value
-// read inside a transaction is not to be put: it may never commit, and an
-// entity read there is bound to the transaction.
+// Put remembers v for k unless the cache was invalidated since gen. An
+// entity read inside a transaction is not to be put: it is bound to the
+// transaction. Other values read there may be: a change the transaction
+// made to what the cache holds forgets the cache again when it commits or
+// rolls back.
 func (c *Cache[K, V]) Put(k K, v V, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -137,7 +139,8 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 }
 
 // changed invalidates the cache now and when m's transaction commits, and
-// announces it then.
+// announces it then; a rollback invalidates it too (a value read inside the
+// transaction after the change may have been put).
 func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
 	c.Invalidate()
 	announce := func() {
@@ -155,6 +158,13 @@ func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Commit(ctx, tx)
 			announce()
+			return err
+		})
+	})
+	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
+		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Rollback(ctx, tx)
+			c.Invalidate()
 			return err
 		})
 	})

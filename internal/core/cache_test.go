@@ -14,8 +14,8 @@ import (
 // TestCacheForgetsWhatChanges: an entry is served until it expires; a
 // mutation the cache depends on forgets everything at once (and a read
 // that began before it cannot store what it read), one it does not depend
-// on forgets nothing, a full cache makes room, and another instance's
-// announcement forgets everything.
+// on forgets nothing, a full cache makes room, another instance's
+// announcement forgets everything, and so does a rollback of a change.
 func TestCacheForgetsWhatChanges(t *testing.T) {
 	e := testdb.Engines(t)[0]
 	c := core.New(e.New(t).Client)
@@ -67,5 +67,20 @@ func TestCacheForgetsWhatChanges(t *testing.T) {
 	c.Hub.Deliver(events.Event{AccountID: events.Installation, Kind: "test_changed", Origin: "another instance"})
 	if has("a") {
 		t.Fatal("another instance's announcement left an entry")
+	}
+
+	// A value put inside a transaction after its change does not outlive
+	// the change's rollback.
+	tx, err := c.DB.Tx(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.Label.Create().SetAccountID(acc.ID).SetTitle("gone").SaveX(ctx)
+	put("a", 1)
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if has("a") {
+		t.Fatal("a value put after a change outlived the change's rollback")
 	}
 }

@@ -15,6 +15,10 @@ const KindCredentialsChanged Kind = "credentials_changed"
 // somewhere: every instance forgets the inboxes its channel lookups found.
 const KindInboxesChanged Kind = "inboxes_changed"
 
+// KindWebhooksChanged says a webhook subscription was written somewhere:
+// every instance forgets which accounts it found without one.
+const KindWebhooksChanged Kind = "webhooks_changed"
+
 // Listen calls f with every event of accountID delivered to this instance
 // until cancel is called. f runs inside Deliver, so it must be quick and
 // must not publish.

@@ -171,11 +171,21 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, chs []core.Change) er
 type accountSubscriptions int
 
 // subscribed returns the account's subscriptions to event. They are read
-// once per transaction: a burst's batch emits many events in one.
+// once per transaction (a burst's batch emits many events in one), and not
+// at all while the account is remembered to have none (service.go).
 func (s *Service) subscribed(ctx context.Context, c *ent.Client, accountID int, event events.Kind) ([]*ent.WebhookSubscription, error) {
+	_, gen, none := s.unsubscribed.Get(accountID)
+	if none {
+		return nil, nil
+	}
 	v, err := s.TxMemo(ctx, accountSubscriptions(accountID), func() (any, error) {
-		return c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID)).
+		subs, err := c.WebhookSubscription.Query().Where(webhooksubscription.AccountID(accountID)).
 			Order(ent.Asc(webhooksubscription.FieldID)).All(ctx)
+		// Only what was read now: a memo may predate a change since gen.
+		if err == nil && len(subs) == 0 {
+			s.unsubscribed.Put(accountID, true, gen)
+		}
+		return subs, err
 	})
 	if err != nil {
 		return nil, err
