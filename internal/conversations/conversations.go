@@ -39,12 +39,13 @@ func (s *Service) conversationOf(ctx context.Context, displayID int) (*ent.Conve
 	return oneConversation(ctx, s.Client(ctx).Conversation.Query().WithContact().WithInbox(), displayID)
 }
 
-// conversationToWriteIn is conversationOf without the contact, for posting
-// or deleting a message: neither reads it (a message's event reads the
-// conversation and its contact again, when someone listens), and it is a
-// statement more.
+// conversationToWriteIn is conversationOf without the contact and the
+// inbox, for posting or deleting a message: neither reads the contact (a
+// message's event reads the conversation and its contact again, when
+// someone listens), a post takes the inbox from memory (messageCreate), and
+// each is a statement more.
 func (s *Service) conversationToWriteIn(ctx context.Context, displayID int) (*ent.Conversation, error) {
-	return oneConversation(ctx, s.Client(ctx).Conversation.Query().WithInbox(), displayID)
+	return oneConversation(ctx, s.Client(ctx).Conversation.Query(), displayID)
 }
 
 func oneConversation(ctx context.Context, q *ent.ConversationQuery, displayID int) (*ent.Conversation, error) {

@@ -79,7 +79,7 @@ func (s *Service) messageCreate(ctx context.Context, c *ent.Client, cv *ent.Conv
 	mt, ct := f.mt, f.ct
 	ib := cv.Edges.Inbox
 	if ib == nil {
-		if ib, err = c.Inbox.Get(ctx, cv.InboxID); err != nil {
+		if ib, err = s.inboxes.InboxOf(ctx, c, cv.AccountID, cv.InboxID); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/inboxes"
 )
 
 // DeliverySettled hears, inside the transaction that records it, that the
@@ -21,6 +22,7 @@ type DeliverySettled func(ctx context.Context, c *ent.Client, ms []*ent.Message)
 type Service struct {
 	*core.Core
 	contacts *contacts.Service
+	inboxes  *inboxes.Service
 	settled  []DeliverySettled
 	// inbound holds a token per inbound message being stored
 	// (inbound_admission.go).
@@ -31,9 +33,9 @@ type Service struct {
 }
 
 // New returns the conversations' Service; contacts attaches the contacts
-// a conversation is started with.
-func New(c *core.Core, ct *contacts.Service) *Service {
-	return &Service{Core: c, contacts: ct, inbound: make(chan struct{}, inboundSlots())}
+// a conversation is started with, inboxes reads a message's inbox.
+func New(c *core.Core, ct *contacts.Service, ib *inboxes.Service) *Service {
+	return &Service{Core: c, contacts: ct, inboxes: ib, inbound: make(chan struct{}, inboundSlots())}
 }
 
 // OnDeliverySettled adds f to what hears of a settled delivery (the

@@ -12,7 +12,8 @@ const Installation = 0
 const KindCredentialsChanged Kind = "credentials_changed"
 
 // KindInboxesChanged says an inbox was written (or an account deleted)
-// somewhere: every instance forgets the inboxes its channel lookups found.
+// somewhere: every instance forgets the inboxes it remembered (those its
+// channel lookups found, those read by id).
 const KindInboxesChanged Kind = "inboxes_changed"
 
 // KindWebhooksChanged says a webhook subscription was written somewhere:

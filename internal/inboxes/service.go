@@ -14,9 +14,11 @@ type Service struct {
 	accounts *accounts.Service
 	// lookups remembers the inboxes channel keys name (channel_lookup.go).
 	lookups *core.Cache[channelLookup, []*ent.Inbox]
+	// inboxes remembers inboxes by id (inbox_of.go).
+	inboxes *core.Cache[inboxKey, *ent.Inbox]
 }
 
 // New returns the inboxes' Service; members are managed through acc.
 func New(c *core.Core, acc *accounts.Service) *Service {
-	return &Service{Core: c, accounts: acc, lookups: newLookupCache(c)}
+	return &Service{Core: c, accounts: acc, lookups: newLookupCache(c), inboxes: newInboxOfCache(c)}
 }

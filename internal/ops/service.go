@@ -130,13 +130,13 @@ func New(client *ent.Client, opts ...Option) *Service {
 	}
 	acc := accounts.New(c, st.authLimits)
 	ct := contacts.New(c)
-	conv := conversations.New(c, ct)
+	ib := inboxes.New(c, acc)
+	conv := conversations.New(c, ct, ib)
 	kb := kanban.New(c, conv)
 	wh := webhooks.New(c)
 	// The order listeners hear a change in: the account's webhooks, the
 	// kanban webhook, then the automations it fires.
 	c.Listen(wh.OutboxListener(), kb.WebhookListener(), kb.AutomationListener())
-	ib := inboxes.New(c, acc)
 	return &Service{
 		Core: c, AccountsService: acc, InboxesService: ib, ContactsService: ct,
 		ConversationsService: conv, SchedulesService: schedules.New(c, conv), KanbanService: kb, WebhooksService: wh,

@@ -1,0 +1,73 @@
+package inboxes
+
+import (
+	"context"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/inbox"
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Inboxes by id. Posting a message reads its conversation's inbox (the
+// reply window, whether the channel delivers): a statement each post, a
+// tenth of its server CPU (docs/performance.md). Inboxes change rarely, so
+// what was read is remembered for a short while, and any write of an inbox
+// (or an account's deletion) forgets it everywhere (core.Cache), as the
+// channel lookups are.
+const (
+	inboxOfTTL  = 15 * time.Second
+	inboxOfSize = 10_000
+)
+
+// inboxKey is an inbox's account and id.
+type inboxKey struct{ accountID, id int }
+
+func newInboxOfCache(c *core.Core) *core.Cache[inboxKey, *ent.Inbox] {
+	return core.NewCache[inboxKey, *ent.Inbox](c, core.CacheOptions{Kind: events.KindInboxesChanged,
+		TTL: inboxOfTTL, Size: inboxOfSize, Changes: changesInboxes})
+}
+
+// InboxOf returns inbox id of account accountID, read with c for ctx's
+// viewer. Every member of an account reads all its inboxes, so what one
+// read is given to the others, and to the system, from memory; anyone else
+// (a visitor, another account's member) reads it through its privacy rules.
+func (s *Service) InboxOf(ctx context.Context, c *ent.Client, accountID, id int) (*ent.Inbox, error) {
+	k := inboxKey{accountID: accountID, id: id}
+	shared := readsEveryInboxOf(ctx, accountID)
+	ib, gen, ok := s.inboxes.Get(k)
+	if ok && shared {
+		return ib, nil
+	}
+	ib, err := c.Inbox.Query().Where(inbox.ID(id), inbox.AccountID(accountID)).Only(ctx)
+	if err != nil {
+		return nil, apperr.From(core.NotFound(err, "Inbox"))
+	}
+	if shared {
+		s.inboxes.Put(k, detached(ib), gen)
+	}
+	return ib, nil
+}
+
+// readsEveryInboxOf reports whether ctx's viewer reads every inbox of the
+// account: the system, or a member of it.
+func readsEveryInboxOf(ctx context.Context, accountID int) bool {
+	v, ok := viewer.FromContext(ctx)
+	return ok && (v.System || (v.IsMember() && v.AccountID == accountID))
+}
+
+// detached is a copy of ib whose queries go through the client's own
+// driver: an entity read in a transaction is bound to it, and the
+// transaction ends before the cache forgets the copy.
+func detached(ib *ent.Inbox) (out *ent.Inbox) {
+	cp := *ib
+	defer func() {
+		if recover() != nil { // not read in a transaction: Unwrap refuses it
+			out = &cp
+		}
+	}()
+	return cp.Unwrap()
+}
