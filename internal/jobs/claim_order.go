@@ -31,6 +31,14 @@ const orderWindow = 4 * batchSize
 // full (at least orderWindow rows due), the rest are asked of the
 // conversations' first rows. Rows without an order value are claimed by the
 // first statement alone.
+//
+// The walk is not bounded: a bound would leave conversations past it
+// waiting for as long as the window stays full of messages queued behind
+// ones waiting for a retry, which may be days. It visits every conversation
+// with a pending message, due or not: after a long outage of a channel with
+// many conversations, many steps, each about the cost of a due row the old
+// claim read; but then each such conversation has its later messages due
+// and queued, every one of which the old claim read.
 func (r *Runner) claimInOrder(ctx context.Context, k kind, n int, busy []int, now, lease time.Time) ([]job, error) {
 	jobs, err := r.claimRows(ctx, k, n, lease, func(q *claimSQL) string {
 		return q.due(now) + q.withinWindow(now) + q.notBusy(busy) + q.notInFlight(now, lease) + q.firstPending()
