@@ -41,15 +41,7 @@ func TestAClaimTakesOnlyWhatIsFirstInItsConversation(t *testing.T) {
 		// 4: its first delivered, the two after it due: the second goes.
 		c.Message.UpdateOneID(convs[4][0]).ClearNextDeliveryAt().ExecX(ctx)
 
-		got, err := r.claim(ctx, messageKind(r), batchSize, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int
-		for _, j := range got {
-			ids = append(ids, j.id)
-		}
-		slices.Sort(ids)
+		ids := claimedMessages(t, ctx, r)
 		want := []int{convs[1][0], convs[3][0], convs[4][1]}
 		if !slices.Equal(ids, want) {
 			t.Errorf("claimed %v, want %v (conversations: %v)", ids, want, convs)
@@ -76,16 +68,24 @@ func TestAClaimFindsTheFirstMessageBehindALongQueueOfAnother(t *testing.T) {
 		// 1: all due: the first goes. 2: its first waits for a retry.
 		c.Message.UpdateOneID(convs[2][0]).SetNextDeliveryAt(now.Add(time.Hour)).ExecX(ctx)
 
-		got, err := r.claim(ctx, messageKind(r), batchSize, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int
-		for _, j := range got {
-			ids = append(ids, j.id)
-		}
-		if want := []int{convs[1][0]}; !slices.Equal(ids, want) {
+		if ids, want := claimedMessages(t, ctx, r), []int{convs[1][0]}; !slices.Equal(ids, want) {
 			t.Errorf("claimed %v, want %v", ids, want)
 		}
 	})
+}
+
+// claimedMessages makes one claim of messages and answers the ids it took,
+// in order.
+func claimedMessages(t *testing.T, ctx context.Context, r *Runner) []int {
+	t.Helper()
+	got, err := r.claim(ctx, messageKind(r), batchSize, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int
+	for _, j := range got {
+		ids = append(ids, j.id)
+	}
+	slices.Sort(ids)
+	return ids
 }
