@@ -76,7 +76,7 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
-	srv.Use(&textLimits{l: limits})
+	srv.Use(newTextLimits(limits))
 	// After the text limits: a query sent with its hash is checked before it
 	// is kept, and one sent by hash alone was checked when it was kept (the
 	// cost check runs on every request). Queries are text, the same for every

@@ -94,3 +94,28 @@ func FuzzGraphQLLimits(f *testing.F) {
 		}
 	})
 }
+
+// TestOnlyPassingTextsAreRemembered: a text that passed is not checked
+// again; one refused is refused every time.
+func TestOnlyPassingTextsAreRemembered(t *testing.T) {
+	l := DefaultLimits
+	l.MaxDepth = 2
+	ext := newTextLimits(l)
+	ctx := context.Background()
+	shallow, deep := `{ contact(id: 1) { name } }`, `{ contact(id: 1) { contactInboxes { inbox { name } } } }`
+	for i := range 2 {
+		if err := ext.MutateOperationParameters(ctx, &graphql.RawParams{Query: shallow}); err != nil {
+			t.Errorf("round %d: the shallow query was refused: %v", i, err)
+		}
+		err := ext.MutateOperationParameters(ctx, &graphql.RawParams{Query: deep})
+		if err == nil || err.Extensions["code"] != codeTooDeep {
+			t.Errorf("round %d: the deep query: %v, want %s", i, err, codeTooDeep)
+		}
+	}
+	if _, ok := ext.passed.Get(ctx, shallow); !ok {
+		t.Error("the shallow query is not remembered")
+	}
+	if _, ok := ext.passed.Get(ctx, deep); ok {
+		t.Error("the refused query is remembered")
+	}
+}
