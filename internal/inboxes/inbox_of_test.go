@@ -8,7 +8,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/apitest"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/inboxes"
@@ -27,8 +27,8 @@ func TestAnInboxIsReadOnceForItsAccount(t *testing.T) {
 		raw := e.New(t)
 		n := &atomic.Int64{}
 		s := ops.New(ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})))
-		admin, acme := apitest.Admin(t, s, "Acme", "admin@acme.test")
-		stranger, _ := apitest.Admin(t, s, "Globex", "admin@globex.test")
+		admin, acme := adminOf(t, s, "Acme", "admin@acme.test")
+		stranger, _ := adminOf(t, s, "Globex", "admin@globex.test")
 		agent := viewer.NewContext(context.Background(), viewer.Viewer{UserID: 99, AccountID: acme, Role: viewer.RoleAgent})
 		name := "API"
 		created, err := s.CreateInbox(admin, inboxes.InboxInput{Name: &name, Channel: &inboxes.ChannelInput{Type: "api"}})
@@ -79,4 +79,13 @@ func TestAnInboxIsReadOnceForItsAccount(t *testing.T) {
 			t.Errorf("the remembered inbox's members, after its transaction: %v", err)
 		}
 	})
+}
+
+func adminOf(t *testing.T, s *ops.Service, account, email string) (context.Context, int) {
+	t.Helper()
+	b, err := s.Bootstrap(context.Background(), accounts.BootstrapInput{AccountName: account, Email: email, Name: "Admin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return viewer.NewContext(context.Background(), viewer.Viewer{UserID: b.UserID, AccountID: b.AccountID, Role: viewer.RoleAdministrator}), b.AccountID
 }

@@ -9,15 +9,25 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
-	"github.com/switchboard/switchboard/internal/apitest"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
+	"github.com/switchboard/switchboard/internal/viewer"
 	"github.com/switchboard/switchboard/internal/webhooks"
 )
 
 var clock = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func adminOf(t *testing.T, s *ops.Service, account, email string) (context.Context, int) {
+	t.Helper()
+	b, err := s.Bootstrap(context.Background(), accounts.BootstrapInput{AccountName: account, Email: email, Name: "Admin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return viewer.NewContext(context.Background(), viewer.Viewer{UserID: b.UserID, AccountID: b.AccountID, Role: viewer.RoleAdministrator}), b.AccountID
+}
 
 func subscribe(t *testing.T, s *ops.Service, ctx context.Context, url string, kinds ...events.Kind) int {
 	t.Helper()
@@ -40,8 +50,8 @@ func subscribe(t *testing.T, s *ops.Service, ctx context.Context, url string, ki
 func TestOutboxWritesOneDeliveryPerSubscription(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		s := ops.New(e.New(t).Client, ops.WithClock(func() time.Time { return clock }))
-		acme, acmeID := apitest.Admin(t, s, "Acme", "admin@acme.test")
-		globex, _ := apitest.Admin(t, s, "Globex", "admin@globex.test")
+		acme, acmeID := adminOf(t, s, "Acme", "admin@acme.test")
+		globex, _ := adminOf(t, s, "Globex", "admin@globex.test")
 		contacts := subscribe(t, s, acme, "https://hooks.acme.test/contacts", events.ContactCreated, events.ContactUpdated)
 		everything := subscribe(t, s, acme, "https://hooks.acme.test/all", events.ContactCreated, events.MessageCreated)
 		subscribe(t, s, acme, "https://hooks.acme.test/messages", events.MessageCreated)

@@ -9,7 +9,6 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -28,7 +27,7 @@ func TestAnAccountWithoutSubscriptionsIsNotAskedAgain(t *testing.T) {
 		raw := e.New(t)
 		n := &atomic.Int64{}
 		s := ops.New(ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})))
-		acme, acmeID := apitest.Admin(t, s, "Acme", "admin@acme.test")
+		acme, acmeID := adminOf(t, s, "Acme", "admin@acme.test")
 		change := core.Change{Event: events.Event{AccountID: acmeID, Kind: events.ContactCreated, ContactID: 9},
 			Payload: func() (map[string]any, error) { return map[string]any{"id": 9}, nil }}
 		notify := func() (int64, error) {
