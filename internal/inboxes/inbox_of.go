@@ -33,30 +33,26 @@ func newInboxOfCache(c *core.Core) *core.Cache[inboxKey, *ent.Inbox] {
 
 // InboxOf returns inbox id of account accountID, read with c for ctx's
 // viewer. Every member of an account reads all its inboxes, so what one
-// read is given to the others, and to the system, from memory; anyone else
-// (a visitor, another account's member) reads it through its privacy rules.
+// read is given to the others, and to the system, from memory. What the
+// system reads is not kept (it reads past the privacy rules, and nothing it
+// reads may reach a user), and anyone else (a visitor, another account's
+// member) reads through the privacy rules.
 func (s *Service) InboxOf(ctx context.Context, c *ent.Client, accountID, id int) (*ent.Inbox, error) {
 	k := inboxKey{accountID: accountID, id: id}
-	shared := readsEveryInboxOf(ctx, accountID)
+	v, _ := viewer.FromContext(ctx)
+	member := v.IsMember() && v.AccountID == accountID
 	ib, gen, ok := s.inboxes.Get(k)
-	if ok && shared {
+	if ok && (member || v.System) {
 		return ib, nil
 	}
 	ib, err := c.Inbox.Query().Where(inbox.ID(id), inbox.AccountID(accountID)).Only(ctx)
 	if err != nil {
 		return nil, apperr.From(core.NotFound(err, "Inbox"))
 	}
-	if shared {
+	if member {
 		s.inboxes.Put(k, detached(ib), gen)
 	}
 	return ib, nil
-}
-
-// readsEveryInboxOf reports whether ctx's viewer reads every inbox of the
-// account: the system, or a member of it.
-func readsEveryInboxOf(ctx context.Context, accountID int) bool {
-	v, ok := viewer.FromContext(ctx)
-	return ok && (v.System || (v.IsMember() && v.AccountID == accountID))
 }
 
 // detached is a copy of ib whose queries go through the client's own
