@@ -10,11 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/ent"
-	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/stmtcount"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -24,8 +20,7 @@ func newCountingApp(t *testing.T, e testdb.Engine) (*app, *atomic.Int64) {
 	t.Helper()
 	raw := e.New(t)
 	n := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n, RequestsOnly: true})),
-		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
+	counted := stmtcount.Counted(raw, n, true)
 	return newAppOn(t, counted, server.Config{Channels: acceptAll{}}), n
 }
 

@@ -31,10 +31,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
-	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/stmtcount"
 )
@@ -115,8 +112,7 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		return err
 	}
 	stmts := &atomic.Int64{}
-	counted := &db.DB{Client: ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: stmts, RequestsOnly: true})),
-		SQL: raw.SQL, Dialect: raw.Dialect, DSN: raw.DSN}
+	counted := stmtcount.Counted(raw, stmts, true)
 	storage, err := os.MkdirTemp("", "switchboard-loadtest-files-")
 	if err != nil {
 		return err

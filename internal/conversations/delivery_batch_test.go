@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
@@ -39,7 +37,7 @@ func newDeliveredFixture(t *testing.T, e testdb.Engine) deliveredFixture {
 	raw := e.New(t)
 	n := &atomic.Int64{}
 	hub := events.NewHub()
-	svc := ops.New(ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})), ops.WithEvents(hub))
+	svc := ops.New(stmtcount.Counted(raw, n, false).Client, ops.WithEvents(hub))
 	b, err := svc.Bootstrap(context.Background(), accounts.BootstrapInput{AccountName: "Acme", Email: "admin@acme.test", Name: "Ada"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/conversation"
@@ -130,7 +128,7 @@ func TestFirstMessagesStoredSetBased(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		raw := e.New(t)
 		n := &atomic.Int64{}
-		f := newInboundOn(t, ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})), false)
+		f := newInboundOn(t, stmtcount.Counted(raw, n, false).Client, false)
 		var posts []firstPost
 		for i := range 6 {
 			posts = append(posts, firstPost{fmt.Sprintf("wamid.new-%d", i), fmt.Sprintf("49176000002%02d", i)})

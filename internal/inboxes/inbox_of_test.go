@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -27,7 +25,7 @@ func TestAnInboxIsReadOnceForItsAccount(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		raw := e.New(t)
 		n := &atomic.Int64{}
-		s := ops.New(ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})))
+		s := ops.New(stmtcount.Counted(raw, n, false).Client)
 		admin, acme := adminOf(t, s, "Acme", "admin@acme.test")
 		stranger, _ := adminOf(t, s, "Globex", "admin@globex.test")
 		agent := viewer.NewContext(context.Background(), viewer.Viewer{UserID: 99, AccountID: acme, Role: viewer.RoleAgent})

@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
@@ -26,7 +24,7 @@ func TestAnAccountWithoutSubscriptionsIsNotAskedAgain(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		raw := e.New(t)
 		n := &atomic.Int64{}
-		s := ops.New(ent.NewClient(ent.Driver(stmtcount.Driver{Driver: entsql.OpenDB(raw.Dialect, raw.SQL), N: n})))
+		s := ops.New(stmtcount.Counted(raw, n, false).Client)
 		acme, acmeID := adminOf(t, s, "Acme", "admin@acme.test")
 		change := core.Change{Event: events.Event{AccountID: acmeID, Kind: events.ContactCreated, ContactID: 9},
 			Payload: func() (map[string]any, error) { return map[string]any{"id": 9}, nil }}
