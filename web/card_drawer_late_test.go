@@ -44,7 +44,10 @@ func TestConsoleDrawerAnswerKeepsWhatWasTypedSince(t *testing.T) {
 				// Held, typed and sent in one step: a drawer (or a page)
 				// replaced in between took the hold or the typed note with it
 				// on a loaded CI machine.
-				d.wait("the note-add control", `document.querySelector('[data-testid=note-text]') && document.querySelector('[data-testid=note-add]')`)
+				// The page's deferred scripts must have run: before drawer.js
+				// binds the drawer's submit, a click posts the form natively,
+				// and the page it loads drops the hold (seen in CI runs).
+				d.wait("the note-add control", `document.readyState === 'complete' && document.querySelector('[data-testid=note-text]') && document.querySelector('[data-testid=note-add]')`)
 				b.eval(tab, holdPostAnswers+fmt.Sprintf(`(() => { const el = document.querySelector('[data-testid=note-text]'); el.value = %q;
 					el.dispatchEvent(new Event('input', {bubbles: true})); document.querySelector('[data-testid=note-add]').click(); return true; })()`, note))
 				b.waitTrue(tab, "the note sent and its answer held", `window.__held && window.__held.length === 1`)
