@@ -54,7 +54,7 @@ type ContactInboxEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [1]map[string]int
 }
 
 // AccountOrErr returns the Account value or an error if the edge

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"log"
+	"slices"
 	"strings"
 
 	"entgo.io/contrib/entgql"
@@ -19,7 +20,7 @@ func main() {
 		entgql.WithSchemaGenerator(),
 		entgql.WithSchemaPath("../graph/ent.graphqls"),
 		entgql.WithWhereInputs(true),
-		entgql.WithSchemaHook(globalIDs, resolvedEdges, describe),
+		entgql.WithSchemaHook(globalIDs, resolvedEdges, servedEdges, describe),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)
@@ -171,6 +172,32 @@ func resolvedEdges(_ *gen.Graph, s *ast.Schema) error {
 		f := def.Fields.ForName(field)
 		f.Type = ast.NonNullListType(ast.NonNullNamedType(e.elem, nil), nil)
 		f.Description = e.doc
+	}
+	return nil
+}
+
+// servedEdgeNames are edges kept out of field collection (entgql.SkipType
+// on the edge, so a query never joins them) that graph/ resolves itself
+// (gqlgen.yml marks them resolver: true), from memory: each goes back into
+// its type, as it was, a non-null field of its target with its comment.
+var servedEdgeNames = []string{"ContactInbox.inbox"}
+
+// servedEdges puts each of servedEdgeNames back into its type.
+func servedEdges(g *gen.Graph, s *ast.Schema) error {
+	for _, path := range servedEdgeNames {
+		typ, name, _ := strings.Cut(path, ".")
+		def := s.Types[typ]
+		i := slices.IndexFunc(g.Nodes, func(n *gen.Type) bool { n2, ok := gqlName(n); return ok && n2 == typ })
+		if def == nil || i < 0 || def.Fields.ForName(name) != nil {
+			return fmt.Errorf("served edge %s: no such type, or its field is there already", path)
+		}
+		j := slices.IndexFunc(g.Nodes[i].Edges, func(e *gen.Edge) bool { return e.Name == name })
+		if j < 0 {
+			return fmt.Errorf("served edge %s: no such edge", path)
+		}
+		e := g.Nodes[i].Edges[j]
+		def.Fields = append(def.Fields, &ast.FieldDefinition{Name: name, Description: e.Comment(),
+			Type: ast.NonNullNamedType(e.Type.Name, nil)})
 	}
 	return nil
 }

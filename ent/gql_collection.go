@@ -786,21 +786,6 @@ func (_q *ContactInboxQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, contactinbox.FieldContactID)
 				fieldSeen[contactinbox.FieldContactID] = struct{}{}
 			}
-
-		case "inbox":
-			var (
-				alias = field.Alias
-				path  = append(path, alias)
-				query = (&InboxClient{config: _q.config}).Query()
-			)
-			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, inboxImplementors)...); err != nil {
-				return err
-			}
-			_q.withInbox = query
-			if _, ok := fieldSeen[contactinbox.FieldInboxID]; !ok {
-				selectedFields = append(selectedFields, contactinbox.FieldInboxID)
-				fieldSeen[contactinbox.FieldInboxID] = struct{}{}
-			}
 		case "createdAt":
 			if _, ok := fieldSeen[contactinbox.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, contactinbox.FieldCreatedAt)

@@ -64,14 +64,6 @@ func (_m *ContactInbox) Contact(ctx context.Context) (*Contact, error) {
 	return result, err
 }
 
-func (_m *ContactInbox) Inbox(ctx context.Context) (*Inbox, error) {
-	result, err := _m.Edges.InboxOrErr()
-	if IsNotLoaded(err) {
-		result, err = _m.QueryInbox().Only(ctx)
-	}
-	return result, err
-}
-
 func (_m *Conversation) Inbox(ctx context.Context) (*Inbox, error) {
 	result, err := _m.Edges.InboxOrErr()
 	if IsNotLoaded(err) {

@@ -12,6 +12,11 @@ import (
 	"github.com/switchboard/switchboard/ent"
 )
 
+// Inbox is the resolver for the inbox field.
+func (r *contactInboxResolver) Inbox(ctx context.Context, obj *ent.ContactInbox) (*ent.Inbox, error) {
+	return contactInboxInbox(ctx, r.svc, obj)
+}
+
 // Stages is the resolver for the stages field.
 func (r *funnelResolver) Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error) {
 	return boardStages(ctx, obj)
@@ -117,6 +122,9 @@ func (r *queryResolver) Teams(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithTeamOrder(orderBy), ent.WithTeamFilter(where.Filter))
 }
 
+// ContactInbox returns ContactInboxResolver implementation.
+func (r *Resolver) ContactInbox() ContactInboxResolver { return &contactInboxResolver{r} }
+
 // Conversation returns ConversationResolver implementation.
 func (r *Resolver) Conversation() ConversationResolver { return &conversationResolver{r} }
 
@@ -141,6 +149,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // ScheduledMessage returns ScheduledMessageResolver implementation.
 func (r *Resolver) ScheduledMessage() ScheduledMessageResolver { return &scheduledMessageResolver{r} }
 
+type contactInboxResolver struct{ *Resolver }
 type conversationResolver struct{ *Resolver }
 type funnelResolver struct{ *Resolver }
 type inboxResolver struct{ *Resolver }

@@ -40,6 +40,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ContactInbox() ContactInboxResolver
 	Conversation() ConversationResolver
 	Funnel() FunnelResolver
 	Inbox() InboxResolver
@@ -59,6 +60,9 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 }
 
+type ContactInboxResolver interface {
+	Inbox(ctx context.Context, obj *ent.ContactInbox) (*ent.Inbox, error)
+}
 type ConversationResolver interface {
 	CanReply(ctx context.Context, obj *ent.Conversation) (bool, error)
 }
@@ -10797,7 +10801,7 @@ func (ec *executionContext) _ContactInbox_inbox(ctx context.Context, field graph
 			return ec.fieldContext_ContactInbox_inbox(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Inbox(ctx)
+			return ec.Resolvers.ContactInbox().Inbox(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
@@ -10812,7 +10816,7 @@ func (ec *executionContext) fieldContext_ContactInbox_inbox(_ context.Context, f
 		Object:     "ContactInbox",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Inbox(ctx, field)
 		},

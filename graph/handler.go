@@ -83,7 +83,7 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 	// account, so one cache serves all.
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](apqCacheSize)})
 	srv.Use(extension.Introspection{})
-	srv.AroundResponses(withLoaders(client))
+	srv.AroundResponses(withLoaders(svc, client))
 	srv.SetErrorPresenter(presenter(limits.Timeout))
 	srv.SetRecoverFunc(recoverPanic)
 	return &Handler{appCtx: appCtx, svc: svc, gql: srv, explorer: templ.Handler(views.GraphQLExplorer(path))}

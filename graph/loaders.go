@@ -8,10 +8,10 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/attachment"
-	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/kanban"
+	"github.com/switchboard/switchboard/internal/ops"
 )
 
 // loaders batch the reads that ent's field collection cannot plan: the
@@ -29,27 +29,24 @@ type loaders struct {
 
 type loadersKey struct{}
 
-func newLoaders(client *ent.Client) *loaders {
+func newLoaders(svc *ops.Service, client *ent.Client) *loaders {
 	return &loaders{
 		messageFiles: dataloadgen.NewLoader(filesBy(client, attachment.MessageIDIn,
 			func(a *ent.Attachment) *int { return a.MessageID })),
 		scheduleFiles: dataloadgen.NewLoader(filesBy(client, attachment.ScheduledMessageIDIn,
 			func(a *ent.Attachment) *int { return a.ScheduledMessageID })),
-		inboxes: dataloadgen.NewLoader(inboxesBy(client)),
+		inboxes: dataloadgen.NewLoader(inboxesBy(svc, client)),
 	}
 }
 
-// inboxesBy reads many inboxes (those of a page of conversations) in one
-// statement; one the viewer may not see is not found.
-func inboxesBy(client *ent.Client) func(context.Context, []int) ([]*ent.Inbox, []error) {
+// inboxesBy reads many inboxes (those of a page of conversations or of
+// contact inboxes) in one statement, or from the inboxes' memory (what a
+// member of the account read); one the viewer may not see is not found.
+func inboxesBy(svc *ops.Service, client *ent.Client) func(context.Context, []int) ([]*ent.Inbox, []error) {
 	return func(ctx context.Context, ids []int) ([]*ent.Inbox, []error) {
-		ibs, err := client.Inbox.Query().Where(inbox.IDIn(ids...)).All(ctx)
+		byID, err := svc.InboxesOf(ctx, client, ids)
 		if err != nil {
 			return nil, []error{err}
-		}
-		byID := make(map[int]*ent.Inbox, len(ibs))
-		for _, ib := range ibs {
-			byID[ib.ID] = ib
 		}
 		out, errs := make([]*ent.Inbox, len(ids)), make([]error, len(ids))
 		for i, id := range ids {
@@ -85,9 +82,9 @@ func filesBy(client *ent.Client, ownedBy func(...int) predicate.Attachment, owne
 }
 
 // withLoaders gives each response its own loaders.
-func withLoaders(client *ent.Client) graphql.ResponseMiddleware {
+func withLoaders(svc *ops.Service, client *ent.Client) graphql.ResponseMiddleware {
 	return func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-		return next(context.WithValue(ctx, loadersKey{}, newLoaders(client)))
+		return next(context.WithValue(ctx, loadersKey{}, newLoaders(svc, client)))
 	}
 }
 
@@ -131,6 +128,23 @@ func conversationInbox(ctx context.Context, cv *ent.Conversation) (*ent.Inbox, e
 		return l.inboxes.Load(ctx, cv.InboxID)
 	}
 	return cv.QueryInbox().Only(ctx)
+}
+
+// contactInboxInbox is a contact inbox's inbox: given with it (a contact
+// read by the contacts' operations), else from the inboxes' memory at once,
+// else batched with the other inboxes of the response (a batch waits a
+// moment for the others).
+func contactInboxInbox(ctx context.Context, svc *ops.Service, ci *ent.ContactInbox) (*ent.Inbox, error) {
+	if ib, err := ci.Edges.InboxOrErr(); err == nil && ib != nil {
+		return ib, nil
+	}
+	if ib, ok := svc.RememberedInbox(ctx, ci.AccountID, ci.InboxID); ok {
+		return ib, nil
+	}
+	if l := loadersOf(ctx); l != nil {
+		return l.inboxes.Load(ctx, ci.InboxID)
+	}
+	return svc.InboxOf(ctx, svc.Client(ctx), ci.AccountID, ci.InboxID)
 }
 
 // boardStages is a funnel's stages in board order. Field collection loads

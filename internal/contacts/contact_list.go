@@ -80,9 +80,12 @@ func (s *Service) contactPage(ctx context.Context, preds []predicate.Contact, so
 		return nil, apperr.From(err)
 	}
 	items, err := q.Order(order...).Offset(core.PageOffset(page, ContactsPerPage)).Limit(ContactsPerPage).
-		WithContactInboxes(withInbox).All(ctx)
+		WithContactInboxes(withContactInboxes).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
+	}
+	if err := s.attachInboxes(ctx, items...); err != nil {
+		return nil, err
 	}
 	return &core.Page[*ent.Contact]{
 		Items: items, Total: total, Page: page,

@@ -42,9 +42,12 @@ func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) 
 	// finds a page of them soonest (contactsearch.Match).
 	walk := total == offset+SearchCountWindow && defaultContactSort(sort)
 	items, err := s.Client(ctx).Contact.Query().Where(contactsearch.Match(q, walk)).
-		Order(order...).Offset(offset).Limit(ContactsPerPage).WithContactInboxes(withInbox).All(ctx)
+		Order(order...).Offset(offset).Limit(ContactsPerPage).WithContactInboxes(withContactInboxes).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
+	}
+	if err := s.attachInboxes(ctx, items...); err != nil {
+		return nil, err
 	}
 	return &core.Page[*ent.Contact]{
 		Items: items, Total: total, AtLeast: total == offset+SearchCountWindow, Page: page,

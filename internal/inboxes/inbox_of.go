@@ -37,6 +37,17 @@ func newInboxOfCache(c *core.Core) *core.Cache[inboxKey, *ent.Inbox] {
 // system reads is not kept (it reads past the privacy rules, and nothing it
 // reads may reach a user), and anyone else (a visitor, another account's
 // member) reads through the privacy rules.
+// RememberedInbox is InboxOf from memory alone: false when the inbox is
+// not remembered or ctx's viewer may not be given it from there.
+func (s *Service) RememberedInbox(ctx context.Context, accountID, id int) (*ent.Inbox, bool) {
+	v, _ := viewer.FromContext(ctx)
+	if !(v.IsMember() && v.AccountID == accountID) && !v.System {
+		return nil, false
+	}
+	ib, _, ok := s.inboxes.Get(inboxKey{accountID: accountID, id: id})
+	return ib, ok
+}
+
 func (s *Service) InboxOf(ctx context.Context, c *ent.Client, accountID, id int) (*ent.Inbox, error) {
 	k := inboxKey{accountID: accountID, id: id}
 	v, _ := viewer.FromContext(ctx)
@@ -66,4 +77,40 @@ func detached(ib *ent.Inbox) (out *ent.Inbox) {
 		}
 	}()
 	return cp.Unwrap()
+}
+
+// InboxesOf is InboxOf for many inboxes at once (a page of contacts' contact
+// inboxes, a GraphQL response's), of ctx's viewer's own account: those a
+// member of it read are given from memory, the rest read in one statement
+// (through the privacy rules) and kept when the viewer is a member. An
+// inbox the viewer may not read is left out.
+func (s *Service) InboxesOf(ctx context.Context, c *ent.Client, ids []int) (map[int]*ent.Inbox, error) {
+	v, _ := viewer.FromContext(ctx)
+	member := v.IsMember()
+	out := make(map[int]*ent.Inbox, len(ids))
+	var missing []int
+	var gen uint64
+	for _, id := range core.UniqueInts(ids) {
+		ib, g, ok := s.inboxes.Get(inboxKey{accountID: v.AccountID, id: id})
+		gen = g
+		if ok && member {
+			out[id] = ib
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	ibs, err := c.Inbox.Query().Where(inbox.IDIn(missing...)).All(ctx)
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	for _, ib := range ibs {
+		out[ib.ID] = ib
+		if member && ib.AccountID == v.AccountID {
+			s.inboxes.Put(inboxKey{accountID: ib.AccountID, id: ib.ID}, detached(ib), gen)
+		}
+	}
+	return out, nil
 }

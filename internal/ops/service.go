@@ -129,8 +129,8 @@ func New(client *ent.Client, opts ...Option) *Service {
 		st.graphBase = delivery.DefaultWhatsAppBase
 	}
 	acc := accounts.New(c, st.authLimits)
-	ct := contacts.New(c)
 	ib := inboxes.New(c, acc)
+	ct := contacts.New(c, ib.InboxesOf)
 	conv := conversations.New(c, ct, ib)
 	kb := kanban.New(c, conv)
 	wh := webhooks.New(c)
