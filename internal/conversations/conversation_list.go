@@ -10,7 +10,6 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/conversation"
-	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -64,9 +63,12 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 	items, err := q.Where(assignee...).
 		Order(ent.Desc(conversation.FieldLastActivityAt), ent.Desc(conversation.FieldID)).
 		Offset(core.PageOffset(page, ConversationsPerPage)).Limit(ConversationsPerPage).
-		WithContact(listedContact).WithInbox(listedInbox).All(ctx)
+		WithContact(listedContact).All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
+	}
+	if err := s.attachInboxes(ctx, items); err != nil {
+		return nil, err
 	}
 	if err := s.attachLastMessages(ctx, items); err != nil {
 		return nil, err
@@ -74,20 +76,15 @@ func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (
 	return &ConversationList{Items: items, Counts: counts, Page: page}, nil
 }
 
-// listedContact and listedInbox read what a listed conversation shows of
-// its contact (all but the search text) and inbox (its name and channel
-// type; not its channel settings, the widest column), not whole rows: a
-// page's 25 contacts and inboxes were most of the list's reading. The list's
-// items carry only these fields of their contact and inbox.
+// listedContact reads what a listed conversation shows of its contact (all
+// but the search text), not whole rows: a page's 25 contacts were most of
+// the list's reading. The list's items carry only these fields of their
+// contact.
 func listedContact(q *ent.ContactQuery) {
 	q.Select(contact.FieldCreatedAt, contact.FieldUpdatedAt, contact.FieldAccountID, contact.FieldName,
 		contact.FieldEmail, contact.FieldPhoneNumber, contact.FieldIdentifier, contact.FieldBlocked,
 		contact.FieldAvatarURL, contact.FieldAdditionalAttributes, contact.FieldCustomAttributes,
 		contact.FieldLabels, contact.FieldLastActivityAt)
-}
-
-func listedInbox(q *ent.InboxQuery) {
-	q.Select(inbox.FieldAccountID, inbox.FieldName, inbox.FieldChannelType)
 }
 
 // countConversations counts q's conversations in all, the user's, the
@@ -191,6 +188,28 @@ func isNewestMessage(sel *sql.Selector, ids []any) *sql.Predicate {
 		b.Wrap(func(b *sql.Builder) { b.Join(newest) })
 		b.WriteByte(')')
 	})
+}
+
+// attachInboxes gives each conversation its inbox from the inboxes' memory
+// (inboxes.InboxesOf, which reads what it does not hold in one statement):
+// a page names few inboxes, which change rarely. One the viewer may not
+// read stays unset.
+func (s *Service) attachInboxes(ctx context.Context, convs []*ent.Conversation) error {
+	ids := make([]int, len(convs))
+	for i, cv := range convs {
+		ids[i] = cv.InboxID
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	ibs, err := s.inboxes.InboxesOf(ctx, s.Client(ctx), ids)
+	if err != nil {
+		return err
+	}
+	for _, cv := range convs {
+		cv.Edges.Inbox = ibs[cv.InboxID]
+	}
+	return nil
 }
 
 // attachLastMessages loads each conversation's latest message (Chatwoot's
