@@ -124,8 +124,9 @@ func (ContactInbox) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("contact", Contact.Type).Ref("contact_inboxes").Field("contact_id").Unique().Required().
 			Comment("The contact reached."),
-		// In GraphQL by a resolver (graph/schema.graphqls), not field
-		// collection: inboxes come from the inboxes' memory, not a
+		// In GraphQL by a resolver (graph/loaders.go contactInboxInbox; the
+		// field is put back into the schema by ent/entc.go servedEdges), not
+		// by field collection: inboxes come from the inboxes' memory, not a
 		// statement each read (contacts.attachInboxes).
 		edge.From("inbox", Inbox.Type).Ref("contact_inboxes").Field("inbox_id").Unique().Required().Immutable().
 			Comment("The inbox it is reached through.").Annotations(entgql.Skip(entgql.SkipType)),
