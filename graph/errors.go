@@ -40,8 +40,8 @@ func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
 		alreadyGraphQL := errors.As(err, &gerr) && gerr.Err == nil
 		if !alreadyGraphQL && (errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)) {
 			out := graphql.DefaultErrorPresenter(ctx, err)
-			out.Message = fmt.Sprintf("the query ran past the time limit of %s", timeout)
-			out.Extensions = map[string]any{"code": codeTimeout}
+			t := timedOut(timeout)
+			out.Message, out.Extensions = t.Message, t.Extensions
 			return out
 		}
 		if errors.Is(ctx.Err(), context.Canceled) {
@@ -51,6 +51,12 @@ func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
 		}
 		return presentError(ctx, err)
 	}
+}
+
+// timedOut is the error of an operation past its time limit.
+func timedOut(timeout time.Duration) *gqlerror.Error {
+	return &gqlerror.Error{Message: fmt.Sprintf("the query ran past the time limit of %s", timeout),
+		Extensions: map[string]any{"code": codeTimeout}}
 }
 
 // presentError is the one place operation errors become GraphQL errors.

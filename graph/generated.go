@@ -30,7 +30,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// region    ************************** generated!.gotpl **************************
+// region    ***************************** api!.gotpl *****************************
 
 // NewExecutableSchema creates an ExecutableSchema from the ResolverRoot interface.
 func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
@@ -59,6 +59,10 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 }
+
+// endregion ***************************** api!.gotpl *****************************
+
+// region    ************************** generated!.gotpl **************************
 
 type ContactInboxResolver interface {
 	Inbox(ctx context.Context, obj *ent.ContactInbox) (*ent.Inbox, error)
@@ -195,6 +199,10 @@ type SubscriptionResolver interface {
 	TypingChanged(ctx context.Context, conversationID int) (<-chan *model.TypingEvent, error)
 }
 
+// endregion ************************** generated!.gotpl **************************
+
+// region    ************************** internal!.gotpl ***************************
+
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 func (e *executableSchema) Schema() *ast.Schema {
@@ -207,77 +215,78 @@ func (e *executableSchema) Schema() *ast.Schema {
 func (e *executableSchema) Complexity(ctx context.Context, typeName, field string, childComplexity int, rawArgs map[string]any) (int, bool) {
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
-
 	return 0, false
 }
 
 func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
-	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
-		ec.unmarshalInputAgentBotInput,
-		ec.unmarshalInputAgentBotOrder,
-		ec.unmarshalInputAgentBotWhereInput,
-		ec.unmarshalInputAgentInput,
-		ec.unmarshalInputAgentOrder,
-		ec.unmarshalInputAgentWhereInput,
-		ec.unmarshalInputCardNoteOrder,
-		ec.unmarshalInputCardNoteWhereInput,
-		ec.unmarshalInputChannelInput,
-		ec.unmarshalInputChecklistItemInput,
-		ec.unmarshalInputChecklistItemOrder,
-		ec.unmarshalInputChecklistItemWhereInput,
-		ec.unmarshalInputContactInboxOrder,
-		ec.unmarshalInputContactInboxWhereInput,
-		ec.unmarshalInputContactOrder,
-		ec.unmarshalInputContactWhereInput,
-		ec.unmarshalInputConversationOrder,
-		ec.unmarshalInputConversationWhereInput,
-		ec.unmarshalInputCreateContactInput,
-		ec.unmarshalInputCreateConversationInput,
-		ec.unmarshalInputFilterConditionInput,
-		ec.unmarshalInputFunnelInput,
-		ec.unmarshalInputFunnelOrder,
-		ec.unmarshalInputFunnelStageInput,
-		ec.unmarshalInputFunnelStageOrder,
-		ec.unmarshalInputFunnelStageWhereInput,
-		ec.unmarshalInputFunnelWhereInput,
-		ec.unmarshalInputIMAPInput,
-		ec.unmarshalInputInboxInput,
-		ec.unmarshalInputInboxMemberOrder,
-		ec.unmarshalInputInboxMemberWhereInput,
-		ec.unmarshalInputInboxOrder,
-		ec.unmarshalInputInboxWhereInput,
-		ec.unmarshalInputKanbanAutomationInput,
-		ec.unmarshalInputKanbanAutomationOrder,
-		ec.unmarshalInputKanbanAutomationWhereInput,
-		ec.unmarshalInputKanbanConfigInput,
-		ec.unmarshalInputKanbanConfigOrder,
-		ec.unmarshalInputKanbanConfigWhereInput,
-		ec.unmarshalInputKanbanItemInput,
-		ec.unmarshalInputKanbanItemOrder,
-		ec.unmarshalInputKanbanItemWhereInput,
-		ec.unmarshalInputKanbanPositionInput,
-		ec.unmarshalInputLabelInput,
-		ec.unmarshalInputLabelOrder,
-		ec.unmarshalInputLabelWhereInput,
-		ec.unmarshalInputMessageInput,
-		ec.unmarshalInputMessageOrder,
-		ec.unmarshalInputMessageWhereInput,
-		ec.unmarshalInputProviderConfigInput,
-		ec.unmarshalInputSMTPInput,
-		ec.unmarshalInputScheduledMessageInput,
-		ec.unmarshalInputScheduledMessageOrder,
-		ec.unmarshalInputScheduledMessageWhereInput,
-		ec.unmarshalInputTeamInput,
-		ec.unmarshalInputTeamMemberOrder,
-		ec.unmarshalInputTeamMemberWhereInput,
-		ec.unmarshalInputTeamOrder,
-		ec.unmarshalInputTeamWhereInput,
-		ec.unmarshalInputUpdateContactInput,
-		ec.unmarshalInputUserOrder,
-		ec.unmarshalInputUserWhereInput,
-	)
+	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
+		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("AgentBotInput", ec.unmarshalInputAgentBotInput),
+			graphql.NewInputUnmarshaler("AgentBotOrder", ec.unmarshalInputAgentBotOrder),
+			graphql.NewInputUnmarshaler("AgentBotWhereInput", ec.unmarshalInputAgentBotWhereInput),
+			graphql.NewInputUnmarshaler("AgentInput", ec.unmarshalInputAgentInput),
+			graphql.NewInputUnmarshaler("AgentOrder", ec.unmarshalInputAgentOrder),
+			graphql.NewInputUnmarshaler("AgentWhereInput", ec.unmarshalInputAgentWhereInput),
+			graphql.NewInputUnmarshaler("CardNoteOrder", ec.unmarshalInputCardNoteOrder),
+			graphql.NewInputUnmarshaler("CardNoteWhereInput", ec.unmarshalInputCardNoteWhereInput),
+			graphql.NewInputUnmarshaler("ChannelInput", ec.unmarshalInputChannelInput),
+			graphql.NewInputUnmarshaler("ChecklistItemInput", ec.unmarshalInputChecklistItemInput),
+			graphql.NewInputUnmarshaler("ChecklistItemOrder", ec.unmarshalInputChecklistItemOrder),
+			graphql.NewInputUnmarshaler("ChecklistItemWhereInput", ec.unmarshalInputChecklistItemWhereInput),
+			graphql.NewInputUnmarshaler("ContactInboxOrder", ec.unmarshalInputContactInboxOrder),
+			graphql.NewInputUnmarshaler("ContactInboxWhereInput", ec.unmarshalInputContactInboxWhereInput),
+			graphql.NewInputUnmarshaler("ContactOrder", ec.unmarshalInputContactOrder),
+			graphql.NewInputUnmarshaler("ContactWhereInput", ec.unmarshalInputContactWhereInput),
+			graphql.NewInputUnmarshaler("ConversationOrder", ec.unmarshalInputConversationOrder),
+			graphql.NewInputUnmarshaler("ConversationWhereInput", ec.unmarshalInputConversationWhereInput),
+			graphql.NewInputUnmarshaler("CreateContactInput", ec.unmarshalInputCreateContactInput),
+			graphql.NewInputUnmarshaler("CreateConversationInput", ec.unmarshalInputCreateConversationInput),
+			graphql.NewInputUnmarshaler("FilterConditionInput", ec.unmarshalInputFilterConditionInput),
+			graphql.NewInputUnmarshaler("FunnelInput", ec.unmarshalInputFunnelInput),
+			graphql.NewInputUnmarshaler("FunnelOrder", ec.unmarshalInputFunnelOrder),
+			graphql.NewInputUnmarshaler("FunnelStageInput", ec.unmarshalInputFunnelStageInput),
+			graphql.NewInputUnmarshaler("FunnelStageOrder", ec.unmarshalInputFunnelStageOrder),
+			graphql.NewInputUnmarshaler("FunnelStageWhereInput", ec.unmarshalInputFunnelStageWhereInput),
+			graphql.NewInputUnmarshaler("FunnelWhereInput", ec.unmarshalInputFunnelWhereInput),
+			graphql.NewInputUnmarshaler("IMAPInput", ec.unmarshalInputIMAPInput),
+			graphql.NewInputUnmarshaler("InboxInput", ec.unmarshalInputInboxInput),
+			graphql.NewInputUnmarshaler("InboxMemberOrder", ec.unmarshalInputInboxMemberOrder),
+			graphql.NewInputUnmarshaler("InboxMemberWhereInput", ec.unmarshalInputInboxMemberWhereInput),
+			graphql.NewInputUnmarshaler("InboxOrder", ec.unmarshalInputInboxOrder),
+			graphql.NewInputUnmarshaler("InboxWhereInput", ec.unmarshalInputInboxWhereInput),
+			graphql.NewInputUnmarshaler("KanbanAutomationInput", ec.unmarshalInputKanbanAutomationInput),
+			graphql.NewInputUnmarshaler("KanbanAutomationOrder", ec.unmarshalInputKanbanAutomationOrder),
+			graphql.NewInputUnmarshaler("KanbanAutomationWhereInput", ec.unmarshalInputKanbanAutomationWhereInput),
+			graphql.NewInputUnmarshaler("KanbanConfigInput", ec.unmarshalInputKanbanConfigInput),
+			graphql.NewInputUnmarshaler("KanbanConfigOrder", ec.unmarshalInputKanbanConfigOrder),
+			graphql.NewInputUnmarshaler("KanbanConfigWhereInput", ec.unmarshalInputKanbanConfigWhereInput),
+			graphql.NewInputUnmarshaler("KanbanItemInput", ec.unmarshalInputKanbanItemInput),
+			graphql.NewInputUnmarshaler("KanbanItemOrder", ec.unmarshalInputKanbanItemOrder),
+			graphql.NewInputUnmarshaler("KanbanItemWhereInput", ec.unmarshalInputKanbanItemWhereInput),
+			graphql.NewInputUnmarshaler("KanbanPositionInput", ec.unmarshalInputKanbanPositionInput),
+			graphql.NewInputUnmarshaler("LabelInput", ec.unmarshalInputLabelInput),
+			graphql.NewInputUnmarshaler("LabelOrder", ec.unmarshalInputLabelOrder),
+			graphql.NewInputUnmarshaler("LabelWhereInput", ec.unmarshalInputLabelWhereInput),
+			graphql.NewInputUnmarshaler("MessageInput", ec.unmarshalInputMessageInput),
+			graphql.NewInputUnmarshaler("MessageOrder", ec.unmarshalInputMessageOrder),
+			graphql.NewInputUnmarshaler("MessageWhereInput", ec.unmarshalInputMessageWhereInput),
+			graphql.NewInputUnmarshaler("ProviderConfigInput", ec.unmarshalInputProviderConfigInput),
+			graphql.NewInputUnmarshaler("SMTPInput", ec.unmarshalInputSMTPInput),
+			graphql.NewInputUnmarshaler("ScheduledMessageInput", ec.unmarshalInputScheduledMessageInput),
+			graphql.NewInputUnmarshaler("ScheduledMessageOrder", ec.unmarshalInputScheduledMessageOrder),
+			graphql.NewInputUnmarshaler("ScheduledMessageWhereInput", ec.unmarshalInputScheduledMessageWhereInput),
+			graphql.NewInputUnmarshaler("TeamInput", ec.unmarshalInputTeamInput),
+			graphql.NewInputUnmarshaler("TeamMemberOrder", ec.unmarshalInputTeamMemberOrder),
+			graphql.NewInputUnmarshaler("TeamMemberWhereInput", ec.unmarshalInputTeamMemberWhereInput),
+			graphql.NewInputUnmarshaler("TeamOrder", ec.unmarshalInputTeamOrder),
+			graphql.NewInputUnmarshaler("TeamWhereInput", ec.unmarshalInputTeamWhereInput),
+			graphql.NewInputUnmarshaler("UpdateContactInput", ec.unmarshalInputUpdateContactInput),
+			graphql.NewInputUnmarshaler("UserOrder", ec.unmarshalInputUserOrder),
+			graphql.NewInputUnmarshaler("UserWhereInput", ec.unmarshalInputUserWhereInput),
+		)
+	}
 	first := true
 
 	switch opCtx.Operation.Operation {
@@ -287,7 +296,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			var data graphql.Marshaler
 			if first {
 				first = false
-				ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
+				ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
 				data = ec._Query(ctx, opCtx.Operation.SelectionSet)
 			} else {
 				if atomic.LoadInt32(&ec.PendingDeferred) > 0 {
@@ -317,7 +326,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				return nil
 			}
 			first = false
-			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
+			ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
 			data.MarshalGQL(&buf)
@@ -2281,7 +2290,7 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type __Type", field.Name)
 }
 
-// endregion ************************** generated!.gotpl **************************
+// endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
 
@@ -8042,8 +8051,8 @@ func (ec *executionContext) field___Directive_args_args(ctx context.Context, raw
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "includeDeprecated",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalOBoolean2bool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8056,8 +8065,8 @@ func (ec *executionContext) field___Field_args_args(ctx context.Context, rawArgs
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "includeDeprecated",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalOBoolean2bool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8094,11 +8103,21 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "includeDeprecated",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalOBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeDeprecated"] = arg0
+	return args, nil
+}
+
 // endregion ***************************** args.gotpl *****************************
-
-// region    ************************** directives.gotpl **************************
-
-// endregion ************************** directives.gotpl **************************
 
 // region    **************************** field.gotpl *****************************
 
@@ -8122,7 +8141,7 @@ func (ec *executionContext) _Agent_id(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Agent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Agent_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8145,7 +8164,7 @@ func (ec *executionContext) _Agent_databaseId(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Agent_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8168,7 +8187,7 @@ func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Agent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Agent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8191,7 +8210,7 @@ func (ec *executionContext) _Agent_updatedAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Agent_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Agent_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8232,7 +8251,7 @@ func (ec *executionContext) _Agent_accountID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Agent_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Agent_userID(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8273,7 +8292,7 @@ func (ec *executionContext) _Agent_userID(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Agent_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Agent_role(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8296,7 +8315,7 @@ func (ec *executionContext) _Agent_role(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Agent_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type AgentRole does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "AgentRole")
 }
 
 func (ec *executionContext) _Agent_availability(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8319,7 +8338,7 @@ func (ec *executionContext) _Agent_availability(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Agent_availability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type AgentAvailability does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "AgentAvailability")
 }
 
 func (ec *executionContext) _Agent_autoOffline(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8342,7 +8361,7 @@ func (ec *executionContext) _Agent_autoOffline(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Agent_autoOffline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Agent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Agent", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Agent_user(ctx context.Context, field graphql.CollectedField, obj *ent.AccountUser) (ret graphql.Marshaler) {
@@ -8397,7 +8416,7 @@ func (ec *executionContext) _AgentBot_id(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "ID")
 }
 
 func (ec *executionContext) _AgentBot_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8420,7 +8439,7 @@ func (ec *executionContext) _AgentBot_databaseId(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "Int")
 }
 
 func (ec *executionContext) _AgentBot_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8443,7 +8462,7 @@ func (ec *executionContext) _AgentBot_createdAt(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "Time")
 }
 
 func (ec *executionContext) _AgentBot_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8466,7 +8485,7 @@ func (ec *executionContext) _AgentBot_updatedAt(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "Time")
 }
 
 func (ec *executionContext) _AgentBot_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8507,7 +8526,7 @@ func (ec *executionContext) _AgentBot_accountID(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "ID")
 }
 
 func (ec *executionContext) _AgentBot_name(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8530,7 +8549,7 @@ func (ec *executionContext) _AgentBot_name(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "String")
 }
 
 func (ec *executionContext) _AgentBot_description(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8553,7 +8572,7 @@ func (ec *executionContext) _AgentBot_description(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "String")
 }
 
 func (ec *executionContext) _AgentBot_outgoingURL(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8576,7 +8595,7 @@ func (ec *executionContext) _AgentBot_outgoingURL(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_outgoingURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "String")
 }
 
 func (ec *executionContext) _AgentBot_botType(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8599,7 +8618,7 @@ func (ec *executionContext) _AgentBot_botType(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_botType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type AgentBotBotType does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "AgentBotBotType")
 }
 
 func (ec *executionContext) _AgentBot_botConfig(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8622,7 +8641,7 @@ func (ec *executionContext) _AgentBot_botConfig(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AgentBot_botConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentBot", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentBot", field, false, false, "Map")
 }
 
 func (ec *executionContext) _AgentBot_inboxes(ctx context.Context, field graphql.CollectedField, obj *ent.AgentBot) (ret graphql.Marshaler) {
@@ -8741,7 +8760,7 @@ func (ec *executionContext) _AgentConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_AgentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _AgentEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.AgentEdge) (ret graphql.Marshaler) {
@@ -8796,7 +8815,7 @@ func (ec *executionContext) _AgentEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_AgentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _AssignKanbanItemAgentPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.AssignKanbanItemAgentPayload) (ret graphql.Marshaler) {
@@ -9139,7 +9158,7 @@ func (ec *executionContext) _CardNote_id(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "ID")
 }
 
 func (ec *executionContext) _CardNote_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9162,7 +9181,7 @@ func (ec *executionContext) _CardNote_databaseId(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CardNote_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9185,7 +9204,7 @@ func (ec *executionContext) _CardNote_createdAt(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CardNote_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9208,7 +9227,7 @@ func (ec *executionContext) _CardNote_updatedAt(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CardNote_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9249,7 +9268,7 @@ func (ec *executionContext) _CardNote_accountID(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "ID")
 }
 
 func (ec *executionContext) _CardNote_kanbanItemID(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9290,7 +9309,7 @@ func (ec *executionContext) _CardNote_kanbanItemID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_kanbanItemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "ID")
 }
 
 func (ec *executionContext) _CardNote_authorID(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9313,7 +9332,7 @@ func (ec *executionContext) _CardNote_authorID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_authorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CardNote_content(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9336,7 +9355,7 @@ func (ec *executionContext) _CardNote_content(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_CardNote_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CardNote", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CardNote", field, false, false, "String")
 }
 
 func (ec *executionContext) _CardNote_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *ent.CardNote) (ret graphql.Marshaler) {
@@ -9583,7 +9602,7 @@ func (ec *executionContext) _ChecklistItem_id(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ChecklistItem_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9606,7 +9625,7 @@ func (ec *executionContext) _ChecklistItem_databaseId(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ChecklistItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9629,7 +9648,7 @@ func (ec *executionContext) _ChecklistItem_createdAt(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ChecklistItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9652,7 +9671,7 @@ func (ec *executionContext) _ChecklistItem_updatedAt(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ChecklistItem_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9693,7 +9712,7 @@ func (ec *executionContext) _ChecklistItem_accountID(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ChecklistItem_kanbanItemID(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9734,7 +9753,7 @@ func (ec *executionContext) _ChecklistItem_kanbanItemID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_kanbanItemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ChecklistItem_text(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9757,7 +9776,7 @@ func (ec *executionContext) _ChecklistItem_text(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "String")
 }
 
 func (ec *executionContext) _ChecklistItem_completed(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9780,7 +9799,7 @@ func (ec *executionContext) _ChecklistItem_completed(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_completed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _ChecklistItem_dueDate(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9803,7 +9822,7 @@ func (ec *executionContext) _ChecklistItem_dueDate(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ChecklistItem_agentID(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9826,7 +9845,7 @@ func (ec *executionContext) _ChecklistItem_agentID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_agentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ChecklistItem_position(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9849,7 +9868,7 @@ func (ec *executionContext) _ChecklistItem_position(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ChecklistItem_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ChecklistItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ChecklistItem_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItem) (ret graphql.Marshaler) {
@@ -9904,7 +9923,7 @@ func (ec *executionContext) _Contact_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Contact_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Contact_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -9927,7 +9946,7 @@ func (ec *executionContext) _Contact_databaseId(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Contact_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Contact_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -9950,7 +9969,7 @@ func (ec *executionContext) _Contact_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Contact_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Contact_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -9973,7 +9992,7 @@ func (ec *executionContext) _Contact_updatedAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Contact_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Contact_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10014,7 +10033,7 @@ func (ec *executionContext) _Contact_accountID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Contact_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Contact_name(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10037,7 +10056,7 @@ func (ec *executionContext) _Contact_name(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Contact_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_email(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10060,7 +10079,7 @@ func (ec *executionContext) _Contact_email(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Contact_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_phoneNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10083,7 +10102,7 @@ func (ec *executionContext) _Contact_phoneNumber(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Contact_phoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_identifier(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10106,7 +10125,7 @@ func (ec *executionContext) _Contact_identifier(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Contact_identifier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_blocked(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10129,7 +10148,7 @@ func (ec *executionContext) _Contact_blocked(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Contact_blocked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Contact_avatarURL(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10152,7 +10171,7 @@ func (ec *executionContext) _Contact_avatarURL(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Contact_avatarURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_additionalAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10175,7 +10194,7 @@ func (ec *executionContext) _Contact_additionalAttributes(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Contact_additionalAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Contact_customAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10198,7 +10217,7 @@ func (ec *executionContext) _Contact_customAttributes(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Contact_customAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Contact_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10221,7 +10240,7 @@ func (ec *executionContext) _Contact_labels(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Contact_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "String")
 }
 
 func (ec *executionContext) _Contact_lastActivityAt(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10244,7 +10263,7 @@ func (ec *executionContext) _Contact_lastActivityAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Contact_lastActivityAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Contact", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Contact", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Contact_contactInboxes(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -10363,7 +10382,7 @@ func (ec *executionContext) _ContactConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_ContactConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ContactEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ContactEdge) (ret graphql.Marshaler) {
@@ -10418,7 +10437,7 @@ func (ec *executionContext) _ContactEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_ContactEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ContactEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
@@ -10441,7 +10460,7 @@ func (ec *executionContext) _ContactEvent_sequence(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ContactEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ContactEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
@@ -10464,7 +10483,7 @@ func (ec *executionContext) _ContactEvent_kind(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_ContactEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactEvent", field, false, false, "String")
 }
 
 func (ec *executionContext) _ContactEvent_contact(ctx context.Context, field graphql.CollectedField, obj *model.ContactEvent) (ret graphql.Marshaler) {
@@ -10519,7 +10538,7 @@ func (ec *executionContext) _ContactInbox_id(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ContactInbox_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10542,7 +10561,7 @@ func (ec *executionContext) _ContactInbox_databaseId(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ContactInbox_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10565,7 +10584,7 @@ func (ec *executionContext) _ContactInbox_createdAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ContactInbox_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10588,7 +10607,7 @@ func (ec *executionContext) _ContactInbox_updatedAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ContactInbox_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10629,7 +10648,7 @@ func (ec *executionContext) _ContactInbox_accountID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ContactInbox_contactID(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10670,7 +10689,7 @@ func (ec *executionContext) _ContactInbox_contactID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_contactID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ContactInbox_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10711,7 +10730,7 @@ func (ec *executionContext) _ContactInbox_inboxID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ContactInbox_sourceID(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10734,7 +10753,7 @@ func (ec *executionContext) _ContactInbox_sourceID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _ContactInbox_hmacVerified(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10757,7 +10776,7 @@ func (ec *executionContext) _ContactInbox_hmacVerified(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_ContactInbox_hmacVerified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactInbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _ContactInbox_contact(ctx context.Context, field graphql.CollectedField, obj *ent.ContactInbox) (ret graphql.Marshaler) {
@@ -10876,7 +10895,7 @@ func (ec *executionContext) _ContactPage_totalCount(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContactPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactPage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactPage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ContactPage_page(ctx context.Context, field graphql.CollectedField, obj *model.ContactPage) (ret graphql.Marshaler) {
@@ -10899,7 +10918,7 @@ func (ec *executionContext) _ContactPage_page(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_ContactPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactPage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactPage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ContactPage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.ContactPage) (ret graphql.Marshaler) {
@@ -10922,7 +10941,7 @@ func (ec *executionContext) _ContactPage_hasMore(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_ContactPage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactPage", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _ContactReachability_inbox(ctx context.Context, field graphql.CollectedField, obj *model.ContactReachability) (ret graphql.Marshaler) {
@@ -10977,7 +10996,7 @@ func (ec *executionContext) _ContactReachability_sourceID(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_ContactReachability_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContactReachability", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ContactReachability", field, false, false, "String")
 }
 
 func (ec *executionContext) _Conversation_id(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11000,7 +11019,7 @@ func (ec *executionContext) _Conversation_id(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11023,7 +11042,7 @@ func (ec *executionContext) _Conversation_databaseId(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Conversation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11046,7 +11065,7 @@ func (ec *executionContext) _Conversation_createdAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11069,7 +11088,7 @@ func (ec *executionContext) _Conversation_updatedAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11110,7 +11129,7 @@ func (ec *executionContext) _Conversation_accountID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_displayID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11133,7 +11152,7 @@ func (ec *executionContext) _Conversation_displayID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_displayID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Conversation_uuid(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11156,7 +11175,7 @@ func (ec *executionContext) _Conversation_uuid(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_uuid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "String")
 }
 
 func (ec *executionContext) _Conversation_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11197,7 +11216,7 @@ func (ec *executionContext) _Conversation_inboxID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_contactID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11238,7 +11257,7 @@ func (ec *executionContext) _Conversation_contactID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_contactID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_contactInboxID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11279,7 +11298,7 @@ func (ec *executionContext) _Conversation_contactInboxID(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_contactInboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_assigneeID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11320,7 +11339,7 @@ func (ec *executionContext) _Conversation_assigneeID(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_assigneeID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_teamID(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11361,7 +11380,7 @@ func (ec *executionContext) _Conversation_teamID(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_teamID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Conversation_status(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11384,7 +11403,7 @@ func (ec *executionContext) _Conversation_status(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ConversationStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ConversationStatus")
 }
 
 func (ec *executionContext) _Conversation_priority(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11407,7 +11426,7 @@ func (ec *executionContext) _Conversation_priority(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_priority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type ConversationPriority does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "ConversationPriority")
 }
 
 func (ec *executionContext) _Conversation_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11430,7 +11449,7 @@ func (ec *executionContext) _Conversation_labels(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "String")
 }
 
 func (ec *executionContext) _Conversation_additionalAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11453,7 +11472,7 @@ func (ec *executionContext) _Conversation_additionalAttributes(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_additionalAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Conversation_customAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11476,7 +11495,7 @@ func (ec *executionContext) _Conversation_customAttributes(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_customAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Conversation_snoozedUntil(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11499,7 +11518,7 @@ func (ec *executionContext) _Conversation_snoozedUntil(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_snoozedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_lastActivityAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11522,7 +11541,7 @@ func (ec *executionContext) _Conversation_lastActivityAt(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_lastActivityAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_lastIncomingAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11545,7 +11564,7 @@ func (ec *executionContext) _Conversation_lastIncomingAt(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_lastIncomingAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_firstReplyCreatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11568,7 +11587,7 @@ func (ec *executionContext) _Conversation_firstReplyCreatedAt(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_firstReplyCreatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_waitingSince(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11591,7 +11610,7 @@ func (ec *executionContext) _Conversation_waitingSince(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_waitingSince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_agentLastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11614,7 +11633,7 @@ func (ec *executionContext) _Conversation_agentLastSeenAt(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_agentLastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_contactLastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11637,7 +11656,7 @@ func (ec *executionContext) _Conversation_contactLastSeenAt(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_contactLastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Conversation_inbox(ctx context.Context, field graphql.CollectedField, obj *ent.Conversation) (ret graphql.Marshaler) {
@@ -11928,7 +11947,7 @@ func (ec *executionContext) _Conversation_canReply(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Conversation_canReply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Conversation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Conversation", field, true, true, "Boolean")
 }
 
 func (ec *executionContext) _ConversationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationConnection) (ret graphql.Marshaler) {
@@ -12015,7 +12034,7 @@ func (ec *executionContext) _ConversationConnection_totalCount(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_ConversationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ConversationConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ConversationEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ConversationEdge) (ret graphql.Marshaler) {
@@ -12070,7 +12089,7 @@ func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ConversationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("ConversationEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ConversationEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
@@ -12093,7 +12112,7 @@ func (ec *executionContext) _ConversationEvent_sequence(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ConversationEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ConversationEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
@@ -12116,7 +12135,7 @@ func (ec *executionContext) _ConversationEvent_kind(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ConversationEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ConversationEvent", field, false, false, "String")
 }
 
 func (ec *executionContext) _ConversationEvent_conversation(ctx context.Context, field graphql.CollectedField, obj *model.ConversationEvent) (ret graphql.Marshaler) {
@@ -13181,7 +13200,7 @@ func (ec *executionContext) _DeleteAgentBotPayload_deletedId(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_DeleteAgentBotPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteAgentBotPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteAgentBotPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteAgentBotPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentBotPayload) (ret graphql.Marshaler) {
@@ -13254,7 +13273,7 @@ func (ec *executionContext) _DeleteAgentPayload_deletedId(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_DeleteAgentPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteAgentPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteAgentPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteAgentPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentPayload) (ret graphql.Marshaler) {
@@ -13327,7 +13346,7 @@ func (ec *executionContext) _DeleteCardNotePayload_deletedId(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_DeleteCardNotePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteCardNotePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteCardNotePayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteCardNotePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCardNotePayload) (ret graphql.Marshaler) {
@@ -13400,7 +13419,7 @@ func (ec *executionContext) _DeleteChecklistItemPayload_deletedId(ctx context.Co
 	)
 }
 func (ec *executionContext) fieldContext_DeleteChecklistItemPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteChecklistItemPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteChecklistItemPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteChecklistItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteChecklistItemPayload) (ret graphql.Marshaler) {
@@ -13473,7 +13492,7 @@ func (ec *executionContext) _DeleteContactPayload_deletedId(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_DeleteContactPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteContactPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteContactPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteContactPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteContactPayload) (ret graphql.Marshaler) {
@@ -13546,7 +13565,7 @@ func (ec *executionContext) _DeleteFunnelPayload_deletedId(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_DeleteFunnelPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteFunnelPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteFunnelPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteFunnelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFunnelPayload) (ret graphql.Marshaler) {
@@ -13619,7 +13638,7 @@ func (ec *executionContext) _DeleteInboxPayload_deletedId(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_DeleteInboxPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteInboxPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteInboxPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteInboxPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteInboxPayload) (ret graphql.Marshaler) {
@@ -13692,7 +13711,7 @@ func (ec *executionContext) _DeleteKanbanAutomationPayload_deletedId(ctx context
 	)
 }
 func (ec *executionContext) fieldContext_DeleteKanbanAutomationPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteKanbanAutomationPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteKanbanAutomationPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteKanbanAutomationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanAutomationPayload) (ret graphql.Marshaler) {
@@ -13747,7 +13766,7 @@ func (ec *executionContext) _DeleteKanbanConfigPayload_deleted(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_DeleteKanbanConfigPayload_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteKanbanConfigPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteKanbanConfigPayload", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _DeleteKanbanConfigPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanConfigPayload) (ret graphql.Marshaler) {
@@ -13820,7 +13839,7 @@ func (ec *executionContext) _DeleteKanbanItemPayload_deletedId(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_DeleteKanbanItemPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteKanbanItemPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteKanbanItemPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteKanbanItemPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteKanbanItemPayload) (ret graphql.Marshaler) {
@@ -13893,7 +13912,7 @@ func (ec *executionContext) _DeleteLabelPayload_deletedId(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_DeleteLabelPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteLabelPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteLabelPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteLabelPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteLabelPayload) (ret graphql.Marshaler) {
@@ -13966,7 +13985,7 @@ func (ec *executionContext) _DeleteMessagePayload_deletedId(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_DeleteMessagePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteMessagePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteMessagePayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteMessagePayload) (ret graphql.Marshaler) {
@@ -14039,7 +14058,7 @@ func (ec *executionContext) _DeleteScheduledMessagePayload_deletedId(ctx context
 	)
 }
 func (ec *executionContext) fieldContext_DeleteScheduledMessagePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteScheduledMessagePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteScheduledMessagePayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteScheduledMessagePayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteScheduledMessagePayload) (ret graphql.Marshaler) {
@@ -14112,7 +14131,7 @@ func (ec *executionContext) _DeleteTeamPayload_deletedId(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_DeleteTeamPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DeleteTeamPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("DeleteTeamPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _DeleteTeamPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeamPayload) (ret graphql.Marshaler) {
@@ -14185,7 +14204,7 @@ func (ec *executionContext) _FileAttachment_id(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "ID")
 }
 
 func (ec *executionContext) _FileAttachment_fileType(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
@@ -14208,7 +14227,7 @@ func (ec *executionContext) _FileAttachment_fileType(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_fileType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "String")
 }
 
 func (ec *executionContext) _FileAttachment_contentType(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
@@ -14231,7 +14250,7 @@ func (ec *executionContext) _FileAttachment_contentType(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "String")
 }
 
 func (ec *executionContext) _FileAttachment_fileName(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
@@ -14254,7 +14273,7 @@ func (ec *executionContext) _FileAttachment_fileName(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_fileName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "String")
 }
 
 func (ec *executionContext) _FileAttachment_fileSize(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
@@ -14277,7 +14296,7 @@ func (ec *executionContext) _FileAttachment_fileSize(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_fileSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "Int")
 }
 
 func (ec *executionContext) _FileAttachment_dataURL(ctx context.Context, field graphql.CollectedField, obj *model.FileAttachment) (ret graphql.Marshaler) {
@@ -14300,7 +14319,7 @@ func (ec *executionContext) _FileAttachment_dataURL(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_FileAttachment_dataURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileAttachment", field, false, false, "String")
 }
 
 func (ec *executionContext) _Funnel_id(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14323,7 +14342,7 @@ func (ec *executionContext) _Funnel_id(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Funnel_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14346,7 +14365,7 @@ func (ec *executionContext) _Funnel_databaseId(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Funnel_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14369,7 +14388,7 @@ func (ec *executionContext) _Funnel_createdAt(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Funnel_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14392,7 +14411,7 @@ func (ec *executionContext) _Funnel_updatedAt(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Funnel_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14433,7 +14452,7 @@ func (ec *executionContext) _Funnel_accountID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Funnel_name(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14456,7 +14475,7 @@ func (ec *executionContext) _Funnel_name(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "String")
 }
 
 func (ec *executionContext) _Funnel_description(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14479,7 +14498,7 @@ func (ec *executionContext) _Funnel_description(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "String")
 }
 
 func (ec *executionContext) _Funnel_active(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14502,7 +14521,7 @@ func (ec *executionContext) _Funnel_active(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Funnel_settings(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14525,7 +14544,7 @@ func (ec *executionContext) _Funnel_settings(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Funnel_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Funnel", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Funnel", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Funnel_stages(ctx context.Context, field graphql.CollectedField, obj *ent.Funnel) (ret graphql.Marshaler) {
@@ -14688,7 +14707,7 @@ func (ec *executionContext) _FunnelConnection_totalCount(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_FunnelConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _FunnelEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelEdge) (ret graphql.Marshaler) {
@@ -14743,7 +14762,7 @@ func (ec *executionContext) _FunnelEdge_cursor(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_FunnelEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _FunnelStage_id(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14766,7 +14785,7 @@ func (ec *executionContext) _FunnelStage_id(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _FunnelStage_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14789,7 +14808,7 @@ func (ec *executionContext) _FunnelStage_databaseId(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _FunnelStage_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14812,7 +14831,7 @@ func (ec *executionContext) _FunnelStage_createdAt(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _FunnelStage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14835,7 +14854,7 @@ func (ec *executionContext) _FunnelStage_updatedAt(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _FunnelStage_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14876,7 +14895,7 @@ func (ec *executionContext) _FunnelStage_accountID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _FunnelStage_funnelID(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14917,7 +14936,7 @@ func (ec *executionContext) _FunnelStage_funnelID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _FunnelStage_name(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14940,7 +14959,7 @@ func (ec *executionContext) _FunnelStage_name(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "String")
 }
 
 func (ec *executionContext) _FunnelStage_slug(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14963,7 +14982,7 @@ func (ec *executionContext) _FunnelStage_slug(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "String")
 }
 
 func (ec *executionContext) _FunnelStage_color(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -14986,7 +15005,7 @@ func (ec *executionContext) _FunnelStage_color(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_color(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "String")
 }
 
 func (ec *executionContext) _FunnelStage_description(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -15009,7 +15028,7 @@ func (ec *executionContext) _FunnelStage_description(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "String")
 }
 
 func (ec *executionContext) _FunnelStage_position(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -15032,7 +15051,7 @@ func (ec *executionContext) _FunnelStage_position(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_FunnelStage_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FunnelStage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _FunnelStage_funnel(ctx context.Context, field graphql.CollectedField, obj *ent.FunnelStage) (ret graphql.Marshaler) {
@@ -15195,7 +15214,7 @@ func (ec *executionContext) _Inbox_id(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Inbox_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15218,7 +15237,7 @@ func (ec *executionContext) _Inbox_databaseId(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Inbox_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15241,7 +15260,7 @@ func (ec *executionContext) _Inbox_createdAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Inbox_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15264,7 +15283,7 @@ func (ec *executionContext) _Inbox_updatedAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Inbox_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15305,7 +15324,7 @@ func (ec *executionContext) _Inbox_accountID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Inbox_name(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15328,7 +15347,7 @@ func (ec *executionContext) _Inbox_name(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_channelType(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15351,7 +15370,7 @@ func (ec *executionContext) _Inbox_channelType(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_channelType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type InboxChannelType does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "InboxChannelType")
 }
 
 func (ec *executionContext) _Inbox_greetingEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15374,7 +15393,7 @@ func (ec *executionContext) _Inbox_greetingEnabled(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_greetingEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_greetingMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15397,7 +15416,7 @@ func (ec *executionContext) _Inbox_greetingMessage(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_greetingMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_enableAutoAssignment(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15420,7 +15439,7 @@ func (ec *executionContext) _Inbox_enableAutoAssignment(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_enableAutoAssignment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_enableEmailCollect(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15443,7 +15462,7 @@ func (ec *executionContext) _Inbox_enableEmailCollect(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_enableEmailCollect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_csatSurveyEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15466,7 +15485,7 @@ func (ec *executionContext) _Inbox_csatSurveyEnabled(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_csatSurveyEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_workingHoursEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15489,7 +15508,7 @@ func (ec *executionContext) _Inbox_workingHoursEnabled(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_workingHoursEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_outOfOfficeMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15512,7 +15531,7 @@ func (ec *executionContext) _Inbox_outOfOfficeMessage(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_outOfOfficeMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_timezone(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15535,7 +15554,7 @@ func (ec *executionContext) _Inbox_timezone(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_timezone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_allowMessagesAfterResolved(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15558,7 +15577,7 @@ func (ec *executionContext) _Inbox_allowMessagesAfterResolved(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_allowMessagesAfterResolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_lockToSingleConversation(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15581,7 +15600,7 @@ func (ec *executionContext) _Inbox_lockToSingleConversation(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_lockToSingleConversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Inbox_senderNameType(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15604,7 +15623,7 @@ func (ec *executionContext) _Inbox_senderNameType(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_senderNameType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type InboxSenderNameType does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "InboxSenderNameType")
 }
 
 func (ec *executionContext) _Inbox_businessName(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15627,7 +15646,7 @@ func (ec *executionContext) _Inbox_businessName(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_businessName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_avatarURL(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15650,7 +15669,7 @@ func (ec *executionContext) _Inbox_avatarURL(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_avatarURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "String")
 }
 
 func (ec *executionContext) _Inbox_agentBotID(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15691,7 +15710,7 @@ func (ec *executionContext) _Inbox_agentBotID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_agentBotID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Inbox_members(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15778,7 +15797,7 @@ func (ec *executionContext) _Inbox_webhookURL(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_webhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, true, true, "String")
 }
 
 func (ec *executionContext) _Inbox_callbackWebhookURL(ctx context.Context, field graphql.CollectedField, obj *ent.Inbox) (ret graphql.Marshaler) {
@@ -15801,7 +15820,7 @@ func (ec *executionContext) _Inbox_callbackWebhookURL(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Inbox_callbackWebhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Inbox", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Inbox", field, true, true, "String")
 }
 
 func (ec *executionContext) _InboxConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.InboxConnection) (ret graphql.Marshaler) {
@@ -15888,7 +15907,7 @@ func (ec *executionContext) _InboxConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_InboxConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _InboxEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.InboxEdge) (ret graphql.Marshaler) {
@@ -15943,7 +15962,7 @@ func (ec *executionContext) _InboxEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_InboxEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _InboxMember_id(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -15966,7 +15985,7 @@ func (ec *executionContext) _InboxMember_id(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _InboxMember_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -15989,7 +16008,7 @@ func (ec *executionContext) _InboxMember_databaseId(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "Int")
 }
 
 func (ec *executionContext) _InboxMember_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16012,7 +16031,7 @@ func (ec *executionContext) _InboxMember_createdAt(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "Time")
 }
 
 func (ec *executionContext) _InboxMember_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16035,7 +16054,7 @@ func (ec *executionContext) _InboxMember_updatedAt(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "Time")
 }
 
 func (ec *executionContext) _InboxMember_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16076,7 +16095,7 @@ func (ec *executionContext) _InboxMember_accountID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _InboxMember_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16117,7 +16136,7 @@ func (ec *executionContext) _InboxMember_inboxID(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _InboxMember_userID(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16158,7 +16177,7 @@ func (ec *executionContext) _InboxMember_userID(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_InboxMember_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("InboxMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("InboxMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _InboxMember_inbox(ctx context.Context, field graphql.CollectedField, obj *ent.InboxMember) (ret graphql.Marshaler) {
@@ -16245,7 +16264,7 @@ func (ec *executionContext) _KanbanAutomation_id(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanAutomation_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16268,7 +16287,7 @@ func (ec *executionContext) _KanbanAutomation_databaseId(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanAutomation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16291,7 +16310,7 @@ func (ec *executionContext) _KanbanAutomation_createdAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanAutomation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16314,7 +16333,7 @@ func (ec *executionContext) _KanbanAutomation_updatedAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanAutomation_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16355,7 +16374,7 @@ func (ec *executionContext) _KanbanAutomation_accountID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanAutomation_name(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16378,7 +16397,7 @@ func (ec *executionContext) _KanbanAutomation_name(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanAutomation_funnelID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16401,7 +16420,7 @@ func (ec *executionContext) _KanbanAutomation_funnelID(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanAutomation_triggerType(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16424,7 +16443,7 @@ func (ec *executionContext) _KanbanAutomation_triggerType(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_triggerType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type KanbanAutomationTriggerType does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "KanbanAutomationTriggerType")
 }
 
 func (ec *executionContext) _KanbanAutomation_triggerConfig(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16447,7 +16466,7 @@ func (ec *executionContext) _KanbanAutomation_triggerConfig(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_triggerConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Map")
 }
 
 func (ec *executionContext) _KanbanAutomation_actionType(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16470,7 +16489,7 @@ func (ec *executionContext) _KanbanAutomation_actionType(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type KanbanAutomationActionType does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "KanbanAutomationActionType")
 }
 
 func (ec *executionContext) _KanbanAutomation_actionConfig(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16493,7 +16512,7 @@ func (ec *executionContext) _KanbanAutomation_actionConfig(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_actionConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Map")
 }
 
 func (ec *executionContext) _KanbanAutomation_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16516,7 +16535,7 @@ func (ec *executionContext) _KanbanAutomation_enabled(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _KanbanAutomation_lastRunAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
@@ -16539,7 +16558,7 @@ func (ec *executionContext) _KanbanAutomation_lastRunAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_KanbanAutomation_lastRunAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanAutomation", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanBoardEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.KanbanBoardEvent) (ret graphql.Marshaler) {
@@ -16562,7 +16581,7 @@ func (ec *executionContext) _KanbanBoardEvent_kind(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanBoardEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanBoardEvent_itemID(ctx context.Context, field graphql.CollectedField, obj *model.KanbanBoardEvent) (ret graphql.Marshaler) {
@@ -16603,7 +16622,7 @@ func (ec *executionContext) _KanbanBoardEvent_itemID(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanBoardEvent_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanBoardEvent_item(ctx context.Context, field graphql.CollectedField, obj *model.KanbanBoardEvent) (ret graphql.Marshaler) {
@@ -16658,7 +16677,7 @@ func (ec *executionContext) _KanbanBoardEvent_sequence(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_KanbanBoardEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanBoardEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanConfig_id(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16681,7 +16700,7 @@ func (ec *executionContext) _KanbanConfig_id(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanConfig_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16704,7 +16723,7 @@ func (ec *executionContext) _KanbanConfig_databaseId(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanConfig_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16727,7 +16746,7 @@ func (ec *executionContext) _KanbanConfig_createdAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanConfig_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16750,7 +16769,7 @@ func (ec *executionContext) _KanbanConfig_updatedAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanConfig_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16791,7 +16810,7 @@ func (ec *executionContext) _KanbanConfig_accountID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanConfig_webhookURL(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16814,7 +16833,7 @@ func (ec *executionContext) _KanbanConfig_webhookURL(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_webhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanConfig_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16837,7 +16856,7 @@ func (ec *executionContext) _KanbanConfig_enabled(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _KanbanConfig_settings(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16860,7 +16879,7 @@ func (ec *executionContext) _KanbanConfig_settings(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, false, false, "Map")
 }
 
 func (ec *executionContext) _KanbanConfig_webhookSecret(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanConfig) (ret graphql.Marshaler) {
@@ -16883,7 +16902,7 @@ func (ec *executionContext) _KanbanConfig_webhookSecret(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_KanbanConfig_webhookSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanConfig", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanConfig", field, true, true, "String")
 }
 
 func (ec *executionContext) _KanbanImportError_row(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportError) (ret graphql.Marshaler) {
@@ -16906,7 +16925,7 @@ func (ec *executionContext) _KanbanImportError_row(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanImportError_row(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanImportError_error(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportError) (ret graphql.Marshaler) {
@@ -16929,7 +16948,7 @@ func (ec *executionContext) _KanbanImportError_error(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanImportError_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanImportResult_total(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
@@ -16952,7 +16971,7 @@ func (ec *executionContext) _KanbanImportResult_total(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_KanbanImportResult_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanImportResult", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanImportResult", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanImportResult_created(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
@@ -17039,7 +17058,7 @@ func (ec *executionContext) _KanbanItem_id(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanItem_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17062,7 +17081,7 @@ func (ec *executionContext) _KanbanItem_databaseId(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17085,7 +17104,7 @@ func (ec *executionContext) _KanbanItem_createdAt(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17108,7 +17127,7 @@ func (ec *executionContext) _KanbanItem_updatedAt(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanItem_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17149,7 +17168,7 @@ func (ec *executionContext) _KanbanItem_accountID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanItem_funnelID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17190,7 +17209,7 @@ func (ec *executionContext) _KanbanItem_funnelID(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanItem_stageID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17231,7 +17250,7 @@ func (ec *executionContext) _KanbanItem_stageID(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_stageID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanItem_position(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17254,7 +17273,7 @@ func (ec *executionContext) _KanbanItem_position(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanItem_conversationID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17295,7 +17314,7 @@ func (ec *executionContext) _KanbanItem_conversationID(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "ID")
 }
 
 func (ec *executionContext) _KanbanItem_title(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17318,7 +17337,7 @@ func (ec *executionContext) _KanbanItem_title(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanItem_description(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17341,7 +17360,7 @@ func (ec *executionContext) _KanbanItem_description(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanItem_priority(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17364,7 +17383,7 @@ func (ec *executionContext) _KanbanItem_priority(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_priority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type KanbanItemPriority does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "KanbanItemPriority")
 }
 
 func (ec *executionContext) _KanbanItem_value(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17387,7 +17406,7 @@ func (ec *executionContext) _KanbanItem_value(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Float")
 }
 
 func (ec *executionContext) _KanbanItem_itemDetails(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17410,7 +17429,7 @@ func (ec *executionContext) _KanbanItem_itemDetails(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_itemDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Map")
 }
 
 func (ec *executionContext) _KanbanItem_status(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17433,7 +17452,7 @@ func (ec *executionContext) _KanbanItem_status(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type KanbanItemStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "KanbanItemStatus")
 }
 
 func (ec *executionContext) _KanbanItem_stageEnteredAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17456,7 +17475,7 @@ func (ec *executionContext) _KanbanItem_stageEnteredAt(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_stageEnteredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanItem_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17479,7 +17498,7 @@ func (ec *executionContext) _KanbanItem_closedAt(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Time")
 }
 
 func (ec *executionContext) _KanbanItem_createdByID(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17502,7 +17521,7 @@ func (ec *executionContext) _KanbanItem_createdByID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_createdByID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanItem_funnel(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItem) (ret graphql.Marshaler) {
@@ -17717,7 +17736,7 @@ func (ec *executionContext) _KanbanItem_currency(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItem_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItem", field, true, true, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItem", field, true, true, "Map")
 }
 
 func (ec *executionContext) _KanbanItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItemConnection) (ret graphql.Marshaler) {
@@ -17804,7 +17823,7 @@ func (ec *executionContext) _KanbanItemConnection_totalCount(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItemConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanItemEdge) (ret graphql.Marshaler) {
@@ -17859,7 +17878,7 @@ func (ec *executionContext) _KanbanItemEdge_cursor(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_KanbanItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -17882,7 +17901,7 @@ func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_KanbanWebhookTest_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _KanbanWebhookTest_responseCode(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -17905,7 +17924,7 @@ func (ec *executionContext) _KanbanWebhookTest_responseCode(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_KanbanWebhookTest_responseCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, "Int")
 }
 
 func (ec *executionContext) _KanbanWebhookTest_responseBody(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -17928,7 +17947,7 @@ func (ec *executionContext) _KanbanWebhookTest_responseBody(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_KanbanWebhookTest_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, "String")
 }
 
 func (ec *executionContext) _KanbanWebhookTest_error(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -17951,7 +17970,7 @@ func (ec *executionContext) _KanbanWebhookTest_error(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_KanbanWebhookTest_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("KanbanWebhookTest", field, false, false, "String")
 }
 
 func (ec *executionContext) _Label_id(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -17974,7 +17993,7 @@ func (ec *executionContext) _Label_id(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Label_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Label_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -17997,7 +18016,7 @@ func (ec *executionContext) _Label_databaseId(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Label_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Label_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18020,7 +18039,7 @@ func (ec *executionContext) _Label_createdAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Label_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Label_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18043,7 +18062,7 @@ func (ec *executionContext) _Label_updatedAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Label_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Label_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18084,7 +18103,7 @@ func (ec *executionContext) _Label_accountID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Label_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Label_title(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18107,7 +18126,7 @@ func (ec *executionContext) _Label_title(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Label_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "String")
 }
 
 func (ec *executionContext) _Label_description(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18130,7 +18149,7 @@ func (ec *executionContext) _Label_description(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Label_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "String")
 }
 
 func (ec *executionContext) _Label_color(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18153,7 +18172,7 @@ func (ec *executionContext) _Label_color(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Label_color(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "String")
 }
 
 func (ec *executionContext) _Label_showOnSidebar(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
@@ -18176,7 +18195,7 @@ func (ec *executionContext) _Label_showOnSidebar(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Label_showOnSidebar(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Label", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _LabelConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
@@ -18263,7 +18282,7 @@ func (ec *executionContext) _LabelConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_LabelConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LabelConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("LabelConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _LabelEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LabelEdge) (ret graphql.Marshaler) {
@@ -18318,7 +18337,7 @@ func (ec *executionContext) _LabelEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_LabelEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LabelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("LabelEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _MergeContactsPayload_contact(ctx context.Context, field graphql.CollectedField, obj *model.MergeContactsPayload) (ret graphql.Marshaler) {
@@ -18405,7 +18424,7 @@ func (ec *executionContext) _Message_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Message_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Message_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18428,7 +18447,7 @@ func (ec *executionContext) _Message_databaseId(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Message_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Message_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18451,7 +18470,7 @@ func (ec *executionContext) _Message_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Message_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Message_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18474,7 +18493,7 @@ func (ec *executionContext) _Message_updatedAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Message_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Message_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18515,7 +18534,7 @@ func (ec *executionContext) _Message_accountID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Message_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Message_conversationID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18556,7 +18575,7 @@ func (ec *executionContext) _Message_conversationID(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Message_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Message_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18579,7 +18598,7 @@ func (ec *executionContext) _Message_inboxID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Message_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Message_content(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18602,7 +18621,7 @@ func (ec *executionContext) _Message_content(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Message_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "String")
 }
 
 func (ec *executionContext) _Message_messageType(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18625,7 +18644,7 @@ func (ec *executionContext) _Message_messageType(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Message_messageType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type MessageMessageType does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "MessageMessageType")
 }
 
 func (ec *executionContext) _Message_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18648,7 +18667,7 @@ func (ec *executionContext) _Message_contentType(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Message_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type MessageContentType does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "MessageContentType")
 }
 
 func (ec *executionContext) _Message_private(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18671,7 +18690,7 @@ func (ec *executionContext) _Message_private(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Message_private(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Message_status(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18694,7 +18713,7 @@ func (ec *executionContext) _Message_status(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Message_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type MessageStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "MessageStatus")
 }
 
 func (ec *executionContext) _Message_contentAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18717,7 +18736,7 @@ func (ec *executionContext) _Message_contentAttributes(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Message_contentAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Message_additionalAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18740,7 +18759,7 @@ func (ec *executionContext) _Message_additionalAttributes(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Message_additionalAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Message_templateParams(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18763,7 +18782,7 @@ func (ec *executionContext) _Message_templateParams(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Message_templateParams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Map")
 }
 
 func (ec *executionContext) _Message_sourceID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18786,7 +18805,7 @@ func (ec *executionContext) _Message_sourceID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Message_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "String")
 }
 
 func (ec *executionContext) _Message_echoID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18809,7 +18828,7 @@ func (ec *executionContext) _Message_echoID(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Message_echoID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "String")
 }
 
 func (ec *executionContext) _Message_senderType(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18832,7 +18851,7 @@ func (ec *executionContext) _Message_senderType(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Message_senderType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type MessageSenderType does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "MessageSenderType")
 }
 
 func (ec *executionContext) _Message_senderID(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18855,7 +18874,7 @@ func (ec *executionContext) _Message_senderID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Message_senderID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Message_deliveryAttempts(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18878,7 +18897,7 @@ func (ec *executionContext) _Message_deliveryAttempts(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Message_deliveryAttempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Message_nextDeliveryAt(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18901,7 +18920,7 @@ func (ec *executionContext) _Message_nextDeliveryAt(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Message_nextDeliveryAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Message_deliveryError(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -18924,7 +18943,7 @@ func (ec *executionContext) _Message_deliveryError(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Message_deliveryError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Message", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Message", field, false, false, "String")
 }
 
 func (ec *executionContext) _Message_conversation(ctx context.Context, field graphql.CollectedField, obj *ent.Message) (ret graphql.Marshaler) {
@@ -19075,7 +19094,7 @@ func (ec *executionContext) _MessageConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_MessageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MessageConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("MessageConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _MessageEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.MessageEdge) (ret graphql.Marshaler) {
@@ -19130,7 +19149,7 @@ func (ec *executionContext) _MessageEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_MessageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("MessageEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _MessageEvent_sequence(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
@@ -19153,7 +19172,7 @@ func (ec *executionContext) _MessageEvent_sequence(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_MessageEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _MessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
@@ -19176,7 +19195,7 @@ func (ec *executionContext) _MessageEvent_kind(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_MessageEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("MessageEvent", field, false, false, "String")
 }
 
 func (ec *executionContext) _MessageEvent_message(ctx context.Context, field graphql.CollectedField, obj *model.MessageEvent) (ret graphql.Marshaler) {
@@ -22087,7 +22106,7 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -22110,7 +22129,7 @@ func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -22133,7 +22152,7 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -22156,7 +22175,7 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -23412,10 +23431,10 @@ func (ec *executionContext) _Query___schema(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Schema) graphql.Marshaler {
-			return ec.marshalO__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐSchema(ctx, selections, v)
+			return ec.marshalN__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐSchema(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23725,7 +23744,7 @@ func (ec *executionContext) _RetryWebhookDeliveryPayload_deliveryId(ctx context.
 	)
 }
 func (ec *executionContext) fieldContext_RetryWebhookDeliveryPayload_deliveryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RetryWebhookDeliveryPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("RetryWebhookDeliveryPayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _RetryWebhookDeliveryPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.RetryWebhookDeliveryPayload) (ret graphql.Marshaler) {
@@ -23844,7 +23863,7 @@ func (ec *executionContext) _ScheduledMessage_id(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -23867,7 +23886,7 @@ func (ec *executionContext) _ScheduledMessage_databaseId(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -23890,7 +23909,7 @@ func (ec *executionContext) _ScheduledMessage_createdAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -23913,7 +23932,7 @@ func (ec *executionContext) _ScheduledMessage_updatedAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -23954,7 +23973,7 @@ func (ec *executionContext) _ScheduledMessage_accountID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_inboxID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -23995,7 +24014,7 @@ func (ec *executionContext) _ScheduledMessage_inboxID(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_inboxID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_contactID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24036,7 +24055,7 @@ func (ec *executionContext) _ScheduledMessage_contactID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_contactID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_conversationID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24077,7 +24096,7 @@ func (ec *executionContext) _ScheduledMessage_conversationID(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_authorID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24118,7 +24137,7 @@ func (ec *executionContext) _ScheduledMessage_authorID(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_authorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_title(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24141,7 +24160,7 @@ func (ec *executionContext) _ScheduledMessage_title(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "String")
 }
 
 func (ec *executionContext) _ScheduledMessage_content(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24164,7 +24183,7 @@ func (ec *executionContext) _ScheduledMessage_content(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "String")
 }
 
 func (ec *executionContext) _ScheduledMessage_scheduledAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24187,7 +24206,7 @@ func (ec *executionContext) _ScheduledMessage_scheduledAt(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_scheduledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_status(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24210,7 +24229,7 @@ func (ec *executionContext) _ScheduledMessage_status(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ScheduledMessageStatus")
 }
 
 func (ec *executionContext) _ScheduledMessage_failureReason(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24233,7 +24252,7 @@ func (ec *executionContext) _ScheduledMessage_failureReason(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_failureReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "String")
 }
 
 func (ec *executionContext) _ScheduledMessage_templateParams(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24256,7 +24275,7 @@ func (ec *executionContext) _ScheduledMessage_templateParams(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_templateParams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Map")
 }
 
 func (ec *executionContext) _ScheduledMessage_contentAttributes(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24279,7 +24298,7 @@ func (ec *executionContext) _ScheduledMessage_contentAttributes(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_contentAttributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Map does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Map")
 }
 
 func (ec *executionContext) _ScheduledMessage_private(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24302,7 +24321,7 @@ func (ec *executionContext) _ScheduledMessage_private(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_private(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceType(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24325,7 +24344,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceType(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageRecurrenceType does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ScheduledMessageRecurrenceType")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceInterval(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24348,7 +24367,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceInterval(ctx context.Con
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceInterval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceDays(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24371,7 +24390,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceDays(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceEndType(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24394,7 +24413,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceEndType(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceEndType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ScheduledMessageRecurrenceEndType does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ScheduledMessageRecurrenceEndType")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceEndDate(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24417,7 +24436,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceEndDate(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceEndDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_recurrenceMaxOccurrences(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24440,7 +24459,7 @@ func (ec *executionContext) _ScheduledMessage_recurrenceMaxOccurrences(ctx conte
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_recurrenceMaxOccurrences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_occurrencesCount(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24463,7 +24482,7 @@ func (ec *executionContext) _ScheduledMessage_occurrencesCount(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_occurrencesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_parentID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24504,7 +24523,7 @@ func (ec *executionContext) _ScheduledMessage_parentID(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_parentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessage_occurrenceAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24527,7 +24546,7 @@ func (ec *executionContext) _ScheduledMessage_occurrenceAt(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_occurrenceAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_messageID(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24550,7 +24569,7 @@ func (ec *executionContext) _ScheduledMessage_messageID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_messageID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessage_sentAt(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24573,7 +24592,7 @@ func (ec *executionContext) _ScheduledMessage_sentAt(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_sentAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessage_conversation(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessage) (ret graphql.Marshaler) {
@@ -24820,7 +24839,7 @@ func (ec *executionContext) _ScheduledMessage_nextOccurrenceAt(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessage_nextOccurrenceAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessage", field, true, true, "Time")
 }
 
 func (ec *executionContext) _ScheduledMessageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageConnection) (ret graphql.Marshaler) {
@@ -24907,7 +24926,7 @@ func (ec *executionContext) _ScheduledMessageConnection_totalCount(ctx context.C
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessageConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessageConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledMessageEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ScheduledMessageEdge) (ret graphql.Marshaler) {
@@ -24962,7 +24981,7 @@ func (ec *executionContext) _ScheduledMessageEdge_cursor(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessageEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _ScheduledMessageEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
@@ -24985,7 +25004,7 @@ func (ec *executionContext) _ScheduledMessageEvent_kind(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessageEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, "String")
 }
 
 func (ec *executionContext) _ScheduledMessageEvent_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
@@ -25026,7 +25045,7 @@ func (ec *executionContext) _ScheduledMessageEvent_id(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessageEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _ScheduledMessageEvent_scheduledMessage(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledMessageEvent) (ret graphql.Marshaler) {
@@ -25081,7 +25100,7 @@ func (ec *executionContext) _ScheduledMessageEvent_sequence(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_ScheduledMessageEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _SetContactLabelsPayload_labels(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
@@ -25104,7 +25123,7 @@ func (ec *executionContext) _SetContactLabelsPayload_labels(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_SetContactLabelsPayload_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SetContactLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SetContactLabelsPayload", field, false, false, "String")
 }
 
 func (ec *executionContext) _SetContactLabelsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
@@ -25159,7 +25178,7 @@ func (ec *executionContext) _SetConversationLabelsPayload_labels(ctx context.Con
 	)
 }
 func (ec *executionContext) fieldContext_SetConversationLabelsPayload_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SetConversationLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SetConversationLabelsPayload", field, false, false, "String")
 }
 
 func (ec *executionContext) _SetConversationLabelsPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetConversationLabelsPayload) (ret graphql.Marshaler) {
@@ -25694,7 +25713,7 @@ func (ec *executionContext) _Team_id(ctx context.Context, field graphql.Collecte
 	)
 }
 func (ec *executionContext) fieldContext_Team_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Team_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25717,7 +25736,7 @@ func (ec *executionContext) _Team_databaseId(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Team_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Team_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25740,7 +25759,7 @@ func (ec *executionContext) _Team_createdAt(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Team_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Team_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25763,7 +25782,7 @@ func (ec *executionContext) _Team_updatedAt(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Team_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Team_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25804,7 +25823,7 @@ func (ec *executionContext) _Team_accountID(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Team_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Team_name(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25827,7 +25846,7 @@ func (ec *executionContext) _Team_name(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Team_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "String")
 }
 
 func (ec *executionContext) _Team_description(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25850,7 +25869,7 @@ func (ec *executionContext) _Team_description(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Team_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "String")
 }
 
 func (ec *executionContext) _Team_allowAutoAssign(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25873,7 +25892,7 @@ func (ec *executionContext) _Team_allowAutoAssign(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Team_allowAutoAssign(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Team", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Team_members(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -25992,7 +26011,7 @@ func (ec *executionContext) _TeamConnection_totalCount(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_TeamConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamConnection", field, false, false, "Int")
 }
 
 func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.TeamEdge) (ret graphql.Marshaler) {
@@ -26047,7 +26066,7 @@ func (ec *executionContext) _TeamEdge_cursor(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_TeamEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _TeamMember_id(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26070,7 +26089,7 @@ func (ec *executionContext) _TeamMember_id(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _TeamMember_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26093,7 +26112,7 @@ func (ec *executionContext) _TeamMember_databaseId(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "Int")
 }
 
 func (ec *executionContext) _TeamMember_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26116,7 +26135,7 @@ func (ec *executionContext) _TeamMember_createdAt(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "Time")
 }
 
 func (ec *executionContext) _TeamMember_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26139,7 +26158,7 @@ func (ec *executionContext) _TeamMember_updatedAt(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "Time")
 }
 
 func (ec *executionContext) _TeamMember_accountID(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26180,7 +26199,7 @@ func (ec *executionContext) _TeamMember_accountID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_accountID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _TeamMember_teamID(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26221,7 +26240,7 @@ func (ec *executionContext) _TeamMember_teamID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_teamID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _TeamMember_userID(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26262,7 +26281,7 @@ func (ec *executionContext) _TeamMember_userID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_TeamMember_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("TeamMember", field, false, false, "ID")
 }
 
 func (ec *executionContext) _TeamMember_team(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
@@ -26541,7 +26560,7 @@ func (ec *executionContext) _TypingEvent_sequence(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_TypingEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, "Int")
 }
 
 func (ec *executionContext) _TypingEvent_conversationID(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
@@ -26582,7 +26601,7 @@ func (ec *executionContext) _TypingEvent_conversationID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_TypingEvent_conversationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, "ID")
 }
 
 func (ec *executionContext) _TypingEvent_typing(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
@@ -26605,7 +26624,7 @@ func (ec *executionContext) _TypingEvent_typing(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_TypingEvent_typing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("TypingEvent", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _TypingEvent_contact(ctx context.Context, field graphql.CollectedField, obj *model.TypingEvent) (ret graphql.Marshaler) {
@@ -27460,7 +27479,7 @@ func (ec *executionContext) _User_id(ctx context.Context, field graphql.Collecte
 	)
 }
 func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "ID")
 }
 
 func (ec *executionContext) _User_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27483,7 +27502,7 @@ func (ec *executionContext) _User_databaseId(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_User_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "Int")
 }
 
 func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27506,7 +27525,7 @@ func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
 }
 
 func (ec *executionContext) _User_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27529,7 +27548,7 @@ func (ec *executionContext) _User_updatedAt(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_User_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
 }
 
 func (ec *executionContext) _User_name(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27552,7 +27571,7 @@ func (ec *executionContext) _User_name(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_User_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "String")
 }
 
 func (ec *executionContext) _User_displayName(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27575,7 +27594,7 @@ func (ec *executionContext) _User_displayName(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_User_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "String")
 }
 
 func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27598,7 +27617,7 @@ func (ec *executionContext) _User_email(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_User_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "String")
 }
 
 func (ec *executionContext) _User_confirmed(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27621,7 +27640,7 @@ func (ec *executionContext) _User_confirmed(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_User_confirmed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _User_avatarURL(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -27644,7 +27663,7 @@ func (ec *executionContext) _User_avatarURL(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_User_avatarURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, false, false, "String")
 }
 
 func (ec *executionContext) _UserError_field(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
@@ -27667,7 +27686,7 @@ func (ec *executionContext) _UserError_field(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_UserError_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("UserError", field, false, false, "String")
 }
 
 func (ec *executionContext) _UserError_message(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
@@ -27690,7 +27709,7 @@ func (ec *executionContext) _UserError_message(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_UserError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("UserError", field, false, false, "String")
 }
 
 func (ec *executionContext) _UserError_code(ctx context.Context, field graphql.CollectedField, obj *model.UserError) (ret graphql.Marshaler) {
@@ -27713,7 +27732,7 @@ func (ec *executionContext) _UserError_code(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_UserError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserError", field, false, false, errors.New("field of type UserErrorCode does not have child fields"))
+	return graphql.NewScalarFieldContext("UserError", field, false, false, "UserErrorCode")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -27736,7 +27755,7 @@ func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext___Directive_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, "String")
 }
 
 func (ec *executionContext) ___Directive_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -27759,7 +27778,7 @@ func (ec *executionContext) ___Directive_description(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext___Directive_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -27782,7 +27801,7 @@ func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -27805,7 +27824,7 @@ func (ec *executionContext) ___Directive_locations(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext___Directive_locations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type __DirectiveLocation does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, "__DirectiveLocation")
 }
 
 func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -27817,7 +27836,8 @@ func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql
 			return ec.fieldContext___Directive_args(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Args, nil
+			fc := graphql.GetFieldContext(ctx)
+			return obj.VisibleArgs(fc.Args["includeDeprecated"].(bool)), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
@@ -27831,7 +27851,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 	fc = &graphql.FieldContext{
 		Object:     "__Directive",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___InputValue(ctx, field)
@@ -27871,7 +27891,7 @@ func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, "String")
 }
 
 func (ec *executionContext) ___EnumValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -27894,7 +27914,7 @@ func (ec *executionContext) ___EnumValue_description(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, "String")
 }
 
 func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -27917,7 +27937,7 @@ func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, "Boolean")
 }
 
 func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -27940,7 +27960,7 @@ func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -27963,7 +27983,7 @@ func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext___Field_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, false, false, "String")
 }
 
 func (ec *executionContext) ___Field_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -27986,7 +28006,7 @@ func (ec *executionContext) ___Field_description(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext___Field_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -27998,7 +28018,8 @@ func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.Col
 			return ec.fieldContext___Field_args(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Args, nil
+			fc := graphql.GetFieldContext(ctx)
+			return obj.VisibleArgs(fc.Args["includeDeprecated"].(bool)), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
@@ -28012,7 +28033,7 @@ func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field
 	fc = &graphql.FieldContext{
 		Object:     "__Field",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___InputValue(ctx, field)
@@ -28084,7 +28105,7 @@ func (ec *executionContext) ___Field_isDeprecated(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext___Field_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, "Boolean")
 }
 
 func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -28107,7 +28128,7 @@ func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, "String")
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -28130,7 +28151,7 @@ func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, false, false, "String")
 }
 
 func (ec *executionContext) ___InputValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -28153,7 +28174,7 @@ func (ec *executionContext) ___InputValue_description(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, "String")
 }
 
 func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -28208,7 +28229,7 @@ func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, false, false, "String")
 }
 
 func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -28231,7 +28252,7 @@ func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, "Boolean")
 }
 
 func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -28254,7 +28275,7 @@ func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Schema_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
@@ -28277,7 +28298,7 @@ func (ec *executionContext) ___Schema_description(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext___Schema_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Schema", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Schema", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Schema_types(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
@@ -28460,7 +28481,7 @@ func (ec *executionContext) ___Type_kind(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext___Type_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type __TypeKind does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, "__TypeKind")
 }
 
 func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -28483,7 +28504,7 @@ func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext___Type_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Type_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -28506,7 +28527,7 @@ func (ec *executionContext) ___Type_description(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext___Type_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -28529,7 +28550,7 @@ func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext___Type_specifiedByURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, "String")
 }
 
 func (ec *executionContext) ___Type_fields(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -28693,7 +28714,8 @@ func (ec *executionContext) ___Type_inputFields(ctx context.Context, field graph
 			return ec.fieldContext___Type_inputFields(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.InputFields(), nil
+			fc := graphql.GetFieldContext(ctx)
+			return obj.VisibleInputFields(fc.Args["includeDeprecated"].(bool)), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
@@ -28703,7 +28725,7 @@ func (ec *executionContext) ___Type_inputFields(ctx context.Context, field graph
 		false,
 	)
 }
-func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext___Type_inputFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
@@ -28712,6 +28734,17 @@ func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___InputValue(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field___Type_inputFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -28768,7 +28801,7 @@ func (ec *executionContext) ___Type_isOneOf(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, "Boolean")
 }
 
 // endregion **************************** field.gotpl *****************************
@@ -28826,6 +28859,18 @@ func (ec *executionContext) unmarshalInputAgentBotInput(ctx context.Context, obj
 	return it, nil
 }
 
+// UnmarshalAgentBotInput unmarshals raw into the AgentBotInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentBotInput(ctx context.Context, raw any) (model.AgentBotInput, error) {
+	var out model.AgentBotInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentBotInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputAgentBotOrder(ctx context.Context, obj any) (ent.AgentBotOrder, error) {
 	var it ent.AgentBotOrder
 	if obj == nil {
@@ -28865,6 +28910,18 @@ func (ec *executionContext) unmarshalInputAgentBotOrder(ctx context.Context, obj
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalAgentBotOrder unmarshals raw into the AgentBotOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentBotOrder(ctx context.Context, raw any) (ent.AgentBotOrder, error) {
+	var out ent.AgentBotOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentBotOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputAgentBotWhereInput(ctx context.Context, obj any) (ent.AgentBotWhereInput, error) {
@@ -29714,6 +29771,18 @@ func (ec *executionContext) unmarshalInputAgentBotWhereInput(ctx context.Context
 	return it, nil
 }
 
+// UnmarshalAgentBotWhereInput unmarshals raw into the AgentBotWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentBotWhereInput(ctx context.Context, raw any) (ent.AgentBotWhereInput, error) {
+	var out ent.AgentBotWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentBotWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputAgentInput(ctx context.Context, obj any) (model.AgentInput, error) {
 	var it model.AgentInput
 	if obj == nil {
@@ -29772,6 +29841,18 @@ func (ec *executionContext) unmarshalInputAgentInput(ctx context.Context, obj an
 	return it, nil
 }
 
+// UnmarshalAgentInput unmarshals raw into the AgentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentInput(ctx context.Context, raw any) (model.AgentInput, error) {
+	var out model.AgentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputAgentOrder(ctx context.Context, obj any) (ent.AgentOrder, error) {
 	var it ent.AgentOrder
 	if obj == nil {
@@ -29811,6 +29892,18 @@ func (ec *executionContext) unmarshalInputAgentOrder(ctx context.Context, obj an
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalAgentOrder unmarshals raw into the AgentOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentOrder(ctx context.Context, raw any) (ent.AgentOrder, error) {
+	var out ent.AgentOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputAgentWhereInput(ctx context.Context, obj any) (ent.AgentWhereInput, error) {
@@ -30517,6 +30610,18 @@ func (ec *executionContext) unmarshalInputAgentWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+// UnmarshalAgentWhereInput unmarshals raw into the AgentWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAgentWhereInput(ctx context.Context, raw any) (ent.AgentWhereInput, error) {
+	var out ent.AgentWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AgentWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCardNoteOrder(ctx context.Context, obj any) (ent.CardNoteOrder, error) {
 	var it ent.CardNoteOrder
 	if obj == nil {
@@ -30556,6 +30661,18 @@ func (ec *executionContext) unmarshalInputCardNoteOrder(ctx context.Context, obj
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalCardNoteOrder unmarshals raw into the CardNoteOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCardNoteOrder(ctx context.Context, raw any) (ent.CardNoteOrder, error) {
+	var out ent.CardNoteOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CardNoteOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputCardNoteWhereInput(ctx context.Context, obj any) (ent.CardNoteWhereInput, error) {
@@ -31353,6 +31470,18 @@ func (ec *executionContext) unmarshalInputCardNoteWhereInput(ctx context.Context
 	return it, nil
 }
 
+// UnmarshalCardNoteWhereInput unmarshals raw into the CardNoteWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCardNoteWhereInput(ctx context.Context, raw any) (ent.CardNoteWhereInput, error) {
+	var out ent.CardNoteWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CardNoteWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputChannelInput(ctx context.Context, obj any) (model.ChannelInput, error) {
 	var it model.ChannelInput
 	if obj == nil {
@@ -31467,6 +31596,18 @@ func (ec *executionContext) unmarshalInputChannelInput(ctx context.Context, obj 
 	return it, nil
 }
 
+// UnmarshalChannelInput unmarshals raw into the ChannelInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalChannelInput(ctx context.Context, raw any) (model.ChannelInput, error) {
+	var out model.ChannelInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ChannelInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputChecklistItemInput(ctx context.Context, obj any) (model.ChecklistItemInput, error) {
 	var it model.ChecklistItemInput
 	if obj == nil {
@@ -31540,6 +31681,18 @@ func (ec *executionContext) unmarshalInputChecklistItemInput(ctx context.Context
 	return it, nil
 }
 
+// UnmarshalChecklistItemInput unmarshals raw into the ChecklistItemInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalChecklistItemInput(ctx context.Context, raw any) (model.ChecklistItemInput, error) {
+	var out model.ChecklistItemInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ChecklistItemInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputChecklistItemOrder(ctx context.Context, obj any) (ent.ChecklistItemOrder, error) {
 	var it ent.ChecklistItemOrder
 	if obj == nil {
@@ -31579,6 +31732,18 @@ func (ec *executionContext) unmarshalInputChecklistItemOrder(ctx context.Context
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalChecklistItemOrder unmarshals raw into the ChecklistItemOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalChecklistItemOrder(ctx context.Context, raw any) (ent.ChecklistItemOrder, error) {
+	var out ent.ChecklistItemOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ChecklistItemOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputChecklistItemWhereInput(ctx context.Context, obj any) (ent.ChecklistItemWhereInput, error) {
@@ -32516,6 +32681,18 @@ func (ec *executionContext) unmarshalInputChecklistItemWhereInput(ctx context.Co
 	return it, nil
 }
 
+// UnmarshalChecklistItemWhereInput unmarshals raw into the ChecklistItemWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalChecklistItemWhereInput(ctx context.Context, raw any) (ent.ChecklistItemWhereInput, error) {
+	var out ent.ChecklistItemWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ChecklistItemWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputContactInboxOrder(ctx context.Context, obj any) (ent.ContactInboxOrder, error) {
 	var it ent.ContactInboxOrder
 	if obj == nil {
@@ -32555,6 +32732,18 @@ func (ec *executionContext) unmarshalInputContactInboxOrder(ctx context.Context,
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalContactInboxOrder unmarshals raw into the ContactInboxOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalContactInboxOrder(ctx context.Context, raw any) (ent.ContactInboxOrder, error) {
+	var out ent.ContactInboxOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContactInboxOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputContactInboxWhereInput(ctx context.Context, obj any) (ent.ContactInboxWhereInput, error) {
@@ -33426,6 +33615,18 @@ func (ec *executionContext) unmarshalInputContactInboxWhereInput(ctx context.Con
 	return it, nil
 }
 
+// UnmarshalContactInboxWhereInput unmarshals raw into the ContactInboxWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalContactInboxWhereInput(ctx context.Context, raw any) (ent.ContactInboxWhereInput, error) {
+	var out ent.ContactInboxWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContactInboxWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputContactOrder(ctx context.Context, obj any) (ent.ContactOrder, error) {
 	var it ent.ContactOrder
 	if obj == nil {
@@ -33465,6 +33666,18 @@ func (ec *executionContext) unmarshalInputContactOrder(ctx context.Context, obj 
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalContactOrder unmarshals raw into the ContactOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalContactOrder(ctx context.Context, raw any) (ent.ContactOrder, error) {
+	var out ent.ContactOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContactOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputContactWhereInput(ctx context.Context, obj any) (ent.ContactWhereInput, error) {
@@ -34580,6 +34793,18 @@ func (ec *executionContext) unmarshalInputContactWhereInput(ctx context.Context,
 	return it, nil
 }
 
+// UnmarshalContactWhereInput unmarshals raw into the ContactWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalContactWhereInput(ctx context.Context, raw any) (ent.ContactWhereInput, error) {
+	var out ent.ContactWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContactWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputConversationOrder(ctx context.Context, obj any) (ent.ConversationOrder, error) {
 	var it ent.ConversationOrder
 	if obj == nil {
@@ -34619,6 +34844,18 @@ func (ec *executionContext) unmarshalInputConversationOrder(ctx context.Context,
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalConversationOrder unmarshals raw into the ConversationOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConversationOrder(ctx context.Context, raw any) (ent.ConversationOrder, error) {
+	var out ent.ConversationOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConversationOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Context, obj any) (ent.ConversationWhereInput, error) {
@@ -36552,6 +36789,18 @@ func (ec *executionContext) unmarshalInputConversationWhereInput(ctx context.Con
 	return it, nil
 }
 
+// UnmarshalConversationWhereInput unmarshals raw into the ConversationWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConversationWhereInput(ctx context.Context, raw any) (ent.ConversationWhereInput, error) {
+	var out ent.ConversationWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConversationWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateContactInput(ctx context.Context, obj any) (model.CreateContactInput, error) {
 	var it model.CreateContactInput
 	if obj == nil {
@@ -36665,6 +36914,18 @@ func (ec *executionContext) unmarshalInputCreateContactInput(ctx context.Context
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalCreateContactInput unmarshals raw into the CreateContactInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateContactInput(ctx context.Context, raw any) (model.CreateContactInput, error) {
+	var out model.CreateContactInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateContactInput", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputCreateConversationInput(ctx context.Context, obj any) (model.CreateConversationInput, error) {
@@ -36848,6 +37109,18 @@ func (ec *executionContext) unmarshalInputCreateConversationInput(ctx context.Co
 	return it, nil
 }
 
+// UnmarshalCreateConversationInput unmarshals raw into the CreateConversationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateConversationInput(ctx context.Context, raw any) (model.CreateConversationInput, error) {
+	var out model.CreateConversationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateConversationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFilterConditionInput(ctx context.Context, obj any) (model.FilterConditionInput, error) {
 	var it model.FilterConditionInput
 	if obj == nil {
@@ -36897,6 +37170,18 @@ func (ec *executionContext) unmarshalInputFilterConditionInput(ctx context.Conte
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalFilterConditionInput unmarshals raw into the FilterConditionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFilterConditionInput(ctx context.Context, raw any) (model.FilterConditionInput, error) {
+	var out model.FilterConditionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FilterConditionInput", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputFunnelInput(ctx context.Context, obj any) (model.FunnelInput, error) {
@@ -36957,6 +37242,18 @@ func (ec *executionContext) unmarshalInputFunnelInput(ctx context.Context, obj a
 	return it, nil
 }
 
+// UnmarshalFunnelInput unmarshals raw into the FunnelInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelInput(ctx context.Context, raw any) (model.FunnelInput, error) {
+	var out model.FunnelInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFunnelOrder(ctx context.Context, obj any) (ent.FunnelOrder, error) {
 	var it ent.FunnelOrder
 	if obj == nil {
@@ -36996,6 +37293,18 @@ func (ec *executionContext) unmarshalInputFunnelOrder(ctx context.Context, obj a
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalFunnelOrder unmarshals raw into the FunnelOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelOrder(ctx context.Context, raw any) (ent.FunnelOrder, error) {
+	var out ent.FunnelOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputFunnelStageInput(ctx context.Context, obj any) (model.FunnelStageInput, error) {
@@ -37078,6 +37387,18 @@ func (ec *executionContext) unmarshalInputFunnelStageInput(ctx context.Context, 
 	return it, nil
 }
 
+// UnmarshalFunnelStageInput unmarshals raw into the FunnelStageInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelStageInput(ctx context.Context, raw any) (model.FunnelStageInput, error) {
+	var out model.FunnelStageInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelStageInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFunnelStageOrder(ctx context.Context, obj any) (ent.FunnelStageOrder, error) {
 	var it ent.FunnelStageOrder
 	if obj == nil {
@@ -37117,6 +37438,18 @@ func (ec *executionContext) unmarshalInputFunnelStageOrder(ctx context.Context, 
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalFunnelStageOrder unmarshals raw into the FunnelStageOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelStageOrder(ctx context.Context, raw any) (ent.FunnelStageOrder, error) {
+	var out ent.FunnelStageOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelStageOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Context, obj any) (ent.FunnelStageWhereInput, error) {
@@ -38215,6 +38548,18 @@ func (ec *executionContext) unmarshalInputFunnelStageWhereInput(ctx context.Cont
 	return it, nil
 }
 
+// UnmarshalFunnelStageWhereInput unmarshals raw into the FunnelStageWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelStageWhereInput(ctx context.Context, raw any) (ent.FunnelStageWhereInput, error) {
+	var out ent.FunnelStageWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelStageWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, obj any) (ent.FunnelWhereInput, error) {
 	var it ent.FunnelWhereInput
 	if obj == nil {
@@ -38957,6 +39302,18 @@ func (ec *executionContext) unmarshalInputFunnelWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+// UnmarshalFunnelWhereInput unmarshals raw into the FunnelWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFunnelWhereInput(ctx context.Context, raw any) (ent.FunnelWhereInput, error) {
+	var out ent.FunnelWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FunnelWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputIMAPInput(ctx context.Context, obj any) (model.IMAPInput, error) {
 	var it model.IMAPInput
 	if obj == nil {
@@ -39020,6 +39377,18 @@ func (ec *executionContext) unmarshalInputIMAPInput(ctx context.Context, obj any
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalIMAPInput unmarshals raw into the IMAPInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalIMAPInput(ctx context.Context, raw any) (model.IMAPInput, error) {
+	var out model.IMAPInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "IMAPInput", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputInboxInput(ctx context.Context, obj any) (model.InboxInput, error) {
@@ -39150,6 +39519,18 @@ func (ec *executionContext) unmarshalInputInboxInput(ctx context.Context, obj an
 	return it, nil
 }
 
+// UnmarshalInboxInput unmarshals raw into the InboxInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInboxInput(ctx context.Context, raw any) (model.InboxInput, error) {
+	var out model.InboxInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InboxInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputInboxMemberOrder(ctx context.Context, obj any) (ent.InboxMemberOrder, error) {
 	var it ent.InboxMemberOrder
 	if obj == nil {
@@ -39189,6 +39570,18 @@ func (ec *executionContext) unmarshalInputInboxMemberOrder(ctx context.Context, 
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalInboxMemberOrder unmarshals raw into the InboxMemberOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInboxMemberOrder(ctx context.Context, raw any) (ent.InboxMemberOrder, error) {
+	var out ent.InboxMemberOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InboxMemberOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputInboxMemberWhereInput(ctx context.Context, obj any) (ent.InboxMemberWhereInput, error) {
@@ -39955,6 +40348,18 @@ func (ec *executionContext) unmarshalInputInboxMemberWhereInput(ctx context.Cont
 	return it, nil
 }
 
+// UnmarshalInboxMemberWhereInput unmarshals raw into the InboxMemberWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInboxMemberWhereInput(ctx context.Context, raw any) (ent.InboxMemberWhereInput, error) {
+	var out ent.InboxMemberWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InboxMemberWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputInboxOrder(ctx context.Context, obj any) (ent.InboxOrder, error) {
 	var it ent.InboxOrder
 	if obj == nil {
@@ -39994,6 +40399,18 @@ func (ec *executionContext) unmarshalInputInboxOrder(ctx context.Context, obj an
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalInboxOrder unmarshals raw into the InboxOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInboxOrder(ctx context.Context, raw any) (ent.InboxOrder, error) {
+	var out ent.InboxOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InboxOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, obj any) (ent.InboxWhereInput, error) {
@@ -41414,6 +41831,18 @@ func (ec *executionContext) unmarshalInputInboxWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+// UnmarshalInboxWhereInput unmarshals raw into the InboxWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInboxWhereInput(ctx context.Context, raw any) (ent.InboxWhereInput, error) {
+	var out ent.InboxWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InboxWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanAutomationInput(ctx context.Context, obj any) (model.KanbanAutomationInput, error) {
 	var it model.KanbanAutomationInput
 	if obj == nil {
@@ -41508,6 +41937,18 @@ func (ec *executionContext) unmarshalInputKanbanAutomationInput(ctx context.Cont
 	return it, nil
 }
 
+// UnmarshalKanbanAutomationInput unmarshals raw into the KanbanAutomationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanAutomationInput(ctx context.Context, raw any) (model.KanbanAutomationInput, error) {
+	var out model.KanbanAutomationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanAutomationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanAutomationOrder(ctx context.Context, obj any) (ent.KanbanAutomationOrder, error) {
 	var it ent.KanbanAutomationOrder
 	if obj == nil {
@@ -41547,6 +41988,18 @@ func (ec *executionContext) unmarshalInputKanbanAutomationOrder(ctx context.Cont
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalKanbanAutomationOrder unmarshals raw into the KanbanAutomationOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanAutomationOrder(ctx context.Context, raw any) (ent.KanbanAutomationOrder, error) {
+	var out ent.KanbanAutomationOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanAutomationOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputKanbanAutomationWhereInput(ctx context.Context, obj any) (ent.KanbanAutomationWhereInput, error) {
@@ -42354,6 +42807,18 @@ func (ec *executionContext) unmarshalInputKanbanAutomationWhereInput(ctx context
 	return it, nil
 }
 
+// UnmarshalKanbanAutomationWhereInput unmarshals raw into the KanbanAutomationWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanAutomationWhereInput(ctx context.Context, raw any) (ent.KanbanAutomationWhereInput, error) {
+	var out ent.KanbanAutomationWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanAutomationWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanConfigInput(ctx context.Context, obj any) (model.KanbanConfigInput, error) {
 	var it model.KanbanConfigInput
 	if obj == nil {
@@ -42419,6 +42884,18 @@ func (ec *executionContext) unmarshalInputKanbanConfigInput(ctx context.Context,
 	return it, nil
 }
 
+// UnmarshalKanbanConfigInput unmarshals raw into the KanbanConfigInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanConfigInput(ctx context.Context, raw any) (model.KanbanConfigInput, error) {
+	var out model.KanbanConfigInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanConfigInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanConfigOrder(ctx context.Context, obj any) (ent.KanbanConfigOrder, error) {
 	var it ent.KanbanConfigOrder
 	if obj == nil {
@@ -42458,6 +42935,18 @@ func (ec *executionContext) unmarshalInputKanbanConfigOrder(ctx context.Context,
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalKanbanConfigOrder unmarshals raw into the KanbanConfigOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanConfigOrder(ctx context.Context, raw any) (ent.KanbanConfigOrder, error) {
+	var out ent.KanbanConfigOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanConfigOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputKanbanConfigWhereInput(ctx context.Context, obj any) (ent.KanbanConfigWhereInput, error) {
@@ -43083,6 +43572,18 @@ func (ec *executionContext) unmarshalInputKanbanConfigWhereInput(ctx context.Con
 	return it, nil
 }
 
+// UnmarshalKanbanConfigWhereInput unmarshals raw into the KanbanConfigWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanConfigWhereInput(ctx context.Context, raw any) (ent.KanbanConfigWhereInput, error) {
+	var out ent.KanbanConfigWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanConfigWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanItemInput(ctx context.Context, obj any) (model.KanbanItemInput, error) {
 	var it model.KanbanItemInput
 	if obj == nil {
@@ -43227,6 +43728,18 @@ func (ec *executionContext) unmarshalInputKanbanItemInput(ctx context.Context, o
 	return it, nil
 }
 
+// UnmarshalKanbanItemInput unmarshals raw into the KanbanItemInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanItemInput(ctx context.Context, raw any) (model.KanbanItemInput, error) {
+	var out model.KanbanItemInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanItemInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanItemOrder(ctx context.Context, obj any) (ent.KanbanItemOrder, error) {
 	var it ent.KanbanItemOrder
 	if obj == nil {
@@ -43266,6 +43779,18 @@ func (ec *executionContext) unmarshalInputKanbanItemOrder(ctx context.Context, o
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalKanbanItemOrder unmarshals raw into the KanbanItemOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanItemOrder(ctx context.Context, raw any) (ent.KanbanItemOrder, error) {
+	var out ent.KanbanItemOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanItemOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Context, obj any) (ent.KanbanItemWhereInput, error) {
@@ -44778,6 +45303,18 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 	return it, nil
 }
 
+// UnmarshalKanbanItemWhereInput unmarshals raw into the KanbanItemWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanItemWhereInput(ctx context.Context, raw any) (ent.KanbanItemWhereInput, error) {
+	var out ent.KanbanItemWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanItemWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanPositionInput(ctx context.Context, obj any) (model.KanbanPositionInput, error) {
 	var it model.KanbanPositionInput
 	if obj == nil {
@@ -44842,6 +45379,18 @@ func (ec *executionContext) unmarshalInputKanbanPositionInput(ctx context.Contex
 	return it, nil
 }
 
+// UnmarshalKanbanPositionInput unmarshals raw into the KanbanPositionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanPositionInput(ctx context.Context, raw any) (model.KanbanPositionInput, error) {
+	var out model.KanbanPositionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanPositionInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputLabelInput(ctx context.Context, obj any) (model.LabelInput, error) {
 	var it model.LabelInput
 	if obj == nil {
@@ -44893,6 +45442,18 @@ func (ec *executionContext) unmarshalInputLabelInput(ctx context.Context, obj an
 	return it, nil
 }
 
+// UnmarshalLabelInput unmarshals raw into the LabelInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalLabelInput(ctx context.Context, raw any) (model.LabelInput, error) {
+	var out model.LabelInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "LabelInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputLabelOrder(ctx context.Context, obj any) (ent.LabelOrder, error) {
 	var it ent.LabelOrder
 	if obj == nil {
@@ -44932,6 +45493,18 @@ func (ec *executionContext) unmarshalInputLabelOrder(ctx context.Context, obj an
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalLabelOrder unmarshals raw into the LabelOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalLabelOrder(ctx context.Context, raw any) (ent.LabelOrder, error) {
+	var out ent.LabelOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "LabelOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputLabelWhereInput(ctx context.Context, obj any) (ent.LabelWhereInput, error) {
@@ -45739,6 +46312,18 @@ func (ec *executionContext) unmarshalInputLabelWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+// UnmarshalLabelWhereInput unmarshals raw into the LabelWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalLabelWhereInput(ctx context.Context, raw any) (ent.LabelWhereInput, error) {
+	var out ent.LabelWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "LabelWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMessageInput(ctx context.Context, obj any) (model.MessageInput, error) {
 	var it model.MessageInput
 	if obj == nil {
@@ -45804,6 +46389,18 @@ func (ec *executionContext) unmarshalInputMessageInput(ctx context.Context, obj 
 	return it, nil
 }
 
+// UnmarshalMessageInput unmarshals raw into the MessageInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMessageInput(ctx context.Context, raw any) (model.MessageInput, error) {
+	var out model.MessageInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MessageInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMessageOrder(ctx context.Context, obj any) (ent.MessageOrder, error) {
 	var it ent.MessageOrder
 	if obj == nil {
@@ -45843,6 +46440,18 @@ func (ec *executionContext) unmarshalInputMessageOrder(ctx context.Context, obj 
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalMessageOrder unmarshals raw into the MessageOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMessageOrder(ctx context.Context, raw any) (ent.MessageOrder, error) {
+	var out ent.MessageOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MessageOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputMessageWhereInput(ctx context.Context, obj any) (ent.MessageWhereInput, error) {
@@ -47060,6 +47669,18 @@ func (ec *executionContext) unmarshalInputMessageWhereInput(ctx context.Context,
 	return it, nil
 }
 
+// UnmarshalMessageWhereInput unmarshals raw into the MessageWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMessageWhereInput(ctx context.Context, raw any) (ent.MessageWhereInput, error) {
+	var out ent.MessageWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MessageWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputProviderConfigInput(ctx context.Context, obj any) (model.ProviderConfigInput, error) {
 	var it model.ProviderConfigInput
 	if obj == nil {
@@ -47116,6 +47737,18 @@ func (ec *executionContext) unmarshalInputProviderConfigInput(ctx context.Contex
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalProviderConfigInput unmarshals raw into the ProviderConfigInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalProviderConfigInput(ctx context.Context, raw any) (model.ProviderConfigInput, error) {
+	var out model.ProviderConfigInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ProviderConfigInput", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputSMTPInput(ctx context.Context, obj any) (model.SMTPInput, error) {
@@ -47195,6 +47828,18 @@ func (ec *executionContext) unmarshalInputSMTPInput(ctx context.Context, obj any
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalSMTPInput unmarshals raw into the SMTPInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSMTPInput(ctx context.Context, raw any) (model.SMTPInput, error) {
+	var out model.SMTPInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SMTPInput", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputScheduledMessageInput(ctx context.Context, obj any) (model.ScheduledMessageInput, error) {
@@ -47369,6 +48014,18 @@ func (ec *executionContext) unmarshalInputScheduledMessageInput(ctx context.Cont
 	return it, nil
 }
 
+// UnmarshalScheduledMessageInput unmarshals raw into the ScheduledMessageInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalScheduledMessageInput(ctx context.Context, raw any) (model.ScheduledMessageInput, error) {
+	var out model.ScheduledMessageInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ScheduledMessageInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputScheduledMessageOrder(ctx context.Context, obj any) (ent.ScheduledMessageOrder, error) {
 	var it ent.ScheduledMessageOrder
 	if obj == nil {
@@ -47408,6 +48065,18 @@ func (ec *executionContext) unmarshalInputScheduledMessageOrder(ctx context.Cont
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalScheduledMessageOrder unmarshals raw into the ScheduledMessageOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalScheduledMessageOrder(ctx context.Context, raw any) (ent.ScheduledMessageOrder, error) {
+	var out ent.ScheduledMessageOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ScheduledMessageOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context.Context, obj any) (ent.ScheduledMessageWhereInput, error) {
@@ -49537,6 +50206,18 @@ func (ec *executionContext) unmarshalInputScheduledMessageWhereInput(ctx context
 	return it, nil
 }
 
+// UnmarshalScheduledMessageWhereInput unmarshals raw into the ScheduledMessageWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalScheduledMessageWhereInput(ctx context.Context, raw any) (ent.ScheduledMessageWhereInput, error) {
+	var out ent.ScheduledMessageWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ScheduledMessageWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamInput(ctx context.Context, obj any) (model.TeamInput, error) {
 	var it model.TeamInput
 	if obj == nil {
@@ -49581,6 +50262,18 @@ func (ec *executionContext) unmarshalInputTeamInput(ctx context.Context, obj any
 	return it, nil
 }
 
+// UnmarshalTeamInput unmarshals raw into the TeamInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamInput(ctx context.Context, raw any) (model.TeamInput, error) {
+	var out model.TeamInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamMemberOrder(ctx context.Context, obj any) (ent.TeamMemberOrder, error) {
 	var it ent.TeamMemberOrder
 	if obj == nil {
@@ -49620,6 +50313,18 @@ func (ec *executionContext) unmarshalInputTeamMemberOrder(ctx context.Context, o
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalTeamMemberOrder unmarshals raw into the TeamMemberOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamMemberOrder(ctx context.Context, raw any) (ent.TeamMemberOrder, error) {
+	var out ent.TeamMemberOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamMemberOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputTeamMemberWhereInput(ctx context.Context, obj any) (ent.TeamMemberWhereInput, error) {
@@ -50386,6 +51091,18 @@ func (ec *executionContext) unmarshalInputTeamMemberWhereInput(ctx context.Conte
 	return it, nil
 }
 
+// UnmarshalTeamMemberWhereInput unmarshals raw into the TeamMemberWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamMemberWhereInput(ctx context.Context, raw any) (ent.TeamMemberWhereInput, error) {
+	var out ent.TeamMemberWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamMemberWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamOrder(ctx context.Context, obj any) (ent.TeamOrder, error) {
 	var it ent.TeamOrder
 	if obj == nil {
@@ -50425,6 +51142,18 @@ func (ec *executionContext) unmarshalInputTeamOrder(ctx context.Context, obj any
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalTeamOrder unmarshals raw into the TeamOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamOrder(ctx context.Context, raw any) (ent.TeamOrder, error) {
+	var out ent.TeamOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputTeamWhereInput(ctx context.Context, obj any) (ent.TeamWhereInput, error) {
@@ -51155,6 +51884,18 @@ func (ec *executionContext) unmarshalInputTeamWhereInput(ctx context.Context, ob
 	return it, nil
 }
 
+// UnmarshalTeamWhereInput unmarshals raw into the TeamWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamWhereInput(ctx context.Context, raw any) (ent.TeamWhereInput, error) {
+	var out ent.TeamWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamWhereInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateContactInput(ctx context.Context, obj any) (model.UpdateContactInput, error) {
 	var it model.UpdateContactInput
 	if obj == nil {
@@ -51234,6 +51975,18 @@ func (ec *executionContext) unmarshalInputUpdateContactInput(ctx context.Context
 	return it, nil
 }
 
+// UnmarshalUpdateContactInput unmarshals raw into the UpdateContactInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateContactInput(ctx context.Context, raw any) (model.UpdateContactInput, error) {
+	var out model.UpdateContactInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateContactInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUserOrder(ctx context.Context, obj any) (ent.UserOrder, error) {
 	var it ent.UserOrder
 	if obj == nil {
@@ -51273,6 +52026,18 @@ func (ec *executionContext) unmarshalInputUserOrder(ctx context.Context, obj any
 		}
 	}
 	return it, nil
+}
+
+// UnmarshalUserOrder unmarshals raw into the UserOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUserOrder(ctx context.Context, raw any) (ent.UserOrder, error) {
+	var out ent.UserOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UserOrder", raw, &out)
+	return out, err
 }
 
 func (ec *executionContext) unmarshalInputUserWhereInput(ctx context.Context, obj any) (ent.UserWhereInput, error) {
@@ -52069,6 +52834,18 @@ func (ec *executionContext) unmarshalInputUserWhereInput(ctx context.Context, ob
 	return it, nil
 }
 
+// UnmarshalUserWhereInput unmarshals raw into the UserWhereInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUserWhereInput(ctx context.Context, raw any) (ent.UserWhereInput, error) {
+	var out ent.UserWhereInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UserWhereInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -52196,7 +52973,7 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -52247,41 +53024,11 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "user":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Agent_user(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Agent_user(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52291,15 +53038,9 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52311,7 +53052,7 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentBotImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -52348,8 +53089,14 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "description":
 			out.Values[i] = ec._AgentBot_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "outgoingURL":
 			out.Values[i] = ec._AgentBot_outgoingURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "botType":
 			out.Values[i] = ec._AgentBot_botType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52361,38 +53108,11 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "inboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._AgentBot_inboxes(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AgentBot_inboxes(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52402,15 +53122,9 @@ func (ec *executionContext) _AgentBot(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52422,13 +53136,16 @@ func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AgentConnection")
 		case "edges":
 			out.Values[i] = ec._AgentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._AgentConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52448,15 +53165,9 @@ func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52468,13 +53179,16 @@ func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, agentEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AgentEdge")
 		case "node":
 			out.Values[i] = ec._AgentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._AgentEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52489,15 +53203,9 @@ func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52509,13 +53217,16 @@ func (ec *executionContext) _AssignKanbanItemAgentPayload(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, assignKanbanItemAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AssignKanbanItemAgentPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._AssignKanbanItemAgentPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._AssignKanbanItemAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52530,15 +53241,9 @@ func (ec *executionContext) _AssignKanbanItemAgentPayload(ctx context.Context, s
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52550,13 +53255,16 @@ func (ec *executionContext) _BulkAssignKanbanAgentPayload(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, bulkAssignKanbanAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("BulkAssignKanbanAgentPayload")
 		case "kanbanItems":
 			out.Values[i] = ec._BulkAssignKanbanAgentPayload_kanbanItems(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._BulkAssignKanbanAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52571,15 +53279,9 @@ func (ec *executionContext) _BulkAssignKanbanAgentPayload(ctx context.Context, s
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52591,13 +53293,16 @@ func (ec *executionContext) _BulkMoveKanbanItemsPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, bulkMoveKanbanItemsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("BulkMoveKanbanItemsPayload")
 		case "kanbanItems":
 			out.Values[i] = ec._BulkMoveKanbanItemsPayload_kanbanItems(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._BulkMoveKanbanItemsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52612,15 +53317,9 @@ func (ec *executionContext) _BulkMoveKanbanItemsPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52632,13 +53331,16 @@ func (ec *executionContext) _BulkSetKanbanPriorityPayload(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, bulkSetKanbanPriorityPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("BulkSetKanbanPriorityPayload")
 		case "kanbanItems":
 			out.Values[i] = ec._BulkSetKanbanPriorityPayload_kanbanItems(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._BulkSetKanbanPriorityPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52653,15 +53355,9 @@ func (ec *executionContext) _BulkSetKanbanPriorityPayload(ctx context.Context, s
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52673,13 +53369,16 @@ func (ec *executionContext) _CancelScheduledMessagePayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, cancelScheduledMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CancelScheduledMessagePayload")
 		case "scheduledMessage":
 			out.Values[i] = ec._CancelScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CancelScheduledMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52694,15 +53393,9 @@ func (ec *executionContext) _CancelScheduledMessagePayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52714,7 +53407,7 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, cardNoteImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -52751,47 +53444,20 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "authorID":
 			out.Values[i] = ec._CardNote_authorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "content":
 			out.Values[i] = ec._CardNote_content(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kanbanItem":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._CardNote_kanbanItem(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CardNote_kanbanItem(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52801,15 +53467,9 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52821,13 +53481,16 @@ func (ec *executionContext) _ChangeInboxMembersPayload(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeInboxMembersPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ChangeInboxMembersPayload")
 		case "members":
 			out.Values[i] = ec._ChangeInboxMembersPayload_members(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ChangeInboxMembersPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52842,15 +53505,9 @@ func (ec *executionContext) _ChangeInboxMembersPayload(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52862,13 +53519,16 @@ func (ec *executionContext) _ChangeKanbanItemStatusPayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeKanbanItemStatusPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ChangeKanbanItemStatusPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._ChangeKanbanItemStatusPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ChangeKanbanItemStatusPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52883,15 +53543,9 @@ func (ec *executionContext) _ChangeKanbanItemStatusPayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52903,13 +53557,16 @@ func (ec *executionContext) _ChangeTeamMembersPayload(ctx context.Context, sel a
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeTeamMembersPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ChangeTeamMembersPayload")
 		case "members":
 			out.Values[i] = ec._ChangeTeamMembersPayload_members(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ChangeTeamMembersPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -52924,15 +53581,9 @@ func (ec *executionContext) _ChangeTeamMembersPayload(ctx context.Context, sel a
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -52944,7 +53595,7 @@ func (ec *executionContext) _ChecklistItem(ctx context.Context, sel ast.Selectio
 	fields := graphql.CollectFields(ec.OperationContext, sel, checklistItemImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -52991,49 +53642,25 @@ func (ec *executionContext) _ChecklistItem(ctx context.Context, sel ast.Selectio
 			}
 		case "dueDate":
 			out.Values[i] = ec._ChecklistItem_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "agentID":
 			out.Values[i] = ec._ChecklistItem_agentID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "position":
 			out.Values[i] = ec._ChecklistItem_position(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kanbanItem":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ChecklistItem_kanbanItem(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChecklistItem_kanbanItem(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53043,15 +53670,9 @@ func (ec *executionContext) _ChecklistItem(ctx context.Context, sel ast.Selectio
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53063,7 +53684,7 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53100,10 +53721,19 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "email":
 			out.Values[i] = ec._Contact_email(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "phoneNumber":
 			out.Values[i] = ec._Contact_phoneNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "identifier":
 			out.Values[i] = ec._Contact_identifier(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "blocked":
 			out.Values[i] = ec._Contact_blocked(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53111,6 +53741,9 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "avatarURL":
 			out.Values[i] = ec._Contact_avatarURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "additionalAttributes":
 			out.Values[i] = ec._Contact_additionalAttributes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53128,39 +53761,15 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "lastActivityAt":
 			out.Values[i] = ec._Contact_lastActivityAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "contactInboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Contact_contactInboxes(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Contact_contactInboxes(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53170,15 +53779,9 @@ func (ec *executionContext) _Contact(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53190,13 +53793,16 @@ func (ec *executionContext) _ContactConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ContactConnection")
 		case "edges":
 			out.Values[i] = ec._ContactConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._ContactConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53216,15 +53822,9 @@ func (ec *executionContext) _ContactConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53236,13 +53836,16 @@ func (ec *executionContext) _ContactEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ContactEdge")
 		case "node":
 			out.Values[i] = ec._ContactEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._ContactEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53257,15 +53860,9 @@ func (ec *executionContext) _ContactEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53277,7 +53874,7 @@ func (ec *executionContext) _ContactEvent(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53306,15 +53903,9 @@ func (ec *executionContext) _ContactEvent(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53326,7 +53917,7 @@ func (ec *executionContext) _ContactInbox(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactInboxImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53377,77 +53968,17 @@ func (ec *executionContext) _ContactInbox(ctx context.Context, sel ast.Selection
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "contact":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ContactInbox_contact(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ContactInbox_contact(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "inbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ContactInbox_inbox(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ContactInbox_inbox(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53457,15 +53988,9 @@ func (ec *executionContext) _ContactInbox(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53477,7 +54002,7 @@ func (ec *executionContext) _ContactPage(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53511,15 +54036,9 @@ func (ec *executionContext) _ContactPage(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53531,7 +54050,7 @@ func (ec *executionContext) _ContactReachability(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, contactReachabilityImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53555,15 +54074,9 @@ func (ec *executionContext) _ContactReachability(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -53575,7 +54088,7 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, conversationImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -53627,10 +54140,19 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 			}
 		case "contactInboxID":
 			out.Values[i] = ec._Conversation_contactInboxID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "assigneeID":
 			out.Values[i] = ec._Conversation_assigneeID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "teamID":
 			out.Values[i] = ec._Conversation_teamID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "status":
 			out.Values[i] = ec._Conversation_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53638,6 +54160,9 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 			}
 		case "priority":
 			out.Values[i] = ec._Conversation_priority(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "labels":
 			out.Values[i] = ec._Conversation_labels(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53655,6 +54180,9 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 			}
 		case "snoozedUntil":
 			out.Values[i] = ec._Conversation_snoozedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "lastActivityAt":
 			out.Values[i] = ec._Conversation_lastActivityAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -53662,323 +54190,83 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 			}
 		case "lastIncomingAt":
 			out.Values[i] = ec._Conversation_lastIncomingAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "firstReplyCreatedAt":
 			out.Values[i] = ec._Conversation_firstReplyCreatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "waitingSince":
 			out.Values[i] = ec._Conversation_waitingSince(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "agentLastSeenAt":
 			out.Values[i] = ec._Conversation_agentLastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "contactLastSeenAt":
 			out.Values[i] = ec._Conversation_contactLastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "inbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_inbox(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_inbox(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "contact":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_contact(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_contact(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "contactInbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_contactInbox(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_contactInbox(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "assignee":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_assignee(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_assignee(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "team":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_team(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_team(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "messages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_messages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_messages(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "scheduledMessages":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_scheduledMessages(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_scheduledMessages(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "kanbanItems":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_kanbanItems(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_kanbanItems(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "canReply":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Conversation_canReply(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Conversation_canReply(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53988,15 +54276,9 @@ func (ec *executionContext) _Conversation(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54008,13 +54290,16 @@ func (ec *executionContext) _ConversationConnection(ctx context.Context, sel ast
 	fields := graphql.CollectFields(ec.OperationContext, sel, conversationConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ConversationConnection")
 		case "edges":
 			out.Values[i] = ec._ConversationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._ConversationConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54034,15 +54319,9 @@ func (ec *executionContext) _ConversationConnection(ctx context.Context, sel ast
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54054,13 +54333,16 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, conversationEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ConversationEdge")
 		case "node":
 			out.Values[i] = ec._ConversationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._ConversationEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54075,15 +54357,9 @@ func (ec *executionContext) _ConversationEdge(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54095,7 +54371,7 @@ func (ec *executionContext) _ConversationEvent(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, conversationEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -54124,15 +54400,9 @@ func (ec *executionContext) _ConversationEvent(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54144,13 +54414,16 @@ func (ec *executionContext) _CreateAgentBotPayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, createAgentBotPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateAgentBotPayload")
 		case "agentBot":
 			out.Values[i] = ec._CreateAgentBotPayload_agentBot(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateAgentBotPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54165,15 +54438,9 @@ func (ec *executionContext) _CreateAgentBotPayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54185,13 +54452,16 @@ func (ec *executionContext) _CreateAgentPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, createAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateAgentPayload")
 		case "agent":
 			out.Values[i] = ec._CreateAgentPayload_agent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54206,15 +54476,9 @@ func (ec *executionContext) _CreateAgentPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54226,13 +54490,16 @@ func (ec *executionContext) _CreateCardNotePayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, createCardNotePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateCardNotePayload")
 		case "cardNote":
 			out.Values[i] = ec._CreateCardNotePayload_cardNote(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateCardNotePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54247,15 +54514,9 @@ func (ec *executionContext) _CreateCardNotePayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54267,13 +54528,16 @@ func (ec *executionContext) _CreateChecklistItemPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, createChecklistItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateChecklistItemPayload")
 		case "checklistItem":
 			out.Values[i] = ec._CreateChecklistItemPayload_checklistItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateChecklistItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54288,15 +54552,9 @@ func (ec *executionContext) _CreateChecklistItemPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54308,13 +54566,16 @@ func (ec *executionContext) _CreateContactInboxPayload(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, createContactInboxPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateContactInboxPayload")
 		case "contactInbox":
 			out.Values[i] = ec._CreateContactInboxPayload_contactInbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateContactInboxPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54329,15 +54590,9 @@ func (ec *executionContext) _CreateContactInboxPayload(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54349,15 +54604,21 @@ func (ec *executionContext) _CreateContactPayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, createContactPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateContactPayload")
 		case "contact":
 			out.Values[i] = ec._CreateContactPayload_contact(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "contactInbox":
 			out.Values[i] = ec._CreateContactPayload_contactInbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateContactPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54372,15 +54633,9 @@ func (ec *executionContext) _CreateContactPayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54392,13 +54647,16 @@ func (ec *executionContext) _CreateConversationPayload(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, createConversationPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateConversationPayload")
 		case "conversation":
 			out.Values[i] = ec._CreateConversationPayload_conversation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateConversationPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54413,15 +54671,9 @@ func (ec *executionContext) _CreateConversationPayload(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54433,13 +54685,16 @@ func (ec *executionContext) _CreateFunnelPayload(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, createFunnelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateFunnelPayload")
 		case "funnel":
 			out.Values[i] = ec._CreateFunnelPayload_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateFunnelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54454,15 +54709,9 @@ func (ec *executionContext) _CreateFunnelPayload(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54474,13 +54723,16 @@ func (ec *executionContext) _CreateInboxPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, createInboxPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateInboxPayload")
 		case "inbox":
 			out.Values[i] = ec._CreateInboxPayload_inbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateInboxPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54495,15 +54747,9 @@ func (ec *executionContext) _CreateInboxPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54515,13 +54761,16 @@ func (ec *executionContext) _CreateKanbanAutomationPayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, createKanbanAutomationPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateKanbanAutomationPayload")
 		case "kanbanAutomation":
 			out.Values[i] = ec._CreateKanbanAutomationPayload_kanbanAutomation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateKanbanAutomationPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54536,15 +54785,9 @@ func (ec *executionContext) _CreateKanbanAutomationPayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54556,13 +54799,16 @@ func (ec *executionContext) _CreateKanbanItemPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, createKanbanItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateKanbanItemPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._CreateKanbanItemPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateKanbanItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54577,15 +54823,9 @@ func (ec *executionContext) _CreateKanbanItemPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54597,13 +54837,16 @@ func (ec *executionContext) _CreateLabelPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, createLabelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateLabelPayload")
 		case "label":
 			out.Values[i] = ec._CreateLabelPayload_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateLabelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54618,15 +54861,9 @@ func (ec *executionContext) _CreateLabelPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54638,13 +54875,16 @@ func (ec *executionContext) _CreateMessagePayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, createMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateMessagePayload")
 		case "message":
 			out.Values[i] = ec._CreateMessagePayload_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54659,15 +54899,9 @@ func (ec *executionContext) _CreateMessagePayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54679,13 +54913,16 @@ func (ec *executionContext) _CreateScheduledMessagePayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, createScheduledMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateScheduledMessagePayload")
 		case "scheduledMessage":
 			out.Values[i] = ec._CreateScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateScheduledMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54700,15 +54937,9 @@ func (ec *executionContext) _CreateScheduledMessagePayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54720,13 +54951,16 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, createTeamPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("CreateTeamPayload")
 		case "team":
 			out.Values[i] = ec._CreateTeamPayload_team(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._CreateTeamPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54741,15 +54975,9 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54761,13 +54989,16 @@ func (ec *executionContext) _DeleteAgentBotPayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteAgentBotPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteAgentBotPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteAgentBotPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteAgentBotPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54782,15 +55013,9 @@ func (ec *executionContext) _DeleteAgentBotPayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54802,13 +55027,16 @@ func (ec *executionContext) _DeleteAgentPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteAgentPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteAgentPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54823,15 +55051,9 @@ func (ec *executionContext) _DeleteAgentPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54843,13 +55065,16 @@ func (ec *executionContext) _DeleteCardNotePayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCardNotePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteCardNotePayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteCardNotePayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteCardNotePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54864,15 +55089,9 @@ func (ec *executionContext) _DeleteCardNotePayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54884,13 +55103,16 @@ func (ec *executionContext) _DeleteChecklistItemPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteChecklistItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteChecklistItemPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteChecklistItemPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteChecklistItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54905,15 +55127,9 @@ func (ec *executionContext) _DeleteChecklistItemPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54925,13 +55141,16 @@ func (ec *executionContext) _DeleteContactPayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteContactPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteContactPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteContactPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteContactPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54946,15 +55165,9 @@ func (ec *executionContext) _DeleteContactPayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -54966,13 +55179,16 @@ func (ec *executionContext) _DeleteFunnelPayload(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteFunnelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteFunnelPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteFunnelPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteFunnelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -54987,15 +55203,9 @@ func (ec *executionContext) _DeleteFunnelPayload(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55007,13 +55217,16 @@ func (ec *executionContext) _DeleteInboxPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteInboxPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteInboxPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteInboxPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteInboxPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55028,15 +55241,9 @@ func (ec *executionContext) _DeleteInboxPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55048,13 +55255,16 @@ func (ec *executionContext) _DeleteKanbanAutomationPayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanAutomationPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteKanbanAutomationPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteKanbanAutomationPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteKanbanAutomationPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55069,15 +55279,9 @@ func (ec *executionContext) _DeleteKanbanAutomationPayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55089,13 +55293,16 @@ func (ec *executionContext) _DeleteKanbanConfigPayload(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanConfigPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteKanbanConfigPayload")
 		case "deleted":
 			out.Values[i] = ec._DeleteKanbanConfigPayload_deleted(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteKanbanConfigPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55110,15 +55317,9 @@ func (ec *executionContext) _DeleteKanbanConfigPayload(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55130,13 +55331,16 @@ func (ec *executionContext) _DeleteKanbanItemPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteKanbanItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteKanbanItemPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteKanbanItemPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteKanbanItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55151,15 +55355,9 @@ func (ec *executionContext) _DeleteKanbanItemPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55171,13 +55369,16 @@ func (ec *executionContext) _DeleteLabelPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteLabelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteLabelPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteLabelPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteLabelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55192,15 +55393,9 @@ func (ec *executionContext) _DeleteLabelPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55212,13 +55407,16 @@ func (ec *executionContext) _DeleteMessagePayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteMessagePayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteMessagePayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55233,15 +55431,9 @@ func (ec *executionContext) _DeleteMessagePayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55253,13 +55445,16 @@ func (ec *executionContext) _DeleteScheduledMessagePayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteScheduledMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteScheduledMessagePayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteScheduledMessagePayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteScheduledMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55274,15 +55469,9 @@ func (ec *executionContext) _DeleteScheduledMessagePayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55294,13 +55483,16 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTeamPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("DeleteTeamPayload")
 		case "deletedId":
 			out.Values[i] = ec._DeleteTeamPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteTeamPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55315,15 +55507,9 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55335,7 +55521,7 @@ func (ec *executionContext) _FileAttachment(ctx context.Context, sel ast.Selecti
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileAttachmentImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -55379,15 +55565,9 @@ func (ec *executionContext) _FileAttachment(ctx context.Context, sel ast.Selecti
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55399,7 +55579,7 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 	fields := graphql.CollectFields(ec.OperationContext, sel, funnelImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -55436,6 +55616,9 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "description":
 			out.Values[i] = ec._Funnel_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "active":
 			out.Values[i] = ec._Funnel_active(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55447,77 +55630,17 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "stages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Funnel_stages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Funnel_stages(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "items":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Funnel_items(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Funnel_items(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55527,15 +55650,9 @@ func (ec *executionContext) _Funnel(ctx context.Context, sel ast.SelectionSet, o
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55547,13 +55664,16 @@ func (ec *executionContext) _FunnelConnection(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, funnelConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("FunnelConnection")
 		case "edges":
 			out.Values[i] = ec._FunnelConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._FunnelConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55573,15 +55693,9 @@ func (ec *executionContext) _FunnelConnection(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55593,13 +55707,16 @@ func (ec *executionContext) _FunnelEdge(ctx context.Context, sel ast.SelectionSe
 	fields := graphql.CollectFields(ec.OperationContext, sel, funnelEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("FunnelEdge")
 		case "node":
 			out.Values[i] = ec._FunnelEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._FunnelEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55614,15 +55731,9 @@ func (ec *executionContext) _FunnelEdge(ctx context.Context, sel ast.SelectionSe
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55634,7 +55745,7 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, funnelStageImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -55681,85 +55792,31 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 			}
 		case "color":
 			out.Values[i] = ec._FunnelStage_color(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "description":
 			out.Values[i] = ec._FunnelStage_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "position":
 			out.Values[i] = ec._FunnelStage_position(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "funnel":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._FunnelStage_funnel(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._FunnelStage_funnel(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "items":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._FunnelStage_items(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._FunnelStage_items(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55769,15 +55826,9 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55789,13 +55840,16 @@ func (ec *executionContext) _ImportKanbanItemsPayload(ctx context.Context, sel a
 	fields := graphql.CollectFields(ec.OperationContext, sel, importKanbanItemsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ImportKanbanItemsPayload")
 		case "result":
 			out.Values[i] = ec._ImportKanbanItemsPayload_result(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ImportKanbanItemsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55810,15 +55864,9 @@ func (ec *executionContext) _ImportKanbanItemsPayload(ctx context.Context, sel a
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -55830,7 +55878,7 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 	fields := graphql.CollectFields(ec.OperationContext, sel, inboxImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -55877,6 +55925,9 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "greetingMessage":
 			out.Values[i] = ec._Inbox_greetingMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "enableAutoAssignment":
 			out.Values[i] = ec._Inbox_enableAutoAssignment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55899,6 +55950,9 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "outOfOfficeMessage":
 			out.Values[i] = ec._Inbox_outOfOfficeMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "timezone":
 			out.Values[i] = ec._Inbox_timezone(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -55921,142 +55975,43 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "businessName":
 			out.Values[i] = ec._Inbox_businessName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "avatarURL":
 			out.Values[i] = ec._Inbox_avatarURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "agentBotID":
 			out.Values[i] = ec._Inbox_agentBotID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "members":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Inbox_members(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Inbox_members(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "agentBot":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Inbox_agentBot(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Inbox_agentBot(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "webhookURL":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Inbox_webhookURL(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Inbox_webhookURL(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "callbackWebhookURL":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Inbox_callbackWebhookURL(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Inbox_callbackWebhookURL(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56066,15 +56021,9 @@ func (ec *executionContext) _Inbox(ctx context.Context, sel ast.SelectionSet, ob
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56086,13 +56035,16 @@ func (ec *executionContext) _InboxConnection(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, inboxConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("InboxConnection")
 		case "edges":
 			out.Values[i] = ec._InboxConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._InboxConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56112,15 +56064,9 @@ func (ec *executionContext) _InboxConnection(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56132,13 +56078,16 @@ func (ec *executionContext) _InboxEdge(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, inboxEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("InboxEdge")
 		case "node":
 			out.Values[i] = ec._InboxEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._InboxEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56153,15 +56102,9 @@ func (ec *executionContext) _InboxEdge(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56173,7 +56116,7 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, inboxMemberImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56214,77 +56157,17 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "inbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._InboxMember_inbox(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._InboxMember_inbox(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "user":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._InboxMember_user(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._InboxMember_user(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56294,15 +56177,9 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56314,7 +56191,7 @@ func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanAutomationImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56351,6 +56228,9 @@ func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.Selec
 			}
 		case "funnelID":
 			out.Values[i] = ec._KanbanAutomation_funnelID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "triggerType":
 			out.Values[i] = ec._KanbanAutomation_triggerType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56378,6 +56258,9 @@ func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.Selec
 			}
 		case "lastRunAt":
 			out.Values[i] = ec._KanbanAutomation_lastRunAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56387,15 +56270,9 @@ func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56407,7 +56284,7 @@ func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanBoardEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56424,6 +56301,9 @@ func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.Selec
 			}
 		case "item":
 			out.Values[i] = ec._KanbanBoardEvent_item(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "sequence":
 			out.Values[i] = ec._KanbanBoardEvent_sequence(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56438,15 +56318,9 @@ func (ec *executionContext) _KanbanBoardEvent(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56458,7 +56332,7 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanConfigImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56490,6 +56364,9 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 			}
 		case "webhookURL":
 			out.Values[i] = ec._KanbanConfig_webhookURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "enabled":
 			out.Values[i] = ec._KanbanConfig_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56501,38 +56378,11 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "webhookSecret":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanConfig_webhookSecret(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanConfig_webhookSecret(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56542,15 +56392,9 @@ func (ec *executionContext) _KanbanConfig(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56562,7 +56406,7 @@ func (ec *executionContext) _KanbanImportError(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanImportErrorImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56586,15 +56430,9 @@ func (ec *executionContext) _KanbanImportError(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56606,7 +56444,7 @@ func (ec *executionContext) _KanbanImportResult(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanImportResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56635,15 +56473,9 @@ func (ec *executionContext) _KanbanImportResult(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -56655,7 +56487,7 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -56702,6 +56534,9 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 			}
 		case "conversationID":
 			out.Values[i] = ec._KanbanItem_conversationID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "title":
 			out.Values[i] = ec._KanbanItem_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56709,6 +56544,9 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 			}
 		case "description":
 			out.Values[i] = ec._KanbanItem_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "priority":
 			out.Values[i] = ec._KanbanItem_priority(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -56736,248 +56574,56 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 			}
 		case "closedAt":
 			out.Values[i] = ec._KanbanItem_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdByID":
 			out.Values[i] = ec._KanbanItem_createdByID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "funnel":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_funnel(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_funnel(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "stage":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_stage(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_stage(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_conversation(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_conversation(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "assignedAgents":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_assignedAgents(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_assignedAgents(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "checklistItems":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_checklistItems(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_checklistItems(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "notes":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_notes(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_notes(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "currency":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._KanbanItem_currency(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._KanbanItem_currency(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56987,15 +56633,9 @@ func (ec *executionContext) _KanbanItem(ctx context.Context, sel ast.SelectionSe
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57007,13 +56647,16 @@ func (ec *executionContext) _KanbanItemConnection(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("KanbanItemConnection")
 		case "edges":
 			out.Values[i] = ec._KanbanItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._KanbanItemConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57033,15 +56676,9 @@ func (ec *executionContext) _KanbanItemConnection(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57053,13 +56690,16 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("KanbanItemEdge")
 		case "node":
 			out.Values[i] = ec._KanbanItemEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._KanbanItemEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57074,15 +56714,9 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57094,7 +56728,7 @@ func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanWebhookTestImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -57116,6 +56750,9 @@ func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.Sele
 			}
 		case "error":
 			out.Values[i] = ec._KanbanWebhookTest_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57125,15 +56762,9 @@ func (ec *executionContext) _KanbanWebhookTest(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57145,7 +56776,7 @@ func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, ob
 	fields := graphql.CollectFields(ec.OperationContext, sel, labelImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -57182,6 +56813,9 @@ func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "description":
 			out.Values[i] = ec._Label_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "color":
 			out.Values[i] = ec._Label_color(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57201,15 +56835,9 @@ func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, ob
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57221,13 +56849,16 @@ func (ec *executionContext) _LabelConnection(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, labelConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("LabelConnection")
 		case "edges":
 			out.Values[i] = ec._LabelConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._LabelConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57247,15 +56878,9 @@ func (ec *executionContext) _LabelConnection(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57267,13 +56892,16 @@ func (ec *executionContext) _LabelEdge(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, labelEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("LabelEdge")
 		case "node":
 			out.Values[i] = ec._LabelEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._LabelEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57288,15 +56916,9 @@ func (ec *executionContext) _LabelEdge(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57308,13 +56930,16 @@ func (ec *executionContext) _MergeContactsPayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, mergeContactsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("MergeContactsPayload")
 		case "contact":
 			out.Values[i] = ec._MergeContactsPayload_contact(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._MergeContactsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57329,15 +56954,9 @@ func (ec *executionContext) _MergeContactsPayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57349,7 +56968,7 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, messageImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -57391,6 +57010,9 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "content":
 			out.Values[i] = ec._Message_content(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "messageType":
 			out.Values[i] = ec._Message_messageType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57423,14 +57045,29 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "templateParams":
 			out.Values[i] = ec._Message_templateParams(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "sourceID":
 			out.Values[i] = ec._Message_sourceID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "echoID":
 			out.Values[i] = ec._Message_echoID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "senderType":
 			out.Values[i] = ec._Message_senderType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "senderID":
 			out.Values[i] = ec._Message_senderID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "deliveryAttempts":
 			out.Values[i] = ec._Message_deliveryAttempts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57438,80 +57075,26 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "nextDeliveryAt":
 			out.Values[i] = ec._Message_nextDeliveryAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "deliveryError":
 			out.Values[i] = ec._Message_deliveryError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Message_conversation(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Message_conversation(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "attachments":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Message_attachments(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Message_attachments(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57521,15 +57104,9 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57541,13 +57118,16 @@ func (ec *executionContext) _MessageConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, messageConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("MessageConnection")
 		case "edges":
 			out.Values[i] = ec._MessageConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._MessageConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57567,15 +57147,9 @@ func (ec *executionContext) _MessageConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57587,13 +57161,16 @@ func (ec *executionContext) _MessageEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, messageEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("MessageEdge")
 		case "node":
 			out.Values[i] = ec._MessageEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._MessageEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57608,15 +57185,9 @@ func (ec *executionContext) _MessageEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57628,7 +57199,7 @@ func (ec *executionContext) _MessageEvent(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, messageEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -57657,15 +57228,9 @@ func (ec *executionContext) _MessageEvent(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57677,13 +57242,16 @@ func (ec *executionContext) _MoveKanbanItemPayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, moveKanbanItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("MoveKanbanItemPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._MoveKanbanItemPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._MoveKanbanItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57698,15 +57266,9 @@ func (ec *executionContext) _MoveKanbanItemPayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -57721,7 +57283,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	})
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
 			Object: field.Name,
@@ -57735,258 +57297,450 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createContact(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateContact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateContact(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteContact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteContact(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "setContactLabels":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setContactLabels(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createContactInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createContactInbox(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "mergeContacts":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_mergeContacts(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createConversation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createConversation(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "toggleConversationStatus":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_toggleConversationStatus(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "setConversationLabels":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setConversationLabels(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "retryMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "retryWebhookDelivery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryWebhookDelivery(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFunnel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateFunnel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteFunnel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "reorderFunnelStages":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reorderFunnelStages(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createKanbanItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateKanbanItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "moveKanbanItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveKanbanItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "reorderKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reorderKanbanItems(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "changeKanbanItemStatus":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeKanbanItemStatus(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "assignKanbanItemAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_assignKanbanItemAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "removeKanbanItemAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeKanbanItemAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createChecklistItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChecklistItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "toggleChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_toggleChecklistItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteChecklistItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteChecklistItem(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCardNote(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCardNote(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteCardNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCardNote(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "bulkMoveKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkMoveKanbanItems(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "bulkAssignKanbanAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkAssignKanbanAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "bulkSetKanbanPriority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_bulkSetKanbanPriority(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "saveKanbanConfig":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_saveKanbanConfig(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteKanbanConfig":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanConfig(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "testKanbanWebhook":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testKanbanWebhook(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createKanbanAutomation(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateKanbanAutomation(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteKanbanAutomation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteKanbanAutomation(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "importKanbanItems":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importKanbanItems(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createScheduledMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateScheduledMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cancelScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelScheduledMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteScheduledMessage(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInbox(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateInbox(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteInbox":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteInbox(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "setInboxAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setInboxAgentBot(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "changeInboxMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeInboxMembers(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAgentBot(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgentBot(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteAgentBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteAgentBot(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createLabel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateLabel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteLabel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteLabel(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteAgent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteAgent(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeam(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateTeam(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTeam(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "changeTeamMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeTeamMembers(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57996,15 +57750,9 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58016,7 +57764,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -58033,8 +57781,14 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "startCursor":
 			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58044,15 +57798,9 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58067,7 +57815,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	})
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
 			Object: field.Name,
@@ -58078,626 +57826,187 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
 		case "node":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_node(ctx, field)
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
 		case "nodes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_nodes(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
+				})
 		case "agents":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_agents(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_agents(ctx, field)
+				})
 		case "contacts":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_contacts(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_contacts(ctx, field)
+				})
 		case "conversations":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_conversations(ctx, field)
+				})
 		case "funnels":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_funnels(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_funnels(ctx, field)
+				})
 		case "inboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxes(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_inboxes(ctx, field)
+				})
 		case "kanbanItems":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanItems(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanItems(ctx, field)
+				})
 		case "labels":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_labels(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_labels(ctx, field)
+				})
 		case "scheduledMessages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_scheduledMessages(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_scheduledMessages(ctx, field)
+				})
 		case "teams":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teams(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_teams(ctx, field)
+				})
 		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_conversation(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_conversation(ctx, field)
+				})
 		case "funnel":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_funnel(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_funnel(ctx, field)
+				})
 		case "kanbanItem":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanItem(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanItem(ctx, field)
+				})
 		case "kanbanConfig":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanConfig(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanConfig(ctx, field)
+				})
 		case "kanbanAutomations":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_kanbanAutomations(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanAutomations(ctx, field)
+				})
 		case "scheduledMessage":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_scheduledMessage(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_scheduledMessage(ctx, field)
+				})
 		case "contact":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_contact(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_contact(ctx, field)
+				})
 		case "searchContacts":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_searchContacts(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_searchContacts(ctx, field)
+				})
 		case "filterContacts":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_filterContacts(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_filterContacts(ctx, field)
+				})
 		case "contactableInboxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_contactableInboxes(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_contactableInboxes(ctx, field)
+				})
 		case "inbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inbox(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_inbox(ctx, field)
+				})
 		case "agentBots":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_agentBots(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_agentBots(ctx, field)
+				})
 		case "agentBot":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_agentBot(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_agentBot(ctx, field)
+				})
 		case "inboxMembers":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_inboxMembers(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_inboxMembers(ctx, field)
+				})
 		case "label":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_label(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_label(ctx, field)
+				})
 		case "team":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_team(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_team(ctx, field)
+				})
 		case "teamMembers":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_teamMembers(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_teamMembers(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "__schema":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___schema(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58707,15 +58016,9 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58727,13 +58030,16 @@ func (ec *executionContext) _RemoveKanbanItemAgentPayload(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, removeKanbanItemAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RemoveKanbanItemAgentPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._RemoveKanbanItemAgentPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._RemoveKanbanItemAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58748,15 +58054,9 @@ func (ec *executionContext) _RemoveKanbanItemAgentPayload(ctx context.Context, s
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58768,13 +58068,16 @@ func (ec *executionContext) _ReorderFunnelStagesPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, reorderFunnelStagesPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ReorderFunnelStagesPayload")
 		case "funnel":
 			out.Values[i] = ec._ReorderFunnelStagesPayload_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ReorderFunnelStagesPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58789,15 +58092,9 @@ func (ec *executionContext) _ReorderFunnelStagesPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58809,13 +58106,16 @@ func (ec *executionContext) _ReorderKanbanItemsPayload(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, reorderKanbanItemsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ReorderKanbanItemsPayload")
 		case "kanbanItems":
 			out.Values[i] = ec._ReorderKanbanItemsPayload_kanbanItems(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ReorderKanbanItemsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58830,15 +58130,9 @@ func (ec *executionContext) _ReorderKanbanItemsPayload(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58850,13 +58144,16 @@ func (ec *executionContext) _RetryMessagePayload(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, retryMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RetryMessagePayload")
 		case "message":
 			out.Values[i] = ec._RetryMessagePayload_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._RetryMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58871,15 +58168,9 @@ func (ec *executionContext) _RetryMessagePayload(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58891,13 +58182,16 @@ func (ec *executionContext) _RetryWebhookDeliveryPayload(ctx context.Context, se
 	fields := graphql.CollectFields(ec.OperationContext, sel, retryWebhookDeliveryPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RetryWebhookDeliveryPayload")
 		case "deliveryId":
 			out.Values[i] = ec._RetryWebhookDeliveryPayload_deliveryId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._RetryWebhookDeliveryPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58912,15 +58206,9 @@ func (ec *executionContext) _RetryWebhookDeliveryPayload(ctx context.Context, se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58932,13 +58220,16 @@ func (ec *executionContext) _SaveKanbanConfigPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, saveKanbanConfigPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SaveKanbanConfigPayload")
 		case "kanbanConfig":
 			out.Values[i] = ec._SaveKanbanConfigPayload_kanbanConfig(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._SaveKanbanConfigPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -58953,15 +58244,9 @@ func (ec *executionContext) _SaveKanbanConfigPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -58973,7 +58258,7 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -59015,10 +58300,19 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			}
 		case "conversationID":
 			out.Values[i] = ec._ScheduledMessage_conversationID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "authorID":
 			out.Values[i] = ec._ScheduledMessage_authorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "title":
 			out.Values[i] = ec._ScheduledMessage_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "content":
 			out.Values[i] = ec._ScheduledMessage_content(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59036,8 +58330,14 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			}
 		case "failureReason":
 			out.Values[i] = ec._ScheduledMessage_failureReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "templateParams":
 			out.Values[i] = ec._ScheduledMessage_templateParams(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "contentAttributes":
 			out.Values[i] = ec._ScheduledMessage_contentAttributes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59070,8 +58370,14 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			}
 		case "recurrenceEndDate":
 			out.Values[i] = ec._ScheduledMessage_recurrenceEndDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "recurrenceMaxOccurrences":
 			out.Values[i] = ec._ScheduledMessage_recurrenceMaxOccurrences(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "occurrencesCount":
 			out.Values[i] = ec._ScheduledMessage_occurrencesCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59079,285 +58385,72 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 			}
 		case "parentID":
 			out.Values[i] = ec._ScheduledMessage_parentID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "occurrenceAt":
 			out.Values[i] = ec._ScheduledMessage_occurrenceAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "messageID":
 			out.Values[i] = ec._ScheduledMessage_messageID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "sentAt":
 			out.Values[i] = ec._ScheduledMessage_sentAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "conversation":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_conversation(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_conversation(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "inbox":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_inbox(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_inbox(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "contact":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_contact(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_contact(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "author":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_author(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_author(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "parent":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_parent(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_parent(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "occurrences":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_occurrences(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_occurrences(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "attachments":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_attachments(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_attachments(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "nextOccurrenceAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ScheduledMessage_nextOccurrenceAt(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ScheduledMessage_nextOccurrenceAt(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59367,15 +58460,9 @@ func (ec *executionContext) _ScheduledMessage(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59387,13 +58474,16 @@ func (ec *executionContext) _ScheduledMessageConnection(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ScheduledMessageConnection")
 		case "edges":
 			out.Values[i] = ec._ScheduledMessageConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._ScheduledMessageConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59413,15 +58503,9 @@ func (ec *executionContext) _ScheduledMessageConnection(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59433,13 +58517,16 @@ func (ec *executionContext) _ScheduledMessageEdge(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ScheduledMessageEdge")
 		case "node":
 			out.Values[i] = ec._ScheduledMessageEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._ScheduledMessageEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59454,15 +58541,9 @@ func (ec *executionContext) _ScheduledMessageEdge(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59474,7 +58555,7 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledMessageEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -59491,6 +58572,9 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 			}
 		case "scheduledMessage":
 			out.Values[i] = ec._ScheduledMessageEvent_scheduledMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "sequence":
 			out.Values[i] = ec._ScheduledMessageEvent_sequence(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59505,15 +58589,9 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59525,13 +58603,16 @@ func (ec *executionContext) _SetContactLabelsPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, setContactLabelsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SetContactLabelsPayload")
 		case "labels":
 			out.Values[i] = ec._SetContactLabelsPayload_labels(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._SetContactLabelsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59546,15 +58627,9 @@ func (ec *executionContext) _SetContactLabelsPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59566,13 +58641,16 @@ func (ec *executionContext) _SetConversationLabelsPayload(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, setConversationLabelsPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SetConversationLabelsPayload")
 		case "labels":
 			out.Values[i] = ec._SetConversationLabelsPayload_labels(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._SetConversationLabelsPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59587,15 +58665,9 @@ func (ec *executionContext) _SetConversationLabelsPayload(ctx context.Context, s
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59607,13 +58679,16 @@ func (ec *executionContext) _SetInboxAgentBotPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, setInboxAgentBotPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SetInboxAgentBotPayload")
 		case "inbox":
 			out.Values[i] = ec._SetInboxAgentBotPayload_inbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._SetInboxAgentBotPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59628,15 +58703,9 @@ func (ec *executionContext) _SetInboxAgentBotPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59686,7 +58755,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -59723,44 +58792,20 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "description":
 			out.Values[i] = ec._Team_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "allowAutoAssign":
 			out.Values[i] = ec._Team_allowAutoAssign(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "members":
-			field := field
-
-			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Team_members(ctx, field, obj)
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Team_members(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59770,15 +58815,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59790,13 +58829,16 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("TeamConnection")
 		case "edges":
 			out.Values[i] = ec._TeamConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._TeamConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59816,15 +58858,9 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59836,13 +58872,16 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("TeamEdge")
 		case "node":
 			out.Values[i] = ec._TeamEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "cursor":
 			out.Values[i] = ec._TeamEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -59857,15 +58896,9 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -59877,7 +58910,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -59918,77 +58951,17 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "team":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._TeamMember_team(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_team(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "user":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._TeamMember_user(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.Deferrable != nil {
-				dfs, ok := deferred[field.Deferrable.Label]
-				di := 0
-				if ok {
-					dfs.AddField(field)
-					di = len(dfs.Values) - 1
-				} else {
-					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
-					deferred[field.Deferrable.Label] = dfs
-				}
-				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, dfs)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_user(ctx, field, obj)
 				})
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59998,15 +58971,9 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60018,13 +58985,16 @@ func (ec *executionContext) _TestKanbanWebhookPayload(ctx context.Context, sel a
 	fields := graphql.CollectFields(ec.OperationContext, sel, testKanbanWebhookPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("TestKanbanWebhookPayload")
 		case "test":
 			out.Values[i] = ec._TestKanbanWebhookPayload_test(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._TestKanbanWebhookPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60039,15 +59009,9 @@ func (ec *executionContext) _TestKanbanWebhookPayload(ctx context.Context, sel a
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60059,13 +59023,16 @@ func (ec *executionContext) _ToggleChecklistItemPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, toggleChecklistItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ToggleChecklistItemPayload")
 		case "checklistItem":
 			out.Values[i] = ec._ToggleChecklistItemPayload_checklistItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ToggleChecklistItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60080,15 +59047,9 @@ func (ec *executionContext) _ToggleChecklistItemPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60100,13 +59061,16 @@ func (ec *executionContext) _ToggleConversationStatusPayload(ctx context.Context
 	fields := graphql.CollectFields(ec.OperationContext, sel, toggleConversationStatusPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ToggleConversationStatusPayload")
 		case "conversation":
 			out.Values[i] = ec._ToggleConversationStatusPayload_conversation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._ToggleConversationStatusPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60121,15 +59085,9 @@ func (ec *executionContext) _ToggleConversationStatusPayload(ctx context.Context
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60141,7 +59099,7 @@ func (ec *executionContext) _TypingEvent(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, typingEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60163,8 +59121,14 @@ func (ec *executionContext) _TypingEvent(ctx context.Context, sel ast.SelectionS
 			}
 		case "contact":
 			out.Values[i] = ec._TypingEvent_contact(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "agent":
 			out.Values[i] = ec._TypingEvent_agent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60174,15 +59138,9 @@ func (ec *executionContext) _TypingEvent(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60194,13 +59152,16 @@ func (ec *executionContext) _UpdateAgentBotPayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateAgentBotPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateAgentBotPayload")
 		case "agentBot":
 			out.Values[i] = ec._UpdateAgentBotPayload_agentBot(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateAgentBotPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60215,15 +59176,9 @@ func (ec *executionContext) _UpdateAgentBotPayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60235,13 +59190,16 @@ func (ec *executionContext) _UpdateAgentPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateAgentPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateAgentPayload")
 		case "agent":
 			out.Values[i] = ec._UpdateAgentPayload_agent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateAgentPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60256,15 +59214,9 @@ func (ec *executionContext) _UpdateAgentPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60276,13 +59228,16 @@ func (ec *executionContext) _UpdateCardNotePayload(ctx context.Context, sel ast.
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateCardNotePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateCardNotePayload")
 		case "cardNote":
 			out.Values[i] = ec._UpdateCardNotePayload_cardNote(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateCardNotePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60297,15 +59252,9 @@ func (ec *executionContext) _UpdateCardNotePayload(ctx context.Context, sel ast.
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60317,13 +59266,16 @@ func (ec *executionContext) _UpdateChecklistItemPayload(ctx context.Context, sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateChecklistItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateChecklistItemPayload")
 		case "checklistItem":
 			out.Values[i] = ec._UpdateChecklistItemPayload_checklistItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateChecklistItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60338,15 +59290,9 @@ func (ec *executionContext) _UpdateChecklistItemPayload(ctx context.Context, sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60358,13 +59304,16 @@ func (ec *executionContext) _UpdateContactPayload(ctx context.Context, sel ast.S
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateContactPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateContactPayload")
 		case "contact":
 			out.Values[i] = ec._UpdateContactPayload_contact(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateContactPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60379,15 +59328,9 @@ func (ec *executionContext) _UpdateContactPayload(ctx context.Context, sel ast.S
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60399,13 +59342,16 @@ func (ec *executionContext) _UpdateFunnelPayload(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateFunnelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateFunnelPayload")
 		case "funnel":
 			out.Values[i] = ec._UpdateFunnelPayload_funnel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateFunnelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60420,15 +59366,9 @@ func (ec *executionContext) _UpdateFunnelPayload(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60440,13 +59380,16 @@ func (ec *executionContext) _UpdateInboxPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateInboxPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateInboxPayload")
 		case "inbox":
 			out.Values[i] = ec._UpdateInboxPayload_inbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateInboxPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60461,15 +59404,9 @@ func (ec *executionContext) _UpdateInboxPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60481,13 +59418,16 @@ func (ec *executionContext) _UpdateKanbanAutomationPayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateKanbanAutomationPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateKanbanAutomationPayload")
 		case "kanbanAutomation":
 			out.Values[i] = ec._UpdateKanbanAutomationPayload_kanbanAutomation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateKanbanAutomationPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60502,15 +59442,9 @@ func (ec *executionContext) _UpdateKanbanAutomationPayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60522,13 +59456,16 @@ func (ec *executionContext) _UpdateKanbanItemPayload(ctx context.Context, sel as
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateKanbanItemPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateKanbanItemPayload")
 		case "kanbanItem":
 			out.Values[i] = ec._UpdateKanbanItemPayload_kanbanItem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateKanbanItemPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60543,15 +59480,9 @@ func (ec *executionContext) _UpdateKanbanItemPayload(ctx context.Context, sel as
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60563,13 +59494,16 @@ func (ec *executionContext) _UpdateLabelPayload(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateLabelPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateLabelPayload")
 		case "label":
 			out.Values[i] = ec._UpdateLabelPayload_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateLabelPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60584,15 +59518,9 @@ func (ec *executionContext) _UpdateLabelPayload(ctx context.Context, sel ast.Sel
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60604,13 +59532,16 @@ func (ec *executionContext) _UpdateScheduledMessagePayload(ctx context.Context, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateScheduledMessagePayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateScheduledMessagePayload")
 		case "scheduledMessage":
 			out.Values[i] = ec._UpdateScheduledMessagePayload_scheduledMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateScheduledMessagePayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60625,15 +59556,9 @@ func (ec *executionContext) _UpdateScheduledMessagePayload(ctx context.Context, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60645,13 +59570,16 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, updateTeamPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UpdateTeamPayload")
 		case "team":
 			out.Values[i] = ec._UpdateTeamPayload_team(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userErrors":
 			out.Values[i] = ec._UpdateTeamPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60666,15 +59594,9 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60686,7 +59608,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60718,6 +59640,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "displayName":
 			out.Values[i] = ec._User_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "email":
 			out.Values[i] = ec._User_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60730,6 +59655,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "avatarURL":
 			out.Values[i] = ec._User_avatarURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60739,15 +59667,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60759,13 +59681,16 @@ func (ec *executionContext) _UserError(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, userErrorImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UserError")
 		case "field":
 			out.Values[i] = ec._UserError_field(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "message":
 			out.Values[i] = ec._UserError_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60785,15 +59710,9 @@ func (ec *executionContext) _UserError(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60805,7 +59724,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60817,6 +59736,9 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 			}
 		case "description":
 			out.Values[i] = ec.___Directive_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "isRepeatable":
 			out.Values[i] = ec.___Directive_isRepeatable(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60841,15 +59763,9 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60861,7 +59777,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60873,6 +59789,9 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 			}
 		case "description":
 			out.Values[i] = ec.___EnumValue_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "isDeprecated":
 			out.Values[i] = ec.___EnumValue_isDeprecated(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60880,6 +59799,9 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 			}
 		case "deprecationReason":
 			out.Values[i] = ec.___EnumValue_deprecationReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60889,15 +59811,9 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60909,7 +59825,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60921,6 +59837,9 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "description":
 			out.Values[i] = ec.___Field_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "args":
 			out.Values[i] = ec.___Field_args(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60938,6 +59857,9 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "deprecationReason":
 			out.Values[i] = ec.___Field_deprecationReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60947,15 +59869,9 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -60967,7 +59883,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -60979,6 +59895,9 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 			}
 		case "description":
 			out.Values[i] = ec.___InputValue_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "type":
 			out.Values[i] = ec.___InputValue_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60986,6 +59905,9 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 			}
 		case "defaultValue":
 			out.Values[i] = ec.___InputValue_defaultValue(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "isDeprecated":
 			out.Values[i] = ec.___InputValue_isDeprecated(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -60993,6 +59915,9 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 			}
 		case "deprecationReason":
 			out.Values[i] = ec.___InputValue_deprecationReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -61002,15 +59927,9 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -61022,13 +59941,16 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("__Schema")
 		case "description":
 			out.Values[i] = ec.___Schema_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "types":
 			out.Values[i] = ec.___Schema_types(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -61041,8 +59963,14 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "mutationType":
 			out.Values[i] = ec.___Schema_mutationType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "subscriptionType":
 			out.Values[i] = ec.___Schema_subscriptionType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "directives":
 			out.Values[i] = ec.___Schema_directives(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -61057,15 +59985,9 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -61077,7 +59999,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := make(map[string]*graphql.FieldSet)
+	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -61089,24 +60011,54 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "name":
 			out.Values[i] = ec.___Type_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "description":
 			out.Values[i] = ec.___Type_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "specifiedByURL":
 			out.Values[i] = ec.___Type_specifiedByURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "fields":
 			out.Values[i] = ec.___Type_fields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "interfaces":
 			out.Values[i] = ec.___Type_interfaces(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "possibleTypes":
 			out.Values[i] = ec.___Type_possibleTypes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "enumValues":
 			out.Values[i] = ec.___Type_enumValues(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "inputFields":
 			out.Values[i] = ec.___Type_inputFields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "ofType":
 			out.Values[i] = ec.___Type_ofType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "isOneOf":
 			out.Values[i] = ec.___Type_isOneOf(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -61116,15 +60068,9 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
-
-	for label, dfs := range deferred {
-		ec.ProcessDeferredGroup(graphql.DeferredGroup{
-			Label:    label,
-			Path:     graphql.GetPath(ctx),
-			FieldSet: dfs,
-			Context:  ctx,
-		})
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
 	}
 
 	return out
@@ -61152,9 +60098,7 @@ func (ec *executionContext) marshalNAgent2ᚕᚖgithubᚗcomᚋswitchboardᚋswi
 
 func (ec *executionContext) marshalNAgent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAccountUser(ctx context.Context, sel ast.SelectionSet, v *ent.AccountUser) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Agent!")
 		return graphql.Null
 	}
 	return ec._Agent(ctx, sel, v)
@@ -61168,10 +60112,6 @@ func (ec *executionContext) unmarshalNAgentAvailability2githubᚗcomᚋswitchboa
 
 func (ec *executionContext) marshalNAgentAvailability2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋaccountuserᚐAvailability(ctx context.Context, sel ast.SelectionSet, v accountuser.Availability) graphql.Marshaler {
 	return v
-}
-
-func (ec *executionContext) marshalNAgentBot2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx context.Context, sel ast.SelectionSet, v ent.AgentBot) graphql.Marshaler {
-	return ec._AgentBot(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNAgentBot2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBotᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.AgentBot) graphql.Marshaler {
@@ -61192,9 +60132,7 @@ func (ec *executionContext) marshalNAgentBot2ᚕᚖgithubᚗcomᚋswitchboardᚋ
 
 func (ec *executionContext) marshalNAgentBot2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBot(ctx context.Context, sel ast.SelectionSet, v *ent.AgentBot) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "AgentBot!")
 		return graphql.Null
 	}
 	return ec._AgentBot(ctx, sel, v)
@@ -61223,9 +60161,7 @@ func (ec *executionContext) unmarshalNAgentBotOrderField2ᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) marshalNAgentBotOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentBotOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.AgentBotOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "AgentBotOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61236,15 +60172,9 @@ func (ec *executionContext) unmarshalNAgentBotWhereInput2ᚖgithubᚗcomᚋswitc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNAgentConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v ent.AgentConnection) graphql.Marshaler {
-	return ec._AgentConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNAgentConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "AgentConnection!")
 		return graphql.Null
 	}
 	return ec._AgentConnection(ctx, sel, v)
@@ -61268,9 +60198,7 @@ func (ec *executionContext) unmarshalNAgentOrderField2ᚖgithubᚗcomᚋswitchbo
 
 func (ec *executionContext) marshalNAgentOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐAgentOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.AgentOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "AgentOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61300,18 +60228,14 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	_ = sel
 	res := graphql.MarshalBoolean(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
 }
 
 func (ec *executionContext) marshalNCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx context.Context, sel ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "CardNote!")
 		return graphql.Null
 	}
 	return ec._CardNote(ctx, sel, v)
@@ -61325,9 +60249,7 @@ func (ec *executionContext) unmarshalNCardNoteOrderField2ᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) marshalNCardNoteOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CardNoteOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "CardNoteOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61340,9 +60262,7 @@ func (ec *executionContext) unmarshalNCardNoteWhereInput2ᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ChecklistItem!")
 		return graphql.Null
 	}
 	return ec._ChecklistItem(ctx, sel, v)
@@ -61361,9 +60281,7 @@ func (ec *executionContext) unmarshalNChecklistItemOrderField2ᚖgithubᚗcomᚋ
 
 func (ec *executionContext) marshalNChecklistItemOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItemOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ChecklistItemOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61372,10 +60290,6 @@ func (ec *executionContext) marshalNChecklistItemOrderField2ᚖgithubᚗcomᚋsw
 func (ec *executionContext) unmarshalNChecklistItemWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemWhereInput(ctx context.Context, v any) (*ent.ChecklistItemWhereInput, error) {
 	res, err := ec.unmarshalInputChecklistItemWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNContact2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx context.Context, sel ast.SelectionSet, v ent.Contact) graphql.Marshaler {
-	return ec._Contact(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNContact2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Contact) graphql.Marshaler {
@@ -61396,37 +60310,23 @@ func (ec *executionContext) marshalNContact2ᚕᚖgithubᚗcomᚋswitchboardᚋs
 
 func (ec *executionContext) marshalNContact2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContact(ctx context.Context, sel ast.SelectionSet, v *ent.Contact) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Contact!")
 		return graphql.Null
 	}
 	return ec._Contact(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNContactConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactConnection(ctx context.Context, sel ast.SelectionSet, v ent.ContactConnection) graphql.Marshaler {
-	return ec._ContactConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNContactConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ContactConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactConnection!")
 		return graphql.Null
 	}
 	return ec._ContactConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNContactEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx context.Context, sel ast.SelectionSet, v model.ContactEvent) graphql.Marshaler {
-	return ec._ContactEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNContactEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactEvent(ctx context.Context, sel ast.SelectionSet, v *model.ContactEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactEvent!")
 		return graphql.Null
 	}
 	return ec._ContactEvent(ctx, sel, v)
@@ -61434,9 +60334,7 @@ func (ec *executionContext) marshalNContactEvent2ᚖgithubᚗcomᚋswitchboard�
 
 func (ec *executionContext) marshalNContactInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInbox(ctx context.Context, sel ast.SelectionSet, v *ent.ContactInbox) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactInbox!")
 		return graphql.Null
 	}
 	return ec._ContactInbox(ctx, sel, v)
@@ -61450,9 +60348,7 @@ func (ec *executionContext) unmarshalNContactInboxOrderField2ᚖgithubᚗcomᚋs
 
 func (ec *executionContext) marshalNContactInboxOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactInboxOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ContactInboxOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactInboxOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61476,23 +60372,15 @@ func (ec *executionContext) unmarshalNContactOrderField2ᚖgithubᚗcomᚋswitch
 
 func (ec *executionContext) marshalNContactOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐContactOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ContactOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactOrderField!")
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalNContactPage2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactPage(ctx context.Context, sel ast.SelectionSet, v model.ContactPage) graphql.Marshaler {
-	return ec._ContactPage(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNContactPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactPage(ctx context.Context, sel ast.SelectionSet, v *model.ContactPage) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactPage!")
 		return graphql.Null
 	}
 	return ec._ContactPage(ctx, sel, v)
@@ -61516,9 +60404,7 @@ func (ec *executionContext) marshalNContactReachability2ᚕᚖgithubᚗcomᚋswi
 
 func (ec *executionContext) marshalNContactReachability2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐContactReachability(ctx context.Context, sel ast.SelectionSet, v *model.ContactReachability) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ContactReachability!")
 		return graphql.Null
 	}
 	return ec._ContactReachability(ctx, sel, v)
@@ -61529,43 +60415,25 @@ func (ec *executionContext) unmarshalNContactWhereInput2ᚖgithubᚗcomᚋswitch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNConversation2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v ent.Conversation) graphql.Marshaler {
-	return ec._Conversation(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Conversation!")
 		return graphql.Null
 	}
 	return ec._Conversation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNConversationConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationConnection(ctx context.Context, sel ast.SelectionSet, v ent.ConversationConnection) graphql.Marshaler {
-	return ec._ConversationConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNConversationConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ConversationConnection!")
 		return graphql.Null
 	}
 	return ec._ConversationConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNConversationEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx context.Context, sel ast.SelectionSet, v model.ConversationEvent) graphql.Marshaler {
-	return ec._ConversationEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNConversationEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationEvent(ctx context.Context, sel ast.SelectionSet, v *model.ConversationEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ConversationEvent!")
 		return graphql.Null
 	}
 	return ec._ConversationEvent(ctx, sel, v)
@@ -61584,9 +60452,7 @@ func (ec *executionContext) unmarshalNConversationOrderField2ᚖgithubᚗcomᚋs
 
 func (ec *executionContext) marshalNConversationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ConversationOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ConversationOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61655,17 +60521,14 @@ func (ec *executionContext) marshalNFileAttachment2ᚕᚖgithubᚗcomᚋswitchbo
 
 func (ec *executionContext) marshalNFileAttachment2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFileAttachment(ctx context.Context, sel ast.SelectionSet, v *model.FileAttachment) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "FileAttachment!")
 		return graphql.Null
 	}
 	return ec._FileAttachment(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFilterConditionInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFilterConditionInputᚄ(ctx context.Context, v any) ([]*model.FilterConditionInput, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*model.FilterConditionInput, len(vSlice))
 	for i := range vSlice {
@@ -61692,36 +60555,22 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 	_ = sel
 	res := graphql.MarshalFloatContext(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
-func (ec *executionContext) marshalNFunnel2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx context.Context, sel ast.SelectionSet, v ent.Funnel) graphql.Marshaler {
-	return ec._Funnel(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNFunnel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnel(ctx context.Context, sel ast.SelectionSet, v *ent.Funnel) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Funnel!")
 		return graphql.Null
 	}
 	return ec._Funnel(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFunnelConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelConnection(ctx context.Context, sel ast.SelectionSet, v ent.FunnelConnection) graphql.Marshaler {
-	return ec._FunnelConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNFunnelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelConnection(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "FunnelConnection!")
 		return graphql.Null
 	}
 	return ec._FunnelConnection(ctx, sel, v)
@@ -61745,9 +60594,7 @@ func (ec *executionContext) unmarshalNFunnelOrderField2ᚖgithubᚗcomᚋswitchb
 
 func (ec *executionContext) marshalNFunnelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "FunnelOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61771,9 +60618,7 @@ func (ec *executionContext) marshalNFunnelStage2ᚕᚖgithubᚗcomᚋswitchboard
 
 func (ec *executionContext) marshalNFunnelStage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStage(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelStage) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "FunnelStage!")
 		return graphql.Null
 	}
 	return ec._FunnelStage(ctx, sel, v)
@@ -61792,9 +60637,7 @@ func (ec *executionContext) unmarshalNFunnelStageOrderField2ᚖgithubᚗcomᚋsw
 
 func (ec *executionContext) marshalNFunnelStageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStageOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.FunnelStageOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "FunnelStageOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61819,16 +60662,13 @@ func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.Selectio
 	_ = sel
 	res := MarshalID(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]int, len(vSlice))
 	for i := range vSlice {
@@ -61856,15 +60696,9 @@ func (ec *executionContext) marshalNID2ᚕintᚄ(ctx context.Context, sel ast.Se
 	return ret
 }
 
-func (ec *executionContext) marshalNInbox2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v ent.Inbox) graphql.Marshaler {
-	return ec._Inbox(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNInbox2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInbox(ctx context.Context, sel ast.SelectionSet, v *ent.Inbox) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Inbox!")
 		return graphql.Null
 	}
 	return ec._Inbox(ctx, sel, v)
@@ -61880,15 +60714,9 @@ func (ec *executionContext) marshalNInboxChannelType2githubᚗcomᚋswitchboard�
 	return v
 }
 
-func (ec *executionContext) marshalNInboxConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxConnection(ctx context.Context, sel ast.SelectionSet, v ent.InboxConnection) graphql.Marshaler {
-	return ec._InboxConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNInboxConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxConnection(ctx context.Context, sel ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "InboxConnection!")
 		return graphql.Null
 	}
 	return ec._InboxConnection(ctx, sel, v)
@@ -61901,9 +60729,7 @@ func (ec *executionContext) unmarshalNInboxInput2githubᚗcomᚋswitchboardᚋsw
 
 func (ec *executionContext) marshalNInboxMember2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxMember(ctx context.Context, sel ast.SelectionSet, v *ent.InboxMember) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "InboxMember!")
 		return graphql.Null
 	}
 	return ec._InboxMember(ctx, sel, v)
@@ -61917,9 +60743,7 @@ func (ec *executionContext) unmarshalNInboxMemberOrderField2ᚖgithubᚗcomᚋsw
 
 func (ec *executionContext) marshalNInboxMemberOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxMemberOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.InboxMemberOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "InboxMemberOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61943,9 +60767,7 @@ func (ec *executionContext) unmarshalNInboxOrderField2ᚖgithubᚗcomᚋswitchbo
 
 func (ec *executionContext) marshalNInboxOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐInboxOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.InboxOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "InboxOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -61975,9 +60797,7 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	_ = sel
 	res := graphql.MarshalInt(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
 }
@@ -61991,16 +60811,13 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	_ = sel
 	res := graphql.MarshalInt64(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
 }
 
 func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]int, len(vSlice))
 	for i := range vSlice {
@@ -62046,9 +60863,7 @@ func (ec *executionContext) marshalNKanbanAutomation2ᚕᚖgithubᚗcomᚋswitch
 
 func (ec *executionContext) marshalNKanbanAutomation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomation(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanAutomation) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanAutomation!")
 		return graphql.Null
 	}
 	return ec._KanbanAutomation(ctx, sel, v)
@@ -62077,9 +60892,7 @@ func (ec *executionContext) unmarshalNKanbanAutomationOrderField2ᚖgithubᚗcom
 
 func (ec *executionContext) marshalNKanbanAutomationOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanAutomationOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanAutomationOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62100,29 +60913,17 @@ func (ec *executionContext) unmarshalNKanbanAutomationWhereInput2ᚖgithubᚗcom
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNKanbanBoardEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanBoardEvent(ctx context.Context, sel ast.SelectionSet, v model.KanbanBoardEvent) graphql.Marshaler {
-	return ec._KanbanBoardEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNKanbanBoardEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanBoardEvent(ctx context.Context, sel ast.SelectionSet, v *model.KanbanBoardEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanBoardEvent!")
 		return graphql.Null
 	}
 	return ec._KanbanBoardEvent(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNKanbanConfig2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx context.Context, sel ast.SelectionSet, v ent.KanbanConfig) graphql.Marshaler {
-	return ec._KanbanConfig(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNKanbanConfig2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfig(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanConfig) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanConfig!")
 		return graphql.Null
 	}
 	return ec._KanbanConfig(ctx, sel, v)
@@ -62141,9 +60942,7 @@ func (ec *executionContext) unmarshalNKanbanConfigOrderField2ᚖgithubᚗcomᚋs
 
 func (ec *executionContext) marshalNKanbanConfigOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanConfigOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanConfigOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanConfigOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62172,16 +60971,10 @@ func (ec *executionContext) marshalNKanbanImportError2ᚕᚖgithubᚗcomᚋswitc
 
 func (ec *executionContext) marshalNKanbanImportError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportError(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportError) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanImportError!")
 		return graphql.Null
 	}
 	return ec._KanbanImportError(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNKanbanItem2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx context.Context, sel ast.SelectionSet, v ent.KanbanItem) graphql.Marshaler {
-	return ec._KanbanItem(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
@@ -62202,23 +60995,15 @@ func (ec *executionContext) marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboard�
 
 func (ec *executionContext) marshalNKanbanItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItem(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanItem) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanItem!")
 		return graphql.Null
 	}
 	return ec._KanbanItem(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNKanbanItemConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx context.Context, sel ast.SelectionSet, v ent.KanbanItemConnection) graphql.Marshaler {
-	return ec._KanbanItemConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNKanbanItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemConnection(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanItemConnection!")
 		return graphql.Null
 	}
 	return ec._KanbanItemConnection(ctx, sel, v)
@@ -62242,9 +61027,7 @@ func (ec *executionContext) unmarshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswi
 
 func (ec *executionContext) marshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.KanbanItemOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "KanbanItemOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62276,8 +61059,7 @@ func (ec *executionContext) unmarshalNKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 }
 
 func (ec *executionContext) unmarshalNKanbanPositionInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPositionInputᚄ(ctx context.Context, v any) ([]*model.KanbanPositionInput, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*model.KanbanPositionInput, len(vSlice))
 	for i := range vSlice {
@@ -62295,29 +61077,17 @@ func (ec *executionContext) unmarshalNKanbanPositionInput2ᚖgithubᚗcomᚋswit
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLabel2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v ent.Label) graphql.Marshaler {
-	return ec._Label(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Label!")
 		return graphql.Null
 	}
 	return ec._Label(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLabelConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelConnection(ctx context.Context, sel ast.SelectionSet, v ent.LabelConnection) graphql.Marshaler {
-	return ec._LabelConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNLabelConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "LabelConnection!")
 		return graphql.Null
 	}
 	return ec._LabelConnection(ctx, sel, v)
@@ -62341,9 +61111,7 @@ func (ec *executionContext) unmarshalNLabelOrderField2ᚖgithubᚗcomᚋswitchbo
 
 func (ec *executionContext) marshalNLabelOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabelOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.LabelOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "LabelOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62361,17 +61129,13 @@ func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[s
 
 func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Map!")
 		return graphql.Null
 	}
 	_ = sel
 	res := graphql.MarshalMap(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Map!")
 	}
 	return res
 }
@@ -62386,15 +61150,9 @@ func (ec *executionContext) marshalNMemberChange2githubᚗcomᚋswitchboardᚋsw
 	return v
 }
 
-func (ec *executionContext) marshalNMessage2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx context.Context, sel ast.SelectionSet, v ent.Message) graphql.Marshaler {
-	return ec._Message(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessage(ctx context.Context, sel ast.SelectionSet, v *ent.Message) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Message!")
 		return graphql.Null
 	}
 	return ec._Message(ctx, sel, v)
@@ -62402,9 +61160,7 @@ func (ec *executionContext) marshalNMessage2ᚖgithubᚗcomᚋswitchboardᚋswit
 
 func (ec *executionContext) marshalNMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MessageConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "MessageConnection!")
 		return graphql.Null
 	}
 	return ec._MessageConnection(ctx, sel, v)
@@ -62420,15 +61176,9 @@ func (ec *executionContext) marshalNMessageContentType2githubᚗcomᚋswitchboar
 	return v
 }
 
-func (ec *executionContext) marshalNMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.MessageEvent) graphql.Marshaler {
-	return ec._MessageEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMessageEvent(ctx context.Context, sel ast.SelectionSet, v *model.MessageEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "MessageEvent!")
 		return graphql.Null
 	}
 	return ec._MessageEvent(ctx, sel, v)
@@ -62462,9 +61212,7 @@ func (ec *executionContext) unmarshalNMessageOrderField2ᚖgithubᚗcomᚋswitch
 
 func (ec *executionContext) marshalNMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐMessageOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.MessageOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "MessageOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62519,43 +61267,25 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNScheduledMessage2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v ent.ScheduledMessage) graphql.Marshaler {
-	return ec._ScheduledMessage(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNScheduledMessage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessage(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessage) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ScheduledMessage!")
 		return graphql.Null
 	}
 	return ec._ScheduledMessage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNScheduledMessageConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v ent.ScheduledMessageConnection) graphql.Marshaler {
-	return ec._ScheduledMessageConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNScheduledMessageConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ScheduledMessageConnection!")
 		return graphql.Null
 	}
 	return ec._ScheduledMessageConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNScheduledMessageEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v model.ScheduledMessageEvent) graphql.Marshaler {
-	return ec._ScheduledMessageEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNScheduledMessageEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐScheduledMessageEvent(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledMessageEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ScheduledMessageEvent!")
 		return graphql.Null
 	}
 	return ec._ScheduledMessageEvent(ctx, sel, v)
@@ -62579,9 +61309,7 @@ func (ec *executionContext) unmarshalNScheduledMessageOrderField2ᚖgithubᚗcom
 
 func (ec *executionContext) marshalNScheduledMessageOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ScheduledMessageOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "ScheduledMessageOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62631,16 +61359,13 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	_ = sel
 	res := graphql.MarshalString(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
 }
 
 func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]string, len(vSlice))
 	for i := range vSlice {
@@ -62668,29 +61393,17 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
-func (ec *executionContext) marshalNTeam2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v ent.Team) graphql.Marshaler {
-	return ec._Team(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v *ent.Team) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Team!")
 		return graphql.Null
 	}
 	return ec._Team(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamConnection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v ent.TeamConnection) graphql.Marshaler {
-	return ec._TeamConnection(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "TeamConnection!")
 		return graphql.Null
 	}
 	return ec._TeamConnection(ctx, sel, v)
@@ -62703,9 +61416,7 @@ func (ec *executionContext) unmarshalNTeamInput2githubᚗcomᚋswitchboardᚋswi
 
 func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "TeamMember!")
 		return graphql.Null
 	}
 	return ec._TeamMember(ctx, sel, v)
@@ -62719,9 +61430,7 @@ func (ec *executionContext) unmarshalNTeamMemberOrderField2ᚖgithubᚗcomᚋswi
 
 func (ec *executionContext) marshalNTeamMemberOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamMemberOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMemberOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "TeamMemberOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62745,9 +61454,7 @@ func (ec *executionContext) unmarshalNTeamOrderField2ᚖgithubᚗcomᚋswitchboa
 
 func (ec *executionContext) marshalNTeamOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐTeamOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.TeamOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "TeamOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62767,22 +61474,14 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	_ = sel
 	res := MarshalTime(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
 }
 
-func (ec *executionContext) marshalNTypingEvent2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTypingEvent(ctx context.Context, sel ast.SelectionSet, v model.TypingEvent) graphql.Marshaler {
-	return ec._TypingEvent(ctx, sel, &v)
-}
-
 func (ec *executionContext) marshalNTypingEvent2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐTypingEvent(ctx context.Context, sel ast.SelectionSet, v *model.TypingEvent) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "TypingEvent!")
 		return graphql.Null
 	}
 	return ec._TypingEvent(ctx, sel, v)
@@ -62802,9 +61501,7 @@ func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋg
 	_ = sel
 	res := graphql.MarshalUpload(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Upload!")
 	}
 	return res
 }
@@ -62816,26 +61513,20 @@ func (ec *executionContext) unmarshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlge
 
 func (ec *executionContext) marshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v *graphql.Upload) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "Upload!")
 		return graphql.Null
 	}
 	_ = sel
 	res := graphql.MarshalUpload(*v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "Upload!")
 	}
 	return res
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "User!")
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
@@ -62859,9 +61550,7 @@ func (ec *executionContext) marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboard�
 
 func (ec *executionContext) marshalNUserError2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserError(ctx context.Context, sel ast.SelectionSet, v *model.UserError) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "UserError!")
 		return graphql.Null
 	}
 	return ec._UserError(ctx, sel, v)
@@ -62885,9 +61574,7 @@ func (ec *executionContext) unmarshalNUserOrderField2ᚖgithubᚗcomᚋswitchboa
 
 func (ec *executionContext) marshalNUserOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐUserOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.UserOrderField) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "UserOrderField!")
 		return graphql.Null
 	}
 	return v
@@ -62927,16 +61614,13 @@ func (ec *executionContext) marshalN__DirectiveLocation2string(ctx context.Conte
 	_ = sel
 	res := graphql.MarshalString(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "__DirectiveLocation!")
 	}
 	return res
 }
 
 func (ec *executionContext) unmarshalN__DirectiveLocation2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]string, len(vSlice))
 	for i := range vSlice {
@@ -62993,6 +61677,14 @@ func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	return ret
 }
 
+func (ec *executionContext) marshalN__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐSchema(ctx context.Context, sel ast.SelectionSet, v *introspection.Schema) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "__Schema!")
+		return graphql.Null
+	}
+	return ec.___Schema(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx context.Context, sel ast.SelectionSet, v introspection.Type) graphql.Marshaler {
 	return ec.___Type(ctx, sel, &v)
 }
@@ -63015,9 +61707,7 @@ func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 
 func (ec *executionContext) marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx context.Context, sel ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullError(ctx, "__Type!")
 		return graphql.Null
 	}
 	return ec.___Type(ctx, sel, v)
@@ -63032,9 +61722,7 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	_ = sel
 	res := graphql.MarshalString(v)
 	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
+		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
 }
@@ -63069,8 +61757,7 @@ func (ec *executionContext) unmarshalOAgentAvailability2ᚕgithubᚗcomᚋswitch
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]accountuser.Availability, len(vSlice))
 	for i := range vSlice {
@@ -63129,8 +61816,7 @@ func (ec *executionContext) unmarshalOAgentBotBotType2ᚕgithubᚗcomᚋswitchbo
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]agentbot.BotType, len(vSlice))
 	for i := range vSlice {
@@ -63182,8 +61868,7 @@ func (ec *executionContext) unmarshalOAgentBotWhereInput2ᚕᚖgithubᚗcomᚋsw
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.AgentBotWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63228,8 +61913,7 @@ func (ec *executionContext) unmarshalOAgentOrder2ᚕᚖgithubᚗcomᚋswitchboar
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.AgentOrder, len(vSlice))
 	for i := range vSlice {
@@ -63246,8 +61930,7 @@ func (ec *executionContext) unmarshalOAgentRole2ᚕgithubᚗcomᚋswitchboardᚋ
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]accountuser.Role, len(vSlice))
 	for i := range vSlice {
@@ -63299,8 +61982,7 @@ func (ec *executionContext) unmarshalOAgentWhereInput2ᚕᚖgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.AgentWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63416,8 +62098,7 @@ func (ec *executionContext) unmarshalOCardNoteWhereInput2ᚕᚖgithubᚗcomᚋsw
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.CardNoteWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63497,8 +62178,7 @@ func (ec *executionContext) unmarshalOChecklistItemWhereInput2ᚕᚖgithubᚗcom
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ChecklistItemWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63576,8 +62256,7 @@ func (ec *executionContext) unmarshalOContactInboxWhereInput2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ContactInboxWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63602,8 +62281,7 @@ func (ec *executionContext) unmarshalOContactOrder2ᚕᚖgithubᚗcomᚋswitchbo
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ContactOrder, len(vSlice))
 	for i := range vSlice {
@@ -63620,8 +62298,7 @@ func (ec *executionContext) unmarshalOContactWhereInput2ᚕᚖgithubᚗcomᚋswi
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ContactWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -63673,8 +62350,7 @@ func (ec *executionContext) unmarshalOConversationOrder2ᚕᚖgithubᚗcomᚋswi
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ConversationOrder, len(vSlice))
 	for i := range vSlice {
@@ -63691,8 +62367,7 @@ func (ec *executionContext) unmarshalOConversationPriority2ᚕgithubᚗcomᚋswi
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]conversation.Priority, len(vSlice))
 	for i := range vSlice {
@@ -63744,8 +62419,7 @@ func (ec *executionContext) unmarshalOConversationStatus2ᚕgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]conversation.Status, len(vSlice))
 	for i := range vSlice {
@@ -63797,8 +62471,7 @@ func (ec *executionContext) unmarshalOConversationWhereInput2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ConversationWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64042,8 +62715,7 @@ func (ec *executionContext) unmarshalOFloat2ᚕfloat64ᚄ(ctx context.Context, v
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]float64, len(vSlice))
 	for i := range vSlice {
@@ -64122,8 +62794,7 @@ func (ec *executionContext) unmarshalOFunnelOrder2ᚕᚖgithubᚗcomᚋswitchboa
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.FunnelOrder, len(vSlice))
 	for i := range vSlice {
@@ -64140,8 +62811,7 @@ func (ec *executionContext) unmarshalOFunnelStageInput2ᚕᚖgithubᚗcomᚋswit
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*model.FunnelStageInput, len(vSlice))
 	for i := range vSlice {
@@ -64158,8 +62828,7 @@ func (ec *executionContext) unmarshalOFunnelStageWhereInput2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.FunnelStageWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64184,8 +62853,7 @@ func (ec *executionContext) unmarshalOFunnelWhereInput2ᚕᚖgithubᚗcomᚋswit
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.FunnelWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64210,8 +62878,7 @@ func (ec *executionContext) unmarshalOID2ᚕintᚄ(ctx context.Context, v any) (
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]int, len(vSlice))
 	for i := range vSlice {
@@ -64304,8 +62971,7 @@ func (ec *executionContext) unmarshalOInboxChannelType2ᚕgithubᚗcomᚋswitchb
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]inbox.ChannelType, len(vSlice))
 	for i := range vSlice {
@@ -64396,8 +63062,7 @@ func (ec *executionContext) unmarshalOInboxMemberWhereInput2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.InboxMemberWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64422,8 +63087,7 @@ func (ec *executionContext) unmarshalOInboxOrder2ᚕᚖgithubᚗcomᚋswitchboar
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.InboxOrder, len(vSlice))
 	for i := range vSlice {
@@ -64440,8 +63104,7 @@ func (ec *executionContext) unmarshalOInboxSenderNameType2ᚕgithubᚗcomᚋswit
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]inbox.SenderNameType, len(vSlice))
 	for i := range vSlice {
@@ -64493,8 +63156,7 @@ func (ec *executionContext) unmarshalOInboxWhereInput2ᚕᚖgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.InboxWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64519,8 +63181,7 @@ func (ec *executionContext) unmarshalOInt2ᚕint64ᚄ(ctx context.Context, v any
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]int64, len(vSlice))
 	for i := range vSlice {
@@ -64555,8 +63216,7 @@ func (ec *executionContext) unmarshalOInt2ᚕintᚄ(ctx context.Context, v any) 
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]int, len(vSlice))
 	for i := range vSlice {
@@ -64634,8 +63294,7 @@ func (ec *executionContext) unmarshalOKanbanAutomationActionType2ᚕgithubᚗcom
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]kanbanautomation.ActionType, len(vSlice))
 	for i := range vSlice {
@@ -64687,8 +63346,7 @@ func (ec *executionContext) unmarshalOKanbanAutomationTriggerType2ᚕgithubᚗco
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]kanbanautomation.TriggerType, len(vSlice))
 	for i := range vSlice {
@@ -64740,8 +63398,7 @@ func (ec *executionContext) unmarshalOKanbanAutomationWhereInput2ᚕᚖgithubᚗ
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.KanbanAutomationWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64773,8 +63430,7 @@ func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.KanbanConfigWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -64852,8 +63508,7 @@ func (ec *executionContext) unmarshalOKanbanItemOrder2ᚕᚖgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.KanbanItemOrder, len(vSlice))
 	for i := range vSlice {
@@ -64870,8 +63525,7 @@ func (ec *executionContext) unmarshalOKanbanItemPriority2ᚕgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]kanbanitem.Priority, len(vSlice))
 	for i := range vSlice {
@@ -64923,8 +63577,7 @@ func (ec *executionContext) unmarshalOKanbanItemStatus2ᚕgithubᚗcomᚋswitchb
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]kanbanitem.Status, len(vSlice))
 	for i := range vSlice {
@@ -64976,8 +63629,7 @@ func (ec *executionContext) unmarshalOKanbanItemWhereInput2ᚕᚖgithubᚗcomᚋ
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.KanbanItemWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65036,8 +63688,7 @@ func (ec *executionContext) unmarshalOLabelOrder2ᚕᚖgithubᚗcomᚋswitchboar
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.LabelOrder, len(vSlice))
 	for i := range vSlice {
@@ -65054,8 +63705,7 @@ func (ec *executionContext) unmarshalOLabelWhereInput2ᚕᚖgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.LabelWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65098,8 +63748,7 @@ func (ec *executionContext) unmarshalOMap2ᚕmapᚄ(ctx context.Context, v any) 
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]map[string]any, len(vSlice))
 	for i := range vSlice {
@@ -65148,8 +63797,7 @@ func (ec *executionContext) unmarshalOMessageContentType2ᚕgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]message.ContentType, len(vSlice))
 	for i := range vSlice {
@@ -65229,8 +63877,7 @@ func (ec *executionContext) unmarshalOMessageMessageType2ᚕgithubᚗcomᚋswitc
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]message.MessageType, len(vSlice))
 	for i := range vSlice {
@@ -65282,8 +63929,7 @@ func (ec *executionContext) unmarshalOMessageOrder2ᚕᚖgithubᚗcomᚋswitchbo
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.MessageOrder, len(vSlice))
 	for i := range vSlice {
@@ -65300,8 +63946,7 @@ func (ec *executionContext) unmarshalOMessageSenderType2ᚕgithubᚗcomᚋswitch
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]message.SenderType, len(vSlice))
 	for i := range vSlice {
@@ -65353,8 +63998,7 @@ func (ec *executionContext) unmarshalOMessageStatus2ᚕgithubᚗcomᚋswitchboar
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]message.Status, len(vSlice))
 	for i := range vSlice {
@@ -65406,8 +64050,7 @@ func (ec *executionContext) unmarshalOMessageWhereInput2ᚕᚖgithubᚗcomᚋswi
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.MessageWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65550,8 +64193,7 @@ func (ec *executionContext) unmarshalOScheduledMessageOrder2ᚕᚖgithubᚗcom�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ScheduledMessageOrder, len(vSlice))
 	for i := range vSlice {
@@ -65568,8 +64210,7 @@ func (ec *executionContext) unmarshalOScheduledMessageRecurrenceEndType2ᚕgithu
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]scheduledmessage.RecurrenceEndType, len(vSlice))
 	for i := range vSlice {
@@ -65621,8 +64262,7 @@ func (ec *executionContext) unmarshalOScheduledMessageRecurrenceType2ᚕgithub�
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]scheduledmessage.RecurrenceType, len(vSlice))
 	for i := range vSlice {
@@ -65674,8 +64314,7 @@ func (ec *executionContext) unmarshalOScheduledMessageStatus2ᚕgithubᚗcomᚋs
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]scheduledmessage.Status, len(vSlice))
 	for i := range vSlice {
@@ -65727,8 +64366,7 @@ func (ec *executionContext) unmarshalOScheduledMessageWhereInput2ᚕᚖgithubᚗ
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.ScheduledMessageWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65786,8 +64424,7 @@ func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]string, len(vSlice))
 	for i := range vSlice {
@@ -65886,8 +64523,7 @@ func (ec *executionContext) unmarshalOTeamMemberWhereInput2ᚕᚖgithubᚗcomᚋ
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.TeamMemberWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65912,8 +64548,7 @@ func (ec *executionContext) unmarshalOTeamOrder2ᚕᚖgithubᚗcomᚋswitchboard
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.TeamOrder, len(vSlice))
 	for i := range vSlice {
@@ -65930,8 +64565,7 @@ func (ec *executionContext) unmarshalOTeamWhereInput2ᚕᚖgithubᚗcomᚋswitch
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.TeamWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -65963,8 +64597,7 @@ func (ec *executionContext) unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx context.Context
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]time.Time, len(vSlice))
 	for i := range vSlice {
@@ -66115,8 +64748,7 @@ func (ec *executionContext) unmarshalOUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgq
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*graphql.Upload, len(vSlice))
 	for i := range vSlice {
@@ -66177,8 +64809,7 @@ func (ec *executionContext) unmarshalOUserWhereInput2ᚕᚖgithubᚗcomᚋswitch
 	if v == nil {
 		return nil, nil
 	}
-	var vSlice []any
-	vSlice = graphql.CoerceList(v)
+	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*ent.UserWhereInput, len(vSlice))
 	for i := range vSlice {
@@ -66254,13 +64885,6 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalO__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐSchema(ctx context.Context, sel ast.SelectionSet, v *introspection.Schema) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec.___Schema(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {

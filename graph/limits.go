@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -128,11 +129,20 @@ func (t *textLimits) InterceptOperation(ctx context.Context, next graphql.Operat
 	if t.l.Timeout <= 0 || op.Operation == nil || op.Operation.Operation == ast.Subscription {
 		return next(ctx)
 	}
-	ctx, cancel := context.WithTimeout(ctx, t.l.Timeout)
-	h := next(ctx)
+	timed, cancel := context.WithTimeout(ctx, t.l.Timeout)
+	h := next(timed)
+	first := true
 	return func(ctx context.Context) *graphql.Response {
 		defer cancel()
-		return h(ctx)
+		resp := h(ctx)
+		// gqlgen answers nothing (the end of the responses) when the
+		// operation's context has ended before it runs: the first answer of
+		// a query past its time limit is TIMEOUT instead.
+		if resp == nil && first && errors.Is(timed.Err(), context.DeadlineExceeded) {
+			resp = &graphql.Response{Errors: gqlerror.List{timedOut(t.l.Timeout)}}
+		}
+		first = false
+		return resp
 	}
 }
 

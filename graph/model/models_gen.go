@@ -1145,7 +1145,7 @@ func (e *MemberChange) UnmarshalGQL(v any) error {
 }
 
 func (e MemberChange) MarshalGQL(w io.Writer) {
-	fmt.Fprint(w, strconv.Quote(e.String()))
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
 }
 
 func (e *MemberChange) UnmarshalJSON(b []byte) error {
@@ -1203,7 +1203,7 @@ func (e *UserErrorCode) UnmarshalGQL(v any) error {
 }
 
 func (e UserErrorCode) MarshalGQL(w io.Writer) {
-	fmt.Fprint(w, strconv.Quote(e.String()))
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
 }
 
 func (e *UserErrorCode) UnmarshalJSON(b []byte) error {
