@@ -37,23 +37,10 @@ func newInboxOfCache(c *core.Core) *core.Cache[inboxKey, *ent.Inbox] {
 // system reads is not kept (it reads past the privacy rules, and nothing it
 // reads may reach a user), and anyone else (a visitor, another account's
 // member) reads through the privacy rules.
-// RememberedInbox is InboxOf from memory alone: false when the inbox is
-// not remembered or ctx's viewer may not be given it from there.
-func (s *Service) RememberedInbox(ctx context.Context, accountID, id int) (*ent.Inbox, bool) {
-	v, _ := viewer.FromContext(ctx)
-	if !(v.IsMember() && v.AccountID == accountID) && !v.System {
-		return nil, false
-	}
-	ib, _, ok := s.inboxes.Get(inboxKey{accountID: accountID, id: id})
-	return ib, ok
-}
-
 func (s *Service) InboxOf(ctx context.Context, c *ent.Client, accountID, id int) (*ent.Inbox, error) {
 	k := inboxKey{accountID: accountID, id: id}
-	v, _ := viewer.FromContext(ctx)
-	member := v.IsMember() && v.AccountID == accountID
-	ib, gen, ok := s.inboxes.Get(k)
-	if ok && (member || v.System) {
+	ib, gen, ok, member := s.recall(ctx, k)
+	if ok {
 		return ib, nil
 	}
 	ib, err := c.Inbox.Query().Where(inbox.ID(id), inbox.AccountID(accountID)).Only(ctx)
@@ -64,6 +51,24 @@ func (s *Service) InboxOf(ctx context.Context, c *ent.Client, accountID, id int)
 		s.inboxes.Put(k, detached(ib), gen)
 	}
 	return ib, nil
+}
+
+// RememberedInbox is InboxOf from memory alone: false when the inbox is
+// not remembered or ctx's viewer may not be given it from there.
+func (s *Service) RememberedInbox(ctx context.Context, accountID, id int) (*ent.Inbox, bool) {
+	ib, _, ok, _ := s.recall(ctx, inboxKey{accountID: accountID, id: id})
+	return ib, ok
+}
+
+// recall is InboxOf's rule for k and ctx's viewer: the remembered inbox,
+// when there is one the viewer may be given (a member of its account, or
+// the system); the generation a read is kept with (Put); and whether the
+// viewer's reads are kept (a member's only).
+func (s *Service) recall(ctx context.Context, k inboxKey) (ib *ent.Inbox, gen uint64, ok, member bool) {
+	v, _ := viewer.FromContext(ctx)
+	member = v.IsMember() && v.AccountID == k.accountID
+	ib, gen, ok = s.inboxes.Get(k)
+	return ib, gen, ok && (member || v.System), member
 }
 
 // detached is a copy of ib whose queries go through the client's own
@@ -80,24 +85,23 @@ func detached(ib *ent.Inbox) (out *ent.Inbox) {
 }
 
 // InboxesOf is InboxOf for many inboxes at once (a page of contacts' contact
-// inboxes, a GraphQL response's), of ctx's viewer's own account: those a
-// member of it read are given from memory, the rest read in one statement
-// (through the privacy rules) and kept when the viewer is a member. An
-// inbox the viewer may not read is left out.
+// inboxes, a GraphQL response's), of ctx's viewer's own account, by the
+// same rule (recall): the rest are read in one statement, through the
+// privacy rules. An inbox the viewer may not read is left out.
 func (s *Service) InboxesOf(ctx context.Context, c *ent.Client, ids []int) (map[int]*ent.Inbox, error) {
 	v, _ := viewer.FromContext(ctx)
-	member := v.IsMember()
 	out := make(map[int]*ent.Inbox, len(ids))
 	var missing []int
 	var gen uint64
+	var member bool
 	for _, id := range core.UniqueInts(ids) {
-		ib, g, ok := s.inboxes.Get(inboxKey{accountID: v.AccountID, id: id})
-		gen = g
-		if ok && member {
+		ib, g, ok, m := s.recall(ctx, inboxKey{accountID: v.AccountID, id: id})
+		gen, member = g, m
+		if ok {
 			out[id] = ib
-		} else {
-			missing = append(missing, id)
+			continue
 		}
+		missing = append(missing, id)
 	}
 	if len(missing) == 0 {
 		return out, nil
