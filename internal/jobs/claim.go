@@ -152,11 +152,8 @@ func (r *Runner) renewLeases(stop <-chan struct{}) {
 // another runner after it lapsed) and is left alone. keep says whether the
 // claims stay held (a renewal) or are let go (a release).
 func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool) {
-	ph := placeholders(r.db.Dialect)
 	for lease, ids := range r.inflight.claimsByLease(k) {
-		q := fmt.Sprintf(`UPDATE %[1]s SET %[2]s = %[3]s WHERE %[2]s = %[4]s AND id IN (%[5]s) RETURNING id`,
-			k.table, k.dueColumn, ph(1), ph(2), joinInts(ids))
-		moved, err := r.queryIDs(ctx, q, to, lease)
+		moved, err := r.queryIDs(ctx, r.moveClaimsSQL(k, ids, keep), to, lease)
 		if err != nil {
 			slog.Error("moving job leases", "table", k.table, "err", err)
 			continue
@@ -165,6 +162,22 @@ func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool
 			r.inflight.renewed(k, moved, to)
 		}
 	}
+}
+
+// moveClaimsSQL moves the claims ids of k holding the lease $2 to $1. On
+// PostgreSQL a renewal skips the rows another transaction holds: such a row
+// is being settled by its job's record, and waiting for it locked the claims
+// in another order than the record's UPDATE did, a deadlock that rolled back
+// a whole group of records in a burst. A claim skipped keeps its lease, a
+// third of which is left when the next renewal comes. A release waits: it
+// is the last chance to let the claims go before their lease runs out.
+func (r *Runner) moveClaimsSQL(k kind, ids []int, keep bool) string {
+	ph := placeholders(r.db.Dialect)
+	held := fmt.Sprintf("%s = %s AND id IN (%s)", k.dueColumn, ph(2), joinInts(ids))
+	if keep && r.db.Dialect == dialect.Postgres {
+		held = fmt.Sprintf("id IN (SELECT id FROM %s WHERE %s FOR UPDATE SKIP LOCKED)", k.table, held)
+	}
+	return fmt.Sprintf("UPDATE %s SET %s = %s WHERE %s RETURNING id", k.table, k.dueColumn, ph(1), held)
 }
 
 // drain ends the runner: running jobs get the grace time, then the rest are

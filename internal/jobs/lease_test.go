@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apitest"
@@ -110,4 +112,70 @@ func seedConversations(t *testing.T, ctx context.Context, c *ent.Client, n int) 
 		out.convs = append(out.convs, cv.ID)
 	}
 	return out
+}
+
+// TestARenewalPassesOverARowBeingSettled (PostgreSQL): a renewal does not
+// wait for a claimed row another transaction holds (a group of records
+// settling it), so the two cannot deadlock; the claim keeps its lease, and
+// the next renewal moves it once the row is free.
+func TestARenewalPassesOverARowBeingSettled(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		if e.Name != dialect.Postgres {
+			t.Skip("SQLite has one writer: a renewal waits for it as for any write")
+		}
+		database := e.New(t)
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		w := seedConversations(t, ctx, c, 2)
+		r := New(database, ops.New(c), newChannels(w.inbox), Options{Lease: time.Minute})
+		k := messageKind(r)
+		var ids []int
+		for i, conv := range w.convs {
+			m := c.Message.Create().SetAccountID(w.account).SetConversationID(conv).SetInboxID(w.inbox).
+				SetContent(fmt.Sprint("m", i)).SetNextDeliveryAt(time.Now().UTC()).SaveX(ctx)
+			ids = append(ids, m.ID)
+		}
+		claimed, err := r.claim(ctx, k, 2, nil)
+		if err != nil || len(claimed) != 2 {
+			t.Fatalf("claimed %v, %v", claimed, err)
+		}
+		for _, j := range claimed {
+			r.inflight.add(k, j)
+		}
+		lease := claimed[0].lease
+
+		held, err := database.SQL.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer held.Rollback()
+		if _, err := held.ExecContext(ctx, `UPDATE messages SET status = 'delivered' WHERE id = $1`, ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		renewal, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		first := r.leaseFrom(time.Now().Add(time.Second))
+		r.moveClaims(renewal, k, first, true)
+		if renewal.Err() != nil {
+			t.Fatal("the renewal waited for the row the other transaction holds")
+		}
+		dueOf := func(id int) time.Time { return *c.Message.GetX(ctx, id).NextDeliveryAt }
+		if got := r.inflight.claimsByLease(k); len(got[first]) != 1 || got[first][0] != ids[1] || len(got[lease]) != 1 {
+			t.Errorf("leases after the first renewal: %v, want %d at the new lease and %d at the old", got, ids[1], ids[0])
+		}
+		if !dueOf(ids[1]).Equal(first) {
+			t.Errorf("the free claim's lease is %v, want %v", dueOf(ids[1]), first)
+		}
+
+		if err := held.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		second := r.leaseFrom(time.Now().Add(2 * time.Second))
+		r.moveClaims(ctx, k, second, true)
+		for _, id := range ids {
+			if !dueOf(id).Equal(second) {
+				t.Errorf("message %d's lease after the second renewal is %v, want %v", id, dueOf(id), second)
+			}
+		}
+	})
 }
