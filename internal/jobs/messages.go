@@ -18,12 +18,15 @@ type Channels interface {
 // Deliveries wait on the network, not on the CPU: a worker is a goroutine
 // and each record commits with others (commits.go). A key (an inbox's
 // channel, a webhook subscription) may take half of the workers, so a burst
-// to one healthy receiver keeps many requests in flight (with 8 a key, a
-// 10,000-message burst to one inbox went out at ~300 a second), while a
-// receiver that hangs holds at most that half and every other key still has
-// deliveriesPerKey workers.
+// to one healthy receiver keeps many requests in flight, while a receiver
+// that hangs holds at most that half and every other key still has
+// deliveriesPerKey workers. A worker is held until its delivery's record
+// commits, which a burst's load makes slow: with 32 a key one receiver took
+// fewer deliveries a second than a 10,000-schedule burst fires, and its
+// webhooks fell 3-4 s behind (with 96, 0.3-0.5 s, and the burst is sent
+// sooner; docs/performance.md, tenth session).
 const (
-	deliveryWorkers  = 64
+	deliveryWorkers  = 192
 	deliveriesPerKey = deliveryWorkers / 2
 )
 

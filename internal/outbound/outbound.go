@@ -43,12 +43,13 @@ func NewClient(timeout time.Duration) *http.Client {
 
 func newClient(timeout time.Duration, d *dialer) *http.Client {
 	// MaxIdleConnsPerHost: as many as the job runner delivers to one
-	// receiver at once; a connection beyond the idle ones is closed after
-	// its request, and a burst would dial (and for https shake hands) anew.
+	// receiver at once (jobs' deliveriesPerKey); a connection beyond the idle
+	// ones is closed after its request, and a burst would dial (and for
+	// https shake hands) anew.
 	tr := &http.Transport{
 		DialContext:           d.DialContext,
 		Proxy:                 nil, // a proxy would dial on our behalf and dodge the guard
-		MaxIdleConnsPerHost:   32,
+		MaxIdleConnsPerHost:   96,
 		IdleConnTimeout:       60 * time.Second,
 		TLSHandshakeTimeout:   5 * time.Second,
 		ResponseHeaderTimeout: timeout,
