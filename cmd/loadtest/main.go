@@ -49,6 +49,7 @@ type options struct {
 	replay       bool
 	rounds       int
 	cpuProfile   string
+	memProfile   string
 }
 
 func main() {
@@ -66,6 +67,7 @@ func main() {
 	flag.BoolVar(&o.keepDatabase, "keep", false, "keep the temporary SQLite database")
 	flag.BoolVar(&o.reuse, "reuse", false, "use the account an earlier run seeded in -database, if there is one, instead of seeding (sizes are then what it holds)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the driving (server and clients: they share the process) to this file")
+	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the driving (server and clients) to this file")
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
 	flag.Parse()
@@ -139,6 +141,10 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		}
 		defer stop()
 	}
+	if o.memProfile != "" {
+		defer writeAllocProfile(o.memProfile, progress)
+		runtime.MemProfileRate = 64 << 10
+	}
 	results := make([]result, 0, len(selected))
 	for _, r := range selected {
 		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
@@ -199,4 +205,17 @@ func startCPUProfile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeAllocProfile writes what the process allocated since
+// MemProfileRate was set (the seeding's allocations come before it).
+func writeAllocProfile(path string, progress io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		f.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(progress, "memprofile:", err)
+	}
 }
