@@ -288,9 +288,6 @@ func (s *Service) attachInboxes(ctx context.Context, cts ...*ent.Contact) error 
 			ids = append(ids, ci.InboxID)
 		}
 	}
-	if len(ids) == 0 {
-		return nil
-	}
 	ibs, err := s.inboxesOf(ctx, s.Client(ctx), ids)
 	if err != nil {
 		return err

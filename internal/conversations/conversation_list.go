@@ -199,9 +199,6 @@ func (s *Service) attachInboxes(ctx context.Context, convs []*ent.Conversation) 
 	for i, cv := range convs {
 		ids[i] = cv.InboxID
 	}
-	if len(ids) == 0 {
-		return nil
-	}
 	ibs, err := s.inboxes.InboxesOf(ctx, s.Client(ctx), ids)
 	if err != nil {
 		return err
