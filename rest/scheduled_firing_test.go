@@ -336,11 +336,13 @@ func TestScheduleOfAnAuthorWhoLeftTheInboxFails(t *testing.T) {
 	})
 }
 
-// TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal: the runner hands a
-// burst's due schedules to FireSchedules together. The ordinary ones share
-// a transaction; one the channel rules refuse (its author left the inbox)
-// fails alone with its reason, and every other one, a series among them,
-// fires exactly once — however many runners fire the same batch at once.
+// TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal: the runner's
+// workers take a burst's due schedules in batches (FireDue). The ordinary
+// ones share a transaction; one the channel rules refuse (its author left
+// the inbox) fails its batch, whose rows the runner then claims and fires
+// alone, each with its own outcome: the refused one fails with its reason,
+// and every other one, a series among them, fires exactly once — however
+// many workers take batches of the same rows at once.
 func TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newApp(t, e)
@@ -350,11 +352,7 @@ func TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal(t *testing.T) {
 		a.mustDo(request{method: "POST", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
 		create := func(token string, body H) int {
 			body["inbox_id"], body["contact_id"], body["scheduled_at"] = ib, ct, inAnHour()
-			id := a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: token, body: body}, http.StatusOK).int(t, "id")
-			// Due a moment ago; the clock stays an hour ahead, so only the
-			// calls below fire it.
-			a.srv.DB.Client.ScheduledMessage.UpdateOneID(id).SetScheduledAt(time.Now().Add(-time.Second).UTC()).ExecX(sys())
-			return id
+			return a.mustDo(request{method: "POST", path: a.path("/scheduled_messages"), token: token, body: body}, http.StatusOK).int(t, "id")
 		}
 		var ids []int
 		for _, content := range []string{"first", "second", "third"} {
@@ -364,18 +362,40 @@ func TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal(t *testing.T) {
 		refused := create(agent, H{"content": "from a former member"})
 		ids = append(ids, series, refused)
 		a.mustDo(request{method: "DELETE", path: a.path("/inbox_members"), body: H{"inbox_id": ib, "user_ids": []int{agentID}}}, http.StatusOK)
+		// All due a moment ago, at once: the app's own runner takes its
+		// share of them too.
+		due := time.Now().Add(-time.Second).UTC()
+		a.srv.DB.Client.ScheduledMessage.Update().Where(scheduledmessage.IDIn(ids...)).
+			SetScheduledAt(due).SetNextOccurrenceAt(due).ExecX(sys())
 
 		var wg sync.WaitGroup
 		for range 4 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := a.srv.Svc.FireSchedules(context.Background(), ids); err != nil {
-					t.Errorf("FireSchedules: %v", err)
+				// Batches beside the runner's own workers, until one fires
+				// nothing: the rows a batch leaves alone are the runner's to
+				// claim and fire each (a lone firing of a row a batch holds
+				// would wait for it, and could deadlock with it).
+				for {
+					took, alone, err := a.srv.Svc.FireDue(context.Background(), 50)
+					if err != nil {
+						t.Errorf("FireDue: %v", err)
+						return
+					}
+					if took == len(alone) {
+						return
+					}
 				}
 			}()
 		}
 		wg.Wait()
+		// The runner's firings may still run: until every one is settled
+		// (fired, failed, or the series at its next day).
+		waitFor(t, "the five schedules settled", func() bool {
+			return a.srv.DB.Client.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...),
+				scheduledmessage.NextOccurrenceAtLT(time.Now().Add(time.Hour))).CountX(sys()) == 0
+		})
 		for _, content := range []string{"first", "second", "third", "daily"} {
 			if n := a.srv.DB.Client.Message.Query().Where(message.Content(content)).CountX(sys()); n != 1 {
 				t.Errorf("%q: %d messages, want exactly 1", content, n)

@@ -144,3 +144,12 @@ func ForUpdateOnPostgres(s *sql.Selector) {
 		s.ForUpdate()
 	}
 }
+
+// ForUpdateSkipLockedOnPostgres locks the rows read on PostgreSQL, passing
+// over rows another transaction holds: concurrent readers of a queue take
+// different rows. SQLite has no such clause (its writer is alone).
+func ForUpdateSkipLockedOnPostgres(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForUpdate(sql.WithLockAction(sql.SkipLocked))
+	}
+}

@@ -31,11 +31,13 @@ type kind struct {
 	// delivered, retrying and failed apart).
 	reportsOutcome bool
 	run            func(ctx context.Context, id int) error
-	// batch, above 1, hands a worker up to batch claimed rows at once
-	// (runBatch instead of run): a burst of schedules fires many to a
-	// transaction. A batch kind has no keys.
-	batch    int
-	runBatch func(ctx context.Context, ids []int) error
+	// fireDue, when set, makes a kind that claims its rows in the
+	// transaction that does their work: a worker calls it for up to batch
+	// due rows at a time, and gets back how many it took and those it left
+	// to run alone, which the runner claims and runs with run (firing.go).
+	// Such a kind has no keys.
+	fireDue func(ctx context.Context, n int) (took int, alone []int, err error)
+	batch   int
 }
 
 // claim moves the due column of up to n due rows a lease ahead and returns

@@ -74,9 +74,10 @@ func TestNudgesCoalesce(t *testing.T) {
 		t.Parallel()
 		database, n := countedDB(t, e.New(t))
 		r := startRunner(t, database, newChannels(), Options{IdleCheck: time.Minute})
-		passes(t, r, 1)
-		r.Wake() // the first pass looks at idle automations too: over before the count
-		passes(t, r, 1)
+		// Two passes before the count: the first looks at idle automations
+		// too. Each is woken, as the next unwoken one is a minute away.
+		wokenPass(t, r)
+		wokenPass(t, r)
 		const nudges = 300
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
@@ -110,9 +111,7 @@ func TestRunnerWakesForDueWork(t *testing.T) {
 		r := startRunner(t, database, ch, Options{IdleCheck: time.Minute})
 		// Its first pass may be over already, and the next would be a
 		// minute away: a woken one.
-		last := r.Alive()
-		r.Wake()
-		apitest.Eventually(t, 5*time.Second, "a woken pass of the runner", func() bool { return r.Alive().After(last) })
+		wokenPass(t, r)
 		add := func(conv int, due time.Time) *ent.Message {
 			return c.Message.Create().SetAccountID(w.account).SetConversationID(conv).SetInboxID(w.inbox).
 				SetContent("hi").SetNextDeliveryAt(due).SaveX(ctx)
@@ -184,6 +183,16 @@ func passes(t *testing.T, r *Runner, n int) {
 			last = r.Alive()
 		}
 	}
+}
+
+// wokenPass wakes the runner and waits for the pass the wake starts (or
+// one begun since the call): with idle checks a minute apart, waiting for a
+// pass without a wake hangs when the runner's last one began just before.
+func wokenPass(t *testing.T, r *Runner) {
+	t.Helper()
+	last := r.Alive()
+	r.Wake()
+	apitest.Eventually(t, 5*time.Second, "a woken pass of the runner", func() bool { return r.Alive().After(last) })
 }
 
 // countedDB is raw with every statement counted, ent's and raw SQL's alike.

@@ -32,6 +32,9 @@ type held struct {
 	queued  map[int][]job
 	waiting int               // jobs in queued, all keys
 	claims  map[int]time.Time // id → lease
+	// firingsFoundNone: the last worker of a kind that claims its own rows
+	// ended without taking one.
+	firingsFoundNone bool
 }
 
 // queuePerKey bounds the claimed jobs waiting behind one key; queueLimit
@@ -106,30 +109,61 @@ func (f *inflight) add(k kind, j job) bool {
 	return true
 }
 
-// addBatch records the claimed jobs js of a batch kind, run together on
-// one worker.
-func (f *inflight) addBatch(k kind, js []job) {
+// firingStarted counts a worker of a kind that claims its own rows
+// (firing.go) as running.
+func (f *inflight) firingStarted(k kind) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.of(k).running++
+}
+
+// firingEnded ends a worker started by firingStarted; tookNone says it
+// found no row to take, all of them held by other firings.
+func (f *inflight) firingEnded(k kind, tookNone bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	h.running--
+	h.firingsFoundNone = tookNone
+}
+
+// firingsToStart is how many workers of a kind that claims its own rows a
+// pass starts: one per free worker, but a single one after a worker found
+// nothing to take (the due rows are held by firings still running, whose
+// end wakes the loop).
+func (f *inflight) firingsToStart(k kind) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	free := max(k.workers-h.running, 0)
+	if h.firingsFoundNone {
+		return min(free, 1)
+	}
+	return free
+}
+
+// hold records claims js that a worker already running runs itself.
+func (f *inflight) hold(k kind, js []job) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.of(k)
 	for _, j := range js {
 		h.claims[j.id] = j.lease
 	}
-	h.running++
 }
 
-// doneBatch ends the batch js; as done, a batch stopped by shutdown keeps
-// its claims, to be released.
-func (f *inflight) doneBatch(k kind, js []job, finished bool) {
+// drop ends the claims js taken by hold; as done, claims stopped by
+// shutdown are kept, to be released.
+func (f *inflight) drop(k kind, js []job, finished bool) {
+	if !finished {
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.of(k)
-	if finished {
-		for _, j := range js {
-			delete(h.claims, j.id)
-		}
+	for _, j := range js {
+		delete(h.claims, j.id)
 	}
-	h.running--
 }
 
 // done ends job j. A finished job's claim is dropped (its row says what

@@ -35,9 +35,6 @@ const batchSize = 32
 // short.
 const claimPause = 25 * time.Millisecond
 
-// maxBatchClaim bounds one claim of a batch kind.
-const maxBatchClaim = 256
-
 // Options tune a runner; zero fields take the defaults.
 type Options struct {
 	// Retries are the retry budgets per kind (zero: DefaultRetries).
@@ -200,11 +197,6 @@ func (r *Runner) writing(run func(context.Context, int) error) func(context.Cont
 	return func(ctx context.Context, id int) error { return r.write(func() error { return run(ctx, id) }) }
 }
 
-// writingBatch is writing for a batch kind's run.
-func (r *Runner) writingBatch(run func(context.Context, []int) error) func(context.Context, []int) error {
-	return func(ctx context.Context, ids []int) error { return r.write(func() error { return run(ctx, ids) }) }
-}
-
 // allKinds lists the kinds in the order a pass claims them: schedules and
 // automations first, so the messages they post go out in the same pass.
 // Each kind has its own workers, so a hanging receiver never takes the
@@ -329,15 +321,16 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 // due rows left are blocked (their key or conversation is busy); and, when
 // that claim took none while skipping saturated keys, those keys.
 func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) (short bool, skipped []int) {
+	if k.fireDue != nil {
+		r.startFirings(jobCtx, k)
+		return false, nil
+	}
 	for ctx.Err() == nil {
 		free := r.inflight.free(k)
 		if free == 0 {
 			return false, nil
 		}
 		want := min(r.inflight.room(k), batchSize)
-		if k.batch > 1 {
-			want = min(free*k.batch, maxBatchClaim)
-		}
 		saturated := r.inflight.saturated(k)
 		claimed, err := r.claim(ctx, k, want, saturated)
 		if err != nil {

@@ -1,7 +1,8 @@
 package jobs
 
-// Workers: each claimed job (or batch) runs on its own goroutine; a worker
-// that finishes takes the next job waiting for its key (inflight.go).
+// Workers: each claimed job runs on its own goroutine; a worker that
+// finishes takes the next job waiting for its key (inflight.go). A kind that
+// claims in its own transactions has workers of its own (firing.go).
 
 import (
 	"context"
@@ -9,40 +10,13 @@ import (
 	"log/slog"
 )
 
-// startClaimed starts the jobs claimed of k: one worker each, or for a
-// batch kind one worker per batch.
+// startClaimed starts the jobs claimed of k, one worker each.
 func (r *Runner) startClaimed(jobCtx context.Context, k kind, claimed []job) {
-	if k.batch <= 1 {
-		for _, j := range claimed {
-			if r.inflight.add(k, j) {
-				r.start(jobCtx, k, j)
-			}
+	for _, j := range claimed {
+		if r.inflight.add(k, j) {
+			r.start(jobCtx, k, j)
 		}
-		return
 	}
-	for len(claimed) > 0 {
-		n := min(k.batch, len(claimed))
-		r.inflight.addBatch(k, claimed[:n])
-		r.startBatch(jobCtx, k, claimed[:n])
-		claimed = claimed[n:]
-	}
-}
-
-// startBatch runs the jobs js of a batch kind together on one goroutine.
-func (r *Runner) startBatch(ctx context.Context, k kind, js []job) {
-	r.jobs.Add(1)
-	go func() {
-		defer r.jobs.Done()
-		ids := make([]int, len(js))
-		for i, j := range js {
-			ids[i] = j.id
-		}
-		err := k.runBatch(ctx, ids)
-		r.ranJobs(k, len(js), err, ctx.Err() == nil)
-		r.inflight.doneBatch(k, js, ctx.Err() == nil)
-		r.reportAlive()
-		r.Wake()
-	}()
 }
 
 // start runs j on its own goroutine; when it ends, the next job queued

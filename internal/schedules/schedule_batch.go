@@ -2,7 +2,6 @@ package schedules
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -13,42 +12,70 @@ import (
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// FireSchedules fires the claimed schedules ids. The ordinary firings (a
-// pending schedule's due occurrence, within the catch-up window) share one
-// transaction and its reads, which in a burst saves a commit and a handful
-// of statements per schedule. Should any of them fail, that transaction
-// rolls back and each is fired on its own by FireSchedule, which knows
-// every other case (edited meanwhile, refused, missed, not yet due, a series
-// at its end): a batch changes how many commits a burst takes, never what a
+// FireDue fires up to n due schedules. It returns how many rows it took,
+// and those of them it leaves to be fired alone. The firing claims its rows
+// in its own transaction: it reads the due rows locked (FOR UPDATE SKIP
+// LOCKED on PostgreSQL, so concurrent firings, of this instance or another,
+// take different rows; on SQLite the transaction is the one writer) and
+// fires the ordinary ones among them there, together: their conversations
+// and authors' memberships read once, their messages posted set-based. No
+// claim is written before, and a firing that dies leaves its rows due at
+// once. The others (edited, refused, missed, not yet due, a series at its
+// end), or all of them when the shared firing fails, are returned: the
+// caller claims them and fires each with FireSchedule, which knows every
+// case. A batch changes how many statements a burst takes, never what a
 // firing does.
-func (s *Service) FireSchedules(ctx context.Context, ids []int) error {
-	if len(ids) == 1 {
-		return s.FireSchedule(ctx, ids[0])
-	}
-	sms, err := s.DB.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...)).
-		WithAttachments().Order(ent.Asc(scheduledmessage.FieldID)).All(core.AsBackgroundWork(ctx))
+func (s *Service) FireDue(ctx context.Context, n int) (took int, alone []int, err error) {
+	now := s.Now()
+	return s.fireLocked(ctx, func(ctx context.Context, c *ent.Client) ([]*ent.ScheduledMessage, error) {
+		return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(now)).
+			Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt), ent.Asc(scheduledmessage.FieldID)).Limit(n).
+			WithAttachments().Modify(core.ForUpdateSkipLockedOnPostgres).All(ctx)
+	})
+}
+
+// fireLocked reads schedules with read, in a transaction that fires the
+// ordinary firings among them together; it returns how many it read and
+// the ids it did not fire (see FireDue).
+func (s *Service) fireLocked(ctx context.Context, read func(context.Context, *ent.Client) ([]*ent.ScheduledMessage, error)) (int, []int, error) {
+	var sms []*ent.ScheduledMessage
+	var alone []int
+	// The rows are read as the job queue, for every account; each firing
+	// then acts in its own account, as its author (fireGroup).
+	err := s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+		var err error
+		if sms, err = read(ctx, c); err != nil {
+			return err
+		}
+		var due []dueFiring
+		for _, sm := range sms {
+			if at, ok := s.ordinaryFiring(sm); ok {
+				due = append(due, dueFiring{sm, at})
+			} else {
+				alone = append(alone, sm.ID)
+			}
+		}
+		if len(due) == 0 {
+			return nil
+		}
+		return s.fireTogether(ctx, c, due)
+	})
 	if err != nil {
-		return err
-	}
-	var due []dueFiring
-	for _, sm := range sms {
-		if at, ok := s.ordinaryFiring(sm); ok {
-			due = append(due, dueFiring{sm, at})
+		if len(sms) == 0 || ctx.Err() != nil {
+			return len(sms), nil, err
 		}
+		// The shared firing rolled back: each is fired alone.
+		return len(sms), idsOf(sms), nil
 	}
-	fired := map[int]bool{}
-	if len(due) > 1 && s.fireTogether(ctx, due) == nil {
-		for _, d := range due {
-			fired[d.sm.ID] = true
-		}
+	return len(sms), alone, nil
+}
+
+func idsOf(sms []*ent.ScheduledMessage) []int {
+	ids := make([]int, len(sms))
+	for i, sm := range sms {
+		ids[i] = sm.ID
 	}
-	var errs []error
-	for _, id := range ids {
-		if !fired[id] {
-			errs = append(errs, s.FireSchedule(ctx, id))
-		}
-	}
-	return errors.Join(errs...)
+	return ids
 }
 
 // dueFiring is a schedule and the occurrence it fires now.
@@ -72,24 +99,22 @@ func (s *Service) ordinaryFiring(sm *ent.ScheduledMessage) (time.Time, bool) {
 	return at, true
 }
 
-// fireTogether fires every firing of due in one transaction, with the
+// fireTogether fires every firing of due in the transaction of c, with the
 // conversations and the authors' memberships read once for all, and the
 // messages of each author's firings in named conversations posted
 // together (AddMessages); a firing that must find or start its
 // conversation posts alone.
-func (s *Service) fireTogether(ctx context.Context, due []dueFiring) error {
-	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
-		reads, err := readForFirings(ctx, c, due)
-		if err != nil {
+func (s *Service) fireTogether(ctx context.Context, c *ent.Client, due []dueFiring) error {
+	reads, err := readForFirings(ctx, c, due)
+	if err != nil {
+		return err
+	}
+	for _, group := range byAuthor(due) {
+		if err := s.fireGroup(asScheduleAuthor(ctx, group[0].sm), c, group, reads); err != nil {
 			return err
 		}
-		for _, group := range byAuthor(due) {
-			if err := s.fireGroup(asScheduleAuthor(ctx, group[0].sm), c, group, reads); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // byAuthor splits due into runs of one account and author, in order: a

@@ -20,12 +20,14 @@ import (
 )
 
 // Firing. A schedule row is its own clock: next_occurrence_at is when the
-// job runner next acts on it. The runner claims due rows (moving the column
-// a lease ahead, so another runner skips them) and calls FireSchedule for
-// each. One firing is one transaction that posts the message and records
-// it; a duplicate is impossible, not just unlikely: a one-off records its
-// message only while it has none, and each occurrence of a series is a row
-// unique on (parent_id, occurrence_at).
+// job runner next acts on it. The runner's workers fire due rows in batches
+// that take them locked in the firing's transaction (FireDue); the rows a
+// batch leaves, the runner claims (moving the column a lease ahead, so
+// another runner skips them) and fires alone with FireSchedule. One firing
+// is one transaction that posts the message and records it; a duplicate is
+// impossible, not just unlikely: a one-off records its message only while
+// it has none, and each occurrence of a series is a row unique on
+// (parent_id, occurrence_at).
 
 // DefaultCatchUpWindow is how late an occurrence may still fire (after a
 // restart, say); older ones are marked failed as missed instead of sending

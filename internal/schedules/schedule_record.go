@@ -19,11 +19,9 @@ type fired struct {
 }
 
 // recordFirings records the firings fs as recordFiring records each, but
-// the one-off schedules (most of a burst) set-based: their rows are read
-// locked, checked unchanged since the firing read them, and recorded by one
-// UPDATE; a series' occurrence still gets its own row. A row changed
-// meanwhile fails the batch with errAlreadyFired (FireSchedules then fires
-// each alone, as before).
+// the one-off schedules (most of a burst) set-based, by one UPDATE: the
+// firing read their rows locked (FireDue), so they are as it read them; a
+// series' occurrence still gets its own row.
 func (s *Service) recordFirings(ctx context.Context, c *ent.Client, fs []fired) error {
 	var oneOffs []fired
 	for _, f := range fs {
@@ -50,7 +48,9 @@ func (s *Service) recordFirings(ctx context.Context, c *ent.Client, fs []fired) 
 }
 
 // recordOneOffs sets the message and conversation of one-off schedules fs,
-// guarded as unchanged() guards one.
+// whose rows the firing holds locked since it read them (on SQLite its
+// transaction is the one writer). Should a row be gone all the same, the
+// batch fails with errAlreadyFired and each is fired alone.
 func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) error {
 	ids := make([]int, len(fs))
 	messages, conversations := map[int]int{}, map[int]int{}
@@ -58,18 +58,7 @@ func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) 
 		ids[i] = f.sm.ID
 		messages[f.sm.ID], conversations[f.sm.ID] = f.m.ID, f.conversationID
 	}
-	// Locked on PostgreSQL; on SQLite this transaction is the one writer.
-	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.IDIn(ids...)).Modify(core.ForUpdateOnPostgres).All(ctx)
-	if err != nil {
-		return err
-	}
-	current := core.ByID(rows, func(sm *ent.ScheduledMessage) int { return sm.ID })
-	for _, f := range fs {
-		if !stillAsRead(f.sm, current[f.sm.ID]) {
-			return errAlreadyFired
-		}
-	}
-	n, err := c.ScheduledMessage.Update().Where(scheduledmessage.IDIn(ids...)).
+	n, err := c.ScheduledMessage.Update().Where(scheduledmessage.IDIn(ids...), scheduledmessage.MessageIDIsNil()).
 		ClearNextOccurrenceAt().SetOccurrencesCount(1).
 		Modify(core.SetEachByID(scheduledmessage.FieldMessageID, "BIGINT", messages),
 			core.SetEachByID(scheduledmessage.FieldConversationID, "BIGINT", conversations)).
@@ -81,11 +70,4 @@ func (s *Service) recordOneOffs(ctx context.Context, c *ent.Client, fs []fired) 
 		return errAlreadyFired
 	}
 	return nil
-}
-
-// stillAsRead says whether row (nil: deleted) is schedule sm as the firing
-// read it: what unchanged() asks of the row in its UPDATE.
-func stillAsRead(sm, row *ent.ScheduledMessage) bool {
-	return row != nil && row.MessageID == nil && row.Status == scheduledmessage.StatusPending &&
-		row.OccurrencesCount == sm.OccurrencesCount && row.UpdatedAt.Equal(sm.UpdatedAt)
 }

@@ -1,0 +1,95 @@
+package jobs
+
+// Firings: a kind with fireDue (the schedules) claims its rows in the
+// transaction that does their work, instead of moving them a lease ahead
+// first. Its workers each take a batch of due rows at a time, locked, and
+// go on while the batches come back full; the rows a batch leaves are
+// claimed with a lease, as any kind's, and run alone by the same worker.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+)
+
+// startFirings starts k's workers (see inflight.firingsToStart).
+func (r *Runner) startFirings(jobCtx context.Context, k kind) {
+	for range r.inflight.firingsToStart(k) {
+		r.inflight.firingStarted(k)
+		r.jobs.Add(1)
+		go func() {
+			defer r.jobs.Done()
+			took := r.fireWhileFull(jobCtx, k)
+			r.inflight.firingEnded(k, took == 0)
+			r.reportAlive()
+			if took > 0 {
+				// Rows due behind the ones it took may wait for this.
+				r.Wake()
+			}
+		}()
+	}
+}
+
+// fireWhileFull runs k's batches until one comes back short, and returns
+// how many rows they took.
+func (r *Runner) fireWhileFull(ctx context.Context, k kind) int {
+	total := 0
+	for ctx.Err() == nil {
+		took := r.fireBatch(ctx, k)
+		total += took
+		r.reportAlive()
+		if took < k.batch {
+			break
+		}
+	}
+	return total
+}
+
+// fireBatch runs one batch of k and then, alone, the rows it left.
+func (r *Runner) fireBatch(ctx context.Context, k kind) int {
+	var took int
+	var alone []int
+	err := r.write(func() error {
+		var err error
+		took, alone, err = k.fireDue(ctx, k.batch)
+		return err
+	})
+	if ctx.Err() != nil {
+		return took
+	}
+	if err != nil {
+		slog.Error("running jobs", "table", k.table, "err", err)
+		r.outcome(k.table, outcomeError)
+		return 0
+	}
+	r.ranJobs(k, took-len(alone), nil, true)
+	if len(alone) > 0 {
+		r.runAlone(ctx, k, alone)
+	}
+	return took
+}
+
+// runAlone claims the rows ids of k that are still due (another runner may
+// have taken some meanwhile) and runs each with k.run: a row that fails
+// again waits for its lease to run out, rather than coming back in every
+// batch.
+func (r *Runner) runAlone(ctx context.Context, k kind, ids []int) {
+	now := r.now()
+	claimed, err := r.claimRows(ctx, k, len(ids), r.leaseFrom(now), func(q *claimSQL) string {
+		return fmt.Sprintf("%s AND c.id IN (%s)", q.due(now), joinInts(ids))
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			slog.Error("claiming jobs", "table", k.table, "err", err)
+		}
+		return
+	}
+	r.inflight.hold(k, claimed)
+	for _, j := range claimed {
+		if ctx.Err() != nil {
+			break
+		}
+		r.runOne(ctx, k, j)
+	}
+	r.inflight.drop(k, claimed, ctx.Err() == nil)
+}
