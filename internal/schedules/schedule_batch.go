@@ -24,7 +24,9 @@ import (
 // end), or all of them when the shared firing fails, are returned: the
 // caller claims them and fires each with FireSchedule, which knows every
 // case. A batch changes how many statements a burst takes, never what a
-// firing does.
+// firing does, but for one thing: an edit that comes while a batch holds
+// its row waits for it, and is then refused (the schedule has fired),
+// where over a lone firing a concurrent edit wins (unchanged).
 func (s *Service) FireDue(ctx context.Context, n int) (took int, alone []int, err error) {
 	now := s.Now()
 	return s.fireLocked(ctx, func(ctx context.Context, c *ent.Client) ([]*ent.ScheduledMessage, error) {
