@@ -61,3 +61,44 @@ func TestWaitingJobsRunWhenAWorkerFrees(t *testing.T) {
 		t.Errorf("a claim may take %d, want %d", got, 1+queueLimit-queuePerKey)
 	}
 }
+
+// TestFiringWorkersHoldBackAfterFindingNone: a kind that claims its own
+// rows starts a worker per free one; after a worker found no row to take
+// (the due rows are held by firings still running), a pass starts one at a
+// time, until one takes rows again. The claims its workers take for rows
+// run alone are held for renewal and release, and dropped when they end.
+func TestFiringWorkersHoldBackAfterFindingNone(t *testing.T) {
+	k := kind{table: "scheduled_messages", workers: 2}
+	f := newInflight()
+	steps := []struct {
+		name string
+		do   func()
+		want int
+	}{
+		{"at first", func() {}, 2},
+		{"one running", func() { f.firingStarted(k) }, 1},
+		{"both running", func() { f.firingStarted(k) }, 0},
+		{"one found none", func() { f.firingEnded(k, true) }, 1},
+		{"both found none", func() { f.firingEnded(k, true) }, 1},
+		{"the one started took rows", func() { f.firingStarted(k); f.firingEnded(k, false) }, 2},
+	}
+	for _, s := range steps {
+		s.do()
+		if got := f.firingsToStart(k); got != s.want {
+			t.Errorf("%s: %d workers to start, want %d", s.name, got, s.want)
+		}
+	}
+	alone := []job{{id: 7, key: 7}, {id: 8, key: 8}}
+	f.hold(k, alone)
+	if got := f.count(k); got != 2 {
+		t.Errorf("%d claims held, want 2", got)
+	}
+	f.drop(k, alone, false) // stopped by shutdown: kept, to be released
+	if got := f.count(k); got != 2 {
+		t.Errorf("after a shutdown %d claims held, want 2", got)
+	}
+	f.drop(k, alone, true)
+	if got := f.count(k); got != 0 {
+		t.Errorf("after running %d claims held, want 0", got)
+	}
+}
