@@ -1133,6 +1133,9 @@ var (
 				Name:    "message_next_delivery_at",
 				Unique:  false,
 				Columns: []*schema.Column{MessagesColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "next_delivery_at IS NOT NULL",
+				},
 			},
 			{
 				Name:    "message_pending_by_conversation",
@@ -1313,6 +1316,9 @@ var (
 				Name:    "scheduledmessage_next_occurrence_at",
 				Unique:  false,
 				Columns: []*schema.Column{ScheduledMessagesColumns[18]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "next_occurrence_at IS NOT NULL",
+				},
 			},
 			{
 				Name:    "scheduledmessage_message_id",

@@ -207,7 +207,9 @@ func (Message) Edges() []ent.Edge {
 func (Message) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("conversation_id", "id"),
-		index.Fields("next_delivery_at"),
+		// Only messages with a delivery ahead are due: most messages (a
+		// customer's, a note, a delivered one) are not, and skip the index.
+		index.Fields("next_delivery_at").Annotations(entsql.IndexWhere("next_delivery_at IS NOT NULL")),
 		// The delivery claim's order rule asks for the conversation's first
 		// pending message; only pending ones are indexed.
 		index.Fields("conversation_id", "id").StorageKey("message_pending_by_conversation").

@@ -125,7 +125,9 @@ func (ScheduledMessage) Indexes() []ent.Index {
 		index.Fields("account_id", "status", "scheduled_at"),
 		index.Fields("parent_id", "occurrence_at").Unique(),
 		index.Fields("account_id", "scheduled_at"),
-		index.Fields("next_occurrence_at"),
+		// Only schedules with an occurrence ahead are due: a sent, failed or
+		// cancelled one skips the index.
+		index.Fields("next_occurrence_at").Annotations(entsql.IndexWhere("next_occurrence_at IS NOT NULL")),
 		index.Fields("message_id"),
 	}
 }
