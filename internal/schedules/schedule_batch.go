@@ -28,39 +28,16 @@ import (
 // its row waits for it, and is then refused (the schedule has fired),
 // where over a lone firing a concurrent edit wins (unchanged).
 func (s *Service) FireDue(ctx context.Context, n int) (took int, alone []int, err error) {
-	now := s.Now()
-	return s.fireLocked(ctx, func(ctx context.Context, c *ent.Client) ([]*ent.ScheduledMessage, error) {
-		return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(now)).
-			Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt), ent.Asc(scheduledmessage.FieldID)).Limit(n).
-			WithAttachments().Modify(core.ForUpdateSkipLockedOnPostgres).All(ctx)
-	})
-}
-
-// fireLocked reads schedules with read, in a transaction that fires the
-// ordinary firings among them together; it returns how many it read and
-// the ids it did not fire (see FireDue).
-func (s *Service) fireLocked(ctx context.Context, read func(context.Context, *ent.Client) ([]*ent.ScheduledMessage, error)) (int, []int, error) {
 	var sms []*ent.ScheduledMessage
-	var alone []int
 	// The rows are read as the job queue, for every account; each firing
 	// then acts in its own account, as its author (fireGroup).
-	err := s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+	err = s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
 		var err error
-		if sms, err = read(ctx, c); err != nil {
+		if sms, err = lockDue(ctx, c, s.Now(), n); err != nil {
 			return err
 		}
-		var due []dueFiring
-		for _, sm := range sms {
-			if at, ok := s.ordinaryFiring(sm); ok {
-				due = append(due, dueFiring{sm, at})
-			} else {
-				alone = append(alone, sm.ID)
-			}
-		}
-		if len(due) == 0 {
-			return nil
-		}
-		return s.fireTogether(ctx, c, due)
+		alone, err = s.fireOrdinary(ctx, c, sms)
+		return err
 	})
 	if err != nil {
 		if len(sms) == 0 || ctx.Err() != nil {
@@ -70,6 +47,31 @@ func (s *Service) fireLocked(ctx context.Context, read func(context.Context, *en
 		return len(sms), idsOf(sms), nil
 	}
 	return len(sms), alone, nil
+}
+
+// lockDue reads up to n schedules due at now, in due order, locked; on
+// PostgreSQL it passes over rows another firing holds.
+func lockDue(ctx context.Context, c *ent.Client, now time.Time, n int) ([]*ent.ScheduledMessage, error) {
+	return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(now)).
+		Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt), ent.Asc(scheduledmessage.FieldID)).Limit(n).
+		WithAttachments().Modify(core.ForUpdateSkipLockedOnPostgres).All(ctx)
+}
+
+// fireOrdinary fires the ordinary firings of sms together, in the
+// transaction of c, and returns the ids of the others.
+func (s *Service) fireOrdinary(ctx context.Context, c *ent.Client, sms []*ent.ScheduledMessage) (alone []int, err error) {
+	var due []dueFiring
+	for _, sm := range sms {
+		if at, ok := s.ordinaryFiring(sm); ok {
+			due = append(due, dueFiring{sm, at})
+		} else {
+			alone = append(alone, sm.ID)
+		}
+	}
+	if len(due) == 0 {
+		return alone, nil
+	}
+	return alone, s.fireTogether(ctx, c, due)
 }
 
 func idsOf(sms []*ent.ScheduledMessage) []int {
