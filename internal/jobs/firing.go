@@ -58,8 +58,7 @@ func (r *Runner) fireBatch(ctx context.Context, k kind) int {
 		return took
 	}
 	if err != nil {
-		slog.Error("running jobs", "table", k.table, "err", err)
-		r.outcome(k.table, outcomeError)
+		r.ranJobs(k, 0, err, true) // logged and counted as an error
 		return 0
 	}
 	r.ranJobs(k, took-len(alone), nil, true)
