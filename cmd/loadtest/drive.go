@@ -171,40 +171,23 @@ func drive(ctx context.Context, name string, do op, o options, stmts *atomic.Int
 
 // send makes one request; any answer but 200 is an error.
 func (w *world) send(ctx context.Context, method, path string, body any) error {
-	var rd io.Reader
+	var raw []byte
 	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
 			return err
 		}
-		rd = bytes.NewReader(raw)
 	}
 	url := fmt.Sprintf("%s/api/v1/accounts/%d%s", w.base, w.accountID, path)
 	if path == "/graphql" {
 		url = w.base + path
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("api_access_token", w.token)
-	req.Header.Set("X-Account-Id", fmt.Sprint(w.accountID))
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := w.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != http.StatusOK || (path == "/graphql" && bytes.Contains(data, []byte(`"errors"`))) {
-		return fmt.Errorf("%s %s: %d", method, path, res.StatusCode)
-	}
-	return nil
+	return w.do(method, url, raw, func(status int, data []byte) error {
+		if status != http.StatusOK || (path == "/graphql" && bytes.Contains(data, []byte(`"errors"`))) {
+			return fmt.Errorf("%s %s: %d", method, path, status)
+		}
+		return nil
+	})
 }
 
 func percentile(sorted []time.Duration, p int) time.Duration {

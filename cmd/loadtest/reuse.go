@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"time"
 
 	"entgo.io/ent/dialect"
 
@@ -48,7 +46,7 @@ func attach(ctx context.Context, srv *server.Server, raw *db.DB, base string) (*
 		return nil, err
 	}
 	w := &world{base: base, token: token, accountID: acc.ID, userID: admin.ID,
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
+		client: newClient()}
 	if w.inboxID, err = c.Inbox.Query().Where(inbox.AccountID(acc.ID)).Order(ent.Asc(inbox.FieldID)).FirstID(sys); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/valyala/fasthttp"
 
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/ent"
@@ -48,7 +48,7 @@ const (
 type world struct {
 	sizes     sizes
 	base      string
-	client    *http.Client
+	client    *fasthttp.Client
 	token     string
 	accountID int
 	userID    int
@@ -67,7 +67,7 @@ func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz s
 		return nil, err
 	}
 	w := &world{base: base, token: boot.AccessToken, accountID: boot.AccountID, userID: boot.UserID, sizes: sz,
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
+		client: newClient()}
 	var ib struct{ ID int }
 	if err := w.call(ctx, "POST", "/inboxes", map[string]any{"name": "API",
 		"channel": map[string]any{"type": "api", "webhook_url": "https://hooks.example.com/in"}}, &ib); err != nil {
@@ -233,23 +233,10 @@ func (w *world) call(ctx context.Context, method, path string, body, out any) er
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, method, fmt.Sprintf("%s/api/v1/accounts/%d%s", w.base, w.accountID, path), bytes.NewReader(raw))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("api_access_token", w.token)
-	res, err := w.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, data)
-	}
-	return json.Unmarshal(data, out)
+	return w.do(method, fmt.Sprintf("%s/api/v1/accounts/%d%s", w.base, w.accountID, path), raw, func(status int, data []byte) error {
+		if status != http.StatusOK {
+			return fmt.Errorf("%s %s: %d %s", method, path, status, data)
+		}
+		return json.Unmarshal(data, out)
+	})
 }
