@@ -71,28 +71,29 @@ func main() {
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
 	flag.Parse()
-	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
+	if _, err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, o options, out, progress io.Writer) error {
+// run prints the table of the routes' figures to out and returns them.
+func run(ctx context.Context, o options, out, progress io.Writer) ([]result, error) {
 	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 || o.rounds < 1 {
-		return fmt.Errorf("-c, -d, -max-requests and -rounds must be positive")
+		return nil, fmt.Errorf("-c, -d, -max-requests and -rounds must be positive")
 	}
 	if err := o.sizes.check(); err != nil {
-		return err
+		return nil, err
 	}
 	selected, err := selectRoutes(o.routes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	url := o.database
 	if url == "" {
 		dir, err := os.MkdirTemp("", "switchboard-loadtest-")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		url = "sqlite://" + filepath.Join(dir, "loadtest.db")
 		if !o.keepDatabase {
@@ -103,41 +104,41 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 	}
 	raw, err := db.Open(url)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer raw.Close()
 	dir, err := raw.Migrations()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := raw.MigrateUp(ctx, dir); err != nil {
-		return err
+		return nil, err
 	}
 	stmts := &atomic.Int64{}
 	counted := stmtcount.Counted(raw, stmts, true)
 	storage, err := os.MkdirTemp("", "switchboard-loadtest-files-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(storage)
 	srv := server.New(server.Config{StorageDir: storage, Channels: discardChannels{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, counted)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	go func() { _ = srv.App.Listener(ln) }()
 	defer func() { _ = srv.Shutdown() }()
 
 	w, err := prepare(ctx, srv, raw, "http://"+ln.Addr().String(), o, progress)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rp := newReplayer(raw.SQL, raw.Dialect, w)
 	if o.cpuProfile != "" {
 		stop, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer stop()
 	}
@@ -154,7 +155,7 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		raw.Dialect, w.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
 		time.Now().UTC().Format("2006-01-02"))
 	writeTable(out, results)
-	return nil
+	return results, nil
 }
 
 // prepare seeds the dataset, or with -reuse finds the one an earlier run
