@@ -29,7 +29,9 @@ func newClient() *fasthttp.Client {
 const maxConns = 1024
 
 // do sends one request with the account's token and hands the answer's
-// status and body to read, before the body's buffer is reused.
+// status and body to read, before the body's buffer is reused. fasthttp's
+// client takes no context: requestTimeout bounds a request, and the drivers
+// start none after their deadline.
 func (w *world) do(method, url string, body []byte, read func(status int, body []byte) error) error {
 	req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
