@@ -48,6 +48,7 @@ type options struct {
 	reuse        bool
 	replay       bool
 	rounds       int
+	writes       int
 	cpuProfile   string
 	memProfile   string
 }
@@ -70,6 +71,7 @@ func main() {
 	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the driving (server and clients) to this file")
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
+	flag.IntVar(&o.writes, "writes", 0, "messages posted a second while each route is driven, as agents answering meanwhile (their statements and CPU count in the route's figures)")
 	flag.Parse()
 	if _, err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -79,8 +81,8 @@ func main() {
 
 // run prints the table of the routes' figures to out and returns them.
 func run(ctx context.Context, o options, out, progress io.Writer) ([]result, error) {
-	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 || o.rounds < 1 {
-		return nil, fmt.Errorf("-c, -d, -max-requests and -rounds must be positive")
+	if o.concurrency < 1 || o.duration <= 0 || o.maxRequests < 1 || o.rounds < 1 || o.writes < 0 {
+		return nil, fmt.Errorf("-c, -d, -max-requests and -rounds must be positive, -writes not negative")
 	}
 	if err := o.sizes.check(); err != nil {
 		return nil, err

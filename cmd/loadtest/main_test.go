@@ -53,6 +53,10 @@ func TestHarnessDrivesEveryRoute(t *testing.T) {
 	})
 }
 
+// fromMemory are the routes the server may answer without a statement
+// while nothing changes (the conversation pages it keeps).
+var fromMemory = map[string]bool{"GET /conversations": true}
+
 // checkResult fails t unless route and replay both made requests, without
 // an error, and the route's statements were counted.
 func checkResult(t *testing.T, r result) {
@@ -60,7 +64,7 @@ func checkResult(t *testing.T, r result) {
 	switch {
 	case r.requests == 0 || r.errors > 0:
 		t.Errorf("%s: %d requests, %d errors (first: %v)", r.route, r.requests, r.errors, r.firstErr)
-	case r.statements == 0:
+	case r.statements == 0 && !fromMemory[r.route]:
 		t.Errorf("%s: no statements counted", r.route)
 	case r.direct == nil || r.direct.requests == 0 || r.direct.errors > 0:
 		t.Errorf("%s: its replay did not run cleanly: %+v", r.route, r.direct)

@@ -33,7 +33,9 @@ func measureRoute(ctx context.Context, r route, w *world, rp *replayer, o option
 			turn.warmup = 0 // warmed by the first turn
 		}
 		settle(ctx, db, progress)
+		stop := w.postDuring(ctx, o.writes)
 		res = merge(res, measure(ctx, r.name, w.request(r), turn, stmts, progress))
+		stop()
 		if o.replay {
 			settle(ctx, db, progress)
 			direct = merge(direct, measure(ctx, r.name+" (direct)", replay, turn, &atomic.Int64{}, progress))

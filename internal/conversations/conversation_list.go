@@ -43,8 +43,19 @@ type ConversationList struct {
 }
 
 // Conversations lists the conversations the viewer may see (agents: their
-// inboxes' only, by the conversation policy).
+// inboxes' only, by the conversation policy). A user's page is given from
+// memory while nothing it shows has changed (list_cache.go); the list and
+// its entities are shared then, and must not be changed.
 func (s *Service) Conversations(ctx context.Context, p ConversationListParams) (*ConversationList, error) {
+	k, keep := listKeyOf(ctx, p)
+	if !keep {
+		return s.readConversations(ctx, p)
+	}
+	return s.lists.Load(k, func() (*ConversationList, error) { return s.readConversations(ctx, p) })
+}
+
+// readConversations reads page p of the conversations from the database.
+func (s *Service) readConversations(ctx context.Context, p ConversationListParams) (*ConversationList, error) {
 	base, err := conversationFilter(p)
 	if err != nil {
 		return nil, err

@@ -30,12 +30,15 @@ type Service struct {
 	// firsts are new customers' first messages waiting to be stored
 	// together (receiveFirst).
 	firsts firstMessages
+	// lists are the conversation pages given a moment ago (list_cache.go).
+	lists *core.Cache[listKey, *ConversationList]
 }
 
 // New returns the conversations' Service; contacts attaches the contacts
 // a conversation is started with, inboxes reads a message's inbox.
 func New(c *core.Core, ct *contacts.Service, ib *inboxes.Service) *Service {
-	return &Service{Core: c, contacts: ct, inboxes: ib, inbound: make(chan struct{}, inboundSlots())}
+	return &Service{Core: c, contacts: ct, inboxes: ib, inbound: make(chan struct{}, inboundSlots()),
+		lists: newListCache(c)}
 }
 
 // OnDeliverySettled adds f to what hears of a settled delivery (the

@@ -33,6 +33,12 @@ type Cache[K comparable, V any] struct {
 	// store what it read, which may predate the change.
 	gen     uint64
 	entries map[K]cacheEntry[V]
+	// pending holds the open transactions that changed what the cache
+	// holds: each announces its change once when it ends, however many
+	// of its mutations made one (a batch writes hundreds of messages).
+	pending map[*ent.Tx]struct{}
+	// flights are the reads under way for Load.
+	flights map[flightKey[K]]*flight[V]
 }
 
 type cacheEntry[V any] struct {
@@ -55,7 +61,8 @@ type CacheOptions struct {
 // NewCache returns a cache over c's database and hub.
 func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
 	cache := &Cache[K, V]{origin: uuid.NewString(), kind: o.Kind, ttl: o.TTL, size: o.Size, now: c.Clock,
-		entries: map[K]cacheEntry[V]{}}
+		entries: map[K]cacheEntry[V]{}, pending: map[*ent.Tx]struct{}{},
+		flights: map[flightKey[K]]*flight[V]{}}
 	cache.watch(c, o.Changes)
 	return cache
 }
@@ -65,15 +72,21 @@ func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
 func (c *Cache[K, V]) Get(k K) (V, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	v, ok := c.fresh(k)
+	return v, c.gen, ok
+}
+
+// fresh is k's value while it is fresh; c.mu is held.
+func (c *Cache[K, V]) fresh(k K) (V, bool) {
 	e, ok := c.entries[k]
 	if ok && c.now().Before(e.expires) {
-		return e.v, c.gen, true
+		return e.v, true
 	}
 	if ok {
 		delete(c.entries, k)
 	}
 	var zero V
-	return zero, c.gen, false
+	return zero, false
 }
 
 // Put remembers v for k unless the cache was invalidated since gen. An
@@ -122,7 +135,7 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			v, err := next.Mutate(ctx, m)
 			if err == nil && changes(m) {
-				c.changed(core.Hub, m)
+				c.changed(ctx, core.Hub, m)
 			}
 			return v, err
 		})
@@ -141,7 +154,7 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 // changed invalidates the cache now and when m's transaction commits, and
 // announces it then; a rollback invalidates it too (a value read inside the
 // transaction after the change may have been put).
-func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
+func (c *Cache[K, V]) changed(ctx context.Context, hub *events.Hub, m ent.Mutation) {
 	c.Invalidate()
 	announce := func() {
 		c.Invalidate()
@@ -154,9 +167,16 @@ func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
 		announce()
 		return
 	}
+	// ent hands each mutation a Tx of its own over the one transaction;
+	// the Tx that InTx put in ctx names the transaction.
+	key := ent.TxFromContext(ctx)
+	if key != nil && !c.watchTx(key) {
+		return
+	}
 	tx.OnCommit(func(next ent.Committer) ent.Committer {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Commit(ctx, tx)
+			c.txEnded(key)
 			announce()
 			return err
 		})
@@ -164,10 +184,32 @@ func (c *Cache[K, V]) changed(hub *events.Hub, m ent.Mutation) {
 	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
 		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Rollback(ctx, tx)
+			c.txEnded(key)
 			c.Invalidate()
 			return err
 		})
 	})
+}
+
+// watchTx reports whether tx is not yet watched, and watches it.
+func (c *Cache[K, V]) watchTx(tx *ent.Tx) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[tx]; ok {
+		return false
+	}
+	c.pending[tx] = struct{}{}
+	return true
+}
+
+// txEnded forgets tx (nil: none): it committed or rolled back.
+func (c *Cache[K, V]) txEnded(tx *ent.Tx) {
+	if tx == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pending, tx)
 }
 
 // txOf is the transaction m runs in (an error when it runs in none).

@@ -84,3 +84,61 @@ func TestCacheForgetsWhatChanges(t *testing.T) {
 		t.Fatal("a value put after a change outlived the change's rollback")
 	}
 }
+
+// TestCacheAnnouncesATransactionOnce: however many of a transaction's
+// writes change what a cache holds, the other instances hear of it once,
+// when it commits; a write outside a transaction is announced at once.
+func TestCacheAnnouncesATransactionOnce(t *testing.T) {
+	e := testdb.Engines(t)[0]
+	c := core.New(e.New(t).Client)
+	c.Hub = events.NewHub()
+	core.NewCache[string, int](c, core.CacheOptions{Kind: "test_changed", TTL: time.Minute, Size: 2,
+		Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeLabel }})
+	var heard int
+	cancel := c.Hub.Listen(events.Installation, func(e events.Event) {
+		if e.Kind == "test_changed" {
+			heard++
+		}
+	})
+	defer cancel()
+	ctx := core.AsBackgroundWork(context.Background())
+	acc := c.DB.Account.Create().SetName("Acme").SaveX(ctx)
+	cases := []struct {
+		name  string
+		write func() error
+		want  int
+	}{
+		{"three labels in one transaction", func() error {
+			return c.InTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+				for _, title := range []string{"a", "b", "c"} {
+					if err := tx.Label.Create().SetAccountID(acc.ID).SetTitle(title).Exec(ctx); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}, 1},
+		{"two transactions", func() error {
+			for _, title := range []string{"d", "e"} {
+				if err := c.InTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+					return tx.Label.Create().SetAccountID(acc.ID).SetTitle(title).Exec(ctx)
+				}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, 2},
+		{"a label outside a transaction", func() error {
+			return c.DB.Label.Create().SetAccountID(acc.ID).SetTitle("f").Exec(ctx)
+		}, 1},
+	}
+	for _, tc := range cases {
+		heard = 0
+		if err := tc.write(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if heard != tc.want {
+			t.Errorf("%s: announced %d times, want %d", tc.name, heard, tc.want)
+		}
+	}
+}

@@ -20,6 +20,10 @@ const KindInboxesChanged Kind = "inboxes_changed"
 // every instance forgets which accounts it found without one.
 const KindWebhooksChanged Kind = "webhooks_changed"
 
+// KindConversationsChanged says something a conversation page shows was
+// written somewhere: every instance forgets the pages it kept.
+const KindConversationsChanged Kind = "conversations_changed"
+
 // Listen calls f with every event of accountID delivered to this instance
 // until cancel is called. f runs inside Deliver, so it must be quick and
 // must not publish.

@@ -1,0 +1,79 @@
+package conversations
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/internal/viewer"
+)
+
+// Conversation pages. The list is the most read route and the dearest of
+// the hot reads: a page of 25 conversations with their contacts and last
+// messages costs several times a contact's show however its statements are
+// written (docs/performance.md). Consoles and integrations ask for the same
+// page again and again between changes, so the page a user was given is
+// kept for a moment and given to the same user again, until anything it
+// shows is written: then every page is forgotten, in this process as the
+// write happens and on the other instances through the hub (core.Cache).
+// The lifetime bounds what no write announces: the reply window closing
+// with time (can_reply), and an instance that missed an announcement.
+const (
+	listCacheTTL = 2 * time.Second
+	// A page is tens of kilobytes at most; this bounds the memory to a
+	// few megabytes.
+	listCacheSize = 200
+)
+
+// listKey is a page as one user asked for it. The whole viewer is part of
+// it: what a page holds depends on the user's role and inboxes (the
+// privacy rules) and on who "me" is.
+type listKey struct {
+	userID, accountID int
+	role              viewer.Role
+	platform          bool
+	status, assignee  string
+	inboxID, teamID   int
+	labels            string
+	page              int
+}
+
+func newListCache(c *core.Core) *core.Cache[listKey, *ConversationList] {
+	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Kind: events.KindConversationsChanged,
+		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList})
+}
+
+// listKeyOf is the key of ctx's page p, and whether it may be kept: only a
+// user's, read outside a transaction (what is read inside one is bound to
+// it, and may be rolled back).
+func listKeyOf(ctx context.Context, p ConversationListParams) (listKey, bool) {
+	v, ok := viewer.FromContext(ctx)
+	if !ok || v.UserID == 0 || v.System || v.Visitor != nil || ent.TxFromContext(ctx) != nil {
+		return listKey{}, false
+	}
+	return listKey{userID: v.UserID, accountID: v.AccountID, role: v.Role, platform: v.Platform,
+		status: p.Status, assignee: p.AssigneeType, inboxID: p.InboxID, teamID: p.TeamID,
+		labels: strings.Join(p.Labels, "\x00"), page: core.ClampPage(p.Page)}, true
+}
+
+// unlistedTypes are the entities a conversation page shows nothing of.
+// Any other write forgets the pages: a type added later does too, until it
+// is named here.
+var unlistedTypes = map[string]bool{
+	ent.TypeAccessToken: true, ent.TypeAutomationRun: true, ent.TypeCardNote: true,
+	ent.TypeCardStageHistory: true, ent.TypeChecklistItem: true, ent.TypeConsoleSession: true,
+	ent.TypeFunnel: true, ent.TypeFunnelStage: true, ent.TypeIdempotencyKey: true,
+	ent.TypeKanbanAutomation: true, ent.TypeKanbanConfig: true, ent.TypeKanbanItem: true,
+	ent.TypeMailboxState: true, ent.TypeMessageDeliveryAttempt: true, ent.TypePlatformToken: true,
+	ent.TypeScheduledMessage: true, ent.TypeWebhookDelivery: true, ent.TypeWebhookDeliveryAttempt: true,
+	ent.TypeWebhookSubscription: true,
+}
+
+// changesConversationList: a write of anything a page shows or depends on
+// (conversations, messages and their files, contacts, inboxes, teams,
+// users, memberships, roles, accounts, and the rare writes of labels and
+// attribute definitions).
+func changesConversationList(m ent.Mutation) bool { return !unlistedTypes[m.Type()] }
