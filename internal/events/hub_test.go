@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +239,26 @@ func TestBatchesRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeBatch(`[{"AccountID":`); err == nil {
 		t.Error("a truncated payload decoded without error")
+	}
+}
+
+// TestRelayTakesAnInstallationEventOncePerBatch: the same "forget" from
+// one origin, queued many times among account events, travels once in
+// the batch; each account event, and another origin's or kind's
+// announcement, still travels, in order.
+func TestRelayTakesAnInstallationEventOncePerBatch(t *testing.T) {
+	forget := Event{AccountID: Installation, Kind: KindConversationsChanged, Origin: "a"}
+	other := Event{AccountID: Installation, Kind: KindConversationsChanged, Origin: "b"}
+	inboxes := Event{AccountID: Installation, Kind: KindInboxesChanged, Origin: "a"}
+	msg := func(id int) Event { return Event{AccountID: 3, Kind: MessageCreated, MessageID: id} }
+	queued := []Event{msg(1), forget, msg(2), forget, other, inboxes, forget, msg(3), other}
+	r := &relay{queue: make(chan Event, len(queued))}
+	for _, e := range queued[1:] {
+		r.queue <- e
+	}
+	got := r.collect(context.Background(), queued[0])
+	want := []Event{msg(1), forget, msg(2), other, inboxes, msg(3)}
+	if !slices.Equal(got, want) {
+		t.Errorf("batch:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -67,14 +67,24 @@ func (r *relay) run(ctx context.Context) {
 }
 
 // collect takes first and whatever else is queued within relayLinger: a
-// burst of changes travels in a few notifications instead of one each.
+// burst of changes travels in a few notifications instead of one each. An
+// installation event already in the batch is not taken twice: it only says
+// "forget", and the batch goes after every change it stands for (a burst
+// of posts announces a change of the conversation pages each).
 func (r *relay) collect(ctx context.Context, first Event) []Event {
 	batch := []Event{first}
+	announced := map[Event]bool{first: first.AccountID == Installation}
 	linger := time.NewTimer(relayLinger)
 	defer linger.Stop()
 	for len(batch) < relayQueue {
 		select {
 		case e := <-r.queue:
+			if e.AccountID == Installation {
+				if announced[e] {
+					continue
+				}
+				announced[e] = true
+			}
 			batch = append(batch, e)
 		case <-linger.C:
 			return batch
