@@ -13,12 +13,6 @@ import (
 // H is a JSON object.
 type H = map[string]any
 
-// timeLayout is the one timestamp format on the wire.
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
-// Time is a timestamp as the API sends it.
-func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
-
 // TimePtr is an optional timestamp, or null.
 func TimePtr(t *time.Time) any {
 	if s := timeOrNil(t); s != nil {
