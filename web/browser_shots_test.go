@@ -32,7 +32,10 @@ func (b *browser) signInTab(base string) string {
 func (b *browser) goTo(tab, url, what, ready string) {
 	b.t.Helper()
 	b.eval(tab, fmt.Sprintf("window.leaving = true; location.href = %q; true", url))
-	b.waitTrue(tab, what, "!window.leaving && ("+ready+")")
+	// "complete": the stylesheet is applied too. The page's elements are
+	// there before it, and a computed style read then is the browser's
+	// default (CI saw every card of a board the same colour).
+	b.waitTrue(tab, what, "!window.leaving && document.readyState === 'complete' && ("+ready+")")
 }
 
 // setWidth makes the tab's window width px wide (a phone below 500 px:
