@@ -31,7 +31,7 @@ type tokenKey struct {
 
 // newTokenCache maps a token (and the account asked for) to its viewer.
 func newTokenCache(c *core.Core) *core.Cache[tokenKey, viewer.Viewer] {
-	return core.NewCache[tokenKey, viewer.Viewer](c, core.CacheOptions{Kind: events.KindCredentialsChanged,
+	return core.NewCache[tokenKey, viewer.Viewer](c, core.CacheOptions{Name: "tokens", Kind: events.KindCredentialsChanged,
 		TTL: tokenCacheTTL, Size: tokenCacheSize, Changes: changesCredentials})
 }
 

@@ -42,7 +42,7 @@ type listKey struct {
 }
 
 func newListCache(c *core.Core) *core.Cache[listKey, *ConversationList] {
-	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Kind: events.KindConversationsChanged,
+	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Name: "conversation_pages", Kind: events.KindConversationsChanged,
 		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList})
 }
 

@@ -22,6 +22,7 @@ import (
 // was down). Each entry is its own read's answer: values are shared between
 // requests and must not be changed by their users.
 type Cache[K comparable, V any] struct {
+	name string
 	// origin names this process in the invalidations it announces.
 	origin string
 	kind   events.Kind
@@ -39,6 +40,8 @@ type Cache[K comparable, V any] struct {
 	pending map[*ent.Tx]struct{}
 	// flights are the reads under way for Load.
 	flights map[flightKey[K]]*flight[V]
+	// hits, misses and forgets count lookups and invalidations (metrics).
+	hits, misses, forgets uint64
 }
 
 type cacheEntry[V any] struct {
@@ -48,6 +51,8 @@ type cacheEntry[V any] struct {
 
 // CacheOptions describe a Cache.
 type CacheOptions struct {
+	// Name names the cache in the metrics (one name per cache).
+	Name string
 	// Kind is the installation event that announces an invalidation to
 	// the other instances (one kind per cache).
 	Kind events.Kind
@@ -60,10 +65,11 @@ type CacheOptions struct {
 
 // NewCache returns a cache over c's database and hub.
 func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
-	cache := &Cache[K, V]{origin: uuid.NewString(), kind: o.Kind, ttl: o.TTL, size: o.Size, now: c.Clock,
+	cache := &Cache[K, V]{name: o.Name, origin: uuid.NewString(), kind: o.Kind, ttl: o.TTL, size: o.Size, now: c.Clock,
 		entries: map[K]cacheEntry[V]{}, pending: map[*ent.Tx]struct{}{},
 		flights: map[flightKey[K]]*flight[V]{}}
 	cache.watch(c, o.Changes)
+	c.caches = append(c.caches, cache)
 	return cache
 }
 
@@ -76,12 +82,14 @@ func (c *Cache[K, V]) Get(k K) (V, uint64, bool) {
 	return v, c.gen, ok
 }
 
-// fresh is k's value while it is fresh; c.mu is held.
+// fresh is k's value while it is fresh, counting the lookup; c.mu is held.
 func (c *Cache[K, V]) fresh(k K) (V, bool) {
 	e, ok := c.entries[k]
 	if ok && c.now().Before(e.expires) {
+		c.hits++
 		return e.v, true
 	}
+	c.misses++
 	if ok {
 		delete(c.entries, k)
 	}
@@ -125,6 +133,7 @@ func (c *Cache[K, V]) Invalidate() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	c.forgets++
 	clear(c.entries)
 }
 

@@ -78,7 +78,7 @@ func lookupKey(limit int, keys []ChannelKey) channelLookup {
 }
 
 func newLookupCache(c *core.Core) *core.Cache[channelLookup, []*ent.Inbox] {
-	return core.NewCache[channelLookup, []*ent.Inbox](c, core.CacheOptions{Kind: events.KindInboxesChanged,
+	return core.NewCache[channelLookup, []*ent.Inbox](c, core.CacheOptions{Name: "inbox_lookups", Kind: events.KindInboxesChanged,
 		TTL: inboxLookupTTL, Size: inboxLookupSize, Changes: changesInboxes})
 }
 

@@ -27,7 +27,7 @@ const (
 type inboxKey struct{ accountID, id int }
 
 func newInboxOfCache(c *core.Core) *core.Cache[inboxKey, *ent.Inbox] {
-	return core.NewCache[inboxKey, *ent.Inbox](c, core.CacheOptions{Kind: events.KindInboxesChanged,
+	return core.NewCache[inboxKey, *ent.Inbox](c, core.CacheOptions{Name: "inboxes", Kind: events.KindInboxesChanged,
 		TTL: inboxOfTTL, Size: inboxOfSize, Changes: changesInboxes})
 }
 

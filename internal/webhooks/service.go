@@ -38,7 +38,7 @@ const (
 )
 
 func newUnsubscribedCache(c *core.Core) *core.Cache[int, bool] {
-	return core.NewCache[int, bool](c, core.CacheOptions{Kind: events.KindWebhooksChanged,
+	return core.NewCache[int, bool](c, core.CacheOptions{Name: "unsubscribed_accounts", Kind: events.KindWebhooksChanged,
 		TTL: unsubscribedTTL, Size: unsubscribedSize,
 		Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeWebhookSubscription }})
 }

@@ -76,6 +76,10 @@ func TestMetrics(t *testing.T) {
 		h := newHarness(t, e.New(t))
 		h.do("GET", h.contactsPath(), h.authed(), "")
 		h.do("GET", h.contactsPath(), h.authed(), "")
+		conversations := strings.TrimSuffix(h.contactsPath(), "contacts") + "conversations"
+		for range 3 { // read once, then twice from memory
+			h.do("GET", conversations, h.authed(), "")
+		}
 		h.do("GET", "/no/such/route/1", nil, "")
 		h.do("GET", "/no/such/route/2", nil, "")
 		r := h.do("GET", "/metrics", nil, "")
@@ -98,6 +102,10 @@ func TestMetrics(t *testing.T) {
 			`switchboard_jobs_due{kind="messages"} 0`,
 			`switchboard_jobs_lateness_seconds{kind="scheduled_messages"} 0`,
 			`switchboard_jobs_running{kind="webhook_deliveries"} 0`,
+			`switchboard_cache_lookups_total{cache="conversation_pages",result="hit"} 2`,
+			`switchboard_cache_lookups_total{cache="conversation_pages",result="miss"} 1`,
+			`switchboard_cache_entries{cache="conversation_pages"} 1`,
+			`switchboard_cache_forgets_total{cache="tokens"}`,
 			"go_goroutines ",
 			"process_cpu_seconds_total ",
 		} {

@@ -158,7 +158,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s.Svc = ops.New(database.Client, opts...)
 	// Running jobs get the time requests get at shutdown (both at once).
 	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout, AttemptRetention: cfg.AttemptRetention})
-	s.Metrics.Registry().MustRegister(s.Jobs.Collector())
+	s.Metrics.Registry().MustRegister(s.Jobs.Collector(), core.CacheCollector(s.Svc.Core))
 	s.Jobs.WakeOnEvents(s.Events)
 	s.Jobs.Start(ctx)
 	s.Mail = mailin.New(s.Svc, mailin.Options{PollInterval: cfg.IMAPPollInterval, Logger: cfg.Logger})
