@@ -22,10 +22,12 @@ import (
 // The lifetime bounds what no write announces: the reply window closing
 // with time (can_reply), and an instance that missed an announcement.
 const (
-	listCacheTTL = 2 * time.Second
-	// A page is tens of kilobytes at most; this bounds the memory to a
-	// few megabytes.
+	listCacheTTL  = 2 * time.Second
 	listCacheSize = 200
+	// maxKeptPage bounds a page kept: a page is some 30 kB, but its texts
+	// and attributes may hold megabytes (150,000-character messages), and
+	// those are read again instead. The cache holds 25 MB at worst.
+	maxKeptPage = 128 << 10
 )
 
 // listKey is a page as one user asked for it. The whole viewer is part of
@@ -43,7 +45,7 @@ type listKey struct {
 
 func newListCache(c *core.Core) *core.Cache[listKey, *ConversationList] {
 	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Name: "conversation_pages", Kind: events.KindConversationsChanged,
-		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList})
+		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList, Keep: smallPage})
 }
 
 // listKeyOf is the key of ctx's page p, and whether it may be kept: only a
@@ -77,3 +79,62 @@ var unlistedTypes = map[string]bool{
 // users, memberships, roles, accounts, and the rare writes of labels and
 // attribute definitions).
 func changesConversationList(m ent.Mutation) bool { return !unlistedTypes[m.Type()] }
+
+// smallPage reports whether page l (a *ConversationList) is small enough
+// to keep.
+func smallPage(l any) bool {
+	page, ok := l.(*ConversationList)
+	return ok && pageBytes(page) <= maxKeptPage
+}
+
+// pageBytes estimates what a page holds: its texts and attributes, and a
+// fixed share for each conversation's other fields.
+func pageBytes(l *ConversationList) int {
+	const fixed = 512
+	n := 0
+	for _, cv := range l.Items {
+		n += fixed + valueBytes(cv.AdditionalAttributes) + valueBytes(cv.CustomAttributes) + valueBytes(cv.Labels)
+		if ct := cv.Edges.Contact; ct != nil {
+			n += fixed + len(ct.Name) + len(ct.AvatarURL) + valueBytes(ct.Email) + valueBytes(ct.PhoneNumber) +
+				valueBytes(ct.Identifier) + valueBytes(ct.AdditionalAttributes) + valueBytes(ct.CustomAttributes) +
+				valueBytes(ct.Labels)
+		}
+		for _, m := range cv.Edges.Messages {
+			n += fixed + valueBytes(m.Content) + valueBytes(m.ContentAttributes) +
+				valueBytes(m.AdditionalAttributes) + valueBytes(m.TemplateParams)
+		}
+	}
+	return n
+}
+
+// valueBytes estimates the size of a decoded JSON value or a text field.
+func valueBytes(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case *string:
+		if x == nil {
+			return 0
+		}
+		return len(*x)
+	case []string:
+		n := 0
+		for _, s := range x {
+			n += 16 + len(s)
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for k, e := range x {
+			n += 16 + len(k) + valueBytes(e)
+		}
+		return n
+	case []any:
+		n := 0
+		for _, e := range x {
+			n += 16 + valueBytes(e)
+		}
+		return n
+	}
+	return 8 // a number, a bool or null
+}

@@ -26,6 +26,7 @@ type Cache[K comparable, V any] struct {
 	// origin names this process in the invalidations it announces.
 	origin string
 	kind   events.Kind
+	keep   func(any) bool
 	ttl    time.Duration
 	size   int
 	now    func() time.Time
@@ -61,11 +62,14 @@ type CacheOptions struct {
 	Size int
 	// Changes reports whether a mutation changes what the cache holds.
 	Changes func(ent.Mutation) bool
+	// Keep, when set, reports whether Load may keep a value it read (one
+	// too large to hold is read again instead).
+	Keep func(v any) bool
 }
 
 // NewCache returns a cache over c's database and hub.
 func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
-	cache := &Cache[K, V]{name: o.Name, origin: uuid.NewString(), kind: o.Kind, ttl: o.TTL, size: o.Size, now: c.Clock,
+	cache := &Cache[K, V]{name: o.Name, origin: uuid.NewString(), kind: o.Kind, keep: o.Keep, ttl: o.TTL, size: o.Size, now: c.Clock,
 		entries: map[K]cacheEntry[V]{}, pending: map[*ent.Tx]struct{}{},
 		flights: map[flightKey[K]]*flight[V]{}}
 	cache.watch(c, o.Changes)

@@ -2,7 +2,8 @@ package core
 
 import "errors"
 
-// Load gives k's value from memory, or reads it with read and keeps it.
+// Load gives k's value from memory, or reads it with read and keeps it
+// (unless CacheOptions.Keep refuses it).
 // Misses of k in one generation wait for one read rather than each reading:
 // when a change forgets a page that many read, they all miss at once. A
 // read is given only to those who missed in its generation, so nobody who
@@ -36,7 +37,7 @@ func (c *Cache[K, V]) Load(k K, read func() (V, error)) (V, error) {
 		close(f.done)
 	}()
 	f.v, f.err = read()
-	if f.err == nil {
+	if f.err == nil && (c.keep == nil || c.keep(f.v)) {
 		c.Put(k, f.v, key.gen)
 	}
 	return f.v, f.err

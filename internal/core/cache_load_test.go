@@ -94,3 +94,27 @@ func TestCacheLoadReadsOnceForManyMisses(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheLoadKeepsOnlyWhatKeepAllows: a value Keep refuses is read again
+// at the next miss; one it allows is given from memory.
+func TestCacheLoadKeepsOnlyWhatKeepAllows(t *testing.T) {
+	e := testdb.Engines(t)[0]
+	c := core.New(e.New(t).Client)
+	cache := core.NewCache[string, int](c, core.CacheOptions{Kind: "test_changed", TTL: time.Minute, Size: 10,
+		Changes: func(ent.Mutation) bool { return false }, Keep: func(v any) bool { return v.(int) <= 10 }})
+	for _, tc := range []struct {
+		key       string
+		value     int
+		wantReads int
+	}{{"small", 10, 1}, {"large", 11, 3}} {
+		reads := 0
+		for range 3 {
+			if v, err := cache.Load(tc.key, func() (int, error) { reads++; return tc.value, nil }); err != nil || v != tc.value {
+				t.Fatalf("%s: got %d, %v", tc.key, v, err)
+			}
+		}
+		if reads != tc.wantReads {
+			t.Errorf("%s: read %d times in three loads, want %d", tc.key, reads, tc.wantReads)
+		}
+	}
+}
