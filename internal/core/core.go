@@ -43,7 +43,8 @@ type Core struct {
 	// runner, since a commit may have made work due (a message, a webhook).
 	AfterCommit func()
 	listeners   []Listener
-	// caches are the Caches made over this Core (their metrics).
+	// caches are the Caches made over this Core (their metrics), all
+	// made while the services are wired, before any request.
 	caches []cacheStats
 	// pending holds, per open transaction, the live events to publish
 	// when it commits.
