@@ -41,12 +41,12 @@ func listStatementsOf(a *app, n *atomic.Int64, rq request, ct int) int64 {
 }
 
 // statementsAfter is the fewest statements rq took over five tries, each
-// after before.
-func statementsAfter(a *app, n *atomic.Int64, rq request, before func()) int64 {
+// after prepare (uncounted).
+func statementsAfter(a *app, n *atomic.Int64, rq request, prepare func()) int64 {
 	a.t.Helper()
 	fewest := int64(-1)
 	for range 5 {
-		before()
+		prepare()
 		before := n.Load()
 		a.mustDo(rq, http.StatusOK)
 		if d := n.Load() - before; fewest < 0 || d < fewest {
