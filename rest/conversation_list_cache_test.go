@@ -14,7 +14,8 @@ import (
 // page nothing has changed gets it without a statement; a page is never
 // given to another user; whatever it shows, written through the API, shows
 // on the very next request: a message, a contact's name, a status, an
-// agent's inboxes; and a page too large to keep is read each time.
+// agent's inboxes; a write in another account leaves the page; and a page
+// too large to keep is read each time.
 
 // listStep is a change (none when its method is empty), then a page and
 // what it must hold.
@@ -38,10 +39,15 @@ func TestConversationListFromMemorySeesEveryChange(t *testing.T) {
 		bob, _ := a.contact(private, H{"name": "Bob"})
 		annConv := a.startConversation(a.Account, a.Admin, H{"inbox_id": shared, "contact_id": ann})
 		bobConv := a.startConversation(a.Account, a.Admin, H{"inbox_id": private, "contact_id": bob})
+		other, otherAdmin := a.otherAccount("Other")
+		otherInbox := a.inboxIn(other, otherAdmin, "Their inbox", H{"type": "api", "webhook_url": "https://hooks.example.com/in"})
+		bea, _ := a.contactIn(other, otherAdmin, otherInbox, H{"name": "Bea"})
+		a.startConversation(other, otherAdmin, H{"inbox_id": otherInbox, "contact_id": bea})
 
 		all := request{method: "GET", path: a.path("/conversations?status=all")}
 		open := request{method: "GET", path: a.path("/conversations")}
 		agentAll := request{method: "GET", path: a.path("/conversations?status=all"), token: agent}
+		otherAll := request{method: "GET", path: accountPath(other, "/conversations?status=all"), token: otherAdmin}
 		long := strings.Repeat("a long message ", 10_000) // 150,000 characters: over the 128 kB a kept page may hold
 		steps := []listStep{
 			{name: "the administrator's page is read", list: all,
@@ -53,6 +59,13 @@ func TestConversationListFromMemorySeesEveryChange(t *testing.T) {
 			{name: "the agent's page again, from memory", list: agentAll,
 				want: map[string]any{"data.meta.all_count": 1, "data.payload.0.id": annConv}, fromMemory: true},
 			{name: "the open page, remembered", list: open, want: map[string]any{"data.meta.all_count": 2}},
+			{name: "the other account's page is read", list: otherAll,
+				want: map[string]any{"data.meta.all_count": 1, "data.payload.0.meta.sender.name": "Bea"}},
+			{name: "a write in the other account leaves this account's pages",
+				change: request{method: "PATCH", path: accountPath(other, "/contacts/%d", bea), token: otherAdmin, body: H{"name": "Bea Renamed"}},
+				list:   agentAll, want: map[string]any{"data.meta.all_count": 1, "data.payload.0.id": annConv}, fromMemory: true},
+			{name: "and forgets the other account's own", list: otherAll,
+				want: map[string]any{"data.payload.0.meta.sender.name": "Bea Renamed"}},
 			{name: "a new message shows at once",
 				change: request{method: "POST", path: a.path("/conversations/%d/messages", annConv), body: H{"content": "fresh news"}},
 				list:   all,

@@ -49,6 +49,7 @@ type options struct {
 	replay       bool
 	rounds       int
 	writes       int
+	writesAway   bool
 	cpuProfile   string
 	memProfile   string
 }
@@ -72,6 +73,7 @@ func main() {
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
 	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
 	flag.IntVar(&o.writes, "writes", 0, "messages posted a second while each route is driven, as agents answering meanwhile (their statements and CPU count in the route's figures)")
+	flag.BoolVar(&o.writesAway, "writes-elsewhere", false, "with -writes, post into another account (a neighbour on the same installation) instead of the driven one")
 	flag.Parse()
 	if _, err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -135,6 +137,11 @@ func run(ctx context.Context, o options, out, progress io.Writer) ([]result, err
 	w, err := prepare(ctx, srv, raw, "http://"+ln.Addr().String(), o, progress)
 	if err != nil {
 		return nil, err
+	}
+	if o.writesAway && o.writes > 0 {
+		if w.writer, err = neighbour(ctx, srv, w); err != nil {
+			return nil, fmt.Errorf("making the neighbouring account: %w", err)
+		}
 	}
 	rp := newReplayer(raw.SQL, raw.Dialect, w)
 	if o.cpuProfile != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,8 @@ func TestHarnessDrivesEveryRoute(t *testing.T) {
 			}
 		}
 
-		o.reuse, o.routes = true, "GET /contacts/{id}"
+		// The reused account is read while a neighbouring account posts.
+		o.reuse, o.routes, o.writes, o.writesAway = true, "GET /contacts/{id}", 50, true
 		progress.Reset()
 		results, err = run(context.Background(), o, &out, &progress)
 		if err != nil {
@@ -45,6 +47,9 @@ func TestHarnessDrivesEveryRoute(t *testing.T) {
 		}
 		if !strings.Contains(progress.String(), "reusing 60 contacts") {
 			t.Errorf("the second run did not reuse the seeded account:\n%s", progress.String())
+		}
+		if !regexp.MustCompile(`posted [1-9]\d* messages meanwhile, 0 failed`).MatchString(progress.String()) {
+			t.Errorf("the neighbour's posts did not all succeed:\n%s", progress.String())
 		}
 		if len(results) != 1 {
 			t.Fatalf("-routes picked %d routes, want 1", len(results))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -33,9 +34,11 @@ func measureRoute(ctx context.Context, r route, w *world, rp *replayer, o option
 			turn.warmup = 0 // warmed by the first turn
 		}
 		settle(ctx, db, progress)
-		stop := w.postDuring(ctx, o.writes)
+		stop := w.poster().postDuring(ctx, o.writes)
 		res = merge(res, measure(ctx, r.name, w.request(r), turn, stmts, progress))
-		stop()
+		if posted, failed := stop(); posted > 0 {
+			fmt.Fprintf(progress, "posted %d messages meanwhile, %d failed\n", posted, failed)
+		}
 		if o.replay {
 			settle(ctx, db, progress)
 			direct = merge(direct, measure(ctx, r.name+" (direct)", replay, turn, &atomic.Int64{}, progress))

@@ -59,6 +59,9 @@ type world struct {
 	firstMsg  int   // the busy conversation's message ids: firstMsg..lastMsg
 	lastMsg   int
 	board     board
+	// writer is the account -writes posts in: this one, or with
+	// -writes-elsewhere a neighbour.
+	writer *world
 }
 
 func seed(ctx context.Context, srv *server.Server, raw *db.DB, base string, sz sizes, progress io.Writer) (*world, error) {

@@ -17,8 +17,10 @@ import (
 // written (docs/performance.md). Consoles and integrations ask for the same
 // page again and again between changes, so the page a user was given is
 // kept for a moment and given to the same user again, until anything it
-// shows is written: then every page is forgotten, in this process as the
-// write happens and on the other instances through the hub (core.Cache).
+// shows is written: then the pages of the account written are forgotten
+// (every page, when the write's account is not known), in this process as
+// the write happens and on the other instances through the hub
+// (core.Cache).
 // The lifetime bounds what no write announces: the reply window closing
 // with time (can_reply), and an instance that missed an announcement.
 const (
@@ -47,6 +49,9 @@ func newListCache(c *core.Core) *core.Cache[listKey, *ConversationList] {
 	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Name: "conversation_pages", Kind: events.KindConversationsChanged,
 		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList, Keep: smallPage})
 }
+
+// Scope is the account whose pages a change there forgets (core.Scoped).
+func (k listKey) Scope() int { return k.accountID }
 
 // listKeyOf is the key of ctx's page p, and whether it may be kept: only a
 // user's, read outside a transaction (what is read inside one is bound to

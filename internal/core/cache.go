@@ -32,13 +32,20 @@ type Cache[K comparable, V any] struct {
 	now    func() time.Time
 	mu     sync.Mutex
 	// gen counts invalidations: a read that started before one must not
-	// store what it read, which may predate the change.
-	gen     uint64
+	// store what it read, which may predate the change. global is the
+	// last that forgot everything; accounts the last of each account's
+	// own, for keys that are Scoped (genOf).
+	gen, global uint64
+	accounts    map[int]uint64
+	// scoped: K is Scoped, so a change inside one account forgets only
+	// that account's entries.
+	scoped  bool
 	entries map[K]cacheEntry[V]
 	// pending holds the open transactions that changed what the cache
-	// holds: each announces its change once when it ends, however many
-	// of its mutations made one (a batch writes hundreds of messages).
-	pending map[*ent.Tx]struct{}
+	// holds, with the accounts they changed (0: any): each announces its
+	// changes once when it ends, however many of its mutations made one (a
+	// batch writes hundreds of messages).
+	pending map[*ent.Tx]map[int]struct{}
 	// flights are the reads under way for Load.
 	flights map[flightKey[K]]*flight[V]
 	// hits, misses and forgets count lookups and invalidations (metrics).
@@ -69,9 +76,11 @@ type CacheOptions struct {
 
 // NewCache returns a cache over c's database and hub.
 func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
+	var zero K
+	_, scoped := any(zero).(Scoped)
 	cache := &Cache[K, V]{name: o.Name, origin: uuid.NewString(), kind: o.Kind, keep: o.Keep, ttl: o.TTL, size: o.Size, now: c.Clock,
-		entries: map[K]cacheEntry[V]{}, pending: map[*ent.Tx]struct{}{},
-		flights: map[flightKey[K]]*flight[V]{}}
+		scoped: scoped, accounts: map[int]uint64{}, entries: map[K]cacheEntry[V]{},
+		pending: map[*ent.Tx]map[int]struct{}{}, flights: map[flightKey[K]]*flight[V]{}}
 	cache.watch(c, o.Changes)
 	c.caches = append(c.caches, cache)
 	return cache
@@ -83,7 +92,7 @@ func (c *Cache[K, V]) Get(k K) (V, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, ok := c.fresh(k)
-	return v, c.gen, ok
+	return v, c.genOf(k), ok
 }
 
 // fresh is k's value while it is fresh, counting the lookup; c.mu is held.
@@ -109,7 +118,7 @@ func (c *Cache[K, V]) fresh(k K) (V, bool) {
 func (c *Cache[K, V]) Put(k K, v V, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.gen {
+	if gen != c.genOf(k) {
 		return
 	}
 	if len(c.entries) >= c.size {
@@ -133,13 +142,7 @@ func (c *Cache[K, V]) evict() {
 }
 
 // Invalidate forgets every entry.
-func (c *Cache[K, V]) Invalidate() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	c.forgets++
-	clear(c.entries)
-}
+func (c *Cache[K, V]) Invalidate() { c.invalidate(0) }
 
 // watch invalidates the cache whenever a mutation changes what it holds,
 // and when another instance announces one.
@@ -158,7 +161,7 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 		// notification coming back would only throw away newer entries.
 		core.Hub.Listen(events.Installation, func(e events.Event) {
 			if e.Kind == c.kind && e.Origin != c.origin {
-				c.Invalidate()
+				c.invalidate(e.Scope)
 			}
 		})
 	}
@@ -168,61 +171,86 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 // announces it then; a rollback invalidates it too (a value read inside the
 // transaction after the change may have been put).
 func (c *Cache[K, V]) changed(ctx context.Context, hub *events.Hub, m ent.Mutation) {
-	c.Invalidate()
-	announce := func() {
-		c.Invalidate()
-		if hub != nil {
-			hub.Publish(events.Event{AccountID: events.Installation, Kind: c.kind, Origin: c.origin})
-		}
+	account := 0
+	if c.scoped {
+		account = accountOf(ctx, m)
 	}
+	c.invalidate(account)
 	tx, err := txOf(m)
 	if err != nil {
-		announce()
+		c.announce(hub, account)
 		return
 	}
 	// ent hands each mutation a Tx of its own over the one transaction;
 	// the Tx that InTx put in ctx names the transaction.
 	key := ent.TxFromContext(ctx)
-	if key != nil && !c.watchTx(key) {
+	if key != nil && !c.watchTx(key, account) {
 		return
+	}
+	accounts := func() []int {
+		if key == nil {
+			return []int{account}
+		}
+		return c.txEnded(key)
 	}
 	tx.OnCommit(func(next ent.Committer) ent.Committer {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Commit(ctx, tx)
-			c.txEnded(key)
-			announce()
+			for _, a := range accounts() {
+				c.announce(hub, a)
+			}
 			return err
 		})
 	})
 	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
 		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Rollback(ctx, tx)
-			c.txEnded(key)
-			c.Invalidate()
+			for _, a := range accounts() {
+				c.invalidate(a)
+			}
 			return err
 		})
 	})
 }
 
-// watchTx reports whether tx is not yet watched, and watches it.
-func (c *Cache[K, V]) watchTx(tx *ent.Tx) bool {
+// announce forgets what a change of account (0: of any) may have made
+// stale, here and on the other instances.
+func (c *Cache[K, V]) announce(hub *events.Hub, account int) {
+	c.invalidate(account)
+	if hub != nil {
+		hub.Publish(events.Event{AccountID: events.Installation, Kind: c.kind, Origin: c.origin, Scope: account})
+	}
+}
+
+// watchTx records that tx changed account, and reports whether tx was not
+// watched yet.
+func (c *Cache[K, V]) watchTx(tx *ent.Tx, account int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.pending[tx]; ok {
+	if changed, ok := c.pending[tx]; ok {
+		changed[account] = struct{}{}
 		return false
 	}
-	c.pending[tx] = struct{}{}
+	c.pending[tx] = map[int]struct{}{account: {}}
 	return true
 }
 
-// txEnded forgets tx (nil: none): it committed or rolled back.
-func (c *Cache[K, V]) txEnded(tx *ent.Tx) {
-	if tx == nil {
-		return
-	}
+// txEnded forgets tx, which committed or rolled back, and returns the
+// accounts it changed: [0] when it changed one it could not name, or more
+// than are worth announcing one by one.
+func (c *Cache[K, V]) txEnded(tx *ent.Tx) []int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	changed := c.pending[tx]
 	delete(c.pending, tx)
+	if _, any := changed[0]; any || len(changed) > maxAnnouncedAccounts {
+		return []int{0}
+	}
+	out := make([]int, 0, len(changed))
+	for a := range changed {
+		out = append(out, a)
+	}
+	return out
 }
 
 // txOf is the transaction m runs in (an error when it runs in none).

@@ -14,7 +14,7 @@ func (c *Cache[K, V]) Load(k K, read func() (V, error)) (V, error) {
 		c.mu.Unlock()
 		return v, nil
 	}
-	key := flightKey[K]{k: k, gen: c.gen}
+	key := flightKey[K]{k: k, gen: c.genOf(k)}
 	if f, ok := c.flights[key]; ok {
 		f.waiting++
 		c.mu.Unlock()

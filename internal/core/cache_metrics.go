@@ -14,8 +14,8 @@ func (c *Cache[K, V]) stats() (string, uint64, uint64, uint64, int) {
 }
 
 // CacheCollector is the Prometheus metrics of the caches made over c, by
-// name: lookups answered from memory and not, times emptied (a change
-// empties a cache at its write and again at its commit), and entries held. An operator sees from them whether a cache earns its
+// name: lookups answered from memory and not, times it forgot entries (a
+// change forgets at its write and again at its commit), and entries held. An operator sees from them whether a cache earns its
 // keep (a page forgotten at every post hardly does).
 func CacheCollector(c *Core) prometheus.Collector { return cacheCollector{caches: c.caches} }
 
@@ -25,7 +25,7 @@ var (
 	cacheLookups = prometheus.NewDesc("switchboard_cache_lookups_total",
 		"Lookups of a cache, by whether they were answered from memory (hit) or read (miss).", []string{"cache", "result"}, nil)
 	cacheForgets = prometheus.NewDesc("switchboard_cache_forgets_total",
-		"Times a cache was emptied: at each write of something it holds, again when the write's transaction ends, and at each change another instance announces.", []string{"cache"}, nil)
+		"Times a cache forgot entries (all of them, or one account's): at each write of something it holds, again when the write's transaction ends, and at each change another instance announces.", []string{"cache"}, nil)
 	cacheEntries = prometheus.NewDesc("switchboard_cache_entries",
 		"Entries a cache holds now.", []string{"cache"}, nil)
 )

@@ -12,3 +12,6 @@ func (c *Cache[K, V]) Waiting(k K) int {
 	}
 	return n
 }
+
+// OutsideTenancy is outsideTenancy.
+var OutsideTenancy = outsideTenancy

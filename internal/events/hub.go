@@ -42,6 +42,9 @@ type Event struct {
 	// Origin names the process that published an installation event, so
 	// that it can tell its own echo from another instance's news.
 	Origin string `json:",omitempty"`
+	// Scope is the one account an installation event's change concerns
+	// (a cache forgets that account's entries only); 0: every account.
+	Scope int `json:",omitempty"`
 }
 
 // OnBoard reports whether e is a change of a card on the board of funnelID.
