@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,14 +15,17 @@ import (
 // page nothing has changed gets it without a statement; a page is never
 // given to another user; whatever it shows, written through the API, shows
 // on the very next request: a message, a contact's name, a status, an
-// agent's inboxes; a write in another account leaves the page; and a page
-// too large to keep is read each time.
+// agent's inboxes; a write in another account (a rename, a post and the job
+// runner's record of its delivery) leaves the page; and a page too large to
+// keep is read each time.
 
 // listStep is a change (none when its method is empty), then a page and
 // what it must hold.
 type listStep struct {
-	name       string
-	change     request
+	name   string
+	change request
+	// settle, when set, waits for what the change started (a delivery).
+	settle     func(t *testing.T, changed *response)
 	list       request
 	want       map[string]any
 	fromMemory bool // the page costs no statement
@@ -42,7 +46,21 @@ func TestConversationListFromMemorySeesEveryChange(t *testing.T) {
 		other, otherAdmin := a.otherAccount("Other")
 		otherInbox := a.inboxIn(other, otherAdmin, "Their inbox", H{"type": "api", "webhook_url": "https://hooks.example.com/in"})
 		bea, _ := a.contactIn(other, otherAdmin, otherInbox, H{"name": "Bea"})
-		a.startConversation(other, otherAdmin, H{"inbox_id": otherInbox, "contact_id": bea})
+		beaConv := a.startConversation(other, otherAdmin, H{"inbox_id": otherInbox, "contact_id": bea})
+		// deliveredThere waits until the message a change posted in the
+		// other account is delivered (recorded by the job runner).
+		deliveredThere := func(t *testing.T, posted *response) {
+			id := posted.int(t, "id")
+			apitest.Eventually(t, 10*time.Second, "the other account's message to be delivered", func() bool {
+				r := a.mustDoT(t, request{method: "GET", path: accountPath(other, "/conversations/%d/messages", beaConv), token: otherAdmin}, http.StatusOK)
+				for i := range r.ints(t, "payload.*.id") {
+					if r.int(t, fmt.Sprintf("payload.%d.id", i)) == id {
+						return r.str(t, fmt.Sprintf("payload.%d.status", i)) == "delivered"
+					}
+				}
+				return false
+			})
+		}
 
 		all := request{method: "GET", path: a.path("/conversations?status=all")}
 		open := request{method: "GET", path: a.path("/conversations")}
@@ -63,6 +81,10 @@ func TestConversationListFromMemorySeesEveryChange(t *testing.T) {
 				want: map[string]any{"data.meta.all_count": 1, "data.payload.0.meta.sender.name": "Bea"}},
 			{name: "a write in the other account leaves this account's pages",
 				change: request{method: "PATCH", path: accountPath(other, "/contacts/%d", bea), token: otherAdmin, body: H{"name": "Bea Renamed"}},
+				list:   agentAll, want: map[string]any{"data.meta.all_count": 1, "data.payload.0.id": annConv}, fromMemory: true},
+			{name: "a post in the other account, and its delivery, leave this account's pages",
+				change: request{method: "POST", path: accountPath(other, "/conversations/%d/messages", beaConv), token: otherAdmin, body: H{"content": "their news"}},
+				settle: deliveredThere,
 				list:   agentAll, want: map[string]any{"data.meta.all_count": 1, "data.payload.0.id": annConv}, fromMemory: true},
 			{name: "and forgets the other account's own", list: otherAll,
 				want: map[string]any{"data.payload.0.meta.sender.name": "Bea Renamed"}},
@@ -87,7 +109,10 @@ func TestConversationListFromMemorySeesEveryChange(t *testing.T) {
 		for _, st := range steps {
 			t.Run(st.name, func(t *testing.T) {
 				if st.change.method != "" {
-					a.mustDoT(t, st.change, http.StatusOK)
+					changed := a.mustDoT(t, st.change, http.StatusOK)
+					if st.settle != nil {
+						st.settle(t, changed)
+					}
 				}
 				before := n.Load()
 				r := a.mustDoT(t, st.list, http.StatusOK)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/conversations"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/delivery"
 )
 
@@ -65,6 +66,8 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 		})
 	} else {
 		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
+			// As the account's system, as delivered messages are recorded.
+			ctx = core.AsAccountSystem(ctx, job.Message.AccountID, 0)
 			if err := r.recordFailedAttempt(ctx, job, &a); err != nil {
 				return err
 			}
