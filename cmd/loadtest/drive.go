@@ -221,3 +221,35 @@ func writeTable(out io.Writer, results []result) {
 			ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 95)), ms(percentile(r.latencies, 99)), r.errors, perReq, cpuPerReq, direct)
 	}
 }
+
+// routeRatios are the goals that compare two routes of one run (issue 13):
+// GraphQL's contact against REST's (throughput, at least 0.8) and the
+// conversation list against the contact show (time a request, at most 2).
+var routeRatios = []struct {
+	route, against, what string
+	byTime               bool // the ratio of times a request, not of rates
+}{
+	{"GraphQL contact(id)", "GET /contacts/{id}", "req/s ÷ req/s (goal ≥ 0.8)", false},
+	{"GET /conversations", "GET /contacts/{id}", "time a request ÷ time a request (goal ≤ 2)", true},
+}
+
+// writeRatios prints the ratios of routeRatios whose two routes were both
+// driven.
+func writeRatios(out io.Writer, results []result) {
+	rate := map[string]float64{}
+	for _, r := range results {
+		rate[r.route] = r.perSecond()
+	}
+	for _, rr := range routeRatios {
+		a, b := rate[rr.route], rate[rr.against]
+		if a == 0 || b == 0 {
+			continue
+		}
+		ratio := a / b
+		if rr.byTime {
+			ratio = b / a
+		}
+		fmt.Fprintf(out, "\n%s against %s: %.2f, %s", rr.route, rr.against, ratio, rr.what)
+	}
+	fmt.Fprintln(out)
+}

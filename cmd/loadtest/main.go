@@ -12,8 +12,8 @@
 // unless -reuse finds the account an earlier run seeded there: a large
 // dataset is then seeded once and measured many times (the runs' POST
 // messages stay in it). After each route, its essential SQL is replayed
-// through database/sql at the same concurrency (-replay, replay.go), the
-// two taking turns (-rounds).
+// through database/sql at the same concurrency (-replay, replay.go); the
+// routes and their replays take turns (-rounds).
 package main
 
 import (
@@ -71,7 +71,7 @@ func main() {
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the driving (server and clients: they share the process) to this file")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the driving (server and clients) to this file")
 	flag.BoolVar(&o.replay, "replay", true, "after each route, replay its essential SQL through database/sql at the same concurrency (route/direct column)")
-	flag.IntVar(&o.rounds, "rounds", 3, "with -replay, the route and its replay take turns this many times, -d shared between the turns")
+	flag.IntVar(&o.rounds, "rounds", 3, "the routes (and each route's replay) take turns this many times, -d shared between a route's turns")
 	flag.IntVar(&o.writes, "writes", 0, "messages posted a second while each route is driven, as agents answering meanwhile (their statements and CPU count in the route's figures)")
 	flag.BoolVar(&o.writesAway, "writes-elsewhere", false, "with -writes, post into another account (a neighbour on the same installation) instead of the driven one")
 	flag.Parse()
@@ -155,15 +155,12 @@ func run(ctx context.Context, o options, out, progress io.Writer) ([]result, err
 		defer writeAllocProfile(o.memProfile, progress)
 		runtime.MemProfileRate = 64 << 10
 	}
-	results := make([]result, 0, len(selected))
-	for _, r := range selected {
-		fmt.Fprintf(progress, "driving %s for %s at %d clients\n", r.name, o.duration, o.concurrency)
-		results = append(results, measureRoute(ctx, r, w, rp, o, stmts, raw.SQL, progress))
-	}
+	results := measureRoutes(ctx, selected, w, rp, o, stmts, raw.SQL, progress)
 	fmt.Fprintf(out, "Engine: %s · dataset: %s · %d clients · %s per route · %s/%s, %d CPUs · %s\n\n",
 		raw.Dialect, w.sizes, o.concurrency, o.duration, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
 		time.Now().UTC().Format("2006-01-02"))
 	writeTable(out, results)
+	writeRatios(out, results)
 	return results, nil
 }
 

@@ -15,14 +15,14 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 
 // TestHarnessDrivesEveryRoute runs the harness as the README does, on a small
 // account and briefly, on each engine: it seeds, drives every route and
-// replays its essential SQL, with no error anywhere, and prints a row for
-// each route; a second run with -reuse measures the account the first one
+// replays its essential SQL, in two rounds, with no error anywhere, and
+// prints a row for each route and the ratios between routes; a second run with -reuse measures the account the first one
 // seeded instead of seeding another.
 func TestHarnessDrivesEveryRoute(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		o := options{database: e.NewURL(t), sizes: sizes{contacts: 60, conversations: 4, messages: 30, cards: 12},
 			concurrency: 2, duration: 300 * time.Millisecond, warmup: 50 * time.Millisecond,
-			maxRequests: 1000, replay: true, rounds: 1}
+			maxRequests: 1000, replay: true, rounds: 2}
 		var out, progress bytes.Buffer
 		results, err := run(context.Background(), o, &out, &progress)
 		if err != nil {
@@ -35,6 +35,11 @@ func TestHarnessDrivesEveryRoute(t *testing.T) {
 			checkResult(t, r)
 			if !strings.Contains(out.String(), "| "+r.route+" | ") {
 				t.Errorf("the table has no row for %s:\n%s", r.route, out.String())
+			}
+		}
+		for _, rr := range routeRatios {
+			if !strings.Contains(out.String(), rr.route+" against "+rr.against+": ") {
+				t.Errorf("no ratio of %s against %s under the table:\n%s", rr.route, rr.against, out.String())
 			}
 		}
 

@@ -12,42 +12,55 @@ import (
 	"time"
 )
 
-// measureRoute measures a route and, with -replay, its essential SQL. The
-// two take turns o.rounds times, each turn a share of -d: on a shared
-// machine the load of other work drifts by the second, and measured one
-// after the other the route and its replay met different machines (the
-// replay of the contact show ran anywhere from 6,800 to 12,500 a second
-// between runs). In turns, the drift falls on both alike.
-func measureRoute(ctx context.Context, r route, w *world, rp *replayer, o options, stmts *atomic.Int64,
-	db *sql.DB, progress io.Writer) result {
+// measureRoutes measures every route and, with -replay, its essential
+// SQL, in turns: o.rounds rounds, each a share of -d for every route in
+// order, a route's replay right after it. On a shared machine the load of
+// other work drifts by the second: measured one after the other, a route
+// and its replay (the contact show's replay ran anywhere from 6,800 to
+// 12,500 a second between runs), or two routes whose ratio is a goal
+// (GraphQL's contact against REST's), met different machines. In turns the
+// drift falls on all alike.
+func measureRoutes(ctx context.Context, routes []route, w *world, rp *replayer, o options, stmts *atomic.Int64,
+	db *sql.DB, progress io.Writer) []result {
 	rounds := max(1, o.rounds)
-	if !o.replay {
-		rounds = 1
-	}
 	turn := o
 	turn.duration = max(o.duration/time.Duration(rounds), 100*time.Millisecond)
 	turn.maxRequests = max(1, o.maxRequests/rounds)
-	replay := func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }
-	var res, direct result
+	results, directs := make([]result, len(routes)), make([]result, len(routes))
 	for i := range rounds {
 		if i > 0 {
-			turn.warmup = 0 // warmed by the first turn
+			turn.warmup = 0 // warmed by the first round
 		}
-		settle(ctx, db, progress)
-		stop := w.poster().postDuring(ctx, o.writes)
-		res = merge(res, measure(ctx, r.name, w.request(r), turn, stmts, progress))
-		if posted, failed := stop(); posted > 0 {
-			fmt.Fprintf(progress, "posted %d messages meanwhile, %d failed\n", posted, failed)
-		}
-		if o.replay {
-			settle(ctx, db, progress)
-			direct = merge(direct, measure(ctx, r.name+" (direct)", replay, turn, &atomic.Int64{}, progress))
+		for j, r := range routes {
+			fmt.Fprintf(progress, "driving %s (round %d of %d) for %s at %d clients\n", r.name, i+1, rounds, turn.duration, o.concurrency)
+			res, direct := measureTurn(ctx, r, w, rp, turn, stmts, db, progress)
+			results[j], directs[j] = merge(results[j], res), merge(directs[j], direct)
 		}
 	}
 	if o.replay {
-		res.direct = &direct
+		for j := range results {
+			results[j].direct = &directs[j]
+		}
 	}
-	return res
+	return results
+}
+
+// measureTurn drives route r for one turn, then (with -replay) its
+// essential SQL for as long.
+func measureTurn(ctx context.Context, r route, w *world, rp *replayer, turn options, stmts *atomic.Int64,
+	db *sql.DB, progress io.Writer) (res, direct result) {
+	settle(ctx, db, progress)
+	stop := w.poster().postDuring(ctx, turn.writes)
+	res = measure(ctx, r.name, w.request(r), turn, stmts, progress)
+	if posted, failed := stop(); posted > 0 {
+		fmt.Fprintf(progress, "posted %d messages meanwhile, %d failed\n", posted, failed)
+	}
+	if turn.replay {
+		settle(ctx, db, progress)
+		replay := func(ctx context.Context, rng *rand.Rand) error { return r.direct(ctx, rp, rng) }
+		direct = measure(ctx, r.name+" (direct)", replay, turn, &atomic.Int64{}, progress)
+	}
+	return res, direct
 }
 
 // merge adds the figures of turn b to those of a.
