@@ -243,7 +243,7 @@ func (c *Cache[K, V]) txEnded(tx *ent.Tx) []int {
 	defer c.mu.Unlock()
 	changed := c.pending[tx]
 	delete(c.pending, tx)
-	if _, any := changed[0]; any || len(changed) > maxAnnouncedAccounts {
+	if _, unknown := changed[0]; unknown || len(changed) > maxAnnouncedAccounts {
 		return []int{0}
 	}
 	out := make([]int, 0, len(changed))

@@ -56,13 +56,17 @@ func (c *Cache[K, V]) invalidate(account int) {
 }
 
 // accountOf is the one account whose rows m wrote, or 0 when that is not
-// known: the account a new row names, else the account the viewer acts in,
-// for the tenancy rules (AccountMixin's policy) keep the updates and
-// deletes of a member, or of the system acting for one account, inside it.
-// Rows of no account (users, accounts themselves), the writes of the
+// known: the account's own row, the account a new row names, else the
+// account the viewer acts in, for the tenancy rules (AccountMixin's policy)
+// keep the updates and deletes of a member, or of the system acting for one
+// account, inside it. Rows of no account (users), the writes of the
 // installation-wide system or the platform, and the account-stamped rows
 // outside AccountMixin concern every account.
 func accountOf(ctx context.Context, m ent.Mutation) int {
+	if acc, ok := m.(*ent.AccountMutation); ok {
+		id, _ := acc.ID() // an account's own row (its conversation counter)
+		return id
+	}
 	am, ok := m.(interface{ AccountID() (int, bool) })
 	if !ok {
 		return 0

@@ -32,7 +32,7 @@ func TestCacheForgetsOnlyTheAccountWritten(t *testing.T) {
 	c := core.New(e.New(t).Client)
 	c.Hub = events.NewHub()
 	cache := core.NewCache[pageKey, int](c, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
-		Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeLabel }})
+		Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeLabel || m.Type() == ent.TypeAccount }})
 	var heard []int
 	cancel := c.Hub.Listen(events.Installation, func(e events.Event) {
 		if e.Kind == "test_pages" {
@@ -57,6 +57,9 @@ func TestCacheForgetsOnlyTheAccountWritten(t *testing.T) {
 	}{
 		{"a new row of A", func() error {
 			return c.DB.Label.Create().SetAccountID(accA.ID).SetTitle("a").Exec(sys)
+		}, false, true, []int{accA.ID}, true},
+		{"A's own row: its conversation counter", func() error {
+			return c.DB.Account.UpdateOne(accA).AddLastConversationDisplayID(1).Exec(sys)
 		}, false, true, []int{accA.ID}, true},
 		{"a member of B renames B's label", func() error {
 			return c.DB.Label.UpdateOne(labelB).SetTitle("b2").Exec(memberOfB)
