@@ -37,8 +37,10 @@ func AsWarmUp(ctx context.Context) context.Context { return viewer.SystemContext
 func AsSeeding(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsAccountSystem acts for one account's system (a schedule firing in its
-// author's name, the outbox of its webhooks): it passes every rule but stays
-// inside the account (see scopeSystemToAccount in ent/schema/policy.go).
+// author's name, the outbox of its webhooks, the record of its messages'
+// deliveries): it passes every rule but stays inside the account (see
+// scopeSystemToAccount in ent/schema/policy.go), so the caches know its
+// writes are that account's (core.Scoped).
 func AsAccountSystem(ctx context.Context, accountID, userID int) context.Context {
 	return viewer.SystemInAccount(ctx, accountID, userID)
 }
