@@ -244,21 +244,30 @@ func TestBatchesRoundTrip(t *testing.T) {
 
 // TestRelayTakesAnInstallationEventOncePerBatch: the same "forget" from
 // one origin, queued many times among account events, travels once in
-// the batch; each account event, and another origin's or kind's
-// announcement, still travels, in order.
+// the batch; each account event, and another origin's, kind's or
+// account's announcement, still travels, in order, and comes out of its
+// payload whole.
 func TestRelayTakesAnInstallationEventOncePerBatch(t *testing.T) {
 	forget := Event{AccountID: Installation, Kind: KindConversationsChanged, Origin: "a"}
 	other := Event{AccountID: Installation, Kind: KindConversationsChanged, Origin: "b"}
 	inboxes := Event{AccountID: Installation, Kind: KindInboxesChanged, Origin: "a"}
+	forgetOne := Event{AccountID: Installation, Kind: KindConversationsChanged, Origin: "a", Scope: 5}
 	msg := func(id int) Event { return Event{AccountID: 3, Kind: MessageCreated, MessageID: id} }
-	queued := []Event{msg(1), forget, msg(2), forget, other, inboxes, forget, msg(3), other}
+	queued := []Event{msg(1), forget, msg(2), forget, other, inboxes, forgetOne, forget, msg(3), other, forgetOne}
 	r := &relay{queue: make(chan Event, len(queued))}
 	for _, e := range queued[1:] {
 		r.queue <- e
 	}
 	got := r.collect(context.Background(), queued[0])
-	want := []Event{msg(1), forget, msg(2), other, inboxes, msg(3)}
+	want := []Event{msg(1), forget, msg(2), other, inboxes, forgetOne, msg(3)}
 	if !slices.Equal(got, want) {
 		t.Errorf("batch:\n got %+v\nwant %+v", got, want)
+	}
+	// The account a "forget" concerns travels with it.
+	for _, b := range encodeBatches(got) {
+		decoded, err := decodeBatch(b.payload)
+		if err != nil || !slices.Equal(decoded, b.events) {
+			t.Errorf("a batch came back as %+v (%v), want %+v", decoded, err, b.events)
+		}
 	}
 }
