@@ -70,30 +70,30 @@ func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*e
 // MarkDelivered records that the channel accepted message m (as its
 // delivery read it), in a transaction of its own: RecordDelivered for one.
 func (s *Service) MarkDelivered(ctx context.Context, m *ent.Message, sourceID string) error {
-	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+	return s.InTx(asDeliveryRecord(ctx, m.AccountID), func(ctx context.Context, c *ent.Client) error {
 		return s.RecordDelivered(ctx, c, []Delivered{{Message: m, SourceID: sourceID}})
 	})
 }
 
-// MarkFailed records that a message could not be delivered, with the reason
-// in content_attributes.external_error (as Chatwoot).
-func (s *Service) MarkFailed(ctx context.Context, id int, reason string) error {
-	return s.finishDelivery(ctx, id, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
+// MarkFailed records that message m could not be delivered, with the
+// reason in content_attributes.external_error (as Chatwoot).
+func (s *Service) MarkFailed(ctx context.Context, m *ent.Message, reason string) error {
+	return s.finishDelivery(asDeliveryRecord(ctx, m.AccountID), m.ID, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
 		// The attributes as they are now, to add the reason to.
-		m, err := c.Message.Get(ctx, id)
+		current, err := c.Message.Get(ctx, m.ID)
 		if err != nil {
 			return err
 		}
 		u.SetStatus(message.StatusFailed).SetDeliveryError(reason).
-			SetContentAttributes(core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": reason}))
+			SetContentAttributes(core.MergeAttributes(current.ContentAttributes, map[string]any{"external_error": reason}))
 		return nil
 	})
 }
 
 // finishDelivery ends message id's delivery and emits message_updated, in
-// one transaction; set adds the outcome to the update.
+// one transaction of ctx (asDeliveryRecord); set adds the outcome to the
+// update.
 func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.Context, *ent.Client, *ent.MessageUpdateOne) error) error {
-	ctx = core.AsBackgroundWork(ctx)
 	return s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		u := c.Message.UpdateOneID(id).ClearNextDeliveryAt().AddDeliveryAttempts(1)
 		if err := set(ctx, c, u); err != nil {
@@ -118,15 +118,25 @@ func (s *Service) deliveriesEnded(ctx context.Context, c *ent.Client, ms []*ent.
 	return s.emitMessageEvents(ctx, c, events.MessageUpdated, ms, nil)
 }
 
-// RetryDelivery records a failed attempt (reason) and schedules another at
-// wait from now; it returns the number of attempts made so far.
-func (s *Service) RetryDelivery(ctx context.Context, id int, wait time.Duration, reason string) (int, error) {
-	m, err := s.Client(ctx).Message.UpdateOneID(id).AddDeliveryAttempts(1).SetDeliveryError(reason).
-		SetNextDeliveryAt(s.Now().Add(wait)).Save(core.AsBackgroundWork(ctx))
+// RetryDelivery records a failed attempt at message m (reason) and
+// schedules another at wait from now; it returns the number of attempts
+// made so far.
+func (s *Service) RetryDelivery(ctx context.Context, m *ent.Message, wait time.Duration, reason string) (int, error) {
+	ctx = asDeliveryRecord(ctx, m.AccountID)
+	updated, err := s.Client(ctx).Message.UpdateOneID(m.ID).AddDeliveryAttempts(1).SetDeliveryError(reason).
+		SetNextDeliveryAt(s.Now().Add(wait)).Save(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return m.DeliveryAttempts, nil
+	return updated.DeliveryAttempts, nil
+}
+
+// asDeliveryRecord is ctx recording the delivery of a message of account:
+// as that account's system, so that the record stays inside the account
+// and the caches know it as that account's write, which forgets only that
+// account's conversation pages (core.Scoped).
+func asDeliveryRecord(ctx context.Context, account int) context.Context {
+	return core.AsAccountSystem(ctx, account, 0)
 }
 
 // DeliveryAttempts returns how many attempts a message's delivery has had.

@@ -3,6 +3,8 @@ package conversations
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
@@ -17,12 +19,37 @@ type Delivered struct {
 }
 
 // RecordDelivered records, in c's transaction, that the channels accepted
-// messages ds, set-based: one UPDATE for all of them and one read back,
-// whatever their number, then what a delivery's end tells (the schedules
-// that posted them, message_updated). The job runner records the
+// messages ds, set-based: for each account's messages, whatever their
+// number, one UPDATE and one read back as the account's system
+// (asDeliveryRecord), then what a delivery's end tells (the schedules that
+// posted them, message_updated). The job runner records the
 // deliveries that end together this way; a message gone meanwhile fails
 // the whole record (the runner then records each alone).
 func (s *Service) RecordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
+	for _, group := range deliveredByAccount(ds) {
+		if err := s.recordDelivered(asDeliveryRecord(ctx, group[0].Message.AccountID), c, group); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deliveredByAccount splits ds by account, in account order (a commit's
+// statements then take their locks in one order).
+func deliveredByAccount(ds []Delivered) [][]Delivered {
+	byAccount := map[int][]Delivered{}
+	for _, d := range ds {
+		byAccount[d.Message.AccountID] = append(byAccount[d.Message.AccountID], d)
+	}
+	out := make([][]Delivered, 0, len(byAccount))
+	for _, a := range slices.Sorted(maps.Keys(byAccount)) {
+		out = append(out, byAccount[a])
+	}
+	return out
+}
+
+// recordDelivered is RecordDelivered for the messages of one account.
+func (s *Service) recordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
 	ids := make([]int, len(ds))
 	for i, d := range ds {
 		ids[i] = d.Message.ID

@@ -163,3 +163,49 @@ func TestRecordDeliveredOfAMessageGoneChangesNothing(t *testing.T) {
 		}
 	})
 }
+
+// accountPage is a cache key of one account's (core.Scoped).
+type accountPage int
+
+func (a accountPage) Scope() int { return int(a) }
+
+// TestDeliveryRecordsForgetOnlyTheirAccount: what the job runner records
+// of a delivery (delivered with others, due again, failed) is a write of
+// the message's account, so a cache of pages keeps the other accounts'
+// entries and forgets that account's.
+func TestDeliveryRecordsForgetOnlyTheirAccount(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		f := newDeliveredFixture(t, e)
+		cache := core.NewCache[accountPage, int](f.svc.Core, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
+			Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeMessage }})
+		mine, other := accountPage(f.cv.AccountID), accountPage(f.cv.AccountID+1)
+		ms := f.outgoing(t, 3)
+		records := []struct {
+			name   string
+			record func() error
+		}{
+			{"delivered with others", func() error {
+				return f.svc.InTx(f.sys, func(ctx context.Context, c *ent.Client) error {
+					return f.svc.RecordDelivered(ctx, c, []conversations.Delivered{{Message: ms[0]}})
+				})
+			}},
+			{"due again", func() error { _, err := f.svc.RetryDelivery(f.sys, ms[1], time.Minute, "busy"); return err }},
+			{"failed", func() error { return f.svc.MarkFailed(f.sys, ms[2], "refused") }},
+		}
+		for _, r := range records {
+			for _, k := range []accountPage{mine, other} {
+				_, gen, _ := cache.Get(k)
+				cache.Put(k, 1, gen)
+			}
+			if err := r.record(); err != nil {
+				t.Fatalf("%s: %v", r.name, err)
+			}
+			if _, _, ok := cache.Get(mine); ok {
+				t.Errorf("%s: the message's account's entry was kept", r.name)
+			}
+			if _, _, ok := cache.Get(other); !ok {
+				t.Errorf("%s: another account's entry was forgotten", r.name)
+			}
+		}
+	})
+}

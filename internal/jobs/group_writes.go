@@ -2,14 +2,11 @@ package jobs
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/internal/conversations"
-	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -55,27 +52,10 @@ func (w *groupWrites) webhookDelivered(id, attempts, status int) {
 	w.webhooksDelivered[k] = append(w.webhooksDelivered[k], id)
 }
 
-// deliveredByAccount splits ds by account, in account order (a group's
-// statements then take their locks in one order).
-func deliveredByAccount(ds []conversations.Delivered) [][]conversations.Delivered {
-	byAccount := map[int][]conversations.Delivered{}
-	for _, d := range ds {
-		byAccount[d.Message.AccountID] = append(byAccount[d.Message.AccountID], d)
-	}
-	out := make([][]conversations.Delivered, 0, len(byAccount))
-	for _, a := range slices.Sorted(maps.Keys(byAccount)) {
-		out = append(out, byAccount[a])
-	}
-	return out
-}
-
 // write writes what was gathered, in c's transaction.
 func (w *groupWrites) write(ctx context.Context, c *ent.Client, svc *ops.Service, now time.Time) error {
-	for _, ds := range deliveredByAccount(w.delivered) {
-		// As the account's system: what the record writes is then known to
-		// be that account's, and the pages other accounts' members keep in
-		// memory stay (core.Scoped).
-		if err := svc.RecordDelivered(core.AsAccountSystem(ctx, ds[0].Message.AccountID, 0), c, ds); err != nil {
+	if len(w.delivered) > 0 {
+		if err := svc.RecordDelivered(ctx, c, w.delivered); err != nil {
 			return err
 		}
 	}

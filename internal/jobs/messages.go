@@ -7,7 +7,6 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/internal/conversations"
-	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/delivery"
 )
 
@@ -66,8 +65,6 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 		})
 	} else {
 		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
-			// As the account's system, as delivered messages are recorded.
-			ctx = core.AsAccountSystem(ctx, job.Message.AccountID, 0)
 			if err := r.recordFailedAttempt(ctx, job, &a); err != nil {
 				return err
 			}
@@ -85,13 +82,12 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 // a): failed (permanent error or retry budget spent), or due again later.
 // (Delivered messages are recorded together: groupWrites.)
 func (r *Runner) recordFailedAttempt(ctx context.Context, job *delivery.Job, a *attempt) error {
-	id := job.Message.ID
 	wait, retry := r.retries.Messages.next(a.number)
 	if delivery.IsPermanent(a.err) || !retry {
 		a.outcome = outcomeFailed
-		return r.svc.MarkFailed(ctx, id, a.err.Error())
+		return r.svc.MarkFailed(ctx, job.Message, a.err.Error())
 	}
 	a.outcome = outcomeRetrying
-	_, err := r.svc.RetryDelivery(ctx, id, wait, a.err.Error())
+	_, err := r.svc.RetryDelivery(ctx, job.Message, wait, a.err.Error())
 	return err
 }
