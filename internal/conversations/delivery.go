@@ -70,7 +70,7 @@ func (s *Service) accountsOf(ctx context.Context, ms []*ent.Message) (map[int]*e
 // MarkDelivered records that the channel accepted message m (as its
 // delivery read it), in a transaction of its own: RecordDelivered for one.
 func (s *Service) MarkDelivered(ctx context.Context, m *ent.Message, sourceID string) error {
-	return s.InTx(asDeliveryRecord(ctx, m.AccountID), func(ctx context.Context, c *ent.Client) error {
+	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
 		return s.RecordDelivered(ctx, c, []Delivered{{Message: m, SourceID: sourceID}})
 	})
 }
@@ -78,7 +78,7 @@ func (s *Service) MarkDelivered(ctx context.Context, m *ent.Message, sourceID st
 // MarkFailed records that message m could not be delivered, with the
 // reason in content_attributes.external_error (as Chatwoot).
 func (s *Service) MarkFailed(ctx context.Context, m *ent.Message, reason string) error {
-	return s.finishDelivery(asDeliveryRecord(ctx, m.AccountID), m.ID, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
+	return s.finishDelivery(ctx, m, func(ctx context.Context, c *ent.Client, u *ent.MessageUpdateOne) error {
 		// The attributes as they are now, to add the reason to.
 		current, err := c.Message.Get(ctx, m.ID)
 		if err != nil {
@@ -90,20 +90,20 @@ func (s *Service) MarkFailed(ctx context.Context, m *ent.Message, reason string)
 	})
 }
 
-// finishDelivery ends message id's delivery and emits message_updated, in
-// one transaction of ctx (asDeliveryRecord); set adds the outcome to the
-// update.
-func (s *Service) finishDelivery(ctx context.Context, id int, set func(context.Context, *ent.Client, *ent.MessageUpdateOne) error) error {
-	return s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
-		u := c.Message.UpdateOneID(id).ClearNextDeliveryAt().AddDeliveryAttempts(1)
-		if err := set(ctx, c, u); err != nil {
+// finishDelivery ends message m's delivery (asDeliveryRecord) and emits
+// message_updated, in one transaction; set adds the outcome to the update.
+func (s *Service) finishDelivery(ctx context.Context, m *ent.Message, set func(context.Context, *ent.Client, *ent.MessageUpdateOne) error) error {
+	return s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
+		mctx := asDeliveryRecord(ctx, m.AccountID)
+		u := c.Message.UpdateOneID(m.ID).ClearNextDeliveryAt().AddDeliveryAttempts(1)
+		if err := set(mctx, c, u); err != nil {
 			return err
 		}
-		m, err := u.Save(ctx)
+		updated, err := u.Save(mctx)
 		if err != nil {
 			return err
 		}
-		return s.deliveriesEnded(ctx, c, []*ent.Message{m})
+		return s.deliveriesEnded(ctx, c, []*ent.Message{updated})
 	})
 }
 
@@ -131,10 +131,15 @@ func (s *Service) RetryDelivery(ctx context.Context, m *ent.Message, wait time.D
 	return updated.DeliveryAttempts, nil
 }
 
-// asDeliveryRecord is ctx recording the delivery of a message of account:
-// as that account's system, so that the record stays inside the account
-// and the caches know it as that account's write, which forgets only that
-// account's conversation pages (core.Scoped).
+// asDeliveryRecord is ctx writing a delivery's outcome on a message of
+// account: as that account's system, so that the write stays inside the
+// account and the caches know it as that account's, which forgets only
+// that account's conversation pages (core.Scoped). What the delivery's end
+// then settles (the schedules that posted the messages, the events) is
+// written as the caller: none of it is on a page, and the account filter
+// the rules add to those statements let PostgreSQL's generic plans read
+// the schedules through the account's index, 1.75 ms a one-row update
+// instead of 0.12 (docs/performance.md).
 func asDeliveryRecord(ctx context.Context, account int) context.Context {
 	return core.AsAccountSystem(ctx, account, 0)
 }

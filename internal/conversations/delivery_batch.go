@@ -21,13 +21,13 @@ type Delivered struct {
 // RecordDelivered records, in c's transaction, that the channels accepted
 // messages ds, set-based: for each account's messages, whatever their
 // number, one UPDATE and one read back as the account's system
-// (asDeliveryRecord), then what a delivery's end tells (the schedules that
-// posted them, message_updated). The job runner records the
+// (asDeliveryRecord), then, as ctx, what a delivery's end tells (the
+// schedules that posted them, message_updated). The job runner records the
 // deliveries that end together this way; a message gone meanwhile fails
 // the whole record (the runner then records each alone).
 func (s *Service) RecordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
 	for _, group := range deliveredByAccount(ds) {
-		if err := s.recordDelivered(asDeliveryRecord(ctx, group[0].Message.AccountID), c, group); err != nil {
+		if err := s.recordDelivered(ctx, c, group); err != nil {
 			return err
 		}
 	}
@@ -50,12 +50,13 @@ func deliveredByAccount(ds []Delivered) [][]Delivered {
 
 // recordDelivered is RecordDelivered for the messages of one account.
 func (s *Service) recordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
+	mctx := asDeliveryRecord(ctx, ds[0].Message.AccountID)
 	ids := make([]int, len(ds))
 	for i, d := range ds {
 		ids[i] = d.Message.ID
 	}
 	ids = core.UniqueInts(ids)
-	sources, err := freeSourceIDs(ctx, c, ds)
+	sources, err := freeSourceIDs(mctx, c, ds)
 	if err != nil {
 		return err
 	}
@@ -64,14 +65,14 @@ func (s *Service) recordDelivered(ctx context.Context, c *ent.Client, ds []Deliv
 	if len(sources) > 0 {
 		u.Modify(core.SetEachByID(message.FieldSourceID, "TEXT", sources))
 	}
-	n, err := u.Save(ctx)
+	n, err := u.Save(mctx)
 	if err != nil {
 		return err
 	}
 	if n != len(ids) {
 		return fmt.Errorf("recording %d deliveries: %d of the messages are gone", len(ids), len(ids)-n)
 	}
-	ms, err := c.Message.Query().Where(message.IDIn(ids...)).Order(ent.Asc(message.FieldID)).All(ctx)
+	ms, err := c.Message.Query().Where(message.IDIn(ids...)).Order(ent.Asc(message.FieldID)).All(mctx)
 	if err != nil {
 		return err
 	}
