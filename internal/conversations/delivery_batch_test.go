@@ -176,7 +176,7 @@ func (a accountPage) Scope() int { return int(a) }
 func TestDeliveryRecordsForgetOnlyTheirAccount(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		f := newDeliveredFixture(t, e)
-		cache := core.NewCache[accountPage, int](f.svc.Core, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
+		cache := core.NewScopedCache[accountPage, int](f.svc.Core, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
 			Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeMessage }})
 		mine, other := accountPage(f.cv.AccountID), accountPage(f.cv.AccountID+1)
 		ms := f.outgoing(t, 3)

@@ -46,7 +46,7 @@ type listKey struct {
 }
 
 func newListCache(c *core.Core) *core.Cache[listKey, *ConversationList] {
-	return core.NewCache[listKey, *ConversationList](c, core.CacheOptions{Name: "conversation_pages", Kind: events.KindConversationsChanged,
+	return core.NewScopedCache[listKey, *ConversationList](c, core.CacheOptions{Name: "conversation_pages", Kind: events.KindConversationsChanged,
 		TTL: listCacheTTL, Size: listCacheSize, Changes: changesConversationList, Keep: smallPage})
 }
 

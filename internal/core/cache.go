@@ -37,9 +37,9 @@ type Cache[K comparable, V any] struct {
 	// own, for keys that are Scoped (genOf).
 	gen, global uint64
 	accounts    map[int]uint64
-	// scoped: K is Scoped, so a change inside one account forgets only
-	// that account's entries.
-	scoped  bool
+	// scope, for a cache of Scoped keys (NewScopedCache), is a key's
+	// account: a change inside one account forgets only its entries.
+	scope   func(K) int
 	entries map[K]cacheEntry[V]
 	// pending holds the open transactions that changed what the cache
 	// holds, with the accounts they changed (0: any): each announces its
@@ -74,12 +74,15 @@ type CacheOptions struct {
 	Keep func(v any) bool
 }
 
-// NewCache returns a cache over c's database and hub.
+// NewCache returns a cache over c's database and hub; any change it
+// depends on forgets all of it.
 func NewCache[K comparable, V any](c *Core, o CacheOptions) *Cache[K, V] {
-	var zero K
-	_, scoped := any(zero).(Scoped)
+	return newCache[K, V](c, o, nil)
+}
+
+func newCache[K comparable, V any](c *Core, o CacheOptions, scope func(K) int) *Cache[K, V] {
 	cache := &Cache[K, V]{name: o.Name, origin: uuid.NewString(), kind: o.Kind, keep: o.Keep, ttl: o.TTL, size: o.Size, now: c.Clock,
-		scoped: scoped, accounts: map[int]uint64{}, entries: map[K]cacheEntry[V]{},
+		scope: scope, accounts: map[int]uint64{}, entries: map[K]cacheEntry[V]{},
 		pending: map[*ent.Tx]map[int]struct{}{}, flights: map[flightKey[K]]*flight[V]{}}
 	cache.watch(c, o.Changes)
 	c.caches = append(c.caches, cache)
@@ -172,7 +175,7 @@ func (c *Cache[K, V]) watch(core *Core, changes func(ent.Mutation) bool) {
 // transaction after the change may have been put).
 func (c *Cache[K, V]) changed(ctx context.Context, hub *events.Hub, m ent.Mutation) {
 	account := 0
-	if c.scoped {
+	if c.scope != nil {
 		account = accountOf(ctx, m)
 	}
 	c.invalidate(account)

@@ -15,6 +15,17 @@ type Scoped interface {
 	Scope() int // the account
 }
 
+// NewScopedCache is NewCache for keys that name their account: a change
+// inside one account forgets that account's entries only. (The key's
+// account is asked through the type parameter, not an interface value,
+// which would box the key at every lookup.)
+func NewScopedCache[K interface {
+	comparable
+	Scoped
+}, V any](c *Core, o CacheOptions) *Cache[K, V] {
+	return newCache[K, V](c, o, func(k K) int { return k.Scope() })
+}
+
 // maxScopedAccounts bounds the accounts whose last change a cache
 // remembers; past it a change forgets everything instead, which lets the
 // cache forget them too.
@@ -28,8 +39,8 @@ const maxAnnouncedAccounts = 8
 // genOf is the generation a read of k starts in: the last invalidation
 // that concerned k. c.mu is held.
 func (c *Cache[K, V]) genOf(k K) uint64 {
-	if s, ok := any(k).(Scoped); ok {
-		return max(c.global, c.accounts[s.Scope()])
+	if c.scope != nil {
+		return max(c.global, c.accounts[c.scope(k)])
 	}
 	return c.global
 }
@@ -41,7 +52,7 @@ func (c *Cache[K, V]) invalidate(account int) {
 	defer c.mu.Unlock()
 	c.gen++
 	c.forgets++
-	if account == 0 || !c.scoped || len(c.accounts) >= maxScopedAccounts {
+	if account == 0 || c.scope == nil || len(c.accounts) >= maxScopedAccounts {
 		c.global = c.gen
 		clear(c.accounts)
 		clear(c.entries)
@@ -49,7 +60,7 @@ func (c *Cache[K, V]) invalidate(account int) {
 	}
 	c.accounts[account] = c.gen
 	for k := range c.entries {
-		if any(k).(Scoped).Scope() == account {
+		if c.scope(k) == account {
 			delete(c.entries, k)
 		}
 	}

@@ -31,7 +31,7 @@ func TestCacheForgetsOnlyTheAccountWritten(t *testing.T) {
 	e := testdb.Engines(t)[0]
 	c := core.New(e.New(t).Client)
 	c.Hub = events.NewHub()
-	cache := core.NewCache[pageKey, int](c, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
+	cache := core.NewScopedCache[pageKey, int](c, core.CacheOptions{Kind: "test_pages", TTL: time.Minute, Size: 10,
 		Changes: func(m ent.Mutation) bool { return m.Type() == ent.TypeLabel || m.Type() == ent.TypeAccount }})
 	var heard []int
 	cancel := c.Hub.Listen(events.Installation, func(e events.Event) {
