@@ -31,7 +31,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
+
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
 	"github.com/switchboard/switchboard/internal/stmtcount"
 )
@@ -75,6 +78,9 @@ func main() {
 	flag.IntVar(&o.writes, "writes", 0, "messages posted a second while each route is driven, as agents answering meanwhile (their statements and CPU count in the route's figures)")
 	flag.BoolVar(&o.writesAway, "writes-elsewhere", false, "with -writes, post into another account (a neighbour on the same installation) instead of the driven one")
 	flag.Parse()
+	// The server runs in this process: its collector is set as the binary
+	// sets its own, so the figures are the binary's.
+	config.TuneRuntime(os.Getenv, memlimit.FromCgroup)
 	if _, err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)

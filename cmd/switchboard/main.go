@@ -30,6 +30,8 @@ import (
 	// (or a scratch container) without /usr/share/zoneinfo.
 	_ "time/tzdata"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
+
 	"github.com/switchboard/switchboard/cmd/switchboard/server"
 	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/config"
@@ -58,7 +60,7 @@ func run(args []string, getenv func(string) string, out io.Writer) error {
 	}
 	outbound.SetAllowPrivate(cfg.AllowPrivateNetworks)
 	if len(rest) == 0 {
-		return serve(cfg)
+		return serve(cfg, config.TuneRuntime(getenv, memlimit.FromCgroup))
 	}
 	cmd, cmdArgs, ok := findSubcommand(rest)
 	if !ok {
@@ -105,7 +107,9 @@ func openDatabase(ctx context.Context, cfg config.Config) (*db.DB, error) {
 	return database, nil
 }
 
-func serve(cfg config.Config) error {
+// serve runs the server until SIGTERM or Ctrl-C; mem is what TuneRuntime
+// set of the collector, for the log.
+func serve(cfg config.Config, mem config.RuntimeMemory) error {
 	logger := newLogger(os.Stderr, cfg.LogLevel)
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -132,7 +136,8 @@ func serve(cfg config.Config) error {
 	returnStartupMemory()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.App.Listen(":" + strconv.Itoa(cfg.Port)) }()
-	slog.Info("switchboard listening", "port", cfg.Port, "database", database.Dialect)
+	slog.Info("switchboard listening", "port", cfg.Port, "database", database.Dialect,
+		"gc_percent", mem.GCPercent, "memory_limit_bytes", mem.MemoryLimit)
 	select {
 	case err := <-errc:
 		return err
