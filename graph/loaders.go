@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vikstrous/dataloadgen"
@@ -81,17 +82,34 @@ func filesBy(client *ent.Client, ownedBy func(...int) predicate.Attachment, owne
 	}
 }
 
-// withLoaders gives each response its own loaders.
+// withLoaders gives each response its own loaders, made at the first read
+// that needs one (lazyLoaders).
 func withLoaders(svc *ops.Service, client *ent.Client) graphql.ResponseMiddleware {
 	return func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-		return next(context.WithValue(ctx, loadersKey{}, newLoaders(svc, client)))
+		return next(context.WithValue(ctx, loadersKey{}, &lazyLoaders{svc: svc, client: client}))
 	}
+}
+
+// lazyLoaders are a response's loaders before they are needed: most
+// responses (a contact, a card, a mutation's answer) read nothing through
+// them, and making all three for every response was 1.6 % of the bytes
+// GraphQL's contact allocated (docs/performance.md, fifteenth session).
+// Resolvers run concurrently, hence the Once.
+type lazyLoaders struct {
+	once   sync.Once
+	svc    *ops.Service
+	client *ent.Client
+	made   *loaders
 }
 
 // loadersOf is the response's loaders, nil outside one.
 func loadersOf(ctx context.Context) *loaders {
-	l, _ := ctx.Value(loadersKey{}).(*loaders)
-	return l
+	z, _ := ctx.Value(loadersKey{}).(*lazyLoaders)
+	if z == nil {
+		return nil
+	}
+	z.once.Do(func() { z.made = newLoaders(z.svc, z.client) })
+	return z.made
 }
 
 // messageFiles is a message's files: loaded with it (a mutation's answer),
