@@ -87,11 +87,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "accountuser_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{AccountUsersColumns[6]},
-			},
-			{
 				Name:    "accountuser_account_id_user_id",
 				Unique:  true,
 				Columns: []*schema.Column{AccountUsersColumns[6], AccountUsersColumns[7]},
@@ -593,11 +588,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "conversation_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{ConversationsColumns[18]},
-			},
-			{
 				Name:    "conversation_account_id_display_id",
 				Unique:  true,
 				Columns: []*schema.Column{ConversationsColumns[18], ConversationsColumns[3]},
@@ -643,11 +633,6 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
-			{
-				Name:    "customattributedefinition_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{CustomAttributeDefinitionsColumns[11]},
-			},
 			{
 				Name:    "customattributedefinition_account_id_attribute_model_attribute_key",
 				Unique:  true,
@@ -930,11 +915,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "kanbanconfig_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{KanbanConfigsColumns[7]},
-			},
-			{
 				Name:    "kanbanconfig_account_unique",
 				Unique:  true,
 				Columns: []*schema.Column{KanbanConfigsColumns[7]},
@@ -1036,11 +1016,6 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
-			{
-				Name:    "label_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{LabelsColumns[7]},
-			},
 			{
 				Name:    "label_account_id_title",
 				Unique:  true,
@@ -1293,11 +1268,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "scheduledmessage_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{ScheduledMessagesColumns[25]},
-			},
-			{
 				Name:    "scheduledmessage_account_id_status_scheduled_at",
 				Unique:  false,
 				Columns: []*schema.Column{ScheduledMessagesColumns[25], ScheduledMessagesColumns[6], ScheduledMessagesColumns[5]},
@@ -1351,11 +1321,6 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
-			{
-				Name:    "team_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{TeamsColumns[6]},
-			},
 			{
 				Name:    "team_account_id_name",
 				Unique:  true,

@@ -74,7 +74,9 @@ func (User) Annotations() []schema.Annotation {
 // AccountUser is a user's membership of an account: the agent record.
 type AccountUser struct{ ent.Schema }
 
-func (AccountUser) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (AccountUser) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
+}
 
 func (AccountUser) Fields() []ent.Field {
 	return []ent.Field{

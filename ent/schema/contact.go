@@ -156,7 +156,7 @@ func (ContactInbox) Indexes() []ent.Index {
 type CustomAttributeDefinition struct{ ent.Schema }
 
 func (CustomAttributeDefinition) Mixin() []ent.Mixin {
-	return []ent.Mixin{TimeMixin{}, AccountMixin{}}
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
 }
 
 func (CustomAttributeDefinition) Fields() []ent.Field {

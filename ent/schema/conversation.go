@@ -14,7 +14,9 @@ import (
 // per-account display id.
 type Conversation struct{ ent.Schema }
 
-func (Conversation) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (Conversation) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
+}
 
 func (Conversation) Fields() []ent.Field {
 	return []ent.Field{
@@ -265,7 +267,7 @@ func (Attachment) Annotations() []schema.Annotation { return skipGraphQL() }
 // Label is an account's tag for conversations and contacts.
 type Label struct{ ent.Schema }
 
-func (Label) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (Label) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}} }
 
 func (Label) Fields() []ent.Field {
 	return []ent.Field{

@@ -289,7 +289,9 @@ func (CardStageHistory) Annotations() []schema.Annotation { return skipGraphQL()
 // kanban events are signed for.
 type KanbanConfig struct{ ent.Schema }
 
-func (KanbanConfig) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (KanbanConfig) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
+}
 
 func (KanbanConfig) Fields() []ent.Field {
 	return []ent.Field{

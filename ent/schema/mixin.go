@@ -31,7 +31,15 @@ func utcNow() time.Time { return time.Now().UTC() }
 // AccountMixin scopes an entity to one account. Its policy is the tenancy
 // rule: queries only ever see the viewer's account, and mutations can only
 // write into it. Every account-scoped entity embeds it.
-type AccountMixin struct{ mixin.Schema }
+type AccountMixin struct {
+	mixin.Schema
+	// LedByAccount is set by an entity with an index of its own that begins
+	// with account_id. That index serves every lookup by account, so one of
+	// account_id alone would only add to the cost of each write, and mislead
+	// PostgreSQL's planner while a table's statistics lag behind its growth
+	// (a schedule burst read 9,000 rows through it for 50 ids).
+	LedByAccount bool
+}
 
 func (AccountMixin) Fields() []ent.Field {
 	return []ent.Field{
@@ -48,7 +56,10 @@ func (AccountMixin) Edges() []ent.Edge {
 	}
 }
 
-func (AccountMixin) Indexes() []ent.Index {
+func (m AccountMixin) Indexes() []ent.Index {
+	if m.LedByAccount {
+		return nil
+	}
 	return []ent.Index{index.Fields("account_id")}
 }
 

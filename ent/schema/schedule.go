@@ -16,7 +16,9 @@ import (
 // never produce two rows.
 type ScheduledMessage struct{ ent.Schema }
 
-func (ScheduledMessage) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (ScheduledMessage) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
+}
 
 func (ScheduledMessage) Policy() ent.Policy { return scheduledMessagePolicy() }
 

@@ -13,7 +13,7 @@ import (
 // Team is a group of agents.
 type Team struct{ ent.Schema }
 
-func (Team) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (Team) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}} }
 
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
