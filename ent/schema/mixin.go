@@ -35,9 +35,9 @@ type AccountMixin struct {
 	mixin.Schema
 	// LedByAccount is set by an entity with an index of its own that begins
 	// with account_id. That index serves every lookup by account, so one of
-	// account_id alone would only add to the cost of each write, and mislead
-	// PostgreSQL's planner while a table's statistics lag behind its growth
-	// (a schedule burst read 9,000 rows through it for 50 ids).
+	// account_id alone would only add to the cost of each write: a fired
+	// schedule or a conversation's new activity changes indexed columns, so
+	// every index of the row gets an entry.
 	LedByAccount bool
 }
 
