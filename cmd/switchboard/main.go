@@ -125,7 +125,8 @@ func serve(cfg config.Config, mem config.RuntimeMemory) error {
 	}
 	srv := server.New(server.Config{Storage: st, CatchUp: cfg.CatchUp, PublicURL: cfg.PublicURL, Logger: logger,
 		ShutdownTimeout: cfg.ShutdownTimeout, WhatsAppAPIBase: cfg.WhatsAppAPIBase, Retries: cfg.Retries,
-		AttemptRetention: cfg.AttemptRetention, IMAPPollInterval: cfg.IMAPPollInterval}, database)
+		AttemptRetention: cfg.AttemptRetention, DeliveryRetention: cfg.DeliveryRetention,
+		IMAPPollInterval: cfg.IMAPPollInterval}, database)
 	if err := srv.Warm(ctx); err != nil {
 		// The pool opens connections on demand anyway.
 		slog.Warn("warming the database connections", "err", err)

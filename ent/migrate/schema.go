@@ -1442,6 +1442,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{WebhookDeliveriesColumns[8], WebhookDeliveriesColumns[10]},
 			},
+			{
+				Name:    "webhookdelivery_subscription_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[15], WebhookDeliveriesColumns[0]},
+			},
 		},
 	}
 	// WebhookDeliveryAttemptsColumns holds the columns for the "webhook_delivery_attempts" table.

@@ -70,7 +70,12 @@ func (WebhookDelivery) Edges() []ent.Edge {
 }
 
 func (WebhookDelivery) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("status", "next_attempt_at")}
+	return []ent.Index{
+		index.Fields("status", "next_attempt_at"),
+		// A subscription's log, newest first, and its deletion's cascade:
+		// without it both read every delivery of the installation.
+		index.Fields("subscription_id", "id"),
+	}
 }
 
 func (WebhookDelivery) Policy() ent.Policy { return adminOnlyPolicy() }

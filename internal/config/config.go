@@ -47,6 +47,9 @@ type Config struct {
 	// AttemptRetention is how long the delivery attempt log keeps an
 	// attempt.
 	AttemptRetention time.Duration
+	// DeliveryRetention is how long a finished webhook delivery stays in
+	// its subscription's log.
+	DeliveryRetention time.Duration
 	// IMAPPollInterval is how often e-mail inboxes' mailboxes are polled
 	// (those whose server has no IDLE; a safety net for the others).
 	IMAPPollInterval time.Duration
@@ -136,6 +139,9 @@ var options = []option{
 	{env: "DELIVERY_ATTEMPT_RETENTION", flag: "delivery-attempt-retention", def: shortDuration(jobs.DefaultAttemptRetention),
 		help: "how long the log of delivery attempts (messages and webhooks) keeps each attempt (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.AttemptRetention }, false)},
+	{env: "WEBHOOK_DELIVERY_RETENTION", flag: "webhook-delivery-retention", def: shortDuration(jobs.DefaultDeliveryRetention),
+		help: "how long a delivered or failed webhook delivery, with its payload, stays in its subscription's log after it last changed (a Go duration)",
+		set:  duration(func(c *Config) *time.Duration { return &c.DeliveryRetention }, false)},
 	{env: "IMAP_POLL_INTERVAL", flag: "imap-poll-interval", def: shortDuration(mailin.DefaultPollInterval),
 		help: "how often e-mail inboxes' IMAP mailboxes are checked for new mail where the server has no IDLE (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.IMAPPollInterval }, false)},

@@ -28,8 +28,9 @@ func defaults() Config {
 			Messages: jobs.Backoff{First: 5 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
 			Webhooks: jobs.Backoff{First: 10 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
 		},
-		AttemptRetention: 7 * 24 * time.Hour,
-		IMAPPollInterval: time.Minute,
+		AttemptRetention:  7 * 24 * time.Hour,
+		DeliveryRetention: 30 * 24 * time.Hour,
+		IMAPPollInterval:  time.Minute,
 	}
 }
 
@@ -49,8 +50,8 @@ func TestLoadGoodValues(t *testing.T) {
 			"PUBLIC_URL": "https://sb.example.com", "WHATSAPP_API_BASE": "http://127.0.0.1:9000/v1",
 			"SCHEDULE_CATCH_UP_WINDOW": "1h30m", "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS": "true",
 			"LOG_LEVEL": "WARN", "SHUTDOWN_TIMEOUT": "2s", "MESSAGE_RETRY_BUDGET": "90m", "WEBHOOK_RETRY_BUDGET": "0",
-			"DELIVERY_ATTEMPT_RETENTION": "48h",
-			"IMAP_POLL_INTERVAL":         "30s",
+			"DELIVERY_ATTEMPT_RETENTION": "48h", "WEBHOOK_DELIVERY_RETENTION": "240h",
+			"IMAP_POLL_INTERVAL": "30s",
 		}, nil, func(c *Config) {
 			retries := c.Retries
 			retries.Messages.Budget, retries.Webhooks.Budget = 90*time.Minute, 0
@@ -58,7 +59,8 @@ func TestLoadGoodValues(t *testing.T) {
 				AutoMigrate: true, StorageDir: "/var/lib/sb", MaxAttachmentBytes: 1024,
 				PublicURL: "https://sb.example.com", WhatsAppAPIBase: "http://127.0.0.1:9000/v1",
 				CatchUp: 90 * time.Minute, AllowPrivateNetworks: true, LogLevel: slog.LevelWarn,
-				ShutdownTimeout: 2 * time.Second, Retries: retries, AttemptRetention: 48 * time.Hour, IMAPPollInterval: 30 * time.Second}
+				ShutdownTimeout: 2 * time.Second, Retries: retries, AttemptRetention: 48 * time.Hour, DeliveryRetention: 240 * time.Hour,
+				IMAPPollInterval: 30 * time.Second}
 		}, nil},
 		{"PUBLIC_URL follows PORT", env{"PORT": "4000"}, nil,
 			func(c *Config) { c.Port, c.PublicURL = 4000, "http://localhost:4000" }, nil},
@@ -107,6 +109,7 @@ func TestLoadRejectsMalformedValues(t *testing.T) {
 		{"MESSAGE_RETRY_BUDGET", "3 days"}, {"MESSAGE_RETRY_BUDGET", "-1h"},
 		{"WEBHOOK_RETRY_BUDGET", "72"}, {"WEBHOOK_RETRY_BUDGET", "-1s"},
 		{"DELIVERY_ATTEMPT_RETENTION", "0"}, {"DELIVERY_ATTEMPT_RETENTION", "a week"},
+		{"WEBHOOK_DELIVERY_RETENTION", "0"}, {"WEBHOOK_DELIVERY_RETENTION", "-720h"},
 		{"IMAP_POLL_INTERVAL", "0"}, {"IMAP_POLL_INTERVAL", "often"},
 	}
 	seen := map[string]bool{}

@@ -58,22 +58,3 @@ func (r *Runner) logMessageAttempt(ctx context.Context, c *ent.Client, m *ent.Me
 	}
 	return create.Exec(ctx)
 }
-
-// sweepAttempts deletes the log's entries older than the retention, a
-// bounded batch a pass (the loop calls it at most once a minute).
-func (r *Runner) sweepAttempts(ctx context.Context) error {
-	if r.attemptRetention <= 0 {
-		return nil
-	}
-	ctx = core.AsBackgroundWork(ctx)
-	before := r.now().Add(-r.attemptRetention)
-	return r.write(func() error {
-		if _, err := r.client().WebhookDeliveryAttempt.Delete().
-			Where(webhookdeliveryattempt.CreatedAtLT(before)).Exec(ctx); err != nil {
-			return err
-		}
-		_, err := r.client().MessageDeliveryAttempt.Delete().
-			Where(messagedeliveryattempt.CreatedAtLT(before)).Exec(ctx)
-		return err
-	})
-}

@@ -19,14 +19,14 @@ func automationKind(r *Runner) kind {
 
 // minutely runs, at most once a minute, the work that is due by the clock
 // rather than by a row: the idle kanban automations (each claims its run in
-// the database, so several runners never fire one twice) and the attempt
-// log's retention sweep.
+// the database, so several runners never fire one twice) and the
+// delivery logs' retention sweep (sweep.go).
 func (r *Runner) minutely(ctx context.Context) {
 	if now := r.now(); now.Sub(r.lastIdleCheck) >= idleCheckInterval {
 		r.lastIdleCheck = now
 		r.svc.RunIdleAutomations(ctx)
-		if err := r.sweepAttempts(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("sweeping the delivery attempt log", "error", err)
+		if err := r.sweepLogs(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("sweeping the delivery logs", "error", err)
 		}
 	}
 }

@@ -51,6 +51,10 @@ type Options struct {
 	// AttemptRetention is how long the delivery attempt log keeps an
 	// attempt (0: DefaultAttemptRetention; negative: forever).
 	AttemptRetention time.Duration
+	// DeliveryRetention is how long a finished webhook delivery (delivered
+	// or failed) stays in its subscription's log after it last changed (0:
+	// DefaultDeliveryRetention; negative: forever).
+	DeliveryRetention time.Duration
 }
 
 const (
@@ -58,6 +62,9 @@ const (
 	DefaultGrace = 10 * time.Second
 	// DefaultAttemptRetention is how long an attempt stays in the log.
 	DefaultAttemptRetention = 7 * 24 * time.Hour
+	// DefaultDeliveryRetention is how long a finished webhook delivery
+	// stays in the log: as long as Stripe keeps its events.
+	DefaultDeliveryRetention = 30 * 24 * time.Hour
 	// DefaultLease: after kill -9 another instance takes the row over
 	// within this (plus its poll interval).
 	DefaultLease = 15 * time.Second
@@ -112,8 +119,8 @@ type Runner struct {
 	// tells a stalled runner from an idle one by it.
 	alive   atomic.Int64
 	metrics *metrics
-	// attemptRetention bounds the delivery attempt log (negative: kept).
-	attemptRetention time.Duration
+	// sweep bounds the delivery logs (sweep.go).
+	sweep sweeper
 }
 
 // Alive is when the loop last reported: at every pass and after every job.
@@ -153,21 +160,24 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	if o.AttemptRetention == 0 {
 		o.AttemptRetention = DefaultAttemptRetention
 	}
+	if o.DeliveryRetention == 0 {
+		o.DeliveryRetention = DefaultDeliveryRetention
+	}
 	r := &Runner{
-		db:               database,
-		svc:              svc,
-		retries:          o.Retries,
-		grace:            o.Grace,
-		lease:            o.Lease,
-		idleCheck:        o.IdleCheck,
-		attemptRetention: o.AttemptRetention,
-		http:             outbound.NewClient(10 * time.Second),
-		channels:         channels,
-		now:              func() time.Time { return time.Now().UTC() },
-		wake:             make(chan struct{}, 1),
-		nudge:            make(chan struct{}, 1),
-		commits:          make(chan commitRequest),
-		inflight:         newInflight(),
+		db:        database,
+		svc:       svc,
+		retries:   o.Retries,
+		grace:     o.Grace,
+		lease:     o.Lease,
+		idleCheck: o.IdleCheck,
+		sweep:     sweeper{attempts: o.AttemptRetention, deliveries: o.DeliveryRetention, batch: sweepBatch},
+		http:      outbound.NewClient(10 * time.Second),
+		channels:  channels,
+		now:       func() time.Time { return time.Now().UTC() },
+		wake:      make(chan struct{}, 1),
+		nudge:     make(chan struct{}, 1),
+		commits:   make(chan commitRequest),
+		inflight:  newInflight(),
 	}
 	r.metrics = newMetrics(r)
 	r.messageLoads = newLoadGroup(&r.jobs, svc.DeliveryJobs)

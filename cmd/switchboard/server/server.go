@@ -51,6 +51,9 @@ type Config struct {
 	// AttemptRetention bounds the delivery attempt log (zero:
 	// jobs.DefaultAttemptRetention).
 	AttemptRetention time.Duration
+	// DeliveryRetention bounds the webhook delivery log (zero:
+	// jobs.DefaultDeliveryRetention).
+	DeliveryRetention time.Duration
 	// BodyLimit caps multipart request bodies, in bytes (0: room for
 	// core.MaxAttachments files of the storage's per-file limit). Other
 	// bodies are capped at rest.MaxJSONBody whatever this says.
@@ -157,7 +160,8 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s.Svc = ops.New(database.Client, opts...)
 	// Running jobs get the time requests get at shutdown (both at once).
-	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout, AttemptRetention: cfg.AttemptRetention})
+	s.Jobs = jobs.New(database, s.Svc, cfg.Channels, jobs.Options{Retries: cfg.Retries, Grace: cfg.ShutdownTimeout, AttemptRetention: cfg.AttemptRetention,
+		DeliveryRetention: cfg.DeliveryRetention})
 	s.Metrics.Registry().MustRegister(s.Jobs.Collector(), core.CacheCollector(s.Svc.Core))
 	s.Jobs.WakeOnEvents(s.Events)
 	s.Jobs.Start(ctx)
