@@ -171,6 +171,21 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{AttachmentsColumns[8]},
 			},
+			{
+				Name:    "attachment_message_id",
+				Unique:  false,
+				Columns: []*schema.Column{AttachmentsColumns[9]},
+			},
+			{
+				Name:    "attachment_scheduled_message_id",
+				Unique:  false,
+				Columns: []*schema.Column{AttachmentsColumns[10]},
+			},
+			{
+				Name:    "attachment_storage_key",
+				Unique:  false,
+				Columns: []*schema.Column{AttachmentsColumns[7]},
+			},
 		},
 	}
 	// AutomationRunsColumns holds the columns for the "automation_runs" table.
@@ -254,6 +269,11 @@ var (
 				Name:    "cardnote_account_id",
 				Unique:  false,
 				Columns: []*schema.Column{CardNotesColumns[5]},
+			},
+			{
+				Name:    "cardnote_kanban_item_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{CardNotesColumns[6], CardNotesColumns[0]},
 			},
 		},
 	}
@@ -341,6 +361,11 @@ var (
 				Name:    "checklistitem_account_id",
 				Unique:  false,
 				Columns: []*schema.Column{ChecklistItemsColumns[8]},
+			},
+			{
+				Name:    "checklistitem_kanban_item_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{ChecklistItemsColumns[9], ChecklistItemsColumns[7]},
 			},
 		},
 	}
@@ -601,6 +626,16 @@ var (
 				Name:    "conversation_contact_id",
 				Unique:  false,
 				Columns: []*schema.Column{ConversationsColumns[17]},
+			},
+			{
+				Name:    "conversation_inbox_id_uuid",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationsColumns[21], ConversationsColumns[4]},
+			},
+			{
+				Name:    "conversation_contact_inbox_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationsColumns[19]},
 			},
 		},
 	}
@@ -975,11 +1010,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "kanbanitem_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{KanbanItemsColumns[17]},
-			},
-			{
 				Name:    "kanbanitem_stage_id_position",
 				Unique:  false,
 				Columns: []*schema.Column{KanbanItemsColumns[16], KanbanItemsColumns[3]},
@@ -988,6 +1018,16 @@ var (
 				Name:    "kanbanitem_funnel_id_stage_id",
 				Unique:  false,
 				Columns: []*schema.Column{KanbanItemsColumns[15], KanbanItemsColumns[16]},
+			},
+			{
+				Name:    "kanbanitem_account_id_status_stage_entered_at",
+				Unique:  false,
+				Columns: []*schema.Column{KanbanItemsColumns[17], KanbanItemsColumns[10], KanbanItemsColumns[11]},
+			},
+			{
+				Name:    "kanbanitem_conversation_id",
+				Unique:  false,
+				Columns: []*schema.Column{KanbanItemsColumns[14]},
 			},
 		},
 	}
@@ -1294,6 +1334,16 @@ var (
 				Name:    "scheduledmessage_message_id",
 				Unique:  false,
 				Columns: []*schema.Column{ScheduledMessagesColumns[20]},
+			},
+			{
+				Name:    "scheduledmessage_conversation_id_scheduled_at",
+				Unique:  false,
+				Columns: []*schema.Column{ScheduledMessagesColumns[23], ScheduledMessagesColumns[5]},
+			},
+			{
+				Name:    "scheduledmessage_contact_id_scheduled_at",
+				Unique:  false,
+				Columns: []*schema.Column{ScheduledMessagesColumns[22], ScheduledMessagesColumns[5]},
 			},
 		},
 	}

@@ -100,6 +100,13 @@ func (Conversation) Indexes() []ent.Index {
 		index.Fields("account_id", "display_id").Unique(),
 		index.Fields("account_id", "status", "last_activity_at"),
 		index.Fields("contact_id"),
+		// A customer's e-mail reply finds its conversation by the uuid in
+		// our Message-ID (internal/conversations/email_threads.go); deleting
+		// an inbox cascades here.
+		index.Fields("inbox_id", "uuid"),
+		// Deleting a contact's contact inboxes (a contact deleted or
+		// merged) sets this to NULL in its conversations.
+		index.Fields("contact_inbox_id"),
 	}
 }
 
@@ -259,6 +266,18 @@ func (Attachment) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("message", Message.Type).Ref("attachments").Field("message_id").Unique(),
 		edge.From("scheduled_message", ScheduledMessage.Type).Ref("attachments").Field("scheduled_message_id").Unique(),
+	}
+}
+
+// Indexes: a message's files are read with every page of messages and
+// every delivery, a schedule's with its firing, and a file's other
+// references before it is removed; and deleting a message or a schedule
+// cascades here. Without them each read the whole table.
+func (Attachment) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("message_id"),
+		index.Fields("scheduled_message_id"),
+		index.Fields("storage_key"),
 	}
 }
 

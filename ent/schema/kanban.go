@@ -96,7 +96,9 @@ func (FunnelStage) Annotations() []schema.Annotation {
 // KanbanItem is a card in a funnel stage.
 type KanbanItem struct{ ent.Schema }
 
-func (KanbanItem) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (KanbanItem) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{LedByAccount: true}}
+}
 
 func (KanbanItem) Fields() []ent.Field {
 	return []ent.Field{
@@ -169,6 +171,12 @@ func (KanbanItem) Indexes() []ent.Index {
 		// move its range away and back, two updates of each row.
 		index.Fields("stage_id", "position"),
 		index.Fields("funnel_id", "stage_id"),
+		// The idle automations' minutely question: an account's open cards
+		// that entered their stage before a time.
+		index.Fields("account_id", "status", "stage_entered_at"),
+		// A conversation's cards (the contact page), and the SET NULL when
+		// a conversation is deleted.
+		index.Fields("conversation_id"),
 	}
 }
 
@@ -215,6 +223,12 @@ func (ChecklistItem) Edges() []ent.Edge {
 	}
 }
 
+// A card's checklist in its order, for the card and for every board's
+// progress counts; and the cascade when a card is deleted.
+func (ChecklistItem) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("kanban_item_id", "position")}
+}
+
 func (ChecklistItem) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A to-do on a kanban card."),
@@ -244,6 +258,11 @@ func (CardNote) Edges() []ent.Edge {
 		edge.From("kanban_item", KanbanItem.Type).Ref("notes").Field("kanban_item_id").Unique().Required().Immutable().
 			Comment("The card the note is on."),
 	}
+}
+
+// A card's notes in order, and the cascade when a card is deleted.
+func (CardNote) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("kanban_item_id", "id")}
 }
 
 func (CardNote) Annotations() []schema.Annotation {

@@ -131,6 +131,10 @@ func (ScheduledMessage) Indexes() []ent.Index {
 		// cancelled one skips the index.
 		index.Fields("next_occurrence_at").Annotations(entsql.IndexWhere("next_occurrence_at IS NOT NULL")),
 		index.Fields("message_id"),
+		// A conversation's and a contact's schedules (their pages and
+		// counts), and the cascades when either is deleted.
+		index.Fields("conversation_id", "scheduled_at"),
+		index.Fields("contact_id", "scheduled_at"),
 	}
 }
 
