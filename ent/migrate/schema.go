@@ -1316,6 +1316,9 @@ var (
 				Name:    "scheduledmessage_parent_id_occurrence_at",
 				Unique:  true,
 				Columns: []*schema.Column{ScheduledMessagesColumns[27], ScheduledMessagesColumns[19]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "parent_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "scheduledmessage_account_id_scheduled_at",

@@ -125,7 +125,12 @@ func (ScheduledMessage) Indexes() []ent.Index {
 		// pending rows (a campaign put thousands in since the last ANALYZE):
 		// it read every pending row for each message (docs/performance.md).
 		index.Fields("account_id", "status", "scheduled_at"),
-		index.Fields("parent_id", "occurrence_at").Unique(),
+		// A series' occurrences only: one-off schedules (most of them) have
+		// no parent, and leaving them out saves an index entry at each of
+		// their writes (a fired or settled schedule is not a HOT update).
+		// NULLs never conflicted, so what is unique is unchanged.
+		index.Fields("parent_id", "occurrence_at").Unique().
+			Annotations(entsql.IndexWhere("parent_id IS NOT NULL")),
 		index.Fields("account_id", "scheduled_at"),
 		// Only schedules with an occurrence ahead are due: a sent, failed or
 		// cancelled one skips the index.

@@ -58,10 +58,11 @@ var unindexedForeignKeys = map[foreignKey]string{
 }
 
 // leadsAnIndex says whether fk's column is the first key of an index of its
-// table that holds every row (not a partial one).
+// table that holds every row referring to a parent: a whole index, or a
+// partial one of the rows where the column is not NULL.
 func leadsAnIndex(indexes []tableIndex, fk foreignKey) bool {
 	for _, ix := range indexes {
-		if ix.table == fk.table && !ix.partial && ix.keys[0] == fk.column {
+		if ix.table == fk.table && ix.keys[0] == fk.column && (!ix.partial || ix.where == fk.column+" is not null") {
 			return true
 		}
 	}

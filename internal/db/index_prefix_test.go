@@ -52,16 +52,21 @@ type tableIndex struct {
 	table, name     string
 	unique, partial bool
 	keys            []string
+	// where is a partial index's condition, lower case, without brackets.
+	where string
 }
 
 func tableIndexes(t *testing.T, d *db.DB) []tableIndex {
 	t.Helper()
-	q := `SELECT m.tbl_name, il.name, il."unique", il.partial, coalesce(xi.name, '(expression)') || CASE WHEN xi."desc" THEN ' DESC' ELSE '' END
+	q := `SELECT m.tbl_name, il.name, il."unique", il.partial, coalesce(xi.name, '(expression)') || CASE WHEN xi."desc" THEN ' DESC' ELSE '' END,
+			coalesce(substr(ix.sql, instr(upper(ix.sql), ' WHERE ') + 7), '')
 		FROM sqlite_master m, pragma_index_list(m.tbl_name) il, pragma_index_xinfo(il.name) xi
+		LEFT JOIN sqlite_master ix ON ix.type = 'index' AND ix.name = il.name AND il.partial
 		WHERE m.type = 'table' AND xi.key = 1 ORDER BY m.tbl_name, il.name, xi.seqno`
 	if d.Dialect == dialect.Postgres {
 		q = `SELECT c.relname, i.relname, x.indisunique, x.indpred IS NOT NULL, pg_get_indexdef(x.indexrelid, k.n::int, true) ||
-				CASE x.indoption[k.n - 1] WHEN 0 THEN '' WHEN 1 THEN ' DESC NULLS LAST' WHEN 2 THEN ' NULLS FIRST' ELSE ' DESC' END
+				CASE x.indoption[k.n - 1] WHEN 0 THEN '' WHEN 1 THEN ' DESC NULLS LAST' WHEN 2 THEN ' NULLS FIRST' ELSE ' DESC' END,
+			coalesce(pg_get_expr(x.indpred, x.indrelid), '')
 			FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class c ON c.oid = x.indrelid
 			CROSS JOIN generate_series(1, x.indnkeyatts) AS k(n)
 			WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname, i.relname, k.n`
@@ -75,10 +80,11 @@ func tableIndexes(t *testing.T, d *db.DB) []tableIndex {
 	for rows.Next() {
 		var ix tableIndex
 		var key string
-		if err := rows.Scan(&ix.table, &ix.name, &ix.unique, &ix.partial, &key); err != nil {
+		if err := rows.Scan(&ix.table, &ix.name, &ix.unique, &ix.partial, &key, &ix.where); err != nil {
 			t.Fatal(err)
 		}
 		key = strings.ToLower(key)
+		ix.where = strings.ToLower(strings.Trim(strings.TrimSpace(ix.where), "()"))
 		if n := len(out); n > 0 && out[n-1].table == ix.table && out[n-1].name == ix.name {
 			out[n-1].keys = append(out[n-1].keys, key)
 			continue
