@@ -1491,9 +1491,12 @@ var (
 				Columns: []*schema.Column{WebhookDeliveriesColumns[14]},
 			},
 			{
-				Name:    "webhookdelivery_status_next_attempt_at",
+				Name:    "webhookdelivery_next_attempt_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[8], WebhookDeliveriesColumns[10]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "next_attempt_at IS NOT NULL",
+				},
 			},
 			{
 				Name:    "webhookdelivery_subscription_id_id",

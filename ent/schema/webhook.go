@@ -71,7 +71,12 @@ func (WebhookDelivery) Edges() []ent.Edge {
 
 func (WebhookDelivery) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("status", "next_attempt_at"),
+		// Only deliveries with an attempt ahead are due (pending ones: a
+		// delivered or failed one clears its next_attempt_at), so the
+		// claims' index holds those only, as the messages' does: the done
+		// ones, kept for the log's retention, are not in it, and the write
+		// that settles a delivery adds no entry to it.
+		index.Fields("next_attempt_at").Annotations(entsql.IndexWhere("next_attempt_at IS NOT NULL")),
 		// A subscription's log, newest first, and its deletion's cascade:
 		// without it both read every delivery of the installation.
 		index.Fields("subscription_id", "id"),
