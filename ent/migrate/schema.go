@@ -1135,11 +1135,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "message_account_id",
-				Unique:  false,
-				Columns: []*schema.Column{MessagesColumns[20]},
-			},
-			{
 				Name:    "message_conversation_id_id",
 				Unique:  false,
 				Columns: []*schema.Column{MessagesColumns[19], MessagesColumns[0]},

@@ -125,7 +125,9 @@ func (Conversation) Annotations() []schema.Annotation {
 // Message is one message or private note of a conversation.
 type Message struct{ ent.Schema }
 
-func (Message) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
+func (Message) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, AccountMixin{ReachedThroughParent: true}}
+}
 
 func (Message) Fields() []ent.Field {
 	return []ent.Field{

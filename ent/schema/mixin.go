@@ -39,6 +39,13 @@ type AccountMixin struct {
 	// schedule or a conversation's new activity changes indexed columns, so
 	// every index of the row gets an entry.
 	LedByAccount bool
+	// ReachedThroughParent is set by an entity whose rows are always read
+	// through a parent row of their account (a message through its
+	// conversation), never by account alone: an index of account_id would
+	// only cost each write, and PostgreSQL took it, on a table its
+	// statistics did not know yet, to find messages by id (reading an
+	// account's thousands of rows for a few dozen).
+	ReachedThroughParent bool
 }
 
 func (AccountMixin) Fields() []ent.Field {
@@ -57,7 +64,7 @@ func (AccountMixin) Edges() []ent.Edge {
 }
 
 func (m AccountMixin) Indexes() []ent.Index {
-	if m.LedByAccount {
+	if m.LedByAccount || m.ReachedThroughParent {
 		return nil
 	}
 	return []ent.Index{index.Fields("account_id")}

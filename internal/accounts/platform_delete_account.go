@@ -102,7 +102,8 @@ func accountContents(c *ent.Client, id int) []func(context.Context) error {
 		exec(c.Funnel.Delete().Where(funnel.AccountID(id))),
 		exec(c.ScheduledMessage.Delete().Where(scheduledmessage.AccountID(id), scheduledmessage.ParentIDNotNil())),
 		exec(c.ScheduledMessage.Delete().Where(scheduledmessage.AccountID(id))),
-		exec(c.Message.Delete().Where(message.AccountID(id))),
+		// Through their conversations: messages have no index of account_id.
+		exec(c.Message.Delete().Where(message.HasConversationWith(conversation.AccountID(id)))),
 		exec(c.Conversation.Delete().Where(conversation.AccountID(id))),
 		exec(c.ContactInbox.Delete().Where(contactinbox.AccountID(id))),
 		exec(c.Contact.Delete().Where(contact.AccountID(id))),

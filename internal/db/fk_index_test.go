@@ -54,6 +54,7 @@ var unindexedForeignKeys = map[foreignKey]string{
 	{"access_tokens", "agent_bot_id"}:          "an agent bot's deletion",
 	{"inboxes", "agent_bot_id"}:                "an agent bot's deletion; an installation has few inboxes",
 	{"console_sessions", "user_id"}:            "a user's deletion; sessions are found by their hash and purged when they expire",
+	{"messages", "account_id"}:                 "an account's deletion (the platform API), which deletes its messages through their conversations first",
 	{"console_sessions", "account_id"}:         "an account's deletion; see console_sessions.user_id",
 }
 
