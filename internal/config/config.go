@@ -42,7 +42,8 @@ type Config struct {
 	AllowPrivateNetworks bool
 	LogLevel             slog.Level
 	ShutdownTimeout      time.Duration
-	// Retries are the retry budgets of channel and webhook deliveries.
+	// Retries are the retry budgets of channel and webhook deliveries and
+	// of kanban automation runs.
 	Retries jobs.Retries
 	// AttemptRetention is how long the delivery attempt log keeps an
 	// attempt.
@@ -136,6 +137,9 @@ var options = []option{
 	{env: "WEBHOOK_RETRY_BUDGET", flag: "webhook-retry-budget", def: shortDuration(jobs.DefaultRetries.Webhooks.Budget),
 		help: "how long a webhook delivery is retried before it fails (a Go duration; 0: no retries)",
 		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Webhooks.Budget }, true)},
+	{env: "AUTOMATION_RETRY_BUDGET", flag: "automation-retry-budget", def: shortDuration(jobs.DefaultRetries.Automations.Budget),
+		help: "how long a kanban automation run that fails on the database is retried before it is dropped (a Go duration; 0: no retries)",
+		set:  duration(func(c *Config) *time.Duration { return &c.Retries.Automations.Budget }, true)},
 	{env: "DELIVERY_ATTEMPT_RETENTION", flag: "delivery-attempt-retention", def: shortDuration(jobs.DefaultAttemptRetention),
 		help: "how long the log of delivery attempts (messages and webhooks) keeps each attempt (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.AttemptRetention }, false)},

@@ -25,8 +25,9 @@ func defaults() Config {
 		WhatsAppAPIBase: "https://graph.facebook.com/v20.0", CatchUp: 10 * time.Minute,
 		LogLevel: slog.LevelInfo, ShutdownTimeout: 10 * time.Second,
 		Retries: jobs.Retries{
-			Messages: jobs.Backoff{First: 5 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
-			Webhooks: jobs.Backoff{First: 10 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+			Messages:    jobs.Backoff{First: 5 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+			Webhooks:    jobs.Backoff{First: 10 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+			Automations: jobs.Backoff{First: 5 * time.Second, Max: 10 * time.Minute, Budget: time.Hour},
 		},
 		AttemptRetention:  7 * 24 * time.Hour,
 		DeliveryRetention: 30 * 24 * time.Hour,
@@ -50,11 +51,12 @@ func TestLoadGoodValues(t *testing.T) {
 			"PUBLIC_URL": "https://sb.example.com", "WHATSAPP_API_BASE": "http://127.0.0.1:9000/v1",
 			"SCHEDULE_CATCH_UP_WINDOW": "1h30m", "SWITCHBOARD_ALLOW_PRIVATE_NETWORKS": "true",
 			"LOG_LEVEL": "WARN", "SHUTDOWN_TIMEOUT": "2s", "MESSAGE_RETRY_BUDGET": "90m", "WEBHOOK_RETRY_BUDGET": "0",
+			"AUTOMATION_RETRY_BUDGET":    "15m",
 			"DELIVERY_ATTEMPT_RETENTION": "48h", "WEBHOOK_DELIVERY_RETENTION": "240h",
 			"IMAP_POLL_INTERVAL": "30s",
 		}, nil, func(c *Config) {
 			retries := c.Retries
-			retries.Messages.Budget, retries.Webhooks.Budget = 90*time.Minute, 0
+			retries.Messages.Budget, retries.Webhooks.Budget, retries.Automations.Budget = 90*time.Minute, 0, 15*time.Minute
 			*c = Config{Port: 8080, DatabaseURL: "postgres://sb:pw@db/sb?sslmode=disable", DatabaseWait: 0,
 				AutoMigrate: true, StorageDir: "/var/lib/sb", MaxAttachmentBytes: 1024,
 				PublicURL: "https://sb.example.com", WhatsAppAPIBase: "http://127.0.0.1:9000/v1",
@@ -108,6 +110,7 @@ func TestLoadRejectsMalformedValues(t *testing.T) {
 		{"SHUTDOWN_TIMEOUT", "0s"}, {"SHUTDOWN_TIMEOUT", "forever"},
 		{"MESSAGE_RETRY_BUDGET", "3 days"}, {"MESSAGE_RETRY_BUDGET", "-1h"},
 		{"WEBHOOK_RETRY_BUDGET", "72"}, {"WEBHOOK_RETRY_BUDGET", "-1s"},
+		{"AUTOMATION_RETRY_BUDGET", "1 hour"}, {"AUTOMATION_RETRY_BUDGET", "-5m"},
 		{"DELIVERY_ATTEMPT_RETENTION", "0"}, {"DELIVERY_ATTEMPT_RETENTION", "a week"},
 		{"WEBHOOK_DELIVERY_RETENTION", "0"}, {"WEBHOOK_DELIVERY_RETENTION", "-720h"},
 		{"IMAP_POLL_INTERVAL", "0"}, {"IMAP_POLL_INTERVAL", "often"},

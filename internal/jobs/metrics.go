@@ -12,8 +12,8 @@ import (
 // Outcomes of a job, as switchboard_job_outcomes_total counts them.
 const (
 	outcomeDone     = "done"     // ran (a schedule fired, a delivery accepted)
-	outcomeRetrying = "retrying" // a delivery attempt failed; another is due
-	outcomeFailed   = "failed"   // a delivery failed for good
+	outcomeRetrying = "retrying" // an attempt failed (a delivery, an automation run); another is due
+	outcomeFailed   = "failed"   // a delivery failed for good, or an automation run was dropped
 	outcomeError    = "error"    // the job itself failed; its row is due again
 )
 

@@ -17,6 +17,10 @@ type Backoff struct {
 type Retries struct {
 	Messages Backoff
 	Webhooks Backoff
+	// Automations is the budget of a kanban automation run that fails on
+	// the database: shorter than the deliveries', because a card's later
+	// runs wait behind it, and an automation run hours late is of little use.
+	Automations Backoff
 }
 
 // DefaultRetries spread attempts over about three days, as the trusted
@@ -25,6 +29,8 @@ type Retries struct {
 var DefaultRetries = Retries{
 	Messages: Backoff{First: 5 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
 	Webhooks: Backoff{First: 10 * time.Second, Max: 6 * time.Hour, Budget: 72 * time.Hour},
+	// 5 s, 10 s, ... up to 10 min apart: 11 retries over about 50 minutes.
+	Automations: Backoff{First: 5 * time.Second, Max: 10 * time.Minute, Budget: time.Hour},
 }
 
 // nominal is the wait after failed attempt n (n ≥ 1), without jitter.

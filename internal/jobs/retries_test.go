@@ -16,6 +16,7 @@ func TestBackoffSpreadsAttemptsOverTheBudget(t *testing.T) {
 	}{
 		{"messages", DefaultRetries.Messages, 23},
 		{"webhooks", DefaultRetries.Webhooks, 22},
+		{"automations", DefaultRetries.Automations, 11}, // 5+10+...+320 s, then 10 min four times
 		{"no budget", Backoff{First: time.Second, Max: time.Hour}, 0},
 		{"budget below the first wait", Backoff{First: time.Minute, Max: time.Hour, Budget: time.Second}, 0},
 		{"capped", Backoff{First: time.Second, Max: 4 * time.Second, Budget: 15 * time.Second}, 5}, // 1+2+4+4+4

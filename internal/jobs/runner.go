@@ -148,6 +148,9 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	if o.Retries == (Retries{}) {
 		o.Retries = DefaultRetries
 	}
+	if o.Retries.Automations == (Backoff{}) {
+		o.Retries.Automations = DefaultRetries.Automations
+	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}

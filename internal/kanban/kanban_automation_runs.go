@@ -54,7 +54,9 @@ func (s *Service) enqueueAutomations(ctx context.Context, c *ent.Client, ev card
 
 // RunAutomations runs a claimed automation run (see enqueueAutomations)
 // and deletes it. A process that dies meanwhile leaves the run claimed until
-// its lease ends; it then runs again (at least once).
+// its lease ends; it then runs again (at least once). An action that fails
+// is logged and skipped (retrying would not help); an error returned is the
+// database's, and the job runner retries the run (RetryAutomations).
 func (s *Service) RunAutomations(ctx context.Context, id int) error {
 	sys := core.AsBackgroundWork(ctx)
 	run, err := s.DB.AutomationRun.Get(sys, id)
@@ -74,6 +76,28 @@ func (s *Service) RunAutomations(ctx context.Context, id int) error {
 		return err // the run stays, due again when its lease ends
 	}
 	return s.DB.AutomationRun.DeleteOneID(id).Exec(sys)
+}
+
+// RetryAutomations records a failed attempt at run id (see RunAutomations):
+// next gives the wait after its nth failed attempt, or false when the retry
+// budget is spent. The run is then due again after that wait, with the
+// card's later runs waiting behind it, or, with the budget spent, deleted
+// without running: dropped reports that.
+func (s *Service) RetryAutomations(ctx context.Context, id int, next func(failed int) (time.Duration, bool)) (dropped bool, err error) {
+	sys := core.AsBackgroundWork(ctx)
+	run, err := s.DB.AutomationRun.Get(sys, id)
+	if ent.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	failed := run.Attempts + 1
+	wait, retry := next(failed)
+	if !retry {
+		return true, s.DB.AutomationRun.DeleteOneID(id).Exec(sys)
+	}
+	return false, s.DB.AutomationRun.UpdateOneID(id).SetAttempts(failed).SetRunAt(s.Now().Add(wait)).Exec(sys)
 }
 
 // matchingAutomations lists the account's enabled automations that ev
