@@ -1332,6 +1332,9 @@ var (
 				Name:    "scheduledmessage_message_id",
 				Unique:  false,
 				Columns: []*schema.Column{ScheduledMessagesColumns[20]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "message_id IS NOT NULL",
+				},
 			},
 			{
 				Name:    "scheduledmessage_conversation_id_scheduled_at",
