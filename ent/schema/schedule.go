@@ -135,13 +135,12 @@ func (ScheduledMessage) Indexes() []ent.Index {
 		// Only schedules with an occurrence ahead are due: a sent, failed or
 		// cancelled one skips the index.
 		index.Fields("next_occurrence_at").Annotations(entsql.IndexWhere("next_occurrence_at IS NOT NULL")),
-		// Fired schedules only (the settling finds them by message id, and
-		// so do a message's deletion's cascades). Unfired ones, every
-		// schedule of the calendar ahead, have none: with them in it, the
-		// firing's guard "message_id IS NULL" led PostgreSQL, whose
-		// statistics saw nearly every row fired, to read the whole
-		// calendar through this index for each firing by primary key
-		// (docs/performance.md, eighteenth session).
+		// Fired schedules only: the settling finds them by message id.
+		// Unfired ones, every schedule of the calendar ahead, have none:
+		// with them in it, the firing's guard "message_id IS NULL" led
+		// PostgreSQL, whose statistics saw nearly every row fired, to read
+		// the whole calendar through this index for each firing by
+		// primary key (docs/performance.md, eighteenth session).
 		index.Fields("message_id").Annotations(entsql.IndexWhere("message_id IS NOT NULL")),
 		// A conversation's and a contact's schedules (their pages and
 		// counts), and the cascades when either is deleted.
