@@ -71,12 +71,10 @@ func (r *Runner) sweepLogs(ctx context.Context) error {
 // than before, a batch, through the index of their creation time.
 func (r *Runner) sweepWebhookAttempts(ctx context.Context, before time.Time) (bool, error) {
 	c := r.client()
-	ids, err := c.WebhookDeliveryAttempt.Query().Where(webhookdeliveryattempt.CreatedAtLT(before)).
-		Order(webhookdeliveryattempt.ByCreatedAt()).Limit(r.sweep.batch).IDs(ctx)
-	if err != nil || len(ids) == 0 {
-		return false, err
-	}
-	return len(ids) == r.sweep.batch, r.write(func() error {
+	return r.sweepOldest(func() ([]int, error) {
+		return c.WebhookDeliveryAttempt.Query().Where(webhookdeliveryattempt.CreatedAtLT(before)).
+			Order(webhookdeliveryattempt.ByCreatedAt()).Limit(r.sweep.batch).IDs(ctx)
+	}, func(ids []int) error {
 		_, err := c.WebhookDeliveryAttempt.Delete().Where(webhookdeliveryattempt.IDIn(ids...)).Exec(ctx)
 		return err
 	})
@@ -85,15 +83,23 @@ func (r *Runner) sweepWebhookAttempts(ctx context.Context, before time.Time) (bo
 // sweepMessageAttempts is sweepWebhookAttempts for messages' attempts.
 func (r *Runner) sweepMessageAttempts(ctx context.Context, before time.Time) (bool, error) {
 	c := r.client()
-	ids, err := c.MessageDeliveryAttempt.Query().Where(messagedeliveryattempt.CreatedAtLT(before)).
-		Order(messagedeliveryattempt.ByCreatedAt()).Limit(r.sweep.batch).IDs(ctx)
-	if err != nil || len(ids) == 0 {
-		return false, err
-	}
-	return len(ids) == r.sweep.batch, r.write(func() error {
+	return r.sweepOldest(func() ([]int, error) {
+		return c.MessageDeliveryAttempt.Query().Where(messagedeliveryattempt.CreatedAtLT(before)).
+			Order(messagedeliveryattempt.ByCreatedAt()).Limit(r.sweep.batch).IDs(ctx)
+	}, func(ids []int) error {
 		_, err := c.MessageDeliveryAttempt.Delete().Where(messagedeliveryattempt.IDIn(ids...)).Exec(ctx)
 		return err
 	})
+}
+
+// sweepOldest deletes, as a write, the batch of ids oldest reads, and says
+// whether the batch came back full (more may be left).
+func (r *Runner) sweepOldest(oldest func() ([]int, error), remove func(ids []int) error) (bool, error) {
+	ids, err := oldest()
+	if err != nil || len(ids) == 0 {
+		return false, err
+	}
+	return len(ids) == r.sweep.batch, r.write(func() error { return remove(ids) })
 }
 
 // sweepDeliveries deletes finished webhook deliveries (delivered or
