@@ -23,8 +23,9 @@ import (
 func AsCredentialCheck(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsBackgroundWork runs a job (a schedule firing, a channel delivery, a
-// kanban automation, file clean-up) that no user started; account-bound work
-// narrows itself with AsAccountSystem.
+// kanban automation run and its retries, file clean-up, the delivery logs'
+// retention sweep) that no user started; account-bound work narrows itself
+// with AsAccountSystem.
 func AsBackgroundWork(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsWarmUp finds the inbox a starting server stores a synthetic customer's
