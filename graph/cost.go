@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/webhooks"
 )
 
 // The cost of a query is what it may return: every field costs 1, and a
@@ -34,14 +35,22 @@ const (
 // defaultListBound: pages bounded by their resolvers, and account-wide
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
-	"ContactPage.nodes":          15, // contacts.ContactsPerPage
-	"Query.agentBots":            accountListBound,
-	"Query.kanbanAutomations":    accountListBound,
-	"Query.inboxMembers":         accountListBound,
-	"Query.teamMembers":          accountListBound,
-	"Query.contactableInboxes":   accountListBound,
-	"KanbanImportResult.created": importListBound,
-	"KanbanImportResult.errors":  importListBound,
+	"ContactPage.nodes":        15, // contacts.ContactsPerPage
+	"Query.agentBots":          accountListBound,
+	"Query.kanbanAutomations":  accountListBound,
+	"Query.inboxMembers":       accountListBound,
+	"Query.teamMembers":        accountListBound,
+	"Query.contactableInboxes": accountListBound,
+	"Query.webhooks":           accountListBound,
+	"Query.webhookDeliveries":  webhooks.DeliveriesPerPage,
+	// A webhook subscribes to each event at most once (the operation keeps
+	// them unique and known).
+	"Webhook.subscriptions": len(webhooks.WebhookEvents),
+	// Attempt logs are listed latest first up to a bound (the operations').
+	"Query.webhookDeliveryAttempts": core.MaxAttemptsListed,
+	"Query.messageDeliveryAttempts": core.MaxAttemptsListed,
+	"KanbanImportResult.created":    importListBound,
+	"KanbanImportResult.errors":     importListBound,
 	// A message or schedule holds at most core.MaxAttachments files (the
 	// operations refuse more).
 	"Message.attachments":          core.MaxAttachments,

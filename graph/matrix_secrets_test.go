@@ -90,6 +90,8 @@ func (w *gmWorld) walkQueries() []gmWalk {
 		{"conversation", fmt.Sprintf("conversation(displayID: %d) { %s }", w.Conv, sel("Conversation"))},
 		{"scheduledMessage", fmt.Sprintf("scheduledMessage(id: %d) { %s }", w.Schedule, sel("ScheduledMessage"))},
 		{"kanbanItem", fmt.Sprintf("kanbanItem(id: %d) { %s }", w.Card, sel("KanbanItem"))},
+		{"webhooks", "webhooks { " + sel("Webhook") + " }"},
+		{"webhookDeliveries", fmt.Sprintf("webhookDeliveries(webhookID: %d) { %s }", w.Webhook, sel("WebhookDelivery"))},
 	}
 }
 

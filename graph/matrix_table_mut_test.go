@@ -123,6 +123,14 @@ func gmMutations() map[string]gmEntry {
 				return fmt.Sprintf("retryWebhookDelivery(webhookID: %d, deliveryID: %d) { deliveryId userErrors { field message code } }", c.w.Webhook, c.ids["id"])
 			}},
 
+		"mutation.createWebhook": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createWebhook(input: {name: "GM %d", url: "%s/made", subscriptions: ["message_created"]}) { webhook { id } userErrors { field message code } }`, c.n(), c.w.hook.URL)
+		}},
+		"mutation.updateWebhook": {want: gmAdminObj(), field: gmf(`updateWebhook(id: %d, input: {name: "GM webhook"}) { webhook { id } userErrors { field message code } }`, wWebhook)},
+		"mutation.deleteWebhook": {want: gmAdminObj(), setup: func(c *gmCell) {
+			c.ids["id"] = c.restID("/webhooks", H{"url": c.w.hook.URL + "/gone", "subscriptions": []string{"message_created"}}, "payload.webhook.id")
+		}, field: idf("deleteWebhook(id: %d) { deletedId userErrors { field message code } }", "id")},
+
 		"mutation.createScheduledMessage": {want: gmInboxRef(), field: func(c *gmCell) string {
 			return fmt.Sprintf(`createScheduledMessage(input: {conversationDisplayID: %d, content: "Later", scheduledAt: "%s"}) { scheduledMessage { id } userErrors { field message code } }`, c.w.Conv, gmLater())
 		}},

@@ -49,6 +49,8 @@ func wAuto(w *gmWorld) int     { return w.Auto }
 func wNote(w *gmWorld) int     { return w.Note }
 func wCheck(w *gmWorld) int    { return w.Checklist }
 func wIn(w *gmWorld) int       { return w.userIn }
+func wWebhook(w *gmWorld) int  { return w.Webhook }
+func wMessage(w *gmWorld) int  { return w.Message }
 
 // inboxContent selects what inbox 1 holds, through a conversation.
 const inboxContent = `id messages(first: 2) { edges { node { content attachments { fileName } } } }
@@ -99,6 +101,18 @@ func gmQueries() map[string]gmEntry {
 		"query.kanbanItem":        {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
 		"query.kanbanConfig":      {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
 		"query.kanbanAutomations": {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+		// Webhooks and their logs: administrators of their own account only;
+		// a message's attempt log follows its inbox.
+		"query.webhooks":          {want: gmAdminList(), field: gmFixed("webhooks { id url subscriptions }")},
+		"query.webhook":           {want: gmAdminObj(), field: gmf("webhook(id: %d) { id url }", wWebhook)},
+		"query.webhookDeliveries": {want: gmAdminObj(), field: gmf("webhookDeliveries(webhookID: %d) { id event status payload }", wWebhook)},
+		"query.webhookDeliveryAttempts": {want: gmAdminObj(),
+			setup: func(c *gmCell) { c.ids["id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n()) },
+			field: func(c *gmCell) string {
+				return fmt.Sprintf("webhookDeliveryAttempts(webhookID: %d, deliveryID: %d) { attempt outcome }", c.w.Webhook, c.ids["id"])
+			}},
+		"query.messageDeliveryAttempts": {want: gmInboxObj(),
+			field: gmf("messageDeliveryAttempts(conversationDisplayID: %d, messageID: %d) { attempt outcome }", wConv, wMessage)},
 
 		// Edges into inbox 1 from objects the agent outside it may read:
 		// the answer must hold none of inbox 1's content.

@@ -101,6 +101,15 @@ func payloadCases() []payloadCase {
 				return fmt.Sprintf(`retryWebhookDelivery(webhookID: %d, deliveryID: %d)`, w.Webhook, seedDelivery(w, webhookdelivery.StatusFailed))
 			},
 			refused: []wantUserError{{nil, "CONFLICT"}}, denied: gmIn, code: "FORBIDDEN"},
+		{domain: "webhook subscription", object: "webhook",
+			bad: func(*gmWorld) string {
+				return `createWebhook(input: {url: "not a url", subscriptions: ["no_such_event"]})`
+			},
+			good: func(w *gmWorld) string {
+				return fmt.Sprintf(`createWebhook(input: {url: "%s/payload", subscriptions: ["message_created"]})`, w.hook.URL)
+			},
+			refused: []wantUserError{{[]any{"input", "url"}, "INVALID"}, {[]any{"input", "subscriptions"}, "INVALID"}},
+			denied:  gmIn, code: "FORBIDDEN"},
 	}
 }
 

@@ -361,6 +361,16 @@ type CreateTeamPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The result of createWebhook: the webhook and its secret, or userErrors saying why the input was refused.
+type CreateWebhookPayload struct {
+	// The webhook created; null when userErrors is not empty.
+	Webhook *ent.WebhookSubscription `json:"webhook,omitempty"`
+	// The secret its deliveries are signed with (the webhook-signature header, Standard Webhooks): shown only here; null when userErrors is not empty.
+	Secret *string `json:"secret,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // The result of deleteAgentBot: the global id of the agent bot deleted, or userErrors saying why the input was refused.
 type DeleteAgentBotPayload struct {
 	// The global id of the agent bot deleted; null when userErrors is not empty.
@@ -471,6 +481,30 @@ type DeleteTeamPayload struct {
 	DeletedID *int `json:"deletedId,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteWebhook: the global id of the webhook deleted, or userErrors saying why the input was refused.
+type DeleteWebhookPayload struct {
+	// The global id of the webhook deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// One attempt at a delivery: a webhook's POST, or a message's send through its channel.
+type DeliveryAttempt struct {
+	// The attempt's number, from 1; a manual retry starts a fresh budget and the numbers go on.
+	Attempt int `json:"attempt"`
+	// When the attempt started (RFC 3339, UTC).
+	StartedAt time.Time `json:"startedAt"`
+	// How long it took, in milliseconds.
+	DurationMs int `json:"durationMs"`
+	// delivered, retrying or failed: what the attempt led to.
+	Outcome string `json:"outcome"`
+	// The HTTP status the receiver answered; null when no answer came (a timeout, a refused connection).
+	ResponseStatus *int `json:"responseStatus,omitempty"`
+	// Why the attempt failed; null when it did not.
+	Error *string `json:"error,omitempty"`
 }
 
 // A file of a message or of a scheduled message. dataURL downloads it without a token for a day (its query string
@@ -1089,6 +1123,14 @@ type UpdateTeamPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The result of updateWebhook: the webhook as updated, or userErrors saying why the input was refused.
+type UpdateWebhookPayload struct {
+	// The webhook as updated; null when userErrors is not empty.
+	Webhook *ent.WebhookSubscription `json:"webhook,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // Why a mutation refused its input. The mutation then changed nothing, and its payload's object is null.
 // Authentication, permission, not-found and rate-limit failures are GraphQL errors instead (extensions.code).
 type UserError struct {
@@ -1099,6 +1141,16 @@ type UserError struct {
 	Message string `json:"message"`
 	// What kind of failure it is, for code to act on.
 	Code UserErrorCode `json:"code"`
+}
+
+// The fields of a webhook to create or change; fields left out keep their values.
+type WebhookInput struct {
+	// The webhook's name.
+	Name *string `json:"name,omitempty"`
+	// The URL to post events to: http or https, not a private or loopback address. Required on create.
+	URL *string `json:"url,omitempty"`
+	// The events to receive (message_created, conversation_updated, ...); at least one on create.
+	Subscriptions []string `json:"subscriptions,omitempty"`
 }
 
 // How a list of user ids changes a member set.

@@ -95,13 +95,16 @@ func (s *Service) DeleteWebhook(ctx context.Context, id int) error {
 	return core.ApperrOrNil(core.NotFound(s.Client(ctx).WebhookSubscription.DeleteOneID(id).Exec(ctx), "Webhook"))
 }
 
+// DeliveriesPerPage is the length of a page of a webhook's delivery log.
+const DeliveriesPerPage = 50
+
 // WebhookDeliveries is a subscription's delivery log, newest first.
 func (s *Service) WebhookDeliveries(ctx context.Context, id int, page int) ([]*ent.WebhookDelivery, error) {
 	if _, err := s.Webhook(ctx, id); err != nil {
 		return nil, err
 	}
 	ds, err := s.Client(ctx).WebhookDelivery.Query().Where(webhookdelivery.SubscriptionID(id)).
-		Order(ent.Desc(webhookdelivery.FieldID)).Offset(core.PageOffset(page, 50)).Limit(50).All(ctx)
+		Order(ent.Desc(webhookdelivery.FieldID)).Offset(core.PageOffset(page, DeliveriesPerPage)).Limit(DeliveriesPerPage).All(ctx)
 	return ds, core.ApperrOrNil(err)
 }
 
