@@ -60,8 +60,12 @@ var listBounds = map[string]int{
 	// A board's columns and each card's agents, capped where they are
 	// written (kanban's stage plan, ent's card hook): a board query with a
 	// page of cards per stage prices by them, not by defaultListBound.
-	"Funnel.stages":             core.MaxFunnelStages,
-	"KanbanItem.assignedAgents": schema.MaxCardAgents,
+	"Funnel.stages":           core.MaxFunnelStages,
+	"FunnelStageStats.stages": core.MaxFunnelStages,
+	// A time report's stays and stages, cut by the converter.
+	"KanbanItemTimeReport.stays":        maxStaysListed,
+	"KanbanItemTimeReport.timePerStage": maxStaysListed,
+	"KanbanItem.assignedAgents":         schema.MaxCardAgents,
 }
 
 // listBound is the most items the plain list field parent.field returns.

@@ -174,6 +174,8 @@ type QueryResolver interface {
 	KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error)
 	KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error)
 	KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error)
+	FunnelStageStats(ctx context.Context, funnelID int) (*model.FunnelStageStats, error)
+	KanbanItemTimeReport(ctx context.Context, id int) (*model.KanbanItemTimeReport, error)
 	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
@@ -391,7 +393,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
+//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "kanban_figures.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -406,6 +408,7 @@ var sources = []*ast.Source{
 	{Name: "conversations.graphqls", Input: sourceData("conversations.graphqls"), BuiltIn: false},
 	{Name: "ent.graphqls", Input: sourceData("ent.graphqls"), BuiltIn: false},
 	{Name: "kanban.graphqls", Input: sourceData("kanban.graphqls"), BuiltIn: false},
+	{Name: "kanban_figures.graphqls", Input: sourceData("kanban_figures.graphqls"), BuiltIn: false},
 	{Name: "payloads.graphqls", Input: sourceData("payloads.graphqls"), BuiltIn: false},
 	{Name: "payloads_conversations.graphqls", Input: sourceData("payloads_conversations.graphqls"), BuiltIn: false},
 	{Name: "payloads_kanban.graphqls", Input: sourceData("payloads_kanban.graphqls"), BuiltIn: false},
@@ -1293,6 +1296,26 @@ func (ec *executionContext) childFields_FunnelStage(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type FunnelStage", field.Name)
 }
 
+func (ec *executionContext) childFields_FunnelStageStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnelID":
+		return ec.fieldContext_FunnelStageStats_funnelID(ctx, field)
+	case "stages":
+		return ec.fieldContext_FunnelStageStats_stages(ctx, field)
+	case "count":
+		return ec.fieldContext_FunnelStageStats_count(ctx, field)
+	case "totalValue":
+		return ec.fieldContext_FunnelStageStats_totalValue(ctx, field)
+	case "open":
+		return ec.fieldContext_FunnelStageStats_open(ctx, field)
+	case "won":
+		return ec.fieldContext_FunnelStageStats_won(ctx, field)
+	case "lost":
+		return ec.fieldContext_FunnelStageStats_lost(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FunnelStageStats", field.Name)
+}
+
 func (ec *executionContext) childFields_ImportKanbanItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "result":
@@ -1573,6 +1596,28 @@ func (ec *executionContext) childFields_KanbanItemEdge(ctx context.Context, fiel
 		return ec.fieldContext_KanbanItemEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanItemTimeReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kanbanItemID":
+		return ec.fieldContext_KanbanItemTimeReport_kanbanItemID(ctx, field)
+	case "status":
+		return ec.fieldContext_KanbanItemTimeReport_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_KanbanItemTimeReport_createdAt(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_KanbanItemTimeReport_closedAt(ctx, field)
+	case "totalDurationSeconds":
+		return ec.fieldContext_KanbanItemTimeReport_totalDurationSeconds(ctx, field)
+	case "stageChanges":
+		return ec.fieldContext_KanbanItemTimeReport_stageChanges(ctx, field)
+	case "stays":
+		return ec.fieldContext_KanbanItemTimeReport_stays(ctx, field)
+	case "timePerStage":
+		return ec.fieldContext_KanbanItemTimeReport_timePerStage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanItemTimeReport", field.Name)
 }
 
 func (ec *executionContext) childFields_KanbanWebhookTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1959,6 +2004,58 @@ func (ec *executionContext) childFields_SetInboxAgentBotPayload(ctx context.Cont
 		return ec.fieldContext_SetInboxAgentBotPayload_userErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SetInboxAgentBotPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_StageStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "slug":
+		return ec.fieldContext_StageStats_slug(ctx, field)
+	case "name":
+		return ec.fieldContext_StageStats_name(ctx, field)
+	case "color":
+		return ec.fieldContext_StageStats_color(ctx, field)
+	case "count":
+		return ec.fieldContext_StageStats_count(ctx, field)
+	case "totalValue":
+		return ec.fieldContext_StageStats_totalValue(ctx, field)
+	case "open":
+		return ec.fieldContext_StageStats_open(ctx, field)
+	case "won":
+		return ec.fieldContext_StageStats_won(ctx, field)
+	case "lost":
+		return ec.fieldContext_StageStats_lost(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StageStats", field.Name)
+}
+
+func (ec *executionContext) childFields_StageStay(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stage":
+		return ec.fieldContext_StageStay_stage(ctx, field)
+	case "stageName":
+		return ec.fieldContext_StageStay_stageName(ctx, field)
+	case "stageID":
+		return ec.fieldContext_StageStay_stageID(ctx, field)
+	case "funnelID":
+		return ec.fieldContext_StageStay_funnelID(ctx, field)
+	case "enteredAt":
+		return ec.fieldContext_StageStay_enteredAt(ctx, field)
+	case "leftAt":
+		return ec.fieldContext_StageStay_leftAt(ctx, field)
+	case "durationSeconds":
+		return ec.fieldContext_StageStay_durationSeconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StageStay", field.Name)
+}
+
+func (ec *executionContext) childFields_StageTime(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stage":
+		return ec.fieldContext_StageTime_stage(ctx, field)
+	case "seconds":
+		return ec.fieldContext_StageTime_seconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StageTime", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7080,6 +7177,63 @@ func (ec *executionContext) field_Query_filterContacts_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_funnelStageStats_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Query_funnelStageStats_argsFunnelID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["funnelID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_funnelStageStats_argsFunnelID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["funnelID"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["funnelID"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_funnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7357,6 +7511,63 @@ func (ec *executionContext) field_Query_inboxes_args(ctx context.Context, rawArg
 	}
 	args["where"] = arg5
 	return args, nil
+}
+
+func (ec *executionContext) field_Query_kanbanItemTimeReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Query_kanbanItemTimeReport_argsID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_kanbanItemTimeReport_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Query_kanbanItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -15976,6 +16187,194 @@ func (ec *executionContext) fieldContext_FunnelStage_items(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _FunnelStageStats_funnelID(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_funnelID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "ID")
+}
+
+func (ec *executionContext) _FunnelStageStats_stages(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_stages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.StageStats) graphql.Marshaler {
+			return ec.marshalNStageStats2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStatsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_stages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FunnelStageStats",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StageStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FunnelStageStats_count(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _FunnelStageStats_totalValue(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_totalValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_totalValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "Float")
+}
+
+func (ec *executionContext) _FunnelStageStats_open(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_open(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Open, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_open(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _FunnelStageStats_won(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_won(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Won, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_won(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _FunnelStageStats_lost(ctx context.Context, field graphql.CollectedField, obj *model.FunnelStageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FunnelStageStats_lost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FunnelStageStats_lost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FunnelStageStats", field, false, false, "Int")
+}
+
 func (ec *executionContext) _ImportKanbanItemsPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.ImportKanbanItemsPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18725,6 +19124,226 @@ func (ec *executionContext) _KanbanItemEdge_cursor(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_KanbanItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_kanbanItemID(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_kanbanItemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KanbanItemID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "KanbanItem")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_kanbanItemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "ID")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_status(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "Time")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_closedAt(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "Time")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_totalDurationSeconds(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_totalDurationSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalDurationSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_totalDurationSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_stageChanges(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_stageChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StageChanges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_stageChanges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemTimeReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_stays(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_stays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.StageStay) graphql.Marshaler {
+			return ec.marshalNStageStay2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStayᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_stays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanItemTimeReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StageStay(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanItemTimeReport_timePerStage(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemTimeReport_timePerStage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimePerStage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.StageTime) graphql.Marshaler {
+			return ec.marshalNStageTime2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageTimeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemTimeReport_timePerStage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanItemTimeReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StageTime(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _KanbanWebhookTest_success(ctx context.Context, field graphql.CollectedField, obj *model.KanbanWebhookTest) (ret graphql.Marshaler) {
@@ -23836,6 +24455,94 @@ func (ec *executionContext) fieldContext_Query_kanbanAutomations(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_funnelStageStats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_funnelStageStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FunnelStageStats(ctx, fc.Args["funnelID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FunnelStageStats) graphql.Marshaler {
+			return ec.marshalNFunnelStageStats2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelStageStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_funnelStageStats(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FunnelStageStats(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_funnelStageStats_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_kanbanItemTimeReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_kanbanItemTimeReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().KanbanItemTimeReport(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanItemTimeReport) graphql.Marshaler {
+			return ec.marshalNKanbanItemTimeReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemTimeReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_kanbanItemTimeReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItemTimeReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_kanbanItemTimeReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_scheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26461,6 +27168,433 @@ func (ec *executionContext) fieldContext_SetInboxAgentBotPayload_userErrors(_ co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _StageStats_slug(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageStats_name(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageStats_color(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_color(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Color, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_color(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageStats_count(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _StageStats_totalValue(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_totalValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_totalValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "Float")
+}
+
+func (ec *executionContext) _StageStats_open(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_open(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Open, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_open(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _StageStats_won(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_won(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Won, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_won(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _StageStats_lost(ctx context.Context, field graphql.CollectedField, obj *model.StageStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStats_lost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStats_lost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStats", field, false, false, "Int")
+}
+
+func (ec *executionContext) _StageStay_stage(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_stage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_stage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageStay_stageName(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_stageName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StageName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_stageName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageStay_stageID(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_stageID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StageID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "FunnelStage")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_stageID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "ID")
+}
+
+func (ec *executionContext) _StageStay_funnelID(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_funnelID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "ID")
+}
+
+func (ec *executionContext) _StageStay_enteredAt(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_enteredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EnteredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_enteredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "Time")
+}
+
+func (ec *executionContext) _StageStay_leftAt(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_leftAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeftAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_leftAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "Time")
+}
+
+func (ec *executionContext) _StageStay_durationSeconds(ctx context.Context, field graphql.CollectedField, obj *model.StageStay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageStay_durationSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DurationSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageStay_durationSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageStay", field, false, false, "Int")
+}
+
+func (ec *executionContext) _StageTime_stage(ctx context.Context, field graphql.CollectedField, obj *model.StageTime) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageTime_stage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageTime_stage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageTime", field, false, false, "String")
+}
+
+func (ec *executionContext) _StageTime_seconds(ctx context.Context, field graphql.CollectedField, obj *model.StageTime) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StageTime_seconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StageTime_seconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StageTime", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Subscription_messageCreated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -57775,6 +58909,69 @@ func (ec *executionContext) _FunnelStage(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var funnelStageStatsImplementors = []string{"FunnelStageStats"}
+
+func (ec *executionContext) _FunnelStageStats(ctx context.Context, sel ast.SelectionSet, obj *model.FunnelStageStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, funnelStageStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FunnelStageStats")
+		case "funnelID":
+			out.Values[i] = ec._FunnelStageStats_funnelID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stages":
+			out.Values[i] = ec._FunnelStageStats_stages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._FunnelStageStats_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalValue":
+			out.Values[i] = ec._FunnelStageStats_totalValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "open":
+			out.Values[i] = ec._FunnelStageStats_open(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "won":
+			out.Values[i] = ec._FunnelStageStats_won(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lost":
+			out.Values[i] = ec._FunnelStageStats_lost(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var importKanbanItemsPayloadImplementors = []string{"ImportKanbanItemsPayload"}
 
 func (ec *executionContext) _ImportKanbanItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportKanbanItemsPayload) graphql.Marshaler {
@@ -58643,6 +59840,74 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 			}
 		case "cursor":
 			out.Values[i] = ec._KanbanItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kanbanItemTimeReportImplementors = []string{"KanbanItemTimeReport"}
+
+func (ec *executionContext) _KanbanItemTimeReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanItemTimeReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemTimeReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanItemTimeReport")
+		case "kanbanItemID":
+			out.Values[i] = ec._KanbanItemTimeReport_kanbanItemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._KanbanItemTimeReport_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._KanbanItemTimeReport_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closedAt":
+			out.Values[i] = ec._KanbanItemTimeReport_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalDurationSeconds":
+			out.Values[i] = ec._KanbanItemTimeReport_totalDurationSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stageChanges":
+			out.Values[i] = ec._KanbanItemTimeReport_stageChanges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stays":
+			out.Values[i] = ec._KanbanItemTimeReport_stays(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timePerStage":
+			out.Values[i] = ec._KanbanItemTimeReport_timePerStage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -59883,6 +61148,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_kanbanAutomations(ctx, field)
 				})
+		case "funnelStageStats":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_funnelStageStats(ctx, field)
+				})
+		case "kanbanItemTimeReport":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanItemTimeReport(ctx, field)
+				})
 		case "scheduledMessage":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -60683,6 +61960,175 @@ func (ec *executionContext) _SetInboxAgentBotPayload(ctx context.Context, sel as
 			}
 		case "userErrors":
 			out.Values[i] = ec._SetInboxAgentBotPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var stageStatsImplementors = []string{"StageStats"}
+
+func (ec *executionContext) _StageStats(ctx context.Context, sel ast.SelectionSet, obj *model.StageStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, stageStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StageStats")
+		case "slug":
+			out.Values[i] = ec._StageStats_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._StageStats_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "color":
+			out.Values[i] = ec._StageStats_color(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._StageStats_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalValue":
+			out.Values[i] = ec._StageStats_totalValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "open":
+			out.Values[i] = ec._StageStats_open(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "won":
+			out.Values[i] = ec._StageStats_won(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lost":
+			out.Values[i] = ec._StageStats_lost(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var stageStayImplementors = []string{"StageStay"}
+
+func (ec *executionContext) _StageStay(ctx context.Context, sel ast.SelectionSet, obj *model.StageStay) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, stageStayImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StageStay")
+		case "stage":
+			out.Values[i] = ec._StageStay_stage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stageName":
+			out.Values[i] = ec._StageStay_stageName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stageID":
+			out.Values[i] = ec._StageStay_stageID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "funnelID":
+			out.Values[i] = ec._StageStay_funnelID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enteredAt":
+			out.Values[i] = ec._StageStay_enteredAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leftAt":
+			out.Values[i] = ec._StageStay_leftAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "durationSeconds":
+			out.Values[i] = ec._StageStay_durationSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var stageTimeImplementors = []string{"StageTime"}
+
+func (ec *executionContext) _StageTime(ctx context.Context, sel ast.SelectionSet, obj *model.StageTime) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, stageTimeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StageTime")
+		case "stage":
+			out.Values[i] = ec._StageTime_stage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seconds":
+			out.Values[i] = ec._StageTime_seconds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -62854,6 +64300,14 @@ func (ec *executionContext) marshalNFunnelStageOrderField2ᚖgithubᚗcomᚋswit
 	return v
 }
 
+func (ec *executionContext) marshalNFunnelStageStats2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐFunnelStageStats(ctx context.Context, sel ast.SelectionSet, v *model.FunnelStageStats) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "FunnelStageStats!")
+		return graphql.Null
+	}
+	return ec._FunnelStageStats(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFunnelStageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐFunnelStageWhereInput(ctx context.Context, v any) (*ent.FunnelStageWhereInput, error) {
 	res, err := ec.unmarshalInputFunnelStageWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -63264,6 +64718,14 @@ func (ec *executionContext) marshalNKanbanItemStatus2githubᚗcomᚋswitchboard�
 	return v
 }
 
+func (ec *executionContext) marshalNKanbanItemTimeReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemTimeReport(ctx context.Context, sel ast.SelectionSet, v *model.KanbanItemTimeReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanItemTimeReport!")
+		return graphql.Null
+	}
+	return ec._KanbanItemTimeReport(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNKanbanItemWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemWhereInput(ctx context.Context, v any) (*ent.KanbanItemWhereInput, error) {
 	res, err := ec.unmarshalInputKanbanItemWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -63559,6 +65021,78 @@ func (ec *executionContext) marshalNScheduledMessageStatus2githubᚗcomᚋswitch
 func (ec *executionContext) unmarshalNScheduledMessageWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐScheduledMessageWhereInput(ctx context.Context, v any) (*ent.ScheduledMessageWhereInput, error) {
 	res, err := ec.unmarshalInputScheduledMessageWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNStageStats2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStatsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.StageStats) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStageStats2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStats(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStageStats2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStats(ctx context.Context, sel ast.SelectionSet, v *model.StageStats) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "StageStats!")
+		return graphql.Null
+	}
+	return ec._StageStats(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNStageStay2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStayᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.StageStay) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStageStay2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStay(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStageStay2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageStay(ctx context.Context, sel ast.SelectionSet, v *model.StageStay) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "StageStay!")
+		return graphql.Null
+	}
+	return ec._StageStay(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNStageTime2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageTimeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.StageTime) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStageTime2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageTime(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStageTime2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐStageTime(ctx context.Context, sel ast.SelectionSet, v *model.StageTime) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "StageTime!")
+		return graphql.Null
+	}
+	return ec._StageTime(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, v any) (webhookdelivery.Status, error) {

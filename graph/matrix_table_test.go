@@ -97,10 +97,12 @@ func gmQueries() map[string]gmEntry {
 		"query.nodes": {want: gmInboxObj(), field: func(c *gmCell) string {
 			return fmt.Sprintf(`nodes(ids: [%q]) { id ... on ScheduledMessage { content } }`, gid("ScheduledMessage", c.w.Schedule))
 		}},
-		"query.funnel":            {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
-		"query.kanbanItem":        {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
-		"query.kanbanConfig":      {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
-		"query.kanbanAutomations": {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+		"query.funnel":               {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
+		"query.kanbanItem":           {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
+		"query.funnelStageStats":     {want: gmMemberObj(), field: gmf("funnelStageStats(funnelID: %d) { count stages { slug count } }", wFunnel)},
+		"query.kanbanItemTimeReport": {want: gmMemberObj(), field: gmf("kanbanItemTimeReport(id: %d) { totalDurationSeconds stays { stage } }", wCard)},
+		"query.kanbanConfig":         {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
+		"query.kanbanAutomations":    {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 		// Webhooks and their logs: administrators of their own account only;
 		// a message's attempt log follows its inbox.
 		"query.webhooks":          {want: gmAdminList(), field: gmFixed("webhooks { id url subscriptions }")},

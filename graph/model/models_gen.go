@@ -564,6 +564,24 @@ type FunnelStageInput struct {
 	Description *string `json:"description,omitempty"`
 }
 
+// A funnel's cards counted and their values summed, per stage in board order and for the whole funnel.
+type FunnelStageStats struct {
+	// The funnel's global id.
+	FunnelID int `json:"funnelID"`
+	// One entry per stage, in board order (at most 25).
+	Stages []*StageStats `json:"stages"`
+	// How many cards the funnel holds, whatever their status.
+	Count int `json:"count"`
+	// The sum of their values.
+	TotalValue float64 `json:"totalValue"`
+	// How many are open.
+	Open int `json:"open"`
+	// How many were won.
+	Won int `json:"won"`
+	// How many were lost.
+	Lost int `json:"lost"`
+}
+
 // Where an e-mail inbox receives mail: enabled needs address, login and password. enableSSL (implicit TLS, port 993
 // by default) is on unless sent false. On update, settings not sent keep their values; the password is write-only.
 type IMAPInput struct {
@@ -711,6 +729,27 @@ type KanbanItemInput struct {
 	Currency map[string]any `json:"currency,omitempty"`
 	// Further item_details keys, merged into the stored ones on update.
 	Details map[string]any `json:"details,omitempty"`
+}
+
+// Where a card's time went, from its stage history: its stays in stages in order, the time per stage, and in total
+// (from its creation to now, or to when it was won or lost).
+type KanbanItemTimeReport struct {
+	// The card's global id.
+	KanbanItemID int `json:"kanbanItemID"`
+	// open, won or lost.
+	Status string `json:"status"`
+	// When the card was made (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+	// When it was won or lost; null while it is open.
+	ClosedAt *time.Time `json:"closedAt,omitempty"`
+	// Seconds from its creation to now, or to when it was won or lost.
+	TotalDurationSeconds int `json:"totalDurationSeconds"`
+	// How many times it changed stage (its stays less one).
+	StageChanges int `json:"stageChanges"`
+	// Its stays in stages, oldest first; the last is where it is now. At most the latest 1000 (stageChanges counts them all).
+	Stays []*StageStay `json:"stays"`
+	// The seconds spent in each stage, summed over its stays, by slug (at most 1000 stages).
+	TimePerStage []*StageTime `json:"timePerStage"`
 }
 
 // A card's new place, in reorderKanbanItems.
@@ -941,6 +980,52 @@ type SetInboxAgentBotPayload struct {
 	Inbox *ent.Inbox `json:"inbox,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The cards of one stage: how many, their value, and how many are open, won and lost.
+type StageStats struct {
+	// The stage's slug.
+	Slug string `json:"slug"`
+	// The stage's name.
+	Name string `json:"name"`
+	// The stage's colour (#rrggbb).
+	Color string `json:"color"`
+	// How many cards are in the stage, whatever their status.
+	Count int `json:"count"`
+	// The sum of their values.
+	TotalValue float64 `json:"totalValue"`
+	// How many are open.
+	Open int `json:"open"`
+	// How many were won.
+	Won int `json:"won"`
+	// How many were lost.
+	Lost int `json:"lost"`
+}
+
+// One stay of a card in a stage.
+type StageStay struct {
+	// The stage's slug.
+	Stage string `json:"stage"`
+	// The stage's name (empty when the stage has since been deleted).
+	StageName string `json:"stageName"`
+	// The stage's global id.
+	StageID int `json:"stageID"`
+	// The global id of the stage's funnel.
+	FunnelID int `json:"funnelID"`
+	// When the card entered the stage (RFC 3339, UTC).
+	EnteredAt time.Time `json:"enteredAt"`
+	// When it left; null while it is still there.
+	LeftAt *time.Time `json:"leftAt,omitempty"`
+	// Seconds spent there (up to now, or until the card was won or lost).
+	DurationSeconds int `json:"durationSeconds"`
+}
+
+// The time a card spent in one stage, over all its stays there.
+type StageTime struct {
+	// The stage's slug.
+	Stage string `json:"stage"`
+	// Seconds.
+	Seconds int `json:"seconds"`
 }
 
 // Live changes, over a websocket at /graphql (the graphql-transport-ws protocol; the API token goes in the

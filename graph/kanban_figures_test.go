@@ -1,0 +1,80 @@
+package graph_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/switchboard/switchboard/internal/testdb"
+)
+
+// A funnel's per-stage figures and a card's time report over GraphQL: the
+// same operations as REST's stage_stats and time_report, read by an agent.
+func TestKanbanFiguresOverGraphQL(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		agent := w.agent(w.Account)
+		r := w.gqlOK(t, `mutation { createFunnel(input: {name: "Sales", stages: [
+			{name: "Lead", slug: "lead", color: "#111111"}, {name: "Offer", slug: "offer", color: "#222222"}, {name: "Signed", slug: "signed", color: "#333333"}]}) {
+			funnel { databaseId } } }`, nil)
+		funnel := atoi(t, mustGet(t, r.Data, "createFunnel.funnel.databaseId"))
+		card := func(title, stage string, value float64) int {
+			r := w.gqlOK(t, fmt.Sprintf(`mutation { createKanbanItem(input: {funnelID: %d, stage: %q, title: %q, value: %v}) {
+				kanbanItem { databaseId } userErrors { field message } } }`, funnel, stage, title, value), nil)
+			return atoi(t, mustGet(t, r.Data, "createKanbanItem.kanbanItem.databaseId"))
+		}
+		moved := card("Moved and won", "lead", 1000)
+		card("Waiting", "lead", 250.5)
+		lost := card("Lost", "offer", 99)
+		w.gqlOK(t, fmt.Sprintf(`mutation { moveKanbanItem(id: %d, stage: "offer") { kanbanItem { id } } }`, moved), nil)
+		w.gqlOK(t, fmt.Sprintf(`mutation { moveKanbanItem(id: %d, stage: "signed") { kanbanItem { id } } }`, moved), nil)
+		w.gqlOK(t, fmt.Sprintf(`mutation { changeKanbanItemStatus(id: %d, status: "won") { kanbanItem { id } } }`, moved), nil)
+		w.gqlOK(t, fmt.Sprintf(`mutation { changeKanbanItemStatus(id: %d, status: "lost") { kanbanItem { id } } }`, lost), nil)
+
+		stage := func(slug, name, color string, count int, value float64, open, won, lostN int) H {
+			return H{"slug": slug, "name": name, "color": color, "count": float64(count), "totalValue": value,
+				"open": float64(open), "won": float64(won), "lost": float64(lostN)}
+		}
+		w.run(t, []gqlCase{
+			{name: "an agent reads the funnel's figures per stage, in board order", token: agent,
+				query: fmt.Sprintf(`{ funnelStageStats(funnelID: %d) { funnelID count totalValue open won lost stages { slug name color count totalValue open won lost } } }`, funnel),
+				want: H{"funnelStageStats.funnelID": gid("Funnel", funnel), "funnelStageStats.count": 3.0,
+					"funnelStageStats.totalValue": 1349.5, "funnelStageStats.open": 1.0, "funnelStageStats.won": 1.0, "funnelStageStats.lost": 1.0,
+					"funnelStageStats.stages": []any{
+						stage("lead", "Lead", "#111111", 1, 250.5, 1, 0, 0),
+						stage("offer", "Offer", "#222222", 1, 99, 0, 0, 1),
+						stage("signed", "Signed", "#333333", 1, 1000, 0, 1, 0)}}},
+			{name: "a card's stays, oldest first, and its time per stage", token: agent,
+				query: fmt.Sprintf(`{ kanbanItemTimeReport(id: %d) { kanbanItemID status closedAt stageChanges totalDurationSeconds
+					stays { stage stageName stageID funnelID enteredAt leftAt durationSeconds } timePerStage { stage seconds } } }`, moved),
+				want: H{"kanbanItemTimeReport.kanbanItemID": gid("KanbanItem", moved), "kanbanItemTimeReport.status": "won",
+					"kanbanItemTimeReport.closedAt": nonEmpty, "kanbanItemTimeReport.stageChanges": 2.0,
+					"kanbanItemTimeReport.stays.0.stage": "lead", "kanbanItemTimeReport.stays.0.stageName": "Lead",
+					"kanbanItemTimeReport.stays.0.leftAt": nonEmpty, "kanbanItemTimeReport.stays.0.funnelID": gid("Funnel", funnel),
+					"kanbanItemTimeReport.stays.1.stage": "offer", "kanbanItemTimeReport.stays.2.stage": "signed",
+					"kanbanItemTimeReport.stays.2.leftAt": absent,
+					"kanbanItemTimeReport.timePerStage.0.stage": "lead", "kanbanItemTimeReport.timePerStage.1.stage": "offer",
+					"kanbanItemTimeReport.timePerStage.2.stage": "signed"},
+				check: func(t *testing.T, r *gqlResp) {
+					stays := mustGet(t, r.Data, "kanbanItemTimeReport.stays").([]any)
+					perStage := mustGet(t, r.Data, "kanbanItemTimeReport.timePerStage").([]any)
+					if len(stays) != 3 || len(perStage) != 3 {
+						t.Fatalf("want 3 stays and 3 stages, got %d and %d", len(stays), len(perStage))
+					}
+					var staysSum, stagesSum float64
+					for i := range stays {
+						staysSum += mustGet(t, stays[i], "durationSeconds").(float64)
+						stagesSum += mustGet(t, perStage[i], "seconds").(float64)
+					}
+					if staysSum != stagesSum || stagesSum > mustGet(t, r.Data, "kanbanItemTimeReport.totalDurationSeconds").(float64) {
+						t.Errorf("the stays (%v s) and the stages (%v s) disagree, or pass the total: %s", staysSum, stagesSum, r.Body)
+					}
+				}},
+			{name: "another account's funnel is not found", token: w.BAdmin,
+				query: fmt.Sprintf(`{ funnelStageStats(funnelID: %d) { count } }`, funnel), code: "NOT_FOUND"},
+			{name: "another account's card is not found", token: w.BAdmin,
+				query: fmt.Sprintf(`{ kanbanItemTimeReport(id: %d) { status } }`, moved), code: "NOT_FOUND"},
+			{name: "an id of another type is refused",
+				query: fmt.Sprintf(`{ kanbanItemTimeReport(id: %q) { status } }`, gid("Funnel", funnel)), code: "BAD_USER_INPUT"},
+		})
+	})
+}
