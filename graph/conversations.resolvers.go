@@ -78,6 +78,13 @@ func (r *mutationResolver) RetryMessage(ctx context.Context, conversationDisplay
 	return &model.RetryMessagePayload{Message: v, UserErrors: ues}, err
 }
 
+// SetAgentTyping is the resolver for the setAgentTyping field.
+func (r *mutationResolver) SetAgentTyping(ctx context.Context, conversationDisplayID int, typing bool) (*model.SetAgentTypingPayload, error) {
+	err := r.svc.AgentTyping(ctx, conversationDisplayID, typing)
+	told, ues, err := outcome(ctx, &typing, err)
+	return &model.SetAgentTypingPayload{Typing: told, UserErrors: ues}, err
+}
+
 // RetryWebhookDelivery is the resolver for the retryWebhookDelivery field.
 func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (*model.RetryWebhookDeliveryPayload, error) {
 	_, err := r.svc.RetryWebhookDelivery(ctx, webhookID, deliveryID)

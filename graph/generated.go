@@ -101,6 +101,7 @@ type MutationResolver interface {
 	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*model.CreateMessagePayload, error)
 	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.DeleteMessagePayload, error)
 	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.RetryMessagePayload, error)
+	SetAgentTyping(ctx context.Context, conversationDisplayID int, typing bool) (*model.SetAgentTypingPayload, error)
 	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (*model.RetryWebhookDeliveryPayload, error)
 	CreateFunnel(ctx context.Context, input model.FunnelInput) (*model.CreateFunnelPayload, error)
 	UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*model.UpdateFunnelPayload, error)
@@ -1974,6 +1975,16 @@ func (ec *executionContext) childFields_ScheduledMessageEvent(ctx context.Contex
 		return ec.fieldContext_ScheduledMessageEvent_sequence(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScheduledMessageEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_SetAgentTypingPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "typing":
+		return ec.fieldContext_SetAgentTypingPayload_typing(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SetAgentTypingPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetAgentTypingPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_SetContactLabelsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5500,6 +5511,28 @@ func (ec *executionContext) field_Mutation_saveKanbanConfig_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setAgentTyping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "conversationDisplayID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationDisplayID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "typing",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["typing"] = arg1
 	return args, nil
 }
 
@@ -21287,6 +21320,50 @@ func (ec *executionContext) fieldContext_Mutation_retryMessage(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setAgentTyping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setAgentTyping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetAgentTyping(ctx, fc.Args["conversationDisplayID"].(int), fc.Args["typing"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetAgentTypingPayload) graphql.Marshaler {
+			return ec.marshalOSetAgentTypingPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetAgentTypingPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setAgentTyping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetAgentTypingPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setAgentTyping_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26994,6 +27071,61 @@ func (ec *executionContext) _ScheduledMessageEvent_sequence(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_ScheduledMessageEvent_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScheduledMessageEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SetAgentTypingPayload_typing(ctx context.Context, field graphql.CollectedField, obj *model.SetAgentTypingPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetAgentTypingPayload_typing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Typing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetAgentTypingPayload_typing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetAgentTypingPayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SetAgentTypingPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetAgentTypingPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetAgentTypingPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetAgentTypingPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetAgentTypingPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SetContactLabelsPayload_labels(ctx context.Context, field graphql.CollectedField, obj *model.SetContactLabelsPayload) (ret graphql.Marshaler) {
@@ -60583,6 +60715,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "setAgentTyping":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setAgentTyping(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "retryWebhookDelivery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryWebhookDelivery(ctx, field)
@@ -61846,6 +61985,44 @@ func (ec *executionContext) _ScheduledMessageEvent(ctx context.Context, sel ast.
 			}
 		case "sequence":
 			out.Values[i] = ec._ScheduledMessageEvent_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var setAgentTypingPayloadImplementors = []string{"SetAgentTypingPayload"}
+
+func (ec *executionContext) _SetAgentTypingPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetAgentTypingPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setAgentTypingPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetAgentTypingPayload")
+		case "typing":
+			out.Values[i] = ec._SetAgentTypingPayload_typing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._SetAgentTypingPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68207,6 +68384,13 @@ func (ec *executionContext) unmarshalOScheduledMessageWhereInput2ᚖgithubᚗcom
 	}
 	res, err := ec.unmarshalInputScheduledMessageWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSetAgentTypingPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetAgentTypingPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetAgentTypingPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SetAgentTypingPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSetContactLabelsPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetContactLabelsPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetContactLabelsPayload) graphql.Marshaler {

@@ -51,7 +51,7 @@ func TestKanbanFiguresOverGraphQL(t *testing.T) {
 					"kanbanItemTimeReport.stays.0.stage": "lead", "kanbanItemTimeReport.stays.0.stageName": "Lead",
 					"kanbanItemTimeReport.stays.0.leftAt": nonEmpty, "kanbanItemTimeReport.stays.0.funnelID": gid("Funnel", funnel),
 					"kanbanItemTimeReport.stays.1.stage": "offer", "kanbanItemTimeReport.stays.2.stage": "signed",
-					"kanbanItemTimeReport.stays.2.leftAt": absent,
+					"kanbanItemTimeReport.stays.2.leftAt":       absent,
 					"kanbanItemTimeReport.timePerStage.0.stage": "lead", "kanbanItemTimeReport.timePerStage.1.stage": "offer",
 					"kanbanItemTimeReport.timePerStage.2.stage": "signed"},
 				check: func(t *testing.T, r *gqlResp) {

@@ -289,8 +289,12 @@ func (w *liveWorld) conversationCases() []liveCase {
 					w.typing(w.supportConv, true)
 					return "true Support visitor <nil>"
 				}
-				w.mustREST("POST", fmt.Sprintf("%s/conversations/%d/toggle_typing_status", w.base, w.supportConv), w.Admin,
-					H{"typing_status": "off"}, http.StatusOK)
+				// An agent's, through the mutation (REST's toggle_typing_status
+				// feeds the same event: the matrix's trigger).
+				r := w.gql(gqlReq{query: fmt.Sprintf(`mutation { setAgentTyping(conversationDisplayID: %d, typing: false) { typing userErrors { field } } }`, w.supportConv)})
+				if told, _ := lookup(r.Data, "setAgentTyping.typing"); r.Status != http.StatusOK || len(r.Errors) > 0 || told != false {
+					w.t.Fatalf("setAgentTyping: %s", r)
+				}
 				return "false <nil> Ada Admin"
 			},
 			hidden: func(int) string { w.typing(w.salesConv, true); return "true Sales visitor <nil>" },

@@ -117,6 +117,7 @@ func gmMutations() map[string]gmEntry {
 			field: func(c *gmCell) string {
 				return fmt.Sprintf("retryMessage(conversationDisplayID: %d, messageID: %d) { message { id status deliveryAttempts deliveryError } userErrors { field message code } }", c.w.Conv, c.ids["id"])
 			}},
+		"mutation.setAgentTyping": {want: gmInboxObj(), field: gmf("setAgentTyping(conversationDisplayID: %d, typing: true) { typing userErrors { field message code } }", wConv)},
 		"mutation.retryWebhookDelivery": {want: gmAdminObj(),
 			setup: func(c *gmCell) { c.ids["id"] = failedDelivery(c.w.srv.DB.Client, c.w.Account, c.w.Webhook, c.n()) },
 			field: func(c *gmCell) string {

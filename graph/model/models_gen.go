@@ -958,6 +958,14 @@ type ScheduledMessageInput struct {
 	RecurrenceMaxOccurrences *int `json:"recurrenceMaxOccurrences,omitempty"`
 }
 
+// The result of setAgentTyping: the typing state told, or userErrors saying why the input was refused.
+type SetAgentTypingPayload struct {
+	// The typing state told to the conversation's followers; null when userErrors is not empty.
+	Typing *bool `json:"typing,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // The result of setContactLabels: the contact's labels as set, or userErrors saying why the input was refused.
 type SetContactLabelsPayload struct {
 	// The contact's labels as set; null when userErrors is not empty.
