@@ -198,3 +198,9 @@ func optionalList[T any](xs []T) *[]T {
 	}
 	return &xs
 }
+
+func customAttributeInput(in model.CustomAttributeDefinitionInput) contacts.CustomAttributeInput {
+	return contacts.CustomAttributeInput{DisplayName: in.AttributeDisplayName, Key: in.AttributeKey,
+		DisplayType: in.AttributeDisplayType, Model: in.AttributeModel, Description: in.AttributeDescription,
+		Values: in.AttributeValues, RegexPattern: in.RegexPattern, RegexCue: in.RegexCue}
+}

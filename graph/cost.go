@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/webhooks"
 )
@@ -35,14 +36,18 @@ const (
 // defaultListBound: pages bounded by their resolvers, and account-wide
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
-	"ContactPage.nodes":        15, // contacts.ContactsPerPage
-	"Query.agentBots":          accountListBound,
-	"Query.kanbanAutomations":  accountListBound,
-	"Query.inboxMembers":       accountListBound,
-	"Query.teamMembers":        accountListBound,
-	"Query.contactableInboxes": accountListBound,
-	"Query.webhooks":           accountListBound,
-	"Query.webhookDeliveries":  webhooks.DeliveriesPerPage,
+	"ContactPage.nodes":                15, // contacts.ContactsPerPage
+	"Query.agentBots":                  accountListBound,
+	"Query.kanbanAutomations":          accountListBound,
+	"Query.inboxMembers":               accountListBound,
+	"Query.teamMembers":                accountListBound,
+	"Query.contactableInboxes":         accountListBound,
+	"Query.webhooks":                   accountListBound,
+	"Query.customAttributeDefinitions": contacts.DefinitionsPerPage,
+	// Stored JSON lists are capped where they are written (ent's data
+	// limits hook).
+	"CustomAttributeDefinition.attributeValues": schema.MaxListItems,
+	"Query.webhookDeliveries":                   webhooks.DeliveriesPerPage,
 	// A webhook subscribes to each event at most once (the operation keeps
 	// them unique and known).
 	"Webhook.subscriptions": len(webhooks.WebhookEvents),

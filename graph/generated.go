@@ -20,6 +20,7 @@ import (
 	"github.com/switchboard/switchboard/ent/accountuser"
 	"github.com/switchboard/switchboard/ent/agentbot"
 	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/ent/customattributedefinition"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
@@ -43,6 +44,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	ContactInbox() ContactInboxResolver
 	Conversation() ConversationResolver
+	CustomAttributeDefinition() CustomAttributeDefinitionResolver
 	Funnel() FunnelResolver
 	Inbox() InboxResolver
 	KanbanConfig() KanbanConfigResolver
@@ -71,6 +73,10 @@ type ContactInboxResolver interface {
 }
 type ConversationResolver interface {
 	CanReply(ctx context.Context, obj *ent.Conversation) (bool, error)
+}
+type CustomAttributeDefinitionResolver interface {
+	RegexPattern(ctx context.Context, obj *ent.CustomAttributeDefinition) (*string, error)
+	RegexCue(ctx context.Context, obj *ent.CustomAttributeDefinition) (*string, error)
 }
 type FunnelResolver interface {
 	Stages(ctx context.Context, obj *ent.Funnel) ([]*ent.FunnelStage, error)
@@ -103,6 +109,9 @@ type MutationResolver interface {
 	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.RetryMessagePayload, error)
 	SetAgentTyping(ctx context.Context, conversationDisplayID int, typing bool) (*model.SetAgentTypingPayload, error)
 	RetryWebhookDelivery(ctx context.Context, webhookID int, deliveryID int) (*model.RetryWebhookDeliveryPayload, error)
+	CreateCustomAttributeDefinition(ctx context.Context, input model.CustomAttributeDefinitionInput) (*model.CreateCustomAttributeDefinitionPayload, error)
+	UpdateCustomAttributeDefinition(ctx context.Context, id int, input model.CustomAttributeDefinitionInput) (*model.UpdateCustomAttributeDefinitionPayload, error)
+	DeleteCustomAttributeDefinition(ctx context.Context, id int) (*model.DeleteCustomAttributeDefinitionPayload, error)
 	CreateFunnel(ctx context.Context, input model.FunnelInput) (*model.CreateFunnelPayload, error)
 	UpdateFunnel(ctx context.Context, id int, input model.FunnelInput) (*model.UpdateFunnelPayload, error)
 	DeleteFunnel(ctx context.Context, id int) (*model.DeleteFunnelPayload, error)
@@ -171,6 +180,8 @@ type QueryResolver interface {
 	ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
 	Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
+	CustomAttributeDefinitions(ctx context.Context, attributeModel *string, page *int) ([]*ent.CustomAttributeDefinition, error)
+	CustomAttributeDefinition(ctx context.Context, id int) (*ent.CustomAttributeDefinition, error)
 	Funnel(ctx context.Context, id int) (*ent.Funnel, error)
 	KanbanItem(ctx context.Context, id int) (*ent.KanbanItem, error)
 	KanbanConfig(ctx context.Context) (*ent.KanbanConfig, error)
@@ -259,6 +270,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ConversationWhereInput", ec.unmarshalInputConversationWhereInput),
 			graphql.NewInputUnmarshaler("CreateContactInput", ec.unmarshalInputCreateContactInput),
 			graphql.NewInputUnmarshaler("CreateConversationInput", ec.unmarshalInputCreateConversationInput),
+			graphql.NewInputUnmarshaler("CustomAttributeDefinitionInput", ec.unmarshalInputCustomAttributeDefinitionInput),
 			graphql.NewInputUnmarshaler("FilterConditionInput", ec.unmarshalInputFilterConditionInput),
 			graphql.NewInputUnmarshaler("FunnelInput", ec.unmarshalInputFunnelInput),
 			graphql.NewInputUnmarshaler("FunnelOrder", ec.unmarshalInputFunnelOrder),
@@ -394,7 +406,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "conversations.graphqls" "ent.graphqls" "kanban.graphqls" "kanban_figures.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
+//go:embed "conversations.graphqls" "custom_attributes.graphqls" "ent.graphqls" "kanban.graphqls" "kanban_figures.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -407,6 +419,7 @@ func sourceData(filename string) string {
 
 var sources = []*ast.Source{
 	{Name: "conversations.graphqls", Input: sourceData("conversations.graphqls"), BuiltIn: false},
+	{Name: "custom_attributes.graphqls", Input: sourceData("custom_attributes.graphqls"), BuiltIn: false},
 	{Name: "ent.graphqls", Input: sourceData("ent.graphqls"), BuiltIn: false},
 	{Name: "kanban.graphqls", Input: sourceData("kanban.graphqls"), BuiltIn: false},
 	{Name: "kanban_figures.graphqls", Input: sourceData("kanban_figures.graphqls"), BuiltIn: false},
@@ -937,6 +950,16 @@ func (ec *executionContext) childFields_CreateConversationPayload(ctx context.Co
 	return nil, fmt.Errorf("no field named %q was found under type CreateConversationPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateCustomAttributeDefinitionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customAttributeDefinition":
+		return ec.fieldContext_CreateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_CreateCustomAttributeDefinitionPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateCustomAttributeDefinitionPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "funnel":
@@ -1029,6 +1052,36 @@ func (ec *executionContext) childFields_CreateWebhookPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type CreateWebhookPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomAttributeDefinition_id(ctx, field)
+	case "databaseId":
+		return ec.fieldContext_CustomAttributeDefinition_databaseId(ctx, field)
+	case "attributeDisplayName":
+		return ec.fieldContext_CustomAttributeDefinition_attributeDisplayName(ctx, field)
+	case "attributeKey":
+		return ec.fieldContext_CustomAttributeDefinition_attributeKey(ctx, field)
+	case "attributeDisplayType":
+		return ec.fieldContext_CustomAttributeDefinition_attributeDisplayType(ctx, field)
+	case "attributeModel":
+		return ec.fieldContext_CustomAttributeDefinition_attributeModel(ctx, field)
+	case "attributeDescription":
+		return ec.fieldContext_CustomAttributeDefinition_attributeDescription(ctx, field)
+	case "attributeValues":
+		return ec.fieldContext_CustomAttributeDefinition_attributeValues(ctx, field)
+	case "regexPattern":
+		return ec.fieldContext_CustomAttributeDefinition_regexPattern(ctx, field)
+	case "regexCue":
+		return ec.fieldContext_CustomAttributeDefinition_regexCue(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomAttributeDefinition_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CustomAttributeDefinition_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomAttributeDefinition", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deletedId":
@@ -1077,6 +1130,16 @@ func (ec *executionContext) childFields_DeleteContactPayload(ctx context.Context
 		return ec.fieldContext_DeleteContactPayload_userErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteContactPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteCustomAttributeDefinitionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeleteCustomAttributeDefinitionPayload_deletedId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DeleteCustomAttributeDefinitionPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteCustomAttributeDefinitionPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2233,6 +2296,16 @@ func (ec *executionContext) childFields_UpdateContactPayload(ctx context.Context
 		return ec.fieldContext_UpdateContactPayload_userErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateContactPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateCustomAttributeDefinitionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customAttributeDefinition":
+		return ec.fieldContext_UpdateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_UpdateCustomAttributeDefinitionPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateCustomAttributeDefinitionPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateFunnelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3766,6 +3839,20 @@ func (ec *executionContext) field_Mutation_createConversation_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCustomAttributeDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomAttributeDefinitionInput, error) {
+			return ec.unmarshalNCustomAttributeDefinitionInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCustomAttributeDefinitionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4279,6 +4366,63 @@ func (ec *executionContext) field_Mutation_deleteContact_argsID(
 
 	directive1 := func(ctx context.Context) (any, error) {
 		typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomAttributeDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Mutation_deleteCustomAttributeDefinition_argsID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomAttributeDefinition_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "CustomAttributeDefinition")
 		if err != nil {
 			var zeroVal int
 			return zeroVal, err
@@ -6299,6 +6443,71 @@ func (ec *executionContext) field_Mutation_updateContact_argsID(
 	}
 }
 
+func (ec *executionContext) field_Mutation_updateCustomAttributeDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Mutation_updateCustomAttributeDefinition_argsID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomAttributeDefinitionInput, error) {
+			return ec.unmarshalNCustomAttributeDefinitionInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCustomAttributeDefinitionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomAttributeDefinition_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "CustomAttributeDefinition")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Mutation_updateFunnel_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7185,6 +7394,85 @@ func (ec *executionContext) field_Query_conversations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customAttributeDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+
+	arg0, err := ec.field_Query_customAttributeDefinition_argsID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customAttributeDefinition_argsID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (int, error) {
+	if _, ok := rawArgs["id"]; !ok {
+		var zeroVal int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["id"]
+		if !ok {
+			var zeroVal int
+			return zeroVal, nil
+		}
+		return ec.unmarshalNID2int(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "CustomAttributeDefinition")
+		if err != nil {
+			var zeroVal int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(int); ok {
+		return data, nil
+	} else {
+		var zeroVal int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_customAttributeDefinitions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "attributeModel",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["attributeModel"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
 	return args, nil
 }
 
@@ -13442,6 +13730,70 @@ func (ec *executionContext) fieldContext_CreateConversationPayload_userErrors(_ 
 	return fc, nil
 }
 
+func (ec *executionContext) _CreateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx context.Context, field graphql.CollectedField, obj *model.CreateCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomAttributeDefinition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomAttributeDefinition) graphql.Marshaler {
+			return ec.marshalOCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateCustomAttributeDefinitionPayload_customAttributeDefinition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateCustomAttributeDefinitionPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAttributeDefinition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateCustomAttributeDefinitionPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.CreateCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateCustomAttributeDefinitionPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateCustomAttributeDefinitionPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateCustomAttributeDefinitionPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CreateFunnelPayload_funnel(ctx context.Context, field graphql.CollectedField, obj *model.CreateFunnelPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14041,6 +14393,300 @@ func (ec *executionContext) fieldContext_CreateWebhookPayload_userErrors(_ conte
 	return fc, nil
 }
 
+func (ec *executionContext) _CustomAttributeDefinition_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CustomAttributeDefinition")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_databaseId(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_databaseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_databaseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeDisplayName(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeDisplayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeDisplayName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeDisplayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeKey(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeDisplayType(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeDisplayType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeDisplayType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v customattributedefinition.AttributeDisplayType) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeDisplayType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeDisplayType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeModel(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeModel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v customattributedefinition.AttributeModel) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeModel(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeModel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeDescription(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeDescription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeDescription, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeDescription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_attributeValues(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_attributeValues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttributeValues, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_attributeValues(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_regexPattern(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_regexPattern(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomAttributeDefinition().RegexPattern(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_regexPattern(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, true, true, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_regexCue(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_regexCue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomAttributeDefinition().RegexCue(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_regexCue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, true, true, "String")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomAttributeDefinition_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomAttributeDefinition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAttributeDefinition_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAttributeDefinition_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAttributeDefinition", field, false, false, "Time")
+}
+
 func (ec *executionContext) _DeleteAgentBotPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteAgentBotPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14396,6 +15042,79 @@ func (ec *executionContext) _DeleteContactPayload_userErrors(ctx context.Context
 func (ec *executionContext) fieldContext_DeleteContactPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "DeleteContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteCustomAttributeDefinitionPayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteCustomAttributeDefinitionPayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "CustomAttributeDefinition")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteCustomAttributeDefinitionPayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteCustomAttributeDefinitionPayload", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DeleteCustomAttributeDefinitionPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteCustomAttributeDefinitionPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteCustomAttributeDefinitionPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteCustomAttributeDefinitionPayload",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -21408,6 +22127,138 @@ func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomAttributeDefinition(ctx, fc.Args["input"].(model.CustomAttributeDefinitionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateCustomAttributeDefinitionPayload) graphql.Marshaler {
+			return ec.marshalOCreateCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateCustomAttributeDefinitionPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateCustomAttributeDefinitionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomAttributeDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomAttributeDefinition(ctx, fc.Args["id"].(int), fc.Args["input"].(model.CustomAttributeDefinitionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateCustomAttributeDefinitionPayload) graphql.Marshaler {
+			return ec.marshalOUpdateCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateCustomAttributeDefinitionPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateCustomAttributeDefinitionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomAttributeDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomAttributeDefinition(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteCustomAttributeDefinitionPayload) graphql.Marshaler {
+			return ec.marshalODeleteCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteCustomAttributeDefinitionPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomAttributeDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteCustomAttributeDefinitionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomAttributeDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createFunnel(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24374,6 +25225,94 @@ func (ec *executionContext) fieldContext_Query_conversation(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_conversation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customAttributeDefinitions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customAttributeDefinitions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomAttributeDefinitions(ctx, fc.Args["attributeModel"].(*string), fc.Args["page"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CustomAttributeDefinition) graphql.Marshaler {
+			return ec.marshalNCustomAttributeDefinition2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinitionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customAttributeDefinitions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAttributeDefinition(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customAttributeDefinitions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customAttributeDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomAttributeDefinition(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomAttributeDefinition) graphql.Marshaler {
+			return ec.marshalNCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customAttributeDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAttributeDefinition(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customAttributeDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29453,6 +30392,70 @@ func (ec *executionContext) _UpdateContactPayload_userErrors(ctx context.Context
 func (ec *executionContext) fieldContext_UpdateContactPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "UpdateContactPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomAttributeDefinition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomAttributeDefinition) graphql.Marshaler {
+			return ec.marshalOCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateCustomAttributeDefinitionPayload_customAttributeDefinition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateCustomAttributeDefinitionPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAttributeDefinition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateCustomAttributeDefinitionPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCustomAttributeDefinitionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateCustomAttributeDefinitionPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateCustomAttributeDefinitionPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateCustomAttributeDefinitionPayload",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -40130,6 +41133,97 @@ func (ec *executionContext) unmarshalInputCreateConversationInput(ctx context.Co
 func UnmarshalCreateConversationInput(ctx context.Context, raw any) (model.CreateConversationInput, error) {
 	var out model.CreateConversationInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateConversationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCustomAttributeDefinitionInput(ctx context.Context, obj any) (model.CustomAttributeDefinitionInput, error) {
+	var it model.CustomAttributeDefinitionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"attributeDisplayName", "attributeKey", "attributeDisplayType", "attributeModel", "attributeDescription", "attributeValues", "regexPattern", "regexCue"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "attributeDisplayName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeDisplayName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeDisplayName = data
+		case "attributeKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeKey = data
+		case "attributeDisplayType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeDisplayType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeDisplayType = data
+		case "attributeModel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeModel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeModel = data
+		case "attributeDescription":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeDescription"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeDescription = data
+		case "attributeValues":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attributeValues"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttributeValues = data
+		case "regexPattern":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regexPattern"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegexPattern = data
+		case "regexCue":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regexCue"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegexCue = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCustomAttributeDefinitionInput unmarshals raw into the CustomAttributeDefinitionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCustomAttributeDefinitionInput(ctx context.Context, raw any) (model.CustomAttributeDefinitionInput, error) {
+	var out model.CustomAttributeDefinitionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CustomAttributeDefinitionInput", raw, &out)
 	return out, err
 }
 
@@ -57747,6 +58841,44 @@ func (ec *executionContext) _CreateConversationPayload(ctx context.Context, sel 
 	return out
 }
 
+var createCustomAttributeDefinitionPayloadImplementors = []string{"CreateCustomAttributeDefinitionPayload"}
+
+func (ec *executionContext) _CreateCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateCustomAttributeDefinitionPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createCustomAttributeDefinitionPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateCustomAttributeDefinitionPayload")
+		case "customAttributeDefinition":
+			out.Values[i] = ec._CreateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._CreateCustomAttributeDefinitionPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createFunnelPayloadImplementors = []string{"CreateFunnelPayload"}
 
 func (ec *executionContext) _CreateFunnelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateFunnelPayload) graphql.Marshaler {
@@ -58094,6 +59226,96 @@ func (ec *executionContext) _CreateWebhookPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var customAttributeDefinitionImplementors = []string{"CustomAttributeDefinition"}
+
+func (ec *executionContext) _CustomAttributeDefinition(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomAttributeDefinition) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customAttributeDefinitionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomAttributeDefinition")
+		case "id":
+			out.Values[i] = ec._CustomAttributeDefinition_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "databaseId":
+			out.Values[i] = ec._CustomAttributeDefinition_databaseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeDisplayName":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeDisplayName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeKey":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeDisplayType":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeDisplayType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeModel":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeModel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeDescription":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeDescription(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attributeValues":
+			out.Values[i] = ec._CustomAttributeDefinition_attributeValues(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "regexPattern":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomAttributeDefinition_regexPattern(ctx, field, obj)
+				})
+		case "regexCue":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomAttributeDefinition_regexCue(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._CustomAttributeDefinition_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CustomAttributeDefinition_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var deleteAgentBotPayloadImplementors = []string{"DeleteAgentBotPayload"}
 
 func (ec *executionContext) _DeleteAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteAgentBotPayload) graphql.Marshaler {
@@ -58264,6 +59486,44 @@ func (ec *executionContext) _DeleteContactPayload(ctx context.Context, sel ast.S
 			}
 		case "userErrors":
 			out.Values[i] = ec._DeleteContactPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var deleteCustomAttributeDefinitionPayloadImplementors = []string{"DeleteCustomAttributeDefinitionPayload"}
+
+func (ec *executionContext) _DeleteCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCustomAttributeDefinitionPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCustomAttributeDefinitionPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteCustomAttributeDefinitionPayload")
+		case "deletedId":
+			out.Values[i] = ec._DeleteCustomAttributeDefinitionPayload_deletedId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._DeleteCustomAttributeDefinitionPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60729,6 +61989,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createCustomAttributeDefinition":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomAttributeDefinition(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateCustomAttributeDefinition":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomAttributeDefinition(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteCustomAttributeDefinition":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomAttributeDefinition(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createFunnel":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFunnel(ctx, field)
@@ -61262,6 +62543,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_conversation(ctx, field)
+				})
+		case "customAttributeDefinitions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customAttributeDefinitions(ctx, field)
+				})
+		case "customAttributeDefinition":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customAttributeDefinition(ctx, field)
 				})
 		case "funnel":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -62951,6 +64244,44 @@ func (ec *executionContext) _UpdateContactPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var updateCustomAttributeDefinitionPayloadImplementors = []string{"UpdateCustomAttributeDefinitionPayload"}
+
+func (ec *executionContext) _UpdateCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateCustomAttributeDefinitionPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateCustomAttributeDefinitionPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateCustomAttributeDefinitionPayload")
+		case "customAttributeDefinition":
+			out.Values[i] = ec._UpdateCustomAttributeDefinitionPayload_customAttributeDefinition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._UpdateCustomAttributeDefinitionPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var updateFunnelPayloadImplementors = []string{"UpdateFunnelPayload"}
 
 func (ec *executionContext) _UpdateFunnelPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateFunnelPayload) graphql.Marshaler {
@@ -64313,6 +65644,35 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNCustomAttributeDefinition2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinitionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CustomAttributeDefinition) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx context.Context, sel ast.SelectionSet, v *ent.CustomAttributeDefinition) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomAttributeDefinition!")
+		return graphql.Null
+	}
+	return ec._CustomAttributeDefinition(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCustomAttributeDefinitionInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCustomAttributeDefinitionInput(ctx context.Context, v any) (model.CustomAttributeDefinitionInput, error) {
+	res, err := ec.unmarshalInputCustomAttributeDefinitionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDeliveryAttempt2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeliveryAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DeliveryAttempt) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -65270,6 +66630,26 @@ func (ec *executionContext) marshalNStageTime2ᚖgithubᚗcomᚋswitchboardᚋsw
 		return graphql.Null
 	}
 	return ec._StageTime(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeDisplayType(ctx context.Context, v any) (customattributedefinition.AttributeDisplayType, error) {
+	var res customattributedefinition.AttributeDisplayType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeDisplayType(ctx context.Context, sel ast.SelectionSet, v customattributedefinition.AttributeDisplayType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeModel(ctx context.Context, v any) (customattributedefinition.AttributeModel, error) {
+	var res customattributedefinition.AttributeModel
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋcustomattributedefinitionᚐAttributeModel(ctx context.Context, sel ast.SelectionSet, v customattributedefinition.AttributeModel) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNString2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋwebhookdeliveryᚐStatus(ctx context.Context, v any) (webhookdelivery.Status, error) {
@@ -66526,6 +67906,13 @@ func (ec *executionContext) marshalOCreateConversationPayload2ᚖgithubᚗcomᚋ
 	return ec._CreateConversationPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCreateCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateCustomAttributeDefinitionPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateCustomAttributeDefinitionPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCreateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateFunnelPayload) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -66605,6 +67992,13 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 	return v
 }
 
+func (ec *executionContext) marshalOCustomAttributeDefinition2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCustomAttributeDefinition(ctx context.Context, sel ast.SelectionSet, v *ent.CustomAttributeDefinition) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomAttributeDefinition(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalODeleteAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteAgentBotPayload) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -66638,6 +68032,13 @@ func (ec *executionContext) marshalODeleteContactPayload2ᚖgithubᚗcomᚋswitc
 		return graphql.Null
 	}
 	return ec._DeleteContactPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteCustomAttributeDefinitionPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteCustomAttributeDefinitionPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODeleteFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐDeleteFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteFunnelPayload) graphql.Marshaler {
@@ -68699,6 +70100,13 @@ func (ec *executionContext) marshalOUpdateContactPayload2ᚖgithubᚗcomᚋswitc
 		return graphql.Null
 	}
 	return ec._UpdateContactPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUpdateCustomAttributeDefinitionPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateCustomAttributeDefinitionPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateCustomAttributeDefinitionPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateCustomAttributeDefinitionPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUpdateFunnelPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUpdateFunnelPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateFunnelPayload) graphql.Marshaler {

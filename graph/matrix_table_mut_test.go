@@ -124,6 +124,14 @@ func gmMutations() map[string]gmEntry {
 				return fmt.Sprintf("retryWebhookDelivery(webhookID: %d, deliveryID: %d) { deliveryId userErrors { field message code } }", c.w.Webhook, c.ids["id"])
 			}},
 
+		"mutation.createCustomAttributeDefinition": {want: gmAdminList(), field: func(c *gmCell) string {
+			return fmt.Sprintf(`createCustomAttributeDefinition(input: {attributeDisplayName: "Tier", attributeKey: "tier_%d", attributeModel: "contact_attribute"}) { customAttributeDefinition { id } userErrors { field message code } }`, c.n())
+		}},
+		"mutation.updateCustomAttributeDefinition": {want: gmAdminObj(), field: gmf(`updateCustomAttributeDefinition(id: %d, input: {attributeDescription: "GM"}) { customAttributeDefinition { id } userErrors { field message code } }`, wAttr)},
+		"mutation.deleteCustomAttributeDefinition": {want: gmAdminObj(), setup: func(c *gmCell) {
+			c.ids["id"] = c.restID("/custom_attribute_definitions", H{"attribute_display_name": "Gone", "attribute_key": fmt.Sprintf("gone_%d", c.n()),
+				"attribute_model": "contact_attribute"}, "id")
+		}, field: idf("deleteCustomAttributeDefinition(id: %d) { deletedId userErrors { field message code } }", "id")},
 		"mutation.createWebhook": {want: gmAdminList(), field: func(c *gmCell) string {
 			return fmt.Sprintf(`createWebhook(input: {name: "GM %d", url: "%s/made", subscriptions: ["message_created"]}) { webhook { id } userErrors { field message code } }`, c.n(), c.w.hook.URL)
 		}},

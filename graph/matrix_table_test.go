@@ -50,6 +50,7 @@ func wNote(w *gmWorld) int     { return w.Note }
 func wCheck(w *gmWorld) int    { return w.Checklist }
 func wIn(w *gmWorld) int       { return w.userIn }
 func wWebhook(w *gmWorld) int  { return w.Webhook }
+func wAttr(w *gmWorld) int     { return w.Attr }
 func wMessage(w *gmWorld) int  { return w.Message }
 
 // inboxContent selects what inbox 1 holds, through a conversation.
@@ -97,12 +98,14 @@ func gmQueries() map[string]gmEntry {
 		"query.nodes": {want: gmInboxObj(), field: func(c *gmCell) string {
 			return fmt.Sprintf(`nodes(ids: [%q]) { id ... on ScheduledMessage { content } }`, gid("ScheduledMessage", c.w.Schedule))
 		}},
-		"query.funnel":               {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
-		"query.kanbanItem":           {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
-		"query.funnelStageStats":     {want: gmMemberObj(), field: gmf("funnelStageStats(funnelID: %d) { count stages { slug count } }", wFunnel)},
-		"query.kanbanItemTimeReport": {want: gmMemberObj(), field: gmf("kanbanItemTimeReport(id: %d) { totalDurationSeconds stays { stage } }", wCard)},
-		"query.kanbanConfig":         {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
-		"query.kanbanAutomations":    {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
+		"query.funnel":                     {want: gmMemberObj(), field: gmf("funnel(id: %d) { id }", wFunnel)},
+		"query.kanbanItem":                 {want: gmMemberObj(), field: gmf("kanbanItem(id: %d) { id conversation { "+inboxContent+" } }", wCard)},
+		"query.funnelStageStats":           {want: gmMemberObj(), field: gmf("funnelStageStats(funnelID: %d) { count stages { slug count } }", wFunnel)},
+		"query.kanbanItemTimeReport":       {want: gmMemberObj(), field: gmf("kanbanItemTimeReport(id: %d) { totalDurationSeconds stays { stage } }", wCard)},
+		"query.customAttributeDefinitions": {want: gmMember(), field: gmFixed("customAttributeDefinitions { attributeKey attributeValues }")},
+		"query.customAttributeDefinition":  {want: gmMemberObj(), field: gmf("customAttributeDefinition(id: %d) { attributeKey }", wAttr)},
+		"query.kanbanConfig":               {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
+		"query.kanbanAutomations":          {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 		// Webhooks and their logs: administrators of their own account only;
 		// a message's attempt log follows its inbox.
 		"query.webhooks":          {want: gmAdminList(), field: gmFixed("webhooks { id url subscriptions }")},

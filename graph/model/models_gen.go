@@ -297,6 +297,14 @@ type CreateConversationPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The result of createCustomAttributeDefinition: the definition, or userErrors saying why the input was refused.
+type CreateCustomAttributeDefinitionPayload struct {
+	// The definition created; null when userErrors is not empty.
+	CustomAttributeDefinition *ent.CustomAttributeDefinition `json:"customAttributeDefinition,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // The result of createFunnel: the funnel created, or userErrors saying why the input was refused.
 type CreateFunnelPayload struct {
 	// The funnel created; null when userErrors is not empty.
@@ -371,6 +379,26 @@ type CreateWebhookPayload struct {
 	UserErrors []*UserError `json:"userErrors"`
 }
 
+// The fields of a custom attribute definition; fields left out keep their values.
+type CustomAttributeDefinitionInput struct {
+	// The name a console shows. Required on create.
+	AttributeDisplayName *string `json:"attributeDisplayName,omitempty"`
+	// The key in customAttributes. Required on create; it cannot change.
+	AttributeKey *string `json:"attributeKey,omitempty"`
+	// text (the default), number, currency, percent, link, date, list or checkbox; Chatwoot's integers 0-7 are read too.
+	AttributeDisplayType *string `json:"attributeDisplayType,omitempty"`
+	// contact_attribute or conversation_attribute (contact and conversation, 1 and 0, are read too). Required on create; it cannot change.
+	AttributeModel *string `json:"attributeModel,omitempty"`
+	// What the attribute is for.
+	AttributeDescription *string `json:"attributeDescription,omitempty"`
+	// The values a list attribute allows (at most 1000).
+	AttributeValues []string `json:"attributeValues,omitempty"`
+	// A regular expression a value must match.
+	RegexPattern *string `json:"regexPattern,omitempty"`
+	// The hint shown when a value does not match regexPattern.
+	RegexCue *string `json:"regexCue,omitempty"`
+}
+
 // The result of deleteAgentBot: the global id of the agent bot deleted, or userErrors saying why the input was refused.
 type DeleteAgentBotPayload struct {
 	// The global id of the agent bot deleted; null when userErrors is not empty.
@@ -406,6 +434,14 @@ type DeleteChecklistItemPayload struct {
 // The result of deleteContact: the global id of the contact deleted, or userErrors saying why the input was refused.
 type DeleteContactPayload struct {
 	// The global id of the contact deleted; null when userErrors is not empty.
+	DeletedID *int `json:"deletedId,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of deleteCustomAttributeDefinition: the global id of the definition deleted, or userErrors saying why the input was refused.
+type DeleteCustomAttributeDefinitionPayload struct {
+	// The global id of the definition deleted; null when userErrors is not empty.
 	DeletedID *int `json:"deletedId,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
@@ -1156,6 +1192,14 @@ type UpdateContactInput struct {
 type UpdateContactPayload struct {
 	// The contact as updated; null when userErrors is not empty.
 	Contact *ent.Contact `json:"contact,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of updateCustomAttributeDefinition: the definition as updated, or userErrors saying why the input was refused.
+type UpdateCustomAttributeDefinitionPayload struct {
+	// The definition as updated; null when userErrors is not empty.
+	CustomAttributeDefinition *ent.CustomAttributeDefinition `json:"customAttributeDefinition,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }

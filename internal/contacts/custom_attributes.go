@@ -61,18 +61,42 @@ func ParseAttributeDisplayType(s string) (cad.AttributeDisplayType, bool) {
 }
 
 // CustomAttributeDefinitions lists the account's definitions, of one model
-// when model is set.
+// when model is set (all of them, as Chatwoot answers).
 func (s *Service) CustomAttributeDefinitions(ctx context.Context, model string) ([]*ent.CustomAttributeDefinition, error) {
-	q := s.Client(ctx).CustomAttributeDefinition.Query().Order(ent.Asc(cad.FieldID))
-	if model != "" {
-		m, ok := ParseAttributeModel(model)
-		if !ok {
-			return nil, apperr.Invalid("Attribute model must be contact_attribute or conversation_attribute", "attribute_model")
-		}
-		q = q.Where(cad.AttributeModelEQ(m))
+	q, err := s.definitionsQuery(ctx, model)
+	if err != nil {
+		return nil, err
 	}
 	defs, err := q.All(ctx)
 	return defs, core.ApperrOrNil(err)
+}
+
+// DefinitionsPerPage is the length of a page of definitions: a page of
+// list attributes holds at most this many times schema.MaxListItems values.
+const DefinitionsPerPage = 25
+
+// CustomAttributeDefinitionsPage is one page of CustomAttributeDefinitions.
+func (s *Service) CustomAttributeDefinitionsPage(ctx context.Context, model string, page int) ([]*ent.CustomAttributeDefinition, error) {
+	q, err := s.definitionsQuery(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := q.Offset(core.PageOffset(page, DefinitionsPerPage)).Limit(DefinitionsPerPage).All(ctx)
+	return defs, core.ApperrOrNil(err)
+}
+
+// definitionsQuery is the account's definitions in id order, of one model
+// when model is set.
+func (s *Service) definitionsQuery(ctx context.Context, model string) (*ent.CustomAttributeDefinitionQuery, error) {
+	q := s.Client(ctx).CustomAttributeDefinition.Query().Order(ent.Asc(cad.FieldID))
+	if model == "" {
+		return q, nil
+	}
+	m, ok := ParseAttributeModel(model)
+	if !ok {
+		return nil, apperr.Invalid("Attribute model must be contact_attribute or conversation_attribute", "attribute_model")
+	}
+	return q.Where(cad.AttributeModelEQ(m)), nil
 }
 
 // CustomAttributeDefinition returns one definition.
