@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/core"
+	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/webhooks"
 )
 
@@ -67,6 +68,12 @@ var listBounds = map[string]int{
 	// page of cards per stage prices by them, not by defaultListBound.
 	"Funnel.stages":           core.MaxFunnelStages,
 	"FunnelStageStats.stages": core.MaxFunnelStages,
+	// A report's lists: its stages (every funnel its cards went through),
+	// periods (the operation refuses more) and agents.
+	"KanbanReport.byStage":  maxReportStages,
+	"KanbanReport.byPeriod": kanban.MaxReportPeriods,
+	"KanbanReport.byAgent":  accountListBound,
+	"KanbanReport.byStatus": 3,
 	// A time report's stays and stages, cut by the converter.
 	"KanbanItemTimeReport.stays":        maxStaysListed,
 	"KanbanItemTimeReport.timePerStage": maxStaysListed,

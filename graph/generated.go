@@ -188,6 +188,7 @@ type QueryResolver interface {
 	KanbanAutomations(ctx context.Context) ([]*ent.KanbanAutomation, error)
 	FunnelStageStats(ctx context.Context, funnelID int) (*model.FunnelStageStats, error)
 	KanbanItemTimeReport(ctx context.Context, id int) (*model.KanbanItemTimeReport, error)
+	KanbanReport(ctx context.Context, input *model.KanbanReportInput) (*model.KanbanReport, error)
 	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
@@ -294,6 +295,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("KanbanItemOrder", ec.unmarshalInputKanbanItemOrder),
 			graphql.NewInputUnmarshaler("KanbanItemWhereInput", ec.unmarshalInputKanbanItemWhereInput),
 			graphql.NewInputUnmarshaler("KanbanPositionInput", ec.unmarshalInputKanbanPositionInput),
+			graphql.NewInputUnmarshaler("KanbanReportInput", ec.unmarshalInputKanbanReportInput),
 			graphql.NewInputUnmarshaler("LabelInput", ec.unmarshalInputLabelInput),
 			graphql.NewInputUnmarshaler("LabelOrder", ec.unmarshalInputLabelOrder),
 			graphql.NewInputUnmarshaler("LabelWhereInput", ec.unmarshalInputLabelWhereInput),
@@ -876,6 +878,16 @@ func (ec *executionContext) childFields_ConversationEvent(ctx context.Context, f
 		return ec.fieldContext_ConversationEvent_conversation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_CountValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_CountValue_count(ctx, field)
+	case "value":
+		return ec.fieldContext_CountValue_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CountValue", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1492,6 +1504,24 @@ func (ec *executionContext) childFields_InboxMember(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type InboxMember", field.Name)
 }
 
+func (ec *executionContext) childFields_KanbanAgentReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userID":
+		return ec.fieldContext_KanbanAgentReport_userID(ctx, field)
+	case "name":
+		return ec.fieldContext_KanbanAgentReport_name(ctx, field)
+	case "cards":
+		return ec.fieldContext_KanbanAgentReport_cards(ctx, field)
+	case "open":
+		return ec.fieldContext_KanbanAgentReport_open(ctx, field)
+	case "won":
+		return ec.fieldContext_KanbanAgentReport_won(ctx, field)
+	case "lost":
+		return ec.fieldContext_KanbanAgentReport_lost(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanAgentReport", field.Name)
+}
+
 func (ec *executionContext) childFields_KanbanAutomation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1682,6 +1712,80 @@ func (ec *executionContext) childFields_KanbanItemTimeReport(ctx context.Context
 		return ec.fieldContext_KanbanItemTimeReport_timePerStage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemTimeReport", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanPeriodReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_KanbanPeriodReport_start(ctx, field)
+	case "created":
+		return ec.fieldContext_KanbanPeriodReport_created(ctx, field)
+	case "won":
+		return ec.fieldContext_KanbanPeriodReport_won(ctx, field)
+	case "lost":
+		return ec.fieldContext_KanbanPeriodReport_lost(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanPeriodReport", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_KanbanReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_KanbanReport_to(ctx, field)
+	case "totalItems":
+		return ec.fieldContext_KanbanReport_totalItems(ctx, field)
+	case "totalValue":
+		return ec.fieldContext_KanbanReport_totalValue(ctx, field)
+	case "byStatus":
+		return ec.fieldContext_KanbanReport_byStatus(ctx, field)
+	case "byStage":
+		return ec.fieldContext_KanbanReport_byStage(ctx, field)
+	case "winRate":
+		return ec.fieldContext_KanbanReport_winRate(ctx, field)
+	case "avgTimeToWinSeconds":
+		return ec.fieldContext_KanbanReport_avgTimeToWinSeconds(ctx, field)
+	case "groupBy":
+		return ec.fieldContext_KanbanReport_groupBy(ctx, field)
+	case "byPeriod":
+		return ec.fieldContext_KanbanReport_byPeriod(ctx, field)
+	case "byAgent":
+		return ec.fieldContext_KanbanReport_byAgent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanReport", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanStageReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "funnelID":
+		return ec.fieldContext_KanbanStageReport_funnelID(ctx, field)
+	case "slug":
+		return ec.fieldContext_KanbanStageReport_slug(ctx, field)
+	case "name":
+		return ec.fieldContext_KanbanStageReport_name(ctx, field)
+	case "count":
+		return ec.fieldContext_KanbanStageReport_count(ctx, field)
+	case "value":
+		return ec.fieldContext_KanbanStageReport_value(ctx, field)
+	case "stays":
+		return ec.fieldContext_KanbanStageReport_stays(ctx, field)
+	case "avgTimeSeconds":
+		return ec.fieldContext_KanbanStageReport_avgTimeSeconds(ctx, field)
+	case "reached":
+		return ec.fieldContext_KanbanStageReport_reached(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanStageReport", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanStatusFigures(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_KanbanStatusFigures_status(ctx, field)
+	case "figures":
+		return ec.fieldContext_KanbanStatusFigures_figures(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanStatusFigures", field.Name)
 }
 
 func (ec *executionContext) childFields_KanbanWebhookTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8002,6 +8106,20 @@ func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_kanbanReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.KanbanReportInput, error) {
+			return ec.unmarshalOKanbanReportInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanReportInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_label_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13250,6 +13368,52 @@ func (ec *executionContext) fieldContext_ConversationEvent_conversation(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _CountValue_count(ctx context.Context, field graphql.CollectedField, obj *model.CountValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CountValue_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CountValue_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CountValue", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CountValue_value(ctx context.Context, field graphql.CollectedField, obj *model.CountValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CountValue_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CountValue_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CountValue", field, false, false, "Float")
+}
+
 func (ec *executionContext) _CreateAgentBotPayload_agentBot(ctx context.Context, field graphql.CollectedField, obj *model.CreateAgentBotPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18241,6 +18405,189 @@ func (ec *executionContext) fieldContext_InboxMember_user(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _KanbanAgentReport_userID(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAgentReport", field, false, false, "ID")
+}
+
+func (ec *executionContext) _KanbanAgentReport_name(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAgentReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanAgentReport_cards(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanAgentReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanAgentReport_open(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_open(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Open, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_open(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanAgentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanAgentReport_won(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_won(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Won, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_won(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanAgentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanAgentReport_lost(ctx context.Context, field graphql.CollectedField, obj *model.KanbanAgentReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanAgentReport_lost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanAgentReport_lost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanAgentReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _KanbanAutomation_id(ctx context.Context, field graphql.CollectedField, obj *ent.KanbanAutomation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20093,6 +20440,671 @@ func (ec *executionContext) fieldContext_KanbanItemTimeReport_timePerStage(_ con
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_StageTime(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanPeriodReport_start(ctx context.Context, field graphql.CollectedField, obj *model.KanbanPeriodReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanPeriodReport_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanPeriodReport_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanPeriodReport", field, false, false, "Time")
+}
+
+func (ec *executionContext) _KanbanPeriodReport_created(ctx context.Context, field graphql.CollectedField, obj *model.KanbanPeriodReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanPeriodReport_created(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Created, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanPeriodReport_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanPeriodReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanPeriodReport_won(ctx context.Context, field graphql.CollectedField, obj *model.KanbanPeriodReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanPeriodReport_won(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Won, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanPeriodReport_won(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanPeriodReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanPeriodReport_lost(ctx context.Context, field graphql.CollectedField, obj *model.KanbanPeriodReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanPeriodReport_lost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanPeriodReport_lost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanPeriodReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanReport_from(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Time")
+}
+
+func (ec *executionContext) _KanbanReport_to(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Time")
+}
+
+func (ec *executionContext) _KanbanReport_totalItems(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_totalItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_totalItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanReport_totalValue(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_totalValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_totalValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Float")
+}
+
+func (ec *executionContext) _KanbanReport_byStatus(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_byStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.KanbanStatusFigures) graphql.Marshaler {
+			return ec.marshalNKanbanStatusFigures2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStatusFiguresᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_byStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanStatusFigures(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanReport_byStage(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_byStage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByStage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.KanbanStageReport) graphql.Marshaler {
+			return ec.marshalNKanbanStageReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStageReportᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_byStage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanStageReport(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanReport_winRate(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_winRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WinRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_winRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Float")
+}
+
+func (ec *executionContext) _KanbanReport_avgTimeToWinSeconds(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_avgTimeToWinSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvgTimeToWinSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_avgTimeToWinSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "Float")
+}
+
+func (ec *executionContext) _KanbanReport_groupBy(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_groupBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_groupBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanReport_byPeriod(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_byPeriod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByPeriod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.KanbanPeriodReport) graphql.Marshaler {
+			return ec.marshalNKanbanPeriodReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPeriodReportᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_byPeriod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanPeriodReport(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanReport_byAgent(ctx context.Context, field graphql.CollectedField, obj *model.KanbanReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanReport_byAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.KanbanAgentReport) graphql.Marshaler {
+			return ec.marshalNKanbanAgentReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAgentReportᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanReport_byAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanAgentReport(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanStageReport_funnelID(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_funnelID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FunnelID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_funnelID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "ID")
+}
+
+func (ec *executionContext) _KanbanStageReport_slug(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanStageReport_name(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanStageReport_count(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanStageReport_value(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "Float")
+}
+
+func (ec *executionContext) _KanbanStageReport_stays(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_stays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_stays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanStageReport_avgTimeSeconds(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_avgTimeSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvgTimeSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_avgTimeSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "Float")
+}
+
+func (ec *executionContext) _KanbanStageReport_reached(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStageReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStageReport_reached(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reached, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStageReport_reached(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStageReport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanStatusFigures_status(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStatusFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStatusFigures_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStatusFigures_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanStatusFigures", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanStatusFigures_figures(ctx context.Context, field graphql.CollectedField, obj *model.KanbanStatusFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanStatusFigures_figures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Figures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+			return ec.marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanStatusFigures_figures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanStatusFigures",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CountValue(ctx, field)
 		},
 	}
 	return fc, nil
@@ -25553,6 +26565,50 @@ func (ec *executionContext) fieldContext_Query_kanbanItemTimeReport(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_kanbanItemTimeReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_kanbanReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_kanbanReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().KanbanReport(ctx, fc.Args["input"].(*model.KanbanReportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanReport) graphql.Marshaler {
+			return ec.marshalNKanbanReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_kanbanReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_kanbanReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49497,6 +50553,149 @@ func UnmarshalKanbanPositionInput(ctx context.Context, raw any) (model.KanbanPos
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputKanbanReportInput(ctx context.Context, obj any) (model.KanbanReportInput, error) {
+	var it model.KanbanReportInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"funnelID", "inboxID", "userIDs", "from", "to", "groupBy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "funnelID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "inboxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.InboxID = data
+			} else if tmp == nil {
+				it.InboxID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "userIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDs"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚕintᚄ(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal []int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal []int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.([]int); ok {
+				it.UserIDs = data
+			} else if tmp == nil {
+				it.UserIDs = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be []int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		case "groupBy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupBy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupBy = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalKanbanReportInput unmarshals raw into the KanbanReportInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanReportInput(ctx context.Context, raw any) (model.KanbanReportInput, error) {
+	var out model.KanbanReportInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanReportInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputLabelInput(ctx context.Context, obj any) (model.LabelInput, error) {
 	var it model.LabelInput
 	if obj == nil {
@@ -58570,6 +59769,44 @@ func (ec *executionContext) _ConversationEvent(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var countValueImplementors = []string{"CountValue"}
+
+func (ec *executionContext) _CountValue(ctx context.Context, sel ast.SelectionSet, obj *model.CountValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, countValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CountValue")
+		case "count":
+			out.Values[i] = ec._CountValue_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._CountValue_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createAgentBotPayloadImplementors = []string{"CreateAgentBotPayload"}
 
 func (ec *executionContext) _CreateAgentBotPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAgentBotPayload) graphql.Marshaler {
@@ -60715,6 +61952,64 @@ func (ec *executionContext) _InboxMember(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var kanbanAgentReportImplementors = []string{"KanbanAgentReport"}
+
+func (ec *executionContext) _KanbanAgentReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanAgentReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanAgentReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanAgentReport")
+		case "userID":
+			out.Values[i] = ec._KanbanAgentReport_userID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._KanbanAgentReport_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cards":
+			out.Values[i] = ec._KanbanAgentReport_cards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "open":
+			out.Values[i] = ec._KanbanAgentReport_open(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "won":
+			out.Values[i] = ec._KanbanAgentReport_won(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lost":
+			out.Values[i] = ec._KanbanAgentReport_lost(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var kanbanAutomationImplementors = []string{"KanbanAutomation", "Node"}
 
 func (ec *executionContext) _KanbanAutomation(ctx context.Context, sel ast.SelectionSet, obj *ent.KanbanAutomation) graphql.Marshaler {
@@ -61300,6 +62595,243 @@ func (ec *executionContext) _KanbanItemTimeReport(ctx context.Context, sel ast.S
 			}
 		case "timePerStage":
 			out.Values[i] = ec._KanbanItemTimeReport_timePerStage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kanbanPeriodReportImplementors = []string{"KanbanPeriodReport"}
+
+func (ec *executionContext) _KanbanPeriodReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanPeriodReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanPeriodReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanPeriodReport")
+		case "start":
+			out.Values[i] = ec._KanbanPeriodReport_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created":
+			out.Values[i] = ec._KanbanPeriodReport_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "won":
+			out.Values[i] = ec._KanbanPeriodReport_won(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lost":
+			out.Values[i] = ec._KanbanPeriodReport_lost(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kanbanReportImplementors = []string{"KanbanReport"}
+
+func (ec *executionContext) _KanbanReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanReport")
+		case "from":
+			out.Values[i] = ec._KanbanReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._KanbanReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalItems":
+			out.Values[i] = ec._KanbanReport_totalItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalValue":
+			out.Values[i] = ec._KanbanReport_totalValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "byStatus":
+			out.Values[i] = ec._KanbanReport_byStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "byStage":
+			out.Values[i] = ec._KanbanReport_byStage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winRate":
+			out.Values[i] = ec._KanbanReport_winRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "avgTimeToWinSeconds":
+			out.Values[i] = ec._KanbanReport_avgTimeToWinSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "groupBy":
+			out.Values[i] = ec._KanbanReport_groupBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "byPeriod":
+			out.Values[i] = ec._KanbanReport_byPeriod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "byAgent":
+			out.Values[i] = ec._KanbanReport_byAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kanbanStageReportImplementors = []string{"KanbanStageReport"}
+
+func (ec *executionContext) _KanbanStageReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanStageReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanStageReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanStageReport")
+		case "funnelID":
+			out.Values[i] = ec._KanbanStageReport_funnelID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "slug":
+			out.Values[i] = ec._KanbanStageReport_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._KanbanStageReport_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._KanbanStageReport_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._KanbanStageReport_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stays":
+			out.Values[i] = ec._KanbanStageReport_stays(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "avgTimeSeconds":
+			out.Values[i] = ec._KanbanStageReport_avgTimeSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reached":
+			out.Values[i] = ec._KanbanStageReport_reached(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kanbanStatusFiguresImplementors = []string{"KanbanStatusFigures"}
+
+func (ec *executionContext) _KanbanStatusFigures(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanStatusFigures) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanStatusFiguresImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanStatusFigures")
+		case "status":
+			out.Values[i] = ec._KanbanStatusFigures_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "figures":
+			out.Values[i] = ec._KanbanStatusFigures_figures(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -62591,6 +64123,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_kanbanItemTimeReport(ctx, field)
+				})
+		case "kanbanReport":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_kanbanReport(ctx, field)
 				})
 		case "scheduledMessage":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -65624,6 +67162,14 @@ func (ec *executionContext) unmarshalNConversationWhereInput2ᚖgithubᚗcomᚋs
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCountValue2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCountValue(ctx context.Context, sel ast.SelectionSet, v *model.CountValue) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CountValue!")
+		return graphql.Null
+	}
+	return ec._CountValue(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateContactInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐCreateContactInput(ctx context.Context, v any) (model.CreateContactInput, error) {
 	res, err := ec.unmarshalInputCreateContactInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -66047,6 +67593,30 @@ func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.S
 	return ret
 }
 
+func (ec *executionContext) marshalNKanbanAgentReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAgentReportᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.KanbanAgentReport) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanAgentReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAgentReport(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanAgentReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanAgentReport(ctx context.Context, sel ast.SelectionSet, v *model.KanbanAgentReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanAgentReport!")
+		return graphql.Null
+	}
+	return ec._KanbanAgentReport(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNKanbanAutomation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanAutomationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.KanbanAutomation) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -66268,6 +67838,30 @@ func (ec *executionContext) unmarshalNKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNKanbanPeriodReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPeriodReportᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.KanbanPeriodReport) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanPeriodReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPeriodReport(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanPeriodReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPeriodReport(ctx context.Context, sel ast.SelectionSet, v *model.KanbanPeriodReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanPeriodReport!")
+		return graphql.Null
+	}
+	return ec._KanbanPeriodReport(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNKanbanPositionInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPositionInputᚄ(ctx context.Context, v any) ([]*model.KanbanPositionInput, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
@@ -66285,6 +67879,62 @@ func (ec *executionContext) unmarshalNKanbanPositionInput2ᚕᚖgithubᚗcomᚋs
 func (ec *executionContext) unmarshalNKanbanPositionInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanPositionInput(ctx context.Context, v any) (*model.KanbanPositionInput, error) {
 	res, err := ec.unmarshalInputKanbanPositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKanbanReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanReport(ctx context.Context, sel ast.SelectionSet, v *model.KanbanReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanReport!")
+		return graphql.Null
+	}
+	return ec._KanbanReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNKanbanStageReport2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStageReportᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.KanbanStageReport) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanStageReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStageReport(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanStageReport2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStageReport(ctx context.Context, sel ast.SelectionSet, v *model.KanbanStageReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanStageReport!")
+		return graphql.Null
+	}
+	return ec._KanbanStageReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNKanbanStatusFigures2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStatusFiguresᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.KanbanStatusFigures) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKanbanStatusFigures2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStatusFigures(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKanbanStatusFigures2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanStatusFigures(ctx context.Context, sel ast.SelectionSet, v *model.KanbanStatusFigures) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanStatusFigures!")
+		return graphql.Null
+	}
+	return ec._KanbanStatusFigures(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLabel2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
@@ -69047,6 +70697,14 @@ func (ec *executionContext) unmarshalOKanbanItemWhereInput2ᚖgithubᚗcomᚋswi
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputKanbanItemWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOKanbanReportInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanReportInput(ctx context.Context, v any) (*model.KanbanReportInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputKanbanReportInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -28,3 +28,12 @@ func (r *queryResolver) KanbanItemTimeReport(ctx context.Context, id int) (*mode
 	}
 	return timeReport(ct), nil
 }
+
+// KanbanReport is the resolver for the kanbanReport field.
+func (r *queryResolver) KanbanReport(ctx context.Context, input *model.KanbanReportInput) (*model.KanbanReport, error) {
+	rep, err := r.svc.KanbanReport(ctx, reportInput(input))
+	if err != nil {
+		return nil, err
+	}
+	return kanbanReport(rep), nil
+}

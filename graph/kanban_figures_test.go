@@ -69,6 +69,36 @@ func TestKanbanFiguresOverGraphQL(t *testing.T) {
 						t.Errorf("the stays (%v s) and the stages (%v s) disagree, or pass the total: %s", staysSum, stagesSum, r.Body)
 					}
 				}},
+			{name: "the funnel's report: by status, by stage from the history, the win rate", token: agent,
+				query: fmt.Sprintf(`{ kanbanReport(input: {funnelID: %d, groupBy: "month"}) { totalItems totalValue winRate groupBy
+					byStatus { status figures { count value } } byStage { slug count value stays reached }
+					byPeriod { created { count } won { count } lost { count } } byAgent { userID name cards } } }`, funnel),
+				want: H{"kanbanReport.totalItems": 3.0, "kanbanReport.totalValue": 1349.5, "kanbanReport.winRate": 0.5,
+					"kanbanReport.groupBy": "month",
+					"kanbanReport.byStatus": []any{
+						H{"status": "open", "figures": H{"count": 1.0, "value": 250.5}},
+						H{"status": "won", "figures": H{"count": 1.0, "value": 1000.0}},
+						H{"status": "lost", "figures": H{"count": 1.0, "value": 99.0}}},
+					"kanbanReport.byStage": []any{
+						H{"slug": "lead", "count": 1.0, "value": 250.5, "stays": 2.0, "reached": 2.0},
+						H{"slug": "offer", "count": 1.0, "value": 99.0, "stays": 2.0, "reached": 2.0},
+						H{"slug": "signed", "count": 1.0, "value": 1000.0, "stays": 1.0, "reached": 1.0}},
+					"kanbanReport.byAgent": []any{H{"userID": nil, "name": "", "cards": 3.0}}},
+				check: func(t *testing.T, r *gqlResp) {
+					// The last 30 days, by month: this month is the last period.
+					periods := mustGet(t, r.Data, "kanbanReport.byPeriod").([]any)
+					last := fmt.Sprint(periods[len(periods)-1])
+					if len(periods) < 1 || len(periods) > 2 || last != "map[created:map[count:3] lost:map[count:1] won:map[count:1]]" {
+						t.Errorf("periods %v, want one or two months with the cards in the last", periods)
+					}
+				}},
+			{name: "a period that ends before it starts is refused",
+				query: `{ kanbanReport(input: {from: "2026-06-01T00:00:00Z", to: "2026-05-01T00:00:00Z"}) { totalItems } }`, code: "BAD_USER_INPUT"},
+			{name: "an unknown grouping is refused",
+				query: `{ kanbanReport(input: {groupBy: "decade"}) { totalItems } }`, code: "BAD_USER_INPUT"},
+			{name: "more than 100 agents are refused",
+				query: `query($ids: [ID!]) { kanbanReport(input: {userIDs: $ids}) { totalItems } }`,
+				vars:  H{"ids": manyIDs(101)}, code: "BAD_USER_INPUT"},
 			{name: "another account's funnel is not found", token: w.BAdmin,
 				query: fmt.Sprintf(`{ funnelStageStats(funnelID: %d) { count } }`, funnel), code: "NOT_FOUND"},
 			{name: "another account's card is not found", token: w.BAdmin,
@@ -77,4 +107,13 @@ func TestKanbanFiguresOverGraphQL(t *testing.T) {
 				query: fmt.Sprintf(`{ kanbanItemTimeReport(id: %q) { status } }`, gid("Funnel", funnel)), code: "BAD_USER_INPUT"},
 		})
 	})
+}
+
+// manyIDs is n database ids, 1..n.
+func manyIDs(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = id(i + 1)
+	}
+	return out
 }

@@ -104,6 +104,7 @@ func gmQueries() map[string]gmEntry {
 		"query.kanbanItemTimeReport":       {want: gmMemberObj(), field: gmf("kanbanItemTimeReport(id: %d) { totalDurationSeconds stays { stage } }", wCard)},
 		"query.customAttributeDefinitions": {want: gmMember(), field: gmFixed("customAttributeDefinitions { attributeKey attributeValues }")},
 		"query.customAttributeDefinition":  {want: gmMemberObj(), field: gmf("customAttributeDefinition(id: %d) { attributeKey }", wAttr)},
+		"query.kanbanReport":               {want: gmMember(), field: gmFixed("kanbanReport { totalItems byStage { slug count } byAgent { name cards } }")},
 		"query.kanbanConfig":               {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
 		"query.kanbanAutomations":          {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 		// Webhooks and their logs: administrators of their own account only;

@@ -189,6 +189,14 @@ type ConversationEvent struct {
 	Conversation *ent.Conversation `json:"conversation"`
 }
 
+// A number of cards and their summed value.
+type CountValue struct {
+	// How many cards.
+	Count int `json:"count"`
+	// The sum of their values.
+	Value float64 `json:"value"`
+}
+
 // The result of createAgentBot: the agent bot created, or userErrors saying why the input was refused.
 type CreateAgentBotPayload struct {
 	// The agent bot created; null when userErrors is not empty.
@@ -677,6 +685,22 @@ type InboxInput struct {
 	AvatarURL *string `json:"avatarURL,omitempty"`
 }
 
+// One agent's covered cards.
+type KanbanAgentReport struct {
+	// The agent's user id; null for the cards without an agent.
+	UserID *int `json:"userID,omitempty"`
+	// The agent's name (empty for the cards without one).
+	Name string `json:"name"`
+	// How many covered cards they hold.
+	Cards int `json:"cards"`
+	// Of which open, and their value.
+	Open *CountValue `json:"open"`
+	// Of which won.
+	Won *CountValue `json:"won"`
+	// Of which lost.
+	Lost *CountValue `json:"lost"`
+}
+
 // The fields of a kanban automation to create or update (administrators only); on update, fields left out keep their values.
 type KanbanAutomationInput struct {
 	// The rule's name (1-255 characters); required on create.
@@ -788,6 +812,18 @@ type KanbanItemTimeReport struct {
 	TimePerStage []*StageTime `json:"timePerStage"`
 }
 
+// One period of a report over time.
+type KanbanPeriodReport struct {
+	// When the period starts (UTC; weeks start on Monday).
+	Start time.Time `json:"start"`
+	// Cards created in the period.
+	Created *CountValue `json:"created"`
+	// Cards won in the period.
+	Won *CountValue `json:"won"`
+	// Cards lost in the period.
+	Lost *CountValue `json:"lost"`
+}
+
 // A card's new place, in reorderKanbanItems.
 type KanbanPositionInput struct {
 	// The card.
@@ -796,6 +832,76 @@ type KanbanPositionInput struct {
 	Position int `json:"position"`
 	// The slug of the stage to put it in; left out, it stays in its stage.
 	Stage *string `json:"stage,omitempty"`
+}
+
+// A kanban report: the covered cards' figures by status, stage, period and agent, computed from the cards and their stage history.
+type KanbanReport struct {
+	// The period's start (inclusive).
+	From time.Time `json:"from"`
+	// The period's end (exclusive).
+	To time.Time `json:"to"`
+	// How many cards are covered.
+	TotalItems int `json:"totalItems"`
+	// The sum of their values.
+	TotalValue float64 `json:"totalValue"`
+	// Per status: the 3 of them, open, won and lost, in that order.
+	ByStatus []*KanbanStatusFigures `json:"byStatus"`
+	// Per stage the cards are in or went through, by funnel and in board order (at most 1000).
+	ByStage []*KanbanStageReport `json:"byStage"`
+	// won / (won + lost); null while none is closed.
+	WinRate *float64 `json:"winRate,omitempty"`
+	// The mean seconds from creation to being won; null when none was won.
+	AvgTimeToWinSeconds *float64 `json:"avgTimeToWinSeconds,omitempty"`
+	// The length of byPeriod's periods: week, month or year.
+	GroupBy string `json:"groupBy"`
+	// Per period, oldest first (at most 520): cards created, won and lost in it.
+	ByPeriod []*KanbanPeriodReport `json:"byPeriod"`
+	// Per assigned agent (and once for the cards without one), at most 500.
+	ByAgent []*KanbanAgentReport `json:"byAgent"`
+}
+
+// The cards a kanban report covers; every field may be left out.
+type KanbanReportInput struct {
+	// Cards of this funnel only.
+	FunnelID *int `json:"funnelID,omitempty"`
+	// Cards linked to a conversation of this inbox only.
+	InboxID *int `json:"inboxID,omitempty"`
+	// Cards assigned to any of these users only (at most 100).
+	UserIDs []int `json:"userIDs,omitempty"`
+	// Cards created at or after this time; left out, 30 days before to.
+	From *time.Time `json:"from,omitempty"`
+	// Cards created before this time; left out, now.
+	To *time.Time `json:"to,omitempty"`
+	// week, month or year: the length of byPeriod's periods; left out, the one that fits the period (weeks up to half a year, months up to ten years).
+	GroupBy *string `json:"groupBy,omitempty"`
+}
+
+// One stage's figures in a report.
+type KanbanStageReport struct {
+	// The global id of the stage's funnel.
+	FunnelID int `json:"funnelID"`
+	// The stage's slug.
+	Slug string `json:"slug"`
+	// The stage's name.
+	Name string `json:"name"`
+	// How many covered cards are in the stage now.
+	Count int `json:"count"`
+	// The sum of their values.
+	Value float64 `json:"value"`
+	// How many stays the covered cards made in the stage.
+	Stays int `json:"stays"`
+	// The mean length of those stays, in seconds.
+	AvgTimeSeconds float64 `json:"avgTimeSeconds"`
+	// How many covered cards were ever in the stage.
+	Reached int `json:"reached"`
+}
+
+// The covered cards of one status.
+type KanbanStatusFigures struct {
+	// open, won or lost.
+	Status string `json:"status"`
+	// How many cards, and their value.
+	Figures *CountValue `json:"figures"`
 }
 
 // What the kanban webhook's receiver answered to a signed kanban.test event.

@@ -17,8 +17,8 @@ import (
 // ReportGroupings are the periods a report over time may use.
 var ReportGroupings = []string{"week", "month", "year"}
 
-// maxReportPeriods bounds the periods of a report over time.
-const maxReportPeriods = 520
+// MaxReportPeriods bounds the periods of a report over time.
+const MaxReportPeriods = 520
 
 // PeriodReport is one period of a report over time, from Start.
 type PeriodReport struct {
@@ -83,12 +83,12 @@ func nextPeriod(t time.Time, g string) time.Time {
 }
 
 // emptyPeriods lists every period of [from, to), so that a chart shows the
-// quiet ones too; more than maxReportPeriods is refused.
+// quiet ones too; more than MaxReportPeriods is refused.
 func emptyPeriods(from, to time.Time, g string) ([]PeriodReport, error) {
 	var out []PeriodReport
 	for p := periodStart(from, g); p.Before(to); p = nextPeriod(p, g) {
-		if len(out) == maxReportPeriods {
-			return nil, apperr.Invalidf("group_by", "The period holds more than %d %ss: group by a longer period or shorten it", maxReportPeriods, g)
+		if len(out) == MaxReportPeriods {
+			return nil, apperr.Invalidf("group_by", "The period holds more than %d %ss: group by a longer period or shorten it", MaxReportPeriods, g)
 		}
 		out = append(out, PeriodReport{Start: p})
 	}

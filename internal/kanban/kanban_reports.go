@@ -16,7 +16,8 @@ import (
 
 // ReportInput selects the cards a report covers: created in [From, To),
 // in a funnel, assigned to any of UserIDs, linked to a conversation of
-// InboxID. Zero values do not filter.
+// InboxID. Zero values do not filter, but for the period: To defaults to
+// now and From to 30 days before To.
 type ReportInput struct {
 	From, To time.Time
 	FunnelID int
@@ -67,6 +68,10 @@ type StageReport struct {
 
 // KanbanReport computes the report for in.
 func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, error) {
+	in, err := reportPeriod(in, s.Now())
+	if err != nil {
+		return nil, err
+	}
 	group, err := reportGrouping(in)
 	if err != nil {
 		return nil, err
@@ -151,6 +156,26 @@ func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, er
 		return nil, err
 	}
 	return out, nil
+}
+
+// MaxReportUsers bounds the agents a report may be narrowed to.
+const MaxReportUsers = 100
+
+// reportPeriod fills in's period left out: to now, from 30 days before to.
+func reportPeriod(in ReportInput, now time.Time) (ReportInput, error) {
+	if in.To.IsZero() {
+		in.To = now.UTC()
+	}
+	if in.From.IsZero() {
+		in.From = in.To.AddDate(0, 0, -30)
+	}
+	if !in.From.Before(in.To) {
+		return in, apperr.Invalid("from must be before to", "from")
+	}
+	if len(in.UserIDs) > MaxReportUsers {
+		return in, apperr.Invalidf("user_ids", "A report covers the cards of at most %d agents", MaxReportUsers)
+	}
+	return in, nil
 }
 
 // historyOf loads the stage history of the cards, oldest first per card.
