@@ -57,6 +57,11 @@ var listBounds = map[string]int{
 	"Query.messageDeliveryAttempts": core.MaxAttemptsListed,
 	"KanbanImportResult.created":    importListBound,
 	"KanbanImportResult.errors":     importListBound,
+	// A preview's columns: the header row's, cut past 1000; its rows are
+	// kanban.PreviewRows.
+	"KanbanImportPreview.columns": 1000,
+	"KanbanImportPreview.rows":    kanban.PreviewRows,
+	"KanbanImportPreview.targets": len(kanban.ImportTargets),
 	// A message or schedule holds at most core.MaxAttachments files (the
 	// operations refuse more).
 	"Message.attachments":          core.MaxAttachments,

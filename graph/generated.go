@@ -141,6 +141,7 @@ type MutationResolver interface {
 	UpdateKanbanAutomation(ctx context.Context, id int, input model.KanbanAutomationInput) (*model.UpdateKanbanAutomationPayload, error)
 	DeleteKanbanAutomation(ctx context.Context, id int) (*model.DeleteKanbanAutomationPayload, error)
 	ImportKanbanItems(ctx context.Context, funnelID int, file graphql.Upload, mapping map[string]any, defaultStage *string) (*model.ImportKanbanItemsPayload, error)
+	PreviewKanbanImport(ctx context.Context, file graphql.Upload) (*model.PreviewKanbanImportPayload, error)
 	CreateScheduledMessage(ctx context.Context, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.CreateScheduledMessagePayload, error)
 	UpdateScheduledMessage(ctx context.Context, id int, input model.ScheduledMessageInput, attachments []*graphql.Upload) (*model.UpdateScheduledMessagePayload, error)
 	CancelScheduledMessage(ctx context.Context, id int) (*model.CancelScheduledMessagePayload, error)
@@ -1602,6 +1603,20 @@ func (ec *executionContext) childFields_KanbanImportError(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type KanbanImportError", field.Name)
 }
 
+func (ec *executionContext) childFields_KanbanImportPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "columns":
+		return ec.fieldContext_KanbanImportPreview_columns(ctx, field)
+	case "rows":
+		return ec.fieldContext_KanbanImportPreview_rows(ctx, field)
+	case "totalRows":
+		return ec.fieldContext_KanbanImportPreview_totalRows(ctx, field)
+	case "targets":
+		return ec.fieldContext_KanbanImportPreview_targets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanImportPreview", field.Name)
+}
+
 func (ec *executionContext) childFields_KanbanImportResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "total":
@@ -1968,6 +1983,16 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PreviewKanbanImportPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "preview":
+		return ec.fieldContext_PreviewKanbanImportPayload_preview(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_PreviewKanbanImportPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PreviewKanbanImportPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RemoveKanbanItemAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5386,6 +5411,20 @@ func (ec *executionContext) field_Mutation_moveKanbanItem_argsFunnelID(
 		var zeroVal *int
 		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
 	}
+}
+
+func (ec *executionContext) field_Mutation_previewKanbanImport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg0
+	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_removeKanbanItemAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -19295,6 +19334,98 @@ func (ec *executionContext) fieldContext_KanbanImportError_error(_ context.Conte
 	return graphql.NewScalarFieldContext("KanbanImportError", field, false, false, "String")
 }
 
+func (ec *executionContext) _KanbanImportPreview_columns(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportPreview_columns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Columns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportPreview_columns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportPreview", field, false, false, "String")
+}
+
+func (ec *executionContext) _KanbanImportPreview_rows(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportPreview_rows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2ᚕmapᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportPreview_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportPreview", field, false, false, "Map")
+}
+
+func (ec *executionContext) _KanbanImportPreview_totalRows(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportPreview_totalRows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalRows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportPreview_totalRows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportPreview", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanImportPreview_targets(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanImportPreview_targets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Targets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanImportPreview_targets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanImportPreview", field, false, false, "String")
+}
+
 func (ec *executionContext) _KanbanImportResult_total(ctx context.Context, field graphql.CollectedField, obj *model.KanbanImportResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24523,6 +24654,50 @@ func (ec *executionContext) fieldContext_Mutation_importKanbanItems(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_previewKanbanImport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_previewKanbanImport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PreviewKanbanImport(ctx, fc.Args["file"].(graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PreviewKanbanImportPayload) graphql.Marshaler {
+			return ec.marshalOPreviewKanbanImportPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐPreviewKanbanImportPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_previewKanbanImport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PreviewKanbanImportPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_previewKanbanImport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createScheduledMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25713,6 +25888,70 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _PreviewKanbanImportPayload_preview(ctx context.Context, field graphql.CollectedField, obj *model.PreviewKanbanImportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreviewKanbanImportPayload_preview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Preview, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanImportPreview) graphql.Marshaler {
+			return ec.marshalOKanbanImportPreview2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportPreview(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PreviewKanbanImportPayload_preview(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PreviewKanbanImportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanImportPreview(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PreviewKanbanImportPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.PreviewKanbanImportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreviewKanbanImportPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreviewKanbanImportPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PreviewKanbanImportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -62263,6 +62502,54 @@ func (ec *executionContext) _KanbanImportError(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var kanbanImportPreviewImplementors = []string{"KanbanImportPreview"}
+
+func (ec *executionContext) _KanbanImportPreview(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanImportPreview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanImportPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanImportPreview")
+		case "columns":
+			out.Values[i] = ec._KanbanImportPreview_columns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rows":
+			out.Values[i] = ec._KanbanImportPreview_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalRows":
+			out.Values[i] = ec._KanbanImportPreview_totalRows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targets":
+			out.Values[i] = ec._KanbanImportPreview_targets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var kanbanImportResultImplementors = []string{"KanbanImportResult"}
 
 func (ec *executionContext) _KanbanImportResult(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanImportResult) graphql.Marshaler {
@@ -63745,6 +64032,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "previewKanbanImport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_previewKanbanImport(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createScheduledMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createScheduledMessage(ctx, field)
@@ -63966,6 +64260,44 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var previewKanbanImportPayloadImplementors = []string{"PreviewKanbanImportPayload"}
+
+func (ec *executionContext) _PreviewKanbanImportPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PreviewKanbanImportPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, previewKanbanImportPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PreviewKanbanImportPayload")
+		case "preview":
+			out.Values[i] = ec._PreviewKanbanImportPayload_preview(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._PreviewKanbanImportPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -68000,6 +68332,35 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNMap2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMap2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNMap2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNMemberChange2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐMemberChange(ctx context.Context, v any) (model.MemberChange, error) {
 	var res model.MemberChange
 	err := res.UnmarshalGQL(v)
@@ -70501,6 +70862,13 @@ func (ec *executionContext) unmarshalOKanbanConfigWhereInput2ᚖgithubᚗcomᚋs
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOKanbanImportPreview2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportPreview(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportPreview) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._KanbanImportPreview(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOKanbanImportResult2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanImportResult(ctx context.Context, sel ast.SelectionSet, v *model.KanbanImportResult) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -71141,6 +71509,13 @@ func (ec *executionContext) marshalONode2githubᚗcomᚋswitchboardᚋswitchboar
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPreviewKanbanImportPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐPreviewKanbanImportPayload(ctx context.Context, sel ast.SelectionSet, v *model.PreviewKanbanImportPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PreviewKanbanImportPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOProviderConfigInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐProviderConfigInput(ctx context.Context, v any) (*model.ProviderConfigInput, error) {

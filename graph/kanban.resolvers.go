@@ -238,6 +238,13 @@ func (r *mutationResolver) ImportKanbanItems(ctx context.Context, funnelID int, 
 	return &model.ImportKanbanItemsPayload{Result: v, UserErrors: ues}, err
 }
 
+// PreviewKanbanImport is the resolver for the previewKanbanImport field.
+func (r *mutationResolver) PreviewKanbanImport(ctx context.Context, file graphql.Upload) (*model.PreviewKanbanImportPayload, error) {
+	v, err := previewImport(file)
+	v, ues, err := outcome(ctx, v, err)
+	return &model.PreviewKanbanImportPayload{Preview: v, UserErrors: ues}, err
+}
+
 // Funnel is the resolver for the funnel field.
 func (r *queryResolver) Funnel(ctx context.Context, id int) (*ent.Funnel, error) {
 	return r.svc.Funnel(ctx, id)

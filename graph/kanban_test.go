@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
@@ -201,7 +202,28 @@ func TestGraphQLKanbanConfigAutomationsAndImport(t *testing.T) {
 				want: H{"createKanbanAutomation.kanbanAutomation.triggerType": "idle", "createKanbanAutomation.kanbanAutomation.enabled": true}},
 			{name: "an agent may not list automations", token: agent, query: `{ kanbanAutomations { id } }`, code: "FORBIDDEN"},
 		})
+		cardsBefore := a.srv.DB.Client.KanbanItem.Query().CountX(sys())
 		csv := []byte("Deal,Amount,Stage\nAcme,100,won\nGlobex,-5,new\nInitech,20,\n")
+		// The preview reads the file as the import will, and writes nothing.
+		p := a.gqlMultipart("", `mutation($file: Upload!) { previewKanbanImport(file: $file) { preview { columns rows totalRows targets } userErrors { field message code } } }`,
+			H{"file": nil}, []upload{{"variables.file", "cards.csv", "text/csv", append(csv, "Short\n"...)}})
+		if p.Status != http.StatusOK || len(p.Errors) > 0 {
+			t.Fatalf("preview: %s", p)
+		}
+		apitest.Expect(t, "preview", p.Data, H{
+			"previewKanbanImport.preview.columns":   []any{"Deal", "Amount", "Stage"},
+			"previewKanbanImport.preview.totalRows": 4.0,
+			"previewKanbanImport.preview.rows": []any{
+				H{"Deal": "Acme", "Amount": "100", "Stage": "won"}, H{"Deal": "Globex", "Amount": "-5", "Stage": "new"},
+				H{"Deal": "Initech", "Amount": "20", "Stage": ""}, H{"Deal": "Short", "Amount": "", "Stage": ""}},
+			"previewKanbanImport.preview.targets.0": "title"})
+		bad := a.gqlMultipart("", `mutation($file: Upload!) { previewKanbanImport(file: $file) { preview { totalRows } userErrors { field code } } }`,
+			H{"file": nil}, []upload{{"variables.file", "empty.csv", "text/csv", nil}})
+		apitest.Expect(t, "empty file", bad.Data, H{"previewKanbanImport.preview": nil,
+			"previewKanbanImport.userErrors": []any{H{"field": []any{"file"}, "code": "INVALID"}}})
+		if n := a.srv.DB.Client.KanbanItem.Query().CountX(sys()); n != cardsBefore {
+			t.Fatalf("the preview wrote cards: %d, want %d", n, cardsBefore)
+		}
 		r := a.gqlMultipart("", `mutation($f: ID!, $file: Upload!) { importKanbanItems(funnelID: $f, file: $file,
 			mapping: {Deal: "title", Amount: "value", Stage: "funnel_stage"}) { result { total created { title stage { slug } } errors { row error } } userErrors { field message code } } }`,
 			H{"f": funnel, "file": nil}, []upload{{"variables.file", "cards.csv", "text/csv", csv}})

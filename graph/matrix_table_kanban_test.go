@@ -81,6 +81,8 @@ func gmKanbanMutations() map[string]gmEntry {
 			setup: gmFresh("id", "/kanban/automations", func(c *gmCell) any {
 				return H{"name": fmt.Sprintf("Gone %d", c.n()), "trigger_type": "status_changed", "action_type": "set_priority", "action_config": H{"priority": "high"}}
 			}, "id")},
+		"mutation.previewKanbanImport": {want: gmMember(), upload: true,
+			field: gmFixed(`previewKanbanImport(file: $file) { preview { totalRows } userErrors { field message code } }`)},
 		"mutation.importKanbanItems": {want: gmMemberRef(), upload: true,
 			field: gmf(`importKanbanItems(funnelID: %d, file: $file, mapping: {Title: "title"}, defaultStage: "new") { result { total } userErrors { field message code } }`, wFunnel)},
 	}

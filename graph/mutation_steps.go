@@ -89,6 +89,23 @@ func (r *mutationResolver) importCards(ctx context.Context, funnelID int, file g
 	return out, nil
 }
 
+// previewImport reads file as importCards would and previews it.
+func previewImport(file graphql.Upload) (*model.KanbanImportPreview, error) {
+	header, rows, err := kanban.ParseCSV(file.File)
+	if err != nil {
+		return nil, err
+	}
+	p := kanban.PreviewImport(header, rows)
+	out := &model.KanbanImportPreview{Columns: p.Columns, TotalRows: p.Total, Targets: p.Targets, Rows: make([]map[string]any, len(p.Rows))}
+	for i, row := range p.Rows {
+		out.Rows[i] = make(map[string]any, len(row))
+		for k, v := range row {
+			out.Rows[i][k] = v
+		}
+	}
+	return out, nil
+}
+
 func reorderEntries(positions []*model.KanbanPositionInput) []kanban.ReorderEntry {
 	entries := make([]kanban.ReorderEntry, 0, len(positions))
 	for _, p := range positions {

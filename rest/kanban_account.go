@@ -279,19 +279,8 @@ func (a *API) importPreview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	preview := make([]H, 0, 5)
-	for _, row := range rows[:min(5, len(rows))] {
-		obj := H{}
-		for i, col := range header {
-			if i < len(row) {
-				obj[col] = row[i]
-			} else {
-				obj[col] = ""
-			}
-		}
-		preview = append(preview, obj)
-	}
-	return c.JSON(H{"columns": header, "preview_rows": preview, "total_rows": len(rows), "targets": kanban.ImportTargets})
+	p := kanban.PreviewImport(header, rows)
+	return c.JSON(H{"columns": p.Columns, "preview_rows": wire.OrEmpty(p.Rows), "total_rows": p.Total, "targets": p.Targets})
 }
 
 // importCards serves POST /kanban_items/import (multipart: file, funnel_id,

@@ -755,6 +755,18 @@ type KanbanImportError struct {
 	Error string `json:"error"`
 }
 
+// What a CSV file would import (previewKanbanImport).
+type KanbanImportPreview struct {
+	// The header row's column names, in order (at most 1000).
+	Columns []string `json:"columns"`
+	// The first 5 data rows, each a JSON object of column name to cell (empty for a missing cell).
+	Rows []map[string]any `json:"rows"`
+	// How many data rows the file has (blank rows skipped).
+	TotalRows int `json:"totalRows"`
+	// The card fields a column can be mapped to in importKanbanItems' mapping.
+	Targets []string `json:"targets"`
+}
+
 // What importKanbanItems did with the CSV file: the cards it created and the rows it refused.
 type KanbanImportResult struct {
 	// How many data rows the file had (the header not counted).
@@ -966,6 +978,14 @@ type MessageInput struct {
 type MoveKanbanItemPayload struct {
 	// The card in its new place; null when userErrors is not empty.
 	KanbanItem *ent.KanbanItem `json:"kanbanItem,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of previewKanbanImport: the preview, or userErrors saying why the file was refused.
+type PreviewKanbanImportPayload struct {
+	// The file's preview; null when userErrors is not empty.
+	Preview *KanbanImportPreview `json:"preview,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }

@@ -116,6 +116,36 @@ func plainCell(s string) string {
 	return s
 }
 
+// ImportPreview is what a CSV file would import: its columns, its first
+// rows (PreviewRows at most) as column -> cell, how many rows it has, and
+// the card fields a column can be mapped to.
+type ImportPreview struct {
+	Columns []string
+	Rows    []map[string]string
+	Total   int
+	Targets []string
+}
+
+// PreviewRows is how many rows a preview shows.
+const PreviewRows = 5
+
+// PreviewImport previews a parsed CSV (ParseCSV); a row shorter than the
+// header has its missing cells empty.
+func PreviewImport(header []string, rows [][]string) ImportPreview {
+	out := ImportPreview{Columns: header, Total: len(rows), Targets: ImportTargets}
+	for _, row := range rows[:min(PreviewRows, len(rows))] {
+		obj := make(map[string]string, len(header))
+		for i, col := range header {
+			obj[col] = ""
+			if i < len(row) {
+				obj[col] = row[i]
+			}
+		}
+		out.Rows = append(out.Rows, obj)
+	}
+	return out
+}
+
 // ImportTargets are the card fields a CSV column can be mapped to.
 var ImportTargets = []string{
 	"title", "description", "priority", "value", "currency", "funnel_stage", "status",
