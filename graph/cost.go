@@ -78,7 +78,7 @@ var listBounds = map[string]int{
 	"KanbanReport.byStage":  maxReportStages,
 	"KanbanReport.byPeriod": kanban.MaxReportPeriods,
 	"KanbanReport.byAgent":  accountListBound,
-	"KanbanReport.byStatus": 3,
+	"KanbanReport.byStatus": len(kanban.CardStatuses),
 	// A time report's stays and stages, cut by the converter.
 	"KanbanItemTimeReport.stays":        maxStaysListed,
 	"KanbanItemTimeReport.timePerStage": maxStaysListed,

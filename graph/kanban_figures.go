@@ -26,7 +26,7 @@ func funnelStageStats(st *kanban.StageStats) *model.FunnelStageStats {
 func timeReport(ct *kanban.CardTime) *model.KanbanItemTimeReport {
 	it := ct.Card
 	out := &model.KanbanItemTimeReport{KanbanItemID: it.ID, Status: string(it.Status), CreatedAt: it.CreatedAt,
-		ClosedAt: it.ClosedAt, TotalDurationSeconds: int(ct.Total), StageChanges: max(len(ct.Spans)-1, 0)}
+		ClosedAt: it.ClosedAt, TotalDurationSeconds: int(ct.Total), StageChanges: ct.StageChanges()}
 	spans := ct.Spans[max(len(ct.Spans)-maxStaysListed, 0):]
 	out.Stays = make([]*model.StageStay, len(spans))
 	for i, sp := range spans {

@@ -335,7 +335,7 @@ func (a *API) cardTimeReport(c *fiber.Ctx) error {
 	return c.JSON(H{
 		"item_id": it.ID, "status": string(it.Status), "created_at": wire.Time(it.CreatedAt), "closed_at": wire.TimePtr(it.ClosedAt),
 		"total_duration_seconds": ct.Total, "total_duration_formatted": formatDuration(ct.Total),
-		"current_stage": current, "time_per_stage": ct.PerStage, "stage_changes": max(len(ct.Spans)-1, 0),
+		"current_stage": current, "time_per_stage": ct.PerStage, "stage_changes": ct.StageChanges(),
 	})
 }
 

@@ -67,6 +67,10 @@ type CardTime struct {
 	Total int64
 }
 
+// StageChanges is how many times the card changed stage: its stays less
+// the first.
+func (ct *CardTime) StageChanges() int { return max(len(ct.Spans)-1, 0) }
+
 // CardTimeReport computes a card's time in each stage from its stage
 // history (never from the card's current fields alone).
 func (s *Service) CardTimeReport(ctx context.Context, cardID int) (*CardTime, error) {
