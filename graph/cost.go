@@ -38,6 +38,7 @@ const (
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
 	"ContactPage.nodes":                15, // contacts.ContactsPerPage
+	"KanbanItemPage.nodes":             kanban.MaxCardPage,
 	"Query.agentBots":                  accountListBound,
 	"Query.kanbanAutomations":          accountListBound,
 	"Query.inboxMembers":               accountListBound,
@@ -193,6 +194,9 @@ func (w *costWalk) field(f *ast.Field, page int) int {
 		}
 		return w.add(1, w.set(f.SelectionSet, n))
 	}
+	if n, ok := offsetPage(f, w.vars); ok {
+		return w.add(1, w.set(f.SelectionSet, n))
+	}
 	child := w.set(f.SelectionSet, 0)
 	if def.Type.Elem == nil {
 		return w.add(1, child)
@@ -209,6 +213,30 @@ func parentName(f *ast.Field) string {
 		return f.ObjectDefinition.Name
 	}
 	return ""
+}
+
+// offsetPaged are the fields that answer a page of nodes sized by their
+// perPage argument, with its default: the page's list is priced at the size
+// asked for (within the list's own bound), as a connection's at first/last.
+var offsetPaged = map[string]struct {
+	defaultSize int
+	nodes       string // the page type's list, "Type.field"
+}{
+	"Query.searchKanbanItems": {kanban.DefaultCardPage, "KanbanItemPage.nodes"},
+}
+
+// offsetPage is the size of the page an offset-paged field asks for.
+func offsetPage(f *ast.Field, vars map[string]any) (int, bool) {
+	p, ok := offsetPaged[parentName(f)+"."+f.Name]
+	if !ok {
+		return 0, false
+	}
+	n, given := intArg(f.ArgumentMap(vars)["perPage"])
+	if !given || n <= 0 {
+		n = p.defaultSize
+	}
+	typ, field, _ := strings.Cut(p.nodes, ".")
+	return min(n, listBound(typ, field)), true
 }
 
 // connectionPage is the page a connection field asks for: first or last,

@@ -190,6 +190,7 @@ type QueryResolver interface {
 	FunnelStageStats(ctx context.Context, funnelID int) (*model.FunnelStageStats, error)
 	KanbanItemTimeReport(ctx context.Context, id int) (*model.KanbanItemTimeReport, error)
 	KanbanReport(ctx context.Context, input *model.KanbanReportInput) (*model.KanbanReport, error)
+	SearchKanbanItems(ctx context.Context, input *model.KanbanItemSearchInput, page *int, perPage *int) (*model.KanbanItemPage, error)
 	ScheduledMessage(ctx context.Context, id int) (*ent.ScheduledMessage, error)
 	Contact(ctx context.Context, id int) (*ent.Contact, error)
 	SearchContacts(ctx context.Context, q string, sort *string, page *int) (*model.ContactPage, error)
@@ -294,6 +295,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("KanbanConfigWhereInput", ec.unmarshalInputKanbanConfigWhereInput),
 			graphql.NewInputUnmarshaler("KanbanItemInput", ec.unmarshalInputKanbanItemInput),
 			graphql.NewInputUnmarshaler("KanbanItemOrder", ec.unmarshalInputKanbanItemOrder),
+			graphql.NewInputUnmarshaler("KanbanItemSearchInput", ec.unmarshalInputKanbanItemSearchInput),
 			graphql.NewInputUnmarshaler("KanbanItemWhereInput", ec.unmarshalInputKanbanItemWhereInput),
 			graphql.NewInputUnmarshaler("KanbanPositionInput", ec.unmarshalInputKanbanPositionInput),
 			graphql.NewInputUnmarshaler("KanbanReportInput", ec.unmarshalInputKanbanReportInput),
@@ -409,7 +411,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "conversations.graphqls" "custom_attributes.graphqls" "ent.graphqls" "kanban.graphqls" "kanban_figures.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
+//go:embed "conversations.graphqls" "custom_attributes.graphqls" "ent.graphqls" "kanban.graphqls" "kanban_figures.graphqls" "kanban_search.graphqls" "payloads.graphqls" "payloads_conversations.graphqls" "payloads_kanban.graphqls" "payloads_schedules.graphqls" "schedules.graphqls" "schema.graphqls" "subscriptions.graphqls" "webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -426,6 +428,7 @@ var sources = []*ast.Source{
 	{Name: "ent.graphqls", Input: sourceData("ent.graphqls"), BuiltIn: false},
 	{Name: "kanban.graphqls", Input: sourceData("kanban.graphqls"), BuiltIn: false},
 	{Name: "kanban_figures.graphqls", Input: sourceData("kanban_figures.graphqls"), BuiltIn: false},
+	{Name: "kanban_search.graphqls", Input: sourceData("kanban_search.graphqls"), BuiltIn: false},
 	{Name: "payloads.graphqls", Input: sourceData("payloads.graphqls"), BuiltIn: false},
 	{Name: "payloads_conversations.graphqls", Input: sourceData("payloads_conversations.graphqls"), BuiltIn: false},
 	{Name: "payloads_kanban.graphqls", Input: sourceData("payloads_kanban.graphqls"), BuiltIn: false},
@@ -1705,6 +1708,20 @@ func (ec *executionContext) childFields_KanbanItemEdge(ctx context.Context, fiel
 		return ec.fieldContext_KanbanItemEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KanbanItemEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_KanbanItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
+	case "page":
+		return ec.fieldContext_KanbanItemPage_page(ctx, field)
+	case "hasMore":
+		return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KanbanItemPage", field.Name)
 }
 
 func (ec *executionContext) childFields_KanbanItemTimeReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8501,6 +8518,36 @@ func (ec *executionContext) field_Query_searchContacts_args(ctx context.Context,
 		return nil, err
 	}
 	args["page"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_searchKanbanItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.KanbanItemSearchInput, error) {
+			return ec.unmarshalOKanbanItemSearchInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemSearchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "perPage",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["perPage"] = arg2
 	return args, nil
 }
 
@@ -20356,6 +20403,107 @@ func (ec *executionContext) fieldContext_KanbanItemEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("KanbanItemEdge", field, false, false, "Cursor")
 }
 
+func (ec *executionContext) _KanbanItemPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemPage_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.KanbanItem) graphql.Marshaler {
+			return ec.marshalNKanbanItem2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐKanbanItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KanbanItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _KanbanItemPage_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemPage_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanItemPage_page(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KanbanItemPage_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KanbanItemPage_hasMore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasMore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KanbanItemPage_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KanbanItemPage", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _KanbanItemTimeReport_kanbanItemID(ctx context.Context, field graphql.CollectedField, obj *model.KanbanItemTimeReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26848,6 +26996,50 @@ func (ec *executionContext) fieldContext_Query_kanbanReport(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_kanbanReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_searchKanbanItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_searchKanbanItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SearchKanbanItems(ctx, fc.Args["input"].(*model.KanbanItemSearchInput), fc.Args["page"].(*int), fc.Args["perPage"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
+			return ec.marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_searchKanbanItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KanbanItemPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_searchKanbanItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49194,6 +49386,191 @@ func UnmarshalKanbanItemOrder(ctx context.Context, raw any) (ent.KanbanItemOrder
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputKanbanItemSearchInput(ctx context.Context, obj any) (model.KanbanItemSearchInput, error) {
+	var it model.KanbanItemSearchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"query", "funnelID", "stage", "agentID", "conversationDisplayID", "contactID", "priorities", "statuses", "valueMin", "valueMax", "createdFrom", "createdTo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "query":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("query"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Query = data
+		case "funnelID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("funnelID"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Funnel")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.FunnelID = data
+			} else if tmp == nil {
+				it.FunnelID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "stage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stage = data
+		case "agentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentID"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "User")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.AgentID = data
+			} else if tmp == nil {
+				it.AgentID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "conversationDisplayID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationDisplayID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationDisplayID = data
+		case "contactID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactID"))
+			directive0 := func(ctx context.Context) (any, error) { return ec.unmarshalOID2ᚖint(ctx, v) }
+
+			directive1 := func(ctx context.Context) (any, error) {
+				typeArg, err := ec.unmarshalNString2string(ctx, "Contact")
+				if err != nil {
+					var zeroVal *int
+					return zeroVal, err
+				}
+				if ec.Directives.GlobalId == nil {
+					var zeroVal *int
+					return zeroVal, errors.New("directive globalId is not implemented")
+				}
+				return ec.Directives.GlobalId(ctx, obj, directive0, typeArg)
+			}
+
+			tmp, err := directive1(ctx)
+			if err != nil {
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+			if data, ok := tmp.(*int); ok {
+				it.ContactID = data
+			} else if tmp == nil {
+				it.ContactID = nil
+			} else {
+				err := fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp)
+				return it, graphql.ErrorOnPath(ctx, err)
+			}
+		case "priorities":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorities"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priorities = data
+		case "statuses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Statuses = data
+		case "valueMin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMin"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueMin = data
+		case "valueMax":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("valueMax"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValueMax = data
+		case "createdFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdFrom"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedFrom = data
+		case "createdTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdTo"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedTo = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalKanbanItemSearchInput unmarshals raw into the KanbanItemSearchInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKanbanItemSearchInput(ctx context.Context, raw any) (model.KanbanItemSearchInput, error) {
+	var out model.KanbanItemSearchInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KanbanItemSearchInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Context, obj any) (ent.KanbanItemWhereInput, error) {
 	var it ent.KanbanItemWhereInput
 	if obj == nil {
@@ -62834,6 +63211,54 @@ func (ec *executionContext) _KanbanItemEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var kanbanItemPageImplementors = []string{"KanbanItemPage"}
+
+func (ec *executionContext) _KanbanItemPage(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanItemPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kanbanItemPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KanbanItemPage")
+		case "nodes":
+			out.Values[i] = ec._KanbanItemPage_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._KanbanItemPage_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._KanbanItemPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasMore":
+			out.Values[i] = ec._KanbanItemPage_hasMore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var kanbanItemTimeReportImplementors = []string{"KanbanItemTimeReport"}
 
 func (ec *executionContext) _KanbanItemTimeReport(ctx context.Context, sel ast.SelectionSet, obj *model.KanbanItemTimeReport) graphql.Marshaler {
@@ -64461,6 +64886,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_kanbanReport(ctx, field)
+				})
+		case "searchKanbanItems":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_searchKanbanItems(ctx, field)
 				})
 		case "scheduledMessage":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -68137,6 +68568,14 @@ func (ec *executionContext) marshalNKanbanItemOrderField2ᚖgithubᚗcomᚋswitc
 	return v
 }
 
+func (ec *executionContext) marshalNKanbanItemPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemPage(ctx context.Context, sel ast.SelectionSet, v *model.KanbanItemPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "KanbanItemPage!")
+		return graphql.Null
+	}
+	return ec._KanbanItemPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNKanbanItemPriority2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐPriority(ctx context.Context, v any) (kanbanitem.Priority, error) {
 	var res kanbanitem.Priority
 	err := res.UnmarshalGQL(v)
@@ -70989,6 +71428,14 @@ func (ec *executionContext) marshalOKanbanItemPriority2ᚖgithubᚗcomᚋswitchb
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOKanbanItemSearchInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐKanbanItemSearchInput(ctx context.Context, v any) (*model.KanbanItemSearchInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputKanbanItemSearchInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOKanbanItemStatus2ᚕgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋkanbanitemᚐStatusᚄ(ctx context.Context, v any) ([]kanbanitem.Status, error) {

@@ -13,14 +13,10 @@ func TestKanbanFiguresOverGraphQL(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		agent := w.agent(w.Account)
-		r := w.gqlOK(t, `mutation { createFunnel(input: {name: "Sales", stages: [
-			{name: "Lead", slug: "lead", color: "#111111"}, {name: "Offer", slug: "offer", color: "#222222"}, {name: "Signed", slug: "signed", color: "#333333"}]}) {
-			funnel { databaseId } } }`, nil)
-		funnel := atoi(t, mustGet(t, r.Data, "createFunnel.funnel.databaseId"))
+		funnel := w.newFunnel(t, `{name: "Sales", stages: [{name: "Lead", slug: "lead", color: "#111111"},
+			{name: "Offer", slug: "offer", color: "#222222"}, {name: "Signed", slug: "signed", color: "#333333"}]}`)
 		card := func(title, stage string, value float64) int {
-			r := w.gqlOK(t, fmt.Sprintf(`mutation { createKanbanItem(input: {funnelID: %d, stage: %q, title: %q, value: %v}) {
-				kanbanItem { databaseId } userErrors { field message } } }`, funnel, stage, title, value), nil)
-			return atoi(t, mustGet(t, r.Data, "createKanbanItem.kanbanItem.databaseId"))
+			return w.newCard(t, fmt.Sprintf(`{funnelID: %d, stage: %q, title: %q, value: %v}`, funnel, stage, title, value))
 		}
 		moved := card("Moved and won", "lead", 1000)
 		card("Waiting", "lead", 250.5)
@@ -116,4 +112,20 @@ func manyIDs(n int) []any {
 		out[i] = id(i + 1)
 	}
 	return out
+}
+
+// newFunnel creates a funnel from input (a FunnelInput literal) and returns
+// its database id.
+func (a *app) newFunnel(t *testing.T, input string) int {
+	t.Helper()
+	r := a.gqlOK(t, `mutation { createFunnel(input: `+input+`) { funnel { databaseId } userErrors { field message } } }`, nil)
+	return atoi(t, mustGet(t, r.Data, "createFunnel.funnel.databaseId"))
+}
+
+// newCard creates a card from input (a KanbanItemInput literal) and returns
+// its database id.
+func (a *app) newCard(t *testing.T, input string) int {
+	t.Helper()
+	r := a.gqlOK(t, `mutation { createKanbanItem(input: `+input+`) { kanbanItem { databaseId } userErrors { field message } } }`, nil)
+	return atoi(t, mustGet(t, r.Data, "createKanbanItem.kanbanItem.databaseId"))
 }

@@ -803,6 +803,47 @@ type KanbanItemInput struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
+// A page of cards found by searchKanbanItems, in board order (offset pages, as the REST API).
+type KanbanItemPage struct {
+	// The cards of this page: at most 500 (perPage, default 100).
+	Nodes []*ent.KanbanItem `json:"nodes"`
+	// How many cards match.
+	TotalCount int `json:"totalCount"`
+	// The page number returned, from 1.
+	Page int `json:"page"`
+	// Whether a next page has cards.
+	HasMore bool `json:"hasMore"`
+}
+
+// What searchKanbanItems keeps; every field may be left out. The fields combine with AND; a list matches any of its
+// values.
+type KanbanItemSearchInput struct {
+	// Text found, ignoring case, in the title, the description, a note, or the linked contact's name or e-mail.
+	Query *string `json:"query,omitempty"`
+	// Cards of this funnel.
+	FunnelID *int `json:"funnelID,omitempty"`
+	// Cards in the stage with this slug (with funnelID).
+	Stage *string `json:"stage,omitempty"`
+	// Cards assigned to this user.
+	AgentID *int `json:"agentID,omitempty"`
+	// Cards linked to the conversation with this displayID.
+	ConversationDisplayID *int `json:"conversationDisplayID,omitempty"`
+	// Cards whose conversation is with this contact.
+	ContactID *int `json:"contactID,omitempty"`
+	// Cards with any of these priorities (none, low, medium, high, urgent).
+	Priorities []string `json:"priorities,omitempty"`
+	// Cards with any of these statuses (open, won, lost).
+	Statuses []string `json:"statuses,omitempty"`
+	// Cards worth at least this.
+	ValueMin *float64 `json:"valueMin,omitempty"`
+	// Cards worth at most this.
+	ValueMax *float64 `json:"valueMax,omitempty"`
+	// Cards created at or after this time.
+	CreatedFrom *time.Time `json:"createdFrom,omitempty"`
+	// Cards created before this time.
+	CreatedTo *time.Time `json:"createdTo,omitempty"`
+}
+
 // Where a card's time went, from its stage history: its stays in stages in order, the time per stage, and in total
 // (from its creation to now, or to when it was won or lost).
 type KanbanItemTimeReport struct {

@@ -127,9 +127,9 @@ func (s *Service) FunnelCards(ctx context.Context, funnelID int) ([]*ent.KanbanI
 func pageSize(perPage int) int {
 	switch {
 	case perPage <= 0:
-		return defaultCardPage
-	case perPage > maxCardPage:
-		return maxCardPage
+		return DefaultCardPage
+	case perPage > MaxCardPage:
+		return MaxCardPage
 	}
 	return perPage
 }
@@ -242,7 +242,10 @@ func checkFilter(f CardFilter) error {
 	return errs.Err()
 }
 
+// enumValues is xs (checked by checkFilter) as enum values, each once: a
+// filter lists at most every value of its enum.
 func enumValues[T ~string](xs []string) []T {
+	xs = core.UniqueStrings(xs)
 	out := make([]T, len(xs))
 	for i, x := range xs {
 		out[i] = T(x)

@@ -36,7 +36,7 @@ func (s *Service) ExportCards(ctx context.Context, f CardFilter, w io.Writer) er
 	if err != nil {
 		return err
 	}
-	f.PerPage = maxCardPage
+	f.PerPage = MaxCardPage
 	for f.Page = 1; ; f.Page++ {
 		p, err := s.Cards(ctx, f)
 		if err != nil {

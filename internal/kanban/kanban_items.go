@@ -50,8 +50,8 @@ const UnassignedAgent = -1
 // Card page sizes: the forks' fixed 100, with a ceiling for boards that
 // load a whole stage at once.
 const (
-	defaultCardPage = 100
-	maxCardPage     = 500
+	DefaultCardPage = 100
+	MaxCardPage     = 500
 )
 
 // CreateCard adds a card to a funnel stage, at the given position or last.
