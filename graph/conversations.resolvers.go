@@ -97,6 +97,17 @@ func (r *queryResolver) Conversation(ctx context.Context, displayID int) (*ent.C
 	return r.svc.Conversation(ctx, displayID)
 }
 
+// ConversationList is the resolver for the conversationList field.
+func (r *queryResolver) ConversationList(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationListPage, error) {
+	l, err := r.svc.Conversations(ctx, conversations.ConversationListParams{Status: deref(status), AssigneeType: deref(assigneeType),
+		InboxID: deref(inboxID), TeamID: deref(teamID), Labels: labels, Page: deref(page)})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ConversationListPage{Nodes: l.Items, Page: l.Page, MineCount: l.Counts.Mine, AssignedCount: l.Counts.Assigned,
+		UnassignedCount: l.Counts.Unassigned, AllCount: l.Counts.All}, nil
+}
+
 // Attachments is the resolver for the attachments field.
 func (r *scheduledMessageResolver) Attachments(ctx context.Context, obj *ent.ScheduledMessage) ([]*model.FileAttachment, error) {
 	atts, err := scheduleFiles(ctx, obj)

@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/contacts"
+	"github.com/switchboard/switchboard/internal/conversations"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/kanban"
 	"github.com/switchboard/switchboard/internal/webhooks"
@@ -38,6 +39,7 @@ const (
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
 	"ContactPage.nodes":                15, // contacts.ContactsPerPage
+	"ConversationListPage.nodes":       conversations.ConversationsPerPage,
 	"KanbanItemPage.nodes":             kanban.MaxCardPage,
 	"Query.agentBots":                  accountListBound,
 	"Query.kanbanAutomations":          accountListBound,

@@ -181,6 +181,7 @@ type QueryResolver interface {
 	ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
 	Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
+	ConversationList(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationListPage, error)
 	CustomAttributeDefinitions(ctx context.Context, attributeModel *string, page *int) ([]*ent.CustomAttributeDefinition, error)
 	CustomAttributeDefinition(ctx context.Context, id int) (*ent.CustomAttributeDefinition, error)
 	Funnel(ctx context.Context, id int) (*ent.Funnel, error)
@@ -882,6 +883,24 @@ func (ec *executionContext) childFields_ConversationEvent(ctx context.Context, f
 		return ec.fieldContext_ConversationEvent_conversation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationListPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_ConversationListPage_nodes(ctx, field)
+	case "page":
+		return ec.fieldContext_ConversationListPage_page(ctx, field)
+	case "mineCount":
+		return ec.fieldContext_ConversationListPage_mineCount(ctx, field)
+	case "assignedCount":
+		return ec.fieldContext_ConversationListPage_assignedCount(ctx, field)
+	case "unassignedCount":
+		return ec.fieldContext_ConversationListPage_unassignedCount(ctx, field)
+	case "allCount":
+		return ec.fieldContext_ConversationListPage_allCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationListPage", field.Name)
 }
 
 func (ec *executionContext) childFields_CountValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7489,6 +7508,152 @@ func (ec *executionContext) field_Query_contacts_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_conversationList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeType",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeType"] = arg1
+
+	arg2, err := ec.field_Query_conversationList_argsInboxID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["inboxID"] = arg2
+
+	arg3, err := ec.field_Query_conversationList_argsTeamID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["teamID"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "labels",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labels"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_conversationList_argsInboxID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["inboxID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("inboxID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["inboxID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Inbox")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Query_conversationList_argsTeamID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["teamID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["teamID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
 func (ec *executionContext) field_Query_conversation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13452,6 +13617,153 @@ func (ec *executionContext) fieldContext_ConversationEvent_conversation(_ contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ConversationListPage_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
+			return ec.marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConversationListPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConversationListPage_page(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationListPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConversationListPage_mineCount(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_mineCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MineCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_mineCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationListPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConversationListPage_assignedCount(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_assignedCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AssignedCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_assignedCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationListPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConversationListPage_unassignedCount(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_unassignedCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnassignedCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_unassignedCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationListPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConversationListPage_allCount(ctx context.Context, field graphql.CollectedField, obj *model.ConversationListPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConversationListPage_allCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConversationListPage_allCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConversationListPage", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CountValue_count(ctx context.Context, field graphql.CollectedField, obj *model.CountValue) (ret graphql.Marshaler) {
@@ -26624,6 +26936,50 @@ func (ec *executionContext) fieldContext_Query_conversation(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_conversation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_conversationList(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_conversationList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConversationList(ctx, fc.Args["status"].(*string), fc.Args["assigneeType"].(*string), fc.Args["inboxID"].(*int), fc.Args["teamID"].(*int), fc.Args["labels"].([]string), fc.Args["page"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConversationListPage) graphql.Marshaler {
+			return ec.marshalNConversationListPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationListPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_conversationList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationListPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_conversationList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -60385,6 +60741,64 @@ func (ec *executionContext) _ConversationEvent(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var conversationListPageImplementors = []string{"ConversationListPage"}
+
+func (ec *executionContext) _ConversationListPage(ctx context.Context, sel ast.SelectionSet, obj *model.ConversationListPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, conversationListPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConversationListPage")
+		case "nodes":
+			out.Values[i] = ec._ConversationListPage_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ConversationListPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mineCount":
+			out.Values[i] = ec._ConversationListPage_mineCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assignedCount":
+			out.Values[i] = ec._ConversationListPage_assignedCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unassignedCount":
+			out.Values[i] = ec._ConversationListPage_unassignedCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allCount":
+			out.Values[i] = ec._ConversationListPage_allCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var countValueImplementors = []string{"CountValue"}
 
 func (ec *executionContext) _CountValue(ctx context.Context, sel ast.SelectionSet, obj *model.CountValue) graphql.Marshaler {
@@ -64833,6 +65247,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_conversation(ctx, field)
 				})
+		case "conversationList":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_conversationList(ctx, field)
+				})
 		case "customAttributeDefinitions":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -67857,6 +68277,22 @@ func (ec *executionContext) unmarshalNContactWhereInput2ᚖgithubᚗcomᚋswitch
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNConversation2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx context.Context, sel ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Conversation!")
@@ -67879,6 +68315,14 @@ func (ec *executionContext) marshalNConversationEvent2ᚖgithubᚗcomᚋswitchbo
 		return graphql.Null
 	}
 	return ec._ConversationEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConversationListPage2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐConversationListPage(ctx context.Context, sel ast.SelectionSet, v *model.ConversationListPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConversationListPage!")
+		return graphql.Null
+	}
+	return ec._ConversationListPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNConversationOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationOrder(ctx context.Context, v any) (*ent.ConversationOrder, error) {

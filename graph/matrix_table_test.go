@@ -106,6 +106,7 @@ func gmQueries() map[string]gmEntry {
 		"query.customAttributeDefinition":  {want: gmMemberObj(), field: gmf("customAttributeDefinition(id: %d) { attributeKey }", wAttr)},
 		"query.kanbanReport":               {want: gmMember(), field: gmFixed("kanbanReport { totalItems byStage { slug count } byAgent { name cards } }")},
 		"query.searchKanbanItems":          {want: gmMember(), field: gmFixed(`searchKanbanItems(input: {query: "a"}) { totalCount nodes { id } }`)},
+		"query.conversationList":           {want: gmMember(), field: gmFixed(`conversationList(status: "all", labels: ["gm"]) { mineCount allCount nodes { id } }`)},
 		"query.kanbanConfig":               {want: gmAdminList(), field: gmFixed("kanbanConfig { __typename }")},
 		"query.kanbanAutomations":          {want: gmAdminList(), field: gmFixed("kanbanAutomations { id }")},
 		// Webhooks and their logs: administrators of their own account only;
@@ -127,6 +128,8 @@ func gmQueries() map[string]gmEntry {
 			"kanbanItems(first: 10) { edges { node { conversation { " + inboxContent + " } } } }")},
 		"edge.searchKanbanItems.conversation": {want: gmMember(), field: gmFixed(
 			"searchKanbanItems(perPage: 10) { nodes { conversation { " + inboxContent + " } } }")},
+		"edge.conversationList.messages": {want: gmMember(), field: gmFixed(
+			"conversationList(status: \"all\") { allCount nodes { " + inboxContentInPages + " } }")},
 		"edge.conversations.messages": {want: gmMember(), field: gmFixed(
 			"conversations(first: 10) { edges { node { " + inboxContent + " } } }")},
 		"edge.funnel.kanbanItems.conversation": {want: gmMember(), field: gmf(

@@ -189,6 +189,22 @@ type ConversationEvent struct {
 	Conversation *ent.Conversation `json:"conversation"`
 }
 
+// A page of the inbox view's list, with the counts of its filter.
+type ConversationListPage struct {
+	// The conversations of this page: at most 25, latest activity first.
+	Nodes []*ent.Conversation `json:"nodes"`
+	// The page number returned, from 1.
+	Page int `json:"page"`
+	// How many the filter keeps that are assigned to you.
+	MineCount int `json:"mineCount"`
+	// How many are assigned to someone.
+	AssignedCount int `json:"assignedCount"`
+	// How many are assigned to no one.
+	UnassignedCount int `json:"unassignedCount"`
+	// How many the filter keeps in all.
+	AllCount int `json:"allCount"`
+}
+
 // A number of cards and their summed value.
 type CountValue struct {
 	// How many cards.

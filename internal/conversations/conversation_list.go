@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/viewer"
@@ -143,9 +144,13 @@ func conversationFilter(p ConversationListParams) ([]predicate.Conversation, err
 	if p.TeamID != 0 {
 		preds = append(preds, conversation.TeamID(p.TeamID))
 	}
-	if len(p.Labels) > 0 { // any of them, as Chatwoot's tagged_with(labels, any: true)
-		anyLabel := make([]predicate.Conversation, 0, len(p.Labels))
-		for _, l := range p.Labels {
+	labels := core.UniqueStrings(p.Labels)
+	if len(labels) > schema.MaxLabels {
+		return nil, apperr.Invalidf("labels", "A list filters by at most %d labels", schema.MaxLabels)
+	}
+	if len(labels) > 0 { // any of them, as Chatwoot's tagged_with(labels, any: true)
+		anyLabel := make([]predicate.Conversation, 0, len(labels))
+		for _, l := range labels {
 			anyLabel = append(anyLabel, func(s *sql.Selector) {
 				s.Where(sqljson.ValueContains(s.C(conversation.FieldLabels), l))
 			})
