@@ -55,15 +55,18 @@ func (k listKey) Scope() int { return k.accountID }
 
 // listKeyOf is the key of ctx's page p, and whether it may be kept: only a
 // user's, read outside a transaction (what is read inside one is bound to
-// it, and may be rolled back).
+// it, and may be rolled back). Its texts are copies: a caller's strings may
+// alias a request buffer (Fiber's query values do), which the next request
+// overwrites, and a kept key that changed under the map would then find
+// another filter's page ("pending" and "snoozed" are both seven bytes).
 func listKeyOf(ctx context.Context, p ConversationListParams) (listKey, bool) {
 	v, ok := viewer.FromContext(ctx)
 	if !ok || v.UserID == 0 || v.System || v.Visitor != nil || ent.TxFromContext(ctx) != nil {
 		return listKey{}, false
 	}
 	return listKey{userID: v.UserID, accountID: v.AccountID, role: v.Role, platform: v.Platform,
-		status: p.Status, assignee: p.AssigneeType, inboxID: p.InboxID, teamID: p.TeamID,
-		labels: strings.Join(p.Labels, "\x00"), page: core.ClampPage(p.Page)}, true
+		status: strings.Clone(p.Status), assignee: strings.Clone(p.AssigneeType), inboxID: p.InboxID, teamID: p.TeamID,
+		labels: strings.Clone(strings.Join(p.Labels, "\x00")), page: core.ClampPage(p.Page)}, true
 }
 
 // unlistedTypes are the entities a conversation page shows nothing of.
