@@ -204,3 +204,16 @@ func customAttributeInput(in model.CustomAttributeDefinitionInput) contacts.Cust
 		DisplayType: in.AttributeDisplayType, Model: in.AttributeModel, Description: in.AttributeDescription,
 		Values: in.AttributeValues, RegexPattern: in.RegexPattern, RegexCue: in.RegexCue}
 }
+
+// cardSearch is searchKanbanItems' input as the cards' filter.
+func cardSearch(in *model.KanbanItemSearchInput, page, perPage int) kanban.CardFilter {
+	f := kanban.CardFilter{Page: page, PerPage: perPage}
+	if in == nil {
+		return f
+	}
+	f.Query, f.FunnelID, f.Stage, f.AgentID = deref(in.Query), deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
+	f.ConversationDisplayID, f.ContactID = deref(in.ConversationDisplayID), deref(in.ContactID)
+	f.Priorities, f.Statuses, f.ValueMin, f.ValueMax = in.Priorities, in.Statuses, in.ValueMin, in.ValueMax
+	f.CreatedFrom, f.CreatedTo = in.CreatedFrom, in.CreatedTo
+	return f
+}

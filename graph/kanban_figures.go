@@ -86,15 +86,3 @@ func kanbanReport(r *kanban.Report) *model.KanbanReport {
 func countValue(cv kanban.CountValue) *model.CountValue {
 	return &model.CountValue{Count: cv.Count, Value: cv.Value}
 }
-
-func cardSearch(in *model.KanbanItemSearchInput, page, perPage int) kanban.CardFilter {
-	f := kanban.CardFilter{Page: page, PerPage: perPage}
-	if in == nil {
-		return f
-	}
-	f.Query, f.FunnelID, f.Stage, f.AgentID = deref(in.Query), deref(in.FunnelID), deref(in.Stage), deref(in.AgentID)
-	f.ConversationDisplayID, f.ContactID = deref(in.ConversationDisplayID), deref(in.ContactID)
-	f.Priorities, f.Statuses, f.ValueMin, f.ValueMax = in.Priorities, in.Statuses, in.ValueMin, in.ValueMax
-	f.CreatedFrom, f.CreatedTo = in.CreatedFrom, in.CreatedTo
-	return f
-}

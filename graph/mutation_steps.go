@@ -96,14 +96,7 @@ func previewImport(file graphql.Upload) (*model.KanbanImportPreview, error) {
 		return nil, err
 	}
 	p := kanban.PreviewImport(header, rows)
-	out := &model.KanbanImportPreview{Columns: p.Columns, TotalRows: p.Total, Targets: p.Targets, Rows: make([]map[string]any, len(p.Rows))}
-	for i, row := range p.Rows {
-		out.Rows[i] = make(map[string]any, len(row))
-		for k, v := range row {
-			out.Rows[i][k] = v
-		}
-	}
-	return out, nil
+	return &model.KanbanImportPreview{Columns: p.Columns, Rows: p.Rows, TotalRows: p.Total, Targets: p.Targets}, nil
 }
 
 func reorderEntries(positions []*model.KanbanPositionInput) []kanban.ReorderEntry {

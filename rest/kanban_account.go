@@ -280,7 +280,7 @@ func (a *API) importPreview(c *fiber.Ctx) error {
 		return err
 	}
 	p := kanban.PreviewImport(header, rows)
-	return c.JSON(H{"columns": p.Columns, "preview_rows": wire.OrEmpty(p.Rows), "total_rows": p.Total, "targets": p.Targets})
+	return c.JSON(H{"columns": p.Columns, "preview_rows": p.Rows, "total_rows": p.Total, "targets": p.Targets})
 }
 
 // importCards serves POST /kanban_items/import (multipart: file, funnel_id,

@@ -13,11 +13,12 @@ import (
 // preview shown before an import.
 
 // ImportPreview is what a CSV file would import: its columns, its first
-// rows (PreviewRows at most) as column -> cell, how many rows it has, and
-// the card fields a column can be mapped to.
+// rows (PreviewRows at most) as column -> cell (JSON objects, as both APIs
+// answer them), how many rows it has, and the card fields a column can be
+// mapped to.
 type ImportPreview struct {
 	Columns []string
-	Rows    []map[string]string
+	Rows    []map[string]any
 	Total   int
 	Targets []string
 }
@@ -28,9 +29,10 @@ const PreviewRows = 5
 // PreviewImport previews a parsed CSV (ParseCSV); a row shorter than the
 // header has its missing cells empty.
 func PreviewImport(header []string, rows [][]string) ImportPreview {
-	out := ImportPreview{Columns: header, Total: len(rows), Targets: ImportTargets}
-	for _, row := range rows[:min(PreviewRows, len(rows))] {
-		obj := make(map[string]string, len(header))
+	shown := rows[:min(PreviewRows, len(rows))]
+	out := ImportPreview{Columns: header, Rows: make([]map[string]any, 0, len(shown)), Total: len(rows), Targets: ImportTargets}
+	for _, row := range shown {
+		obj := make(map[string]any, len(header))
 		for i, col := range header {
 			obj[col] = ""
 			if i < len(row) {

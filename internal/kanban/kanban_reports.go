@@ -68,7 +68,7 @@ type StageReport struct {
 
 // KanbanReport computes the report for in.
 func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, error) {
-	in, err := reportPeriod(in, s.Now())
+	in, err := completeReportInput(in, s.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -158,11 +158,12 @@ func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, er
 	return out, nil
 }
 
-// MaxReportUsers bounds the agents a report may be narrowed to.
-const MaxReportUsers = 100
+// maxReportUsers bounds the agents a report may be narrowed to.
+const maxReportUsers = 100
 
-// reportPeriod fills in's period left out: to now, from 30 days before to.
-func reportPeriod(in ReportInput, now time.Time) (ReportInput, error) {
+// completeReportInput fills in's period left out (to now, from 30 days
+// before to) and checks the period and the agents named.
+func completeReportInput(in ReportInput, now time.Time) (ReportInput, error) {
 	if in.To.IsZero() {
 		in.To = now.UTC()
 	}
@@ -172,8 +173,8 @@ func reportPeriod(in ReportInput, now time.Time) (ReportInput, error) {
 	if !in.From.Before(in.To) {
 		return in, apperr.Invalid("from must be before to", "from")
 	}
-	if len(in.UserIDs) > MaxReportUsers {
-		return in, apperr.Invalidf("user_ids", "A report covers the cards of at most %d agents", MaxReportUsers)
+	if len(in.UserIDs) > maxReportUsers {
+		return in, apperr.Invalidf("user_ids", "A report covers the cards of at most %d agents", maxReportUsers)
 	}
 	return in, nil
 }
