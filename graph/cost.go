@@ -82,9 +82,9 @@ var listBounds = map[string]int{
 	"KanbanReport.byPeriod": kanban.MaxReportPeriods,
 	"KanbanReport.byAgent":  accountListBound,
 	"KanbanReport.byStatus": len(kanban.CardStatuses),
-	// A time report's stays and stages, cut by the converter.
-	"KanbanItemTimeReport.stays":        maxStaysListed,
-	"KanbanItemTimeReport.timePerStage": maxStaysListed,
+	// A time report's stays and stages, cut by the operation.
+	"KanbanItemTimeReport.stays":        kanban.MaxStaysListed,
+	"KanbanItemTimeReport.timePerStage": kanban.MaxStaysListed,
 	"KanbanItem.assignedAgents":         schema.MaxCardAgents,
 }
 

@@ -5,10 +5,6 @@ import (
 	"github.com/switchboard/switchboard/internal/kanban"
 )
 
-// maxStaysListed bounds a time report's stays: the latest are kept, where
-// the card is now among them.
-const maxStaysListed = 1000
-
 // maxReportStages bounds a report's stages (those of every funnel its cards
 // went through).
 const maxReportStages = 1000
@@ -27,19 +23,13 @@ func timeReport(ct *kanban.CardTime) *model.KanbanItemTimeReport {
 	it := ct.Card
 	out := &model.KanbanItemTimeReport{KanbanItemID: it.ID, Status: string(it.Status), CreatedAt: it.CreatedAt,
 		ClosedAt: it.ClosedAt, TotalDurationSeconds: int(ct.Total), StageChanges: ct.StageChanges()}
-	spans := ct.Spans[max(len(ct.Spans)-maxStaysListed, 0):]
-	out.Stays = make([]*model.StageStay, len(spans))
-	for i, sp := range spans {
+	out.Stays = make([]*model.StageStay, len(ct.Spans))
+	for i, sp := range ct.Spans {
 		out.Stays[i] = &model.StageStay{Stage: sp.Slug, StageName: sp.Name, StageID: sp.StageID, FunnelID: sp.FunnelID,
 			EnteredAt: sp.EnteredAt, LeftAt: sp.LeftAt, DurationSeconds: int(sp.Seconds)}
 	}
-	// By stage, in the order the card first entered each.
-	seen := map[string]bool{}
-	for _, sp := range ct.Spans {
-		if !seen[sp.Slug] && len(out.TimePerStage) < maxStaysListed {
-			seen[sp.Slug] = true
-			out.TimePerStage = append(out.TimePerStage, &model.StageTime{Stage: sp.Slug, Seconds: int(ct.PerStage[sp.Slug])})
-		}
+	for _, slug := range ct.StageOrder {
+		out.TimePerStage = append(out.TimePerStage, &model.StageTime{Stage: slug, Seconds: int(ct.PerStage[slug])})
 	}
 	if out.TimePerStage == nil {
 		out.TimePerStage = []*model.StageTime{}

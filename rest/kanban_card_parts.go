@@ -352,7 +352,7 @@ func (a *API) cardStageBreakdown(c *fiber.Ctx) error {
 			"duration_seconds": sp.Seconds, "duration_formatted": formatDuration(sp.Seconds),
 		})
 	}
-	return c.JSON(H{"item_id": ct.Card.ID, "stage_breakdown": spans, "time_per_stage": ct.PerStage, "total_stages": len(spans)})
+	return c.JSON(H{"item_id": ct.Card.ID, "stage_breakdown": spans, "time_per_stage": ct.PerStage, "total_stages": ct.Stays})
 }
 
 func (a *API) cardTime(c *fiber.Ctx) (*kanban.CardTime, error) {

@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard/switchboard/ent/cardnote"
 	"github.com/switchboard/switchboard/ent/cardstagehistory"
 	"github.com/switchboard/switchboard/ent/checklistitem"
-	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -60,16 +59,22 @@ type StageSpan struct {
 // CardTime is where a card's time went.
 type CardTime struct {
 	Card *ent.KanbanItem
-	// Spans are the stays in order; PerStage sums them by stage slug.
-	Spans    []StageSpan
-	PerStage map[string]int64
+	// Spans are the latest MaxStaysListed stays, oldest first; Stays counts
+	// every one.
+	Spans []StageSpan
+	Stays int
+	// PerStage sums every stay by stage slug, and StageOrder names those
+	// stages in the order the card first entered each (at most
+	// MaxStaysListed of them).
+	PerStage   map[string]int64
+	StageOrder []string
 	// Total runs from creation to now, or to when the card was won or lost.
 	Total int64
 }
 
 // StageChanges is how many times the card changed stage: its stays less
 // the first.
-func (ct *CardTime) StageChanges() int { return max(len(ct.Spans)-1, 0) }
+func (ct *CardTime) StageChanges() int { return max(ct.Stays-1, 0) }
 
 // CardTimeReport computes a card's time in each stage from its stage
 // history (never from the card's current fields alone).
@@ -79,21 +84,38 @@ func (s *Service) CardTimeReport(ctx context.Context, cardID int) (*CardTime, er
 	if err != nil {
 		return nil, err
 	}
-	hist, err := c.CardStageHistory.Query().Where(cardstagehistory.KanbanItemID(cardID)).
-		Order(ent.Asc(cardstagehistory.FieldCreatedAt), ent.Asc(cardstagehistory.FieldID)).All(ctx)
-	if err != nil {
-		return nil, apperr.From(err)
-	}
 	end := clockEnd(it, s.Now())
-	spans := stageSpans(hist, end)
-	if err := s.nameSpans(ctx, c, spans); err != nil {
+	f := newStays(MaxStaysListed, end)
+	if err := foldHistory(ctx, c, cardID, f); err != nil {
 		return nil, err
 	}
-	out := &CardTime{Card: it, Spans: spans, PerStage: map[string]int64{}, Total: seconds(it.CreatedAt, end)}
-	for _, sp := range spans {
-		out.PerStage[sp.Slug] += sp.Seconds
+	order := f.order[:min(len(f.order), MaxStaysListed)]
+	ids := append(append([]int(nil), order...), stayStages(f.listed)...)
+	names, err := stageNames(ctx, c, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := &CardTime{Card: it, Spans: f.listed, Stays: f.count, PerStage: map[string]int64{}, Total: seconds(it.CreatedAt, end)}
+	for i := range out.Spans {
+		n := names[out.Spans[i].StageID]
+		out.Spans[i].Slug, out.Spans[i].Name = n.slug, n.name
+	}
+	for _, id := range order {
+		slug := names[id].slug
+		if _, seen := out.PerStage[slug]; !seen {
+			out.StageOrder = append(out.StageOrder, slug)
+		}
+		out.PerStage[slug] += f.seconds[id]
 	}
 	return out, nil
+}
+
+func stayStages(spans []StageSpan) []int {
+	ids := make([]int, len(spans))
+	for i, sp := range spans {
+		ids[i] = sp.StageID
+	}
+	return ids
 }
 
 // clockEnd is when a card's clock stops: when it was won or lost, else now.
@@ -102,53 +124,6 @@ func clockEnd(it *ent.KanbanItem, now time.Time) time.Time {
 		return *it.ClosedAt
 	}
 	return now
-}
-
-// stageSpans turns a card's history (oldest first) into its stays in
-// stages; the last stay lasts until end.
-func stageSpans(hist []*ent.CardStageHistory, end time.Time) []StageSpan {
-	var spans []StageSpan
-	for _, h := range hist {
-		if h.Kind == cardstagehistory.KindStatusChanged || h.ToStageID == nil {
-			continue
-		}
-		if n := len(spans); n > 0 {
-			left := h.CreatedAt
-			spans[n-1].LeftAt = &left
-			spans[n-1].Seconds = seconds(spans[n-1].EnteredAt, minTime(left, end))
-		}
-		spans = append(spans, StageSpan{StageID: *h.ToStageID, FunnelID: core.Deref(h.ToFunnelID), EnteredAt: h.CreatedAt})
-	}
-	if n := len(spans); n > 0 {
-		spans[n-1].Seconds = seconds(spans[n-1].EnteredAt, end)
-	}
-	return spans
-}
-
-func (s *Service) nameSpans(ctx context.Context, c *ent.Client, spans []StageSpan) error {
-	var ids []int
-	for _, sp := range spans {
-		ids = append(ids, sp.StageID)
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	stages, err := c.FunnelStage.Query().Where(funnelstage.IDIn(core.UniqueInts(ids)...)).All(ctx)
-	if err != nil {
-		return apperr.From(err)
-	}
-	byID := map[int]*ent.FunnelStage{}
-	for _, st := range stages {
-		byID[st.ID] = st
-	}
-	for i := range spans {
-		if st := byID[spans[i].StageID]; st != nil {
-			spans[i].Slug, spans[i].Name = st.Slug, st.Name
-		} else {
-			spans[i].Slug, spans[i].Name = "removed_stage", "(removed stage)"
-		}
-	}
-	return nil
 }
 
 func seconds(from, to time.Time) int64 {
