@@ -639,8 +639,11 @@ func init() {
 		})
 	}
 	customattributedefinitionMixinHooks1 := customattributedefinitionMixin[1].Hooks()
+	customattributedefinitionHooks := schema.CustomAttributeDefinition{}.Hooks()
 
 	customattributedefinition.Hooks[1] = customattributedefinitionMixinHooks1[0]
+
+	customattributedefinition.Hooks[2] = customattributedefinitionHooks[0]
 	customattributedefinitionMixinFields0 := customattributedefinitionMixin[0].Fields()
 	_ = customattributedefinitionMixinFields0
 	customattributedefinitionFields := schema.CustomAttributeDefinition{}.Fields()
