@@ -27,7 +27,7 @@ import (
 // InterceptField enforces on every result, so the estimate holds.
 const (
 	defaultListBound  = 100
-	accountListBound  = 500  // the account's own lists (agents, inboxes, ...)
+	accountListBound  = 500  // the account's members (agents, an inbox's or team's members)
 	mutationListBound = 1000 // a bulk change's results
 	importListBound   = 5000 // a CSV import's rows (ops refuses more)
 	// A payload's userErrors: one per failing input field.
@@ -38,15 +38,16 @@ const (
 // defaultListBound: pages bounded by their resolvers, and account-wide
 // lists. Connections' edges are bounded by first/last instead.
 var listBounds = map[string]int{
-	"ContactPage.nodes":                15, // contacts.ContactsPerPage
-	"ConversationListPage.nodes":       conversations.ConversationsPerPage,
-	"KanbanItemPage.nodes":             kanban.MaxCardPage,
-	"Query.agentBots":                  accountListBound,
-	"Query.kanbanAutomations":          accountListBound,
+	"ContactPage.nodes":          15, // contacts.ContactsPerPage
+	"ConversationListPage.nodes": conversations.ConversationsPerPage,
+	"KanbanItemPage.nodes":       kanban.MaxCardPage,
+	// Capped per account where they are written (ent's account caps).
+	"Query.agentBots":                  schema.MaxAccountObjects,
+	"Query.kanbanAutomations":          schema.MaxAccountObjects,
 	"Query.inboxMembers":               accountListBound,
 	"Query.teamMembers":                accountListBound,
 	"Query.contactableInboxes":         accountListBound,
-	"Query.webhooks":                   accountListBound,
+	"Query.webhooks":                   schema.MaxAccountObjects,
 	"Query.customAttributeDefinitions": contacts.DefinitionsPerPage,
 	// Stored JSON lists are capped where they are written (ent's data
 	// limits hook).

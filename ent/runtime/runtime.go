@@ -173,8 +173,11 @@ func init() {
 		})
 	}
 	agentbotMixinHooks1 := agentbotMixin[1].Hooks()
+	agentbotHooks := schema.AgentBot{}.Hooks()
 
 	agentbot.Hooks[1] = agentbotMixinHooks1[0]
+
+	agentbot.Hooks[2] = agentbotHooks[0]
 	agentbotMixinFields0 := agentbotMixin[0].Fields()
 	_ = agentbotMixinFields0
 	agentbotFields := schema.AgentBot{}.Fields()
@@ -728,8 +731,11 @@ func init() {
 		})
 	}
 	funnelMixinHooks1 := funnelMixin[1].Hooks()
+	funnelHooks := schema.Funnel{}.Hooks()
 
 	funnel.Hooks[1] = funnelMixinHooks1[0]
+
+	funnel.Hooks[2] = funnelHooks[0]
 	funnelMixinFields0 := funnelMixin[0].Fields()
 	_ = funnelMixinFields0
 	funnelFields := schema.Funnel{}.Fields()
@@ -903,6 +909,8 @@ func init() {
 	inbox.Hooks[1] = inboxMixinHooks1[0]
 
 	inbox.Hooks[2] = inboxHooks[0]
+
+	inbox.Hooks[3] = inboxHooks[1]
 	inboxMixinFields0 := inboxMixin[0].Fields()
 	_ = inboxMixinFields0
 	inboxFields := schema.Inbox{}.Fields()
@@ -1039,8 +1047,11 @@ func init() {
 		})
 	}
 	kanbanautomationMixinHooks1 := kanbanautomationMixin[1].Hooks()
+	kanbanautomationHooks := schema.KanbanAutomation{}.Hooks()
 
 	kanbanautomation.Hooks[1] = kanbanautomationMixinHooks1[0]
+
+	kanbanautomation.Hooks[2] = kanbanautomationHooks[0]
 	kanbanautomationMixinFields0 := kanbanautomationMixin[0].Fields()
 	_ = kanbanautomationMixinFields0
 	kanbanautomationFields := schema.KanbanAutomation{}.Fields()
@@ -1207,8 +1218,11 @@ func init() {
 		})
 	}
 	labelMixinHooks1 := labelMixin[1].Hooks()
+	labelHooks := schema.Label{}.Hooks()
 
 	label.Hooks[1] = labelMixinHooks1[0]
+
+	label.Hooks[2] = labelHooks[0]
 	labelMixinFields0 := labelMixin[0].Fields()
 	_ = labelMixinFields0
 	labelFields := schema.Label{}.Fields()
@@ -1507,8 +1521,11 @@ func init() {
 		})
 	}
 	teamMixinHooks1 := teamMixin[1].Hooks()
+	teamHooks := schema.Team{}.Hooks()
 
 	team.Hooks[1] = teamMixinHooks1[0]
+
+	team.Hooks[2] = teamHooks[0]
 	teamMixinFields0 := teamMixin[0].Fields()
 	_ = teamMixinFields0
 	teamFields := schema.Team{}.Fields()
@@ -1721,8 +1738,11 @@ func init() {
 		})
 	}
 	webhooksubscriptionMixinHooks1 := webhooksubscriptionMixin[1].Hooks()
+	webhooksubscriptionHooks := schema.WebhookSubscription{}.Hooks()
 
 	webhooksubscription.Hooks[1] = webhooksubscriptionMixinHooks1[0]
+
+	webhooksubscription.Hooks[2] = webhooksubscriptionHooks[0]
 	webhooksubscriptionMixinFields0 := webhooksubscriptionMixin[0].Fields()
 	_ = webhooksubscriptionMixinFields0
 	webhooksubscriptionFields := schema.WebhookSubscription{}.Fields()

@@ -91,7 +91,7 @@ func (Inbox) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("channel_key", "channel_type")}
 }
 
-func (Inbox) Hooks() []ent.Hook { return []ent.Hook{channelKeyHook()} }
+func (Inbox) Hooks() []ent.Hook { return []ent.Hook{channelKeyHook(), inboxCap()} }
 
 func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
 
