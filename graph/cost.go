@@ -27,7 +27,7 @@ import (
 // InterceptField enforces on every result, so the estimate holds.
 const (
 	defaultListBound  = 100
-	accountListBound  = 500  // the account's members (agents, an inbox's or team's members)
+	memberListBound   = 500  // the account's members (agents, an inbox's or team's members)
 	mutationListBound = 1000 // a bulk change's results
 	importListBound   = 5000 // a CSV import's rows (ops refuses more)
 	// A payload's userErrors: one per failing input field.
@@ -44,10 +44,10 @@ var listBounds = map[string]int{
 	// Capped per account where they are written (ent's account caps).
 	"Query.agentBots":                  schema.MaxAccountObjects,
 	"Query.kanbanAutomations":          schema.MaxAccountObjects,
-	"Query.inboxMembers":               accountListBound,
-	"Query.teamMembers":                accountListBound,
-	"Query.contactableInboxes":         accountListBound,
 	"Query.webhooks":                   schema.MaxAccountObjects,
+	"Query.contactableInboxes":         schema.MaxAccountObjects, // the account's inboxes at most
+	"Query.inboxMembers":               memberListBound,
+	"Query.teamMembers":                memberListBound,
 	"Query.customAttributeDefinitions": contacts.DefinitionsPerPage,
 	// Stored JSON lists are capped where they are written (ent's data
 	// limits hook).
@@ -81,7 +81,7 @@ var listBounds = map[string]int{
 	// periods (the operation refuses more) and agents.
 	"KanbanReport.byStage":  maxReportStages,
 	"KanbanReport.byPeriod": kanban.MaxReportPeriods,
-	"KanbanReport.byAgent":  accountListBound,
+	"KanbanReport.byAgent":  memberListBound,
 	"KanbanReport.byStatus": len(kanban.CardStatuses),
 	// A time report's stays and stages, cut by the operation.
 	"KanbanItemTimeReport.stays":        kanban.MaxStaysListed,
