@@ -161,14 +161,11 @@ func (a *API) setConversationLabels(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req labelsRequest
-	if err := decode(c, "", &req); err != nil {
+	titles, err := decodeLabels(c)
+	if err != nil {
 		return err
 	}
-	if req.Labels == nil {
-		return invalidField("labels", "Labels can't be blank: send a list of label titles (an empty list clears them)")
-	}
-	labels, err := a.svc.SetConversationLabels(c.UserContext(), id, *req.Labels)
+	labels, err := a.svc.SetConversationLabels(c.UserContext(), id, titles)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,10 @@
 package rest
 
-import "github.com/switchboard/switchboard/internal/contacts"
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/switchboard/switchboard/internal/contacts"
+)
 
 // The small request bodies, named so that the route table can point the
 // OpenAPI document at the struct each handler decodes.
@@ -19,6 +23,20 @@ type contactInboxRequest struct {
 // labelsRequest replaces a contact's or a conversation's labels.
 type labelsRequest struct {
 	Labels *flexStrings `json:"labels"`
+}
+
+// decodeLabels reads a labels request's titles. The list is required, so
+// that a body without it never clears the labels by mistake; an empty list
+// does.
+func decodeLabels(c *fiber.Ctx) ([]string, error) {
+	var req labelsRequest
+	if err := decode(c, "", &req); err != nil {
+		return nil, err
+	}
+	if req.Labels == nil {
+		return nil, invalidField("labels", "Labels can't be blank: send a list of label titles (an empty list clears them)")
+	}
+	return *req.Labels, nil
 }
 
 // contactMergeRequest merges the mergee into the base contact.
