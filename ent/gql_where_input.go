@@ -6185,10 +6185,6 @@ type KanbanItemWhereInput struct {
 	HasStage     *bool                    `json:"hasStage,omitempty"`
 	HasStageWith []*FunnelStageWhereInput `json:"hasStageWith,omitempty"`
 
-	// "conversation" edge predicates.
-	HasConversation     *bool                     `json:"hasConversation,omitempty"`
-	HasConversationWith []*ConversationWhereInput `json:"hasConversationWith,omitempty"`
-
 	// "assigned_agents" edge predicates.
 	HasAssignedAgents     *bool             `json:"hasAssignedAgents,omitempty"`
 	HasAssignedAgentsWith []*UserWhereInput `json:"hasAssignedAgentsWith,omitempty"`
@@ -6675,24 +6671,6 @@ func (i *KanbanItemWhereInput) P() (predicate.KanbanItem, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, kanbanitem.HasStageWith(with...))
-	}
-	if i.HasConversation != nil {
-		p := kanbanitem.HasConversation()
-		if !*i.HasConversation {
-			p = kanbanitem.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasConversationWith) > 0 {
-		with := make([]predicate.Conversation, 0, len(i.HasConversationWith))
-		for _, w := range i.HasConversationWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasConversationWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, kanbanitem.HasConversationWith(with...))
 	}
 	if i.HasAssignedAgents != nil {
 		p := kanbanitem.HasAssignedAgents()

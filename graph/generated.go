@@ -49938,7 +49938,7 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "funnelID", "funnelIDNEQ", "funnelIDIn", "funnelIDNotIn", "stageID", "stageIDNEQ", "stageIDIn", "stageIDNotIn", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "conversationID", "conversationIDNEQ", "conversationIDIn", "conversationIDNotIn", "conversationIDIsNil", "conversationIDNotNil", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "priority", "priorityNEQ", "priorityIn", "priorityNotIn", "value", "valueNEQ", "valueIn", "valueNotIn", "valueGT", "valueGTE", "valueLT", "valueLTE", "status", "statusNEQ", "statusIn", "statusNotIn", "stageEnteredAt", "stageEnteredAtNEQ", "stageEnteredAtIn", "stageEnteredAtNotIn", "stageEnteredAtGT", "stageEnteredAtGTE", "stageEnteredAtLT", "stageEnteredAtLTE", "closedAt", "closedAtNEQ", "closedAtIn", "closedAtNotIn", "closedAtGT", "closedAtGTE", "closedAtLT", "closedAtLTE", "closedAtIsNil", "closedAtNotNil", "createdByID", "createdByIDNEQ", "createdByIDIn", "createdByIDNotIn", "createdByIDGT", "createdByIDGTE", "createdByIDLT", "createdByIDLTE", "createdByIDIsNil", "createdByIDNotNil", "hasFunnel", "hasFunnelWith", "hasStage", "hasStageWith", "hasConversation", "hasConversationWith", "hasAssignedAgents", "hasAssignedAgentsWith", "hasChecklistItems", "hasChecklistItemsWith", "hasNotes", "hasNotesWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "accountID", "accountIDNEQ", "accountIDIn", "accountIDNotIn", "funnelID", "funnelIDNEQ", "funnelIDIn", "funnelIDNotIn", "stageID", "stageIDNEQ", "stageIDIn", "stageIDNotIn", "position", "positionNEQ", "positionIn", "positionNotIn", "positionGT", "positionGTE", "positionLT", "positionLTE", "conversationID", "conversationIDNEQ", "conversationIDIn", "conversationIDNotIn", "conversationIDIsNil", "conversationIDNotNil", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "priority", "priorityNEQ", "priorityIn", "priorityNotIn", "value", "valueNEQ", "valueIn", "valueNotIn", "valueGT", "valueGTE", "valueLT", "valueLTE", "status", "statusNEQ", "statusIn", "statusNotIn", "stageEnteredAt", "stageEnteredAtNEQ", "stageEnteredAtIn", "stageEnteredAtNotIn", "stageEnteredAtGT", "stageEnteredAtGTE", "stageEnteredAtLT", "stageEnteredAtLTE", "closedAt", "closedAtNEQ", "closedAtIn", "closedAtNotIn", "closedAtGT", "closedAtGTE", "closedAtLT", "closedAtLTE", "closedAtIsNil", "closedAtNotNil", "createdByID", "createdByIDNEQ", "createdByIDIn", "createdByIDNotIn", "createdByIDGT", "createdByIDGTE", "createdByIDLT", "createdByIDLTE", "createdByIDIsNil", "createdByIDNotNil", "hasFunnel", "hasFunnelWith", "hasStage", "hasStageWith", "hasAssignedAgents", "hasAssignedAgentsWith", "hasChecklistItems", "hasChecklistItemsWith", "hasNotes", "hasNotesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -51376,20 +51376,6 @@ func (ec *executionContext) unmarshalInputKanbanItemWhereInput(ctx context.Conte
 				return it, err
 			}
 			it.HasStageWith = data
-		case "hasConversation":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasConversation"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasConversation = data
-		case "hasConversationWith":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasConversationWith"))
-			data, err := ec.unmarshalOConversationWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversationWhereInputᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasConversationWith = data
 		case "hasAssignedAgents":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAssignedAgents"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)

@@ -151,7 +151,12 @@ func (KanbanItem) Edges() []ent.Edge {
 			Comment("The funnel the card is in."),
 		edge.From("stage", FunnelStage.Type).Ref("items").Field("stage_id").Unique().Required().
 			Comment("The stage the card is in."),
+		// No GraphQL filter through it: a where input's edge filter is a SQL
+		// subquery the privacy rules do not reach, so an agent could match a
+		// card by the text of a conversation in an inbox they are not a member
+		// of (TestNoFilterReachesPastInboxVisibility).
 		edge.From("conversation", Conversation.Type).Ref("kanban_items").Field("conversation_id").Unique().
+			Annotations(entgql.Skip(entgql.SkipWhereInput)).
 			Comment("The linked conversation; null when none (or not visible to the viewer)."),
 		edge.To("assigned_agents", User.Type).
 			Comment("The users assigned to the card."),

@@ -31,6 +31,19 @@ func memberInbox(userID int) predicate.Inbox {
 	return inbox.HasMembersWith(inboxmember.UserID(userID))
 }
 
+// VisibleConversation is the inbox rule as a predicate on conversations,
+// for filters that reach conversations through another entity's edge (a
+// card's conversation's contact): such a filter is a subquery, which the
+// privacy rules do not run. For an agent it holds the conversations of its
+// inboxes; for anyone else it is nil, and narrows nothing.
+func VisibleConversation(ctx context.Context) predicate.Conversation {
+	v, ok := actingAgent(ctx)
+	if !ok {
+		return nil
+	}
+	return conversation.HasInboxWith(memberInbox(v.UserID))
+}
+
 // actingAgent returns the viewer when it is an agent (a member who is not an
 // administrator): the only caller the inbox rules narrow.
 func actingAgent(ctx context.Context) (viewer.Viewer, bool) {

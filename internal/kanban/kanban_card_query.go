@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent/funnelstage"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/ent/user"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
@@ -214,11 +215,22 @@ func (s *Service) cardQuery(ctx context.Context, c *ent.Client, f CardFilter) (*
 			kanbanitem.TitleContainsFold(text),
 			kanbanitem.DescriptionContainsFold(text),
 			kanbanitem.HasNotesWith(cardnote.ContentContainsFold(text)),
-			kanbanitem.HasConversationWith(conversation.HasContactWith(
-				contact.Or(contact.NameContainsFold(text), contact.EmailContainsFold(text)))),
+			kanbanitem.HasConversationWith(visibleConversation(ctx, conversation.HasContactWith(
+				contact.Or(contact.NameContainsFold(text), contact.EmailContainsFold(text))))...),
 		))
 	}
 	return q, nil
+}
+
+// visibleConversation is ps and the inbox rule (schema.VisibleConversation):
+// a card filter through its conversation is a subquery, which the privacy
+// rules do not run, and it would tell an agent which cards hang on
+// conversations of inboxes they do not work in.
+func visibleConversation(ctx context.Context, ps ...predicate.Conversation) []predicate.Conversation {
+	if p := schema.VisibleConversation(ctx); p != nil {
+		return append(ps, p)
+	}
+	return ps
 }
 
 // checkFilter refuses filter values that can match nothing by mistake.

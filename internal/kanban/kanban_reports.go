@@ -89,7 +89,7 @@ func (s *Service) KanbanReport(ctx context.Context, in ReportInput) (*Report, er
 		q.Where(kanbanitem.HasAssignedAgentsWith(user.IDIn(in.UserIDs...)))
 	}
 	if in.InboxID != 0 {
-		q.Where(kanbanitem.HasConversationWith(conversation.InboxID(in.InboxID)))
+		q.Where(kanbanitem.HasConversationWith(visibleConversation(ctx, conversation.InboxID(in.InboxID))...))
 	}
 	cards, err := q.All(ctx)
 	if err != nil {
