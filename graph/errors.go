@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/lib/pq"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -80,7 +83,18 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		// An argument failed to decode (a bad cursor, time or map): the
 		// caller's mistake, not ours. The path ends with the argument.
 		out := graphql.DefaultErrorPresenter(ctx, err)
-		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": lastPathName(out.Path)}
+		attrs := lastPathName(out.Path)
+		if len(attrs) == 1 && (attrs[0] == "after" || attrs[0] == "before") {
+			// Not the decoder's words (msgpack's codes): what to do instead.
+			out.Message = attrs[0] + " is not a cursor this API returned: pass one from pageInfo or an edge"
+		}
+		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": attrs}
+		return out
+	}
+	if arg, ok := unfitCursor(ctx, err); ae.Kind == apperr.KindInternal && ok {
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		out.Message = arg + " is a cursor this query cannot continue from (it came from another order or filter, or was altered): page again from the start"
+		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": []string{arg}}
 		return out
 	}
 	if ae.Kind == apperr.KindInternal {
@@ -155,4 +169,34 @@ func (e *panicError) Error() string { return e.msg }
 // error.
 func recoverPanic(_ context.Context, p any) error {
 	return &panicError{msg: fmt.Sprintf("panic in resolver: %v\n%s", p, debug.Stack())}
+}
+
+// unfitCursor names the cursor argument (after or before) err is the
+// database's or entgql's refusal of: a cursor decodes, but its values do not
+// fit the query's order (another orderBy, or values altered by hand), and
+// the statement built from it fails. That is the caller's input.
+func unfitCursor(ctx context.Context, err error) (string, bool) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !cursorRefused(err) {
+		return "", false
+	}
+	for _, name := range []string{"after", "before"} {
+		if v, ok := fc.Args[name]; ok && v != nil && !reflect.ValueOf(v).IsZero() {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// cursorRefused reports the errors a cursor that does not fit its query
+// causes: entgql's count check of its values, database/sql's refusal of a
+// value of no SQL type, and PostgreSQL's data exceptions (a text where a time
+// is compared, SQLSTATE class 22).
+func cursorRefused(err error) bool {
+	var pe *pq.Error
+	if errors.As(err, &pe) && pe.Code.Class() == "22" {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "cursor values length") || strings.Contains(msg, "sql: converting argument")
 }

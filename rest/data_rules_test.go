@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -54,6 +55,42 @@ func TestNULCharactersAreRefusedAlike(t *testing.T) {
 			{name: "an escaped backslash before u0000 is plain text", request: request{method: "POST", path: a.path("/contacts"),
 				body: `{"inbox_id": ` + itoa(ib) + `, "name": "A\\u0000B"}`}, wantStatus: http.StatusOK,
 				want: map[string]any{"payload.contact.name": `A\u0000B`}},
+		})
+	})
+}
+
+// TestTextsPastWhatTheDatabaseReads: a filter text past the longest LIKE
+// pattern SQLite takes, and attributes nested past the depth its JSON
+// functions read, were 500s (the second for every attribute filter of the
+// account, once one contact held them); they are 422s naming the field, on
+// both engines, and nothing is stored.
+func TestTextsPastWhatTheDatabaseReads(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		a := newApp(t, e)
+		_, agent := a.agent(a.Account)
+		ib := a.apiInbox("Support")
+		ct, _ := a.contact(ib, H{"name": "Ann", "additional_attributes": H{"city": "Paris"}})
+		deep := H{"v": 1}
+		for range 40 {
+			deep = H{"x": deep}
+		}
+		filter := func(op string, value any) request {
+			return request{method: "POST", path: a.path("/contacts/filter"), body: H{"payload": []H{
+				{"attribute_key": "name", "filter_operator": op, "values": []any{value}}}}}
+		}
+		byCity := request{method: "POST", path: a.path("/contacts/filter"), body: H{"payload": []H{
+			{"attribute_key": "city", "filter_operator": "equal_to", "values": []string{"Paris"}}}}}
+		a.run(t, []scenario{
+			invalid("a contains value of 60,000 characters is 422 naming values", filter("contains", strings.Repeat("x", 60_000)), "values"),
+			invalid("and so for starts_with", filter("starts_with", strings.Repeat("x", 1001)), "values"),
+			{name: "1,000 characters are a text like any other", request: filter("contains", strings.Repeat("x", 1000)),
+				wantStatus: http.StatusOK, want: map[string]any{"meta.count": 0}},
+			invalid("attributes nested 41 deep are 422", as(agent, request{method: "PATCH", path: a.path("/contacts/%d", ct),
+				body: H{"additional_attributes": H{"city": "Paris", "x": deep}}}), "additional_attributes"),
+			{name: "the attribute filters of the account still answer", request: byCity,
+				wantStatus: http.StatusOK, want: map[string]any{"payload.*.id": []int{ct}}},
 		})
 	})
 }

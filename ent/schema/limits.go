@@ -1,10 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"entgo.io/ent"
@@ -29,6 +31,10 @@ const (
 	MaxLabels = 100
 	// MaxListItems caps any other stored JSON list.
 	MaxListItems = 1000
+	// MaxJSONDepth caps how deep a JSON value nests: SQLite's JSON
+	// functions refuse past 1,000 levels, and one such contact broke every
+	// attribute filter of its account.
+	MaxJSONDepth = 32
 )
 
 // listCaps are the JSON lists whose cap is lower than MaxListItems.
@@ -70,7 +76,17 @@ func dataLimitsHook() ent.Hook {
 	}
 }
 
+// nulText is the rule for a NUL byte in text, on both engines: PostgreSQL
+// cannot store one (apperr answers its refusal the same way) and SQLite
+// would, so the same request would succeed on one and fail on the other.
+func nulText(name string) error {
+	return apperr.Invalidf(name, "%s must not contain NUL bytes (\\u0000)", apperr.Humanize(name))
+}
+
 func checkJSONField(name string, v any) error {
+	if s, ok := v.(string); ok && strings.IndexByte(s, 0) >= 0 {
+		return nulText(name)
+	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || uncappedJSON[name] {
 		return nil
@@ -95,5 +111,36 @@ func checkJSONField(name string, v any) error {
 	if len(b) > MaxJSONBytes {
 		return apperr.Invalidf(name, "%s is %d bytes serialized; the limit is %d bytes (64 KiB)", apperr.Humanize(name), len(b), MaxJSONBytes)
 	}
+	depth, nul := scanJSON(b)
+	if nul {
+		return nulText(name)
+	}
+	if depth > MaxJSONDepth {
+		return apperr.Invalidf(name, "%s nests deeper than %d levels", apperr.Humanize(name), MaxJSONDepth)
+	}
 	return nil
+}
+
+// scanJSON reads valid JSON b: how deep its objects and lists nest (0 for
+// a scalar), and whether a string in it holds a NUL (the escape \u0000).
+func scanJSON(b []byte) (deepest int, nul bool) {
+	depth := 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			nul = nul || bytes.HasPrefix(b[i+1:], []byte("u0000"))
+			i++ // the escaped character
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest, nul
 }

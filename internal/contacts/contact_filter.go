@@ -97,6 +97,11 @@ func checkFilterShape(conds []FilterCondition) error {
 		if err := core.CheckListLen("values", len(c.Values), core.MaxFilterValues); err != nil {
 			return err
 		}
+		for _, v := range filterValues(c.Values) {
+			if err := core.CheckSearchText("values", v); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

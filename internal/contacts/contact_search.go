@@ -26,6 +26,9 @@ func (s *Service) SearchContacts(ctx context.Context, q, sort string, page int) 
 	if q == "" {
 		return nil, apperr.Invalid("Specify search string with parameter q", "q")
 	}
+	if err := core.CheckSearchText("q", q); err != nil {
+		return nil, err
+	}
 	order, err := contactOrder(sort)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"unicode/utf8"
+
 	"github.com/switchboard/switchboard/internal/apperr"
 )
 
@@ -24,12 +26,25 @@ const (
 	// across, and the bound GraphQL prices a funnel's stages by (each stage
 	// may show a page of cards).
 	MaxFunnelStages = 25
+	// MaxSearchText caps, in characters, a text searched for or filtered
+	// by: far above any name, e-mail or phrase, and far below the longest
+	// LIKE pattern SQLite takes (50,000 bytes; past it the statement fails).
+	MaxSearchText = 1000
 )
 
 // CheckListLen answers a list over max with a 422 naming field.
 func CheckListLen(field string, n, max int) error {
 	if n > max {
 		return apperr.Invalidf(field, "%s takes at most %d entries, got %d", apperr.Humanize(field), max, n)
+	}
+	return nil
+}
+
+// CheckSearchText answers a search or filter text over MaxSearchText
+// characters with a 422 naming field.
+func CheckSearchText(field, text string) error {
+	if n := utf8.RuneCountInString(text); n > MaxSearchText {
+		return apperr.Invalidf(field, "%s takes at most %d characters, got %d", apperr.Humanize(field), MaxSearchText, n)
 	}
 	return nil
 }

@@ -235,6 +235,9 @@ func visibleConversation(ctx context.Context, ps ...predicate.Conversation) []pr
 
 // checkFilter refuses filter values that can match nothing by mistake.
 func checkFilter(f CardFilter) error {
+	if err := core.CheckSearchText("query", strings.TrimSpace(f.Query)); err != nil {
+		return err
+	}
 	var errs core.FieldErrors
 	for _, p := range f.Priorities {
 		if !core.ContainsString(CardPriorities, p) {
