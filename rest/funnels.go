@@ -245,11 +245,15 @@ func (a *API) funnelCards(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	items, err := a.svc.FunnelCards(c.UserContext(), id)
+	f, err := cardFilter(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(H{"payload": cardsJSON(items), "meta": H{"count": len(items)}})
+	p, err := a.svc.FunnelCards(c.UserContext(), id, f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(H{"meta": cardMeta(p), "payload": cardsJSON(p.Items)})
 }
 
 func funnelJSON(f *ent.Funnel) H {

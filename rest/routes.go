@@ -135,7 +135,7 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Delete("/funnels/:id", a.deleteFunnel, op("Delete a funnel", nil))
 	acc.Patch("/funnels/:id/reorder", a.reorderStages, op("Reorder a funnel's stages", funnel).in(stageOrderRequest{}, "funnel"))
 	acc.Get("/funnels/:id/stage_stats", a.funnelStageStats, op("A funnel's figures per stage", stageStatsAnswer()))
-	acc.Get("/funnels/:funnel_id/kanban_items", a.funnelCards, op("A funnel's cards", inline(obj(props{"payload": listAnswer("KanbanItem"), "meta": obj(props{"count": integer()})}))))
+	acc.Get("/funnels/:funnel_id/kanban_items", a.funnelCards, op("A funnel's cards, a page at a time (the card list's parameters)", cardPageAnswer()).q("agent_id", "page", "per_page", "conversation_id", "stage_id"))
 
 	card, cardFilters := shape("KanbanItem"), []string{"funnel_id", "agent_id", "page", "per_page", "conversation_id", "stage_id"}
 	advanced := append([]string{"query", "priority", "status", "value_min", "value_max", "created_from", "created_to"}, cardFilters...)

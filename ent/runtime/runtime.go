@@ -323,8 +323,11 @@ func init() {
 		})
 	}
 	cardnoteMixinHooks1 := cardnoteMixin[1].Hooks()
+	cardnoteHooks := schema.CardNote{}.Hooks()
 
 	cardnote.Hooks[1] = cardnoteMixinHooks1[0]
+
+	cardnote.Hooks[2] = cardnoteHooks[0]
 	cardnoteMixinFields0 := cardnoteMixin[0].Fields()
 	_ = cardnoteMixinFields0
 	cardnoteFields := schema.CardNote{}.Fields()
@@ -395,8 +398,11 @@ func init() {
 		})
 	}
 	checklistitemMixinHooks1 := checklistitemMixin[1].Hooks()
+	checklistitemHooks := schema.ChecklistItem{}.Hooks()
 
 	checklistitem.Hooks[1] = checklistitemMixinHooks1[0]
+
+	checklistitem.Hooks[2] = checklistitemHooks[0]
 	checklistitemMixinFields0 := checklistitemMixin[0].Fields()
 	_ = checklistitemMixinFields0
 	checklistitemFields := schema.ChecklistItem{}.Fields()

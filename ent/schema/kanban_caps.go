@@ -6,6 +6,8 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/cardnote"
+	"github.com/switchboard/switchboard/ent/checklistitem"
 	"github.com/switchboard/switchboard/ent/hook"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -79,4 +81,50 @@ func distinct(ids []int) map[int]bool {
 		out[id] = true
 	}
 	return out
+}
+
+// MaxCardParts caps a card's checklist items, and its notes: REST answers
+// both lists whole (get_checklist, get_notes, as the kanban fork does) and
+// the console's card drawer shows them all. Two rows created at the same
+// moment may pass it by one.
+const MaxCardParts = 500
+
+// cardPart is a create of a row that belongs to a card.
+type cardPart interface {
+	ent.Mutation
+	KanbanItemID() (int, bool)
+}
+
+// cardPartCap refuses a create that would give a card more than
+// MaxCardParts rows of a kind, whichever operation creates it: count counts
+// the card's rows, and the refusal names field.
+func cardPartCap[M cardPart](kind, field string, count func(context.Context, M, int) (int, error)) ent.Hook {
+	return hook.On(func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if row, ok := m.(M); ok {
+				if card, ok := row.KanbanItemID(); ok {
+					n, err := count(ctx, row, card)
+					if err != nil {
+						return nil, err
+					}
+					if n >= MaxCardParts {
+						return nil, apperr.Invalidf(field, "A card has at most %d %s; delete one to add another", MaxCardParts, kind)
+					}
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}, ent.OpCreate)
+}
+
+func (ChecklistItem) Hooks() []ent.Hook {
+	return []ent.Hook{cardPartCap("checklist items", "text", func(ctx context.Context, m *gen.ChecklistItemMutation, card int) (int, error) {
+		return m.Client().ChecklistItem.Query().Where(checklistitem.KanbanItemID(card)).Count(ctx)
+	})}
+}
+
+func (CardNote) Hooks() []ent.Hook {
+	return []ent.Hook{cardPartCap("notes", "content", func(ctx context.Context, m *gen.CardNoteMutation, card int) (int, error) {
+		return m.Client().CardNote.Query().Where(cardnote.KanbanItemID(card)).Count(ctx)
+	})}
 }

@@ -115,14 +115,16 @@ func (s *Service) CardsBatch(ctx context.Context, f CardFilter) (*CardBatch, err
 	return &CardBatch{Page: *p, StageCounts: counts}, nil
 }
 
-// FunnelCards lists all cards of a funnel in board order.
-func (s *Service) FunnelCards(ctx context.Context, funnelID int) ([]*ent.KanbanItem, error) {
+// FunnelCards is Cards within one funnel (the kanban fork's
+// /funnels/{id}/kanban_items takes the card list's parameters): a page, in
+// board order. An unknown funnel is a 404 here, where the list's filter
+// simply matches nothing.
+func (s *Service) FunnelCards(ctx context.Context, funnelID int, f CardFilter) (*core.Page[*ent.KanbanItem], error) {
 	if _, err := s.Funnel(ctx, funnelID); err != nil {
 		return nil, err
 	}
-	c := s.Client(ctx)
-	items, err := s.loadCards(ctx, c, c.KanbanItem.Query().Where(kanbanitem.FunnelID(funnelID)).Order(boardOrder()...))
-	return items, core.ApperrOrNil(err)
+	f.FunnelID = funnelID
+	return s.Cards(ctx, f)
 }
 
 func pageSize(perPage int) int {
