@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -265,7 +266,7 @@ func connectionPage(f *ast.Field, vars map[string]any) (int, *gqlerror.Error) {
 
 func pageError(f *ast.Field, format string, args ...any) *gqlerror.Error {
 	err := gqlerror.ErrorPosf(f.Position, format, args...)
-	err.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": []string{"first"}}
+	err.Extensions = map[string]any{"code": apperr.KindInvalid.GraphQLCode(), "attributes": []string{"first"}}
 	return err
 }
 
@@ -274,6 +275,11 @@ func intArg(v any) (int, bool) {
 	switch n := v.(type) {
 	case int:
 		return n, true
+	case string:
+		// gqlgen takes a variable's "5" for an Int: so does the estimate.
+		if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return intArg(i)
+		}
 	case int32:
 		return int(n), true
 	case int64:

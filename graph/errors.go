@@ -21,19 +21,6 @@ import (
 	"github.com/switchboard/switchboard/internal/throttle"
 )
 
-// codeOf is the extensions.code of each error kind.
-var codeOf = map[apperr.Kind]string{
-	apperr.KindBadRequest:      "BAD_REQUEST",
-	apperr.KindUnauthenticated: "UNAUTHENTICATED",
-	apperr.KindForbidden:       "FORBIDDEN",
-	apperr.KindNotFound:        "NOT_FOUND",
-	apperr.KindInvalid:         "BAD_USER_INPUT",
-	apperr.KindConflict:        "CONFLICT",
-	apperr.KindTooManyRequests: "TOO_MANY_REQUESTS",
-	apperr.KindInternal:        "INTERNAL_SERVER_ERROR",
-	apperr.KindUnavailable:     "UNAVAILABLE",
-}
-
 // presenter is presentError, with an error of a query past its time limit
 // presented as TIMEOUT (whatever failed first when the deadline passed: a
 // database call, usually).
@@ -73,7 +60,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 			if gerr.Extensions == nil {
 				gerr.Extensions = map[string]any{}
 			}
-			gerr.Extensions["code"] = codeOf[apperr.KindInvalid]
+			gerr.Extensions["code"] = apperr.KindInvalid.GraphQLCode()
 		}
 		return gerr
 	}
@@ -88,13 +75,13 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 			// Not the decoder's words (msgpack's codes): what to do instead.
 			out.Message = attrs[0] + " is not a cursor this API returned: pass one from pageInfo or an edge"
 		}
-		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": attrs}
+		out.Extensions = map[string]any{"code": apperr.KindInvalid.GraphQLCode(), "attributes": attrs}
 		return out
 	}
 	if arg, ok := unfitCursor(ctx, err); ae.Kind == apperr.KindInternal && ok {
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		out.Message = arg + " is a cursor this query cannot continue from (it came from another order or filter, or was altered): page again from the start"
-		out.Extensions = map[string]any{"code": codeOf[apperr.KindInvalid], "attributes": []string{arg}}
+		out.Extensions = map[string]any{"code": apperr.KindInvalid.GraphQLCode(), "attributes": []string{arg}}
 		return out
 	}
 	if ae.Kind == apperr.KindInternal {
@@ -102,7 +89,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	}
 	out := graphql.DefaultErrorPresenter(ctx, ae)
 	out.Message = ae.Message
-	out.Extensions = map[string]any{"code": codeOf[ae.Kind]}
+	out.Extensions = map[string]any{"code": ae.Kind.GraphQLCode()}
 	if ae.Kind == apperr.KindInvalid {
 		attrs := ae.Fields
 		if attrs == nil {
@@ -113,12 +100,13 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	return out
 }
 
-// unauthenticatedBody is the response of a request whose credentials fail.
-func unauthenticatedBody(err error) map[string]any {
+// refusalBody is the response of a request refused before GraphQL runs:
+// credentials that fail, a method or body GraphQL is not served over.
+func refusalBody(err error) map[string]any {
 	ae := apperr.From(err)
 	return map[string]any{"errors": []map[string]any{{
 		"message":    ae.Message,
-		"extensions": map[string]any{"code": codeOf[ae.Kind]},
+		"extensions": map[string]any{"code": ae.Kind.GraphQLCode()},
 	}}}
 }
 

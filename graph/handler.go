@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -107,18 +108,44 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.gql.ServeHTTP(w, r.WithContext(h.appCtx))
 		return
 	}
+	if err := servedOver(r); err != nil {
+		status := http.StatusUnsupportedMediaType
+		if r.Method != http.MethodPost {
+			status = http.StatusMethodNotAllowed
+			w.Header().Set("Allow", "GET, POST, OPTIONS")
+		}
+		writeJSON(w, status, refusalBody(err))
+		return
+	}
 	token := requestToken(r.Header)
 	accountID, err := accountFromRequest(r)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, unauthenticatedBody(err))
+		writeJSON(w, http.StatusBadRequest, refusalBody(err))
 		return
 	}
 	v, err := h.svc.AuthenticateToken(r.Context(), r.RemoteAddr, token, accountID)
 	if err != nil {
-		writeJSON(w, authFailureStatus(w, err), unauthenticatedBody(err))
+		writeJSON(w, authFailureStatus(w, err), refusalBody(err))
 		return
 	}
 	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))
+}
+
+// servedOver refuses a request gqlgen has no transport for (it would answer
+// "transport not supported" without a code): queries come over GET, or POST
+// as JSON, or multipart with files; OPTIONS asks which.
+func servedOver(r *http.Request) error {
+	switch r.Method {
+	case http.MethodGet, http.MethodOptions:
+		return nil
+	case http.MethodPost:
+		media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if media == "application/json" || media == "multipart/form-data" {
+			return nil
+		}
+		return apperr.BadRequest("send a GraphQL request as application/json (multipart/form-data for file uploads)")
+	}
+	return apperr.BadRequest("GraphQL is served over GET and POST")
 }
 
 func wantsHTML(r *http.Request) bool {

@@ -1,6 +1,8 @@
 package graph_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -62,5 +64,38 @@ func TestInputsTheDatabaseWouldRefuseAreTheCallers(t *testing.T) {
 				code:  "BAD_USER_INPUT", attrs: []string{"after"}})
 		}
 		a.run(t, cases)
+	})
+}
+
+// TestRequestsRefusedBeforeGraphQLRunsCarryACode: what the server refuses
+// before a query runs (a body it has no transport for, a method it is not
+// served over, a NUL the app refuses for both APIs) is answered as GraphQL
+// answers, with extensions.code; and an Int variable sent as digits, which
+// gqlgen takes, counts for the query's cost as the number it is.
+func TestRequestsRefusedBeforeGraphQLRunsCarryACode(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		ib := a.inbox(a.Account, a.Admin, "Support", apiChannel())
+		a.contact(a.Admin, ib, H{"name": "Ann"})
+		a.contact(a.Admin, ib, H{"name": "Bob"})
+		a.run(t, []gqlCase{
+			{name: "a body that is not JSON is 415 with a code", header: map[string]string{"Content-Type": "text/plain"},
+				query: `{ contacts(first: 1) { totalCount } }`, status: http.StatusUnsupportedMediaType, code: "BAD_REQUEST"},
+			{name: "a NUL in the variables is 400 with a code",
+				query: `query($n: String!) { searchContacts(q: $n) { totalCount } }`, vars: H{"n": "a\u0000b"},
+				status: http.StatusBadRequest, code: "BAD_REQUEST"},
+			{name: "an Int variable sent as digits pages as the number",
+				query: `query($f: Int) { contacts(first: $f) { edges { node { name } } } }`, vars: H{"f": "1"},
+				want: H{"contacts.edges.#": 1}},
+		})
+		t.Run("a method GraphQL is not served over is 405 with a code", func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPut, "/graphql", strings.NewReader(`{"query": "{ __typename }"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("api_access_token", a.Admin)
+			r := a.send(req)
+			if r.Status != http.StatusMethodNotAllowed || len(r.Errors) == 0 || r.Errors[0].Extensions["code"] != "BAD_REQUEST" {
+				t.Fatalf("PUT answered %d %+v, want 405 with code BAD_REQUEST", r.Status, r.Errors)
+			}
+		})
 	})
 }

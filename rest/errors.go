@@ -39,6 +39,9 @@ type errorBody struct {
 func handleError(c *fiber.Ctx, err error) error {
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
+		if c.Path() == GraphQLPath {
+			return graphQLError(c, fe.Code, fe.Message, kindOfStatus(fe.Code))
+		}
 		return c.Status(fe.Code).JSON(errorBody{Error: fe.Message})
 	}
 	ae := apperr.From(err)
@@ -57,6 +60,9 @@ func handleError(c *fiber.Ctx, err error) error {
 		slog.Warn("database unreachable", "method", c.Method(), "path", c.Path(), "err", err)
 		c.Set(fiber.HeaderRetryAfter, RetryAfterSeconds)
 	}
+	if c.Path() == GraphQLPath {
+		return graphQLError(c, status, ae.Message, ae.Kind)
+	}
 	body := errorBody{Error: ae.Message}
 	if ae.Kind == apperr.KindInvalid {
 		body.Message = ae.Message
@@ -66,6 +72,31 @@ func handleError(c *fiber.Ctx, err error) error {
 		}
 	}
 	return c.Status(status).JSON(body)
+}
+
+// GraphQLPath is where the GraphQL endpoint is served. What the app
+// refuses there before GraphQL runs (a body too large, a NUL, too many
+// requests) is answered as GraphQL answers, with extensions.code.
+const GraphQLPath = "/graphql"
+
+func graphQLError(c *fiber.Ctx, status int, message string, kind apperr.Kind) error {
+	return c.Status(status).JSON(fiber.Map{"errors": []fiber.Map{{
+		"message": message, "extensions": fiber.Map{"code": kind.GraphQLCode()},
+	}}})
+}
+
+// kindOfStatus is the error kind of an HTTP status the app answers by
+// itself: a client error it has no kind for is a bad request.
+func kindOfStatus(status int) apperr.Kind {
+	for k, s := range statusOf {
+		if s == status {
+			return k
+		}
+	}
+	if status >= fiber.StatusInternalServerError {
+		return apperr.KindInternal
+	}
+	return apperr.KindBadRequest
 }
 
 // notFoundRoute answers any route we do not serve.

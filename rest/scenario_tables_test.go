@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/apitest"
 	"github.com/switchboard/switchboard/internal/events"
+	"github.com/switchboard/switchboard/rest"
 )
 
 // ---- scenarios ----
@@ -73,6 +74,10 @@ func checkErrorBody(t *testing.T, r *response, wantInvalid []string) {
 	if !ok {
 		t.Fatalf("%s: error body is not a JSON object: %s", r.req, r.Body)
 	}
+	if strings.HasSuffix(r.req, " "+rest.GraphQLPath) {
+		checkGraphQLErrorBody(t, r, obj)
+		return
+	}
 	if msg := nonEmpty(obj["error"], true); msg != "" {
 		t.Errorf("%s: error body's \"error\": %s", r.req, msg)
 	}
@@ -92,6 +97,21 @@ func checkErrorBody(t *testing.T, r *response, wantInvalid []string) {
 		if msg := sameItems(want...)(attrs, true); msg != "" {
 			t.Errorf("%s: attributes: %s", r.req, msg)
 		}
+	}
+}
+
+// checkGraphQLErrorBody checks GraphQL's error shape, which the app's own
+// refusals take at the GraphQL endpoint: errors[0] with a message and an
+// extensions.code.
+func checkGraphQLErrorBody(t *testing.T, r *response, obj map[string]any) {
+	t.Helper()
+	var first, ext map[string]any
+	if errs, _ := obj["errors"].([]any); len(errs) > 0 {
+		first, _ = errs[0].(map[string]any)
+		ext, _ = first["extensions"].(map[string]any)
+	}
+	if nonEmpty(first["message"], true) != "" || nonEmpty(ext["code"], true) != "" {
+		t.Errorf("%s: want a GraphQL error with a message and extensions.code, got %s", r.req, r.Body)
 	}
 }
 

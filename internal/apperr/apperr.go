@@ -30,6 +30,22 @@ const (
 	KindUnavailable
 )
 
+// graphQLCodes are the GraphQL extensions.code of each kind.
+var graphQLCodes = map[Kind]string{
+	KindBadRequest:      "BAD_REQUEST",
+	KindUnauthenticated: "UNAUTHENTICATED",
+	KindForbidden:       "FORBIDDEN",
+	KindNotFound:        "NOT_FOUND",
+	KindInvalid:         "BAD_USER_INPUT",
+	KindConflict:        "CONFLICT",
+	KindTooManyRequests: "TOO_MANY_REQUESTS",
+	KindInternal:        "INTERNAL_SERVER_ERROR",
+	KindUnavailable:     "UNAVAILABLE",
+}
+
+// GraphQLCode is the extensions.code a GraphQL error of kind k carries.
+func (k Kind) GraphQLCode() string { return graphQLCodes[k] }
+
 // Error is an error the caller can act on.
 type Error struct {
 	Kind    Kind

@@ -172,12 +172,12 @@ func New(cfg Config, database *db.DB) *Server {
 	health.Mount(s.App)
 	s.App.Get("/metrics", s.Metrics.Handler())
 	rest.Mount(s.App, s.Svc, rest.Live{Ctx: ctx, Websockets: s.Websockets})
-	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, "/graphql")
+	gql := graph.NewHandler(ctx, database.Client, s.Svc, s.Events, rest.GraphQLPath)
 	s.App.Get("/graphql/schema.graphql", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 		return c.SendString(graph.SDL())
 	})
-	s.App.All("/graphql", adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
+	s.App.All(rest.GraphQLPath, adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
 	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL, s.Websockets)
 	rest.NotFound(s.App)
 	return s
