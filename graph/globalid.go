@@ -41,7 +41,10 @@ func DecodeGlobalID(s string) (typ string, id int, err error) {
 	}
 	typ, num, ok := strings.Cut(string(raw), ":")
 	n, err := strconv.Atoi(num)
-	if !ok || typ == "" || err != nil || n <= 0 {
+	// Only the form EncodeGlobalID writes ("Contact:1", not "Contact:+1" or
+	// "Contact:0001"): one object, one id, so caches and clients that key by
+	// it never hold two.
+	if !ok || typ == "" || err != nil || n <= 0 || strconv.Itoa(n) != num {
 		return "", 0, invalidID(s)
 	}
 	return typ, n, nil
