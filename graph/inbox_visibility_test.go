@@ -188,3 +188,35 @@ func TestGraphQLCardCurrencyFollowsTheSameRules(t *testing.T) {
 		})
 	})
 }
+
+// TestGraphQLContactLinksAreTheirInboxes: GraphQL reads a contact's links to
+// inboxes through the same rule as REST: an agent reads those of its own
+// inboxes, and a link elsewhere is NOT_FOUND by id.
+func TestGraphQLContactLinksAreTheirInboxes(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		a := newApp(t, e)
+		base := fmt.Sprintf("/api/v1/accounts/%d", a.Account)
+		hidden := a.inbox(a.Account, a.Admin, "Hidden", apiChannel())
+		worked := a.inbox(a.Account, a.Admin, "Worked", apiChannel())
+		agentID, agent := a.agentUser(a.Account)
+		a.mustREST("POST", base+"/inbox_members", a.Admin, H{"inbox_id": worked, "user_ids": []int{agentID}}, http.StatusOK)
+		ct := a.contact(a.Admin, hidden, H{"name": "Ann"})
+		a.mustREST("POST", fmt.Sprintf("%s/contacts/%d/contact_inboxes", base, ct), a.Admin, H{"inbox_id": worked}, http.StatusOK)
+		links := a.gqlOK(t, `query($id: ID!) { contact(id: $id) { contactInboxes { id inbox { name } } } }`, H{"id": ct})
+		var hiddenLink any
+		for _, l := range mustGet(t, links.Data, "contact.contactInboxes").([]any) {
+			if mustGet(t, l, "inbox.name") == "Hidden" {
+				hiddenLink = mustGet(t, l, "id")
+			}
+		}
+		a.run(t, []gqlCase{
+			{name: "the agent reads the link of its inbox only", token: agent,
+				query: `query($id: ID!) { contact(id: $id) { contactInboxes { inbox { name } } } }`, vars: H{"id": ct},
+				want: H{"contact.contactInboxes.*.inbox.name": []any{"Worked"}}},
+			{name: "a link of another inbox is NOT_FOUND by id", token: agent,
+				query: `query($id: ID!) { node(id: $id) { id } }`, vars: H{"id": hiddenLink}, code: "NOT_FOUND"},
+			{name: "the administrator reads it", query: `query($id: ID!) { node(id: $id) { id } }`, vars: H{"id": hiddenLink},
+				want: H{"node.id": hiddenLink}},
+		})
+	})
+}

@@ -56,8 +56,10 @@ func TestConversationVisibility(t *testing.T) {
 			status("an agent's label write of it is 404", as(agent, conv("POST", inX, "/labels", H{"labels": []string{"hijacked"}})), http.StatusNotFound),
 			status("an agent creating a conversation in that inbox is 403",
 				as(agent, request{method: "POST", path: a.path("/conversations"), body: H{"inbox_id": x, "contact_id": alice, "message": H{"content": "hi"}}}), http.StatusForbidden),
-			status("an agent creating one there by source_id is 403",
-				as(agent, request{method: "POST", path: a.path("/conversations"), body: H{"source_id": aliceX, "inbox_id": x}}), http.StatusForbidden),
+			// The agent reads no link of that inbox: the source id is unknown
+			// to it, as one that does not exist.
+			invalid("an agent creating one there by source_id is 422, as for an unknown source id",
+				as(agent, request{method: "POST", path: a.path("/conversations"), body: H{"source_id": aliceX, "inbox_id": x}}), "source_id"),
 			{
 				name:       "the agent's refused actions changed nothing",
 				request:    conv("GET", inX, "", nil),

@@ -102,6 +102,8 @@ type ContactInbox struct{ ent.Schema }
 
 func (ContactInbox) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{}} }
 
+func (ContactInbox) Policy() ent.Policy { return contactInboxPolicy() }
+
 func (ContactInbox) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("contact_id").

@@ -118,6 +118,23 @@ func conversationPolicy() ent.Policy {
 	})
 }
 
+// contactInboxPolicy: a contact is the account's, but its link to an inbox
+// is the inbox's. The link's source id is what the inbox's channel, and its
+// public client API, know the contact by: with it and the inbox's public
+// identifier anyone reads the contact's conversations there. So an agent
+// reads the links of its own inboxes only. (It may still link a contact to
+// any inbox of the account, as Chatwoot's agents may: contacts are the
+// account's. The link it makes there, it does not read back.)
+func contactInboxPolicy() ent.Policy {
+	return privacy.Policy{Query: privacy.QueryPolicy{agentInboxRule(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
+		cf, ok := f.(interface{ WhereHasInboxWith(...predicate.Inbox) })
+		if ok {
+			cf.WhereHasInboxWith(memberInbox)
+		}
+		return ok
+	})}}
+}
+
 // messagePolicy: agents see the messages of their inboxes only.
 func messagePolicy() ent.Policy {
 	return inboxPolicy(func(f privacy.Filter, memberInbox predicate.Inbox) bool {

@@ -76,6 +76,7 @@ func (s *Service) CreateContact(ctx context.Context, in ContactInput) (*CreatedC
 		if err != nil {
 			return err
 		}
+		ci.Edges.Inbox = ib
 		out = CreatedContact{Contact: ct, ContactInbox: ci}
 		return s.EmitContactEvent(ctx, c, events.ContactCreated, ct)
 	})
@@ -92,7 +93,9 @@ func (s *Service) reloadCreated(ctx context.Context, made CreatedContact) (*Crea
 	if err != nil {
 		return nil, err
 	}
-	out := &CreatedContact{Contact: ct}
+	// The link as made: an agent who linked the contact to an inbox it does
+	// not work in is told the link it made, but reads no link there.
+	out := &CreatedContact{Contact: ct, ContactInbox: made.ContactInbox.Unwrap()}
 	for _, ci := range ct.Edges.ContactInboxes {
 		if ci.ID == made.ContactInbox.ID {
 			out.ContactInbox = ci
