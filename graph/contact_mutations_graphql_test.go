@@ -174,7 +174,7 @@ func TestGraphQLContactMutations(t *testing.T) {
 				want: H{"mergeContacts.contact.id": gid("Contact", w.Dave), "mergeContacts.contact.name": "Dave Davis",
 					"mergeContacts.contact.email": "dave.d@mail.example", "mergeContacts.contact.phoneNumber": "+442000000000",
 					"mergeContacts.contact.identifier": "dd-7", "mergeContacts.contact.labels": []any{"from-mail"},
-					"mergeContacts.contact.additionalAttributes":        H{"city": "Leeds"},
+					"mergeContacts.contact.additionalAttributes": H{"city": "Leeds"},
 					// The agent works in neither inbox: it reads no link there.
 					"mergeContacts.contact.contactInboxes": []any{}},
 				check: func(t *testing.T, r *gqlResp) {
