@@ -34,22 +34,30 @@ type accountRow interface {
 
 // accountCap refuses a create that would give an account more than
 // MaxAccountObjects rows of a kind, whichever operation creates it: count
-// counts the account's rows, and the refusal names field.
+// counts the account's rows, and the refusal names field. (The privacy
+// policy, which runs first, stamps the account.)
 func accountCap[M accountRow](kind, field string, count func(context.Context, M, int) (int, error)) ent.Hook {
+	return createCap(M.AccountID, count, MaxAccountObjects, func() error {
+		return apperr.Invalidf(field, "An account has at most %d %s; delete one to add another", MaxAccountObjects, kind)
+	})
+}
+
+// createCap refuses a create of a row of M that would give its owner (the
+// id ownerOf reads off the create: an account, a card) more than limit
+// rows: count counts the owner's rows, and refused is the answer. Two rows
+// created at the same moment may pass it by one.
+func createCap[M ent.Mutation](ownerOf func(M) (int, bool), count func(context.Context, M, int) (int, error), limit int, refused func() error) ent.Hook {
 	return hook.On(func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			row, ok := m.(M)
-			if !ok {
-				return next.Mutate(ctx, m)
-			}
-			// The privacy policy, which runs first, stamps the account.
-			if account, ok := row.AccountID(); ok {
-				n, err := count(ctx, row, account)
-				if err != nil {
-					return nil, err
-				}
-				if n >= MaxAccountObjects {
-					return nil, apperr.Invalidf(field, "An account has at most %d %s; delete one to add another", MaxAccountObjects, kind)
+			if row, ok := m.(M); ok {
+				if owner, ok := ownerOf(row); ok {
+					n, err := count(ctx, row, owner)
+					if err != nil {
+						return nil, err
+					}
+					if n >= limit {
+						return nil, refused()
+					}
 				}
 			}
 			return next.Mutate(ctx, m)

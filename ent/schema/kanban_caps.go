@@ -99,22 +99,9 @@ type cardPart interface {
 // MaxCardParts rows of a kind, whichever operation creates it: count counts
 // the card's rows, and the refusal names field.
 func cardPartCap[M cardPart](kind, field string, count func(context.Context, M, int) (int, error)) ent.Hook {
-	return hook.On(func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if row, ok := m.(M); ok {
-				if card, ok := row.KanbanItemID(); ok {
-					n, err := count(ctx, row, card)
-					if err != nil {
-						return nil, err
-					}
-					if n >= MaxCardParts {
-						return nil, apperr.Invalidf(field, "A card has at most %d %s; delete one to add another", MaxCardParts, kind)
-					}
-				}
-			}
-			return next.Mutate(ctx, m)
-		})
-	}, ent.OpCreate)
+	return createCap(M.KanbanItemID, count, MaxCardParts, func() error {
+		return apperr.Invalidf(field, "A card has at most %d %s; delete one to add another", MaxCardParts, kind)
+	})
 }
 
 func (ChecklistItem) Hooks() []ent.Hook {
