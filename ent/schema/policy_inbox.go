@@ -124,7 +124,8 @@ func conversationPolicy() ent.Policy {
 // identifier anyone reads the contact's conversations there. So an agent
 // reads the links of its own inboxes only. (It may still link a contact to
 // any inbox of the account, as Chatwoot's agents may: contacts are the
-// account's. The link it makes there, it does not read back.)
+// account's. It is answered the link it made, as written, and reads no link
+// there afterwards.)
 func contactInboxPolicy() ent.Policy {
 	return privacy.Policy{Query: privacy.QueryPolicy{agentInboxRule(func(f privacy.Filter, memberInbox predicate.Inbox) bool {
 		cf, ok := f.(interface{ WhereHasInboxWith(...predicate.Inbox) })
