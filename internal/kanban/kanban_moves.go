@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lib/pq"
 
@@ -33,16 +35,39 @@ import (
 var errCardsMoved = errors.New("a card moved to another funnel while its funnel was being locked")
 
 // cardTx runs fn in a transaction, retrying it from the start when its
-// cards moved under it or PostgreSQL broke a deadlock by aborting it.
+// cards moved under it or PostgreSQL broke a deadlock by aborting it. A
+// retry waits a random moment first, longer each time: retried at once,
+// transactions that collided collide again (eight clients carrying the same
+// cards between two funnels ran out of five immediate attempts).
 func (s *Service) cardTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client) error) error {
 	for attempt := 1; ; attempt++ {
 		err := s.InTx(ctx, fn)
 		if err == nil || !retryableTx(err) {
 			return err
 		}
-		if attempt == 5 || ent.TxFromContext(ctx) != nil {
+		if attempt == maxCardTxAttempts || ent.TxFromContext(ctx) != nil {
 			return apperr.Conflict("The cards kept changing while this request ran; try again")
 		}
+		if err := waitBeforeRetry(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// maxCardTxAttempts bounds cardTx's attempts; with waitBeforeRetry's
+// backoff the last starts at most about half a second after the first.
+const maxCardTxAttempts = 8
+
+// waitBeforeRetry waits a random time up to attempt × 20 ms, or until ctx
+// ends.
+func waitBeforeRetry(ctx context.Context, attempt int) error {
+	t := time.NewTimer(rand.N(time.Duration(attempt) * 20 * time.Millisecond))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
