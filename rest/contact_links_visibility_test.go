@@ -19,10 +19,7 @@ func TestAContactsLinksAreTheirInboxes(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		a := newApp(t, e)
-		agentID, agent := a.agent(a.Account)
-		hidden := a.apiInbox("Hidden")
-		worked := a.apiInbox("Worked")
-		a.addInboxMembers(worked, agentID)
+		agent, hidden, worked := a.agentOfOneInbox()
 		ann, annHidden := a.contact(hidden, H{"name": "Ann"})
 		annWorked := a.mustDo(request{method: "POST", path: a.path("/contacts/%d/contact_inboxes", ann),
 			body: H{"inbox_id": worked}}, http.StatusOK).str(t, "source_id")

@@ -17,10 +17,7 @@ func TestCardFiltersKeepToTheAgentsInboxes(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		a := newApp(t, e)
-		agentID, agent := a.agent(a.Account)
-		hidden := a.apiInbox("Hidden")
-		worked := a.apiInbox("Worked")
-		a.addInboxMembers(worked, agentID)
+		agent, hidden, worked := a.agentOfOneInbox()
 		zed, _ := a.contact(hidden, H{"name": "Zed Secret", "email": "zed@hidden.test"})
 		yan, _ := a.contact(worked, H{"name": "Yan Known", "email": "yan@worked.test"})
 		sales := a.funnel("Sales", "new")
@@ -55,4 +52,14 @@ func TestCardFiltersKeepToTheAgentsInboxes(t *testing.T) {
 				wantStatus: http.StatusOK, want: map[string]any{"total_items": 1, "total_value": 300}},
 		})
 	})
+}
+
+// agentOfOneInbox makes two API inboxes and an agent who works in the
+// second only: the inbox it is outside of, and the one it works in.
+func (a *app) agentOfOneInbox() (agent string, hidden, worked int) {
+	a.t.Helper()
+	agentID, agent := a.agent(a.Account)
+	hidden, worked = a.apiInbox("Hidden"), a.apiInbox("Worked")
+	a.addInboxMembers(worked, agentID)
+	return agent, hidden, worked
 }
