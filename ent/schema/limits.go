@@ -58,7 +58,8 @@ func maxRunes(n int) func(string) error {
 }
 
 // dataLimitsHook refuses a create or update that sets a JSON field over
-// MaxJSONBytes serialized, or a JSON list over its cap. ent has no
+// MaxJSONBytes serialized or MaxJSONDepth deep, a JSON list over its cap,
+// or a NUL in any text, a JSON field's strings included. ent has no
 // validators for JSON fields, so this hook is their validator.
 func dataLimitsHook() ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
