@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/db"
 )
 
@@ -37,12 +38,8 @@ func waitForDatabase(ctx context.Context, url string, wait time.Duration, open f
 			return nil, fmt.Errorf("database unreachable (waited DATABASE_WAIT=%s): %w", wait, err)
 		}
 		slog.Warn("database unreachable; retrying", "in", delay.String(), "err", err)
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !core.Sleep(ctx, delay) {
 			return nil, fmt.Errorf("stopped while waiting for the database: %w", err)
-		case <-t.C:
 		}
 		delay = min(2*delay, maxRetry)
 	}

@@ -2,14 +2,9 @@ package kanban
 
 import (
 	"context"
-	"errors"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"strings"
-	"time"
-
-	"github.com/lib/pq"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
@@ -27,54 +22,6 @@ import (
 // unique one is checked row by row, so a range could not move by one in a
 // single UPDATE, and moving it away and back updated every row twice (a
 // move to the top of a stage of 1,000 cards took about three times as long).
-
-// errCardsMoved says a card changed funnel between being read and its
-// funnel being locked. The transaction is then retried from the start
-// rather than locking one more funnel: a transaction takes all its funnel
-// locks at once, in id order, so two of them never wait on each other.
-var errCardsMoved = errors.New("a card moved to another funnel while its funnel was being locked")
-
-// cardTx runs fn in a transaction, retrying it from the start when its
-// cards moved under it or PostgreSQL broke a deadlock by aborting it. A
-// retry waits a random moment first, longer each time: retried at once,
-// transactions that collided collide again (eight clients carrying the same
-// cards between two funnels ran out of five immediate attempts).
-func (s *Service) cardTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client) error) error {
-	for attempt := 1; ; attempt++ {
-		err := s.InTx(ctx, fn)
-		if err == nil || !retryableTx(err) {
-			return err
-		}
-		if attempt == maxCardTxAttempts || ent.TxFromContext(ctx) != nil {
-			return apperr.Conflict("The cards kept changing while this request ran; try again")
-		}
-		if err := waitBeforeRetry(ctx, attempt); err != nil {
-			return err
-		}
-	}
-}
-
-// maxCardTxAttempts bounds cardTx's attempts; with waitBeforeRetry's
-// backoff the last starts at most about half a second after the first.
-const maxCardTxAttempts = 8
-
-// waitBeforeRetry waits a random time up to attempt × 20 ms, or until ctx
-// ends.
-func waitBeforeRetry(ctx context.Context, attempt int) error {
-	t := time.NewTimer(rand.N(time.Duration(attempt) * 20 * time.Millisecond))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-func retryableTx(err error) bool {
-	var pqErr *pq.Error
-	return errors.Is(err, errCardsMoved) || (errors.As(err, &pqErr) && pqErr.Code == "40P01")
-}
 
 // MoveInput says where a card goes: a stage slug of the card's funnel (or of
 // FunnelID when set), and optionally a position in it (default: last).

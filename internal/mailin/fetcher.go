@@ -191,12 +191,8 @@ func (f *Fetcher) keepFetching(ctx context.Context, ib *ent.Inbox) {
 			return
 		}
 		f.failed(ctx, ib, err, delay)
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !core.Sleep(ctx, delay) {
 			return
-		case <-t.C:
 		}
 		delay = min(2*delay, f.opts.MaxBackoff)
 	}

@@ -91,7 +91,7 @@ func (f *Fetcher) whileLeased(ctx context.Context, ib *ent.Inbox, fetch func(con
 			f.log.Warn("mail fetcher: the lease could not be taken; retrying", "inbox_id", ib.ID, "err", err)
 		}
 		f.metrics.leases.WithLabelValues("refused").Inc()
-		if !sleep(ctx, every) {
+		if !core.Sleep(ctx, every) {
 			return
 		}
 	}
@@ -117,7 +117,7 @@ func (f *Fetcher) whileLeased(ctx context.Context, ib *ent.Inbox, fetch func(con
 // fetching stops too, since another instance may have it by now.
 func (f *Fetcher) keepLease(ctx context.Context, inboxID int, every time.Duration, lost context.CancelFunc) {
 	expires := time.Now().Add(f.opts.LeaseTTL)
-	for sleep(ctx, every) {
+	for core.Sleep(ctx, every) {
 		held, err := f.takeLease(ctx, inboxID)
 		switch {
 		case held:
@@ -136,18 +136,6 @@ func (f *Fetcher) keepLease(ctx context.Context, inboxID int, every time.Duratio
 		f.metrics.leases.WithLabelValues("lost").Inc()
 		lost()
 		return
-	}
-}
-
-// sleep waits d, or less if ctx ends first (then it answers false).
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
 	}
 }
 
