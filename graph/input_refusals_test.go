@@ -20,9 +20,7 @@ import (
 func TestInputsTheDatabaseWouldRefuseAreTheCallers(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newApp(t, e)
-		ib := a.inbox(a.Account, a.Admin, "Support", apiChannel())
-		a.contact(a.Admin, ib, H{"name": "Ann"})
-		a.contact(a.Admin, ib, H{"name": "Bob"})
+		ib := a.annAndBob()
 		byName := a.gqlOK(t, `{ contacts(first: 1, orderBy: [{field: NAME, direction: ASC}]) { edges { node { id } } pageInfo { endCursor } } }`, nil)
 		cursor := mustGet(t, byName.Data, "contacts.pageInfo.endCursor").(string)
 		deep := H{"v": 1}
@@ -75,9 +73,7 @@ func TestInputsTheDatabaseWouldRefuseAreTheCallers(t *testing.T) {
 func TestRequestsRefusedBeforeGraphQLRunsCarryACode(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		a := newApp(t, e)
-		ib := a.inbox(a.Account, a.Admin, "Support", apiChannel())
-		a.contact(a.Admin, ib, H{"name": "Ann"})
-		a.contact(a.Admin, ib, H{"name": "Bob"})
+		a.annAndBob()
 		a.run(t, []gqlCase{
 			{name: "a body that is not JSON is 415 with a code", header: map[string]string{"Content-Type": "text/plain"},
 				query: `{ contacts(first: 1) { totalCount } }`, status: http.StatusUnsupportedMediaType, code: "BAD_REQUEST"},
@@ -98,4 +94,14 @@ func TestRequestsRefusedBeforeGraphQLRunsCarryACode(t *testing.T) {
 			}
 		})
 	})
+}
+
+// annAndBob makes an API inbox with the contacts Ann and Bob, and returns
+// the inbox.
+func (a *app) annAndBob() int {
+	a.t.Helper()
+	ib := a.inbox(a.Account, a.Admin, "Support", apiChannel())
+	a.contact(a.Admin, ib, H{"name": "Ann"})
+	a.contact(a.Admin, ib, H{"name": "Bob"})
+	return ib
 }
