@@ -123,6 +123,8 @@ type costWalk struct {
 	vars   map[string]any
 	memo   map[string]int
 	err    *gqlerror.Error
+	// metaVisits counts the introspection fields visited (cost_introspection.go).
+	metaVisits int
 }
 
 // CheckCost refuses an operation whose cost passes MaxCost, or that pages
@@ -186,8 +188,11 @@ func (w *costWalk) fragment(x *ast.FragmentSpread, page int) int {
 }
 
 func (w *costWalk) field(f *ast.Field, page int) int {
+	if introspective(f.Name) {
+		return w.introspection(f)
+	}
 	def := f.Definition
-	if def == nil || introspective(f.Name) {
+	if def == nil {
 		return 0
 	}
 	if def.Type.Elem == nil && isConnection(w.schema.Types[def.Type.Name()]) {

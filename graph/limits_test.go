@@ -74,6 +74,10 @@ func limitCases(inboxID int) []gqlCase {
 		deepFragments += fmt.Sprintf(" fragment D%d on Inbox { members { inbox { ...D%d } } }", i, i+1)
 	}
 	deepFragments += " fragment D12 on Inbox { id }"
+	var partialIntrospections strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&partialIntrospections, "s%d: __schema { types { name fields { name type { name } } } } ", i)
+	}
 	return []gqlCase{
 		{name: "20,000 repeated fields (39 s of validation before) are too large",
 			query: "{ agentBots { " + strings.Repeat("id ", 20000) + "} }", status: refused, code: "QUERY_TOO_LARGE",
@@ -98,11 +102,29 @@ func limitCases(inboxID int) []gqlCase {
 			check: messageHas("5000 fields")},
 		{name: "lists nested under a page cost page times their bounds",
 			query: `{ inboxes(first: 100) { edges { node { members { inbox { members { id } } } } } } }`, status: refused, code: "QUERY_TOO_COMPLEX"},
+		{name: "two full introspections (800 KB each)", // the whole schema a second time, under an alias
+			query:  strings.Replace(fullIntrospection, "{ __schema {", "{ again: __schema { types { ...FullType } } __schema {", 1),
+			status: refused, code: "QUERY_TOO_COMPLEX", check: messageHas("limit of 50000")},
+		{name: "thirty aliased partial introspections (4.4 MB priced at nothing before)",
+			query: "{ " + partialIntrospections.String() + "}", status: refused, code: "QUERY_TOO_COMPLEX"},
 		{name: "a nested connection's page over 100, from a variable",
 			query: `query($n: Int) { conversations(first: 10) { edges { node { messages(first: $n) { totalCount } } } } }`,
 			vars:  H{"n": 101}, code: "BAD_USER_INPUT", attrs: []string{"first"}, check: messageHas("100")},
 	}
 }
+
+// fullIntrospection is the introspection query GraphQL tools send
+// (GraphiQL's, with its fragments); the schema answers it with about 33,000
+// values.
+const fullIntrospection = `query IntrospectionQuery { __schema { queryType { name } mutationType { name }
+	subscriptionType { name } types { ...FullType } directives { name description locations args { ...InputValue } } } }
+fragment FullType on __Type { kind name description fields(includeDeprecated: true) { name description
+	args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason } inputFields { ...InputValue }
+	interfaces { ...TypeRef } enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+	possibleTypes { ...TypeRef } }
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
+fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name
+	ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`
 
 func TestGraphQLLimits(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -114,6 +136,8 @@ func TestGraphQLLimits(t *testing.T) {
 				query: `query($n: Int) { inbox(id: ` + id(ib) + `) { name members { user { name } } }
 					conversations(first: 25) { edges { node { messages(first: $n) { edges { node { content } } } } } } }`,
 				vars: H{"n": 20}, want: H{"inbox.name": "API"}},
+			{name: "a full introspection, as GraphQL tools send it, runs",
+				query: fullIntrospection, want: H{"__schema.queryType.name": "Query", "__schema.types.0.name": nonEmpty}},
 			{name: "introspection is not held to the depth limit",
 				query: `{ __schema { types { name fields { name type { name kind ofType { name kind ofType { name kind ` +
 					`ofType { name kind ofType { name kind ofType { name } } } } } } } } } }`,
