@@ -217,6 +217,11 @@ func TestGraphQLContactLinksAreTheirInboxes(t *testing.T) {
 				query: `query($id: ID!) { node(id: $id) { id } }`, vars: H{"id": hiddenLink}, code: "NOT_FOUND"},
 			{name: "the administrator reads it", query: `query($id: ID!) { node(id: $id) { id } }`, vars: H{"id": hiddenLink},
 				want: H{"node.id": hiddenLink}},
+			{name: "the agent can reach the contact in its inbox only", token: agent,
+				query: `query($id: ID!) { contactableInboxes(contactID: $id) { inbox { name } } }`, vars: H{"id": ct},
+				want: H{"contactableInboxes.*.inbox.name": []any{"Worked"}}},
+			{name: "the administrator in both", query: `query($id: ID!) { contactableInboxes(contactID: $id) { inbox { name } } }`,
+				vars: H{"id": ct}, want: H{"contactableInboxes.*.inbox.name": []any{"Hidden", "Worked"}}},
 		})
 	})
 }

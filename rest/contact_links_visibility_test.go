@@ -34,6 +34,11 @@ func TestAContactsLinksAreTheirInboxes(t *testing.T) {
 			{name: "an agent's new contact in an inbox it does not work in tells it the link it made",
 				request:    as(agent, request{method: "POST", path: a.path("/contacts"), body: H{"inbox_id": hidden, "name": "Bea", "source_id": "bea-1"}}),
 				wantStatus: http.StatusOK, want: map[string]any{"payload.contact_inbox.source_id": "bea-1", "payload.contact_inbox.inbox.id": hidden}},
+			{name: "the agent can reach the contact in its inbox only (as Chatwoot lists an agent's)",
+				request: as(agent, request{method: "GET", path: a.path("/contacts/%d/contactable_inboxes", ann)}), wantStatus: http.StatusOK,
+				want: map[string]any{"payload.*.inbox.id": []int{worked}, "payload.*.source_id": []string{annWorked}}},
+			{name: "the administrator in both", request: request{method: "GET", path: a.path("/contacts/%d/contactable_inboxes", ann)},
+				wantStatus: http.StatusOK, want: map[string]any{"payload.*.source_id": sameItems(annHidden, annWorked)}},
 			invalid("a source id taken there is refused as taken, naming source_id",
 				as(agent, request{method: "POST", path: a.path("/contacts/%d/contact_inboxes", ann), body: H{"inbox_id": hidden, "source_id": "bea-1"}}), "source_id"),
 		})

@@ -37,11 +37,23 @@ func memberInbox(userID int) predicate.Inbox {
 // privacy rules do not run. For an agent it holds the conversations of its
 // inboxes; for anyone else it is nil, and narrows nothing.
 func VisibleConversation(ctx context.Context) predicate.Conversation {
+	worked := WorkedInbox(ctx)
+	if worked == nil {
+		return nil
+	}
+	return conversation.HasInboxWith(worked)
+}
+
+// WorkedInbox is the inbox rule as a predicate on inboxes: every member
+// reads the account's inboxes, but an agent works (reads conversations and
+// contacts' links, writes) only in its own. For an agent it holds those;
+// for anyone else it is nil, and narrows nothing.
+func WorkedInbox(ctx context.Context) predicate.Inbox {
 	v, ok := actingAgent(ctx)
 	if !ok {
 		return nil
 	}
-	return conversation.HasInboxWith(memberInbox(v.UserID))
+	return memberInbox(v.UserID)
 }
 
 // actingAgent returns the viewer when it is an agent (a member who is not an

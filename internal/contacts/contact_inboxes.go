@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/ent/contactinbox"
 	"github.com/switchboard/switchboard/ent/inbox"
 	"github.com/switchboard/switchboard/ent/predicate"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
@@ -112,12 +113,18 @@ type Reachable struct {
 
 // ContactableInboxes lists the inboxes that can reach a contact: those it is
 // already linked to, plus channels its details allow (e-mail, phone, API).
+// An agent is listed the inboxes it works in, as Chatwoot's are: it can
+// start a conversation in no other, and reads no link there.
 func (s *Service) ContactableInboxes(ctx context.Context, contactID int) ([]Reachable, error) {
 	ct, err := s.Contact(ctx, contactID)
 	if err != nil {
 		return nil, apperr.From(err)
 	}
-	inboxes, err := s.Client(ctx).Inbox.Query().Order(ent.Asc(inbox.FieldID)).All(ctx)
+	q := s.Client(ctx).Inbox.Query().Order(ent.Asc(inbox.FieldID))
+	if worked := schema.WorkedInbox(ctx); worked != nil {
+		q.Where(worked)
+	}
+	inboxes, err := q.All(ctx)
 	if err != nil {
 		return nil, apperr.From(err)
 	}
