@@ -1673,10 +1673,6 @@ type ContactWhereInput struct {
 	LastActivityAtLTE    *time.Time  `json:"lastActivityAtLTE,omitempty"`
 	LastActivityAtIsNil  bool        `json:"lastActivityAtIsNil,omitempty"`
 	LastActivityAtNotNil bool        `json:"lastActivityAtNotNil,omitempty"`
-
-	// "contact_inboxes" edge predicates.
-	HasContactInboxes     *bool                     `json:"hasContactInboxes,omitempty"`
-	HasContactInboxesWith []*ContactInboxWhereInput `json:"hasContactInboxesWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2090,24 +2086,6 @@ func (i *ContactWhereInput) P() (predicate.Contact, error) {
 		predicates = append(predicates, contact.LastActivityAtNotNil())
 	}
 
-	if i.HasContactInboxes != nil {
-		p := contact.HasContactInboxes()
-		if !*i.HasContactInboxes {
-			p = contact.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasContactInboxesWith) > 0 {
-		with := make([]predicate.ContactInbox, 0, len(i.HasContactInboxesWith))
-		for _, w := range i.HasContactInboxesWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasContactInboxesWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, contact.HasContactInboxesWith(with...))
-	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyContactWhereInput

@@ -80,6 +80,10 @@ var withdrawn = map[string]bool{
 	// conversations in inboxes they are not a member of.
 	"KanbanItemWhereInput.hasConversation":     true,
 	"KanbanItemWhereInput.hasConversationWith": true,
+	// The same past the contact-link rule: an agent read which contacts are
+	// linked to an inbox it does not work in, and their source ids there.
+	"ContactWhereInput.hasContactInboxes":     true,
+	"ContactWhereInput.hasContactInboxesWith": true,
 }
 
 // fieldChanges compares the fields of a type (and their arguments).

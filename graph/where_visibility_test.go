@@ -7,7 +7,7 @@ import (
 
 // insideInboxes are the types whose rows exist for an agent only in the
 // inboxes it is a member of (ent/schema/policy_inbox.go).
-var insideInboxes = map[string]bool{"Conversation": true, "Message": true, "ScheduledMessage": true}
+var insideInboxes = map[string]bool{"Conversation": true, "Message": true, "ScheduledMessage": true, "ContactInbox": true}
 
 // TestNoFilterReachesPastInboxVisibility: a where input's edge filter is a
 // SQL subquery that the privacy rules do not run. From a row inside an inbox
