@@ -55,7 +55,7 @@ type ScheduledMessage struct {
 	Private bool `json:"private,omitempty"`
 	// How the schedule repeats.
 	RecurrenceType scheduledmessage.RecurrenceType `json:"recurrence_type,omitempty"`
-	// Repeat every N days, weeks, months or years (1 or more).
+	// Repeat every N days, weeks, months or years (1 to 1000).
 	RecurrenceInterval int `json:"recurrence_interval,omitempty"`
 	// For weekly schedules: the weekdays to send on, 0 (Sunday) to 6 (Saturday); empty otherwise.
 	RecurrenceDays []int `json:"recurrence_days,omitempty"`
@@ -63,7 +63,7 @@ type ScheduledMessage struct {
 	RecurrenceEndType scheduledmessage.RecurrenceEndType `json:"recurrence_end_type,omitempty"`
 	// The last day a recurrence may send (RFC 3339, UTC); set when recurrenceEndType is on_date, null otherwise.
 	RecurrenceEndDate *time.Time `json:"recurrence_end_date,omitempty"`
-	// How many sends a recurrence makes in all; set when recurrenceEndType is after_occurrences, null otherwise.
+	// How many sends a recurrence makes in all (1 to 10000); set when recurrenceEndType is after_occurrences, null otherwise.
 	RecurrenceMaxOccurrences *int `json:"recurrence_max_occurrences,omitempty"`
 	// How many occurrences the recurrence has sent so far.
 	OccurrencesCount int `json:"occurrences_count,omitempty"`

@@ -580,6 +580,11 @@ func (_c *ScheduledMessageCreate) check() error {
 			return &ValidationError{Name: "recurrence_end_type", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_end_type": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.RecurrenceMaxOccurrences(); ok {
+		if err := scheduledmessage.RecurrenceMaxOccurrencesValidator(v); err != nil {
+			return &ValidationError{Name: "recurrence_max_occurrences", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_max_occurrences": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.OccurrencesCount(); !ok {
 		return &ValidationError{Name: "occurrences_count", err: errors.New(`ent: missing required field "ScheduledMessage.occurrences_count"`)}
 	}

@@ -665,6 +665,11 @@ func (_u *ScheduledMessageUpdate) check() error {
 			return &ValidationError{Name: "recurrence_end_type", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_end_type": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RecurrenceMaxOccurrences(); ok {
+		if err := scheduledmessage.RecurrenceMaxOccurrencesValidator(v); err != nil {
+			return &ValidationError{Name: "recurrence_max_occurrences", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_max_occurrences": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ScheduledMessage.account"`)
 	}
@@ -1697,6 +1702,11 @@ func (_u *ScheduledMessageUpdateOne) check() error {
 	if v, ok := _u.mutation.RecurrenceEndType(); ok {
 		if err := scheduledmessage.RecurrenceEndTypeValidator(v); err != nil {
 			return &ValidationError{Name: "recurrence_end_type", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_end_type": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RecurrenceMaxOccurrences(); ok {
+		if err := scheduledmessage.RecurrenceMaxOccurrencesValidator(v); err != nil {
+			return &ValidationError{Name: "recurrence_max_occurrences", err: fmt.Errorf(`ent: validator failed for field "ScheduledMessage.recurrence_max_occurrences": %w`, err)}
 		}
 	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {

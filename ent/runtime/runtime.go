@@ -1512,6 +1512,10 @@ func init() {
 	scheduledmessageDescRecurrenceDays := scheduledmessageFields[14].Descriptor()
 	// scheduledmessage.DefaultRecurrenceDays holds the default value on creation for the recurrence_days field.
 	scheduledmessage.DefaultRecurrenceDays = scheduledmessageDescRecurrenceDays.Default.([]int)
+	// scheduledmessageDescRecurrenceMaxOccurrences is the schema descriptor for recurrence_max_occurrences field.
+	scheduledmessageDescRecurrenceMaxOccurrences := scheduledmessageFields[17].Descriptor()
+	// scheduledmessage.RecurrenceMaxOccurrencesValidator is a validator for the "recurrence_max_occurrences" field. It is called by the builders before save.
+	scheduledmessage.RecurrenceMaxOccurrencesValidator = scheduledmessageDescRecurrenceMaxOccurrences.Validators[0].(func(int) error)
 	// scheduledmessageDescOccurrencesCount is the schema descriptor for occurrences_count field.
 	scheduledmessageDescOccurrencesCount := scheduledmessageFields[18].Descriptor()
 	// scheduledmessage.DefaultOccurrencesCount holds the default value on creation for the occurrences_count field.

@@ -218,6 +218,8 @@ var (
 	RecurrenceIntervalValidator func(int) error
 	// DefaultRecurrenceDays holds the default value on creation for the "recurrence_days" field.
 	DefaultRecurrenceDays []int
+	// RecurrenceMaxOccurrencesValidator is a validator for the "recurrence_max_occurrences" field. It is called by the builders before save.
+	RecurrenceMaxOccurrencesValidator func(int) error
 	// DefaultOccurrencesCount holds the default value on creation for the "occurrences_count" field.
 	DefaultOccurrencesCount int
 )

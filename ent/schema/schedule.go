@@ -8,6 +8,8 @@ import (
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+
+	"github.com/switchboard/switchboard/internal/recurrence"
 )
 
 // ScheduledMessage is a message to send at a future time, once or on a
@@ -63,8 +65,8 @@ func (ScheduledMessage) Fields() []ent.Field {
 				"monthly": "Every recurrenceInterval months, on scheduledAt's day of month.",
 				"yearly":  "Every recurrenceInterval years, on scheduledAt's date.",
 			}),
-		field.Int("recurrence_interval").Default(1).Min(1).
-			Comment("Repeat every N days, weeks, months or years (1 or more)."),
+		field.Int("recurrence_interval").Default(1).Range(1, recurrence.MaxInterval).
+			Comment("Repeat every N days, weeks, months or years (1 to 1000)."),
 		field.JSON("recurrence_days", []int{}).Default([]int{}).
 			Comment("For weekly schedules: the weekdays to send on, 0 (Sunday) to 6 (Saturday); empty otherwise."),
 		field.Enum("recurrence_end_type").Values("never", "on_date", "after_occurrences").Default("never").
@@ -76,8 +78,8 @@ func (ScheduledMessage) Fields() []ent.Field {
 			}),
 		field.Time("recurrence_end_date").Optional().Nillable().
 			Comment("The last day a recurrence may send (RFC 3339, UTC); set when recurrenceEndType is on_date, null otherwise."),
-		field.Int("recurrence_max_occurrences").Optional().Nillable().
-			Comment("How many sends a recurrence makes in all; set when recurrenceEndType is after_occurrences, null otherwise."),
+		field.Int("recurrence_max_occurrences").Optional().Nillable().Range(1, recurrence.MaxOccurrences).
+			Comment("How many sends a recurrence makes in all (1 to 10000); set when recurrenceEndType is after_occurrences, null otherwise."),
 		field.Int("occurrences_count").Default(0).
 			Comment("How many occurrences the recurrence has sent so far."),
 		// When the job runner next acts on the row: the time of a pending

@@ -50,7 +50,7 @@ func (r Rule) valid() bool {
 	default:
 		return false
 	}
-	if r.Interval < 1 || r.Interval > 1000 || len(r.Days) > 7 {
+	if r.Interval < 1 || r.Interval > MaxInterval || len(r.Days) > 7 {
 		return false
 	}
 	for _, d := range r.Days {

@@ -30,6 +30,16 @@ const (
 	AfterOccurrences EndType = "after_occurrences"
 )
 
+// The bounds of a rule: every thousand periods at most, ten thousand
+// occurrences at most, and none past the year 9999, which both engines
+// store. Unbounded, an interval of 2^63-1 overflowed into past occurrences
+// the runner fired as missed without end.
+const (
+	MaxInterval    = 1000
+	MaxOccurrences = 10000
+	lastYear       = 9999
+)
+
 // Rule is a schedule's recurrence.
 type Rule struct {
 	Type     Type
@@ -51,7 +61,12 @@ func (r Rule) Occurrence(start time.Time, k int) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	t := r.nth(start, k)
-	if r.EndType == OnDate && t.After(r.EndDate) {
+	if r.EndType == OnDate && t.After(r.EndDate) || t.Year() > lastYear {
+		return time.Time{}, false
+	}
+	// A rule stored before the bounds may overflow: a series never goes
+	// back in time, it ends.
+	if k > 0 && !t.After(r.nth(start, k-1)) {
 		return time.Time{}, false
 	}
 	return t, true

@@ -47,6 +47,15 @@ func TestOccurrences(t *testing.T) {
 			[]string{"2026-01-31T12:00 Sat", "2026-02-28T12:00 Sat", "2026-03-31T12:00 Tue", "2026-04-30T12:00 Thu", "2026-05-31T12:00 Sun"}},
 		{"yearly on 29 February", Rule{Type: Yearly, Interval: 1}, "2028-02-29T07:00", 5,
 			[]string{"2028-02-29T07:00 Tue", "2029-02-28T07:00 Wed", "2030-02-28T07:00 Thu", "2031-02-28T07:00 Fri", "2032-02-29T07:00 Sun"}},
+		{"a series ends before the year 10000", Rule{Type: Yearly, Interval: 1000}, "2026-03-10T09:00", 10,
+			[]string{"2026-03-10T09:00 Tue", "3026-03-10T09:00 Fri", "4026-03-10T09:00 Tue", "5026-03-10T09:00 Fri",
+				"6026-03-10T09:00 Tue", "7026-03-10T09:00 Fri", "8026-03-10T09:00 Tue", "9026-03-10T09:00 Fri"}},
+		// A rule stored before the bounds: k*interval overflowed into past
+		// occurrences that the runner fired as missed without end.
+		{"an overflowing interval ends the series", Rule{Type: Daily, Interval: 1<<63 - 1}, "2026-03-10T09:00", 5,
+			[]string{"2026-03-10T09:00 Tue"}},
+		{"an interval whose double wraps to the start ends it", Rule{Type: Yearly, Interval: 1 << 62}, "2026-03-10T09:00", 5,
+			[]string{"2026-03-10T09:00 Tue"}},
 		{"on_date stops after the end date", Rule{Type: Daily, Interval: 1, EndType: OnDate, EndDate: day("2026-03-12T09:00")}, "2026-03-10T09:00", 10,
 			[]string{"2026-03-10T09:00 Tue", "2026-03-11T09:00 Wed", "2026-03-12T09:00 Thu"}},
 	}

@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -88,8 +89,8 @@ func recurrenceRule(in ScheduleInput, old *ent.ScheduledMessage) (recurrence.Rul
 	if in.RecurrenceInterval != nil {
 		r.Interval = *in.RecurrenceInterval
 	}
-	if r.Interval < 1 {
-		errs.Add("recurrence_interval", "Recurrence interval must be 1 or more")
+	if r.Interval < 1 || r.Interval > recurrence.MaxInterval {
+		errs.Add("recurrence_interval", fmt.Sprintf("Recurrence interval must be from 1 to %d", recurrence.MaxInterval))
 	}
 	if in.RecurrenceDays != nil {
 		r.Days = *in.RecurrenceDays
@@ -124,8 +125,8 @@ func recurrenceRule(in ScheduleInput, old *ent.ScheduledMessage) (recurrence.Rul
 		r.EndType, r.Days = recurrence.Never, nil
 	case r.EndType == recurrence.OnDate && r.EndDate.IsZero():
 		errs.Add("recurrence_end_date", "Recurrence end date is required when recurrence_end_type is on_date")
-	case r.EndType == recurrence.AfterOccurrences && r.Max < 1:
-		errs.Add("recurrence_max_occurrences", "Recurrence max occurrences must be 1 or more when recurrence_end_type is after_occurrences")
+	case r.EndType == recurrence.AfterOccurrences && (r.Max < 1 || r.Max > recurrence.MaxOccurrences):
+		errs.Add("recurrence_max_occurrences", fmt.Sprintf("Recurrence max occurrences must be from 1 to %d when recurrence_end_type is after_occurrences", recurrence.MaxOccurrences))
 	}
 	return r, errs
 }
