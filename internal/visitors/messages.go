@@ -124,8 +124,12 @@ func (s *Service) Submit(ctx context.Context, v *Visitor, displayID, messageID i
 		return nil, err
 	}
 	// Read as the visitor: a private note is not found.
-	if _, err := s.DB.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID)).OnlyID(ctx); err != nil {
+	asked, err := s.DB.Message.Query().Where(message.ID(messageID), message.ConversationID(cv.ID)).Only(ctx)
+	if err != nil {
 		return nil, core.ApperrOrNil(core.NotFound(err, "Message"))
+	}
+	if !asksForAnswers(asked) {
+		return nil, apperr.Invalid("This message asks no question: only the agents' input and form messages take submitted values", "submitted_values")
 	}
 	var out *ent.Message
 	err = s.InTx(asChannel(ctx, v), func(ctx context.Context, c *ent.Client) error {
@@ -156,6 +160,21 @@ func (s *Service) pageOf(ctx context.Context, cv *ent.Conversation, id int) (*Me
 		return nil, err
 	}
 	return &MessagePage{Conversation: cv, Messages: []*ent.Message{m}, Agents: agents}, nil
+}
+
+// asksForAnswers reports whether m is a question put to the contact: an
+// agent's (or a template's) input or form message. Any other message, the
+// visitor's own among them, keeps the content it was sent with.
+func asksForAnswers(m *ent.Message) bool {
+	if m.MessageType != message.MessageTypeOutgoing && m.MessageType != message.MessageTypeTemplate {
+		return false
+	}
+	switch m.ContentType {
+	case message.ContentTypeInputText, message.ContentTypeInputTextarea, message.ContentTypeInputEmail,
+		message.ContentTypeInputSelect, message.ContentTypeForm:
+		return true
+	}
+	return false
 }
 
 func checkSubmitted(values []SubmittedValue) error {
