@@ -2,7 +2,9 @@ package contacts
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
@@ -10,6 +12,7 @@ import (
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/contact"
 	"github.com/switchboard/switchboard/ent/label"
+	"github.com/switchboard/switchboard/ent/schema"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 )
@@ -177,10 +180,12 @@ func (s *Service) ContactLabels(ctx context.Context, id int) ([]string, error) {
 	return ct.Labels, nil
 }
 
-// SetContactLabels replaces a contact's labels with labels (any strings, as
-// Chatwoot accepts; blanks and repeats dropped).
+// SetContactLabels replaces a contact's labels with labels (LabelList's).
 func (s *Service) SetContactLabels(ctx context.Context, id int, labels []string) ([]string, error) {
-	clean := CleanLabels(labels)
+	clean, err := LabelList(labels)
+	if err != nil {
+		return nil, err
+	}
 	ct, err := s.Client(ctx).Contact.UpdateOneID(id).SetLabels(clean).Save(ctx)
 	if err != nil {
 		return nil, apperr.From(core.NotFound(err, "Contact"))
@@ -188,6 +193,26 @@ func (s *Service) SetContactLabels(ctx context.Context, id int, labels []string)
 	return ct.Labels, nil
 }
 
+// LabelList reads the labels sent for a conversation or a contact as
+// Chatwoot's tag lists are read: any text, a comma separating two labels,
+// blanks and repeats dropped. Each is at most a name's length. A label
+// "a,b" stored whole was found by GraphQL's filter and by no REST one
+// (labels[] splits on commas).
+func LabelList(labels []string) ([]string, error) {
+	var split []string
+	for _, l := range labels {
+		split = append(split, strings.Split(l, ",")...)
+	}
+	out := CleanLabels(split)
+	for _, l := range out {
+		if utf8.RuneCountInString(l) > schema.MaxNameRunes {
+			return nil, apperr.Invalid(fmt.Sprintf("Labels are at most %d characters each", schema.MaxNameRunes), "labels")
+		}
+	}
+	return out, nil
+}
+
+// CleanLabels trims labels and drops blanks and repeats, keeping the order.
 func CleanLabels(labels []string) []string {
 	out := make([]string, 0, len(labels))
 	seen := map[string]bool{}

@@ -331,7 +331,10 @@ func (s *Service) SetConversationLabels(ctx context.Context, displayID int, labe
 	if err != nil {
 		return nil, err
 	}
-	cleaned := contacts.CleanLabels(labels)
+	cleaned, err := contacts.LabelList(labels)
+	if err != nil {
+		return nil, err
+	}
 	if slices.Equal(cleaned, cv.Labels) {
 		return cv.Labels, nil // nothing changes, and nobody is told of a change
 	}
