@@ -100,7 +100,7 @@ func TestFieldCaps(t *testing.T) {
 				H{"labels": []string{strings.Repeat("l", schema.MaxNameRunes+1)}}), "labels"),
 			invalid("so on a contact", post(contactPath+"/labels", H{"labels": []string{strings.Repeat("l", schema.MaxNameRunes+1)}}), "labels"),
 			{name: "a comma separates two labels, as in Chatwoot's tag lists (REST's labels[] filter splits on it)",
-				request: post(fmt.Sprintf("/conversations/%d/labels", conv), H{"labels": []string{"a,b", " b ", "New Label"}}),
+				request:    post(fmt.Sprintf("/conversations/%d/labels", conv), H{"labels": []string{"a,b", " b ", "New Label"}}),
 				wantStatus: http.StatusOK, want: map[string]any{"payload": []string{"a", "b", "New Label"}}},
 			invalid("message content over 150,000 characters", post(messages, H{"content": strings.Repeat("m", schema.MaxTextRunes+1)}), "content"),
 			status("150,000 two-byte characters are 150,000 characters", post(messages, H{"content": strings.Repeat("é", schema.MaxTextRunes)}),
