@@ -45,7 +45,14 @@ func TestAccountWebhooksAreSignedAndLogged(t *testing.T) {
 			request:    request{method: "GET", path: a.path("/webhooks")},
 			wantStatus: http.StatusOK,
 			want:       map[string]any{"payload.webhooks.#": 1, "payload.webhooks.0.secret": absent},
-		}})
+		},
+			invalid("a change to no events is refused, as a webhook made with none", request{method: "PATCH",
+				path: a.path("/webhooks/%d", hookID), body: H{"subscriptions": []string{}}}, "subscriptions"),
+			invalid("a webhook for one inbox is refused, not made for all of them", request{method: "POST", path: a.path("/webhooks"),
+				body: H{"url": hook.URL, "subscriptions": []string{"message_created"}, "inbox_id": 1}}, "inbox_id"),
+			{name: "nothing of the two changed", request: request{method: "GET", path: a.path("/webhooks")}, wantStatus: http.StatusOK,
+				want: map[string]any{"payload.webhooks.#": 1, "payload.webhooks.0.subscriptions": []any{"contact_created", "conversation_created"}}},
+		})
 
 		a.contact(a.apiInbox("API"), H{"name": "Signed"})
 		waitFor(t, "the contact_created webhook", func() bool { return len(hook.requests()) >= 1 })

@@ -116,7 +116,7 @@ func decodeSimple(c *fiber.Ctx) {
 	}
 	var hook webhookRequest
 	if decode(c, "webhook", &hook) == nil {
-		_ = hook.input()
+		_, _ = hook.input()
 	}
 	var member accountUserRequest
 	_ = decode(c, "", &member)

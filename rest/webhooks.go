@@ -11,17 +11,24 @@ import (
 )
 
 type webhookRequest struct {
-	Name          *string      `json:"name"`
-	URL           *string      `json:"url"`
-	Subscriptions *flexStrings `json:"subscriptions"`
+	Name          *string         `json:"name"`
+	URL           *string         `json:"url"`
+	Subscriptions *flexStrings    `json:"subscriptions"`
+	InboxID       json.RawMessage `json:"inbox_id"`
 }
 
-func (r webhookRequest) input() webhooks.WebhookInput {
+// input is the request's webhook. Chatwoot's API takes an inbox_id; here a
+// webhook is the account's, so one is refused rather than dropped: the
+// webhook would receive every inbox's events.
+func (r webhookRequest) input() (webhooks.WebhookInput, error) {
 	in := webhooks.WebhookInput{Name: r.Name, URL: r.URL}
+	if len(r.InboxID) > 0 && string(r.InboxID) != "null" {
+		return in, invalidField("inbox_id", "A webhook receives every inbox's events of its account: leave inbox_id out, and filter by the payload's inbox")
+	}
 	if r.Subscriptions != nil {
 		in.Subscriptions = *r.Subscriptions
 	}
-	return in
+	return in, nil
 }
 
 // webhookJSON is Chatwoot's webhook object; the secret is added only to the
@@ -67,7 +74,11 @@ func (a *API) createWebhook(c *fiber.Ctx) error {
 	if err := decode(c, "webhook", &req); err != nil {
 		return err
 	}
-	w, err := a.svc.CreateWebhook(c.UserContext(), req.input())
+	in, err := req.input()
+	if err != nil {
+		return err
+	}
+	w, err := a.svc.CreateWebhook(c.UserContext(), in)
 	if err != nil {
 		return err
 	}
@@ -85,7 +96,11 @@ func (a *API) updateWebhook(c *fiber.Ctx) error {
 	if err := decode(c, "webhook", &req); err != nil {
 		return err
 	}
-	w, err := a.svc.UpdateWebhook(c.UserContext(), id, req.input())
+	in, err := req.input()
+	if err != nil {
+		return err
+	}
+	w, err := a.svc.UpdateWebhook(c.UserContext(), id, in)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func checkWebhook(in WebhookInput, create bool) error {
 	if in.URL != nil || create {
 		core.CheckOutboundURL(&errs, "url", "Url", core.Deref(in.URL))
 	}
-	if create && len(in.Subscriptions) == 0 {
+	if (create || in.Subscriptions != nil) && len(in.Subscriptions) == 0 {
 		errs.Add("subscriptions", "Subscriptions can't be blank: list the events to send")
 	}
 	for _, e := range in.Subscriptions {
