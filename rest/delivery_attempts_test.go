@@ -33,6 +33,11 @@ func TestDeliveryAttemptsAreLogged(t *testing.T) {
 		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
 		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "hello"}}, http.StatusOK).int(t, "id")
 		waitFor(t, "the message to be delivered", func() bool { st, _ := a.messageStatus(conv, m); return st == "delivered" })
+		channelDown := newReceiver(t, http.StatusServiceUnavailable)
+		ibDown := a.inbox("Down", H{"type": "api", "webhook_url": channelDown.URL})
+		convDown := a.startConversation(a.Account, a.Admin, H{"inbox_id": ibDown, "contact_id": ct})
+		failed := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", convDown), body: H{"content": "lost"}}, http.StatusOK).int(t, "id")
+		waitFor(t, "the message to fail", func() bool { st, _ := a.messageStatus(convDown, failed); return st == "failed" })
 		_, agent := a.agent(a.Account)
 
 		a.run(t, []scenario{
@@ -58,6 +63,15 @@ func TestDeliveryAttemptsAreLogged(t *testing.T) {
 				want: map[string]any{
 					"payload.#": 1, "payload.0.attempt": 1, "payload.0.outcome": "delivered",
 					"payload.0.error": nil, "payload.0.response_status": nil,
+				},
+			},
+			{
+				name:       "a failed message's attempts keep the channel's answer, as a webhook delivery's do",
+				request:    request{method: "GET", path: a.path("/conversations/%d/messages/%d/attempts", convDown, failed)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{
+					"payload.0.outcome": "failed", "payload.0.response_status": 503, "payload.0.error": "webhook answered 503",
+					"payload.1.outcome": "retrying", "payload.1.response_status": 503,
 				},
 			},
 			status("a message of another conversation is not found",

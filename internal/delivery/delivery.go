@@ -98,7 +98,26 @@ func classify(what string, status int, err error) error {
 	case err != nil:
 		return Permanent(fmt.Errorf("%s: %w", what, err))
 	case outbound.Retryable(status, nil):
-		return fmt.Errorf("%s answered %d", what, status)
+		return answerError{what, status}
 	}
-	return Permanent(fmt.Errorf("%s answered %d", what, status))
+	return Permanent(answerError{what, status})
+}
+
+// answerError is a receiver's answer that was not a success; the attempt
+// log keeps its status, as it does a webhook delivery's.
+type answerError struct {
+	what   string
+	status int
+}
+
+func (e answerError) Error() string { return fmt.Sprintf("%s answered %d", e.what, e.status) }
+
+// StatusOf is the HTTP status a failed attempt was answered with, 0 when
+// it got no answer.
+func StatusOf(err error) int {
+	var a answerError
+	if errors.As(err, &a) {
+		return a.status
+	}
+	return 0
 }

@@ -52,6 +52,9 @@ func (r *Runner) logMessageAttempt(ctx context.Context, c *ent.Client, m *ent.Me
 	create := c.MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
 		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(messagedeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
+	if a.status != 0 {
+		create.SetResponseStatus(a.status)
+	}
 	if w := groupWritesOf(ctx); w != nil {
 		w.messageAttempts = append(w.messageAttempts, create)
 		return nil

@@ -52,7 +52,7 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	a := attempt{number: job.Message.DeliveryAttempts + 1, started: r.now()}
 	t0 := time.Now()
 	sourceID, sendErr := r.channels.Deliver(ctx, *job)
-	a.elapsed, a.err = time.Since(t0), sendErr
+	a.elapsed, a.err, a.status = time.Since(t0), sendErr, delivery.StatusOf(sendErr)
 	if sendErr != nil && ctx.Err() != nil {
 		return ctx.Err() // shutting down: the claim is released, the message due again
 	}
