@@ -57,6 +57,24 @@ func (r *mutationResolver) SetConversationLabels(ctx context.Context, displayID 
 	return &model.SetConversationLabelsPayload{Labels: v, UserErrors: ues}, err
 }
 
+// AssignConversation is the resolver for the assignConversation field.
+func (r *mutationResolver) AssignConversation(ctx context.Context, displayID int, assigneeID *int, teamID *int, unassign *bool, removeTeam *bool) (*model.AssignConversationPayload, error) {
+	in, err := assignment(assigneeID, teamID, unassign, removeTeam)
+	var v *ent.Conversation
+	if err == nil {
+		v, err = r.svc.AssignConversation(ctx, displayID, in)
+	}
+	v, ues, err := outcome(ctx, v, err)
+	return &model.AssignConversationPayload{Conversation: v, UserErrors: ues}, err
+}
+
+// SetConversationPriority is the resolver for the setConversationPriority field.
+func (r *mutationResolver) SetConversationPriority(ctx context.Context, displayID int, priority *string) (*model.SetConversationPriorityPayload, error) {
+	v, err := r.svc.SetConversationPriority(ctx, displayID, core.Deref(priority))
+	v, ues, err := outcome(ctx, v, err)
+	return &model.SetConversationPriorityPayload{Conversation: v, UserErrors: ues}, err
+}
+
 // CreateMessage is the resolver for the createMessage field.
 func (r *mutationResolver) CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*model.CreateMessagePayload, error) {
 	v, err := r.svc.CreateMessage(ctx, conversationDisplayID, *messageInput(&input), uploads(attachments))

@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 	"github.com/switchboard/switchboard/graph/model"
 	"github.com/switchboard/switchboard/internal/accounts"
+	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/coerce"
 	"github.com/switchboard/switchboard/internal/contacts"
 	"github.com/switchboard/switchboard/internal/conversations"
@@ -216,4 +217,25 @@ func cardSearch(in *model.KanbanItemSearchInput, page, perPage int) kanban.CardF
 	f.Priorities, f.Statuses, f.ValueMin, f.ValueMax = in.Priorities, in.Statuses, in.ValueMin, in.ValueMax
 	f.CreatedFrom, f.CreatedTo = in.CreatedFrom, in.CreatedTo
 	return f
+}
+
+// assignment is assignConversation's arguments as the operation's
+// Assignment: an id, or a flag that clears (0), never both.
+func assignment(assigneeID, teamID *int, unassign, removeTeam *bool) (conversations.Assignment, error) {
+	in := conversations.Assignment{AssigneeID: assigneeID, TeamID: teamID}
+	for _, c := range []struct {
+		id    **int
+		clear *bool
+		field string
+	}{{&in.AssigneeID, unassign, "assignee_id"}, {&in.TeamID, removeTeam, "team_id"}} {
+		if c.clear == nil || !*c.clear {
+			continue
+		}
+		if *c.id != nil {
+			return in, apperr.Invalid("Name an id or clear it, not both", c.field)
+		}
+		zero := 0
+		*c.id = &zero
+	}
+	return in, nil
 }

@@ -104,6 +104,8 @@ type MutationResolver interface {
 	CreateConversation(ctx context.Context, input model.CreateConversationInput) (*model.CreateConversationPayload, error)
 	ToggleConversationStatus(ctx context.Context, displayID int, status *string, snoozedUntil *time.Time) (*model.ToggleConversationStatusPayload, error)
 	SetConversationLabels(ctx context.Context, displayID int, labels []string) (*model.SetConversationLabelsPayload, error)
+	AssignConversation(ctx context.Context, displayID int, assigneeID *int, teamID *int, unassign *bool, removeTeam *bool) (*model.AssignConversationPayload, error)
+	SetConversationPriority(ctx context.Context, displayID int, priority *string) (*model.SetConversationPriorityPayload, error)
 	CreateMessage(ctx context.Context, conversationDisplayID int, input model.MessageInput, attachments []*graphql.Upload) (*model.CreateMessagePayload, error)
 	DeleteMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.DeleteMessagePayload, error)
 	RetryMessage(ctx context.Context, conversationDisplayID int, messageID int) (*model.RetryMessagePayload, error)
@@ -519,6 +521,16 @@ func (ec *executionContext) childFields_AgentEdge(ctx context.Context, field gra
 		return ec.fieldContext_AgentEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AgentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AssignConversationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conversation":
+		return ec.fieldContext_AssignConversationPayload_conversation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_AssignConversationPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AssignConversationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_AssignKanbanItemAgentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2235,6 +2247,16 @@ func (ec *executionContext) childFields_SetConversationLabelsPayload(ctx context
 	return nil, fmt.Errorf("no field named %q was found under type SetConversationLabelsPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_SetConversationPriorityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conversation":
+		return ec.fieldContext_SetConversationPriorityPayload_conversation(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_SetConversationPriorityPayload_userErrors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetConversationPriorityPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_SetInboxAgentBotPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "inbox":
@@ -2931,6 +2953,144 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 	}
 	args["where"] = arg5
 	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignConversation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "displayID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["displayID"] = arg0
+
+	arg1, err := ec.field_Mutation_assignConversation_argsAssigneeID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeID"] = arg1
+
+	arg2, err := ec.field_Mutation_assignConversation_argsTeamID(ctx, rawArgs)
+	if err != nil {
+		return nil, err
+	}
+	args["teamID"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "unassign",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["unassign"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "removeTeam",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["removeTeam"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignConversation_argsAssigneeID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["assigneeID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["assigneeID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "User")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
+}
+
+func (ec *executionContext) field_Mutation_assignConversation_argsTeamID(
+	ctx context.Context,
+	rawArgs map[string]any,
+) (*int, error) {
+	if _, ok := rawArgs["teamID"]; !ok {
+		var zeroVal *int
+		return zeroVal, nil
+	}
+
+	ctx = graphql.WithPathContext(ctx, graphql.NewPathWithField("teamID"))
+	directive0 := func(ctx context.Context) (any, error) {
+		tmp, ok := rawArgs["teamID"]
+		if !ok {
+			var zeroVal *int
+			return zeroVal, nil
+		}
+		return ec.unmarshalOID2ᚖint(ctx, tmp)
+	}
+
+	directive1 := func(ctx context.Context) (any, error) {
+		typeArg, err := ec.unmarshalNString2string(ctx, "Team")
+		if err != nil {
+			var zeroVal *int
+			return zeroVal, err
+		}
+		if ec.Directives.GlobalId == nil {
+			var zeroVal *int
+			return zeroVal, errors.New("directive globalId is not implemented")
+		}
+		return ec.Directives.GlobalId(ctx, rawArgs, directive0, typeArg)
+	}
+
+	tmp, err := directive1(ctx)
+	if err != nil {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, err)
+	}
+	if data, ok := tmp.(*int); ok {
+		return data, nil
+	} else if tmp == nil {
+		var zeroVal *int
+		return zeroVal, nil
+	} else {
+		var zeroVal *int
+		return zeroVal, graphql.ErrorOnPath(ctx, fmt.Errorf(`unexpected type %T from directive, should be *int`, tmp))
+	}
 }
 
 func (ec *executionContext) field_Mutation_assignKanbanItemAgent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
@@ -5943,6 +6103,28 @@ func (ec *executionContext) field_Mutation_setConversationLabels_args(ctx contex
 		return nil, err
 	}
 	args["labels"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setConversationPriority_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "displayID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["displayID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "priority",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["priority"] = arg1
 	return args, nil
 }
 
@@ -10265,6 +10447,70 @@ func (ec *executionContext) _AgentEdge_cursor(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_AgentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AgentEdge", field, false, false, "Cursor")
+}
+
+func (ec *executionContext) _AssignConversationPayload_conversation(ctx context.Context, field graphql.CollectedField, obj *model.AssignConversationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AssignConversationPayload_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AssignConversationPayload_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AssignConversationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AssignConversationPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.AssignConversationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AssignConversationPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AssignConversationPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AssignConversationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _AssignKanbanItemAgentPayload_kanbanItem(ctx context.Context, field graphql.CollectedField, obj *model.AssignKanbanItemAgentPayload) (ret graphql.Marshaler) {
@@ -23510,6 +23756,94 @@ func (ec *executionContext) fieldContext_Mutation_setConversationLabels(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_assignConversation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_assignConversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AssignConversation(ctx, fc.Args["displayID"].(int), fc.Args["assigneeID"].(*int), fc.Args["teamID"].(*int), fc.Args["unassign"].(*bool), fc.Args["removeTeam"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AssignConversationPayload) graphql.Marshaler {
+			return ec.marshalOAssignConversationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAssignConversationPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_assignConversation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AssignConversationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_assignConversation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setConversationPriority(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setConversationPriority(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetConversationPriority(ctx, fc.Args["displayID"].(int), fc.Args["priority"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetConversationPriorityPayload) graphql.Marshaler {
+			return ec.marshalOSetConversationPriorityPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetConversationPriorityPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setConversationPriority(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetConversationPriorityPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setConversationPriority_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createMessage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30010,6 +30344,70 @@ func (ec *executionContext) _SetConversationLabelsPayload_userErrors(ctx context
 func (ec *executionContext) fieldContext_SetConversationLabelsPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "SetConversationLabelsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetConversationPriorityPayload_conversation(ctx context.Context, field graphql.CollectedField, obj *model.SetConversationPriorityPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetConversationPriorityPayload_conversation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conversation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Conversation) graphql.Marshaler {
+			return ec.marshalOConversation2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐConversation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetConversationPriorityPayload_conversation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetConversationPriorityPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Conversation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetConversationPriorityPayload_userErrors(ctx context.Context, field graphql.CollectedField, obj *model.SetConversationPriorityPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetConversationPriorityPayload_userErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserError) graphql.Marshaler {
+			return ec.marshalNUserError2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐUserErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetConversationPriorityPayload_userErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetConversationPriorityPayload",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -59516,6 +59914,44 @@ func (ec *executionContext) _AgentEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var assignConversationPayloadImplementors = []string{"AssignConversationPayload"}
+
+func (ec *executionContext) _AssignConversationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AssignConversationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, assignConversationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AssignConversationPayload")
+		case "conversation":
+			out.Values[i] = ec._AssignConversationPayload_conversation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._AssignConversationPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var assignKanbanItemAgentPayloadImplementors = []string{"AssignKanbanItemAgentPayload"}
 
 func (ec *executionContext) _AssignKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AssignKanbanItemAgentPayload) graphql.Marshaler {
@@ -64584,6 +65020,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "assignConversation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_assignConversation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "setConversationPriority":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setConversationPriority(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createMessage":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createMessage(ctx, field)
@@ -66085,6 +66535,44 @@ func (ec *executionContext) _SetConversationLabelsPayload(ctx context.Context, s
 			}
 		case "userErrors":
 			out.Values[i] = ec._SetConversationLabelsPayload_userErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var setConversationPriorityPayloadImplementors = []string{"SetConversationPriorityPayload"}
+
+func (ec *executionContext) _SetConversationPriorityPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetConversationPriorityPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setConversationPriorityPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetConversationPriorityPayload")
+		case "conversation":
+			out.Values[i] = ec._SetConversationPriorityPayload_conversation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userErrors":
+			out.Values[i] = ec._SetConversationPriorityPayload_userErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -70234,6 +70722,13 @@ func (ec *executionContext) unmarshalOAgentWhereInput2ᚖgithubᚗcomᚋswitchbo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOAssignConversationPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAssignConversationPayload(ctx context.Context, sel ast.SelectionSet, v *model.AssignConversationPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AssignConversationPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOAssignKanbanItemAgentPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐAssignKanbanItemAgentPayload(ctx context.Context, sel ast.SelectionSet, v *model.AssignKanbanItemAgentPayload) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -72702,6 +73197,13 @@ func (ec *executionContext) marshalOSetConversationLabelsPayload2ᚖgithubᚗcom
 		return graphql.Null
 	}
 	return ec._SetConversationLabelsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSetConversationPriorityPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetConversationPriorityPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetConversationPriorityPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SetConversationPriorityPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSetInboxAgentBotPayload2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐSetInboxAgentBotPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetInboxAgentBotPayload) graphql.Marshaler {

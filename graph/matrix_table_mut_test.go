@@ -99,6 +99,8 @@ func gmMutations() map[string]gmEntry {
 		"mutation.createConversation":       {want: gmInboxCreate(), field: gmf("createConversation(input: {inboxID: %d, contactID: %d}) { conversation { id } userErrors { field message code } }", wInbox1, wContact)},
 		"mutation.toggleConversationStatus": {want: gmInboxObj(), field: gmf(`toggleConversationStatus(displayID: %d, status: "open") { conversation { id } userErrors { field message code } }`, wConv)},
 		"mutation.setConversationLabels":    {want: gmInboxObj(), field: gmf(`setConversationLabels(displayID: %d, labels: ["gm-label"]) { labels userErrors { field message code } }`, wConv)},
+		"mutation.assignConversation":       {want: gmInboxObj(), field: gmf(`assignConversation(displayID: %d, removeTeam: true) { conversation { id } userErrors { field message code } }`, wConv)},
+		"mutation.setConversationPriority":  {want: gmInboxObj(), field: gmf(`setConversationPriority(displayID: %d, priority: "high") { conversation { id } userErrors { field message code } }`, wConv)},
 		"mutation.createMessage":            {want: gmInboxObj(), field: gmf(`createMessage(conversationDisplayID: %d, input: {content: "Hi"}) { message { id } userErrors { field message code } }`, wConv)},
 		"mutation.deleteMessage": {want: gmInboxObj(),
 			setup: func(c *gmCell) {

@@ -65,6 +65,15 @@ func orNull(r *openapi3.SchemaRef) *openapi3.Schema {
 	return &openapi3.Schema{AnyOf: openapi3.SchemaRefs{r, openapi3.NewSchemaRef("", null())}}
 }
 
+// shapesOrNull is one of the named components, or null.
+func shapesOrNull(names ...string) *openapi3.SchemaRef {
+	s := &openapi3.Schema{AnyOf: openapi3.SchemaRefs{inline(null())}}
+	for _, n := range names {
+		s.AnyOf = append(s.AnyOf, shape(n))
+	}
+	return inline(s)
+}
+
 // shape refers to a named component schema.
 func shape(name string) *openapi3.SchemaRef {
 	return openapi3.NewSchemaRef("#/components/schemas/"+name, nil)

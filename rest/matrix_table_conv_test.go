@@ -71,6 +71,8 @@ func conversationEntries() map[string]mxEntry {
 			body: func(c *mxCell) any { return H{"inbox_id": c.w.Inbox1, "contact_id": c.w.Contact} }},
 		"GET " + acc + "/conversations/:id":                       {want: inboxRow(o404)},
 		"POST " + acc + "/conversations/:id/toggle_status":        {want: inboxRow(o404), body: sameBody(H{"status": "open"})},
+		"POST " + acc + "/conversations/:id/assignments":          {want: inboxRow(o404), body: sameBody(H{"team_id": nil})},
+		"POST " + acc + "/conversations/:id/toggle_priority":      {want: inboxRow(o404), body: sameBody(H{"priority": "high"})},
 		"GET " + acc + "/conversations/:id/labels":                {want: inboxRow(o404)},
 		"POST " + acc + "/conversations/:id/labels":               {want: inboxRow(o404), body: sameBody(H{"labels": []string{"mx-label"}})},
 		"POST " + acc + "/conversations/:id/toggle_typing_status": {want: inboxRow(o404), body: sameBody(H{"typing_status": "on"})},

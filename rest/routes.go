@@ -71,6 +71,8 @@ func (a *API) routes(app *fiber.App, book *routeBook) {
 	acc.Post("/conversations", a.createConversation, op("Create a conversation (with a first message)", conv).in(conversationRequest{}, ""))
 	acc.Get("/conversations/:id", a.showConversation, op("Show a conversation", conv))
 	acc.Post("/conversations/:id/toggle_status", a.toggleConversationStatus, op("Change a conversation's status", toggleStatusAnswer()).in(toggleStatusRequest{}, ""))
+	acc.Post("/conversations/:id/assignments", a.assignConversation, op("Assign a conversation to an agent or a team (null clears); answers the agent, or the team when only team_id is sent", shapesOrNull("Agent", "Team")).in(assignmentRequest{}, ""))
+	acc.Post("/conversations/:id/toggle_priority", a.toggleConversationPriority, op("Set a conversation's priority: low, medium, high, urgent, or null to clear", nil).in(priorityRequest{}, ""))
 	acc.Get("/conversations/:id/labels", a.conversationLabels, op("A conversation's labels", labelList))
 	acc.Post("/conversations/:id/labels", a.setConversationLabels, op("Replace a conversation's labels", labelList).in(labelsRequest{}, ""))
 	acc.Post("/conversations/:id/toggle_typing_status", a.toggleAgentTyping, op("Tell the conversation's watchers the agent is typing (on) or stopped (off)", nil).in(agentTypingRequest{}, ""))

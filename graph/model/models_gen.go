@@ -40,6 +40,14 @@ type AgentInput struct {
 	AutoOffline *bool `json:"autoOffline,omitempty"`
 }
 
+// The result of assignConversation: the conversation with its assignee and team, or userErrors saying why the input was refused.
+type AssignConversationPayload struct {
+	// The conversation as assigned; null when userErrors is not empty.
+	Conversation *ent.Conversation `json:"conversation,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
 // The result of assignKanbanItemAgent: the card with the agent assigned, or userErrors saying why the input was refused.
 type AssignKanbanItemAgentPayload struct {
 	// The card with the agent assigned; null when userErrors is not empty.
@@ -1197,6 +1205,14 @@ type SetContactLabelsPayload struct {
 type SetConversationLabelsPayload struct {
 	// The conversation's labels as set; null when userErrors is not empty.
 	Labels []string `json:"labels,omitempty"`
+	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
+	UserErrors []*UserError `json:"userErrors"`
+}
+
+// The result of setConversationPriority: the conversation with its priority, or userErrors saying why the input was refused.
+type SetConversationPriorityPayload struct {
+	// The conversation with its priority; null when userErrors is not empty.
+	Conversation *ent.Conversation `json:"conversation,omitempty"`
 	// Why the input was refused, one entry per failing input (at most 50); empty when the mutation succeeded.
 	UserErrors []*UserError `json:"userErrors"`
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/accountuser"
+	"github.com/switchboard/switchboard/ent/conversation"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/core"
 	"github.com/switchboard/switchboard/internal/events"
@@ -21,6 +22,9 @@ type Assignment struct {
 // must be an agent of the account and the team one of its teams, as when
 // the conversation is created.
 func (s *Service) AssignConversation(ctx context.Context, displayID int, in Assignment) (*ent.Conversation, error) {
+	if in.AssigneeID == nil && in.TeamID == nil {
+		return nil, apperr.Invalid("Name an assignee or a team to assign (or clear one)", "assignee_id", "team_id")
+	}
 	cv, err := s.Conversation(ctx, displayID)
 	if err != nil {
 		return nil, err
@@ -78,4 +82,41 @@ func nonZero(p *int) *int {
 		return nil
 	}
 	return p
+}
+
+// SetConversationPriority sets a conversation's priority, as Chatwoot's toggle_priority
+// does: low, medium, high or urgent; "" or "none" clears it. The same
+// priority again changes nothing and tells nobody.
+func (s *Service) SetConversationPriority(ctx context.Context, displayID int, priority string) (*ent.Conversation, error) {
+	cv, err := s.Conversation(ctx, displayID)
+	if err != nil {
+		return nil, err
+	}
+	var p *conversation.Priority
+	if priority != "" && priority != "none" {
+		v := conversation.Priority(priority)
+		if conversation.PriorityValidator(v) != nil {
+			return nil, apperr.Invalid("Priority must be low, medium, high or urgent (none or null clears it)", "priority")
+		}
+		p = &v
+	}
+	if (p == nil && cv.Priority == nil) || (p != nil && cv.Priority != nil && *p == *cv.Priority) {
+		return cv, nil
+	}
+	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
+		upd := c.Conversation.UpdateOneID(cv.ID)
+		if p == nil {
+			upd.ClearPriority()
+		} else {
+			upd.SetPriority(*p)
+		}
+		if cv, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		return s.EmitConversationEvent(ctx, c, events.ConversationUpdated, cv)
+	})
+	if err != nil {
+		return nil, apperr.From(err)
+	}
+	return s.Conversation(ctx, displayID)
 }
