@@ -3,95 +3,49 @@ package rest_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/switchboard/switchboard/ent/conversation"
+	"github.com/switchboard/switchboard/internal/apitest"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-// snoozed_until belongs to snoozed conversations only: every other status,
-// reached by toggle_status or given on create, leaves it null.
-func TestSnoozedUntilOnlyWhileSnoozed(t *testing.T) {
+// TestASnoozeEnds: a snoozed conversation reopens when its time comes, as
+// in Chatwoot, with conversation_status_changed; one still snoozed, or
+// woken already, is left as it is. (The job runner calls WakeSnoozed once
+// a minute; here it is called directly.)
+func TestASnoozeEnds(t *testing.T) {
 	t.Parallel()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		t.Parallel()
 		a := newApp(t, e)
 		ib := a.apiInbox("API")
-		alice, _ := a.contact(ib, H{"name": "Alice"})
-		bob, _ := a.contact(ib, H{"name": "Bob"})
-		carol, _ := a.contact(ib, H{"name": "Carol"})
-		const until, untilISO = "2030-01-31T09:00:00Z", "2030-01-31T09:00:00.000Z"
-		var id int
-		create := func(contact int, status string) request {
-			return request{method: "POST", path: a.path("/conversations"),
-				body: H{"inbox_id": ib, "contact_id": contact, "status": status, "snoozed_until": until}}
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		snooze := func() int {
+			cv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+			a.mustDo(request{method: "POST", path: a.path("/conversations/%d/toggle_status", cv),
+				body: H{"status": "snoozed", "snoozed_until": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}, http.StatusOK)
+			return cv
 		}
-		toggle := func(body any) request {
-			return request{method: "POST", path: a.path("/conversations/%d/toggle_status", id), body: body}
+		due, later := snooze(), snooze()
+		a.srv.DB.Client.Conversation.Update().Where(conversation.AccountID(a.Account), conversation.DisplayID(due)).
+			SetSnoozedUntil(time.Now().Add(-time.Minute)).ExecX(sys())
+
+		heard := apitest.Listen(t, a.srv.Events, a.Account)
+		if n, err := a.srv.Svc.WakeSnoozed(sys()); err != nil || n != 1 {
+			t.Fatalf("WakeSnoozed: %d woken, %v; want 1", n, err)
 		}
-		shows := func(name, status string, snoozed any) scenario {
-			return scenario{name: name, request: request{method: "GET", path: a.path("/conversations/%d", id)},
-				wantStatus: http.StatusOK, want: map[string]any{"status": status, "snoozed_until": snoozed}}
+		heard.Expect(t, []events.Kind{events.ConversationStatusChanged})
+		if n, err := a.srv.Svc.WakeSnoozed(sys()); err != nil || n != 0 {
+			t.Errorf("WakeSnoozed again: %d woken, %v; want none", n, err)
 		}
+		show := func(cv int) request { return request{method: "GET", path: a.path("/conversations/%d", cv)} }
 		a.run(t, []scenario{
-			{
-				name:       "create snoozed with snoozed_until keeps the time",
-				request:    create(alice, "snoozed"),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"status": "snoozed", "snoozed_until": untilISO},
-				check:      func(t *testing.T, r *response) { id = r.int(t, "id") },
-			},
-		})
-		a.run(t, []scenario{
-			{
-				name:       "toggle_status without status opens it and clears snoozed_until",
-				request:    toggle(nil),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.current_status": "open", "payload.snoozed_until": nil},
-			},
-			shows("show has it open without snoozed_until", "open", nil),
-			{
-				name:       "toggle_status snoozed with snoozed_until snoozes it again",
-				request:    toggle(H{"status": "snoozed", "snoozed_until": until}),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.snoozed_until": untilISO},
-			},
-			{
-				name:       "toggle_status snoozed without snoozed_until keeps the time it had",
-				request:    toggle(H{"status": "snoozed"}),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.current_status": "snoozed", "payload.snoozed_until": untilISO},
-			},
-			{
-				name:       "toggle_status pending clears it",
-				request:    toggle(H{"status": "pending"}),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.current_status": "pending", "payload.snoozed_until": nil},
-			},
-			shows("show has it pending without snoozed_until", "pending", nil),
-			{
-				name:       "toggle_status snoozed without a time after another status has none",
-				request:    toggle(H{"status": "snoozed"}),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.current_status": "snoozed", "payload.snoozed_until": nil},
-			},
-			{
-				name:       "toggle_status open ignores a snoozed_until sent with it",
-				request:    toggle(H{"status": "open", "snoozed_until": until}),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"payload.current_status": "open", "payload.snoozed_until": nil},
-			},
-			shows("show has it open without snoozed_until again", "open", nil),
-			{
-				name:       "create open ignores a snoozed_until sent with it",
-				request:    create(bob, "open"),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"status": "open", "snoozed_until": nil},
-			},
-			{
-				name:       "create pending ignores it too",
-				request:    create(carol, "pending"),
-				wantStatus: http.StatusOK,
-				want:       map[string]any{"status": "pending", "snoozed_until": nil},
-			},
+			{name: "the due one is open, its time cleared", request: show(due), wantStatus: http.StatusOK,
+				want: map[string]any{"status": "open", "snoozed_until": nil}},
+			{name: "the other still sleeps", request: show(later), wantStatus: http.StatusOK,
+				want: map[string]any{"status": "snoozed", "snoozed_until": isoTime}},
 		})
 	})
 }

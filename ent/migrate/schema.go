@@ -637,6 +637,14 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ConversationsColumns[19]},
 			},
+			{
+				Name:    "conversation_snoozed_until",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationsColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "snoozed_until IS NOT NULL",
+				},
+			},
 		},
 	}
 	// CustomAttributeDefinitionsColumns holds the columns for the "custom_attribute_definitions" table.

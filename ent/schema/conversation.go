@@ -107,6 +107,10 @@ func (Conversation) Indexes() []ent.Index {
 		// Deleting a contact's contact inboxes (a contact deleted or
 		// merged) sets this to NULL in its conversations.
 		index.Fields("contact_inbox_id"),
+		// The job runner reopens, once a minute across accounts, the
+		// snoozed conversations whose time has come (WakeSnoozed); only
+		// snoozed ones have a time.
+		index.Fields("snoozed_until").Annotations(entsql.IndexWhere("snoozed_until IS NOT NULL")),
 	}
 }
 

@@ -51,12 +51,17 @@ func (r *Runner) runAutomations(ctx context.Context, id int) error {
 
 // minutely runs, at most once a minute, the work that is due by the clock
 // rather than by a row: the idle kanban automations (each claims its run in
-// the database, so several runners never fire one twice) and the
-// delivery logs' retention sweep (sweep.go).
+// the database, so several runners never fire one twice), the snoozed
+// conversations whose time has come (each reopened by a conditional
+// update, so by one runner) and the delivery logs' retention sweep
+// (sweep.go).
 func (r *Runner) minutely(ctx context.Context) {
 	if now := r.now(); now.Sub(r.lastIdleCheck) >= idleCheckInterval {
 		r.lastIdleCheck = now
 		r.svc.RunIdleAutomations(ctx)
+		if _, err := r.svc.WakeSnoozed(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("reopening snoozed conversations", "error", err)
+		}
 		if err := r.sweepLogs(ctx); err != nil && ctx.Err() == nil {
 			slog.Warn("sweeping the delivery logs", "error", err)
 		}
