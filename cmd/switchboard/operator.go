@@ -17,6 +17,7 @@ import (
 
 	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/db"
+	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 )
 
@@ -69,7 +70,18 @@ func withService(cfg config.Config, fn func(ctx context.Context, svc *ops.Servic
 		return err
 	}
 	defer database.Close()
-	return fn(ctx, ops.New(database.Client))
+	if err := fn(ctx, ops.New(database.Client)); err != nil {
+		return err
+	}
+	// The servers running on the database remember verified tokens (and
+	// inboxes, subscribers, pages) for a while: on PostgreSQL they are told
+	// to forget them now, so a rotated token stops working at once. SQLite
+	// has no channel between processes; there the caches' lifetime (15 s)
+	// bounds it.
+	if database.Dialect == dialect.Postgres {
+		return events.AnnounceThroughPostgres(ctx, database.SQL, events.ForgetEverything...)
+	}
+	return nil
 }
 
 func emailFlag(name string) (*flag.FlagSet, *string) {

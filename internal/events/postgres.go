@@ -39,6 +39,29 @@ func RelayThroughPostgres(ctx context.Context, hub *Hub, dsn string, db *sql.DB)
 	return nil
 }
 
+// AnnounceThroughPostgres sends es to every instance listening on the
+// database, before it returns: a short-lived process (an operator's
+// command) has no relay to wait for, and must not end before the running
+// servers have heard of its change.
+func AnnounceThroughPostgres(ctx context.Context, db *sql.DB, es ...Event) error {
+	for _, part := range encodeBatches(es) {
+		if _, err := db.ExecContext(ctx, "SELECT pg_notify($1, $2)", notifyChannel, part.payload); err != nil {
+			return fmt.Errorf("announcing the change to the running servers: %w", err)
+		}
+	}
+	return nil
+}
+
+// ForgetEverything are the installation events that make every instance
+// drop what it remembers (verified tokens, inboxes, webhook subscribers,
+// conversation pages): what a change made outside a server announces.
+var ForgetEverything = []Event{
+	{AccountID: Installation, Kind: KindCredentialsChanged},
+	{AccountID: Installation, Kind: KindInboxesChanged},
+	{AccountID: Installation, Kind: KindWebhooksChanged},
+	{AccountID: Installation, Kind: KindConversationsChanged},
+}
+
 // relayNotifications delivers the events LISTEN brings until ctx ends.
 func relayNotifications(ctx context.Context, hub *Hub, l *pq.Listener) {
 	defer l.Close()
