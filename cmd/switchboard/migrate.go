@@ -113,6 +113,9 @@ func migrateStatusCommand(cfg config.Config, args []string, out io.Writer) error
 	if err := noArguments("migrate status", args); err != nil {
 		return err
 	}
+	if err := db.MustExist(cfg.DatabaseURL); err != nil {
+		return err // it changes nothing: not even an empty file at a mistyped path
+	}
 	return withMigrations(cfg, func(ctx context.Context, database *db.DB, dir migrate.Dir) error {
 		return migrateStatus(ctx, database, dir, out)
 	})

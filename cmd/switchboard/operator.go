@@ -64,6 +64,9 @@ func commandNames() string {
 
 // withService opens DATABASE_URL as serving does and runs fn on it.
 func withService(cfg config.Config, fn func(ctx context.Context, svc *ops.Service) error) error {
+	if err := db.MustExist(cfg.DatabaseURL); err != nil {
+		return err
+	}
 	ctx := context.Background()
 	database, err := openDatabase(ctx, cfg)
 	if err != nil {
@@ -149,6 +152,9 @@ func backup(cfg config.Config, args []string, out io.Writer) error {
 	}
 	if _, err := os.Stat(file); err == nil {
 		return fmt.Errorf("backup: %s exists; choose a new file", file)
+	}
+	if err := db.MustExist(cfg.DatabaseURL); err != nil {
+		return fmt.Errorf("backup: %w", err)
 	}
 	ctx := context.Background()
 	database, err := waitForDatabase(ctx, cfg.DatabaseURL, cfg.DatabaseWait, db.Open)

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,4 +52,34 @@ func TestARotatedTokenStopsAtOnceOnRunningServers(t *testing.T) {
 			time.Sleep(10 * time.Millisecond) // polling the server's answer, with a deadline
 		}
 	})
+}
+
+// TestCommandsOnAMistypedSQLitePath: the commands that work on an existing
+// database refuse a SQLite path with none, and create nothing there; a
+// backup of the empty database they used to make "succeeded".
+func TestCommandsOnAMistypedSQLitePath(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "typo.db")
+	t.Setenv("DATABASE_URL", "sqlite://"+missing)
+	for _, c := range []struct {
+		name string
+		cmd  command
+		args []string
+	}{
+		{"backup", backup, []string{filepath.Join(dir, "backup.db")}},
+		{"migrate status", migrateStatusCommand, nil},
+		{"users reset-password", resetPassword, []string{"--email", "boss@acme.test"}},
+		{"tokens rotate", rotateToken, []string{"--email", "boss@acme.test"}},
+	} {
+		var out bytes.Buffer
+		err := c.cmd(mustLoadConfig(t), c.args, &out)
+		if err == nil || !strings.Contains(err.Error(), "there is no database at "+missing) {
+			t.Errorf("%s: %v (printed %q), want a refusal naming %s", c.name, err, out.String(), missing)
+		}
+		for _, f := range []string{missing, filepath.Join(dir, "backup.db")} {
+			if _, err := os.Stat(f); err == nil {
+				t.Fatalf("%s created %s", c.name, f)
+			}
+		}
+	}
 }

@@ -7,7 +7,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -92,15 +94,44 @@ func CheckURL(raw string) error {
 	return err
 }
 
+// MustExist refuses a SQLite DATABASE_URL whose file does not exist. The
+// commands that work on an existing database (backup, migrate status,
+// users, tokens) would otherwise create an empty one at a mistyped path,
+// and its backup would succeed: the default path is relative to the
+// working directory, so a command run from elsewhere finds none.
+func MustExist(databaseURL string) error {
+	if databaseURL == "" {
+		databaseURL = DefaultURL
+	}
+	path, ok := sqlitePath(databaseURL)
+	if !ok || path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		abs, _ := filepath.Abs(path)
+		return fmt.Errorf("DATABASE_URL %q: there is no database at %s (a relative path is read from the working directory)", databaseURL, abs)
+	}
+	return nil
+}
+
+// sqlitePath is a sqlite:// URL's file path.
+func sqlitePath(raw string) (string, bool) {
+	path, ok := strings.CutPrefix(raw, "sqlite://")
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return path, true
+}
+
 func parseURL(raw string) (driver, dsn, dia string, err error) {
 	switch {
 	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
 		return "postgres", raw, dialect.Postgres, nil
 	case strings.HasPrefix(raw, "sqlite://"):
-		path := strings.TrimPrefix(raw, "sqlite://")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
+		path, _ := sqlitePath(raw)
 		if path == "" {
 			return "", "", "", errors.New("want sqlite://path with a file name")
 		}
