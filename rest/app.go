@@ -21,8 +21,9 @@ type API struct {
 
 // NewApp returns a Fiber app configured as every part of the server needs it:
 // the one error mapper, lenient trailing slashes, bodyLimit for uploads and
-// MaxJSONBody for every other body.
-func NewApp(bodyLimit int) *fiber.App {
+// MaxJSONBody for every other body. first run before the app's own refusals
+// (a body too large, a NUL), so that those are logged and counted too.
+func NewApp(bodyLimit int, first ...fiber.Handler) *fiber.App {
 	app := fiber.New(fiber.Config{
 		ErrorHandler:          handleError,
 		StrictRouting:         false,
@@ -36,6 +37,9 @@ func NewApp(bodyLimit int) *fiber.App {
 		// "operations" first). Handlers parse forms themselves.
 		DisablePreParseMultipartForm: true,
 	})
+	for _, h := range first {
+		app.Use(h)
+	}
 	app.Use(limitBody, refuseNUL)
 	return app
 }

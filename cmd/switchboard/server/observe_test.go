@@ -52,10 +52,16 @@ func TestRequestIDAndAccessLog(t *testing.T) {
 				}
 			})
 		}
-		// Errors are logged too, with the status the client got.
-		r := h.do("GET", "/api/v1/accounts/999999/contacts", h.authed(), "")
-		if line := findLog(t, h, r.header.Get("X-Request-Id")); line["status"] != float64(r.status) || r.status < 400 {
-			t.Errorf("error request logged as %v, answered %d", line["status"], r.status)
+		// Errors are logged too, with the status the client got; so are the
+		// requests refused before routing (a body over 1 MiB, a NUL).
+		for _, r := range []response{
+			h.do("GET", "/api/v1/accounts/999999/contacts", h.authed(), ""),
+			h.do("POST", h.contactsPath(), h.authed(), `{"name": "`+strings.Repeat("a", 2<<20)+`"}`),
+			h.do("GET", h.contactsPath()+"/search?q=a%00b", h.authed(), ""),
+		} {
+			if line := findLog(t, h, r.header.Get("X-Request-Id")); line["status"] != float64(r.status) || r.status < 400 {
+				t.Errorf("error request logged as %v, answered %d", line["status"], r.status)
+			}
 		}
 	})
 }

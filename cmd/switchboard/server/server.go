@@ -128,11 +128,11 @@ func New(cfg Config, database *db.DB) *Server {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = config.DefaultShutdownTimeout
 	}
-	s := &Server{App: rest.NewApp(cfg.BodyLimit), DB: database, ctx: ctx, cancel: cancel,
-		Websockets: &observe.Websockets{}, shutdownTimeout: cfg.ShutdownTimeout}
+	s := &Server{DB: database, ctx: ctx, cancel: cancel, Websockets: &observe.Websockets{}, shutdownTimeout: cfg.ShutdownTimeout}
 	s.Metrics = observe.NewMetrics(database.SQL, database.Dialect, s.Websockets)
-	// First: every request gets its id, access log line and metrics.
-	s.App.Use(observe.Middleware(cfg.Logger, s.Metrics))
+	// First: every request gets its id, access log line and metrics, those
+	// the app refuses before routing (too large, a NUL) among them.
+	s.App = rest.NewApp(cfg.BodyLimit, observe.Middleware(cfg.Logger, s.Metrics))
 	s.Events = events.NewHub()
 	s.Metrics.Registry().MustRegister(events.Collectors(s.Events)...)
 	if database.Dialect == dialect.Postgres {
