@@ -34,9 +34,13 @@ func waitForDatabase(ctx context.Context, url string, wait time.Duration, open f
 		if err == nil || !apperr.IsOutage(err) {
 			return d, err
 		}
-		if time.Now().Add(delay).After(deadline) {
+		left := time.Until(deadline)
+		if left <= 0 {
 			return nil, fmt.Errorf("database unreachable (waited DATABASE_WAIT=%s): %w", wait, err)
 		}
+		// The last try is at the deadline itself: a database ready just
+		// before it is found, and the wait is the one configured.
+		delay = min(delay, left)
 		slog.Warn("database unreachable; retrying", "in", delay.String(), "err", err)
 		if !core.Sleep(ctx, delay) {
 			return nil, fmt.Errorf("stopped while waiting for the database: %w", err)

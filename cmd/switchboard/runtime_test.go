@@ -36,7 +36,8 @@ func TestWaitForDatabase(t *testing.T) {
 	}{
 		{"up at once", time.Second, 0, nil, 1, ""},
 		{"up after two refusals", 10 * time.Second, 2, errRefused, 3, ""},
-		{"never up within the wait", 600 * time.Millisecond, 100, errRefused, 2, "waited DATABASE_WAIT=600ms"},
+		{"never up within the wait: the last try is at its end", 600 * time.Millisecond, 100, errRefused, 3, "waited DATABASE_WAIT=600ms"},
+		{"up at the end of the wait", 600 * time.Millisecond, 2, errRefused, 3, ""},
 		{"wrong password is not waited for", 10 * time.Second, 100, errors.New(`pq: password authentication failed for user "x"`), 1, "password"},
 	}
 	for _, tt := range tests {
