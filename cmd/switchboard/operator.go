@@ -183,9 +183,7 @@ func pgDumpCommand(raw, file string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	if u.User != nil {
-		u.User = url.User(u.User.Username())
-	}
+	db.WithoutPassword(u)
 	return fmt.Sprintf("pg_dump --format=custom --no-owner --file=%s %s", shellQuote(file), shellQuote(u.String())), nil
 }
 

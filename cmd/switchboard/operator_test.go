@@ -113,7 +113,7 @@ func TestBackupSQLiteIsAnOpenableCopy(t *testing.T) {
 }
 
 func TestBackupPostgresPrintsPgDumpWithoutPassword(t *testing.T) {
-	t.Setenv("DATABASE_URL", "postgres://sb:s3cret@127.0.0.1:5432/switchboard?sslmode=disable")
+	t.Setenv("DATABASE_URL", "postgres://sb:s3cret@127.0.0.1:5432/switchboard?sslmode=disable&password=s3cret")
 	var out bytes.Buffer
 	if err := backup(mustLoadConfig(t), []string{"/backups/sb it's.dump"}, &out); err != nil {
 		t.Fatal(err)

@@ -89,10 +89,7 @@ func (o option) quoted(v string) string {
 	if !o.redact {
 		return v
 	}
-	if u, err := url.Parse(v); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return v
+	return db.Redacted(v)
 }
 
 // options is the table. Keep README.md's Configuration table in step:

@@ -149,10 +149,14 @@ func optionNamed(t *testing.T, env string) option {
 }
 
 func TestLoadHidesTheDatabasePassword(t *testing.T) {
-	_, _, err := Load(nil, env{"DATABASE_URL": "postgre://sb:s3cret@db/sb"}.get)
-	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "DATABASE_URL") {
-		t.Errorf("error %v: want DATABASE_URL named and the password hidden", err)
+	for _, bad := range []string{"postgre://sb:s3cret@db/sb", "postgre://db/sb?password=s3cret",
+		"host=127.0.0.1 password=s3cret", "host=127.0.0.1 password = 's3cret pw'"} {
+		_, _, err := Load(nil, env{"DATABASE_URL": bad}.get)
+		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "DATABASE_URL") {
+			t.Errorf("%s: error %v: want DATABASE_URL named and the password hidden", bad, err)
+		}
 	}
+	_, _, err := Load(nil, env{"DATABASE_URL": "postgre://sb:s3cret@db/sb"}.get)
 	_, _, err = Load([]string{"--database-url", "postgre://sb:s3cret@db/sb"}, env{}.get)
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("flag: error %v: want the password hidden", err)
