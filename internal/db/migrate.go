@@ -218,10 +218,15 @@ func (d *DB) MigrateUp(ctx context.Context, dir migrate.Dir) (done []string, err
 			return done, nil
 		}
 		f := st.Pending[0]
-		if err := d.apply(ctx, conn, dir, f); err != nil {
+		applied, err := d.apply(ctx, conn, dir, f)
+		if err != nil {
 			return done, err
 		}
-		done = append(done, "applied "+f.Name())
+		if applied {
+			done = append(done, "applied "+f.Name())
+		} else {
+			done = append(done, "skipped "+f.Name()+": another process applied it meanwhile")
+		}
 	}
 }
 
@@ -238,35 +243,37 @@ func (d *DB) lockMigrations(ctx context.Context, conn *sql.Conn) (unlock func(),
 }
 
 // apply runs one file in one transaction with Atlas's executor, which
-// records the revision in the same transaction.
-func (d *DB) apply(ctx context.Context, conn *sql.Conn, dir migrate.Dir, f migrate.File) error {
+// records the revision in the same transaction. It reports false when
+// another process had applied the file meanwhile.
+func (d *DB) apply(ctx context.Context, conn *sql.Conn, dir migrate.Dir, f migrate.File) (bool, error) {
 	tx, commit, rollback, err := d.begin(ctx, conn)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if err := d.execute(ctx, tx, dir, f); err != nil {
-		return errors.Join(fmt.Errorf("applying migration %s: %w", f.Name(), err), rollback())
+	applied, err := d.execute(ctx, tx, dir, f)
+	if err != nil {
+		return false, errors.Join(fmt.Errorf("applying migration %s: %w", f.Name(), err), rollback())
 	}
-	return commit()
+	return applied, commit()
 }
 
-func (d *DB) execute(ctx context.Context, tx *sql.Tx, dir migrate.Dir, f migrate.File) error {
+func (d *DB) execute(ctx context.Context, tx *sql.Tx, dir migrate.Dir, f migrate.File) (bool, error) {
 	rrw, err := d.revisionsIn(ctx, tx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if rev, err := rrw.ReadRevision(ctx, f.Version()); err == nil && rev.Applied == rev.Total {
-		return nil // another process applied it while we waited for the lock
+		return false, nil // another process applied it while we waited for the lock
 	}
 	drv, err := d.atlasDriver(tx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	ex, err := migrate.NewExecutor(drv, dir, rrw, migrate.WithOperatorVersion(operatorVersion))
 	if err != nil {
-		return err
+		return false, err
 	}
-	return ex.Execute(ctx, f)
+	return true, ex.Execute(ctx, f)
 }
 
 // revisionsIn returns the revisions table of tx, creating it if need be.
