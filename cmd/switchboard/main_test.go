@@ -48,6 +48,11 @@ func TestBootstrapPrintsOneJSONLineAndReusesUsers(t *testing.T) {
 			}
 		}
 
+		var refused bytes.Buffer
+		err := bootstrap(mustLoadConfig(t), []string{"--account-name", "Gamma", "--email", "boss@acme.test", "--password", "another-one"}, &refused)
+		if err == nil || !strings.Contains(err.Error(), "keeps the password") || refused.Len() != 0 {
+			t.Errorf("a password for an existing user: %v, printed %q; want a refusal (it was dropped silently)", err, refused.String())
+		}
 		second := runBootstrap(t, "--account-name", "Beta", "--email", "boss@acme.test", "--name", "Boss")
 		if _, ok := second["platform_token"]; ok {
 			t.Errorf("second bootstrap printed a platform_token; only the call that creates it may: %v", second)

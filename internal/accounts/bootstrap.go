@@ -20,7 +20,8 @@ type BootstrapInput struct {
 	Email       string
 	Name        string
 	// Password is optional: without it the administrator works through its
-	// API token only (and an existing user keeps the password it has).
+	// API token only. An existing user keeps the password it has, and one
+	// given for it is refused.
 	Password string
 }
 
@@ -86,6 +87,10 @@ func (s *Service) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrapp
 
 func (s *Service) bootstrapUser(ctx context.Context, c *ent.Client, email string, in BootstrapInput) (*ent.User, error) {
 	u, err := c.User.Query().Where(user.Email(email)).Only(ctx)
+	if err == nil && in.Password != "" {
+		// Said, not dropped: the operator would believe the password set.
+		return nil, apperr.Invalid("A user with this e-mail exists and keeps the password it has: leave the password out, or change it with users reset-password", "password")
+	}
 	if err == nil || !ent.IsNotFound(err) {
 		return u, err
 	}
