@@ -166,9 +166,15 @@ func (b *bodyParts) read(r *mail.Reader, lim Limits) error {
 			return nil
 		}
 		if err != nil && !message.IsUnknownCharset(err) {
+			if b.plain != "" || b.html != "" || len(b.files) > 0 {
+				return nil // a mail cut short (no closing boundary) keeps what was read
+			}
 			return fmt.Errorf("reading the mail's parts: %w", err)
 		}
 		if err := b.readPart(p, lim); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil
+			}
 			return err
 		}
 	}
@@ -196,13 +202,20 @@ func (b *bodyParts) readPart(p *mail.Part, lim Limits) error {
 // most 150,000 characters, and HTML needs room for its markup.
 const maxBodyBytes = 4 << 20
 
+// readText reads a text part as the message keeps it: valid UTF-8 without
+// NULs (which no text column takes: a mail with one was dropped whole). A
+// part cut short by the mail's end keeps what it had.
 func readText(r io.Reader, dst *string) error {
 	raw, err := io.ReadAll(io.LimitReader(r, maxBodyBytes))
-	if err != nil {
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("reading a text part: %w", err)
 	}
-	*dst = string(bytes.ToValidUTF8(raw, []byte("\uFFFD")))
+	*dst = cleanText(raw)
 	return nil
+}
+
+func cleanText(raw []byte) string {
+	return string(bytes.ToValidUTF8(bytes.ReplaceAll(raw, []byte{0}, nil), []byte("\uFFFD")))
 }
 
 // addFile keeps a part as an attachment, unless there are already as many
@@ -253,7 +266,7 @@ func fallbackName(contentType string, n int) string {
 
 // clip cuts s to at most n characters.
 func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\x00", ""))
 	if len(s) <= n {
 		return s
 	}

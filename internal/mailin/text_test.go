@@ -128,3 +128,30 @@ func TestParseWithoutMessageIDHashesTheHeader(t *testing.T) {
 		t.Errorf("a mail without From: %v, want ErrNoSender", err)
 	}
 }
+
+// TestParseKeepsWhatAFlawedMailHolds: a NUL in a latin-1 body or the
+// subject, and a multipart mail cut short before its closing boundary,
+// were skipped whole (and, the mailbox's position past them, never fetched
+// again); the mail now arrives with what could be read.
+func TestParseKeepsWhatAFlawedMailHolds(t *testing.T) {
+	const head = "From: Ann <ann@example.com>\r\nMessage-ID: <m1@example.com>\r\n"
+	for _, c := range []struct {
+		name, raw, wantText, wantSubject string
+	}{
+		{"a NUL in the body and the subject",
+			head + "Subject: a\x00b\r\nContent-Type: text/plain; charset=iso-8859-1\r\n\r\ncaf\xe9\x00 ok",
+			"café ok", "ab"},
+		{"no closing boundary",
+			head + "Subject: cut\r\nContent-Type: multipart/mixed; boundary=XYZ\r\n\r\n--XYZ\r\nContent-Type: text/plain\r\n\r\nthe text\r\n",
+			"the text", "cut"},
+	} {
+		m, err := Parse([]byte(c.raw), Limits{MaxFiles: 1, MaxFileSize: 1 << 20})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if strings.TrimSpace(m.Text) != c.wantText || m.Subject != c.wantSubject {
+			t.Errorf("%s: text %q, subject %q; want %q, %q", c.name, m.Text, m.Subject, c.wantText, c.wantSubject)
+		}
+	}
+}
