@@ -180,6 +180,13 @@ func firstStart(ctx context.Context, svc *ops.Service, cfg config.Config, out io
 		AccountName: "My Account", Email: "admin@example.com", Name: "Administrator", Password: password,
 	})
 	if err != nil {
+		// Instances started together on an empty database all find it
+		// empty; one sets it up, and the others' set-up (the same
+		// administrator) is refused: they serve what it made.
+		if again, emptyErr := svc.IsEmpty(ctx); emptyErr == nil && !again {
+			slog.Info("another instance set up the installation; serving it")
+			return nil
+		}
 		return fmt.Errorf("first-start setup: %w", err)
 	}
 	fmt.Fprintf(out, `

@@ -27,26 +27,15 @@ const migrateHint = "run `switchboard migrate up`, or start with AUTO_MIGRATE=1"
 // with AUTO_MIGRATE=1 (else it refuses, naming the command); and never
 // anything on a database ahead of the binary.
 func prepareSchema(ctx context.Context, database *db.DB, dir migrate.Dir, auto bool) error {
-	st, err := database.MigrationStatus(ctx, dir)
-	if err != nil {
-		return err
-	}
-	if err := st.Err(); err != nil {
-		return err
-	}
-	switch st.State {
-	case db.UpToDate:
-		return nil
-	case db.Behind:
-		if !auto {
+	done, err := database.MigrateUpIf(ctx, dir, func(st *db.MigrationStatus) error {
+		switch {
+		case st.State == db.Behind && !auto:
 			return fmt.Errorf("the database schema is behind this binary (pending: %s): %s", fileNames(st.Pending), migrateHint)
-		}
-	case db.Legacy:
-		if !auto {
+		case st.State == db.Legacy && !auto:
 			return fmt.Errorf("the database was made before versioned migrations: %s", migrateHint)
 		}
-	}
-	done, err := database.MigrateUp(ctx, dir)
+		return nil
+	})
 	for _, line := range done {
 		slog.Info("schema migration", "did", line)
 	}

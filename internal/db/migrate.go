@@ -186,6 +186,14 @@ func (d *DB) tableNames(ctx context.Context, q schema.ExecQuerier) (map[string]b
 // an advisory lock makes them take turns; on SQLite the transaction's write
 // lock does, and a file another process applied meanwhile is skipped.
 func (d *DB) MigrateUp(ctx context.Context, dir migrate.Dir) (done []string, err error) {
+	return d.MigrateUpIf(ctx, dir, func(*MigrationStatus) error { return nil })
+}
+
+// MigrateUpIf is MigrateUp when admit accepts where the database stands, as
+// read under the migration lock: a starting server decides whether to
+// migrate there, since an instance migrating an empty database beside it
+// makes it look half done (behind) until it has finished.
+func (d *DB) MigrateUpIf(ctx context.Context, dir migrate.Dir, admit func(*MigrationStatus) error) (done []string, err error) {
 	migrateMu.Lock()
 	defer migrateMu.Unlock()
 	conn, err := d.SQL.Conn(ctx)
@@ -198,13 +206,18 @@ func (d *DB) MigrateUp(ctx context.Context, dir migrate.Dir) (done []string, err
 		return nil, err
 	}
 	defer unlock()
-	for {
+	for first := true; ; first = false {
 		st, err := d.readStatus(ctx, conn, dir)
 		if err != nil {
 			return done, err
 		}
 		if err := st.Err(); err != nil {
 			return done, err
+		}
+		if first {
+			if err := admit(st); err != nil {
+				return done, err
+			}
 		}
 		if st.State == Legacy {
 			last, err := d.adopt(ctx, conn, st.Files)

@@ -83,3 +83,33 @@ func TestCommandsOnAMistypedSQLitePath(t *testing.T) {
 		}
 	}
 }
+
+// TestInstancesStartingTogetherOnAnEmptyDatabase: each finds the database
+// empty and sets it up; one does, and the others serve what it made (they
+// exited with the set-up's unique violation).
+func TestInstancesStartingTogetherOnAnEmptyDatabase(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Setenv("DATABASE_URL", e.NewURL(t))
+		svc := ops.New(openTestDB(t).Client)
+		const instances = 4
+		errs := make(chan error, instances)
+		outs := make([]bytes.Buffer, instances)
+		for i := range instances {
+			go func() { errs <- firstStart(context.Background(), svc, mustLoadConfig(t), &outs[i]) }()
+		}
+		for range instances {
+			if err := <-errs; err != nil {
+				t.Errorf("an instance did not start: %v", err)
+			}
+		}
+		printed := 0
+		for i := range outs {
+			if strings.Contains(outs[i].String(), "Switchboard is set up") {
+				printed++
+			}
+		}
+		if printed != 1 {
+			t.Errorf("%d instances printed the set-up, want exactly one", printed)
+		}
+	})
+}
