@@ -20,7 +20,7 @@
     const query = new URLSearchParams(location.search);
     query.delete("card");
     query.set("fragment", "1");
-    const res = await fetch(base + "/funnels/" + funnel + "/board?" + query, { credentials: "same-origin" });
+    const res = await consoleSession.fetch(base + "/funnels/" + funnel + "/board?" + query);
     if (!res.ok || board.dataset.carrying) return;
     const focused = document.activeElement && board.contains(document.activeElement) && document.activeElement.dataset.card;
     board.innerHTML = await res.text();
@@ -58,15 +58,18 @@
     const list = column.querySelector(".cards");
     const position = serverPosition(list, index, card);
     const others = [...list.querySelectorAll(".kcard")].filter((c) => c !== card);
+    const from = card.parentNode, next = card.nextSibling;
     list.insertBefore(card, others[index] || null);
     say("");
-    const res = await fetch(base + "/kanban_items/" + card.dataset.card + "/move", {
+    const res = await consoleSession.fetch(base + "/kanban_items/" + card.dataset.card + "/move", {
       method: "POST",
-      credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ funnel_stage: column.dataset.stage, position: position }),
     });
     if (!res.ok) {
+      // Put back here, not only by the refresh below: with the session
+      // ended, the refresh is refused too.
+      from.insertBefore(card, next && next.parentNode === from ? next : null);
       const body = await res.json().catch(() => ({}));
       say("The card was put back: " + (body.error || "the server refused the move (" + res.status + ")."));
     }
@@ -111,9 +114,8 @@
     draggedStage = null;
     if (by === 0) return;
     say("");
-    const res = await fetch(base + "/funnels/" + funnel + "/stages/" + encodeURIComponent(slug) + "/move", {
+    const res = await consoleSession.fetch(base + "/funnels/" + funnel + "/stages/" + encodeURIComponent(slug) + "/move", {
       method: "POST",
-      credentials: "same-origin",
       body: new URLSearchParams({ by: String(by) }),
     });
     if (!res.ok) {

@@ -9,9 +9,8 @@
     if (!("boardForm" in form.dataset)) return;
     e.preventDefault();
     if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
-    const res = await fetch(form.getAttribute("action"), {
+    const res = await consoleSession.fetch(form.getAttribute("action"), {
       method: "POST",
-      credentials: "same-origin",
       body: new URLSearchParams(new FormData(form, e.submitter)),
     });
     if (res.ok && res.redirected) { location.href = res.url; return; }

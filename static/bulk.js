@@ -50,7 +50,7 @@
     if (action === "delete" && !confirm("Delete " + selected.size + " cards for good?")) return;
     const body = new URLSearchParams(new FormData(bar, e.submitter));
     selected.forEach((id) => body.append("ids", id));
-    const res = await fetch(bar.getAttribute("action"), { method: "POST", credentials: "same-origin", body: body });
+    const res = await consoleSession.fetch(bar.getAttribute("action"), { method: "POST", body: body });
     if (!res.ok) {
       const out = await res.json().catch(() => ({}));
       alert(out.error || "Nothing changed: the server refused (" + res.status + ").");

@@ -77,7 +77,7 @@
   }
 
   async function load(url) {
-    const res = await fetch(url, { credentials: "same-origin" });
+    const res = await consoleSession.fetch(url);
     if (!res.ok) { alert(await errorOf(res)); return; }
     show(await res.text());
   }
@@ -85,7 +85,7 @@
   async function refresh() {
     const u = new URL(location.href);
     u.searchParams.set("fragment", "1");
-    const res = await fetch(u, { credentials: "same-origin" });
+    const res = await consoleSession.fetch(u);
     if (res.ok) grid.innerHTML = await res.text();
   }
 
@@ -113,8 +113,8 @@
     const form = e.target;
     e.preventDefault();
     if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
-    const res = await fetch(form.getAttribute("action"), {
-      method: "POST", credentials: "same-origin", body: new FormData(form, e.submitter),
+    const res = await consoleSession.fetch(form.getAttribute("action"), {
+      method: "POST", body: new FormData(form, e.submitter),
     });
     const html = (res.headers.get("Content-Type") || "").startsWith("text/html");
     if (!res.ok && !html) { showError(await errorOf(res)); return; }

@@ -28,7 +28,7 @@
   }
 
   async function refetch(part, into) {
-    const res = await fetch(base + "/" + part, { credentials: "same-origin" });
+    const res = await consoleSession.fetch(base + "/" + part);
     if (!res.ok) return;
     into.innerHTML = await res.text();
     if (into === thread) toEnd(); else zone();
@@ -39,8 +39,8 @@
     e.preventDefault();
     const isReply = form.id === "reply";
     const say = (isReply ? form : side).querySelector("[role=alert]");
-    const res = await fetch(form.getAttribute("action"), {
-      method: "POST", credentials: "same-origin", body: new FormData(form, e.submitter),
+    const res = await consoleSession.fetch(form.getAttribute("action"), {
+      method: "POST", body: new FormData(form, e.submitter),
     });
     if (!res.ok) { say.textContent = await errorOf(res); say.hidden = false; return; }
     say.hidden = true;

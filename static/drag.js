@@ -51,8 +51,16 @@
     announce(titleOf(card) + ": " + where(card));
   }
 
+  // putBack returns a carried card (c: what carried held) to where it was
+  // picked up.
+  function putBack(c) {
+    const list = c.column.querySelector(".cards");
+    list.insertBefore(c.card, cardsIn(c.column).filter((x) => x !== c.card)[c.index] || null);
+  }
+
   async function drop() {
-    const card = carried.card;
+    const c = carried;
+    const card = c.card;
     const id = card.dataset.card;
     const column = card.closest(".column");
     const title = titleOf(card);
@@ -60,6 +68,9 @@
     card.classList.remove("carrying");
     announce("Dropped " + title + ": " + where(card) + ".");
     const ok = await api.place(card, column, cardsIn(column).indexOf(card));
+    // The board's refresh puts a refused card back too, unless it is
+    // refused as well (the session ended): back by hand then.
+    if (!ok && document.contains(card)) putBack(c);
     api.carry(null);
     if (!ok) announce("The move of " + title + " was refused; it is back where it was.");
     const again = board.querySelector('[data-card="' + id + '"]');
@@ -69,8 +80,7 @@
   function cancel() {
     const c = carried;
     carried = null;
-    const list = c.column.querySelector(".cards");
-    list.insertBefore(c.card, cardsIn(c.column).filter((x) => x !== c.card)[c.index] || null);
+    putBack(c);
     c.card.classList.remove("carrying");
     c.card.focus();
     api.carry(null);

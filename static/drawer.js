@@ -36,7 +36,7 @@
   }
 
   async function load(url) {
-    const res = await fetch(url, { credentials: "same-origin" });
+    const res = await consoleSession.fetch(url);
     if (!res.ok) { alert(await errorOf(res)); return false; }
     show(await res.text());
     return true;
@@ -105,7 +105,7 @@
     if (drawer.hidden || !open || String(e.detail.item_id) !== open.dataset.card) return;
     if (e.detail.kind === "deleted") { opener = null; close(true); return; }
     if (dirty()) return; // what they send answers with the drawer as it then is
-    const res = await fetch(base + "/kanban_items/" + open.dataset.card + "/drawer", { credentials: "same-origin" });
+    const res = await consoleSession.fetch(base + "/kanban_items/" + open.dataset.card + "/drawer");
     if (!res.ok) return;
     const html = await res.text();
     // Checked after the last wait: typing during the body's read must
@@ -155,9 +155,8 @@
     if (form.dataset.confirm && !confirm(form.dataset.confirm)) return;
     const sent = new FormData(form, e.submitter);
     // getAttribute: a control named "action" shadows form.action.
-    const res = await fetch(form.getAttribute("action"), {
+    const res = await consoleSession.fetch(form.getAttribute("action"), {
       method: "POST",
-      credentials: "same-origin",
       body: new URLSearchParams(sent),
     });
     if (!res.ok) { showError(await errorOf(res)); return; }

@@ -13,7 +13,7 @@
     clearTimeout(timers.get(picker));
     timers.set(picker, setTimeout(async () => {
       const q = new URLSearchParams({ q: e.target.value, chosen: select.value });
-      const res = await fetch(picker.dataset.options + "?" + q, { credentials: "same-origin" });
+      const res = await consoleSession.fetch(picker.dataset.options + "?" + q);
       if (!res.ok) return;
       select.innerHTML = await res.text();
       if (select.options.length === 2) select.selectedIndex = 1; // one match: chosen

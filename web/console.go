@@ -166,7 +166,8 @@ func (c *Console) home(ctx *fiber.Ctx) error {
 }
 
 // requireSession authenticates the session cookie for the account in the
-// path; without a live session the browser goes to the sign-in page.
+// path; without a live session the browser goes to the sign-in page, and
+// the console's scripts are refused (401 with the reason; see fromScript).
 func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	accountID, err := strconv.Atoi(ctx.Params("account_id"))
 	if err != nil {
@@ -176,6 +177,9 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.KindUnauthenticated {
 		ctx.ClearCookie(sessionCookie)
+		if fromScript(ctx) {
+			return ae
+		}
 		return ctx.Redirect("/app/login", fiber.StatusSeeOther)
 	}
 	if err != nil {
@@ -183,6 +187,22 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 	}
 	ctx.SetUserContext(viewer.NewContext(ctx.UserContext(), v))
 	return ctx.Next()
+}
+
+// scriptHeader is what the console's scripts send with each fetch
+// (static/session.js); its value is scriptHeaderValue.
+const (
+	scriptHeader      = "X-Requested-With"
+	scriptHeaderValue = "fetch"
+)
+
+// fromScript reports whether one of the console's scripts made the request.
+// It needs a refusal it can show: fetch follows a redirect to the sign-in
+// page silently and hands the script a 200 sign-in form, which it would
+// take for success. A header of our own is used rather than Sec-Fetch-Mode,
+// which browsers send only to https and localhost origins.
+func fromScript(ctx *fiber.Ctx) bool {
+	return ctx.Get(scriptHeader) == scriptHeaderValue
 }
 
 // nav describes the signed-in viewer for the page frame: the user's own
