@@ -23,4 +23,9 @@
   }
 
   window.consoleSession = { fetch: consoleFetch, ended: () => ended };
+
+  // The pages are sent no-store, yet Chromium may still restore one from
+  // its back-forward cache after signing out: reloaded, it asks the server,
+  // which shows it only to a live session (no-store meant this before).
+  window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
 })();

@@ -57,7 +57,7 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	app.Post("/app/login", c.requireSameOrigin, c.login)
 	app.Post("/app/logout", c.requireSameOrigin, c.logout)
 	app.Get("/app", c.home)
-	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession)
+	acc := app.Group("/app/accounts/:account_id", c.requireSameOrigin, c.requireSession, noStore)
 	acc.Get("/contacts", c.contacts)
 	c.mountPages(acc)
 	acc.Get("/reports", c.reports)
@@ -186,6 +186,13 @@ func (c *Console) requireSession(ctx *fiber.Ctx) error {
 		return err
 	}
 	ctx.SetUserContext(viewer.NewContext(ctx.UserContext(), v))
+	return ctx.Next()
+}
+
+// noStore keeps the account's pages out of the browser's caches: they show
+// private conversations, and Back after signing out drew them from there.
+func noStore(ctx *fiber.Ctx) error {
+	ctx.Set(fiber.HeaderCacheControl, "no-store")
 	return ctx.Next()
 }
 

@@ -144,3 +144,51 @@ func TestEndedSessionInChromium(t *testing.T) {
 		}
 	})
 }
+
+// TestConsolePagesAreNotStored: the account's pages and fragments are
+// sent with Cache-Control: no-store, so that Back after signing out shows
+// no private page from the browser's cache.
+func TestConsolePagesAreNotStored(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		c := newConsole(t, e)
+		p := c.newPipeline()
+		for _, tc := range []struct {
+			name, path string
+			status     int
+		}{
+			{"a page", c.app("/contacts"), http.StatusOK},
+			{"a conversation", c.app(fmt.Sprintf("/conversations/%d", p.conv)), http.StatusOK},
+			{"a board's fragment", c.app(fmt.Sprintf("/funnels/%d/board?fragment=1", p.funnel)), http.StatusOK},
+			{"a refusal", c.app("/funnels/999999/board"), http.StatusNotFound},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := c.send("GET", tc.path, nil, map[string]string{"Cookie": c.cookie})
+				if r.status != tc.status {
+					t.Fatalf("answered %d, want %d", r.status, tc.status)
+				}
+				if got := r.header.Get("Cache-Control"); got != "no-store" {
+					t.Errorf("Cache-Control %q, want no-store", got)
+				}
+			})
+		}
+	})
+}
+
+// TestBackAfterSignOutInChromium: Back after signing out shows the sign-in
+// page, not the contacts page the tab showed before.
+func TestBackAfterSignOutInChromium(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		c, _, b, tab := pipelineInBrowser(t, e)
+		b.goTo(tab, c.base+c.app("/contacts"), "the contacts", `document.body.textContent.includes('Alice Buyer')`)
+		b.eval(tab, `window.leaving = true; document.querySelector('[data-testid=logout]').click(); true`)
+		b.waitTrue(tab, "the sign-in page", `!window.leaving && document.querySelector('input[name=password]')`)
+		b.eval(tab, `window.leaving = true; history.back(); true`)
+		b.waitTrue(tab, "the page Back shows", `!window.leaving && document.readyState === 'complete' &&
+			(document.querySelector('input[name=password]') || document.body.textContent.includes('Alice Buyer'))`)
+		if b.eval(tab, `document.body.textContent.includes('Alice Buyer')`) == true {
+			t.Error("Back after signing out shows the contacts page")
+		}
+	})
+}
