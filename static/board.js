@@ -161,7 +161,9 @@
   });
 
   // live follows the board's changes; on a drop it reconnects after a pause
-  // and refetches, since changes may have been missed meanwhile.
+  // and refetches, since changes may have been missed meanwhile. A refetch
+  // that finds the session ended stops it (the upgrade's refusal, a
+  // redirect to sign in, is not told to the page).
   function live(delay) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(scheme + location.host + base + "/funnels/" + funnel + "/live");
@@ -178,7 +180,10 @@
     };
     ws.onclose = () => {
       board.dataset.live = "closed";
-      setTimeout(() => live(Math.min((delay || 500) * 2, 10000)), delay || 500);
+      setTimeout(async () => {
+        await refresh();
+        if (consoleSession.ended()) board.dataset.live = "ended"; else live(Math.min((delay || 500) * 2, 10000));
+      }, delay || 500);
     };
   }
   live(0);

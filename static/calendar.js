@@ -124,7 +124,8 @@
   });
 
   // Live: any schedule change refetches the grid; a dropped socket
-  // reconnects (and refetches, as changes may have been missed).
+  // refetches (changes may have been missed) and reconnects, unless the
+  // refetch found the session ended.
   let wait = 500;
   function follow() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -133,7 +134,10 @@
     ws.onmessage = () => refresh();
     ws.onclose = () => {
       grid.dataset.live = "closed";
-      setTimeout(() => { refresh(); follow(); }, wait);
+      setTimeout(async () => {
+        await refresh();
+        if (consoleSession.ended()) grid.dataset.live = "ended"; else follow();
+      }, wait);
       wait = Math.min(wait * 2, 15000);
     };
   }

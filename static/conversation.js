@@ -82,9 +82,14 @@
       if (e.kind === "typing_on") showTyping(true);
       if (e.kind === "typing_off") showTyping(false);
     };
+    // A dropped socket refetches (changes may have been missed) and
+    // reconnects, unless the refetch found the session ended.
     ws.onclose = () => {
       thread.dataset.live = "closed";
-      setTimeout(() => { if (!older) refetch("thread", thread); refetch("side", side); follow(); }, wait);
+      setTimeout(async () => {
+        await Promise.all([older ? null : refetch("thread", thread), refetch("side", side)]);
+        if (consoleSession.ended()) thread.dataset.live = "ended"; else follow();
+      }, wait);
       wait = Math.min(wait * 2, 15000);
     };
   }

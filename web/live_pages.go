@@ -1,7 +1,9 @@
 package web
 
 import (
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -22,9 +24,10 @@ import (
 type liveFilter func(events.Event) (fiber.Map, bool)
 
 // serveLive upgrades the request and streams the account's events through
-// filter until the page or the server goes.
+// filter until the page or the server goes, or the session ends.
 func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
 	v, _ := viewer.FromContext(ctx.UserContext())
+	token := strings.Clone(ctx.Cookies(sessionCookie)) // fiber reuses the request's memory
 	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sub := c.hub.Subscribe(v.AccountID) // before the handshake ends: nothing made after is missed
 		defer sub.Cancel()
@@ -32,16 +35,33 @@ func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
 		if err != nil {
 			return
 		}
-		c.streamPage(conn, sub, filter)
+		c.streamPage(conn, sub, filter, func() bool { return c.sessionLive(token) })
 	})))(ctx)
+}
+
+// sessionLive tells a live socket whether its session still holds; a
+// failed check counts as live, as the next ping checks again.
+func (c *Console) sessionLive(token string) bool {
+	live, err := c.svc.SessionLive(c.ctx, token)
+	if err != nil {
+		if c.ctx.Err() == nil { // at shutdown the socket is closing anyway
+			slog.Warn("live page: checking the session failed", "err", err)
+		}
+		return true
+	}
+	return live
 }
 
 // streamPage sends what filter makes of the account's events until the
 // viewer or the server goes, or events may have been missed (the viewer
 // fell behind, or another instance's events were lost): then the socket
 // closes and the page reconnects and refetches. Going away at shutdown, the
-// page reconnects, to another instance if this one is stopping.
-func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter) {
+// page reconnects, to another instance if this one is stopping. Each ping
+// first asks signedIn: a session ended since the socket opened (signed out
+// elsewhere, a password reset, perhaps on another instance or by the
+// operator's command) closes it, and the page, refused on reconnecting,
+// says so.
+func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter, signedIn func() bool) {
 	defer conn.Close()
 	t := *boardTimings.Load()
 	gone := make(chan struct{})
@@ -72,6 +92,10 @@ func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, fil
 				return
 			}
 		case <-ping.C:
+			if !signedIn() {
+				closeWith(websocket.ClosePolicyViolation, "session ended")
+				return
+			}
 			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))
 			if err := conn.WriteMessage(websocket.PingMessage, nil); err != nil {
 				return

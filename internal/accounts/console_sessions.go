@@ -74,7 +74,7 @@ func (s *Service) SessionViewer(ctx context.Context, token string, accountID int
 		return viewer.Viewer{}, err
 	}
 	now := s.Now()
-	if isSignInLink(sess) || !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(SessionIdle)) {
+	if sessionOver(sess, now) {
 		if err := c.ConsoleSession.DeleteOne(sess).Exec(sys); err != nil && !ent.IsNotFound(err) {
 			return viewer.Viewer{}, err
 		}
@@ -89,6 +89,29 @@ func (s *Service) SessionViewer(ctx context.Context, token string, accountID int
 		accountID = sess.AccountID
 	}
 	return s.ViewerForUser(ctx, sess.UserID, accountID)
+}
+
+// sessionOver reports whether sess no longer signs its holder in at now: a
+// sign-in link's row, or past its maximum age or its idle window.
+func sessionOver(sess *ent.ConsoleSession, now time.Time) bool {
+	return isSignInLink(sess) || !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(SessionIdle))
+}
+
+// SessionLive reports whether a console session token still signs its
+// holder in. Live pages re-check their socket's session with it, so it is
+// not use: the idle window does not restart (an open page would otherwise
+// keep its session for ever), and an ended session is left to the next
+// SessionViewer or sign-in to delete.
+func (s *Service) SessionLive(ctx context.Context, token string) (bool, error) {
+	sess, err := s.Client(ctx).ConsoleSession.Query().
+		Where(consolesession.TokenHash(core.HashToken(strings.TrimSpace(token)))).Only(core.AsCredentialCheck(ctx))
+	if ent.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !sessionOver(sess, s.Now()), nil
 }
 
 // EndSession signs a console session out (deletes it).
