@@ -98,10 +98,8 @@ func formOf(sm *ent.ScheduledMessage, accountID int, loc *time.Location) views.S
 		At: sm.ScheduledAt.In(loc).Format(localLayout), Private: sm.Private, Repeat: string(sm.RecurrenceType),
 		Interval: strconv.Itoa(max(sm.RecurrenceInterval, 1)), EndType: string(sm.RecurrenceEndType),
 	}
-	for _, d := range sm.RecurrenceDays {
-		if d >= 0 && d < 7 {
-			f.Days[d] = true
-		}
+	for _, d := range localWeekdays(sm.RecurrenceDays, sm.ScheduledAt, loc) {
+		f.Days[d] = true
 	}
 	if sm.RecurrenceEndDate != nil {
 		f.EndDate = sm.RecurrenceEndDate.In(loc).Format(time.DateOnly)
@@ -172,6 +170,11 @@ func (c *Console) recurrenceInput(in *schedules.ScheduleInput, errs *core.FieldE
 			if on {
 				days = append(days, d)
 			}
+		}
+		// Ticked in loc, stored as UTC weekdays: the start's time of day
+		// says which (an edit that keeps the start has it in f.At too).
+		if start, err := time.ParseInLocation(localLayout, f.At, loc); err == nil {
+			days = utcWeekdays(days, start)
 		}
 		in.RecurrenceDays = &days
 	}

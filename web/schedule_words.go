@@ -23,7 +23,7 @@ func recurrenceWords(sm *ent.ScheduledMessage, loc *time.Location) string {
 		s = fmt.Sprintf("every %d %ss", n, unit)
 	}
 	if sm.RecurrenceType == "weekly" && len(sm.RecurrenceDays) > 0 {
-		s += " on " + dayList(sm.RecurrenceDays)
+		s += " on " + dayList(localWeekdays(sm.RecurrenceDays, sm.ScheduledAt, loc))
 	}
 	switch {
 	case sm.RecurrenceEndType == "on_date" && sm.RecurrenceEndDate != nil:
