@@ -13,6 +13,8 @@ import (
 // A board's stages, for administrators: add, rename and recolour, move left
 // or right, delete with its cards moved or deleted as asked. Each form
 // calls one kanban operation and answers with a redirect to this screen.
+// Agents read the stages there without the forms (the operations refuse
+// their changes anyway).
 
 // stages serves GET /funnels/:funnel_id/stages.
 func (c *Console) stages(ctx *fiber.Ctx) error {

@@ -141,3 +141,47 @@ func TestConsoleStagesInChromium(t *testing.T) {
 		b.shootWidths(t, tab, "board-after-stages")
 	})
 }
+
+// TestConsoleStagesReadOnlyForAgents: an agent sees a board's stages with
+// the settings pages' sentence and no control that changes them (their
+// writes are refused, 403); an administrator gets the controls.
+func TestConsoleStagesReadOnlyForAgents(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		c := newConsole(t, e)
+		p := c.newPipeline()
+		grace := agentSession(c)
+		controls := []string{`data-testid="stage-save"`, `data-testid="stage-left"`, `data-testid="stage-right"`,
+			`data-testid="stage-delete"`, `data-testid="stage-add-form"`, `/static/boards.js`}
+		for _, tc := range []struct {
+			name, cookie string
+			controls     bool
+		}{
+			{"an administrator", c.cookie, true},
+			{"an agent", grace, false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				st, body := c.page(c.app(fmt.Sprintf("/funnels/%d/stages", p.funnel)), tc.cookie)
+				if st != http.StatusOK {
+					t.Fatalf("the stages page answered %d", st)
+				}
+				for _, slug := range []string{"lead", "closed"} {
+					if !strings.Contains(body, `data-testid="stage-row-`+slug+`"`) {
+						t.Errorf("the stage %s is not listed", slug)
+					}
+				}
+				if got := strings.Contains(body, "Only administrators change these settings."); got == tc.controls {
+					t.Errorf("the read-only sentence shown: %v", got)
+				}
+				for _, control := range controls {
+					if got := strings.Contains(body, control); got != tc.controls {
+						t.Errorf("%s shown: %v, want %v", control, got, tc.controls)
+					}
+				}
+			})
+		}
+		r := c.send("POST", c.app(fmt.Sprintf("/funnels/%d/stages", p.funnel)), url.Values{"name": {"Sneaky"}}, map[string]string{"Cookie": grace, "Origin": c.base})
+		if r.status != http.StatusForbidden {
+			t.Errorf("an agent adding a stage: %d %s, want 403", r.status, r.body)
+		}
+	})
+}
