@@ -39,6 +39,12 @@ func (c *Console) contact(ctx *fiber.Ctx) error {
 // renderContact shows the page with a refused change's sentence (problem)
 // or the merge form's state.
 func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string, merge views.ContactMerge) error {
+	return c.renderContactWith(ctx, status, id, problem, merge, nil)
+}
+
+// renderContactWith is renderContact that then lets the answer add what
+// only it shows (a refused form as it was typed), as renderSettingsWith.
+func (c *Console) renderContactWith(ctx *fiber.Ctx, status, id int, problem string, merge views.ContactMerge, then func(*views.ContactPage)) error {
 	nav, err := c.nav(ctx)
 	if err != nil {
 		return err
@@ -49,6 +55,7 @@ func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string, 
 	}
 	p := views.ContactPage{Nav: nav, ID: ct.ID, Name: ct.Name, Email: deref(ct.Email), Phone: deref(ct.PhoneNumber),
 		Identifier: deref(ct.Identifier), Created: when(ct.CreatedAt), Error: problem, Merge: merge}
+	p.Edit = views.ContactEdit{Name: p.Name, Email: p.Email, Phone: p.Phone}
 	if ct.LastActivityAt != nil {
 		p.LastActive = when(*ct.LastActivityAt)
 	}
@@ -63,6 +70,9 @@ func (c *Console) renderContact(ctx *fiber.Ctx, status, id int, problem string, 
 		if err := step(ctx.UserContext(), &p, ct); err != nil {
 			return err
 		}
+	}
+	if then != nil {
+		then(&p)
 	}
 	return render(ctx, status, views.ContactView(p))
 }
@@ -112,12 +122,13 @@ func (c *Console) contactConversations(ctx context.Context, p *views.ContactPage
 	return nil
 }
 
-// refusedOr shows a validation refusal on the contact's page; any other
-// error passes through.
-func (c *Console) refusedOr(ctx *fiber.Ctx, id int, err error) error {
+// refusedOr shows a validation refusal on the contact's page, then (when
+// not nil) putting back what the refused form held; any other error passes
+// through.
+func (c *Console) refusedOr(ctx *fiber.Ctx, id int, err error, then func(*views.ContactPage)) error {
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.KindInvalid {
-		return c.renderContact(ctx, fiber.StatusUnprocessableEntity, id, ae.Message, views.ContactMerge{})
+		return c.renderContactWith(ctx, fiber.StatusUnprocessableEntity, id, ae.Message, views.ContactMerge{}, then)
 	}
 	return err
 }
@@ -140,7 +151,8 @@ func (c *Console) editContact(ctx *fiber.Ctx) error {
 		}
 	}
 	if _, err := c.svc.UpdateContact(ctx.UserContext(), id, in); err != nil {
-		return c.refusedOr(ctx, id, err)
+		typed := views.ContactEdit{Open: true, Name: posted.get("name"), Email: posted.get("email"), Phone: posted.get("phone_number")}
+		return c.refusedOr(ctx, id, err, func(p *views.ContactPage) { p.Edit = typed })
 	}
 	return c.backToContact(ctx, id)
 }
@@ -162,7 +174,7 @@ func (c *Console) contactLabelsSave(ctx *fiber.Ctx) error {
 		}
 	}
 	if _, err := c.svc.SetContactLabels(ctx.UserContext(), id, labels); err != nil {
-		return c.refusedOr(ctx, id, err)
+		return c.refusedOr(ctx, id, err, nil)
 	}
 	return c.backToContact(ctx, id)
 }

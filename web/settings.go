@@ -67,7 +67,7 @@ func (c *Console) renderSettingsWith(ctx *fiber.Ctx, status int, section, proble
 }
 
 // settingsDone ends a settings write: back to the section, or the section
-// with a refusal, or the error.
+// with a refusal and the refused form as it was typed, or the error.
 func (c *Console) settingsDone(ctx *fiber.Ctx, section string, err error) error {
 	var ae *apperr.Error
 	switch {
@@ -78,7 +78,12 @@ func (c *Console) settingsDone(ctx *fiber.Ctx, section string, err error) error 
 		}
 		return ctx.Redirect(views.AccountURL(nav.AccountID, "settings/"+section), fiber.StatusSeeOther)
 	case errors.As(err, &ae) && ae.Kind == apperr.KindInvalid:
-		return c.renderSettings(ctx, fiber.StatusUnprocessableEntity, section, ae.Message)
+		posted, _, perr := readPosted(ctx) // read already, by the write
+		if perr != nil {
+			return perr
+		}
+		tried := views.TriedForm{Action: ctx.Path(), Values: posted}
+		return c.renderSettingsWith(ctx, fiber.StatusUnprocessableEntity, section, ae.Message, func(s *views.Settings) { s.Tried = tried })
 	}
 	return err
 }

@@ -1,0 +1,39 @@
+package views
+
+import "slices"
+
+// TriedForm is a settings form the server refused, as it was posted: that
+// form, known by its action, is drawn again with what was typed instead of
+// the stored values, as the new-inbox and new-contact forms are. Templates
+// ask for their fields by name, so nothing else that was posted (a secret)
+// is ever shown back.
+type TriedForm struct {
+	Action string
+	Values map[string][]string
+}
+
+// Is tells whether the form at action is the one refused.
+func (t TriedForm) Is(action string) bool {
+	return t.Action != "" && t.Action == action
+}
+
+// Value is field name of the form at action: as typed when that form was
+// refused, else stored.
+func (t TriedForm) Value(action, name, stored string) string {
+	if !t.Is(action) {
+		return stored
+	}
+	if v := t.Values[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Ticked says whether the checkbox name=value of the form at action is
+// ticked: as posted when that form was refused, else as stored.
+func (t TriedForm) Ticked(action, name, value string, stored bool) bool {
+	if !t.Is(action) {
+		return stored
+	}
+	return slices.Contains(t.Values[name], value)
+}
