@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -114,6 +115,13 @@ func serve(cfg config.Config, mem config.RuntimeMemory) error {
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The port first: one taken stops the start before it sets anything up
+	// (a first start printed its administrator's password, then failed).
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(cfg.Port))
+	if err != nil {
+		return fmt.Errorf("PORT=%d: %w", cfg.Port, err)
+	}
+	defer ln.Close()
 	database, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
@@ -136,7 +144,7 @@ func serve(cfg config.Config, mem config.RuntimeMemory) error {
 	}
 	returnStartupMemory()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.App.Listen(":" + strconv.Itoa(cfg.Port)) }()
+	go func() { errc <- srv.App.Listener(ln) }()
 	slog.Info("switchboard listening", "port", cfg.Port, "database", database.Dialect,
 		"gc_percent", mem.GCPercent, "memory_limit_bytes", mem.MemoryLimit)
 	select {

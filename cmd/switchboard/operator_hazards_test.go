@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/internal/config"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/testdb"
@@ -112,4 +115,25 @@ func TestInstancesStartingTogetherOnAnEmptyDatabase(t *testing.T) {
 			t.Errorf("%d instances printed the set-up, want exactly one", printed)
 		}
 	})
+}
+
+// TestATakenPortStopsTheStartFirst: the port is bound before anything is
+// set up; a first start on a taken one printed its administrator's password
+// and logged "listening", then failed.
+func TestATakenPortStopsTheStartFirst(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	file := filepath.Join(t.TempDir(), "fresh.db")
+	t.Setenv("DATABASE_URL", "sqlite://"+file)
+	t.Setenv("PORT", strconv.Itoa(taken.Addr().(*net.TCPAddr).Port))
+	err = serve(mustLoadConfig(t), config.RuntimeMemory{})
+	if err == nil || !strings.Contains(err.Error(), "PORT=") {
+		t.Fatalf("serve on a taken port: %v, want a refusal naming PORT", err)
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Error("the start set up a database before finding its port taken")
+	}
 }
