@@ -120,7 +120,7 @@ func conversationShape() *openapi3.Schema {
 }
 
 func messageShape() *openapi3.Schema {
-	delivery := obj(props{"state": enum("pending", "retrying", "failed", "delivered"), "attempts": integer(), "last_error": str(), "next_attempt_at": nullTS()})
+	delivery := obj(props{"state": enum("pending", "retrying", "failed", "accepted", "delivered"), "attempts": integer(), "last_error": str(), "next_attempt_at": nullTS()})
 	typ := integer()
 	typ.Description = "0 incoming, 1 outgoing, 2 activity, 3 template (Chatwoot's enum)"
 	return obj(props{

@@ -138,7 +138,7 @@ func TestWhatsAppWebhookStatuses(t *testing.T) {
 		conv := w.srv.DB.Client.Conversation.GetX(sys(), in.ConversationID).DisplayID
 		outgoing := func(text, wamid string) int {
 			id := w.mustDo(request{method: "POST", path: w.path("/conversations/%d/messages", conv), body: H{"content": text}}, http.StatusOK).int(t, "id")
-			waitFor(t, "the reply to be delivered", func() bool { st, _ := w.messageStatus(conv, id); return st == "delivered" })
+			waitFor(t, "the reply to be handed over", func() bool { return w.handedOver(conv, id) })
 			// The id the Cloud API would have answered; statuses start over.
 			w.srv.DB.Client.Message.UpdateOneID(id).SetSourceID(wamid).SetStatus(message.StatusSent).ExecX(sys())
 			return id
@@ -172,6 +172,8 @@ func TestWhatsAppWebhookStatuses(t *testing.T) {
 				wantStatus: http.StatusOK, want: answered(0, 0, 0, 1), wantEvents: []events.Kind{}, check: isAt(reply, "read", "")},
 			{name: "a status post without a signature is refused", request: waPost(waNumber, waEnvelope(nil, []H{st("wamid.out2", "read")}), ""),
 				wantStatus: http.StatusUnauthorized, wantEvents: []events.Kind{}, check: isAt(doomed, "failed", "131047: Re-engagement message")},
+			{name: "read after a failure: delivered after all, the error gone", request: signed(waEnvelope(nil, []H{st("wamid.out2", "read")})),
+				wantStatus: http.StatusOK, want: answered(0, 0, 1, 0), wantEvents: []events.Kind{events.MessageUpdated}, check: isAt(doomed, "read", "")},
 		})
 	})
 }
@@ -223,7 +225,7 @@ func TestWhatsAppWebhookAccountWebhooks(t *testing.T) {
 
 		conv := w.srv.DB.Client.Conversation.GetX(sys(), stored.ConversationID).DisplayID
 		reply := w.mustDo(request{method: "POST", path: w.path("/conversations/%d/messages", conv), body: H{"content": "On its way"}}, http.StatusOK).int(t, "id")
-		waitFor(t, "the reply to be delivered", func() bool { st, _ := w.messageStatus(conv, reply); return st == "delivered" })
+		waitFor(t, "the reply to be handed over", func() bool { return w.handedOver(conv, reply) })
 		w.srv.DB.Client.Message.UpdateOneID(reply).SetSourceID("wamid.reply").ExecX(sys())
 		w.mustDo(signed(waEnvelope(nil, []H{{"id": "wamid.reply", "status": "read", "recipient_id": waCustomer}})), http.StatusOK)
 		waitFor(t, "the message_updated webhook saying read", func() bool {

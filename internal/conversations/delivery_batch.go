@@ -12,10 +12,13 @@ import (
 )
 
 // Delivered is a message its channel accepted (as its delivery read it),
-// with the id the channel gave it ("" for none).
+// with the id the channel gave it ("" for none). AwaitsReceipt: the channel
+// tells later when it reached the contact (WhatsApp's statuses), so the
+// message stays sent until that receipt; any other is delivered now.
 type Delivered struct {
-	Message  *ent.Message
-	SourceID string
+	Message       *ent.Message
+	SourceID      string
+	AwaitsReceipt bool
 }
 
 // RecordDelivered records, in c's transaction, that the channels accepted
@@ -51,32 +54,54 @@ func deliveredByAccount(ds []Delivered) [][]Delivered {
 // recordDelivered is RecordDelivered for the messages of one account.
 func (s *Service) recordDelivered(ctx context.Context, c *ent.Client, ds []Delivered) error {
 	mctx := asDeliveryRecord(ctx, ds[0].Message.AccountID)
-	ids := make([]int, len(ds))
-	for i, d := range ds {
-		ids[i] = d.Message.ID
+	var delivered, accepted []int
+	for _, d := range ds {
+		if d.AwaitsReceipt {
+			accepted = append(accepted, d.Message.ID)
+		} else {
+			delivered = append(delivered, d.Message.ID)
+		}
 	}
-	ids = core.UniqueInts(ids)
+	delivered, accepted = core.UniqueInts(delivered), core.UniqueInts(accepted)
 	sources, err := freeSourceIDs(mctx, c, ds)
 	if err != nil {
 		return err
 	}
-	u := c.Message.Update().Where(message.IDIn(ids...)).SetStatus(message.StatusDelivered).
-		ClearNextDeliveryAt().AddDeliveryAttempts(1)
+	for _, set := range []struct {
+		ids    []int
+		status *message.Status
+	}{{delivered, new(message.StatusDelivered)}, {accepted, nil}} {
+		if err := recordAccepted(mctx, c, set.ids, set.status, sources); err != nil {
+			return err
+		}
+	}
+	ids := append(delivered, accepted...)
+	ms, err := c.Message.Query().Where(message.IDIn(ids...)).Order(ent.Asc(message.FieldID)).All(mctx)
+	if err != nil {
+		return err
+	}
+	return s.deliveriesEnded(ctx, c, ms)
+}
+
+// recordAccepted ends the deliveries of messages ids, in one UPDATE: their
+// status set to status (nil: left as it is), their channel ids from
+// sources.
+func recordAccepted(ctx context.Context, c *ent.Client, ids []int, status *message.Status, sources map[int]string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	u := c.Message.Update().Where(message.IDIn(ids...)).SetNillableStatus(status).ClearNextDeliveryAt().AddDeliveryAttempts(1)
 	if len(sources) > 0 {
 		u.Modify(core.SetEachByID(message.FieldSourceID, "TEXT", sources))
 	}
-	n, err := u.Save(mctx)
+	n, err := u.Save(ctx)
 	if err != nil {
 		return err
 	}
 	if n != len(ids) {
 		return fmt.Errorf("recording %d deliveries: %d of the messages are gone", len(ids), len(ids)-n)
 	}
-	ms, err := c.Message.Query().Where(message.IDIn(ids...)).Order(ent.Asc(message.FieldID)).All(mctx)
-	if err != nil {
-		return err
-	}
-	return s.deliveriesEnded(ctx, c, ms)
+	return nil
 }
 
 // freeSourceIDs returns the channels' ids of ds that the messages may take,

@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"maps"
 
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
@@ -45,9 +46,15 @@ func (s *Service) RecordReceipt(ctx context.Context, r Receipt) (*ent.Message, e
 			return err
 		}
 		u := m.Update().SetStatus(r.Status)
-		if r.Status == message.StatusFailed {
+		switch {
+		case r.Status == message.StatusFailed:
 			u.SetDeliveryError(r.Reason).
 				SetContentAttributes(core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": r.Reason}))
+		case m.Status == message.StatusFailed:
+			// Delivered after all: the failure's error no longer stands.
+			attrs := maps.Clone(m.ContentAttributes)
+			delete(attrs, "external_error")
+			u.SetDeliveryError("").SetContentAttributes(attrs)
 		}
 		if out, err = u.Save(ctx); err != nil {
 			return err

@@ -76,6 +76,12 @@ func (d *Dispatcher) Deliver(ctx context.Context, job Job) (string, error) {
 	return "", Permanent(fmt.Errorf("channel %s cannot send messages", job.Inbox.ChannelType))
 }
 
+// AwaitsReceipt reports whether a channel tells, after accepting a
+// message, when it reached the contact (WhatsApp's statuses: sent,
+// delivered, read): such a message stays sent until its receipt. The API
+// channel's receiver and an SMTP server take the message themselves.
+func AwaitsReceipt(ib *ent.Inbox) bool { return ib.ChannelType == inbox.ChannelTypeWhatsapp }
+
 // Deliverable reports whether a channel sends messages at all (an API
 // inbox without a webhook URL has nowhere to send them).
 func Deliverable(ib *ent.Inbox) bool {

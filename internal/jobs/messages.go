@@ -60,7 +60,8 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 		a.outcome = outcomeDone
 		err = r.record(ctx, func(ctx context.Context, c *ent.Client) error {
 			w := groupWritesOf(ctx)
-			w.delivered = append(w.delivered, conversations.Delivered{Message: job.Message, SourceID: sourceID})
+			w.delivered = append(w.delivered, conversations.Delivered{Message: job.Message, SourceID: sourceID,
+				AwaitsReceipt: delivery.AwaitsReceipt(job.Inbox)})
 			return r.logMessageAttempt(ctx, c, job.Message, a)
 		})
 	} else {

@@ -61,8 +61,8 @@ func Message(m *ent.Message, displayID int) MessageJSON {
 // delivery is a channel delivery's state, on messages that have one (an
 // addition to Chatwoot's shape, whose status stays "sent" while retrying):
 // pending (not tried yet), retrying (an attempt failed; the next is due at
-// next_attempt_at), delivered or failed, with the attempts made and the last
-// attempt's error.
+// next_attempt_at), accepted (by a channel whose receipt is still to come),
+// delivered or failed, with the attempts made and the last attempt's error.
 func delivery(m *ent.Message) *DeliveryJSON {
 	if m.NextDeliveryAt == nil && m.DeliveryAttempts == 0 && m.DeliveryError == "" {
 		return nil
@@ -74,6 +74,8 @@ func delivery(m *ent.Message) *DeliveryJSON {
 	case m.NextDeliveryAt != nil:
 	case m.Status == message.StatusFailed:
 		state = "failed"
+	case m.Status == message.StatusSent:
+		state = "accepted" // by a channel that tells when it reaches the contact (delivery.AwaitsReceipt)
 	default:
 		state = "delivered"
 	}
