@@ -91,6 +91,7 @@ func TestConversationShowToggleLabels(t *testing.T) {
 			},
 			invalid("toggle_status with an unknown status is 422 naming status", toggle(H{"status": "closed"}), "status"),
 			invalid("toggle_status with a malformed snoozed_until is 422 naming snoozed_until", toggle(H{"status": "snoozed", "snoozed_until": "tomorrow"}), "snoozed_until"),
+			invalid("a snooze until a time gone by is 422 naming snoozed_until", toggle(H{"status": "snoozed", "snoozed_until": "2020-01-01T00:00:00Z"}), "snoozed_until"),
 			current("the refused toggles changed nothing", "open"),
 			status("toggle_status of an unknown conversation is 404", request{method: "POST", path: a.path("/conversations/999/toggle_status"), body: H{}}, http.StatusNotFound),
 			{

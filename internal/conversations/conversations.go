@@ -282,6 +282,9 @@ func (s *Service) ToggleStatus(ctx context.Context, displayID int, status *strin
 			return nil, apperr.Invalid("Status must be open, resolved, pending or snoozed", "status")
 		}
 	}
+	if next == conversation.StatusSnoozed && until != nil && !until.After(s.Now()) {
+		return nil, apperr.Invalid("Snoozed until must be in the future", "snoozed_until")
+	}
 	err = s.InTx(ctx, func(ctx context.Context, c *ent.Client) error {
 		upd := c.Conversation.UpdateOneID(cv.ID).SetStatus(next)
 		if next == conversation.StatusSnoozed {
