@@ -24,7 +24,7 @@ func TestConsoleAccountSwitcher(t *testing.T) {
 
 		// Ada becomes administrator of a second account too.
 		globex, err := c.srv.Svc.Bootstrap(context.Background(), accounts.BootstrapInput{
-			AccountName: "Globex", Email: "admin@acme.test", Name: "Ada", Password: "long-enough-pass",
+			AccountName: "Globex", Email: "admin@acme.test", Name: "Ada",
 		})
 		if err != nil {
 			t.Fatal(err)
