@@ -5,5 +5,5 @@ import "embed"
 
 // Files are served under /static/.
 //
-//go:embed *.css *.js
+//go:embed *.css *.js *.svg
 var Files embed.FS
