@@ -209,6 +209,23 @@ func (b *browser) eval(session, js string) any {
 // waitTrue polls a JavaScript condition in a tab. A condition that throws
 // counts as false: between a form's submit and the next page's parse,
 // document.body is briefly null. The last error is told on timeout.
+// dragCard drags card id onto the column of stage with a mouse's drag
+// events, as the board's drag and drop sees them.
+func (b *browser) dragCard(session string, id int, stage string) {
+	b.eval(session, fmt.Sprintf(`(() => {
+		const card = document.querySelector('[data-testid="card-%d"]');
+		const column = document.querySelector('[data-testid="stage-%s"]');
+		const dt = new DataTransfer();
+		card.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
+		const r = column.getBoundingClientRect();
+		const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 10, clientY: r.top + 40};
+		column.dispatchEvent(new DragEvent('dragover', at));
+		column.dispatchEvent(new DragEvent('drop', at));
+		card.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
+		return true;
+	})()`, id, stage))
+}
+
 func (b *browser) waitTrue(session, what, js string) {
 	b.t.Helper()
 	guarded := "(() => { try { return {ok: Boolean(" + js + ")} } catch (e) { return {ok: false, err: String(e)} } })()"
@@ -262,18 +279,7 @@ func TestConsoleBoardInChromium(t *testing.T) {
 		}
 
 		// Drag the second card onto the Won column in the first tab.
-		b.eval(tab, fmt.Sprintf(`(() => {
-			const card = document.querySelector('[data-testid="card-%d"]');
-			const column = document.querySelector('[data-testid="stage-won"]');
-			const dt = new DataTransfer();
-			card.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
-			const r = column.getBoundingClientRect();
-			const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 10, clientY: r.top + 40};
-			column.dispatchEvent(new DragEvent('dragover', at));
-			column.dispatchEvent(new DragEvent('drop', at));
-			card.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
-			return true;
-		})()`, cards[1]))
+		b.dragCard(tab, cards[1], "won")
 		b.waitTrue(tab, "the dragged card in Won", cardIn(cards[1], "won"))
 		b.waitTrue(other, "the move on the other viewer's board", cardIn(cards[1], "won"))
 

@@ -109,18 +109,7 @@ func TestEndedSessionInChromium(t *testing.T) {
 		}
 
 		acme := p.cards["Acme renewal"]
-		b.eval(board, fmt.Sprintf(`(() => {
-			const card = document.querySelector('[data-testid="card-%d"]');
-			const column = document.querySelector('[data-testid="stage-proposal"]');
-			const dt = new DataTransfer();
-			card.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
-			const r = column.getBoundingClientRect();
-			const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 10, clientY: r.top + 40};
-			column.dispatchEvent(new DragEvent('dragover', at));
-			column.dispatchEvent(new DragEvent('drop', at));
-			card.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
-			return true;
-		})()`, acme))
+		b.dragCard(board, acme, "proposal")
 		b.waitTrue(board, "the refusal on the board", `(() => { const m = document.querySelector('[data-testid=board-message]');
 			return !m.hidden && m.textContent.includes('Your session has ended'); })()`)
 		b.waitTrue(board, "the session-ended notice on the board", ended)
