@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/internal/conversations"
@@ -13,36 +11,21 @@ import (
 // assignmentRequest is Chatwoot's assignments body: assignee_id (null
 // unassigns) and team_id (null removes the team). What is left out stays.
 type assignmentRequest struct {
-	AssigneeID json.RawMessage `json:"assignee_id"`
-	TeamID     json.RawMessage `json:"team_id"`
+	AssigneeID optional[flexInt] `json:"assignee_id"`
+	TeamID     optional[flexInt] `json:"team_id"`
 }
 
-func (r assignmentRequest) input() (conversations.Assignment, error) {
-	var in conversations.Assignment
-	var err error
-	if in.AssigneeID, err = nullableID("assignee_id", r.AssigneeID); err != nil {
-		return in, err
-	}
-	in.TeamID, err = nullableID("team_id", r.TeamID)
-	return in, err
+func (r assignmentRequest) input() conversations.Assignment {
+	return conversations.Assignment{AssigneeID: clearsToZero(r.AssigneeID), TeamID: clearsToZero(r.TeamID)}
 }
 
-// nullableID reads an id that may be sent as null: nil when left out, 0
-// when null (the Assignment's "clear").
-func nullableID(field string, raw json.RawMessage) (*int, error) {
-	if len(raw) == 0 {
-		return nil, nil
+// clearsToZero is an id as an Assignment takes it: nil when left out, 0
+// when sent as null.
+func clearsToZero(o optional[flexInt]) *int {
+	if o.clear {
+		return new(0)
 	}
-	zero := 0
-	if isNull(raw) {
-		return &zero, nil
-	}
-	var id flexInt
-	if err := json.Unmarshal(raw, &id); err != nil || id <= 0 {
-		return nil, invalidField(field, field+" must be an id, or null")
-	}
-	n := int(id)
-	return &n, nil
+	return o.get().ptr()
 }
 
 // assignConversation serves POST /conversations/{id}/assignments and
@@ -57,10 +40,7 @@ func (a *API) assignConversation(c *fiber.Ctx) error {
 	if err := decode(c, "", &req); err != nil {
 		return err
 	}
-	in, err := req.input()
-	if err != nil {
-		return err
-	}
+	in := req.input()
 	ctx := c.UserContext()
 	cv, err := a.svc.AssignConversation(ctx, id, in)
 	if err != nil {

@@ -11,10 +11,10 @@ import (
 )
 
 type webhookRequest struct {
-	Name          *string         `json:"name"`
-	URL           *string         `json:"url"`
-	Subscriptions *flexStrings    `json:"subscriptions"`
-	InboxID       json.RawMessage `json:"inbox_id"`
+	Name          *string           `json:"name"`
+	URL           *string           `json:"url"`
+	Subscriptions *flexStrings      `json:"subscriptions"`
+	InboxID       optional[flexInt] `json:"inbox_id"`
 }
 
 // input is the request's webhook. Chatwoot's API takes an inbox_id; here a
@@ -22,7 +22,7 @@ type webhookRequest struct {
 // webhook would receive every inbox's events.
 func (r webhookRequest) input() (webhooks.WebhookInput, error) {
 	in := webhooks.WebhookInput{Name: r.Name, URL: r.URL}
-	if len(r.InboxID) > 0 && string(r.InboxID) != "null" {
+	if r.InboxID.get() != nil {
 		return in, invalidField("inbox_id", "A webhook receives every inbox's events of its account: leave inbox_id out, and filter by the payload's inbox")
 	}
 	if r.Subscriptions != nil {
