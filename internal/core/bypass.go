@@ -19,13 +19,15 @@ import (
 
 // AsCredentialCheck reads or writes credentials (tokens, password hashes)
 // while authenticating: there is no viewer yet, and credentials are readable
-// by the system only.
+// by the system only. A live console page re-checks its session this way
+// (accounts.SessionLive): only whether the session still holds comes back.
 func AsCredentialCheck(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsBackgroundWork runs a job (a schedule firing, a channel delivery, a
 // kanban automation run and its retries, file clean-up, the delivery logs'
-// retention sweep) that no user started; account-bound work narrows itself
-// with AsAccountSystem.
+// retention sweep, reopening the snoozed conversations whose time has come)
+// that no user started; account-bound work narrows itself with
+// AsAccountSystem.
 func AsBackgroundWork(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsWarmUp finds the inbox a starting server stores a synthetic customer's
@@ -39,7 +41,7 @@ func AsSeeding(ctx context.Context) context.Context { return viewer.SystemContex
 
 // AsAccountSystem acts for one account's system (a schedule firing in its
 // author's name, the outbox of its webhooks, the record of its messages'
-// deliveries): it passes every rule but stays inside the account (see
+// deliveries, a snoozed conversation reopened): it passes every rule but stays inside the account (see
 // scopeSystemToAccount in ent/schema/policy.go), so the caches know its
 // writes are that account's (core.Scoped).
 func AsAccountSystem(ctx context.Context, accountID, userID int) context.Context {
