@@ -3,8 +3,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"go/format"
 	"log"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -33,10 +37,48 @@ func main() {
 			gen.FeatureIntercept,
 			gen.FeatureVersionedMigration,
 		},
-	}, entc.Extensions(ex))
+	}, entc.Extensions(ex), entc.BuildTags("entgen"))
 	if err != nil {
 		log.Fatalf("running ent codegen: %v", err)
 	}
+	if err := useRelay("."); err != nil {
+		log.Fatalf("pointing the generated code at ent/relay: %v", err)
+	}
+}
+
+// entgqlImport and relayImport: the generated GraphQL code calls entgql's
+// pagination under the name entgql; useRelay gives it ent/relay under
+// that name, so the server does not link entgql's generator (see
+// ent/relay and ent/schema/gql).
+const (
+	entgqlImport = `"entgo.io/contrib/entgql"`
+	relayImport  = `entgql "github.com/switchboard/switchboard/ent/relay"`
+)
+
+// useRelay rewrites the entgql import of the generated gql_*.go files in dir.
+func useRelay(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "gql_*.go"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(src, []byte(entgqlImport)) {
+			continue
+		}
+		src = bytes.Replace(src, []byte("\t"+entgqlImport+"\n"), []byte("\t"+relayImport+"\n"), 1)
+		// gofmt puts the import where its path sorts.
+		if src, err = format.Source(src); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if err := os.WriteFile(f, src, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // globalIDs makes every ID in the generated schema a typed global id (see

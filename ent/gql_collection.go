@@ -7,7 +7,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/switchboard/switchboard/ent/accountuser"
@@ -26,6 +25,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	entgql "github.com/switchboard/switchboard/ent/relay"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
@@ -30,6 +29,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	entgql "github.com/switchboard/switchboard/ent/relay"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
@@ -30,6 +29,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/label"
 	"github.com/switchboard/switchboard/ent/message"
+	entgql "github.com/switchboard/switchboard/ent/relay"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/team"
 	"github.com/switchboard/switchboard/ent/teammember"

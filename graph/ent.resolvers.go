@@ -8,8 +8,8 @@ package graph
 import (
 	"context"
 
-	"entgo.io/contrib/entgql"
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/ent/relay"
 )
 
 // Inbox is the resolver for the inbox field.
@@ -33,7 +33,7 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []int) ([]ent.Noder, erro
 }
 
 // Agents is the resolver for the agents field.
-func (r *queryResolver) Agents(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
+func (r *queryResolver) Agents(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func (r *queryResolver) Agents(ctx context.Context, after *entgql.Cursor[int], f
 }
 
 // Contacts is the resolver for the contacts field.
-func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error) {
+func (r *queryResolver) Contacts(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func (r *queryResolver) Contacts(ctx context.Context, after *entgql.Cursor[int],
 }
 
 // Conversations is the resolver for the conversations field.
-func (r *queryResolver) Conversations(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error) {
+func (r *queryResolver) Conversations(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (r *queryResolver) Conversations(ctx context.Context, after *entgql.Cursor[
 }
 
 // Funnels is the resolver for the funnels field.
-func (r *queryResolver) Funnels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error) {
+func (r *queryResolver) Funnels(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (r *queryResolver) Funnels(ctx context.Context, after *entgql.Cursor[int], 
 }
 
 // Inboxes is the resolver for the inboxes field.
-func (r *queryResolver) Inboxes(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error) {
+func (r *queryResolver) Inboxes(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func (r *queryResolver) Inboxes(ctx context.Context, after *entgql.Cursor[int], 
 }
 
 // KanbanItems is the resolver for the kanbanItems field.
-func (r *queryResolver) KanbanItems(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error) {
+func (r *queryResolver) KanbanItems(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (r *queryResolver) KanbanItems(ctx context.Context, after *entgql.Cursor[in
 }
 
 // Labels is the resolver for the labels field.
-func (r *queryResolver) Labels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error) {
+func (r *queryResolver) Labels(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (r *queryResolver) Labels(ctx context.Context, after *entgql.Cursor[int], f
 }
 
 // ScheduledMessages is the resolver for the scheduledMessages field.
-func (r *queryResolver) ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error) {
+func (r *queryResolver) ScheduledMessages(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (r *queryResolver) ScheduledMessages(ctx context.Context, after *entgql.Cur
 }
 
 // Teams is the resolver for the teams field.
-func (r *queryResolver) Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error) {
+func (r *queryResolver) Teams(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error) {
 	first, err := checkPage(first, last)
 	if err != nil {
 		return nil, err

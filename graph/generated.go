@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/switchboard/switchboard/ent"
@@ -25,6 +24,7 @@ import (
 	"github.com/switchboard/switchboard/ent/kanbanautomation"
 	"github.com/switchboard/switchboard/ent/kanbanitem"
 	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/ent/relay"
 	"github.com/switchboard/switchboard/ent/scheduledmessage"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
 	"github.com/switchboard/switchboard/graph/model"
@@ -173,15 +173,15 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
-	Agents(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
-	Contacts(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
-	Conversations(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
-	Funnels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
-	Inboxes(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
-	KanbanItems(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
-	Labels(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
-	ScheduledMessages(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
-	Teams(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
+	Agents(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
+	Contacts(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
+	Conversations(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
+	Funnels(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
+	Inboxes(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.InboxOrder, where *ent.InboxWhereInput) (*ent.InboxConnection, error)
+	KanbanItems(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.KanbanItemOrder, where *ent.KanbanItemWhereInput) (*ent.KanbanItemConnection, error)
+	Labels(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.LabelOrder, where *ent.LabelWhereInput) (*ent.LabelConnection, error)
+	ScheduledMessages(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ScheduledMessageOrder, where *ent.ScheduledMessageWhereInput) (*ent.ScheduledMessageConnection, error)
+	Teams(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.TeamOrder, where *ent.TeamWhereInput) (*ent.TeamConnection, error)
 	Conversation(ctx context.Context, displayID int) (*ent.Conversation, error)
 	ConversationList(ctx context.Context, status *string, assigneeType *string, inboxID *int, teamID *int, labels []string, page *int) (*model.ConversationListPage, error)
 	CustomAttributeDefinitions(ctx context.Context, attributeModel *string, page *int) ([]*ent.CustomAttributeDefinition, error)
@@ -2797,8 +2797,8 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2813,8 +2813,8 @@ func (ec *executionContext) field_Conversation_messages_args(ctx context.Context
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2851,8 +2851,8 @@ func (ec *executionContext) field_FunnelStage_items_args(ctx context.Context, ra
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2867,8 +2867,8 @@ func (ec *executionContext) field_FunnelStage_items_args(ctx context.Context, ra
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2905,8 +2905,8 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2921,8 +2921,8 @@ func (ec *executionContext) field_Funnel_items_args(ctx context.Context, rawArgs
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7472,8 +7472,8 @@ func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7488,8 +7488,8 @@ func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7640,8 +7640,8 @@ func (ec *executionContext) field_Query_contacts_args(ctx context.Context, rawAr
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7656,8 +7656,8 @@ func (ec *executionContext) field_Query_contacts_args(ctx context.Context, rawAr
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7854,8 +7854,8 @@ func (ec *executionContext) field_Query_conversations_args(ctx context.Context, 
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7870,8 +7870,8 @@ func (ec *executionContext) field_Query_conversations_args(ctx context.Context, 
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8123,8 +8123,8 @@ func (ec *executionContext) field_Query_funnels_args(ctx context.Context, rawArg
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8139,8 +8139,8 @@ func (ec *executionContext) field_Query_funnels_args(ctx context.Context, rawArg
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8291,8 +8291,8 @@ func (ec *executionContext) field_Query_inboxes_args(ctx context.Context, rawArg
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8307,8 +8307,8 @@ func (ec *executionContext) field_Query_inboxes_args(ctx context.Context, rawArg
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8459,8 +8459,8 @@ func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, ra
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8475,8 +8475,8 @@ func (ec *executionContext) field_Query_kanbanItems_args(ctx context.Context, ra
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8584,8 +8584,8 @@ func (ec *executionContext) field_Query_labels_args(ctx context.Context, rawArgs
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8600,8 +8600,8 @@ func (ec *executionContext) field_Query_labels_args(ctx context.Context, rawArgs
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8788,8 +8788,8 @@ func (ec *executionContext) field_Query_scheduledMessages_args(ctx context.Conte
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8804,8 +8804,8 @@ func (ec *executionContext) field_Query_scheduledMessages_args(ctx context.Conte
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9016,8 +9016,8 @@ func (ec *executionContext) field_Query_teams_args(ctx context.Context, rawArgs 
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9032,8 +9032,8 @@ func (ec *executionContext) field_Query_teams_args(ctx context.Context, rawArgs 
 	}
 	args["first"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10351,8 +10351,8 @@ func (ec *executionContext) _AgentConnection_pageInfo(ctx context.Context, field
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10438,8 +10438,8 @@ func (ec *executionContext) _AgentEdge_cursor(ctx context.Context, field graphql
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12037,8 +12037,8 @@ func (ec *executionContext) _ContactConnection_pageInfo(ctx context.Context, fie
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12124,8 +12124,8 @@ func (ec *executionContext) _ContactEdge_cursor(ctx context.Context, field graph
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -13524,7 +13524,7 @@ func (ec *executionContext) _Conversation_messages(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Messages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
+			return obj.Messages(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MessageOrder), fc.Args["where"].(*ent.MessageWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.MessageConnection) graphql.Marshaler {
@@ -13689,8 +13689,8 @@ func (ec *executionContext) _ConversationConnection_pageInfo(ctx context.Context
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -13776,8 +13776,8 @@ func (ec *executionContext) _ConversationEdge_cursor(ctx context.Context, field 
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17206,7 +17206,7 @@ func (ec *executionContext) _Funnel_items(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return obj.Items(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -17284,8 +17284,8 @@ func (ec *executionContext) _FunnelConnection_pageInfo(ctx context.Context, fiel
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17371,8 +17371,8 @@ func (ec *executionContext) _FunnelEdge_cursor(ctx context.Context, field graphq
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17713,7 +17713,7 @@ func (ec *executionContext) _FunnelStage_items(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Items(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return obj.Items(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -18672,8 +18672,8 @@ func (ec *executionContext) _InboxConnection_pageInfo(ctx context.Context, field
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18759,8 +18759,8 @@ func (ec *executionContext) _InboxEdge_cursor(ctx context.Context, field graphql
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20863,8 +20863,8 @@ func (ec *executionContext) _KanbanItemConnection_pageInfo(ctx context.Context, 
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20950,8 +20950,8 @@ func (ec *executionContext) _KanbanItemEdge_cursor(ctx context.Context, field gr
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22308,8 +22308,8 @@ func (ec *executionContext) _LabelConnection_pageInfo(ctx context.Context, field
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22395,8 +22395,8 @@ func (ec *executionContext) _LabelEdge_cursor(ctx context.Context, field graphql
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23120,8 +23120,8 @@ func (ec *executionContext) _MessageConnection_pageInfo(ctx context.Context, fie
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23207,8 +23207,8 @@ func (ec *executionContext) _MessageEdge_cursor(ctx context.Context, field graph
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26592,7 +26592,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *relay.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26615,7 +26615,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *relay.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26638,7 +26638,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Cont
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *relay.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26650,8 +26650,8 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 			return obj.StartCursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -26661,7 +26661,7 @@ func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Cursor")
 }
 
-func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *relay.PageInfo[int]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -26673,8 +26673,8 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 			return obj.EndCursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -26846,7 +26846,7 @@ func (ec *executionContext) _Query_agents(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Agents(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
+			return ec.Resolvers.Query().Agents(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.AgentOrder), fc.Args["where"].(*ent.AgentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.AgentConnection) graphql.Marshaler {
@@ -26890,7 +26890,7 @@ func (ec *executionContext) _Query_contacts(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Contacts(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ContactOrder), fc.Args["where"].(*ent.ContactWhereInput))
+			return ec.Resolvers.Query().Contacts(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ContactOrder), fc.Args["where"].(*ent.ContactWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ContactConnection) graphql.Marshaler {
@@ -26934,7 +26934,7 @@ func (ec *executionContext) _Query_conversations(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conversations(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
+			return ec.Resolvers.Query().Conversations(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ConversationOrder), fc.Args["where"].(*ent.ConversationWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ConversationConnection) graphql.Marshaler {
@@ -26978,7 +26978,7 @@ func (ec *executionContext) _Query_funnels(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Funnels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
+			return ec.Resolvers.Query().Funnels(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.FunnelOrder), fc.Args["where"].(*ent.FunnelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.FunnelConnection) graphql.Marshaler {
@@ -27022,7 +27022,7 @@ func (ec *executionContext) _Query_inboxes(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Inboxes(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
+			return ec.Resolvers.Query().Inboxes(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.InboxOrder), fc.Args["where"].(*ent.InboxWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.InboxConnection) graphql.Marshaler {
@@ -27066,7 +27066,7 @@ func (ec *executionContext) _Query_kanbanItems(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
+			return ec.Resolvers.Query().KanbanItems(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.KanbanItemOrder), fc.Args["where"].(*ent.KanbanItemWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.KanbanItemConnection) graphql.Marshaler {
@@ -27110,7 +27110,7 @@ func (ec *executionContext) _Query_labels(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Labels(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
+			return ec.Resolvers.Query().Labels(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.LabelOrder), fc.Args["where"].(*ent.LabelWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
@@ -27154,7 +27154,7 @@ func (ec *executionContext) _Query_scheduledMessages(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ScheduledMessageOrder), fc.Args["where"].(*ent.ScheduledMessageWhereInput))
+			return ec.Resolvers.Query().ScheduledMessages(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.ScheduledMessageOrder), fc.Args["where"].(*ent.ScheduledMessageWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScheduledMessageConnection) graphql.Marshaler {
@@ -27198,7 +27198,7 @@ func (ec *executionContext) _Query_teams(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Teams(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
+			return ec.Resolvers.Query().Teams(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.TeamOrder), fc.Args["where"].(*ent.TeamWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamConnection) graphql.Marshaler {
@@ -29972,8 +29972,8 @@ func (ec *executionContext) _ScheduledMessageConnection_pageInfo(ctx context.Con
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30059,8 +30059,8 @@ func (ec *executionContext) _ScheduledMessageEdge_cursor(ctx context.Context, fi
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31603,8 +31603,8 @@ func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field 
 			return obj.PageInfo, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31690,8 +31690,8 @@ func (ec *executionContext) _TeamEdge_cursor(ctx context.Context, field graphql.
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
-			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35151,7 +35151,7 @@ func (ec *executionContext) unmarshalInputAgentBotOrder(ctx context.Context, obj
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -36133,7 +36133,7 @@ func (ec *executionContext) unmarshalInputAgentOrder(ctx context.Context, obj an
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -36902,7 +36902,7 @@ func (ec *executionContext) unmarshalInputCardNoteOrder(ctx context.Context, obj
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -37973,7 +37973,7 @@ func (ec *executionContext) unmarshalInputChecklistItemOrder(ctx context.Context
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -38973,7 +38973,7 @@ func (ec *executionContext) unmarshalInputContactInboxOrder(ctx context.Context,
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -39907,7 +39907,7 @@ func (ec *executionContext) unmarshalInputContactOrder(ctx context.Context, obj 
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -41071,7 +41071,7 @@ func (ec *executionContext) unmarshalInputConversationOrder(ctx context.Context,
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -43611,7 +43611,7 @@ func (ec *executionContext) unmarshalInputFunnelOrder(ctx context.Context, obj a
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -43756,7 +43756,7 @@ func (ec *executionContext) unmarshalInputFunnelStageOrder(ctx context.Context, 
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45888,7 +45888,7 @@ func (ec *executionContext) unmarshalInputInboxMemberOrder(ctx context.Context, 
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46717,7 +46717,7 @@ func (ec *executionContext) unmarshalInputInboxOrder(ctx context.Context, obj an
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -48306,7 +48306,7 @@ func (ec *executionContext) unmarshalInputKanbanAutomationOrder(ctx context.Cont
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -49253,7 +49253,7 @@ func (ec *executionContext) unmarshalInputKanbanConfigOrder(ctx context.Context,
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -50097,7 +50097,7 @@ func (ec *executionContext) unmarshalInputKanbanItemOrder(ctx context.Context, o
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -52125,7 +52125,7 @@ func (ec *executionContext) unmarshalInputLabelOrder(ctx context.Context, obj an
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -53072,7 +53072,7 @@ func (ec *executionContext) unmarshalInputMessageOrder(ctx context.Context, obj 
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -54697,7 +54697,7 @@ func (ec *executionContext) unmarshalInputScheduledMessageOrder(ctx context.Cont
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -56945,7 +56945,7 @@ func (ec *executionContext) unmarshalInputTeamMemberOrder(ctx context.Context, o
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -57774,7 +57774,7 @@ func (ec *executionContext) unmarshalInputTeamOrder(ctx context.Context, obj any
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -58658,7 +58658,7 @@ func (ec *executionContext) unmarshalInputUserOrder(ctx context.Context, obj any
 		switch k {
 		case "direction":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
-			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -65494,7 +65494,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 
 var pageInfoImplementors = []string{"PageInfo"}
 
-func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *entgql.PageInfo[int]) graphql.Marshaler {
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *relay.PageInfo[int]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -68847,13 +68847,13 @@ func (ec *executionContext) unmarshalNCreateConversationInput2githubᚗcomᚋswi
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int], error) {
-	var res entgql.Cursor[int]
+func (ec *executionContext) unmarshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx context.Context, v any) (relay.Cursor[int], error) {
+	var res relay.Cursor[int]
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+func (ec *executionContext) marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx context.Context, sel ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
 	return v
 }
 
@@ -69817,17 +69817,17 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋswitchboardᚋswitchb
 	return ret
 }
 
-func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
-	var res entgql.OrderDirection
+func (ec *executionContext) unmarshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx context.Context, v any) (relay.OrderDirection, error) {
+	var res relay.OrderDirection
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v entgql.OrderDirection) graphql.Marshaler {
+func (ec *executionContext) marshalNOrderDirection2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v relay.OrderDirection) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
 }
 
@@ -71337,16 +71337,16 @@ func (ec *executionContext) marshalOCreateWebhookPayload2ᚖgithubᚗcomᚋswitc
 	return ec._CreateWebhookPayload(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+func (ec *executionContext) unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx context.Context, v any) (*relay.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(entgql.Cursor[int])
+	var res = new(relay.Cursor[int])
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v *entgql.Cursor[int]) graphql.Marshaler {
+func (ec *executionContext) marshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx context.Context, sel ast.SelectionSet, v *relay.Cursor[int]) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

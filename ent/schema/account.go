@@ -1,12 +1,12 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // Account is a tenant: every account-scoped row belongs to one.
@@ -44,7 +44,7 @@ func (User) Fields() []ent.Field {
 			Comment("The sign-in email address, lower-cased; unique over the installation."),
 		// Only the platform API and bootstrap may set it (see userPolicy).
 		field.String("password_hash").Optional().Sensitive().
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 		field.Bool("confirmed").Default(false).
 			Comment("Whether the user has confirmed the email address (Chatwoot's confirmed)."),
 		field.String("avatar_url").Optional().Validate(maxRunes(MaxURLRunes)).
@@ -54,12 +54,12 @@ func (User) Fields() []ent.Field {
 
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("memberships", AccountUser.Type).Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.To("memberships", AccountUser.Type).Annotations(gql.Skip(gql.SkipAll)),
 		edge.To("access_tokens", AccessToken.Type),
 		// The inverse of a card's assigned agents: it makes that edge
 		// many-to-many (one join table), so an agent can hold many cards.
 		edge.From("kanban_items", KanbanItem.Type).Ref("assigned_agents").
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -116,11 +116,11 @@ func (AccountUser) Policy() ent.Policy { return adminWritesPolicy() }
 func (AccountUser) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("An agent: a user's membership of this account, with the role and availability it has here (the REST API's agent). Every member reads the agents of the account; only administrators add, change or remove them."),
-		entgql.Type("Agent"),
-		entgql.RelayConnection(),
-		entgql.QueryField("agents").
+		gql.Type("Agent"),
+		gql.RelayConnection(),
+		gql.QueryField("agents").
 			Description("The account's agents, one page at a time (first or last is required, at most 100)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/entsql"
@@ -9,6 +8,7 @@ import (
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // Contact is the person on the other side of conversations.
@@ -19,14 +19,14 @@ func (Contact) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixi
 func (Contact) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").Default("").MaxLen(255).
-			Annotations(entgql.OrderField("NAME")).
+			Annotations(gql.OrderField("NAME")).
 			Comment("The contact's name; empty when not known. At most 255 characters."),
 		// Lower-cased on write; unique in the account.
 		field.String("email").Optional().Nillable().MaxLen(255).
-			Annotations(entgql.OrderField("EMAIL")).
+			Annotations(gql.OrderField("EMAIL")).
 			Comment("The email address, lower-cased; unique in the account. Null when not known."),
 		field.String("phone_number").Optional().Nillable().MaxLen(32).
-			Annotations(entgql.OrderField("PHONE_NUMBER")).
+			Annotations(gql.OrderField("PHONE_NUMBER")).
 			Comment("The phone number in E.164 form (+ and up to 15 digits, e.g. +14155550123); unique in the account. Null when not known."),
 		field.String("identifier").Optional().Nillable().MaxLen(255).
 			Comment("The integrator's own id for the contact (Chatwoot's identifier), unique in the account; null when not set."),
@@ -41,11 +41,11 @@ func (Contact) Fields() []ent.Field {
 		field.JSON("labels", []string{}).Default([]string{}).
 			Comment("The titles of the labels on the contact (at most 100, lower-case)."),
 		field.Time("last_activity_at").Optional().Nillable().
-			Annotations(entgql.OrderField("LAST_ACTIVITY_AT")).
+			Annotations(gql.OrderField("LAST_ACTIVITY_AT")).
 			Comment("When the contact last sent or received a message (RFC 3339, UTC); null before the first one."),
 		// Derived by searchTextHook: what contact search matches against.
 		field.Text("search_text").Optional().Default("").
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -61,12 +61,12 @@ func (Contact) Edges() []ent.Edge {
 		// and their source ids there letter by letter (graph's
 		// TestNoFilterReachesPastInboxVisibility).
 		edge.To("contact_inboxes", ContactInbox.Type).
-			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipWhereInput)).
+			Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipWhereInput)).
 			Comment("The inboxes the contact is reachable through, each with the contact's source id there."),
 		edge.To("conversations", Conversation.Type).
-			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+			Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 		edge.To("scheduled_messages", ScheduledMessage.Type).
-			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+			Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -94,10 +94,10 @@ func (Contact) Indexes() []ent.Index {
 func (Contact) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A person on the other side of conversations, reached through one or more inboxes (see contactInboxes). Contacts belong to the account: every member reads them; only administrators delete them. The REST API's contact; databaseId is its REST id."),
-		entgql.RelayConnection(),
-		entgql.QueryField().
+		gql.RelayConnection(),
+		gql.QueryField().
 			Description("The account's contacts, one page at a time (first or last is required, at most 100), filtered by where and ordered by orderBy. For Chatwoot's search and filter semantics use searchContacts and filterContacts."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 
@@ -122,7 +122,7 @@ func (ContactInbox) Fields() []ent.Field {
 		// websocket credential, shown once when the visitor is created): a
 		// leaked database does not let anyone listen in.
 		field.String("pubsub_token_hash").Optional().Nillable().Sensitive().
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -135,7 +135,7 @@ func (ContactInbox) Edges() []ent.Edge {
 		// by field collection: inboxes come from the inboxes' memory, not a
 		// statement each read (contacts.attachInboxes).
 		edge.From("inbox", Inbox.Type).Ref("contact_inboxes").Field("inbox_id").Unique().Required().Immutable().
-			Comment("The inbox it is reached through.").Annotations(entgql.Skip(entgql.SkipType)),
+			Comment("The inbox it is reached through.").Annotations(gql.Skip(gql.SkipType)),
 	}
 }
 

@@ -1,13 +1,13 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // Conversation is a thread with a contact in one inbox. Its public id is the
@@ -58,7 +58,7 @@ func (Conversation) Fields() []ent.Field {
 			Comment("The values of the account's conversation custom attributes, by attribute key (JSON object, at most 64 KiB)."),
 		field.Time("snoozed_until").Optional().Nillable().
 			Comment("Until when a snoozed conversation was put aside (RFC 3339, UTC); null when not snoozed or snoozed until the next reply. Cleared when the conversation reopens."),
-		field.Time("last_activity_at").Default(utcNow).Annotations(entgql.OrderField("LAST_ACTIVITY_AT")).
+		field.Time("last_activity_at").Default(utcNow).Annotations(gql.OrderField("LAST_ACTIVITY_AT")).
 			Comment("When the conversation last had a message or a status change (RFC 3339, UTC); the console's inbox order."),
 		// Opens the messaging-app 24-hour window for free-form replies.
 		field.Time("last_incoming_at").Optional().Nillable().
@@ -86,7 +86,7 @@ func (Conversation) Edges() []ent.Edge {
 			Comment("The assigned user; null when unassigned."),
 		edge.From("team", Team.Type).Ref("conversations").Field("team_id").Unique().
 			Comment("The assigned team; null when none."),
-		edge.To("messages", Message.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.RelayConnection()).
+		edge.To("messages", Message.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.RelayConnection()).
 			Comment("The conversation's messages, one page at a time (first or last is required, at most 100), oldest first unless orderBy says otherwise. Agents see private notes; a visitor never does."),
 		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
 			Comment("Messages scheduled for the conversation (pending, sent, failed or cancelled)."),
@@ -119,10 +119,10 @@ func (Conversation) Policy() ent.Policy { return conversationPolicy() }
 func (Conversation) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A thread of messages between a contact and the team, in one inbox. Agents see the conversations of the inboxes they are members of, administrators every one. displayID is the number the REST API and the console use in URLs (per account); databaseId is the internal row id."),
-		entgql.RelayConnection(),
-		entgql.QueryField("conversations").
+		gql.RelayConnection(),
+		gql.QueryField("conversations").
 			Description("The conversations the viewer may see, one page at a time (first or last is required, at most 100), filtered by where and ordered by orderBy (lastActivityAt descending is the console's inbox order)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 
@@ -199,13 +199,13 @@ func (Message) Fields() []ent.Field {
 		// Shown (read-only) so a message retrying says so: its attempts,
 		// the last attempt's error and when the next one is due.
 		field.Int("delivery_attempts").Default(0).
-			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)).
+			Annotations(gql.Skip(gql.SkipMutationCreateInput, gql.SkipMutationUpdateInput, gql.SkipWhereInput, gql.SkipOrderField)).
 			Comment("How many times sending the message to the channel has been tried; 0 for incoming messages and before the first try."),
 		field.Time("next_delivery_at").Optional().Nillable().
-			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)).
+			Annotations(gql.Skip(gql.SkipMutationCreateInput, gql.SkipMutationUpdateInput, gql.SkipWhereInput, gql.SkipOrderField)).
 			Comment("When the next delivery attempt is due (RFC 3339, UTC); null when delivery is done or not needed."),
 		field.Text("delivery_error").Optional().Default("").
-			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)).
+			Annotations(gql.Skip(gql.SkipMutationCreateInput, gql.SkipMutationUpdateInput, gql.SkipWhereInput, gql.SkipOrderField)).
 			Comment("The last failed delivery attempt's error; empty when none."),
 	}
 }
@@ -243,8 +243,8 @@ func (Message) Hooks() []ent.Hook { return []ent.Hook{incomingFromUsersOnAPIInbo
 func (Message) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("One message of a conversation: from the contact (incoming), from the team or a bot (outgoing, template), an activity line (status changes, assignments) or a private note (private: true, never shown to the contact). Visible where its conversation is; a visitor sees neither private notes nor activity lines."),
-		entgql.RelayConnection(),
-		entgql.MultiOrder(),
+		gql.RelayConnection(),
+		gql.MultiOrder(),
 	}
 }
 
@@ -297,7 +297,7 @@ func (Label) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{
 func (Label) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, so the unique index ignores case.
-		field.String("title").NotEmpty().MaxLen(255).Match(labelTitlePattern).Annotations(entgql.OrderField("TITLE")).
+		field.String("title").NotEmpty().MaxLen(255).Match(labelTitlePattern).Annotations(gql.OrderField("TITLE")).
 			Comment("The label's title: letters, digits, '-' and '_' (no spaces), at most 255, stored lower-cased and unique in the account. Conversations and contacts refer to labels by it."),
 		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
 			Comment("What the label is for; empty when not given. At most 150,000 characters."),
@@ -317,9 +317,9 @@ func (Label) Policy() ent.Policy { return adminWritesPolicy() }
 func (Label) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A tag of the account for conversations and contacts; conversations and contacts carry label titles. Every member reads labels; only administrators manage them. The REST API's label."),
-		entgql.RelayConnection(),
-		entgql.QueryField("labels").
+		gql.RelayConnection(),
+		gql.QueryField("labels").
 			Description("The account's labels, one page at a time (first or last is required, at most 100)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }

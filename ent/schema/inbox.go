@@ -1,13 +1,13 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 
 	"github.com/switchboard/switchboard/ent/schema/schematype"
 )
@@ -19,7 +19,7 @@ func (Inbox) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{
 
 func (Inbox) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")).
+		field.String("name").NotEmpty().MaxLen(255).Annotations(gql.OrderField("NAME")).
 			Comment("The inbox's name (1-255 characters)."),
 		field.Enum("channel_type").Values("api", "whatsapp", "email", "web_widget", "sms", "telegram", "line").Immutable().
 			Comment("The kind of channel; fixed when the inbox is made.").
@@ -33,11 +33,11 @@ func (Inbox) Fields() []ent.Field {
 				"line":       "LINE.",
 			}),
 		field.JSON("channel", schematype.Channel{}).Default(schematype.Channel{}).
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 		// channel_key is the channel's setting that names the inbox to the
 		// outside (schematype.Channel.Key), kept by channelKeyHook: channels'
 		// requests find their inbox by it through an index.
-		field.String("channel_key").Optional().Default("").Annotations(entgql.Skip(entgql.SkipAll)),
+		field.String("channel_key").Optional().Default("").Annotations(gql.Skip(gql.SkipAll)),
 		field.Bool("greeting_enabled").Default(false).
 			Comment("In Chatwoot, whether greetingMessage is sent when a contact opens a new conversation. Stored and returned for the console; Switchboard does not act on it."),
 		field.String("greeting_message").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
@@ -75,15 +75,15 @@ func (Inbox) Fields() []ent.Field {
 
 func (Inbox) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("contact_inboxes", ContactInbox.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("contact_inboxes", ContactInbox.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 		edge.To("members", InboxMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
 			Comment("The agents who may see and work the inbox's conversations (administrators see them all anyway)."),
-		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
-		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("conversations", Conversation.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
+		edge.To("scheduled_messages", ScheduledMessage.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 		edge.From("agent_bot", AgentBot.Type).Ref("inboxes").Field("agent_bot_id").Unique().
 			Comment("The agent bot answering the inbox; null when none."),
 		edge.To("mailbox_state", MailboxState.Type).Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+			Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -98,10 +98,10 @@ func (Inbox) Policy() ent.Policy { return adminWritesPolicy() }
 func (Inbox) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A channel through which conversations arrive and replies leave (API, WhatsApp, email, web widget...). Every conversation is in one inbox. Every member of the account reads the inboxes and only administrators manage them; an inbox's conversations and messages are visible to administrators and to its members only. The REST API's inbox."),
-		entgql.RelayConnection(),
-		entgql.QueryField("inboxes").
+		gql.RelayConnection(),
+		gql.QueryField("inboxes").
 			Description("The account's inboxes, one page at a time (first or last is required, at most 100)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 

@@ -1,13 +1,13 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // Funnel is a sales pipeline: ordered stages holding kanban cards.
@@ -33,7 +33,7 @@ func (Funnel) Edges() []ent.Edge {
 		// Collected with the funnel (no statement per funnel); a resolver of
 		// graph/ puts them in board order.
 		edge.To("stages", FunnelStage.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("items", KanbanItem.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.RelayConnection()).
+		edge.To("items", KanbanItem.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.RelayConnection()).
 			Comment("The funnel's cards, one page at a time (first or last is required, at most 100)."),
 	}
 }
@@ -43,10 +43,10 @@ func (Funnel) Policy() ent.Policy { return adminWritesPolicy() }
 func (Funnel) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A pipeline board: ordered stages (columns) holding kanban cards. Every member reads funnels; administrators manage them."),
-		entgql.RelayConnection(),
-		entgql.QueryField("funnels").
+		gql.RelayConnection(),
+		gql.QueryField("funnels").
 			Description("The account's funnels, one page at a time (first or last is required, at most 100)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 
@@ -76,7 +76,7 @@ func (FunnelStage) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("funnel", Funnel.Type).Ref("stages").Field("funnel_id").Unique().Required().Immutable().
 			Comment("The funnel the stage belongs to."),
-		edge.To("items", KanbanItem.Type).Annotations(entgql.RelayConnection()).
+		edge.To("items", KanbanItem.Type).Annotations(gql.RelayConnection()).
 			Comment("The stage's cards, one page at a time (first or last is required, at most 100)."),
 	}
 }
@@ -107,7 +107,7 @@ func (KanbanItem) Fields() []ent.Field {
 		field.Int("stage_id").
 			Comment("The global id of the FunnelStage the card is in."),
 		// Sort key inside the stage; (stage_id, position) is unique.
-		field.Int64("position").Default(0).Annotations(entgql.OrderField("POSITION")).
+		field.Int64("position").Default(0).Annotations(gql.OrderField("POSITION")).
 			Comment("The card's place in its stage, lowest first; unique in the stage. Moves renumber it."),
 		field.Int("conversation_id").Optional().Nillable().
 			Comment("The global id of the linked Conversation; null when none."),
@@ -124,9 +124,9 @@ func (KanbanItem) Fields() []ent.Field {
 				"high":   "High priority.",
 				"urgent": "Needs attention now.",
 			}),
-		field.Float("value").Default(0).Min(0).Annotations(entgql.OrderField("VALUE")).
+		field.Float("value").Default(0).Min(0).Annotations(gql.OrderField("VALUE")).
 			Comment("The deal's value in the currency's units (a decimal, 0 or more; 0 when not set)."),
-		field.JSON("currency", map[string]string{}).Default(map[string]string{}).Annotations(entgql.Skip(entgql.SkipAll)),
+		field.JSON("currency", map[string]string{}).Default(map[string]string{}).Annotations(gql.Skip(gql.SkipAll)),
 		field.JSON("item_details", map[string]any{}).Default(map[string]any{}).
 			Comment("Free-form details of the card (imported columns, integration data), a JSON object of at most 64 KiB."),
 		field.Enum("status").Values("open", "won", "lost").Default("open").
@@ -156,7 +156,7 @@ func (KanbanItem) Edges() []ent.Edge {
 		// card by the text of a conversation in an inbox they are not a member
 		// of (TestNoFilterReachesPastInboxVisibility).
 		edge.From("conversation", Conversation.Type).Ref("kanban_items").Field("conversation_id").Unique().
-			Annotations(entgql.Skip(entgql.SkipWhereInput)).
+			Annotations(gql.Skip(gql.SkipWhereInput)).
 			Comment("The linked conversation; null when none (or not visible to the viewer)."),
 		edge.To("assigned_agents", User.Type).
 			Comment("The users assigned to the card."),
@@ -164,7 +164,7 @@ func (KanbanItem) Edges() []ent.Edge {
 			Comment("The card's to-dos, in position order."),
 		edge.To("notes", CardNote.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
 			Comment("Notes written on the card, with their authors."),
-		edge.To("stage_history", CardStageHistory.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("stage_history", CardStageHistory.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -192,10 +192,10 @@ func (KanbanItem) Hooks() []ent.Hook { return []ent.Hook{currencyFormatHook(), c
 func (KanbanItem) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A card on a kanban board: a deal or task in a funnel stage, optionally linked to a conversation, with assignees, a checklist and notes. Every member reads and moves cards; only administrators delete them."),
-		entgql.RelayConnection(),
-		entgql.QueryField("kanbanItems").
+		gql.RelayConnection(),
+		gql.QueryField("kanbanItems").
 			Description("The account's kanban cards, one page at a time (first or last is required, at most 100); filter by funnelID or stageID with where."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 
@@ -323,7 +323,7 @@ func (KanbanConfig) Fields() []ent.Field {
 			Comment("The URL kanban events are posted to, signed with the config's secret (Standard Webhooks); empty when none. At most 2048 characters."),
 		// Shown to administrators by a resolver of graph/ (the type is
 		// theirs only); never through generated filters.
-		field.String("webhook_secret").Optional().Default("").Sensitive().Annotations(entgql.Skip(entgql.SkipAll)),
+		field.String("webhook_secret").Optional().Default("").Sensitive().Annotations(gql.Skip(gql.SkipAll)),
 		field.Bool("enabled").Default(true).
 			Comment("Whether kanban events are posted to webhookURL."),
 		field.JSON("settings", map[string]any{}).Default(map[string]any{}).

@@ -3,13 +3,13 @@ package schema
 import (
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 	"entgo.io/ent/schema/mixin"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // TimeMixin stamps creation and update times (UTC).
@@ -18,10 +18,10 @@ type TimeMixin struct{ mixin.Schema }
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("created_at").Immutable().Default(utcNow).
-			Annotations(entgql.OrderField("CREATED_AT")).
+			Annotations(gql.OrderField("CREATED_AT")).
 			Comment("When the row was created (RFC 3339, UTC); set by the server, never changes."),
 		field.Time("updated_at").Default(utcNow).UpdateDefault(utcNow).
-			Annotations(entgql.OrderField("UPDATED_AT")).
+			Annotations(gql.OrderField("UPDATED_AT")).
 			Comment("When the row last changed (RFC 3339, UTC); set by the server on every update."),
 	}
 }
@@ -51,7 +51,7 @@ type AccountMixin struct {
 func (AccountMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("account_id").Immutable().
-			Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Annotations(gql.Skip(gql.SkipMutationCreateInput, gql.SkipMutationUpdateInput)).
 			Comment("The global id of the account (tenant) the row belongs to: always the viewer's own, as rows of other accounts are never visible. Accounts are not GraphQL types, so node() cannot fetch it."),
 	}
 }
@@ -59,7 +59,7 @@ func (AccountMixin) Fields() []ent.Field {
 func (AccountMixin) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("account", Account.Type).Field("account_id").Unique().Required().Immutable().
-			Annotations(entgql.Skip(entgql.SkipAll)),
+			Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -79,5 +79,5 @@ func (AccountMixin) Hooks() []ent.Hook { return []ent.Hook{dataLimitsHook()} }
 // skipGraphQL keeps an entity out of the GraphQL schema until the issue that
 // exposes it gives it resolvers.
 func skipGraphQL() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{gql.Skip(gql.SkipAll)}
 }

@@ -1,13 +1,13 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 
 	"github.com/switchboard/switchboard/internal/recurrence"
 )
@@ -38,7 +38,7 @@ func (ScheduledMessage) Fields() []ent.Field {
 			Comment("A name for the schedule, shown in lists; empty when not given. At most 255 characters."),
 		field.Text("content").Default("").Validate(maxRunes(MaxTextRunes)).
 			Comment("The text to send (at most 150,000 characters); may be empty when templateParams or attachments carry the message."),
-		field.Time("scheduled_at").Annotations(entgql.OrderField("SCHEDULED_AT")).
+		field.Time("scheduled_at").Annotations(gql.OrderField("SCHEDULED_AT")).
 			Comment("When to send (the first send of a recurring schedule) (RFC 3339, UTC)."),
 		field.Enum("status").Values("pending", "sent", "failed", "cancelled").Default("pending").
 			Comment("Where the schedule stands.").
@@ -86,7 +86,7 @@ func (ScheduledMessage) Fields() []ent.Field {
 		// one-off, the next occurrence of a recurring parent (while a runner
 		// holds the row, the end of its lease). Nil when nothing is left to
 		// fire.
-		field.Time("next_occurrence_at").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),
+		field.Time("next_occurrence_at").Optional().Nillable().Annotations(gql.Skip(gql.SkipAll)),
 		field.Int("parent_id").Optional().Nillable().
 			Comment("On an occurrence: the global id of its recurring parent; null on a one-off or a parent."),
 		// On an occurrence: the instant it stands for.
@@ -114,7 +114,7 @@ func (ScheduledMessage) Edges() []ent.Edge {
 			From("parent").Field("parent_id").Unique().
 			Annotations(entsql.OnDelete(entsql.Cascade)).
 			Comment("On an occurrence: its recurring parent; null otherwise."),
-		edge.To("attachments", Attachment.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip(entgql.SkipAll)),
+		edge.To("attachments", Attachment.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -157,9 +157,9 @@ func (ScheduledMessage) Indexes() []ent.Index {
 func (ScheduledMessage) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A message to send to a contact through an inbox at scheduledAt, once or on a recurrence. A recurring schedule (the parent) makes one occurrence row per send (parent set, occurrenceAt the instant it stands for). Visible to the members of its inbox; REST: the scheduled messages API."),
-		entgql.RelayConnection(),
-		entgql.QueryField("scheduledMessages").
+		gql.RelayConnection(),
+		gql.QueryField("scheduledMessages").
 			Description("The scheduled messages the viewer may see, one page at a time (first or last is required, at most 100), ordered by orderBy (e.g. SCHEDULED_AT)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }

@@ -1,13 +1,13 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/switchboard/switchboard/ent/schema/gql"
 )
 
 // Team is a group of agents.
@@ -18,7 +18,7 @@ func (Team) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}, AccountMixin{L
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased, unique per account (as Chatwoot).
-		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")).
+		field.String("name").NotEmpty().MaxLen(255).Annotations(gql.OrderField("NAME")).
 			Comment("The team's name, stored lower-cased and unique in the account (1-255 characters)."),
 		field.String("description").Optional().Default("").Validate(maxRunes(MaxTextRunes)).
 			Comment("What the team does; empty when not given."),
@@ -31,7 +31,7 @@ func (Team) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("members", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
 			Comment("The team's memberships (one per agent)."),
-		edge.To("conversations", Conversation.Type).Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.To("conversations", Conversation.Type).Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 
@@ -44,10 +44,10 @@ func (Team) Policy() ent.Policy { return adminWritesPolicy() }
 func (Team) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A group of agents conversations can be assigned to. Every member reads teams; administrators manage them. The REST API's team."),
-		entgql.RelayConnection(),
-		entgql.QueryField("teams").
+		gql.RelayConnection(),
+		gql.QueryField("teams").
 			Description("The account's teams, one page at a time (first or last is required, at most 100)."),
-		entgql.MultiOrder(),
+		gql.MultiOrder(),
 	}
 }
 
