@@ -113,10 +113,10 @@ var options = []option{
 		set:  func(c *Config, v string) (err error) { c.MaxAttachmentBytes, err = parsePositiveInt(v); return }},
 	{env: "PUBLIC_URL", flag: "public-url", show: "http://localhost:$PORT",
 		help: "base URL the console is reached at (https makes its cookie Secure)",
-		set:  func(c *Config, v string) error { c.PublicURL = v; return checkHTTPURL(v) }},
+		set:  func(c *Config, v string) (err error) { c.PublicURL, err = baseURL(v); return }},
 	{env: "WHATSAPP_API_BASE", flag: "whatsapp-api-base", def: delivery.DefaultWhatsAppBase,
 		help: "WhatsApp Cloud API base URL (a proxy or a local stand-in)",
-		set:  func(c *Config, v string) error { c.WhatsAppAPIBase = v; return checkHTTPURL(v) }},
+		set:  func(c *Config, v string) (err error) { c.WhatsAppAPIBase, err = baseURL(v); return }},
 	{env: "SCHEDULE_CATCH_UP_WINDOW", flag: "schedule-catch-up-window", def: shortDuration(schedules.DefaultCatchUpWindow),
 		help: "how late a scheduled message may still fire after downtime (a Go duration)",
 		set:  duration(func(c *Config) *time.Duration { return &c.CatchUp }, false)},
@@ -279,6 +279,14 @@ func checkHTTPURL(v string) error {
 		return errors.New("want an absolute http:// or https:// URL")
 	}
 	return nil
+}
+
+// baseURL reads an http(s) URL that paths are appended to, without its
+// trailing slashes: "https://sb.example.com/" would make the console's
+// address https://sb.example.com//app.
+func baseURL(v string) (string, error) {
+	v = strings.TrimRight(v, "/")
+	return v, checkHTTPURL(v)
 }
 
 // shortDuration writes 10m rather than Go's 10m0s.

@@ -64,6 +64,8 @@ func TestLoadGoodValues(t *testing.T) {
 				ShutdownTimeout: 2 * time.Second, Retries: retries, AttemptRetention: 48 * time.Hour, DeliveryRetention: 240 * time.Hour,
 				IMAPPollInterval: 30 * time.Second}
 		}, nil},
+		{"base URLs lose their trailing slashes", env{"PUBLIC_URL": "https://sb.example.com/", "WHATSAPP_API_BASE": "http://127.0.0.1:9000/v1//"}, nil,
+			func(c *Config) { c.PublicURL, c.WhatsAppAPIBase = "https://sb.example.com", "http://127.0.0.1:9000/v1" }, nil},
 		{"PUBLIC_URL follows PORT", env{"PORT": "4000"}, nil,
 			func(c *Config) { c.Port, c.PublicURL = 4000, "http://localhost:4000" }, nil},
 		{"a flag wins over the variable", env{"PORT": "4000", "LOG_LEVEL": "debug"}, []string{"--port", "5000"},
@@ -102,7 +104,7 @@ func TestLoadRejectsMalformedValues(t *testing.T) {
 		{"DATABASE_WAIT", "soon"}, {"DATABASE_WAIT", "-1s"},
 		{"AUTO_MIGRATE", "yes please"},
 		{"MAX_ATTACHMENT_BYTES", "-5"}, {"MAX_ATTACHMENT_BYTES", "0"}, {"MAX_ATTACHMENT_BYTES", "40MB"},
-		{"PUBLIC_URL", "localhost:3000"}, {"PUBLIC_URL", "ftp://sb.example.com"},
+		{"PUBLIC_URL", "localhost:3000"}, {"PUBLIC_URL", "ftp://sb.example.com"}, {"PUBLIC_URL", "https://"},
 		{"WHATSAPP_API_BASE", "graph.facebook.com"},
 		{"SCHEDULE_CATCH_UP_WINDOW", "banana"}, {"SCHEDULE_CATCH_UP_WINDOW", "0"}, {"SCHEDULE_CATCH_UP_WINDOW", "10"},
 		{"SWITCHBOARD_ALLOW_PRIVATE_NETWORKS", "maybe"},
