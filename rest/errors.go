@@ -11,18 +11,6 @@ import (
 	"github.com/switchboard/switchboard/internal/throttle"
 )
 
-var statusOf = map[apperr.Kind]int{
-	apperr.KindBadRequest:      fiber.StatusBadRequest,
-	apperr.KindUnauthenticated: fiber.StatusUnauthorized,
-	apperr.KindForbidden:       fiber.StatusForbidden,
-	apperr.KindNotFound:        fiber.StatusNotFound,
-	apperr.KindInvalid:         fiber.StatusUnprocessableEntity,
-	apperr.KindConflict:        fiber.StatusConflict,
-	apperr.KindTooManyRequests: fiber.StatusTooManyRequests,
-	apperr.KindInternal:        fiber.StatusInternalServerError,
-	apperr.KindUnavailable:     fiber.StatusServiceUnavailable,
-}
-
 // RetryAfterSeconds is the Retry-After of a 503 while the database is
 // unreachable: long enough not to hammer it, short enough to notice it back.
 const RetryAfterSeconds = "5"
@@ -40,12 +28,12 @@ func handleError(c *fiber.Ctx, err error) error {
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
 		if c.Path() == GraphQLPath {
-			return graphQLError(c, fe.Code, fe.Message, kindOfStatus(fe.Code))
+			return graphQLError(c, fe.Code, fe.Message, apperr.KindOfStatus(fe.Code))
 		}
 		return c.Status(fe.Code).JSON(errorBody{Error: fe.Message})
 	}
 	ae := apperr.From(err)
-	status := statusOf[ae.Kind]
+	status := ae.Kind.HTTPStatus()
 	if ae.Kind == apperr.KindInternal {
 		cause := err
 		if ae.Err != nil {
@@ -83,20 +71,6 @@ func graphQLError(c *fiber.Ctx, status int, message string, kind apperr.Kind) er
 	return c.Status(status).JSON(fiber.Map{"errors": []fiber.Map{{
 		"message": message, "extensions": fiber.Map{"code": kind.GraphQLCode()},
 	}}})
-}
-
-// kindOfStatus is the error kind of an HTTP status the app answers by
-// itself: a client error it has no kind for is a bad request.
-func kindOfStatus(status int) apperr.Kind {
-	for k, s := range statusOf {
-		if s == status {
-			return k
-		}
-	}
-	if status >= fiber.StatusInternalServerError {
-		return apperr.KindInternal
-	}
-	return apperr.KindBadRequest
 }
 
 // notFoundRoute answers any route we do not serve.

@@ -52,6 +52,7 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 		c.secureCookie, c.publicHost = u.Scheme == "https", u.Host
 	}
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.Files), MaxAge: 3600}))
+	app.Use("/app", c.pageErrors)
 	app.Get("/", func(ctx *fiber.Ctx) error { return ctx.Redirect("/app") })
 	app.Get("/app/login", c.loginPage)
 	app.Post("/app/login", c.requireSameOrigin, c.login)
@@ -89,6 +90,8 @@ func Mount(ctx context.Context, app *fiber.App, svc *ops.Service, hub *events.Hu
 	acc.Post("/kanban_items/:id/checklist/:item/edit", c.editChecklistItem)
 	acc.Post("/kanban_items/:id/notes/:note/edit", c.editNote)
 	acc.Post("/kanban_items/:id/reply", c.replyToCard)
+	// After every page: what no page answers gets the console's 404 page.
+	app.Get("/app/*", unknownPage)
 }
 
 func render(c *fiber.Ctx, status int, comp templ.Component) error {

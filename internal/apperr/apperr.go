@@ -5,6 +5,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -45,6 +46,37 @@ var graphQLCodes = map[Kind]string{
 
 // GraphQLCode is the extensions.code a GraphQL error of kind k carries.
 func (k Kind) GraphQLCode() string { return graphQLCodes[k] }
+
+// httpStatuses are the HTTP status of each kind (REST's answers, the
+// console's pages).
+var httpStatuses = map[Kind]int{
+	KindBadRequest:      http.StatusBadRequest,
+	KindUnauthenticated: http.StatusUnauthorized,
+	KindForbidden:       http.StatusForbidden,
+	KindNotFound:        http.StatusNotFound,
+	KindInvalid:         http.StatusUnprocessableEntity,
+	KindConflict:        http.StatusConflict,
+	KindTooManyRequests: http.StatusTooManyRequests,
+	KindInternal:        http.StatusInternalServerError,
+	KindUnavailable:     http.StatusServiceUnavailable,
+}
+
+// HTTPStatus is the HTTP status an error of kind k is answered with.
+func (k Kind) HTTPStatus() int { return httpStatuses[k] }
+
+// KindOfStatus is the kind of an HTTP status: a client error without a kind
+// of its own is a bad request, a server error internal.
+func KindOfStatus(status int) Kind {
+	for k, s := range httpStatuses {
+		if s == status {
+			return k
+		}
+	}
+	if status >= http.StatusInternalServerError {
+		return KindInternal
+	}
+	return KindBadRequest
+}
 
 // Error is an error the caller can act on.
 type Error struct {
