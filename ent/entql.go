@@ -611,26 +611,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Message",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			message.FieldCreatedAt:            {Type: field.TypeTime, Column: message.FieldCreatedAt},
-			message.FieldUpdatedAt:            {Type: field.TypeTime, Column: message.FieldUpdatedAt},
-			message.FieldAccountID:            {Type: field.TypeInt, Column: message.FieldAccountID},
-			message.FieldConversationID:       {Type: field.TypeInt, Column: message.FieldConversationID},
-			message.FieldInboxID:              {Type: field.TypeInt, Column: message.FieldInboxID},
-			message.FieldContent:              {Type: field.TypeString, Column: message.FieldContent},
-			message.FieldMessageType:          {Type: field.TypeEnum, Column: message.FieldMessageType},
-			message.FieldContentType:          {Type: field.TypeEnum, Column: message.FieldContentType},
-			message.FieldPrivate:              {Type: field.TypeBool, Column: message.FieldPrivate},
-			message.FieldStatus:               {Type: field.TypeEnum, Column: message.FieldStatus},
-			message.FieldContentAttributes:    {Type: field.TypeJSON, Column: message.FieldContentAttributes},
-			message.FieldAdditionalAttributes: {Type: field.TypeJSON, Column: message.FieldAdditionalAttributes},
-			message.FieldTemplateParams:       {Type: field.TypeJSON, Column: message.FieldTemplateParams},
-			message.FieldSourceID:             {Type: field.TypeString, Column: message.FieldSourceID},
-			message.FieldEchoID:               {Type: field.TypeString, Column: message.FieldEchoID},
-			message.FieldSenderType:           {Type: field.TypeEnum, Column: message.FieldSenderType},
-			message.FieldSenderID:             {Type: field.TypeInt, Column: message.FieldSenderID},
-			message.FieldDeliveryAttempts:     {Type: field.TypeInt, Column: message.FieldDeliveryAttempts},
-			message.FieldNextDeliveryAt:       {Type: field.TypeTime, Column: message.FieldNextDeliveryAt},
-			message.FieldDeliveryError:        {Type: field.TypeString, Column: message.FieldDeliveryError},
+			message.FieldCreatedAt:             {Type: field.TypeTime, Column: message.FieldCreatedAt},
+			message.FieldUpdatedAt:             {Type: field.TypeTime, Column: message.FieldUpdatedAt},
+			message.FieldAccountID:             {Type: field.TypeInt, Column: message.FieldAccountID},
+			message.FieldConversationID:        {Type: field.TypeInt, Column: message.FieldConversationID},
+			message.FieldInboxID:               {Type: field.TypeInt, Column: message.FieldInboxID},
+			message.FieldContent:               {Type: field.TypeString, Column: message.FieldContent},
+			message.FieldMessageType:           {Type: field.TypeEnum, Column: message.FieldMessageType},
+			message.FieldContentType:           {Type: field.TypeEnum, Column: message.FieldContentType},
+			message.FieldPrivate:               {Type: field.TypeBool, Column: message.FieldPrivate},
+			message.FieldStatus:                {Type: field.TypeEnum, Column: message.FieldStatus},
+			message.FieldContentAttributes:     {Type: field.TypeJSON, Column: message.FieldContentAttributes},
+			message.FieldAdditionalAttributes:  {Type: field.TypeJSON, Column: message.FieldAdditionalAttributes},
+			message.FieldTemplateParams:        {Type: field.TypeJSON, Column: message.FieldTemplateParams},
+			message.FieldSourceID:              {Type: field.TypeString, Column: message.FieldSourceID},
+			message.FieldEchoID:                {Type: field.TypeString, Column: message.FieldEchoID},
+			message.FieldSenderType:            {Type: field.TypeEnum, Column: message.FieldSenderType},
+			message.FieldSenderID:              {Type: field.TypeInt, Column: message.FieldSenderID},
+			message.FieldDeliveryAttempts:      {Type: field.TypeInt, Column: message.FieldDeliveryAttempts},
+			message.FieldNextDeliveryAt:        {Type: field.TypeTime, Column: message.FieldNextDeliveryAt},
+			message.FieldDeliveryError:         {Type: field.TypeString, Column: message.FieldDeliveryError},
+			message.FieldDeliveryAttemptOffset: {Type: field.TypeInt, Column: message.FieldDeliveryAttemptOffset},
 		},
 	}
 	graph.Nodes[25] = &sqlgraph.Node{
@@ -793,6 +794,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldPayload:        {Type: field.TypeString, Column: webhookdelivery.FieldPayload},
 			webhookdelivery.FieldStatus:         {Type: field.TypeEnum, Column: webhookdelivery.FieldStatus},
 			webhookdelivery.FieldAttempts:       {Type: field.TypeInt, Column: webhookdelivery.FieldAttempts},
+			webhookdelivery.FieldAttemptOffset:  {Type: field.TypeInt, Column: webhookdelivery.FieldAttemptOffset},
 			webhookdelivery.FieldNextAttemptAt:  {Type: field.TypeTime, Column: webhookdelivery.FieldNextAttemptAt},
 			webhookdelivery.FieldResponseStatus: {Type: field.TypeInt, Column: webhookdelivery.FieldResponseStatus},
 			webhookdelivery.FieldLastError:      {Type: field.TypeString, Column: webhookdelivery.FieldLastError},
@@ -5176,6 +5178,11 @@ func (f *MessageFilter) WhereDeliveryError(p entql.StringP) {
 	f.Where(p.Field(message.FieldDeliveryError))
 }
 
+// WhereDeliveryAttemptOffset applies the entql int predicate on the delivery_attempt_offset field.
+func (f *MessageFilter) WhereDeliveryAttemptOffset(p entql.IntP) {
+	f.Where(p.Field(message.FieldDeliveryAttemptOffset))
+}
+
 // WhereHasAccount applies a predicate to check if query has an edge account.
 func (f *MessageFilter) WhereHasAccount() {
 	f.Where(entql.HasEdge("account"))
@@ -6131,6 +6138,11 @@ func (f *WebhookDeliveryFilter) WhereStatus(p entql.StringP) {
 // WhereAttempts applies the entql int predicate on the attempts field.
 func (f *WebhookDeliveryFilter) WhereAttempts(p entql.IntP) {
 	f.Where(p.Field(webhookdelivery.FieldAttempts))
+}
+
+// WhereAttemptOffset applies the entql int predicate on the attempt_offset field.
+func (f *WebhookDeliveryFilter) WhereAttemptOffset(p entql.IntP) {
+	f.Where(p.Field(webhookdelivery.FieldAttemptOffset))
 }
 
 // WhereNextAttemptAt applies the entql time.Time predicate on the next_attempt_at field.

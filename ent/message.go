@@ -60,6 +60,8 @@ type Message struct {
 	NextDeliveryAt *time.Time `json:"next_delivery_at,omitempty"`
 	// The last failed delivery attempt's error; empty when none.
 	DeliveryError string `json:"delivery_error,omitempty"`
+	// DeliveryAttemptOffset holds the value of the "delivery_attempt_offset" field.
+	DeliveryAttemptOffset int `json:"delivery_attempt_offset,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MessageQuery when eager-loading is set.
 	Edges        MessageEdges `json:"edges"`
@@ -135,7 +137,7 @@ func (*Message) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case message.FieldPrivate:
 			values[i] = new(sql.NullBool)
-		case message.FieldID, message.FieldAccountID, message.FieldConversationID, message.FieldInboxID, message.FieldSenderID, message.FieldDeliveryAttempts:
+		case message.FieldID, message.FieldAccountID, message.FieldConversationID, message.FieldInboxID, message.FieldSenderID, message.FieldDeliveryAttempts, message.FieldDeliveryAttemptOffset:
 			values[i] = new(sql.NullInt64)
 		case message.FieldContent, message.FieldMessageType, message.FieldContentType, message.FieldStatus, message.FieldSourceID, message.FieldEchoID, message.FieldSenderType, message.FieldDeliveryError:
 			values[i] = new(sql.NullString)
@@ -294,6 +296,12 @@ func (_m *Message) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.DeliveryError = value.String
 			}
+		case message.FieldDeliveryAttemptOffset:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field delivery_attempt_offset", values[i])
+			} else if value.Valid {
+				_m.DeliveryAttemptOffset = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -421,6 +429,9 @@ func (_m *Message) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("delivery_error=")
 	builder.WriteString(_m.DeliveryError)
+	builder.WriteString(", ")
+	builder.WriteString("delivery_attempt_offset=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DeliveryAttemptOffset))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -256,6 +256,20 @@ func (_c *MessageCreate) SetNillableDeliveryError(v *string) *MessageCreate {
 	return _c
 }
 
+// SetDeliveryAttemptOffset sets the "delivery_attempt_offset" field.
+func (_c *MessageCreate) SetDeliveryAttemptOffset(v int) *MessageCreate {
+	_c.mutation.SetDeliveryAttemptOffset(v)
+	return _c
+}
+
+// SetNillableDeliveryAttemptOffset sets the "delivery_attempt_offset" field if the given value is not nil.
+func (_c *MessageCreate) SetNillableDeliveryAttemptOffset(v *int) *MessageCreate {
+	if v != nil {
+		_c.SetDeliveryAttemptOffset(*v)
+	}
+	return _c
+}
+
 // SetAccount sets the "account" edge to the Account entity.
 func (_c *MessageCreate) SetAccount(v *Account) *MessageCreate {
 	return _c.SetAccountID(v.ID)
@@ -379,6 +393,10 @@ func (_c *MessageCreate) defaults() error {
 		v := message.DefaultDeliveryError
 		_c.mutation.SetDeliveryError(v)
 	}
+	if _, ok := _c.mutation.DeliveryAttemptOffset(); !ok {
+		v := message.DefaultDeliveryAttemptOffset
+		_c.mutation.SetDeliveryAttemptOffset(v)
+	}
 	return nil
 }
 
@@ -454,6 +472,14 @@ func (_c *MessageCreate) check() error {
 	}
 	if _, ok := _c.mutation.DeliveryAttempts(); !ok {
 		return &ValidationError{Name: "delivery_attempts", err: errors.New(`ent: missing required field "Message.delivery_attempts"`)}
+	}
+	if _, ok := _c.mutation.DeliveryAttemptOffset(); !ok {
+		return &ValidationError{Name: "delivery_attempt_offset", err: errors.New(`ent: missing required field "Message.delivery_attempt_offset"`)}
+	}
+	if v, ok := _c.mutation.DeliveryAttemptOffset(); ok {
+		if err := message.DeliveryAttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "delivery_attempt_offset", err: fmt.Errorf(`ent: validator failed for field "Message.delivery_attempt_offset": %w`, err)}
+		}
 	}
 	if len(_c.mutation.AccountIDs()) == 0 {
 		return &ValidationError{Name: "account", err: errors.New(`ent: missing required edge "Message.account"`)}
@@ -558,6 +584,10 @@ func (_c *MessageCreate) createSpec() (*Message, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DeliveryError(); ok {
 		_spec.SetField(message.FieldDeliveryError, field.TypeString, value)
 		_node.DeliveryError = value
+	}
+	if value, ok := _c.mutation.DeliveryAttemptOffset(); ok {
+		_spec.SetField(message.FieldDeliveryAttemptOffset, field.TypeInt, value)
+		_node.DeliveryAttemptOffset = value
 	}
 	if nodes := _c.mutation.AccountIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -285,6 +285,27 @@ func (_u *MessageUpdate) ClearDeliveryError() *MessageUpdate {
 	return _u
 }
 
+// SetDeliveryAttemptOffset sets the "delivery_attempt_offset" field.
+func (_u *MessageUpdate) SetDeliveryAttemptOffset(v int) *MessageUpdate {
+	_u.mutation.ResetDeliveryAttemptOffset()
+	_u.mutation.SetDeliveryAttemptOffset(v)
+	return _u
+}
+
+// SetNillableDeliveryAttemptOffset sets the "delivery_attempt_offset" field if the given value is not nil.
+func (_u *MessageUpdate) SetNillableDeliveryAttemptOffset(v *int) *MessageUpdate {
+	if v != nil {
+		_u.SetDeliveryAttemptOffset(*v)
+	}
+	return _u
+}
+
+// AddDeliveryAttemptOffset adds value to the "delivery_attempt_offset" field.
+func (_u *MessageUpdate) AddDeliveryAttemptOffset(v int) *MessageUpdate {
+	_u.mutation.AddDeliveryAttemptOffset(v)
+	return _u
+}
+
 // AddAttachmentIDs adds the "attachments" edge to the Attachment entity by IDs.
 func (_u *MessageUpdate) AddAttachmentIDs(ids ...int) *MessageUpdate {
 	_u.mutation.AddAttachmentIDs(ids...)
@@ -441,6 +462,11 @@ func (_u *MessageUpdate) check() error {
 			return &ValidationError{Name: "sender_type", err: fmt.Errorf(`ent: validator failed for field "Message.sender_type": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeliveryAttemptOffset(); ok {
+		if err := message.DeliveryAttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "delivery_attempt_offset", err: fmt.Errorf(`ent: validator failed for field "Message.delivery_attempt_offset": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Message.account"`)
 	}
@@ -545,6 +571,12 @@ func (_u *MessageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DeliveryErrorCleared() {
 		_spec.ClearField(message.FieldDeliveryError, field.TypeString)
+	}
+	if value, ok := _u.mutation.DeliveryAttemptOffset(); ok {
+		_spec.SetField(message.FieldDeliveryAttemptOffset, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedDeliveryAttemptOffset(); ok {
+		_spec.AddField(message.FieldDeliveryAttemptOffset, field.TypeInt, value)
 	}
 	if _u.mutation.AttachmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -912,6 +944,27 @@ func (_u *MessageUpdateOne) ClearDeliveryError() *MessageUpdateOne {
 	return _u
 }
 
+// SetDeliveryAttemptOffset sets the "delivery_attempt_offset" field.
+func (_u *MessageUpdateOne) SetDeliveryAttemptOffset(v int) *MessageUpdateOne {
+	_u.mutation.ResetDeliveryAttemptOffset()
+	_u.mutation.SetDeliveryAttemptOffset(v)
+	return _u
+}
+
+// SetNillableDeliveryAttemptOffset sets the "delivery_attempt_offset" field if the given value is not nil.
+func (_u *MessageUpdateOne) SetNillableDeliveryAttemptOffset(v *int) *MessageUpdateOne {
+	if v != nil {
+		_u.SetDeliveryAttemptOffset(*v)
+	}
+	return _u
+}
+
+// AddDeliveryAttemptOffset adds value to the "delivery_attempt_offset" field.
+func (_u *MessageUpdateOne) AddDeliveryAttemptOffset(v int) *MessageUpdateOne {
+	_u.mutation.AddDeliveryAttemptOffset(v)
+	return _u
+}
+
 // AddAttachmentIDs adds the "attachments" edge to the Attachment entity by IDs.
 func (_u *MessageUpdateOne) AddAttachmentIDs(ids ...int) *MessageUpdateOne {
 	_u.mutation.AddAttachmentIDs(ids...)
@@ -1081,6 +1134,11 @@ func (_u *MessageUpdateOne) check() error {
 			return &ValidationError{Name: "sender_type", err: fmt.Errorf(`ent: validator failed for field "Message.sender_type": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeliveryAttemptOffset(); ok {
+		if err := message.DeliveryAttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "delivery_attempt_offset", err: fmt.Errorf(`ent: validator failed for field "Message.delivery_attempt_offset": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Message.account"`)
 	}
@@ -1202,6 +1260,12 @@ func (_u *MessageUpdateOne) sqlSave(ctx context.Context) (_node *Message, err er
 	}
 	if _u.mutation.DeliveryErrorCleared() {
 		_spec.ClearField(message.FieldDeliveryError, field.TypeString)
+	}
+	if value, ok := _u.mutation.DeliveryAttemptOffset(); ok {
+		_spec.SetField(message.FieldDeliveryAttemptOffset, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedDeliveryAttemptOffset(); ok {
+		_spec.AddField(message.FieldDeliveryAttemptOffset, field.TypeInt, value)
 	}
 	if _u.mutation.AttachmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{

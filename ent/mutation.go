@@ -25699,44 +25699,46 @@ func (m *MailboxStateMutation) ResetEdge(name string) error {
 // MessageMutation represents an operation that mutates the Message nodes in the graph.
 type MessageMutation struct {
 	config
-	op                    Op
-	typ                   string
-	id                    *int
-	created_at            *time.Time
-	updated_at            *time.Time
-	inbox_id              *int
-	addinbox_id           *int
-	content               *string
-	message_type          *message.MessageType
-	content_type          *message.ContentType
-	private               *bool
-	status                *message.Status
-	content_attributes    *map[string]interface{}
-	additional_attributes *map[string]interface{}
-	template_params       *map[string]interface{}
-	source_id             *string
-	echo_id               *string
-	sender_type           *message.SenderType
-	sender_id             *int
-	addsender_id          *int
-	delivery_attempts     *int
-	adddelivery_attempts  *int
-	next_delivery_at      *time.Time
-	delivery_error        *string
-	clearedFields         map[string]struct{}
-	account               *int
-	clearedaccount        bool
-	conversation          *int
-	clearedconversation   bool
-	attachments           map[int]struct{}
-	removedattachments    map[int]struct{}
-	clearedattachments    bool
-	attempt_log           map[int]struct{}
-	removedattempt_log    map[int]struct{}
-	clearedattempt_log    bool
-	done                  bool
-	oldValue              func(context.Context) (*Message, error)
-	predicates            []predicate.Message
+	op                         Op
+	typ                        string
+	id                         *int
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	inbox_id                   *int
+	addinbox_id                *int
+	content                    *string
+	message_type               *message.MessageType
+	content_type               *message.ContentType
+	private                    *bool
+	status                     *message.Status
+	content_attributes         *map[string]interface{}
+	additional_attributes      *map[string]interface{}
+	template_params            *map[string]interface{}
+	source_id                  *string
+	echo_id                    *string
+	sender_type                *message.SenderType
+	sender_id                  *int
+	addsender_id               *int
+	delivery_attempts          *int
+	adddelivery_attempts       *int
+	next_delivery_at           *time.Time
+	delivery_error             *string
+	delivery_attempt_offset    *int
+	adddelivery_attempt_offset *int
+	clearedFields              map[string]struct{}
+	account                    *int
+	clearedaccount             bool
+	conversation               *int
+	clearedconversation        bool
+	attachments                map[int]struct{}
+	removedattachments         map[int]struct{}
+	clearedattachments         bool
+	attempt_log                map[int]struct{}
+	removedattempt_log         map[int]struct{}
+	clearedattempt_log         bool
+	done                       bool
+	oldValue                   func(context.Context) (*Message, error)
+	predicates                 []predicate.Message
 }
 
 var _ ent.Mutation = (*MessageMutation)(nil)
@@ -26722,6 +26724,62 @@ func (m *MessageMutation) ResetDeliveryError() {
 	delete(m.clearedFields, message.FieldDeliveryError)
 }
 
+// SetDeliveryAttemptOffset sets the "delivery_attempt_offset" field.
+func (m *MessageMutation) SetDeliveryAttemptOffset(i int) {
+	m.delivery_attempt_offset = &i
+	m.adddelivery_attempt_offset = nil
+}
+
+// DeliveryAttemptOffset returns the value of the "delivery_attempt_offset" field in the mutation.
+func (m *MessageMutation) DeliveryAttemptOffset() (r int, exists bool) {
+	v := m.delivery_attempt_offset
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveryAttemptOffset returns the old "delivery_attempt_offset" field's value of the Message entity.
+// If the Message object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MessageMutation) OldDeliveryAttemptOffset(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveryAttemptOffset is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveryAttemptOffset requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveryAttemptOffset: %w", err)
+	}
+	return oldValue.DeliveryAttemptOffset, nil
+}
+
+// AddDeliveryAttemptOffset adds i to the "delivery_attempt_offset" field.
+func (m *MessageMutation) AddDeliveryAttemptOffset(i int) {
+	if m.adddelivery_attempt_offset != nil {
+		*m.adddelivery_attempt_offset += i
+	} else {
+		m.adddelivery_attempt_offset = &i
+	}
+}
+
+// AddedDeliveryAttemptOffset returns the value that was added to the "delivery_attempt_offset" field in this mutation.
+func (m *MessageMutation) AddedDeliveryAttemptOffset() (r int, exists bool) {
+	v := m.adddelivery_attempt_offset
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeliveryAttemptOffset resets all changes to the "delivery_attempt_offset" field.
+func (m *MessageMutation) ResetDeliveryAttemptOffset() {
+	m.delivery_attempt_offset = nil
+	m.adddelivery_attempt_offset = nil
+}
+
 // ClearAccount clears the "account" edge to the Account entity.
 func (m *MessageMutation) ClearAccount() {
 	m.clearedaccount = true
@@ -26918,7 +26976,7 @@ func (m *MessageMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MessageMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, message.FieldCreatedAt)
 	}
@@ -26979,6 +27037,9 @@ func (m *MessageMutation) Fields() []string {
 	if m.delivery_error != nil {
 		fields = append(fields, message.FieldDeliveryError)
 	}
+	if m.delivery_attempt_offset != nil {
+		fields = append(fields, message.FieldDeliveryAttemptOffset)
+	}
 	return fields
 }
 
@@ -27027,6 +27088,8 @@ func (m *MessageMutation) Field(name string) (ent.Value, bool) {
 		return m.NextDeliveryAt()
 	case message.FieldDeliveryError:
 		return m.DeliveryError()
+	case message.FieldDeliveryAttemptOffset:
+		return m.DeliveryAttemptOffset()
 	}
 	return nil, false
 }
@@ -27076,6 +27139,8 @@ func (m *MessageMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldNextDeliveryAt(ctx)
 	case message.FieldDeliveryError:
 		return m.OldDeliveryError(ctx)
+	case message.FieldDeliveryAttemptOffset:
+		return m.OldDeliveryAttemptOffset(ctx)
 	}
 	return nil, fmt.Errorf("unknown Message field %s", name)
 }
@@ -27225,6 +27290,13 @@ func (m *MessageMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDeliveryError(v)
 		return nil
+	case message.FieldDeliveryAttemptOffset:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveryAttemptOffset(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Message field %s", name)
 }
@@ -27242,6 +27314,9 @@ func (m *MessageMutation) AddedFields() []string {
 	if m.adddelivery_attempts != nil {
 		fields = append(fields, message.FieldDeliveryAttempts)
 	}
+	if m.adddelivery_attempt_offset != nil {
+		fields = append(fields, message.FieldDeliveryAttemptOffset)
+	}
 	return fields
 }
 
@@ -27256,6 +27331,8 @@ func (m *MessageMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedSenderID()
 	case message.FieldDeliveryAttempts:
 		return m.AddedDeliveryAttempts()
+	case message.FieldDeliveryAttemptOffset:
+		return m.AddedDeliveryAttemptOffset()
 	}
 	return nil, false
 }
@@ -27285,6 +27362,13 @@ func (m *MessageMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddDeliveryAttempts(v)
+		return nil
+	case message.FieldDeliveryAttemptOffset:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDeliveryAttemptOffset(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Message numeric field %s", name)
@@ -27423,6 +27507,9 @@ func (m *MessageMutation) ResetField(name string) error {
 		return nil
 	case message.FieldDeliveryError:
 		m.ResetDeliveryError()
+		return nil
+	case message.FieldDeliveryAttemptOffset:
+		m.ResetDeliveryAttemptOffset()
 		return nil
 	}
 	return fmt.Errorf("unknown Message field %s", name)
@@ -34257,6 +34344,8 @@ type WebhookDeliveryMutation struct {
 	status              *webhookdelivery.Status
 	attempts            *int
 	addattempts         *int
+	attempt_offset      *int
+	addattempt_offset   *int
 	next_attempt_at     *time.Time
 	response_status     *int
 	addresponse_status  *int
@@ -34802,6 +34891,62 @@ func (m *WebhookDeliveryMutation) ResetAttempts() {
 	m.addattempts = nil
 }
 
+// SetAttemptOffset sets the "attempt_offset" field.
+func (m *WebhookDeliveryMutation) SetAttemptOffset(i int) {
+	m.attempt_offset = &i
+	m.addattempt_offset = nil
+}
+
+// AttemptOffset returns the value of the "attempt_offset" field in the mutation.
+func (m *WebhookDeliveryMutation) AttemptOffset() (r int, exists bool) {
+	v := m.attempt_offset
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptOffset returns the old "attempt_offset" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldAttemptOffset(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptOffset is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptOffset requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptOffset: %w", err)
+	}
+	return oldValue.AttemptOffset, nil
+}
+
+// AddAttemptOffset adds i to the "attempt_offset" field.
+func (m *WebhookDeliveryMutation) AddAttemptOffset(i int) {
+	if m.addattempt_offset != nil {
+		*m.addattempt_offset += i
+	} else {
+		m.addattempt_offset = &i
+	}
+}
+
+// AddedAttemptOffset returns the value that was added to the "attempt_offset" field in this mutation.
+func (m *WebhookDeliveryMutation) AddedAttemptOffset() (r int, exists bool) {
+	v := m.addattempt_offset
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptOffset resets all changes to the "attempt_offset" field.
+func (m *WebhookDeliveryMutation) ResetAttemptOffset() {
+	m.attempt_offset = nil
+	m.addattempt_offset = nil
+}
+
 // SetNextAttemptAt sets the "next_attempt_at" field.
 func (m *WebhookDeliveryMutation) SetNextAttemptAt(t time.Time) {
 	m.next_attempt_at = &t
@@ -35161,7 +35306,7 @@ func (m *WebhookDeliveryMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookDeliveryMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, webhookdelivery.FieldCreatedAt)
 	}
@@ -35194,6 +35339,9 @@ func (m *WebhookDeliveryMutation) Fields() []string {
 	}
 	if m.attempts != nil {
 		fields = append(fields, webhookdelivery.FieldAttempts)
+	}
+	if m.attempt_offset != nil {
+		fields = append(fields, webhookdelivery.FieldAttemptOffset)
 	}
 	if m.next_attempt_at != nil {
 		fields = append(fields, webhookdelivery.FieldNextAttemptAt)
@@ -35237,6 +35385,8 @@ func (m *WebhookDeliveryMutation) Field(name string) (ent.Value, bool) {
 		return m.Status()
 	case webhookdelivery.FieldAttempts:
 		return m.Attempts()
+	case webhookdelivery.FieldAttemptOffset:
+		return m.AttemptOffset()
 	case webhookdelivery.FieldNextAttemptAt:
 		return m.NextAttemptAt()
 	case webhookdelivery.FieldResponseStatus:
@@ -35276,6 +35426,8 @@ func (m *WebhookDeliveryMutation) OldField(ctx context.Context, name string) (en
 		return m.OldStatus(ctx)
 	case webhookdelivery.FieldAttempts:
 		return m.OldAttempts(ctx)
+	case webhookdelivery.FieldAttemptOffset:
+		return m.OldAttemptOffset(ctx)
 	case webhookdelivery.FieldNextAttemptAt:
 		return m.OldNextAttemptAt(ctx)
 	case webhookdelivery.FieldResponseStatus:
@@ -35370,6 +35522,13 @@ func (m *WebhookDeliveryMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAttempts(v)
 		return nil
+	case webhookdelivery.FieldAttemptOffset:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptOffset(v)
+		return nil
 	case webhookdelivery.FieldNextAttemptAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -35409,6 +35568,9 @@ func (m *WebhookDeliveryMutation) AddedFields() []string {
 	if m.addattempts != nil {
 		fields = append(fields, webhookdelivery.FieldAttempts)
 	}
+	if m.addattempt_offset != nil {
+		fields = append(fields, webhookdelivery.FieldAttemptOffset)
+	}
 	if m.addresponse_status != nil {
 		fields = append(fields, webhookdelivery.FieldResponseStatus)
 	}
@@ -35422,6 +35584,8 @@ func (m *WebhookDeliveryMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case webhookdelivery.FieldAttempts:
 		return m.AddedAttempts()
+	case webhookdelivery.FieldAttemptOffset:
+		return m.AddedAttemptOffset()
 	case webhookdelivery.FieldResponseStatus:
 		return m.AddedResponseStatus()
 	}
@@ -35439,6 +35603,13 @@ func (m *WebhookDeliveryMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddAttempts(v)
+		return nil
+	case webhookdelivery.FieldAttemptOffset:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptOffset(v)
 		return nil
 	case webhookdelivery.FieldResponseStatus:
 		v, ok := value.(int)
@@ -35539,6 +35710,9 @@ func (m *WebhookDeliveryMutation) ResetField(name string) error {
 		return nil
 	case webhookdelivery.FieldAttempts:
 		m.ResetAttempts()
+		return nil
+	case webhookdelivery.FieldAttemptOffset:
+		m.ResetAttemptOffset()
 		return nil
 	case webhookdelivery.FieldNextAttemptAt:
 		m.ResetNextAttemptAt()

@@ -41,6 +41,8 @@ type WebhookDelivery struct {
 	Status webhookdelivery.Status `json:"status,omitempty"`
 	// Attempts holds the value of the "attempts" field.
 	Attempts int `json:"attempts,omitempty"`
+	// AttemptOffset holds the value of the "attempt_offset" field.
+	AttemptOffset int `json:"attempt_offset,omitempty"`
 	// NextAttemptAt holds the value of the "next_attempt_at" field.
 	NextAttemptAt *time.Time `json:"next_attempt_at,omitempty"`
 	// ResponseStatus holds the value of the "response_status" field.
@@ -108,7 +110,7 @@ func (*WebhookDelivery) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case webhookdelivery.FieldKanbanTarget:
 			values[i] = new(sql.NullBool)
-		case webhookdelivery.FieldID, webhookdelivery.FieldAccountID, webhookdelivery.FieldSubscriptionID, webhookdelivery.FieldAttempts, webhookdelivery.FieldResponseStatus:
+		case webhookdelivery.FieldID, webhookdelivery.FieldAccountID, webhookdelivery.FieldSubscriptionID, webhookdelivery.FieldAttempts, webhookdelivery.FieldAttemptOffset, webhookdelivery.FieldResponseStatus:
 			values[i] = new(sql.NullInt64)
 		case webhookdelivery.FieldDeliveryID, webhookdelivery.FieldURL, webhookdelivery.FieldEvent, webhookdelivery.FieldPayload, webhookdelivery.FieldStatus, webhookdelivery.FieldLastError:
 			values[i] = new(sql.NullString)
@@ -201,6 +203,12 @@ func (_m *WebhookDelivery) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field attempts", values[i])
 			} else if value.Valid {
 				_m.Attempts = int(value.Int64)
+			}
+		case webhookdelivery.FieldAttemptOffset:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field attempt_offset", values[i])
+			} else if value.Valid {
+				_m.AttemptOffset = int(value.Int64)
 			}
 		case webhookdelivery.FieldNextAttemptAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -314,6 +322,9 @@ func (_m *WebhookDelivery) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("attempts=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Attempts))
+	builder.WriteString(", ")
+	builder.WriteString("attempt_offset=")
+	builder.WriteString(fmt.Sprintf("%v", _m.AttemptOffset))
 	builder.WriteString(", ")
 	if v := _m.NextAttemptAt; v != nil {
 		builder.WriteString("next_attempt_at=")

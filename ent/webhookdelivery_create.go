@@ -137,6 +137,20 @@ func (_c *WebhookDeliveryCreate) SetNillableAttempts(v *int) *WebhookDeliveryCre
 	return _c
 }
 
+// SetAttemptOffset sets the "attempt_offset" field.
+func (_c *WebhookDeliveryCreate) SetAttemptOffset(v int) *WebhookDeliveryCreate {
+	_c.mutation.SetAttemptOffset(v)
+	return _c
+}
+
+// SetNillableAttemptOffset sets the "attempt_offset" field if the given value is not nil.
+func (_c *WebhookDeliveryCreate) SetNillableAttemptOffset(v *int) *WebhookDeliveryCreate {
+	if v != nil {
+		_c.SetAttemptOffset(*v)
+	}
+	return _c
+}
+
 // SetNextAttemptAt sets the "next_attempt_at" field.
 func (_c *WebhookDeliveryCreate) SetNextAttemptAt(v time.Time) *WebhookDeliveryCreate {
 	_c.mutation.SetNextAttemptAt(v)
@@ -281,6 +295,10 @@ func (_c *WebhookDeliveryCreate) defaults() error {
 		v := webhookdelivery.DefaultAttempts
 		_c.mutation.SetAttempts(v)
 	}
+	if _, ok := _c.mutation.AttemptOffset(); !ok {
+		v := webhookdelivery.DefaultAttemptOffset
+		_c.mutation.SetAttemptOffset(v)
+	}
 	if _, ok := _c.mutation.LastError(); !ok {
 		v := webhookdelivery.DefaultLastError
 		_c.mutation.SetLastError(v)
@@ -324,6 +342,14 @@ func (_c *WebhookDeliveryCreate) check() error {
 	}
 	if _, ok := _c.mutation.Attempts(); !ok {
 		return &ValidationError{Name: "attempts", err: errors.New(`ent: missing required field "WebhookDelivery.attempts"`)}
+	}
+	if _, ok := _c.mutation.AttemptOffset(); !ok {
+		return &ValidationError{Name: "attempt_offset", err: errors.New(`ent: missing required field "WebhookDelivery.attempt_offset"`)}
+	}
+	if v, ok := _c.mutation.AttemptOffset(); ok {
+		if err := webhookdelivery.AttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "attempt_offset", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.attempt_offset": %w`, err)}
+		}
 	}
 	if len(_c.mutation.AccountIDs()) == 0 {
 		return &ValidationError{Name: "account", err: errors.New(`ent: missing required edge "WebhookDelivery.account"`)}
@@ -389,6 +415,10 @@ func (_c *WebhookDeliveryCreate) createSpec() (*WebhookDelivery, *sqlgraph.Creat
 	if value, ok := _c.mutation.Attempts(); ok {
 		_spec.SetField(webhookdelivery.FieldAttempts, field.TypeInt, value)
 		_node.Attempts = value
+	}
+	if value, ok := _c.mutation.AttemptOffset(); ok {
+		_spec.SetField(webhookdelivery.FieldAttemptOffset, field.TypeInt, value)
+		_node.AttemptOffset = value
 	}
 	if value, ok := _c.mutation.NextAttemptAt(); ok {
 		_spec.SetField(webhookdelivery.FieldNextAttemptAt, field.TypeTime, value)

@@ -106,6 +106,27 @@ func (_u *WebhookDeliveryUpdate) AddAttempts(v int) *WebhookDeliveryUpdate {
 	return _u
 }
 
+// SetAttemptOffset sets the "attempt_offset" field.
+func (_u *WebhookDeliveryUpdate) SetAttemptOffset(v int) *WebhookDeliveryUpdate {
+	_u.mutation.ResetAttemptOffset()
+	_u.mutation.SetAttemptOffset(v)
+	return _u
+}
+
+// SetNillableAttemptOffset sets the "attempt_offset" field if the given value is not nil.
+func (_u *WebhookDeliveryUpdate) SetNillableAttemptOffset(v *int) *WebhookDeliveryUpdate {
+	if v != nil {
+		_u.SetAttemptOffset(*v)
+	}
+	return _u
+}
+
+// AddAttemptOffset adds value to the "attempt_offset" field.
+func (_u *WebhookDeliveryUpdate) AddAttemptOffset(v int) *WebhookDeliveryUpdate {
+	_u.mutation.AddAttemptOffset(v)
+	return _u
+}
+
 // SetNextAttemptAt sets the "next_attempt_at" field.
 func (_u *WebhookDeliveryUpdate) SetNextAttemptAt(v time.Time) *WebhookDeliveryUpdate {
 	_u.mutation.SetNextAttemptAt(v)
@@ -294,6 +315,11 @@ func (_u *WebhookDeliveryUpdate) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.AttemptOffset(); ok {
+		if err := webhookdelivery.AttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "attempt_offset", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.attempt_offset": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "WebhookDelivery.account"`)
 	}
@@ -332,6 +358,12 @@ func (_u *WebhookDeliveryUpdate) sqlSave(ctx context.Context) (_node int, err er
 	}
 	if value, ok := _u.mutation.AddedAttempts(); ok {
 		_spec.AddField(webhookdelivery.FieldAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AttemptOffset(); ok {
+		_spec.SetField(webhookdelivery.FieldAttemptOffset, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedAttemptOffset(); ok {
+		_spec.AddField(webhookdelivery.FieldAttemptOffset, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.NextAttemptAt(); ok {
 		_spec.SetField(webhookdelivery.FieldNextAttemptAt, field.TypeTime, value)
@@ -528,6 +560,27 @@ func (_u *WebhookDeliveryUpdateOne) SetNillableAttempts(v *int) *WebhookDelivery
 // AddAttempts adds value to the "attempts" field.
 func (_u *WebhookDeliveryUpdateOne) AddAttempts(v int) *WebhookDeliveryUpdateOne {
 	_u.mutation.AddAttempts(v)
+	return _u
+}
+
+// SetAttemptOffset sets the "attempt_offset" field.
+func (_u *WebhookDeliveryUpdateOne) SetAttemptOffset(v int) *WebhookDeliveryUpdateOne {
+	_u.mutation.ResetAttemptOffset()
+	_u.mutation.SetAttemptOffset(v)
+	return _u
+}
+
+// SetNillableAttemptOffset sets the "attempt_offset" field if the given value is not nil.
+func (_u *WebhookDeliveryUpdateOne) SetNillableAttemptOffset(v *int) *WebhookDeliveryUpdateOne {
+	if v != nil {
+		_u.SetAttemptOffset(*v)
+	}
+	return _u
+}
+
+// AddAttemptOffset adds value to the "attempt_offset" field.
+func (_u *WebhookDeliveryUpdateOne) AddAttemptOffset(v int) *WebhookDeliveryUpdateOne {
+	_u.mutation.AddAttemptOffset(v)
 	return _u
 }
 
@@ -732,6 +785,11 @@ func (_u *WebhookDeliveryUpdateOne) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.AttemptOffset(); ok {
+		if err := webhookdelivery.AttemptOffsetValidator(v); err != nil {
+			return &ValidationError{Name: "attempt_offset", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.attempt_offset": %w`, err)}
+		}
+	}
 	if _u.mutation.AccountCleared() && len(_u.mutation.AccountIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "WebhookDelivery.account"`)
 	}
@@ -787,6 +845,12 @@ func (_u *WebhookDeliveryUpdateOne) sqlSave(ctx context.Context) (_node *Webhook
 	}
 	if value, ok := _u.mutation.AddedAttempts(); ok {
 		_spec.AddField(webhookdelivery.FieldAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AttemptOffset(); ok {
+		_spec.SetField(webhookdelivery.FieldAttemptOffset, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedAttemptOffset(); ok {
+		_spec.AddField(webhookdelivery.FieldAttemptOffset, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.NextAttemptAt(); ok {
 		_spec.SetField(webhookdelivery.FieldNextAttemptAt, field.TypeTime, value)

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -83,5 +84,62 @@ func TestDeliveryAttemptsAreLogged(t *testing.T) {
 		if !strings.Contains(string(up.requests()[0].Body), "hello") {
 			t.Errorf("the channel got %s", up.requests()[0].Body)
 		}
+	})
+}
+
+// TestRetriedDeliveriesNumberAttemptsOn: a retry by hand restarts the retry
+// budget, but the attempt log numbers on from the attempts before it (it
+// said 1, 2, ... again, so two attempts had each number).
+func TestRetriedDeliveriesNumberAttemptsOn(t *testing.T) {
+	outboundtest.AllowPrivate(t, true)
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		down := newReceiver(t, http.StatusServiceUnavailable)
+		a := newDeliveryApp(t, e, "")
+		webhookTries, messageTries := 1+fastRetries.Webhooks.Retries(), 1+fastRetries.Messages.Retries()
+		hook := a.mustDo(request{method: "POST", path: a.path("/webhooks"),
+			body: H{"url": down.URL, "subscriptions": []string{"contact_created"}}}, http.StatusOK).int(t, "payload.webhook.id")
+		ib := a.inbox("Down", H{"type": "api", "webhook_url": down.URL})
+		ct, _ := a.contact(ib, H{"name": "Ann"})
+		deliveries := a.path("/webhooks/%d/deliveries", hook)
+		deliveryFailed := func() bool {
+			st, _ := a.mustDo(request{method: "GET", path: deliveries}, http.StatusOK).get("payload.0.status")
+			return st == "failed"
+		}
+		waitFor(t, "the webhook delivery to fail", deliveryFailed)
+		delivery := a.mustDo(request{method: "GET", path: deliveries}, http.StatusOK).int(t, "payload.0.id")
+		conv := a.startConversation(a.Account, a.Admin, H{"inbox_id": ib, "contact_id": ct})
+		m := a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages", conv), body: H{"content": "lost"}}, http.StatusOK).int(t, "id")
+		messageFailed := func() bool { st, _ := a.messageStatus(conv, m); return st == "failed" }
+		waitFor(t, "the message to fail", messageFailed)
+
+		a.mustDo(request{method: "POST", path: a.path("/webhooks/%d/deliveries/%d/retry", hook, delivery)}, http.StatusOK)
+		a.mustDo(request{method: "POST", path: a.path("/conversations/%d/messages/%d/retry", conv, m)}, http.StatusOK)
+		waitFor(t, "the retried webhook delivery to fail again", deliveryFailed)
+		waitFor(t, "the retried message to fail again", messageFailed)
+
+		a.run(t, []scenario{
+			{
+				name:       "the webhook delivery's attempts after a retry by hand",
+				request:    request{method: "GET", path: a.path("/webhooks/%d/deliveries/%d/attempts", hook, delivery)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{
+					"payload.#": 2 * webhookTries, "payload.0.attempt": 2 * webhookTries, "payload.0.outcome": "failed",
+					fmt.Sprintf("payload.%d.attempt", webhookTries-1): webhookTries + 1,
+					fmt.Sprintf("payload.%d.attempt", webhookTries):   webhookTries,
+					fmt.Sprintf("payload.%d.outcome", webhookTries):   "failed",
+				},
+			},
+			{
+				name:       "the message's attempts after a retry by hand",
+				request:    request{method: "GET", path: a.path("/conversations/%d/messages/%d/attempts", conv, m)},
+				wantStatus: http.StatusOK,
+				want: map[string]any{
+					"payload.#": 2 * messageTries, "payload.0.attempt": 2 * messageTries, "payload.0.outcome": "failed",
+					fmt.Sprintf("payload.%d.attempt", messageTries-1): messageTries + 1,
+					fmt.Sprintf("payload.%d.attempt", messageTries):   messageTries,
+					fmt.Sprintf("payload.%d.outcome", messageTries):   "failed",
+				},
+			},
+		})
 	})
 }

@@ -58,6 +58,8 @@ const (
 	FieldNextDeliveryAt = "next_delivery_at"
 	// FieldDeliveryError holds the string denoting the delivery_error field in the database.
 	FieldDeliveryError = "delivery_error"
+	// FieldDeliveryAttemptOffset holds the string denoting the delivery_attempt_offset field in the database.
+	FieldDeliveryAttemptOffset = "delivery_attempt_offset"
 	// EdgeAccount holds the string denoting the account edge name in mutations.
 	EdgeAccount = "account"
 	// EdgeConversation holds the string denoting the conversation edge name in mutations.
@@ -121,6 +123,7 @@ var Columns = []string{
 	FieldDeliveryAttempts,
 	FieldNextDeliveryAt,
 	FieldDeliveryError,
+	FieldDeliveryAttemptOffset,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -163,6 +166,10 @@ var (
 	DefaultDeliveryAttempts int
 	// DefaultDeliveryError holds the default value on creation for the "delivery_error" field.
 	DefaultDeliveryError string
+	// DefaultDeliveryAttemptOffset holds the default value on creation for the "delivery_attempt_offset" field.
+	DefaultDeliveryAttemptOffset int
+	// DeliveryAttemptOffsetValidator is a validator for the "delivery_attempt_offset" field. It is called by the builders before save.
+	DeliveryAttemptOffsetValidator func(int) error
 )
 
 // MessageType defines the type for the "message_type" enum field.
@@ -371,6 +378,11 @@ func ByNextDeliveryAt(opts ...sql.OrderTermOption) OrderOption {
 // ByDeliveryError orders the results by the delivery_error field.
 func ByDeliveryError(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDeliveryError, opts...).ToFunc()
+}
+
+// ByDeliveryAttemptOffset orders the results by the delivery_attempt_offset field.
+func ByDeliveryAttemptOffset(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeliveryAttemptOffset, opts...).ToFunc()
 }
 
 // ByAccountField orders the results by account field.

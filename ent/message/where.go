@@ -120,6 +120,11 @@ func DeliveryError(v string) predicate.Message {
 	return predicate.Message(sql.FieldEQ(FieldDeliveryError, v))
 }
 
+// DeliveryAttemptOffset applies equality check predicate on the "delivery_attempt_offset" field. It's identical to DeliveryAttemptOffsetEQ.
+func DeliveryAttemptOffset(v int) predicate.Message {
+	return predicate.Message(sql.FieldEQ(FieldDeliveryAttemptOffset, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Message {
 	return predicate.Message(sql.FieldEQ(FieldCreatedAt, v))
@@ -828,6 +833,46 @@ func DeliveryErrorEqualFold(v string) predicate.Message {
 // DeliveryErrorContainsFold applies the ContainsFold predicate on the "delivery_error" field.
 func DeliveryErrorContainsFold(v string) predicate.Message {
 	return predicate.Message(sql.FieldContainsFold(FieldDeliveryError, v))
+}
+
+// DeliveryAttemptOffsetEQ applies the EQ predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetEQ(v int) predicate.Message {
+	return predicate.Message(sql.FieldEQ(FieldDeliveryAttemptOffset, v))
+}
+
+// DeliveryAttemptOffsetNEQ applies the NEQ predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetNEQ(v int) predicate.Message {
+	return predicate.Message(sql.FieldNEQ(FieldDeliveryAttemptOffset, v))
+}
+
+// DeliveryAttemptOffsetIn applies the In predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetIn(vs ...int) predicate.Message {
+	return predicate.Message(sql.FieldIn(FieldDeliveryAttemptOffset, vs...))
+}
+
+// DeliveryAttemptOffsetNotIn applies the NotIn predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetNotIn(vs ...int) predicate.Message {
+	return predicate.Message(sql.FieldNotIn(FieldDeliveryAttemptOffset, vs...))
+}
+
+// DeliveryAttemptOffsetGT applies the GT predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetGT(v int) predicate.Message {
+	return predicate.Message(sql.FieldGT(FieldDeliveryAttemptOffset, v))
+}
+
+// DeliveryAttemptOffsetGTE applies the GTE predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetGTE(v int) predicate.Message {
+	return predicate.Message(sql.FieldGTE(FieldDeliveryAttemptOffset, v))
+}
+
+// DeliveryAttemptOffsetLT applies the LT predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetLT(v int) predicate.Message {
+	return predicate.Message(sql.FieldLT(FieldDeliveryAttemptOffset, v))
+}
+
+// DeliveryAttemptOffsetLTE applies the LTE predicate on the "delivery_attempt_offset" field.
+func DeliveryAttemptOffsetLTE(v int) predicate.Message {
+	return predicate.Message(sql.FieldLTE(FieldDeliveryAttemptOffset, v))
 }
 
 // HasAccount applies the HasEdge predicate on the "account" edge.

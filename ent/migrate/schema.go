@@ -1119,6 +1119,7 @@ var (
 		{Name: "delivery_attempts", Type: field.TypeInt, Default: 0},
 		{Name: "next_delivery_at", Type: field.TypeTime, Nullable: true},
 		{Name: "delivery_error", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
+		{Name: "delivery_attempt_offset", Type: field.TypeInt, Default: 0},
 		{Name: "conversation_id", Type: field.TypeInt},
 		{Name: "account_id", Type: field.TypeInt},
 	}
@@ -1130,13 +1131,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "messages_conversations_messages",
-				Columns:    []*schema.Column{MessagesColumns[19]},
+				Columns:    []*schema.Column{MessagesColumns[20]},
 				RefColumns: []*schema.Column{ConversationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "messages_accounts_account",
-				Columns:    []*schema.Column{MessagesColumns[20]},
+				Columns:    []*schema.Column{MessagesColumns[21]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1145,7 +1146,7 @@ var (
 			{
 				Name:    "message_conversation_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{MessagesColumns[19], MessagesColumns[0]},
+				Columns: []*schema.Column{MessagesColumns[20], MessagesColumns[0]},
 			},
 			{
 				Name:    "message_next_delivery_at",
@@ -1158,7 +1159,7 @@ var (
 			{
 				Name:    "message_pending_by_conversation",
 				Unique:  false,
-				Columns: []*schema.Column{MessagesColumns[19], MessagesColumns[0]},
+				Columns: []*schema.Column{MessagesColumns[20], MessagesColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "next_delivery_at IS NOT NULL",
 				},
@@ -1464,6 +1465,7 @@ var (
 		{Name: "payload", Type: field.TypeString, Size: 2147483647},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "delivered", "failed"}, Default: "pending"},
 		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "attempt_offset", Type: field.TypeInt, Default: 0},
 		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
 		{Name: "response_status", Type: field.TypeInt, Nullable: true},
 		{Name: "last_error", Type: field.TypeString, Nullable: true, Size: 2147483647, Default: ""},
@@ -1479,13 +1481,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "webhook_deliveries_accounts_account",
-				Columns:    []*schema.Column{WebhookDeliveriesColumns[14]},
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[15]},
 				RefColumns: []*schema.Column{AccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "webhook_deliveries_webhook_subscriptions_deliveries",
-				Columns:    []*schema.Column{WebhookDeliveriesColumns[15]},
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[16]},
 				RefColumns: []*schema.Column{WebhookSubscriptionsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1494,12 +1496,12 @@ var (
 			{
 				Name:    "webhookdelivery_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[14]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[15]},
 			},
 			{
 				Name:    "webhookdelivery_next_attempt_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[10]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[11]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "next_attempt_at IS NOT NULL",
 				},
@@ -1507,7 +1509,7 @@ var (
 			{
 				Name:    "webhookdelivery_subscription_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[15], WebhookDeliveriesColumns[0]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[16], WebhookDeliveriesColumns[0]},
 			},
 		},
 	}

@@ -1384,6 +1384,12 @@ func init() {
 	messageDescDeliveryError := messageFields[16].Descriptor()
 	// message.DefaultDeliveryError holds the default value on creation for the delivery_error field.
 	message.DefaultDeliveryError = messageDescDeliveryError.Default.(string)
+	// messageDescDeliveryAttemptOffset is the schema descriptor for delivery_attempt_offset field.
+	messageDescDeliveryAttemptOffset := messageFields[17].Descriptor()
+	// message.DefaultDeliveryAttemptOffset holds the default value on creation for the delivery_attempt_offset field.
+	message.DefaultDeliveryAttemptOffset = messageDescDeliveryAttemptOffset.Default.(int)
+	// message.DeliveryAttemptOffsetValidator is a validator for the "delivery_attempt_offset" field. It is called by the builders before save.
+	message.DeliveryAttemptOffsetValidator = messageDescDeliveryAttemptOffset.Validators[0].(func(int) error)
 	messagedeliveryattemptMixin := schema.MessageDeliveryAttempt{}.Mixin()
 	messagedeliveryattempt.Policy = privacy.NewPolicies(messagedeliveryattemptMixin[1], schema.MessageDeliveryAttempt{})
 	messagedeliveryattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1698,8 +1704,14 @@ func init() {
 	webhookdeliveryDescAttempts := webhookdeliveryFields[7].Descriptor()
 	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
 	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
+	// webhookdeliveryDescAttemptOffset is the schema descriptor for attempt_offset field.
+	webhookdeliveryDescAttemptOffset := webhookdeliveryFields[8].Descriptor()
+	// webhookdelivery.DefaultAttemptOffset holds the default value on creation for the attempt_offset field.
+	webhookdelivery.DefaultAttemptOffset = webhookdeliveryDescAttemptOffset.Default.(int)
+	// webhookdelivery.AttemptOffsetValidator is a validator for the "attempt_offset" field. It is called by the builders before save.
+	webhookdelivery.AttemptOffsetValidator = webhookdeliveryDescAttemptOffset.Validators[0].(func(int) error)
 	// webhookdeliveryDescLastError is the schema descriptor for last_error field.
-	webhookdeliveryDescLastError := webhookdeliveryFields[10].Descriptor()
+	webhookdeliveryDescLastError := webhookdeliveryFields[11].Descriptor()
 	// webhookdelivery.DefaultLastError holds the default value on creation for the last_error field.
 	webhookdelivery.DefaultLastError = webhookdeliveryDescLastError.Default.(string)
 	webhookdeliveryattemptMixin := schema.WebhookDeliveryAttempt{}.Mixin()

@@ -207,6 +207,10 @@ func (Message) Fields() []ent.Field {
 		field.Text("delivery_error").Optional().Default("").
 			Annotations(gql.Skip(gql.SkipMutationCreateInput, gql.SkipMutationUpdateInput, gql.SkipWhereInput, gql.SkipOrderField)).
 			Comment("The last failed delivery attempt's error; empty when none."),
+		// A manual retry restarts delivery_attempts (the retry budget); the
+		// attempts made before it are kept here, so that the attempt log
+		// numbers on instead of starting again at 1.
+		field.Int("delivery_attempt_offset").Default(0).NonNegative().Annotations(gql.Skip(gql.SkipAll)),
 	}
 }
 

@@ -55,6 +55,9 @@ func (WebhookDelivery) Fields() []ent.Field {
 		field.Text("payload").Immutable(),
 		field.Enum("status").Values("pending", "delivered", "failed").Default("pending"),
 		field.Int("attempts").Default(0),
+		// A manual retry restarts attempts (the retry budget); the attempts
+		// made before it are kept here, so the attempt log numbers on.
+		field.Int("attempt_offset").Default(0).NonNegative(),
 		field.Time("next_attempt_at").Optional().Nillable(),
 		field.Int("response_status").Optional().Nillable(),
 		field.Text("last_error").Optional().Default(""),

@@ -40,6 +40,8 @@ const (
 	FieldStatus = "status"
 	// FieldAttempts holds the string denoting the attempts field in the database.
 	FieldAttempts = "attempts"
+	// FieldAttemptOffset holds the string denoting the attempt_offset field in the database.
+	FieldAttemptOffset = "attempt_offset"
 	// FieldNextAttemptAt holds the string denoting the next_attempt_at field in the database.
 	FieldNextAttemptAt = "next_attempt_at"
 	// FieldResponseStatus holds the string denoting the response_status field in the database.
@@ -93,6 +95,7 @@ var Columns = []string{
 	FieldPayload,
 	FieldStatus,
 	FieldAttempts,
+	FieldAttemptOffset,
 	FieldNextAttemptAt,
 	FieldResponseStatus,
 	FieldLastError,
@@ -127,6 +130,10 @@ var (
 	DefaultKanbanTarget bool
 	// DefaultAttempts holds the default value on creation for the "attempts" field.
 	DefaultAttempts int
+	// DefaultAttemptOffset holds the default value on creation for the "attempt_offset" field.
+	DefaultAttemptOffset int
+	// AttemptOffsetValidator is a validator for the "attempt_offset" field. It is called by the builders before save.
+	AttemptOffsetValidator func(int) error
 	// DefaultLastError holds the default value on creation for the "last_error" field.
 	DefaultLastError string
 )
@@ -219,6 +226,11 @@ func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 // ByAttempts orders the results by the attempts field.
 func ByAttempts(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAttempts, opts...).ToFunc()
+}
+
+// ByAttemptOffset orders the results by the attempt_offset field.
+func ByAttemptOffset(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAttemptOffset, opts...).ToFunc()
 }
 
 // ByNextAttemptAt orders the results by the next_attempt_at field.

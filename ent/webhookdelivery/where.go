@@ -105,6 +105,11 @@ func Attempts(v int) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldAttempts, v))
 }
 
+// AttemptOffset applies equality check predicate on the "attempt_offset" field. It's identical to AttemptOffsetEQ.
+func AttemptOffset(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldAttemptOffset, v))
+}
+
 // NextAttemptAt applies equality check predicate on the "next_attempt_at" field. It's identical to NextAttemptAtEQ.
 func NextAttemptAt(v time.Time) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldNextAttemptAt, v))
@@ -583,6 +588,46 @@ func AttemptsLT(v int) predicate.WebhookDelivery {
 // AttemptsLTE applies the LTE predicate on the "attempts" field.
 func AttemptsLTE(v int) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldLTE(FieldAttempts, v))
+}
+
+// AttemptOffsetEQ applies the EQ predicate on the "attempt_offset" field.
+func AttemptOffsetEQ(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldAttemptOffset, v))
+}
+
+// AttemptOffsetNEQ applies the NEQ predicate on the "attempt_offset" field.
+func AttemptOffsetNEQ(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNEQ(FieldAttemptOffset, v))
+}
+
+// AttemptOffsetIn applies the In predicate on the "attempt_offset" field.
+func AttemptOffsetIn(vs ...int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldIn(FieldAttemptOffset, vs...))
+}
+
+// AttemptOffsetNotIn applies the NotIn predicate on the "attempt_offset" field.
+func AttemptOffsetNotIn(vs ...int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNotIn(FieldAttemptOffset, vs...))
+}
+
+// AttemptOffsetGT applies the GT predicate on the "attempt_offset" field.
+func AttemptOffsetGT(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldGT(FieldAttemptOffset, v))
+}
+
+// AttemptOffsetGTE applies the GTE predicate on the "attempt_offset" field.
+func AttemptOffsetGTE(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldGTE(FieldAttemptOffset, v))
+}
+
+// AttemptOffsetLT applies the LT predicate on the "attempt_offset" field.
+func AttemptOffsetLT(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldLT(FieldAttemptOffset, v))
+}
+
+// AttemptOffsetLTE applies the LTE predicate on the "attempt_offset" field.
+func AttemptOffsetLTE(v int) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldLTE(FieldAttemptOffset, v))
 }
 
 // NextAttemptAtEQ applies the EQ predicate on the "next_attempt_at" field.

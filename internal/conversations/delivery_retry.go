@@ -3,6 +3,8 @@ package conversations
 import (
 	"context"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/switchboard/switchboard/ent"
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/internal/apperr"
@@ -12,8 +14,8 @@ import (
 
 // RetryMessage sends a failed outgoing message again (Chatwoot's
 // POST .../messages/{id}/retry): its status goes back to sent, its external
-// error and attempts are cleared, and the delivery job sends it with a
-// fresh retry budget (after any earlier pending message of its
+// error and attempts are cleared (the attempt log numbers on), and the
+// delivery job sends it with a fresh retry budget (after any earlier pending message of its
 // conversation). Only a failed message can be retried: a pending one is
 // already being retried, a delivered one would reach the contact twice.
 func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*ent.Message, error) {
@@ -32,11 +34,18 @@ func (s *Service) RetryMessage(ctx context.Context, displayID, messageID int) (*
 		}
 		attrs := core.MergeAttributes(m.ContentAttributes, map[string]any{"external_error": nil})
 		m, err = c.Message.UpdateOne(m).SetStatus(message.StatusSent).SetContentAttributes(attrs).
-			SetDeliveryAttempts(0).SetDeliveryError("").SetNextDeliveryAt(s.Now()).Save(ctx)
+			Modify(keepAttemptCount).SetDeliveryAttempts(0).SetDeliveryError("").SetNextDeliveryAt(s.Now()).Save(ctx)
 		if err != nil {
 			return err
 		}
 		return s.EmitMessageEvent(ctx, c, events.MessageUpdated, m)
 	})
 	return core.Written(ctx, m, err)
+}
+
+// keepAttemptCount adds the attempts made so far to the offset the attempt
+// log numbers from, in the UPDATE that restarts them: read from the row, so
+// two retries at once add them once.
+func keepAttemptCount(u *sql.UpdateBuilder) {
+	u.Set(message.FieldDeliveryAttemptOffset, sql.Expr(message.FieldDeliveryAttemptOffset+" + "+message.FieldDeliveryAttempts))
 }

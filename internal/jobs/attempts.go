@@ -14,6 +14,9 @@ import (
 // keeps each (time, duration, outcome, the receiver's status, the error),
 // where the delivery itself keeps only the last error.
 type attempt struct {
+	// number counts the attempts since the delivery began or was last
+	// retried by hand (the retry budget); the log adds the attempts before
+	// that (the offset), so its numbers never repeat.
 	number  int
 	started time.Time
 	elapsed time.Duration
@@ -35,7 +38,7 @@ func (a attempt) errorText() string {
 // logWebhookAttempt adds an attempt at delivery d to the log.
 func (r *Runner) logWebhookAttempt(ctx context.Context, c *ent.Client, d *ent.WebhookDelivery, a attempt) error {
 	create := c.WebhookDeliveryAttempt.Create().SetAccountID(d.AccountID).SetDeliveryID(d.ID).
-		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
+		SetAttempt(d.AttemptOffset + a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(webhookdeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
 	if a.status != 0 {
 		create.SetResponseStatus(a.status)
@@ -50,7 +53,7 @@ func (r *Runner) logWebhookAttempt(ctx context.Context, c *ent.Client, d *ent.We
 // logMessageAttempt adds an attempt at sending message m to the log.
 func (r *Runner) logMessageAttempt(ctx context.Context, c *ent.Client, m *ent.Message, a attempt) error {
 	create := c.MessageDeliveryAttempt.Create().SetAccountID(m.AccountID).SetMessageID(m.ID).
-		SetAttempt(a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
+		SetAttempt(m.DeliveryAttemptOffset + a.number).SetStartedAt(a.started).SetDurationMs(int(a.elapsed.Milliseconds())).
 		SetOutcome(messagedeliveryattempt.Outcome(attemptOutcomes[a.outcome])).SetError(a.errorText())
 	if a.status != 0 {
 		create.SetResponseStatus(a.status)

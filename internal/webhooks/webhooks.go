@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/ent"
@@ -239,7 +240,8 @@ func (s *Service) RetryWebhookDelivery(ctx context.Context, webhookID, deliveryI
 		if d.Status != webhookdelivery.StatusFailed {
 			return apperr.Conflict("Only a failed webhook delivery can be retried")
 		}
-		d, err = c.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetAttempts(0).
+		d, err = c.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).
+			Modify(keepAttemptCount).SetAttempts(0).
 			SetNextAttemptAt(s.Now()).Save(ctx)
 		return err
 	})
@@ -247,4 +249,11 @@ func (s *Service) RetryWebhookDelivery(ctx context.Context, webhookID, deliveryI
 		return nil, apperr.From(err)
 	}
 	return d, nil
+}
+
+// keepAttemptCount adds the attempts made so far to the offset the attempt
+// log numbers from, in the UPDATE that restarts them: read from the row, so
+// two retries at once add them once.
+func keepAttemptCount(u *sql.UpdateBuilder) {
+	u.Set(webhookdelivery.FieldAttemptOffset, sql.Expr(webhookdelivery.FieldAttemptOffset+" + "+webhookdelivery.FieldAttempts))
 }
