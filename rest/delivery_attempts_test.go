@@ -118,28 +118,27 @@ func TestRetriedDeliveriesNumberAttemptsOn(t *testing.T) {
 		waitFor(t, "the retried message to fail again", messageFailed)
 
 		a.run(t, []scenario{
-			{
-				name:       "the webhook delivery's attempts after a retry by hand",
-				request:    request{method: "GET", path: a.path("/webhooks/%d/deliveries/%d/attempts", hook, delivery)},
-				wantStatus: http.StatusOK,
-				want: map[string]any{
-					"payload.#": 2 * webhookTries, "payload.0.attempt": 2 * webhookTries, "payload.0.outcome": "failed",
-					fmt.Sprintf("payload.%d.attempt", webhookTries-1): webhookTries + 1,
-					fmt.Sprintf("payload.%d.attempt", webhookTries):   webhookTries,
-					fmt.Sprintf("payload.%d.outcome", webhookTries):   "failed",
-				},
-			},
-			{
-				name:       "the message's attempts after a retry by hand",
-				request:    request{method: "GET", path: a.path("/conversations/%d/messages/%d/attempts", conv, m)},
-				wantStatus: http.StatusOK,
-				want: map[string]any{
-					"payload.#": 2 * messageTries, "payload.0.attempt": 2 * messageTries, "payload.0.outcome": "failed",
-					fmt.Sprintf("payload.%d.attempt", messageTries-1): messageTries + 1,
-					fmt.Sprintf("payload.%d.attempt", messageTries):   messageTries,
-					fmt.Sprintf("payload.%d.outcome", messageTries):   "failed",
-				},
-			},
+			attemptsAfterRetry("the webhook delivery's attempts after a retry by hand",
+				a.path("/webhooks/%d/deliveries/%d/attempts", hook, delivery), webhookTries),
+			attemptsAfterRetry("the message's attempts after a retry by hand",
+				a.path("/conversations/%d/messages/%d/attempts", conv, m), messageTries),
 		})
 	})
+}
+
+// attemptsAfterRetry expects the attempt log at path after tries attempts,
+// a retry by hand and tries more, all failed: numbered 1 to 2×tries, latest
+// first, the first run's last attempt (failed) followed by the second's.
+func attemptsAfterRetry(name, path string, tries int) scenario {
+	return scenario{
+		name:       name,
+		request:    request{method: "GET", path: path},
+		wantStatus: http.StatusOK,
+		want: map[string]any{
+			"payload.#": 2 * tries, "payload.0.attempt": 2 * tries, "payload.0.outcome": "failed",
+			fmt.Sprintf("payload.%d.attempt", tries-1): tries + 1,
+			fmt.Sprintf("payload.%d.attempt", tries):   tries,
+			fmt.Sprintf("payload.%d.outcome", tries):   "failed",
+		},
+	}
 }
