@@ -75,9 +75,12 @@ func otherEntries() map[string]mxEntry {
 		"GET /": {want: mxRow{oRedirect, oRedirect, oRedirect, oRedirect, oRedirect, oRedirect}},
 		// Operations endpoints answer anyone (keep /metrics off the public
 		// network, as the README says).
-		"GET /healthz":   {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
-		"GET /readyz":    {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
-		"GET /metrics":   {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /healthz": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /readyz":  {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		"GET /metrics": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
+		// A console address no page answers: the console's 404 page, for
+		// anyone (it shows nothing of an account).
+		"GET /app/*":     {want: mxRow{o404, o404, o404, o404, o404, o404}},
 		"GET /app/login": {want: mxRow{o2xx, o2xx, o2xx, o2xx, o2xx, o2xx}},
 		// The API's description is public, as Chatwoot publishes its own: it
 		// holds routes and shapes, no account's data.
