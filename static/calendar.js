@@ -82,11 +82,44 @@
     show(await res.text());
   }
 
+  // gridKey names a control of the grid so the refetched grid's same
+  // control can be found: an entry by its schedule (and which of its
+  // occurrences), a + by the time it proposes.
+  function gridKey(el) {
+    if (!el || !grid.contains(el)) return null;
+    if (el.dataset.schedule) {
+      const same = [...grid.querySelectorAll('[data-schedule="' + el.dataset.schedule + '"]')];
+      return { sel: '[data-schedule="' + el.dataset.schedule + '"]', nth: same.indexOf(el) };
+    }
+    return el.dataset.new ? { sel: '[data-new="' + CSS.escape(el.dataset.new) + '"]', nth: 0 } : null;
+  }
+  function findKey(key) {
+    return key && grid.querySelectorAll(key.sel)[key.nth];
+  }
+
+  // refresh refetches the grid; the control that had the focus (or was to
+  // get it back when the drawer closes) is that of the new grid, so the
+  // focus is not dropped on <body> by a live change.
   async function refresh() {
     const u = new URL(location.href);
     u.searchParams.set("fragment", "1");
     const res = await consoleSession.fetch(u);
-    if (res.ok) grid.innerHTML = await res.text();
+    if (!res.ok) return;
+    const html = await res.text();
+    const focused = gridKey(document.activeElement);
+    const back = gridKey(opener);
+    grid.innerHTML = html;
+    const again = findKey(focused);
+    if (again) again.focus();
+    if (back) opener = findKey(back) || opener;
+  }
+
+  // afterDelete is where the focus goes once a deleted schedule's drawer
+  // closes: its entry is gone, so the + of the day (or hour) it was in,
+  // else the page's own New button.
+  function afterDelete(entry) {
+    const cell = entry && grid.contains(entry) && entry.closest("td, li");
+    return (cell && cell.querySelector("[data-new]")) || cal.querySelector("[data-testid=new-schedule]");
   }
 
   cal.addEventListener("click", (e) => {
@@ -118,6 +151,7 @@
     });
     const html = (res.headers.get("Content-Type") || "").startsWith("text/html");
     if (!res.ok && !html) { showError(await errorOf(res)); return; }
+    if ("closes" in form.dataset) opener = afterDelete(opener);
     if (res.ok) refresh();
     if ("closes" in form.dataset) { close(); return; }
     show(await res.text());

@@ -26,13 +26,35 @@
     if (p) { p.textContent = msg; p.hidden = false; } else alert(msg);
   }
 
-  function show(html, focusID) {
+  // A control of the drawer is known again, in the drawer the server
+  // answers, by its data-testid or its id (the heading has only an id).
+  function focusKey(el) {
+    if (!el) return null;
+    if (el.dataset.testid) return { testid: el.dataset.testid, action: el.form ? el.form.getAttribute("action") : null };
+    return el.id ? { id: el.id } : {};
+  }
+
+  // landing is where the focus goes in a drawer just swapped in: the
+  // control that had it; else, when the form it was in is still there,
+  // that form's first button (Mark won's form answers with Reopen in its
+  // place); else the field asking for it, or the drawer's heading. Never
+  // <body>: a keyboard or screen-reader user would be thrown out. Several
+  // rows share a testid (each checklist item's toggle): the one in the
+  // form of the same action is that row's.
+  function landing(key) {
+    const form = key && key.action && drawer.querySelector('form[action="' + CSS.escape(key.action) + '"]');
+    const testid = key && key.testid && '[data-testid="' + CSS.escape(key.testid) + '"]';
+    const same = testid ? (form && form.querySelector(testid)) || drawer.querySelector(testid)
+      : key && key.id && drawer.querySelector("#" + CSS.escape(key.id));
+    return same || (form && form.querySelector("button")) || drawer.querySelector("[autofocus]") || drawer.querySelector("#drawer-title");
+  }
+
+  function show(html, key) {
     drawer.innerHTML = html;
     drawer.setAttribute("aria-labelledby", "drawer-title");
     drawer.hidden = false;
     document.body.classList.add("drawer-open");
-    const again = focusID && drawer.querySelector('[data-testid="' + focusID + '"]');
-    (again || drawer.querySelector("[autofocus]") || drawer.querySelector("#drawer-title")).focus();
+    landing(key).focus();
   }
 
   async function load(url) {
@@ -111,10 +133,9 @@
     // Checked after the last wait: typing during the body's read must
     // not be replaced either.
     if (dirty()) return;
-    const focused = drawer.contains(document.activeElement) && document.activeElement.dataset.testid;
+    const key = drawer.contains(document.activeElement) ? focusKey(document.activeElement) : null;
     drawer.innerHTML = html;
-    const again = focused && drawer.querySelector('[data-testid="' + focused + '"]');
-    if (again) again.focus();
+    if (key) landing(key).focus();
   });
 
   // A field is known by its form's action and its name, in the drawer the
@@ -162,10 +183,10 @@
     if (!res.ok) { showError(await errorOf(res)); return; }
     document.dispatchEvent(new Event("board:changed"));
     if ("closes" in form.dataset) { opener = null; close(true); return; }
-    const focusID = e.submitter && e.submitter.dataset.testid;
+    const key = focusKey(e.submitter || form.querySelector("button"));
     const html = await res.text();
     const kept = typedBeyond(form, sent);
-    show(html, focusID);
+    show(html, key);
     typeAgain(kept);
     const id = res.headers.get("X-Card-Id");
     if ("opensCard" in form.dataset && id) { opener = id; history.pushState({ card: id }, "", urlWithCard(id)); }

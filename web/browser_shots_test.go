@@ -19,7 +19,9 @@ var screenWidths = []int{1400, 390}
 func (b *browser) signInTab(base string) string {
 	b.t.Helper()
 	tab := b.open(base + "/app/login")
-	b.waitTrue(tab, "the login form", `document.querySelector('input[name=email]')`)
+	// The whole form: a page still being parsed had its e-mail input and
+	// not yet its password's (seen once, on a loaded machine).
+	b.waitTrue(tab, "the login form", `document.readyState !== 'loading' && document.querySelector('input[name=password]')`)
 	b.eval(tab, `document.querySelector('input[name=email]').value = 'admin@acme.test';
 		document.querySelector('input[name=password]').value = 'long-enough-pass';
 		document.querySelector('form').submit(); true`)
