@@ -1,6 +1,10 @@
 package views
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/a-h/templ"
+)
 
 // TriedForm is a settings form the server refused, as it was posted: that
 // form, known by its action, is drawn again with what was typed instead of
@@ -36,4 +40,26 @@ func (t TriedForm) Ticked(action, name, value string, stored bool) bool {
 		return stored
 	}
 	return slices.Contains(t.Values[name], value)
+}
+
+// FieldErrors are a refused form's sentences by field name (under "": one
+// about no field the form shows). A form drawn again after a refusal shows
+// each next to its field with fieldError and ties the field to it with
+// Invalid, so a screen reader says the field is wrong and why.
+type FieldErrors map[string]string
+
+// ErrorID is the id of the element holding field name's sentence in the
+// form known by prefix (ids are the document's: two forms on a page must
+// not share one).
+func (e FieldErrors) ErrorID(prefix, name string) string {
+	return prefix + "-err-" + name
+}
+
+// Invalid is the attributes of field name's input: aria-invalid and
+// aria-describedby naming its sentence when it was refused, none otherwise.
+func (e FieldErrors) Invalid(prefix, name string) templ.Attributes {
+	if e[name] == "" {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": e.ErrorID(prefix, name)}
 }
