@@ -109,15 +109,47 @@
     if (id) openCard(id, false); else close(false);
   });
 
+  // The fields an agent changes: a select's choice is as much an unsent
+  // change as typed text (the priority, the agent to assign).
+  const FIELDS = "input, textarea, select";
+
+  // chosen is a select's choice as a string (its selected values).
+  function chosen(f) {
+    return [...f.options].filter((o) => o.selected).map((o) => o.value).join("\n");
+  }
+
+  // edited says a field no longer holds what the server drew: a select
+  // whose chosen options are not those marked selected, a box ticked or
+  // unticked, text changed. A select drawn with none marked shows its
+  // first option, which is not a change.
   function edited(f) {
-    return f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
+    if (f.tagName === "SELECT") {
+      const drawn = [...f.options].filter((o) => o.defaultSelected);
+      if (drawn.length === 0 && !f.multiple) return f.selectedIndex > 0;
+      return [...f.options].some((o) => o.selected !== o.defaultSelected);
+    }
+    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+    return f.value !== f.defaultValue;
+  }
+
+  // valueOf and setValue read and put back a field's unsent value.
+  function valueOf(f) {
+    if (f.tagName === "SELECT") return chosen(f);
+    return f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+  }
+  function setValue(f, v) {
+    if (f.tagName === "SELECT") {
+      const picked = v.split("\n");
+      for (const o of f.options) o.selected = picked.includes(o.value);
+    } else if (f.type === "checkbox" || f.type === "radio") f.checked = v;
+    else f.value = v;
   }
 
   // dirty says the agent is typing in the drawer (a field changed and not
   // sent, or an edit form open): a live change must not wipe it out.
   function dirty() {
     if (drawer.querySelector("details.edit-part[open]")) return true;
-    return [...drawer.querySelectorAll("input, textarea")].some(edited);
+    return [...drawer.querySelectorAll(FIELDS)].some(edited);
   }
 
   // Another viewer's change of the open card shows in its drawer at once,
@@ -149,10 +181,10 @@
   // its FormData) that still hold what was sent.
   function typedBeyond(form, sent) {
     const kept = new Map();
-    for (const f of drawer.querySelectorAll("input, textarea")) {
+    for (const f of drawer.querySelectorAll(FIELDS)) {
       if (!f.name && !f.dataset.testid || !edited(f)) continue;
-      if (f.form === form && f.type !== "checkbox" && sent.get(f.name) === f.value) continue;
-      kept.set(fieldKey(f), f.type === "checkbox" ? f.checked : f.value);
+      if (f.form === form && f.type !== "checkbox" && sent.getAll(f.name).join("\n") === valueOf(f)) continue;
+      kept.set(fieldKey(f), valueOf(f));
     }
     return kept;
   }
@@ -161,10 +193,10 @@
   // answer can come after the agent went on typing elsewhere in it), with
   // the edit parts holding them open.
   function typeAgain(kept) {
-    for (const f of drawer.querySelectorAll("input, textarea")) {
+    for (const f of drawer.querySelectorAll(FIELDS)) {
       const key = fieldKey(f);
       if (!kept.has(key)) continue;
-      if (f.type === "checkbox") f.checked = kept.get(key); else f.value = kept.get(key);
+      setValue(f, kept.get(key));
       const part = f.closest("details");
       if (part) part.open = true;
     }

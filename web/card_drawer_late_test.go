@@ -30,6 +30,9 @@ func TestConsoleDrawerAnswerKeepsWhatWasTypedSince(t *testing.T) {
 		{name: "the next note typed into the sent form stays",
 			typed: map[string]string{"note-text": "Then a second note", "checklist-text": "Send the contract"},
 			want:  map[string]string{"note-text": "Then a second note", "checklist-text": "Send the contract"}},
+		{name: "a priority chosen since stays",
+			typed: map[string]string{"field-priority": "low"},
+			want:  map[string]string{"note-text": "", "field-priority": "low"}},
 	}
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		c, p, b, tab := pipelineInBrowser(t, e)
