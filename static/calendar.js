@@ -84,14 +84,16 @@
 
   // gridKey names a control of the grid so the refetched grid's same
   // control can be found: an entry by its schedule (and which of its
-  // occurrences), a + by the time it proposes.
+  // occurrences), a + by the time it proposes, a day's link by its day.
   function gridKey(el) {
     if (!el || !grid.contains(el)) return null;
     if (el.dataset.schedule) {
       const same = [...grid.querySelectorAll('[data-schedule="' + el.dataset.schedule + '"]')];
       return { sel: '[data-schedule="' + el.dataset.schedule + '"]', nth: same.indexOf(el) };
     }
-    return el.dataset.new ? { sel: '[data-new="' + CSS.escape(el.dataset.new) + '"]', nth: 0 } : null;
+    if (el.dataset.new) return { sel: '[data-new="' + CSS.escape(el.dataset.new) + '"]', nth: 0 };
+    const day = el.matches("a.day") && el.closest("[data-testid]");
+    return day ? { sel: '[data-testid="' + CSS.escape(day.dataset.testid) + '"] a.day', nth: 0 } : null;
   }
   function findKey(key) {
     return key && grid.querySelectorAll(key.sel)[key.nth];
@@ -115,11 +117,14 @@
   }
 
   // afterDelete is where the focus goes once a deleted schedule's drawer
-  // closes: its entry is gone, so the + of the day (or hour) it was in,
-  // else the page's own New button.
+  // closes: its entry is gone, so the + of the day (or hour) it was in, or
+  // where a phone's month hides the +, the day's link; else the page's own
+  // New button. A hidden control cannot take the focus.
   function afterDelete(entry) {
     const cell = entry && grid.contains(entry) && entry.closest("td, li");
-    return (cell && cell.querySelector("[data-new]")) || cal.querySelector("[data-testid=new-schedule]");
+    const shown = (el) => el && el.getClientRects().length > 0 ? el : null;
+    return (cell && (shown(cell.querySelector("[data-new]")) || shown(cell.querySelector("a.day")))) ||
+      cal.querySelector("[data-testid=new-schedule]");
   }
 
   cal.addEventListener("click", (e) => {

@@ -55,6 +55,9 @@ func TestConsoleDrawerStatusActionsKeepFocus(t *testing.T) {
 				if got := b.eval(tab, focusedTestid); got != s.focus {
 					t.Errorf("after %s the focus is on %v, want %s", s.press, got, s.focus)
 				}
+				if s.press == "mark-won" {
+					b.shootWidths(t, tab, "drawer-focus-after-mark-won")
+				}
 			})
 		}
 	})
@@ -62,8 +65,13 @@ func TestConsoleDrawerStatusActionsKeepFocus(t *testing.T) {
 
 // TestCalendarDeleteKeepsFocus: deleting a schedule from its drawer closes
 // the drawer; its entry is gone, so the focus goes to the + of the day the
-// entry was in, and stays there through the grid's refetches.
+// entry was in (on a phone, whose month hides the +, to the day's link),
+// and stays there through the grid's refetches.
 func TestCalendarDeleteKeepsFocus(t *testing.T) {
+	cases := []struct {
+		width int
+		focus string // in the entry's day
+	}{{1400, "[data-new]"}, {390, "a.day"}}
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		c := newConsole(t, e)
 		inbox := idOf(c.mustPost(c.api("/inboxes"), map[string]any{"name": "Support", "channel": map[string]any{"type": "api"}}), "id")
@@ -71,24 +79,30 @@ func TestCalendarDeleteKeepsFocus(t *testing.T) {
 		contact := idOf(ct["payload"].(map[string]any)["contact"].(map[string]any), "id")
 		at := time.Now().UTC().AddDate(0, 0, 3).Truncate(24 * time.Hour).Add(10 * time.Hour)
 		day := at.Format(time.DateOnly)
-		id := idOf(c.mustPost(c.api("/scheduled_messages"), map[string]any{"inbox_id": inbox, "contact_id": contact,
-			"content": "Any news?", "scheduled_at": at.Format(time.RFC3339)}), "id")
-
 		b := startBrowser(t)
 		tab := b.signInTab(c.base)
-		b.goTo(tab, c.base+c.app("/schedules?view=month&tz=UTC&date="+day), "the calendar",
-			`document.getElementById('calendar-grid') && document.getElementById('calendar-grid').dataset.live === 'open'`)
-		entry := fmt.Sprintf(`[data-testid="day-%s"] [data-schedule="%d"]`, day, id)
-		b.waitTrue(tab, "the schedule's entry", fmt.Sprintf(`document.querySelector('%s')`, entry))
-		b.eval(tab, fmt.Sprintf(`(() => { const el = document.querySelector('%s'); el.focus(); el.click(); return true; })()`, entry))
-		b.waitTrue(tab, "the schedule's drawer", `document.querySelector('#drawer [data-testid=schedule-delete]')`)
-		b.eval(tab, `window.confirm = () => true; (() => { const el = document.querySelector('#drawer [data-testid=schedule-delete]');
-			el.focus(); el.click(); return true; })()`)
-		b.waitTrue(tab, "the drawer closed and the entry gone from the grid", fmt.Sprintf(
-			`document.getElementById('drawer').hidden && !document.querySelector('[data-schedule="%d"]')`, id))
-		want := fmt.Sprintf(`document.activeElement === document.querySelector('[data-testid="new-%s"]')`, day)
-		if b.eval(tab, want) != true {
-			t.Errorf("after the delete the focus is on %v, want the + of %s", b.eval(tab, focusedTestid), day)
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%d px", tc.width), func(t *testing.T) {
+				id := idOf(c.mustPost(c.api("/scheduled_messages"), map[string]any{"inbox_id": inbox, "contact_id": contact,
+					"content": "Any news?", "scheduled_at": at.Format(time.RFC3339)}), "id")
+				b.setWidth(tab, tc.width)
+				b.goTo(tab, c.base+c.app("/schedules?view=month&tz=UTC&date="+day), "the calendar",
+					`document.getElementById('calendar-grid') && document.getElementById('calendar-grid').dataset.live === 'open'`)
+				entry := fmt.Sprintf(`[data-testid="day-%s"] [data-schedule="%d"]`, day, id)
+				b.waitTrue(tab, "the schedule's entry", fmt.Sprintf(`document.querySelector('%s')`, entry))
+				b.eval(tab, fmt.Sprintf(`(() => { const el = document.querySelector('%s'); el.focus(); el.click(); return true; })()`, entry))
+				b.waitTrue(tab, "the schedule's drawer", `document.querySelector('#drawer [data-testid=schedule-delete]')`)
+				b.eval(tab, `window.confirm = () => true; (() => { const el = document.querySelector('#drawer [data-testid=schedule-delete]');
+					el.focus(); el.click(); return true; })()`)
+				b.waitTrue(tab, "the drawer closed and the entry gone from the grid", fmt.Sprintf(
+					`document.getElementById('drawer').hidden && !document.querySelector('[data-schedule="%d"]')`, id))
+				want := fmt.Sprintf(`document.activeElement === document.querySelector('[data-testid="day-%s"] %s')`, day, tc.focus)
+				if b.eval(tab, want) != true {
+					t.Errorf("after the delete the focus is on %v, want %s of %s", b.eval(tab, focusedTestid), tc.focus, day)
+				}
+				b.shoot(t, tab, fmt.Sprintf("calendar-focus-after-delete-%d", tc.width))
+			})
 		}
+		b.setWidth(tab, screenWidths[0])
 	})
 }
