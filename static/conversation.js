@@ -27,11 +27,27 @@
     return body.error || "The change was refused (" + res.status + ").";
   }
 
+  // redrawSide swaps in a side panel the server drew, keeping what the
+  // agent chose there and has not sent (unsent.js; sent: a form just sent,
+  // whose fields the answer draws as they now are) and the focus, on the
+  // same control of the new panel.
+  function redrawSide(html, sent) {
+    const kept = consoleUnsent.changed(side, sent);
+    const focused = side.contains(document.activeElement) && document.activeElement.dataset.testid;
+    side.innerHTML = html;
+    zone();
+    consoleUnsent.restore(side, kept);
+    const again = focused && side.querySelector('[data-testid="' + CSS.escape(focused) + '"]');
+    if (again) again.focus();
+  }
+
   async function refetch(part, into) {
     const res = await consoleSession.fetch(base + "/" + part);
     if (!res.ok) return;
-    into.innerHTML = await res.text();
-    if (into === thread) toEnd(); else zone();
+    const html = await res.text();
+    if (into === side) { redrawSide(html); return; }
+    into.innerHTML = html;
+    toEnd();
   }
 
   page.addEventListener("submit", async (e) => {
@@ -39,9 +55,8 @@
     e.preventDefault();
     const isReply = form.id === "reply";
     const say = (isReply ? form : side).querySelector("[role=alert]");
-    const res = await consoleSession.fetch(form.getAttribute("action"), {
-      method: "POST", body: new FormData(form, e.submitter),
-    });
+    const sent = new FormData(form, e.submitter);
+    const res = await consoleSession.fetch(form.getAttribute("action"), { method: "POST", body: sent });
     if (!res.ok) { say.textContent = await errorOf(res); say.hidden = false; return; }
     say.hidden = true;
     if (isReply) {
@@ -49,8 +64,7 @@
       form.reset();
       form.querySelector("textarea").focus();
     } else {
-      side.innerHTML = await res.text();
-      zone();
+      redrawSide(await res.text(), { action: form.getAttribute("action"), data: sent });
     }
   });
 

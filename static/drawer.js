@@ -109,47 +109,11 @@
     if (id) openCard(id, false); else close(false);
   });
 
-  // The fields an agent changes: a select's choice is as much an unsent
-  // change as typed text (the priority, the agent to assign).
-  const FIELDS = "input, textarea, select";
-
-  // chosen is a select's choice as a string (its selected values).
-  function chosen(f) {
-    return [...f.options].filter((o) => o.selected).map((o) => o.value).join("\n");
-  }
-
-  // edited says a field no longer holds what the server drew: a select
-  // whose chosen options are not those marked selected, a box ticked or
-  // unticked, text changed. A select drawn with none marked shows its
-  // first option, which is not a change.
-  function edited(f) {
-    if (f.tagName === "SELECT") {
-      const drawn = [...f.options].filter((o) => o.defaultSelected);
-      if (drawn.length === 0 && !f.multiple) return f.selectedIndex > 0;
-      return [...f.options].some((o) => o.selected !== o.defaultSelected);
-    }
-    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
-    return f.value !== f.defaultValue;
-  }
-
-  // valueOf and setValue read and put back a field's unsent value.
-  function valueOf(f) {
-    if (f.tagName === "SELECT") return chosen(f);
-    return f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
-  }
-  function setValue(f, v) {
-    if (f.tagName === "SELECT") {
-      const picked = v.split("\n");
-      for (const o of f.options) o.selected = picked.includes(o.value);
-    } else if (f.type === "checkbox" || f.type === "radio") f.checked = v;
-    else f.value = v;
-  }
-
   // dirty says the agent is typing in the drawer (a field changed and not
   // sent, or an edit form open): a live change must not wipe it out.
   function dirty() {
     if (drawer.querySelector("details.edit-part[open]")) return true;
-    return [...drawer.querySelectorAll(FIELDS)].some(edited);
+    return consoleUnsent.any(drawer); // unsent.js
   }
 
   // Another viewer's change of the open card shows in its drawer at once,
@@ -170,33 +134,10 @@
     if (key) landing(key).focus();
   });
 
-  // A field is known by its form's action and its name, in the drawer the
-  // server answers as in the one it replaces.
-  function fieldKey(f) {
-    return (f.form ? f.form.getAttribute("action") : "") + "|" + (f.name || f.dataset.testid || "");
-  }
-
-  // typedBeyond collects what the agent has typed in the drawer and not
-  // sent: every edited field, except those of the form just sent (sent:
-  // its FormData) that still hold what was sent.
-  function typedBeyond(form, sent) {
-    const kept = new Map();
-    for (const f of drawer.querySelectorAll(FIELDS)) {
-      if (!f.name && !f.dataset.testid || !edited(f)) continue;
-      if (f.form === form && f.type !== "checkbox" && sent.getAll(f.name).join("\n") === valueOf(f)) continue;
-      kept.set(fieldKey(f), valueOf(f));
-    }
-    return kept;
-  }
-
-  // typeAgain puts kept values into the drawer the server answered (an
-  // answer can come after the agent went on typing elsewhere in it), with
-  // the edit parts holding them open.
+  // typeAgain opens the edit parts holding what the agent had changed and
+  // not sent, put back into the drawer the server answered.
   function typeAgain(kept) {
-    for (const f of drawer.querySelectorAll(FIELDS)) {
-      const key = fieldKey(f);
-      if (!kept.has(key)) continue;
-      setValue(f, kept.get(key));
+    for (const f of consoleUnsent.restore(drawer, kept)) {
       const part = f.closest("details");
       if (part) part.open = true;
     }
@@ -217,7 +158,9 @@
     if ("closes" in form.dataset) { opener = null; close(true); return; }
     const key = focusKey(e.submitter || form.querySelector("button"));
     const html = await res.text();
-    const kept = typedBeyond(form, sent);
+    // What the agent changed since, there or elsewhere in the drawer (an
+    // answer can come after they went on typing).
+    const kept = consoleUnsent.changed(drawer, { action: form.getAttribute("action"), data: sent });
     show(html, key);
     typeAgain(kept);
     const id = res.headers.get("X-Card-Id");
