@@ -5,26 +5,14 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/switchboard/switchboard/views"
 )
 
-// apiDocsPage renders the API reference from the document: the same
-// source as openapi.json, so the page and the document agree.
-func (a *API) apiDocsPage(c *fiber.Ctx) error {
-	doc, err := a.docs.loaded()
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return views.APIDocs(reference(doc)).Render(c.UserContext(), c.Response().BodyWriter())
-}
-
 var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 
-// reference is the page's model: operations grouped by tag, in path order.
-func reference(doc *openapi3.T) views.APIReference {
+// pageOf is the page's model: operations grouped by tag, in path order.
+func pageOf(doc *openapi3.T) views.APIReference {
 	ref := views.APIReference{Title: doc.Info.Title, Description: doc.Info.Description}
 	groups := map[string]*views.APIGroup{}
 	for _, path := range doc.Paths.InMatchingOrder() {

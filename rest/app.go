@@ -14,9 +14,6 @@ type API struct {
 	svc *ops.Service
 	// live serves the visitors' sockets.
 	live Live
-	// docs is the OpenAPI document of the routes, built from the route
-	// table when they are mounted.
-	docs *apiDocs
 }
 
 // NewApp returns a Fiber app configured as every part of the server needs it:
@@ -47,9 +44,8 @@ func NewApp(bodyLimit int, first ...fiber.Handler) *fiber.App {
 // Mount registers the REST routes on app.
 func Mount(app *fiber.App, svc *ops.Service, live Live) {
 	a := &API{svc: svc, live: live}
-	book := &routeBook{}
-	a.routes(app, book)
-	a.docs = newAPIDocs(book)
+	// The routes' descriptions are for GenerateDocs.
+	a.routes(app, &routeBook{})
 }
 
 // NotFound registers the catch-all 404; it must come after every route.
