@@ -63,3 +63,8 @@ func (e FieldErrors) Invalid(prefix, name string) templ.Attributes {
 	}
 	return templ.Attributes{"aria-invalid": "true", "aria-describedby": e.ErrorID(prefix, name)}
 }
+
+// errors is the merge form's refusal as FieldErrors: each is about the
+// contact chosen to merge (a "keep" other than the form's two choices is
+// not sent by the form).
+func (m ContactMerge) errors() FieldErrors { return FieldErrors{"merge": m.Error} }
