@@ -9,6 +9,9 @@
   if (!board || !drawer) return;
   const base = "/app/accounts/" + board.dataset.account;
   let opener = null; // the card the drawer was opened from, focused again on close
+  // drawn counts the drawers shown, so a live read knows when another was
+  // drawn while it waited (see the board:change listener).
+  let drawn = 0;
 
   function urlWithCard(id) {
     const u = new URL(location.href);
@@ -50,6 +53,7 @@
   }
 
   function show(html, key) {
+    drawn++;
     drawer.innerHTML = html;
     drawer.setAttribute("aria-labelledby", "drawer-title");
     drawer.hidden = false;
@@ -116,6 +120,12 @@
     return consoleUnsent.any(drawer); // unsent.js
   }
 
+  // showing says the drawer is open on card id.
+  function showing(id) {
+    const open = drawer.querySelector("[data-testid=drawer-card]");
+    return !drawer.hidden && open !== null && open.dataset.card === id;
+  }
+
   // Another viewer's change of the open card shows in its drawer at once,
   // unless the agent is typing there; a deleted card's drawer closes.
   document.addEventListener("board:change", async (e) => {
@@ -123,15 +133,24 @@
     if (drawer.hidden || !open || String(e.detail.item_id) !== open.dataset.card) return;
     if (e.detail.kind === "deleted") { opener = null; close(true); return; }
     if (dirty()) return; // what they send answers with the drawer as it then is
-    const res = await consoleSession.fetch(base + "/kanban_items/" + open.dataset.card + "/drawer");
-    if (!res.ok) return;
-    const html = await res.text();
-    // Checked after the last wait: typing during the body's read must
-    // not be replaced either.
-    if (dirty()) return;
-    const key = drawer.contains(document.activeElement) ? focusKey(document.activeElement) : null;
-    drawer.innerHTML = html;
-    if (key) landing(key).focus();
+    // A drawer drawn while this read waited (a form's answer) may be newer
+    // than what it read: drawing the read over it lost a checklist item just
+    // added. A read begun after that drawer is at least as new, so read again.
+    for (let tries = 0; tries < 3; tries++) {
+      const before = drawn;
+      const res = await consoleSession.fetch(base + "/kanban_items/" + open.dataset.card + "/drawer");
+      if (!res.ok) return;
+      const html = await res.text();
+      // Checked after the last wait: typing during the body's read must
+      // not be replaced either.
+      if (dirty() || !showing(open.dataset.card)) return;
+      if (drawn !== before) continue;
+      const key = drawer.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+      drawn++;
+      drawer.innerHTML = html;
+      if (key) landing(key).focus();
+      return;
+    }
   });
 
   // typeAgain opens the edit parts holding what the agent had changed and
