@@ -129,8 +129,8 @@
   // Another viewer's change of the open card shows in its drawer at once,
   // unless the agent is typing there; a deleted card's drawer closes.
   document.addEventListener("board:change", async (e) => {
-    const open = drawer.querySelector("[data-testid=drawer-card]");
-    if (drawer.hidden || !open || String(e.detail.item_id) !== open.dataset.card) return;
+    const card = String(e.detail.item_id);
+    if (!showing(card)) return;
     if (e.detail.kind === "deleted") { opener = null; close(true); return; }
     if (dirty()) return; // what they send answers with the drawer as it then is
     // A drawer drawn while this read waited (a form's answer) may be newer
@@ -138,12 +138,12 @@
     // added. A read begun after that drawer is at least as new, so read again.
     for (let tries = 0; tries < 3; tries++) {
       const before = drawn;
-      const res = await consoleSession.fetch(base + "/kanban_items/" + open.dataset.card + "/drawer");
+      const res = await consoleSession.fetch(base + "/kanban_items/" + card + "/drawer");
       if (!res.ok) return;
       const html = await res.text();
       // Checked after the last wait: typing during the body's read must
       // not be replaced either.
-      if (dirty() || !showing(open.dataset.card)) return;
+      if (dirty() || !showing(card)) return;
       if (drawn !== before) continue;
       const key = drawer.contains(document.activeElement) ? focusKey(document.activeElement) : null;
       drawn++;
