@@ -68,8 +68,9 @@ func describeConnectionEdges(t *gen.Type, def *ast.Definition) {
 const listEdgeBound = 100
 
 // edgeBounds are the plain list edges capped below listEdgeBound where
-// they are written (graph/cost.go's listBounds: core.MaxFunnelStages).
-var edgeBounds = map[string]int{"Funnel.stages": 25}
+// they are written (graph/cost.go's listBounds: core.MaxFunnelStages,
+// schema.MaxCardAgents).
+var edgeBounds = map[string]int{"Funnel.stages": 25, "KanbanItem.assignedAgents": 10}
 
 // describeListEdges tells of the bound of each edge that is a plain list.
 func describeListEdges(t *gen.Type, def *ast.Definition) {

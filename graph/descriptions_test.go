@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -139,5 +140,7 @@ func mentionsNumber(text string, n int) bool {
 	if n >= 1000 {
 		grouped = plain[:len(plain)-3] + "," + plain[len(plain)-3:]
 	}
-	return strings.Contains(text, plain) || strings.Contains(text, grouped)
+	// A whole number: "At most 100" does not say 10.
+	re := regexp.MustCompile(`(?:^|[^0-9,])(?:` + plain + `|` + grouped + `)(?:$|[^0-9,]|,[^0-9])`)
+	return re.MatchString(text)
 }
