@@ -44,10 +44,22 @@ func subscribe(t *testing.T, addr, token, query string) *websocket.Conn {
 // the app, so that writes made next are not missed.
 func (a *app) waitListening(n int) {
 	a.t.Helper()
+	a.waitListeners(fmt.Sprintf("%d subscription(s) did not start listening", n), func(got int) bool { return got >= n })
+}
+
+// waitListeningAtMost waits until no more than n subscriptions follow the
+// account's events: the others have ended.
+func (a *app) waitListeningAtMost(n int) {
+	a.t.Helper()
+	a.waitListeners(fmt.Sprintf("more than %d subscription(s) still listen", n), func(got int) bool { return got <= n })
+}
+
+func (a *app) waitListeners(failure string, done func(listeners int) bool) {
+	a.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for a.srv.Events.Listeners(a.Account) < n {
+	for !done(a.srv.Events.Listeners(a.Account)) {
 		if time.Now().After(deadline) {
-			a.t.Fatalf("%d subscription(s) did not start listening within 5 s", n)
+			a.t.Fatal(failure + " within 5 s")
 		}
 		<-time.After(5 * time.Millisecond) // poll with a deadline
 	}

@@ -82,6 +82,7 @@ type wsConn struct {
 	ctx     context.Context // the connection's: ends with it, or at shutdown
 	cancel  context.CancelFunc
 	viewer  context.Context // ctx with the authenticated viewer, for operations
+	payload map[string]any  // connection_init's, authenticated again every wsRecheckEvery
 	send    chan wsOut
 	wg      sync.WaitGroup
 
@@ -184,7 +185,9 @@ func (c *wsConn) init() bool {
 		c.closeWith(4403, "Forbidden: "+shorten(err.Error(), 100))
 		return false
 	}
-	c.viewer = ctx
+	c.mu.Lock() // the writer reads them to authenticate again
+	c.viewer, c.payload = ctx, payload
+	c.mu.Unlock()
 	c.out(wsMessage{Type: "connection_ack"}) // never the payload: it holds the token
 	return true
 }
@@ -221,9 +224,18 @@ func (c *wsConn) write() {
 	defer c.wg.Done()
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
+	recheck := time.NewTicker(time.Duration(wsRecheckEvery.Load()))
+	defer recheck.Stop()
 	defer c.conn.Close()
 	for {
 		select {
+		case <-recheck.C:
+			if reason, ok := c.stillHolds(); !ok {
+				_ = c.conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
+				_ = c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4403, reason))
+				c.cancel()
+				return
+			}
 		case o := <-c.send:
 			_ = c.conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
 			if o.code != 0 {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -69,6 +70,9 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 			kind = "stages"
 		}
 		return fiber.Map{"kind": kind, "item_id": e.KanbanItemID, "seq": e.Seq}, true
+	}, func(ctx context.Context) error {
+		_, err := c.svc.Funnel(ctx, f.ID)
+		return err
 	})
 }
 

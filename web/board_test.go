@@ -98,8 +98,15 @@ func (c *console) page(path, cookie string) (int, string) {
 // post sends JSON to a path, with the API token (api) or the session.
 func (c *console) post(path string, body any, api bool) (int, map[string]any) {
 	c.t.Helper()
+	return c.sendJSON("POST", path, body, api)
+}
+
+// sendJSON sends JSON to a path by method, with the API token (api) or the
+// session.
+func (c *console) sendJSON(method, path string, body any, api bool) (int, map[string]any) {
+	c.t.Helper()
 	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", c.base+path, bytes.NewReader(raw))
+	req, _ := http.NewRequest(method, c.base+path, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
 	if api {
 		req.Header.Set("api_access_token", c.token)

@@ -224,6 +224,9 @@ func (c *Console) convLive(ctx *fiber.Ctx) error {
 			return fiber.Map{"kind": "typing_off"}, e.UserID == 0
 		}
 		return nil, false
+	}, func(ctx context.Context) error {
+		_, err := c.svc.Conversation(ctx, cv.ID) // the viewer may have left its inbox
+		return err
 	})
 }
 

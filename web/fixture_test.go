@@ -38,6 +38,15 @@ func (c *console) mustPost(path string, body any) map[string]any {
 	return out
 }
 
+func (c *console) mustPatch(path string, body any) map[string]any {
+	c.t.Helper()
+	st, out := c.sendJSON("PATCH", path, body, true)
+	if st != http.StatusOK {
+		c.t.Fatalf("PATCH %s: %d %v", path, st, out)
+	}
+	return out
+}
+
 func idOf(m map[string]any, key string) int {
 	if v, ok := m[key].(float64); ok {
 		return int(v)

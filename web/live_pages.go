@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gorilla/websocket"
 
+	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -24,8 +26,11 @@ import (
 type liveFilter func(events.Event) (fiber.Map, bool)
 
 // serveLive upgrades the request and streams the account's events through
-// filter until the page or the server goes, or the session ends.
-func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
+// filter until the page or the server goes, or the viewer may no longer
+// follow it. still, when not nil, is the page's own check of a fresh
+// viewer (a conversation still visible), made at each ping with the
+// session's.
+func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter, still func(context.Context) error) error {
 	v, _ := viewer.FromContext(ctx.UserContext())
 	token := strings.Clone(ctx.Cookies(sessionCookie)) // fiber reuses the request's memory
 	return adaptor.HTTPHandler(c.ws.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,21 +40,32 @@ func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter) error {
 		if err != nil {
 			return
 		}
-		c.streamPage(conn, sub, filter, func() bool { return c.sessionLive(token) })
+		c.streamPage(conn, sub, filter, func() bool { return c.mayFollow(token, v.AccountID, still) })
 	})))(ctx)
 }
 
-// sessionLive tells a live socket whether its session still holds; a
-// failed check counts as live, as the next ping checks again.
-func (c *Console) sessionLive(token string) bool {
-	live, err := c.svc.SessionLive(c.ctx, token)
-	if err != nil {
-		if c.ctx.Err() == nil { // at shutdown the socket is closing anyway
-			slog.Warn("live page: checking the session failed", "err", err)
-		}
+// mayFollow tells a live socket whether its viewer may still follow the
+// page: the session holds, its user is still a member of the account (an
+// agent removed from it would otherwise go on hearing of its changes), and
+// still, if any, admits the viewer as it is now. A check that fails
+// otherwise (the database) counts as allowed, as the next ping checks
+// again.
+func (c *Console) mayFollow(token string, accountID int, still func(context.Context) error) bool {
+	v, err := c.svc.SessionLive(c.ctx, token, accountID)
+	if err == nil && still != nil {
+		err = still(viewer.NewContext(c.ctx, v))
+	}
+	if err == nil {
 		return true
 	}
-	return live
+	switch apperr.From(err).Kind {
+	case apperr.KindUnauthenticated, apperr.KindForbidden, apperr.KindNotFound:
+		return false
+	}
+	if c.ctx.Err() == nil { // at shutdown the socket is closing anyway
+		slog.Warn("live page: checking the viewer failed", "err", err)
+	}
+	return true
 }
 
 // streamPage sends what filter makes of the account's events until the
@@ -113,5 +129,5 @@ func (c *Console) scheduleLive(ctx *fiber.Ctx) error {
 			return fiber.Map{"kind": e.Kind, "schedule_id": e.ScheduleID}, true
 		}
 		return nil, false
-	})
+	}, nil)
 }

@@ -19,62 +19,52 @@ import (
 
 // TestLiveSocketsEndWithTheirSession: a live page's socket (board,
 // conversation, calendar) is closed as "session ended" (1008) at the first
-// ping after its session ends, by signing out elsewhere or by a password
-// reset; another session's socket stays open. Pings every 100 ms.
+// ping after its viewer may no longer follow it: its session ended, by
+// signing out elsewhere or by a password reset, or its user was removed
+// from the account, or from the inbox of the conversation it follows.
+// Another session's socket stays open. Pings every 100 ms.
 func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 	t.Cleanup(web.SetLiveTimings(2*time.Second, 100*time.Millisecond))
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		c := newConsole(t, e)
 		p := c.newPipeline()
-		// open connects to a live page and reads until the socket ends (pongs
-		// go back while reading): pings tells of each ping, closed of the
-		// close code (-1: ended some other way).
-		open := func(path, cookie string) (pings <-chan struct{}, closed <-chan int) {
-			t.Helper()
-			header := http.Header{"Cookie": {cookie}, "Origin": {c.base}}
-			ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app(path), header)
-			if err != nil {
-				t.Fatalf("opening %s: %v (%v)", path, err, res)
+		inbox := idOf(c.mustGet(c.api(fmt.Sprintf("/conversations/%d", p.conv))), "inbox_id")
+		admin := func() string { return c.signIn("admin@acme.test", "long-enough-pass") }
+		// agent signs a new agent in, added to the conversation's inbox, and
+		// keeps their id for end.
+		var agentID int
+		agent := func(name string) func() string {
+			return func() string {
+				id, cookie := signedInAgent(c, name)
+				agentID = id
+				c.mustPost(c.api("/inbox_members"), map[string]any{"inbox_id": inbox, "user_ids": []int{id}})
+				return cookie
 			}
-			t.Cleanup(func() { ws.Close() })
-			pinged, ended := make(chan struct{}, 100), make(chan int, 1)
-			ws.SetPingHandler(func(data string) error {
-				pinged <- struct{}{}
-				return ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
-			})
-			go func() {
-				for {
-					_, _, err := ws.ReadMessage()
-					if err == nil {
-						continue // an event of the setup's, late through NOTIFY
-					}
-					var ce *websocket.CloseError
-					if errors.As(err, &ce) {
-						ended <- ce.Code
-					} else {
-						ended <- -1
-					}
-					return
-				}
-			}()
-			return pinged, ended
 		}
 		for _, tc := range []struct {
 			name, path string
+			signIn     func() string
 			end        func(cookie string)
 			othersStay bool // a password reset ends every session of the user
 		}{
-			{"the board, signed out in another tab", fmt.Sprintf("/funnels/%d/live", p.funnel), c.signOut, true},
-			{"a conversation, signed out in another tab", fmt.Sprintf("/conversations/%d/live", p.conv), c.signOut, true},
-			{"the calendar, after a password reset", "/schedules/live", func(string) {
+			{"the board, signed out in another tab", fmt.Sprintf("/funnels/%d/live", p.funnel), admin, c.signOut, true},
+			{"a conversation, signed out in another tab", fmt.Sprintf("/conversations/%d/live", p.conv), admin, c.signOut, true},
+			{"the calendar, its agent removed from the account", "/schedules/live", agent("grace"), func(string) {
+				c.deleteAPI(c.api(fmt.Sprintf("/agents/%d", agentID)))
+			}, true},
+			{"a conversation, its agent removed from the inbox", fmt.Sprintf("/conversations/%d/live", p.conv), agent("alan"), func(string) {
+				c.mustPatch(c.api("/inbox_members"), map[string]any{"inbox_id": inbox, "user_ids": []int{}})
+			}, true},
+			// last: it ends the administrator's first session too
+			{"the calendar, after a password reset", "/schedules/live", admin, func(string) {
 				if _, err := c.srv.Svc.ResetPassword(context.Background(), "admin@acme.test", "another-long-pass"); err != nil {
 					t.Fatal(err)
 				}
 			}, false},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				cookie := c.signIn("admin@acme.test", "long-enough-pass")
-				pings, closed := open(tc.path, cookie)
+				cookie := tc.signIn()
+				pings, closed := c.openLive(tc.path, cookie)
 				deadline := time.After(5 * time.Second)
 				for range 3 { // three checks of a live session
 					select {
@@ -85,15 +75,15 @@ func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 						t.Fatal("no pings")
 					}
 				}
-				otherPings, otherClosed := open(tc.path, c.cookie) // the administrator's first session
+				otherPings, otherClosed := c.openLive(tc.path, c.cookie) // the administrator's first session
 				tc.end(cookie)
 				select {
 				case code := <-closed:
 					if code != websocket.ClosePolicyViolation {
-						t.Errorf("after the session ended the socket closed with %d, want %d", code, websocket.ClosePolicyViolation)
+						t.Errorf("after the viewer's access ended the socket closed with %d, want %d", code, websocket.ClosePolicyViolation)
 					}
 				case <-time.After(5 * time.Second):
-					t.Error("the socket is still open 5 s after its session ended")
+					t.Error("the socket is still open 5 s after its viewer's access ended")
 				}
 				if !tc.othersStay {
 					return
@@ -110,6 +100,40 @@ func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 			})
 		}
 	})
+}
+
+// openLive connects to a live page and reads until the socket ends (pongs
+// go back while reading): pings tells of each ping, closed of the close
+// code (-1: ended some other way).
+func (c *console) openLive(path, cookie string) (pings <-chan struct{}, closed <-chan int) {
+	c.t.Helper()
+	header := http.Header{"Cookie": {cookie}, "Origin": {c.base}}
+	ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app(path), header)
+	if err != nil {
+		c.t.Fatalf("opening %s: %v (%v)", path, err, res)
+	}
+	c.t.Cleanup(func() { ws.Close() })
+	pinged, ended := make(chan struct{}, 100), make(chan int, 1)
+	ws.SetPingHandler(func(data string) error {
+		pinged <- struct{}{}
+		return ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+	})
+	go func() {
+		for {
+			_, _, err := ws.ReadMessage()
+			if err == nil {
+				continue // an event of the setup's, late through NOTIFY
+			}
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				ended <- ce.Code
+			} else {
+				ended <- -1
+			}
+			return
+		}
+	}()
+	return pinged, ended
 }
 
 // TestLivePagesStopWhenTheSessionEndsInChromium: signed out in another

@@ -96,16 +96,24 @@ func TestConsoleSettingsWrites(t *testing.T) {
 // agentSession adds an agent (not an administrator) with a password and
 // signs them in.
 func agentSession(c *console) string {
+	_, cookie := signedInAgent(c, "grace")
+	return cookie
+}
+
+// signedInAgent adds the agent name@acme.test with a password, signs them
+// in, and gives their user id and session cookie.
+func signedInAgent(c *console, name string) (int, string) {
 	c.t.Helper()
-	id := idOf(c.mustPost(c.api("/agents"), map[string]any{"name": "Grace Hopper", "email": "grace@acme.test", "role": "agent"}), "id")
-	hash, err := bcrypt.GenerateFromPassword([]byte("grace-long-pass"), bcrypt.MinCost)
+	email, password := name+"@acme.test", name+"-long-pass"
+	id := idOf(c.mustPost(c.api("/agents"), map[string]any{"name": name, "email": email, "role": "agent"}), "id")
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	if err := c.srv.DB.Client.User.UpdateOneID(id).SetPasswordHash(string(hash)).SetConfirmed(true).Exec(viewer.SystemContext(context.Background())); err != nil {
 		c.t.Fatal(err)
 	}
-	return c.signIn("grace@acme.test", "grace-long-pass")
+	return id, c.signIn(email, password)
 }
 
 // TestConsoleSettingsWritesAreAdministrators: an agent's settings writes

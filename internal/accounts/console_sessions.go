@@ -97,21 +97,24 @@ func sessionOver(sess *ent.ConsoleSession, now time.Time) bool {
 	return isSignInLink(sess) || !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(SessionIdle))
 }
 
-// SessionLive reports whether a console session token still signs its
-// holder in. Live pages re-check their socket's session with it, so it is
-// not use: the idle window does not restart (an open page would otherwise
-// keep its session for ever), and an ended session is left to the next
-// SessionViewer or sign-in to delete.
-func (s *Service) SessionLive(ctx context.Context, token string) (bool, error) {
+// SessionLive is the viewer a console session token signs in to accountID
+// as now, for a live page's socket re-checking what it opened with: an
+// ended session is Unauthenticated, and so is a user no longer a member of
+// the account (removed, or the account suspended), whose socket would
+// otherwise go on hearing the account's events. It is not use: the idle
+// window does not restart (an open page would otherwise keep its session
+// for ever), and an ended session is left to the next SessionViewer or
+// sign-in to delete.
+func (s *Service) SessionLive(ctx context.Context, token string, accountID int) (viewer.Viewer, error) {
 	sess, err := s.Client(ctx).ConsoleSession.Query().
 		Where(consolesession.TokenHash(core.HashToken(strings.TrimSpace(token)))).Only(core.AsCredentialCheck(ctx))
-	if ent.IsNotFound(err) {
-		return false, nil
+	if ent.IsNotFound(err) || (err == nil && sessionOver(sess, s.Now())) {
+		return viewer.Viewer{}, apperr.Unauthenticated("Your session has ended: sign in again")
 	}
 	if err != nil {
-		return false, err
+		return viewer.Viewer{}, err
 	}
-	return !sessionOver(sess, s.Now()), nil
+	return s.ViewerForUser(ctx, sess.UserID, accountID)
 }
 
 // EndSession signs a console session out (deletes it).

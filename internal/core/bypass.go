@@ -20,7 +20,7 @@ import (
 // AsCredentialCheck reads or writes credentials (tokens, password hashes)
 // while authenticating: there is no viewer yet, and credentials are readable
 // by the system only. A live console page re-checks its session this way
-// (accounts.SessionLive): only whether the session still holds comes back.
+// (accounts.SessionLive): only the viewer the session still signs in as comes back.
 func AsCredentialCheck(ctx context.Context) context.Context { return viewer.SystemContext(ctx) }
 
 // AsBackgroundWork runs a job (a schedule firing, a channel delivery, a
