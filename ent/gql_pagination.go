@@ -1335,6 +1335,20 @@ var (
 			}
 		},
 	}
+	// ChecklistItemOrderFieldPosition orders ChecklistItem by position.
+	ChecklistItemOrderFieldPosition = &ChecklistItemOrderField{
+		Value: func(_m *ChecklistItem) (ent.Value, error) {
+			return _m.Position, nil
+		},
+		column: checklistitem.FieldPosition,
+		toTerm: checklistitem.ByPosition,
+		toCursor: func(_m *ChecklistItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Position,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -1345,6 +1359,8 @@ func (f ChecklistItemOrderField) String() string {
 		str = "CREATED_AT"
 	case ChecklistItemOrderFieldUpdatedAt.column:
 		str = "UPDATED_AT"
+	case ChecklistItemOrderFieldPosition.column:
+		str = "POSITION"
 	}
 	return str
 }
@@ -1365,6 +1381,8 @@ func (f *ChecklistItemOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *ChecklistItemOrderFieldCreatedAt
 	case "UPDATED_AT":
 		*f = *ChecklistItemOrderFieldUpdatedAt
+	case "POSITION":
+		*f = *ChecklistItemOrderFieldPosition
 	default:
 		return fmt.Errorf("%s is not a valid ChecklistItemOrderField", str)
 	}

@@ -74,9 +74,9 @@ type KanbanItemEdges struct {
 	Conversation *Conversation `json:"conversation,omitempty"`
 	// The users assigned to the card.
 	AssignedAgents []*User `json:"assigned_agents,omitempty"`
-	// The card's to-dos, in position order.
+	// The card's to-dos, in position order; Query.checklistItems pages through all of them.
 	ChecklistItems []*ChecklistItem `json:"checklist_items,omitempty"`
-	// Notes written on the card, with their authors.
+	// Notes written on the card, with their authors; Query.cardNotes pages through all of them.
 	Notes []*CardNote `json:"notes,omitempty"`
 	// StageHistory holds the value of the stage_history edge.
 	StageHistory []*CardStageHistory `json:"stage_history,omitempty"`

@@ -325,12 +325,23 @@ func (*textLimits) InterceptField(ctx context.Context, next graphql.Resolver) (a
 	if v.Len() <= bound {
 		return res, nil
 	}
+	paged, ok := pagedBy[fc.Object+"."+fc.Field.Name]
+	if !ok {
+		paged = "the paginated query"
+	}
 	graphql.AddError(ctx, &gqlerror.Error{
 		Path:       fc.Path(),
-		Message:    fmt.Sprintf("%s has more than %d items; only the first %d are returned (use the paginated query)", fc.Field.Name, bound, bound),
+		Message:    fmt.Sprintf("%s has more than %d items; only the first %d are returned (use %s)", fc.Field.Name, bound, bound, paged),
 		Extensions: map[string]any{"code": codeTruncated},
 	})
 	return v.Slice(0, bound).Interface(), nil
+}
+
+// pagedBy names the query that pages through a plain list field's whole
+// list, where one is not simply the account's list of that type.
+var pagedBy = map[string]string{
+	"KanbanItem.notes":          "cardNotes(where: {kanbanItemID})",
+	"KanbanItem.checklistItems": "checklistItems(where: {kanbanItemID})",
 }
 
 func isConnectionName(object string) bool { return strings.HasSuffix(object, "Connection") }

@@ -42,6 +42,26 @@ func (r *queryResolver) Agents(ctx context.Context, after *relay.Cursor[int], fi
 		ent.WithAgentOrder(orderBy), ent.WithAgentFilter(where.Filter))
 }
 
+// CardNotes is the resolver for the cardNotes field.
+func (r *queryResolver) CardNotes(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy *ent.CardNoteOrder, where *ent.CardNoteWhereInput) (*ent.CardNoteConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.CardNote.Query().Paginate(ctx, after, first, before, last,
+		ent.WithCardNoteOrder(orderBy), ent.WithCardNoteFilter(where.Filter))
+}
+
+// ChecklistItems is the resolver for the checklistItems field.
+func (r *queryResolver) ChecklistItems(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy *ent.ChecklistItemOrder, where *ent.ChecklistItemWhereInput) (*ent.ChecklistItemConnection, error) {
+	first, err := checkPage(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.client.ChecklistItem.Query().Paginate(ctx, after, first, before, last,
+		ent.WithChecklistItemOrder(orderBy), ent.WithChecklistItemFilter(where.Filter))
+}
+
 // Contacts is the resolver for the contacts field.
 func (r *queryResolver) Contacts(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error) {
 	first, err := checkPage(first, last)

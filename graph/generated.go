@@ -174,6 +174,8 @@ type QueryResolver interface {
 	Node(ctx context.Context, id int) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []int) ([]ent.Noder, error)
 	Agents(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.AgentOrder, where *ent.AgentWhereInput) (*ent.AgentConnection, error)
+	CardNotes(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy *ent.CardNoteOrder, where *ent.CardNoteWhereInput) (*ent.CardNoteConnection, error)
+	ChecklistItems(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy *ent.ChecklistItemOrder, where *ent.ChecklistItemWhereInput) (*ent.ChecklistItemConnection, error)
 	Contacts(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ContactOrder, where *ent.ContactWhereInput) (*ent.ContactConnection, error)
 	Conversations(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.ConversationOrder, where *ent.ConversationWhereInput) (*ent.ConversationConnection, error)
 	Funnels(ctx context.Context, after *relay.Cursor[int], first *int, before *relay.Cursor[int], last *int, orderBy []*ent.FunnelOrder, where *ent.FunnelWhereInput) (*ent.FunnelConnection, error)
@@ -607,6 +609,28 @@ func (ec *executionContext) childFields_CardNote(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type CardNote", field.Name)
 }
 
+func (ec *executionContext) childFields_CardNoteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CardNoteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CardNoteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CardNoteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CardNoteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CardNoteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CardNoteEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CardNoteEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CardNoteEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeInboxMembersPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "members":
@@ -665,6 +689,28 @@ func (ec *executionContext) childFields_ChecklistItem(ctx context.Context, field
 		return ec.fieldContext_ChecklistItem_kanbanItem(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChecklistItem", field.Name)
+}
+
+func (ec *executionContext) childFields_ChecklistItemConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChecklistItemConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChecklistItemConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChecklistItemConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChecklistItemConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChecklistItemEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ChecklistItemEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ChecklistItemEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChecklistItemEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Contact(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7522,6 +7568,114 @@ func (ec *executionContext) field_Query_agents_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_cardNotes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.CardNoteOrder, error) {
+			return ec.unmarshalOCardNoteOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.CardNoteWhereInput, error) {
+			return ec.unmarshalOCardNoteWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checklistItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*relay.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ChecklistItemOrder, error) {
+			return ec.unmarshalOChecklistItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ChecklistItemWhereInput, error) {
+			return ec.unmarshalOChecklistItemWhereInput2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_contact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11085,6 +11239,148 @@ func (ec *executionContext) fieldContext_CardNote_kanbanItem(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _CardNoteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.CardNoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNoteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CardNoteEdge) graphql.Marshaler {
+			return ec.marshalOCardNoteEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CardNoteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardNoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardNoteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CardNoteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.CardNoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNoteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardNoteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardNoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CardNoteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.CardNoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNoteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardNoteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardNoteConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CardNoteEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.CardNoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNoteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNote) graphql.Marshaler {
+			return ec.marshalOCardNote2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CardNoteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardNoteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardNote(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CardNoteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.CardNoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardNoteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardNoteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardNoteEdge", field, false, false, "Cursor")
+}
+
 func (ec *executionContext) _ChangeInboxMembersPayload_members(ctx context.Context, field graphql.CollectedField, obj *model.ChangeInboxMembersPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11596,6 +11892,148 @@ func (ec *executionContext) fieldContext_ChecklistItem_kanbanItem(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ChecklistItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItemConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ChecklistItemEdge) graphql.Marshaler {
+			return ec.marshalOChecklistItemEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItemConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChecklistItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItemEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChecklistItemConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItemConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v relay.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItemConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChecklistItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChecklistItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItemConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChecklistItemConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChecklistItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItemEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItem) graphql.Marshaler {
+			return ec.marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItemEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChecklistItemEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChecklistItemEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ChecklistItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChecklistItemEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v relay.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋswitchboardᚋswitchboardᚋentᚋrelayᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChecklistItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChecklistItemEdge", field, false, false, "Cursor")
 }
 
 func (ec *executionContext) _Contact_id(ctx context.Context, field graphql.CollectedField, obj *ent.Contact) (ret graphql.Marshaler) {
@@ -26874,6 +27312,94 @@ func (ec *executionContext) fieldContext_Query_agents(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_agents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_cardNotes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_cardNotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CardNotes(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.CardNoteOrder), fc.Args["where"].(*ent.CardNoteWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CardNoteConnection) graphql.Marshaler {
+			return ec.marshalNCardNoteConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_cardNotes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardNoteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_cardNotes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_checklistItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checklistItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ChecklistItems(ctx, fc.Args["after"].(*relay.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*relay.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ChecklistItemOrder), fc.Args["where"].(*ent.ChecklistItemWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChecklistItemConnection) graphql.Marshaler {
+			return ec.marshalNChecklistItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checklistItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChecklistItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checklistItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -60216,6 +60742,87 @@ func (ec *executionContext) _CardNote(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var cardNoteConnectionImplementors = []string{"CardNoteConnection"}
+
+func (ec *executionContext) _CardNoteConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.CardNoteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardNoteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CardNoteConnection")
+		case "edges":
+			out.Values[i] = ec._CardNoteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CardNoteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CardNoteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cardNoteEdgeImplementors = []string{"CardNoteEdge"}
+
+func (ec *executionContext) _CardNoteEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.CardNoteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardNoteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CardNoteEdge")
+		case "node":
+			out.Values[i] = ec._CardNoteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._CardNoteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var changeInboxMembersPayloadImplementors = []string{"ChangeInboxMembersPayload"}
 
 func (ec *executionContext) _ChangeInboxMembersPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeInboxMembersPayload) graphql.Marshaler {
@@ -60402,6 +61009,87 @@ func (ec *executionContext) _ChecklistItem(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChecklistItem_kanbanItem(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var checklistItemConnectionImplementors = []string{"ChecklistItemConnection"}
+
+func (ec *executionContext) _ChecklistItemConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ChecklistItemConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checklistItemConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChecklistItemConnection")
+		case "edges":
+			out.Values[i] = ec._ChecklistItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChecklistItemConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChecklistItemConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var checklistItemEdgeImplementors = []string{"ChecklistItemEdge"}
+
+func (ec *executionContext) _ChecklistItemEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ChecklistItemEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checklistItemEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChecklistItemEdge")
+		case "node":
+			out.Values[i] = ec._ChecklistItemEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ChecklistItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65615,6 +66303,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_agents(ctx, field)
 				})
+		case "cardNotes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_cardNotes(ctx, field)
+				})
+		case "checklistItems":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_checklistItems(ctx, field)
+				})
 		case "contacts":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -68563,6 +69263,14 @@ func (ec *executionContext) marshalNCardNote2ᚖgithubᚗcomᚋswitchboardᚋswi
 	return ec._CardNote(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCardNoteConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteConnection(ctx context.Context, sel ast.SelectionSet, v *ent.CardNoteConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CardNoteConnection!")
+		return graphql.Null
+	}
+	return ec._CardNoteConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCardNoteOrderField2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteOrderField(ctx context.Context, v any) (*ent.CardNoteOrderField, error) {
 	var res = new(ent.CardNoteOrderField)
 	err := res.UnmarshalGQL(v)
@@ -68588,6 +69296,14 @@ func (ec *executionContext) marshalNChecklistItem2ᚖgithubᚗcomᚋswitchboard�
 		return graphql.Null
 	}
 	return ec._ChecklistItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChecklistItemConnection2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItemConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChecklistItemConnection!")
+		return graphql.Null
+	}
+	return ec._ChecklistItemConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNChecklistItemInput2githubᚗcomᚋswitchboardᚋswitchboardᚋgraphᚋmodelᚐChecklistItemInput(ctx context.Context, v any) (model.ChecklistItemInput, error) {
@@ -70820,6 +71536,34 @@ func (ec *executionContext) marshalOCardNote2ᚖgithubᚗcomᚋswitchboardᚋswi
 	return ec._CardNote(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCardNoteEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.CardNoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOCardNoteEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCardNoteEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteEdge(ctx context.Context, sel ast.SelectionSet, v *ent.CardNoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CardNoteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCardNoteOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteOrder(ctx context.Context, v any) (*ent.CardNoteOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCardNoteOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOCardNoteWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐCardNoteWhereInputᚄ(ctx context.Context, v any) ([]*ent.CardNoteWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -70898,6 +71642,34 @@ func (ec *executionContext) marshalOChecklistItem2ᚖgithubᚗcomᚋswitchboard�
 		return graphql.Null
 	}
 	return ec._ChecklistItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChecklistItemEdge2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ChecklistItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOChecklistItemEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOChecklistItemEdge2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ChecklistItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChecklistItemEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOChecklistItemOrder2ᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemOrder(ctx context.Context, v any) (*ent.ChecklistItemOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputChecklistItemOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOChecklistItemWhereInput2ᚕᚖgithubᚗcomᚋswitchboardᚋswitchboardᚋentᚐChecklistItemWhereInputᚄ(ctx context.Context, v any) ([]*ent.ChecklistItemWhereInput, error) {

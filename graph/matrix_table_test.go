@@ -69,6 +69,8 @@ func gmQueries() map[string]gmEntry {
 	}
 	return map[string]gmEntry{
 		"query.agents":         conn("agents"),
+		"query.cardNotes":      conn("cardNotes"),
+		"query.checklistItems": conn("checklistItems"),
 		"query.contacts":       conn("contacts"),
 		"query.conversations":  conn("conversations"),
 		"query.funnels":        conn("funnels"),

@@ -161,9 +161,9 @@ func (KanbanItem) Edges() []ent.Edge {
 		edge.To("assigned_agents", User.Type).
 			Comment("The users assigned to the card."),
 		edge.To("checklist_items", ChecklistItem.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
-			Comment("The card's to-dos, in position order."),
+			Comment("The card's to-dos, in position order; Query.checklistItems pages through all of them."),
 		edge.To("notes", CardNote.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
-			Comment("Notes written on the card, with their authors."),
+			Comment("Notes written on the card, with their authors; Query.cardNotes pages through all of them."),
 		edge.To("stage_history", CardStageHistory.Type).Annotations(entsql.OnDelete(entsql.Cascade), gql.Skip(gql.SkipAll)),
 	}
 }
@@ -216,7 +216,7 @@ func (ChecklistItem) Fields() []ent.Field {
 			Comment("When it is due (RFC 3339, UTC); null when no date is set."),
 		field.Int("agent_id").Optional().Nillable().
 			Comment("The database id of the User responsible; null when none."),
-		field.Int("position").Default(0).
+		field.Int("position").Default(0).Annotations(gql.OrderField("POSITION")).
 			Comment("Its place in the checklist, lowest first."),
 	}
 }
@@ -237,6 +237,11 @@ func (ChecklistItem) Indexes() []ent.Index {
 func (ChecklistItem) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A to-do on a kanban card."),
+		// A card holds up to MaxCardParts to-dos and its checklistItems
+		// field returns 100: the rest are paged here.
+		gql.RelayConnection(),
+		gql.QueryField("checklistItems").
+			Description("The to-dos of the cards the viewer sees, one page at a time (first or last is required, at most 100); a card's with where: {kanbanItemID}, in its order with orderBy: {field: POSITION}."),
 	}
 }
 
@@ -273,6 +278,11 @@ func (CardNote) Indexes() []ent.Index {
 func (CardNote) Annotations() []schema.Annotation {
 	return []schema.Annotation{
 		schema.Comment("A note written on a kanban card. Every member reads the notes of the cards it sees; only the author or an administrator changes or deletes one."),
+		// A card holds up to MaxCardParts notes and its notes field returns
+		// 100: the rest are paged here.
+		gql.RelayConnection(),
+		gql.QueryField("cardNotes").
+			Description("The notes of the cards the viewer sees, one page at a time (first or last is required, at most 100), oldest first; a card's with where: {kanbanItemID}."),
 	}
 }
 

@@ -80,6 +80,16 @@ func SameItems(items ...any) Matcher {
 	}
 }
 
+// Count: a list of n items.
+func Count(n int) Matcher {
+	return func(got any, present bool) string {
+		if list, ok := got.([]any); !ok || len(list) != n {
+			return fmt.Sprintf("want a list of %d items, got %s", n, Compact(got))
+		}
+		return ""
+	}
+}
+
 // Contains: a list holding at least these items.
 func Contains(items ...any) Matcher {
 	return func(got any, present bool) string {
