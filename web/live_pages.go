@@ -73,11 +73,11 @@ func (c *Console) mayFollow(token string, accountID int, still func(context.Cont
 // fell behind, or another instance's events were lost): then the socket
 // closes and the page reconnects and refetches. Going away at shutdown, the
 // page reconnects, to another instance if this one is stopping. Each ping
-// first asks signedIn: a session ended since the socket opened (signed out
-// elsewhere, a password reset, perhaps on another instance or by the
-// operator's command) closes it, and the page, refused on reconnecting,
-// says so.
-func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter, signedIn func() bool) {
+// first asks allowed (mayFollow): a session ended since the socket opened
+// (signed out elsewhere, a password reset, perhaps on another instance or
+// by the operator's command), or a viewer no longer allowed the page,
+// closes it, and the page, refused on reconnecting, says so.
+func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, filter liveFilter, allowed func() bool) {
 	defer conn.Close()
 	t := *boardTimings.Load()
 	gone := make(chan struct{})
@@ -108,8 +108,8 @@ func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, fil
 				return
 			}
 		case <-ping.C:
-			if !signedIn() {
-				closeWith(websocket.ClosePolicyViolation, "session ended")
+			if !allowed() {
+				closeWith(websocket.ClosePolicyViolation, "access ended")
 				return
 			}
 			_ = conn.SetWriteDeadline(time.Now().Add(t.writeWait))

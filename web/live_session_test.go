@@ -18,7 +18,7 @@ import (
 )
 
 // TestLiveSocketsEndWithTheirSession: a live page's socket (board,
-// conversation, calendar) is closed as "session ended" (1008) at the first
+// conversation, calendar) is closed as "access ended" (1008) at the first
 // ping after its viewer may no longer follow it: its session ended, by
 // signing out elsewhere or by a password reset, or its user was removed
 // from the account, or from the inbox of the conversation it follows.
