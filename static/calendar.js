@@ -127,25 +127,30 @@
       cal.querySelector("[data-testid=new-schedule]");
   }
 
+  // mayLeave asks before what the agent typed in the drawer and did not
+  // send is thrown away (unsent.js).
+  function mayLeave() { return consoleUnsent.mayDiscard(drawer); }
+
   cal.addEventListener("click", (e) => {
     const entry = e.target.closest("[data-schedule]");
     if (entry && entry.classList.contains("entry")) {
+      if (!mayLeave()) return;
       opener = entry;
       load(base + "/schedules/" + entry.dataset.schedule + "/drawer?tz=" + encodeURIComponent(tz));
       return;
     }
     const add = e.target.closest("[data-new]");
-    if (add) {
+    if (add && mayLeave()) {
       opener = add;
       load(base + "/schedules/new?at=" + encodeURIComponent(add.dataset.new) + "&tz=" + encodeURIComponent(tz));
     }
   });
-  drawer.addEventListener("click", (e) => { if (e.target.closest("[data-drawer-close]")) close(); });
+  drawer.addEventListener("click", (e) => { if (e.target.closest("[data-drawer-close]") && mayLeave()) close(); });
 
   // A link to one schedule (a contact's page has them) opens its drawer.
   const linked = here.searchParams.get("schedule");
   if (/^\d+$/.test(linked || "")) load(base + "/schedules/" + linked + "/drawer?tz=" + encodeURIComponent(tz));
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden) close(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !drawer.hidden && mayLeave()) close(); });
 
   drawer.addEventListener("submit", async (e) => {
     const form = e.target;

@@ -88,28 +88,39 @@
     return card && !e.shiftKey && !e.target.closest("input, button, a") ? card : null;
   }
 
+  // mayLeave asks before what the agent typed in the drawer and did not
+  // send is thrown away (unsent.js).
+  function mayLeave() { return consoleUnsent.mayDiscard(drawer); }
+
   board.addEventListener("click", (e) => {
     const add = e.target.closest("[data-new-card]");
-    if (add) { e.preventDefault(); opener = null; load(add.href); return; }
+    if (add) { e.preventDefault(); if (mayLeave()) { opener = null; load(add.href); } return; }
     const card = cardOf(e);
-    if (card) { opener = card.dataset.card; openCard(card.dataset.card, true); }
+    if (card && mayLeave()) { opener = card.dataset.card; openCard(card.dataset.card, true); }
   });
   board.addEventListener("keydown", (e) => {
     const card = cardOf(e);
     if (e.key === "Enter" && card && !board.dataset.carrying) {
       e.preventDefault();
+      if (!mayLeave()) return;
       opener = card.dataset.card;
       openCard(card.dataset.card, true);
     }
   });
   drawer.addEventListener("click", (e) => {
-    if (e.target.closest("[data-drawer-close]")) close(true);
+    if (e.target.closest("[data-drawer-close]") && mayLeave()) close(true);
   });
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && !drawer.hidden && !board.dataset.carrying) close(true);
+    if (e.key === "Escape" && !drawer.hidden && !board.dataset.carrying && mayLeave()) close(true);
   });
+  // The back button: kept on the drawer (its address pushed again) when the
+  // agent keeps what they typed.
   window.addEventListener("popstate", () => {
     const id = new URL(location.href).searchParams.get("card");
+    const open = drawer.querySelector("[data-testid=drawer-card]");
+    const shown = !drawer.hidden && open ? open.dataset.card : null;
+    if (id !== null && id === shown) return;
+    if (!mayLeave()) { history.pushState(shown ? { card: shown } : {}, "", urlWithCard(shown)); return; }
     if (id) openCard(id, false); else close(false);
   });
 

@@ -2,7 +2,8 @@
 // text, a choice in a select, a ticked box. The parts the server redraws
 // (the card drawer, the conversation's side panel) read it before they are
 // replaced, by a form's answer or a live change, and put it back into the
-// part drawn anew, so a redraw never wipes it.
+// part drawn anew, so a redraw never wipes it; and a drawer the agent
+// closes, or replaces with another, asks first.
 (function () {
   "use strict";
   const FIELDS = "input, textarea, select";
@@ -78,5 +79,11 @@
     return set;
   }
 
-  window.consoleUnsent = { any: any, changed: changed, restore: restore };
+  // mayDiscard asks before root's unsent changes are thrown away (its
+  // drawer closed, or another drawn in its place); true when it has none.
+  function mayDiscard(root) {
+    return !any(root) || confirm("Discard the changes you have not sent?");
+  }
+
+  window.consoleUnsent = { any: any, changed: changed, restore: restore, mayDiscard: mayDiscard };
 })();
