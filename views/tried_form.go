@@ -8,12 +8,34 @@ import (
 
 // TriedForm is a settings form the server refused, as it was posted: that
 // form, known by its action, is drawn again with what was typed instead of
-// the stored values, as the new-inbox and new-contact forms are. Templates
-// ask for their fields by name, so nothing else that was posted (a secret)
-// is ever shown back.
+// the stored values, as the new-inbox and new-contact forms are, each
+// refusal next to its field. Templates ask for their fields by name, so
+// nothing else that was posted (a secret) is ever shown back.
 type TriedForm struct {
 	Action string
 	Values map[string][]string
+	// Errors are the refusal's sentences at the fields the form shows
+	// (those about no such field are the page's, on top).
+	Errors FieldErrors
+}
+
+// triedForm is the prefix of the tried form's error ids: a page draws
+// sentences in the one form refused only, so no two forms share an id.
+const triedForm = "tried"
+
+// errorsAt are the refusals of the form at action: none unless it is the
+// form refused.
+func (t TriedForm) errorsAt(action string) FieldErrors {
+	if !t.Is(action) {
+		return nil
+	}
+	return t.Errors
+}
+
+// Invalid ties field name of the form at action to its refusal, if that
+// form was refused for it (FieldErrors.Invalid).
+func (t TriedForm) Invalid(action, name string) templ.Attributes {
+	return t.errorsAt(action).Invalid(triedForm, name)
 }
 
 // Is tells whether the form at action is the one refused.

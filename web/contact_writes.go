@@ -3,7 +3,9 @@ package web
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -114,18 +116,19 @@ func (c *Console) createContact(ctx *fiber.Ctx) error {
 var newContactFields = []string{"name", "email", "phone_number", "inbox_id"}
 
 // fieldErrors places a refusal's sentences at the fields a form shows;
-// the sentences about other fields go under "" (on top of the form).
+// the sentences about other fields go under "" (on top of the form), all
+// of them, so that none is lost when a form shows none of its fields.
 func fieldErrors(ae *apperr.Error, shown []string) map[string]string {
 	out := map[string]string{}
 	for _, field := range ae.Fields {
-		key := ""
-		for _, s := range shown {
-			if s == field {
-				key = field
+		msg := ae.MessageFor(field)
+		switch {
+		case slices.Contains(shown, field):
+			if out[field] == "" {
+				out[field] = msg
 			}
-		}
-		if out[key] == "" {
-			out[key] = ae.MessageFor(field)
+		case !strings.Contains(out[""], msg):
+			out[""] = strings.TrimPrefix(out[""]+", "+msg, ", ")
 		}
 	}
 	if len(ae.Fields) == 0 {

@@ -30,16 +30,17 @@ const errorsTied = `((sel) => {
 })`
 
 // TestRefusedFieldsAreTiedToTheirSentences: a refused schedule form (in
-// the calendar's drawer) and a refused new-contact form mark each refused
-// field aria-invalid and describe it by the sentence next to it, so a
-// screen reader says which field is wrong and why; a field accepted on the
-// next try loses both.
+// the calendar's drawer), a refused new-contact form and refused settings
+// forms mark each refused field aria-invalid and describe it by the
+// sentence next to it, so a screen reader says which field is wrong and
+// why; a field accepted on the next try loses both.
 func TestRefusedFieldsAreTiedToTheirSentences(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		c := newConsole(t, e)
 		inbox := idOf(c.mustPost(c.api("/inboxes"), map[string]any{"name": "Support", "channel": map[string]any{"type": "api"}}), "id")
 		ct := c.mustPost(c.api("/contacts"), map[string]any{"inbox_id": inbox, "name": "Ann Archer"})
 		contact := idOf(ct["payload"].(map[string]any)["contact"].(map[string]any), "id")
+		c.mustPost(c.api("/labels"), map[string]any{"title": "vip"})
 		day := time.Now().UTC().AddDate(0, 0, 3).Format(time.DateOnly)
 		b := startBrowser(t)
 		tab := b.signInTab(c.base)
@@ -47,8 +48,9 @@ func TestRefusedFieldsAreTiedToTheirSentences(t *testing.T) {
 		newSchedule := fmt.Sprintf(`document.querySelector('[data-testid="new-%s"]').click()`, day)
 		cases := []struct {
 			name string
-			// page is opened fresh; show shows the form there, in selector
-			// form; before fills it just before it is sent.
+			// page is opened fresh; show shows the form there ("": the
+			// page shows it), in selector form; before fills it just
+			// before it is sent.
 			page, show, form, before string
 			refused                  []string // the fields the refusal names
 		}{
@@ -61,6 +63,10 @@ func TestRefusedFieldsAreTiedToTheirSentences(t *testing.T) {
 			{name: "a new contact without an inbox", page: c.app("/contacts"), show: `document.querySelector('[data-testid=contact-new]').click()`,
 				form: "[data-testid=new-contact-form]", before: `sentForm.querySelector('[name=name]').value = 'Bo Brook';`,
 				refused: []string{"inbox_id"}},
+			{name: "a label of a taken title", page: c.app("/settings/labels"), form: "form:has([data-testid=new-label-title])",
+				before: `sentForm.querySelector('[name=title]').value = 'vip';`, refused: []string{"title"}},
+			{name: "a webhook to no event", page: c.app("/settings/webhooks"), form: "form:has([data-testid=new-hook-url])",
+				before: `sentForm.querySelector('[name=url]').value = 'https://hooks.example.com/in';`, refused: []string{"subscriptions"}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

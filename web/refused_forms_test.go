@@ -10,10 +10,12 @@ import (
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-// TestRefusedFormsKeepWhatWasTyped: a contact's details, a label (new or
-// edited) and a webhook (new or edited) refused by the operation answer 422
-// with the sentence and the refused form as it was typed (unfolded when it
-// folds), not as the database holds it; the other forms show what is stored.
+// TestRefusedFormsKeepWhatWasTyped: a contact's details, a label and a
+// webhook (new or edited) refused by the operation answer 422 with the
+// refused form as it was typed (unfolded when it folds), not as the
+// database holds it, and write nothing; a settings form's refused field is
+// aria-invalid and described by its sentence next to it (the other forms
+// show what is stored).
 func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 	t.Parallel()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -30,35 +32,55 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 			form       url.Values
 			want       []string // in the answer
 			not        []string // nor these
+			// tied are the refused fields: each the attributes its input
+			// has just before aria-describedby and aria-invalid.
+			tied map[string]string
+			// stored is the API's listing the refusal must leave as it was
+			// ("": not read).
+			stored string
 		}{
-			{"a contact's details", c.app(fmt.Sprintf("/contacts/%d/edit", contact)),
-				url.Values{"name": {"Alicia Typed"}, "email": {"not an e-mail"}, "phone_number": {"+15550001111"}},
-				[]string{`<details class="edit" open>`, `value="Alicia Typed"`, `value="not an e-mail"`, `value="+15550001111"`,
-					`data-testid="contact-name">Alice Buyer<`, `data-testid="contact-error"`}, nil},
-			{"a new label", c.app("/settings/labels"),
-				url.Values{"title": {"vip"}, "color": {"#123456"}, "description": {"Typed description"}},
-				[]string{`value="vip" placeholder="New label"`, `value="#123456"`, `value="Typed description" placeholder="Description" aria-label="Description" data-testid="new-label-description"`,
-					`data-testid="settings-error"`}, nil},
-			{"a label renamed", c.app(fmt.Sprintf("/settings/labels/%d", billing)),
-				url.Values{"title": {"vip"}, "color": {"#0000ff"}, "description": {"Renamed"}},
-				[]string{`value="vip" aria-label="Title" required data-testid="label-title-billing"`, `value="#0000ff"`, `value="Renamed"`},
-				[]string{`value="Invoices"`}},
-			{"a new webhook", c.app("/settings/webhooks"),
-				url.Values{"name": {"Typed hook"}, "url": {"http://localhost/hook"}, "subscriptions": {"message_created"}},
-				[]string{`value="Typed hook"`, `value="http://localhost/hook"`, `value="message_created" checked data-testid="new-hook-message_created"`,
-					`data-testid="settings-error"`}, nil},
-			{"a webhook edited", c.app(fmt.Sprintf("/settings/webhooks/%d", hook)),
-				url.Values{"name": {"CRM two"}, "url": {"http://localhost/other"}, "subscriptions": {"", "message_created"}},
-				[]string{`<details class="edit" open>`, `value="CRM two"`, `value="http://localhost/other"`,
+			{name: "a contact's details", path: c.app(fmt.Sprintf("/contacts/%d/edit", contact)),
+				form: url.Values{"name": {"Alicia Typed"}, "email": {"not an e-mail"}, "phone_number": {"+15550001111"}},
+				want: []string{`<details class="edit" open>`, `value="Alicia Typed"`, `value="not an e-mail"`, `value="+15550001111"`,
+					`data-testid="contact-name">Alice Buyer<`, `data-testid="contact-error"`}},
+			{name: "a new label", path: c.app("/settings/labels"),
+				form: url.Values{"title": {"vip"}, "color": {"#123456"}, "description": {"Typed description"}},
+				want: []string{`value="vip" placeholder="New label"`, `value="#123456"`, `value="Typed description" placeholder="Description" aria-label="Description" data-testid="new-label-description"`},
+				tied: map[string]string{"title": `data-testid="new-label-title"`}, stored: "/labels"},
+			{name: "a label renamed", path: c.app(fmt.Sprintf("/settings/labels/%d", billing)),
+				form: url.Values{"title": {"vip"}, "color": {"#0000ff"}, "description": {"Renamed"}},
+				want: []string{`value="vip" aria-label="Title" required data-testid="label-title-billing"`, `value="#0000ff"`, `value="Renamed"`},
+				not:  []string{`value="Invoices"`}, tied: map[string]string{"title": `data-testid="label-title-billing"`}, stored: "/labels"},
+			{name: "a new webhook", path: c.app("/settings/webhooks"),
+				form: url.Values{"name": {"Typed hook"}, "url": {"http://localhost/hook"}, "subscriptions": {"message_created"}},
+				want: []string{`value="Typed hook"`, `value="http://localhost/hook"`, `value="message_created" checked data-testid="new-hook-message_created"`},
+				tied: map[string]string{"url": `data-testid="new-hook-url"`}, stored: "/webhooks"},
+			{name: "a new webhook to no event", path: c.app("/settings/webhooks"),
+				form: url.Values{"name": {"Quiet hook"}, "url": {"https://hooks.example.com/quiet"}},
+				want: []string{`value="Quiet hook"`, `value="https://hooks.example.com/quiet"`},
+				tied: map[string]string{"subscriptions": `data-testid="new-hook-message_created"`}, stored: "/webhooks"},
+			{name: "a webhook edited", path: c.app(fmt.Sprintf("/settings/webhooks/%d", hook)),
+				form: url.Values{"name": {"CRM two"}, "url": {"http://localhost/other"}, "subscriptions": {"", "message_created"}},
+				want: []string{`<details class="edit" open>`, `value="CRM two"`, `value="http://localhost/other"`,
 					fmt.Sprintf(`value="message_created" checked data-testid="hook-%d-message_created"`, hook)},
-				[]string{fmt.Sprintf(`value="conversation_created" checked data-testid="hook-%d-conversation_created"`, hook)}},
+				not:  []string{fmt.Sprintf(`value="conversation_created" checked data-testid="hook-%d-conversation_created"`, hook)},
+				tied: map[string]string{"url": fmt.Sprintf(`data-testid="hook-url-%d"`, hook)}, stored: "/webhooks"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
+				var before string
+				if tc.stored != "" {
+					_, before = c.apiGet(tc.stored)
+				}
 				r := c.send("POST", tc.path, tc.form, map[string]string{"Cookie": c.cookie, "Origin": c.base})
 				if r.status != http.StatusUnprocessableEntity {
 					t.Fatalf("answered %d, want 422", r.status)
 				}
-				for _, w := range tc.want {
+				want := tc.want
+				for field, input := range tc.tied {
+					id := "tried-err-" + field
+					want = append(want, fmt.Sprintf(`%s aria-describedby="%s" aria-invalid="true"`, input, id), `id="`+id+`"`)
+				}
+				for _, w := range want {
 					if !strings.Contains(r.body, w) {
 						t.Errorf("the answer lacks %s", w)
 					}
@@ -66,6 +88,11 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 				for _, n := range tc.not {
 					if strings.Contains(r.body, n) {
 						t.Errorf("the answer shows %s", n)
+					}
+				}
+				if tc.stored != "" {
+					if _, after := c.apiGet(tc.stored); after != before {
+						t.Errorf("the refusal changed %s:\n%s\nto\n%s", tc.stored, before, after)
 					}
 				}
 			})

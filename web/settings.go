@@ -16,7 +16,8 @@ import (
 // The account's settings: labels, agents and teams, each change the
 // operation the API uses (which keeps them to administrators). A change
 // sends the browser back to its section; a refused one shows the section
-// again with the operation's sentence (422).
+// again (422) with the operation's sentences, at their fields in the forms
+// that show them.
 
 // settingsLoaders fill a section's rows.
 var settingsLoaders = map[string]func(*Console, context.Context, *views.Settings) error{
@@ -67,8 +68,10 @@ func (c *Console) renderSettingsWith(ctx *fiber.Ctx, status int, section, proble
 }
 
 // settingsDone ends a settings write: back to the section, or the section
-// with a refusal and the refused form as it was typed, or the error.
-func (c *Console) settingsDone(ctx *fiber.Ctx, section string, err error) error {
+// with the refused form as it was typed, each sentence at the field of
+// shown (the form's fields) it is about and the others on top, or the
+// error.
+func (c *Console) settingsDone(ctx *fiber.Ctx, section string, err error, shown ...string) error {
 	var ae *apperr.Error
 	switch {
 	case err == nil:
@@ -82,8 +85,9 @@ func (c *Console) settingsDone(ctx *fiber.Ctx, section string, err error) error 
 		if perr != nil {
 			return perr
 		}
-		tried := views.TriedForm{Action: ctx.Path(), Values: posted}
-		return c.renderSettingsWith(ctx, fiber.StatusUnprocessableEntity, section, ae.Message, func(s *views.Settings) { s.Tried = tried })
+		errs := fieldErrors(ae, shown)
+		tried := views.TriedForm{Action: ctx.Path(), Values: posted, Errors: errs}
+		return c.renderSettingsWith(ctx, fiber.StatusUnprocessableEntity, section, errs[""], func(s *views.Settings) { s.Tried = tried })
 	}
 	return err
 }
@@ -152,6 +156,10 @@ func (p postedForm) optional(key string) *string {
 	return &v
 }
 
+// labelFields are the fields the label forms show a refusal at
+// (settingsDone).
+var labelFields = []string{"title", "color", "description"}
+
 func (c *Console) saveLabel(ctx *fiber.Ctx) error {
 	posted, _, err := readPosted(ctx)
 	if err != nil {
@@ -160,14 +168,14 @@ func (c *Console) saveLabel(ctx *fiber.Ctx) error {
 	in := contacts.LabelInput{Title: posted.optional("title"), Color: posted.optional("color"), Description: posted.optional("description")}
 	if ctx.Params("id") == "" {
 		_, err = c.svc.CreateLabel(ctx.UserContext(), in)
-		return c.settingsDone(ctx, "labels", err)
+		return c.settingsDone(ctx, "labels", err, labelFields...)
 	}
 	id, err := settingID(ctx, "Label")
 	if err != nil {
 		return err
 	}
 	_, err = c.svc.UpdateLabel(ctx.UserContext(), id, in)
-	return c.settingsDone(ctx, "labels", err)
+	return c.settingsDone(ctx, "labels", err, labelFields...)
 }
 
 func (c *Console) deleteLabel(ctx *fiber.Ctx) error {

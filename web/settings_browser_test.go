@@ -41,7 +41,7 @@ func TestSettingsInChromium(t *testing.T) {
 			t.Errorf("the API sees labels %v", labels)
 		}
 		b.submitIn(tab, map[string]string{"[data-testid=new-label-title]": "urgent"}, "[data-testid=new-label-save]")
-		if got := b.text(tab, "[data-testid=settings-error]"); !strings.Contains(strings.ToLower(got), "taken") && !strings.Contains(strings.ToLower(got), "exist") {
+		if got := b.text(tab, "[data-testid=error-title]"); !strings.Contains(strings.ToLower(got), "taken") && !strings.Contains(strings.ToLower(got), "exist") {
 			t.Errorf("a duplicate label says %q", got)
 		}
 		b.shootWidths(t, tab, "settings-labels")
@@ -102,7 +102,7 @@ func TestSettingsInChromium(t *testing.T) {
 		b.goTo(tab, c.base+c.app("/settings/webhooks"), "the webhooks settings", `document.querySelector('[data-testid=hook-rows]')`)
 		b.eval(tab, `document.querySelector('[data-testid="new-hook-message_created"]').checked = true; true`)
 		b.submitIn(tab, map[string]string{"[data-testid=new-hook-url]": "http://127.0.0.1:9/hook"}, "[data-testid=new-hook-save]")
-		if got := b.text(tab, "[data-testid=settings-error]"); !strings.Contains(got, "private") {
+		if got := b.text(tab, "[data-testid=error-url]"); !strings.Contains(got, "private") {
 			t.Errorf("a private webhook URL says %q", got)
 		}
 		b.eval(tab, `document.querySelector('[data-testid="new-hook-message_created"]').checked = true; true`)

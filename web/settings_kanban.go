@@ -84,5 +84,5 @@ func (c *Console) editHook(ctx *fiber.Ctx) error {
 		in.Subscriptions = slices.DeleteFunc(slices.Clone(evs), func(e string) bool { return e == "" })
 	}
 	_, err = c.svc.UpdateWebhook(ctx.UserContext(), id, in)
-	return c.settingsDone(ctx, "webhooks", err)
+	return c.settingsDone(ctx, "webhooks", err, hookFields...)
 }

@@ -77,6 +77,10 @@ func (c *Console) saveInbox(ctx *fiber.Ctx) error {
 	return c.settingsDone(ctx, "inboxes", err)
 }
 
+// hookFields are the fields the webhook forms show a refusal at
+// (settingsDone).
+var hookFields = []string{"name", "url", "subscriptions"}
+
 func (c *Console) saveHook(ctx *fiber.Ctx) error {
 	posted, _, err := readPosted(ctx)
 	if err != nil {
@@ -84,7 +88,7 @@ func (c *Console) saveHook(ctx *fiber.Ctx) error {
 	}
 	in := webhooks.WebhookInput{Name: posted.optional("name"), URL: posted.optional("url"), Subscriptions: posted["subscriptions"]}
 	_, err = c.svc.CreateWebhook(ctx.UserContext(), in)
-	return c.settingsDone(ctx, "webhooks", err)
+	return c.settingsDone(ctx, "webhooks", err, hookFields...)
 }
 
 func (c *Console) deleteHook(ctx *fiber.Ctx) error {

@@ -20,7 +20,8 @@ import (
 // TestConsoleSettingsWrites: the kanban webhook (save, test, a new
 // secret), editing an account webhook and creating inboxes, through the
 // operations the API uses; a refusal answers the section again (422) with
-// the sentence and changes nothing; a secret sent is never shown back.
+// the sentence (at the refused field when the form has it) and changes
+// nothing; a secret sent is never shown back.
 func TestConsoleSettingsWrites(t *testing.T) {
 	outboundtest.AllowPrivate(t, true)
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -48,7 +49,8 @@ func TestConsoleSettingsWrites(t *testing.T) {
 			{name: "a webhook edited", path: settings(fmt.Sprintf("webhooks/%d", hook)), form: url.Values{"name": {"CRM"}, "url": {"https://hooks.example.com/b"},
 				"subscriptions": {"", "conversation_created", "message_created"}}, status: http.StatusSeeOther, events: none},
 			{name: "a webhook edited to no http URL", path: settings(fmt.Sprintf("webhooks/%d", hook)), form: url.Values{"url": {"ftp://hooks.example.com/x"}},
-				status: http.StatusUnprocessableEntity, html: []string{`data-testid="settings-error"`}, events: none},
+				status: http.StatusUnprocessableEntity, html: []string{`id="tried-err-url">Url must be an http(s) URL<`,
+					fmt.Sprintf(`data-testid="hook-url-%d" aria-describedby="tried-err-url" aria-invalid="true"`, hook)}, events: none},
 			{name: "a webhook that does not exist", path: settings("webhooks/999999"), form: url.Values{"url": {"https://hooks.example.com/c"}},
 				status: http.StatusNotFound, events: none},
 			{name: "an inbox of no known channel", path: settings("inboxes"), form: url.Values{"name": {"Fax"}, "channel_type": {"fax"}},
