@@ -67,6 +67,8 @@ func TestRefusedFieldsAreTiedToTheirSentences(t *testing.T) {
 				before: `sentForm.querySelector('[name=title]').value = 'vip';`, refused: []string{"title"}},
 			{name: "a webhook to no event", page: c.app("/settings/webhooks"), form: "form:has([data-testid=new-hook-url])",
 				before: `sentForm.querySelector('[name=url]').value = 'https://hooks.example.com/in';`, refused: []string{"subscriptions"}},
+			{name: "an inbox in no time zone", page: c.app("/settings/inboxes"), form: fmt.Sprintf("form:has([data-testid=inbox-name-%d])", inbox),
+				before: `sentForm.querySelector('[name=timezone]').value = 'Mars/Olympus';`, refused: []string{"timezone"}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

@@ -10,12 +10,12 @@ import (
 	"github.com/switchboard/switchboard/internal/testdb"
 )
 
-// TestRefusedFormsKeepWhatWasTyped: a contact's details, a label and a
-// webhook (new or edited) refused by the operation answer 422 with the
-// refused form as it was typed (unfolded when it folds), not as the
-// database holds it, and write nothing; a settings form's refused field is
-// aria-invalid and described by its sentence next to it (the other forms
-// show what is stored).
+// TestRefusedFormsKeepWhatWasTyped: a contact's details and the settings'
+// forms (a label, an agent, a team, an inbox, a webhook; new or edited)
+// refused by the operation answer 422 with the refused form as it was
+// typed (unfolded when it folds), not as the database holds it, and write
+// nothing; a settings form's refused field is aria-invalid and described
+// by its sentence next to it (the other forms show what is stored).
 func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 	t.Parallel()
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
@@ -27,6 +27,10 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 		billing := idOf(c.mustPost(c.api("/labels"), map[string]any{"title": "billing", "color": "#f9d0c4", "description": "Invoices"}), "id")
 		made := c.mustPost(c.api("/webhooks"), map[string]any{"url": "https://hooks.example.com/in", "name": "CRM", "subscriptions": []string{"conversation_created"}})
 		hook := idOf(made["payload"].(map[string]any)["webhook"].(map[string]any), "id")
+		c.mustPost(c.api("/agents"), map[string]any{"name": "Dora", "email": "dora@acme.test", "role": "agent"})
+		c.mustPost(c.api("/teams"), map[string]any{"name": "sales"})
+		support := idOf(c.mustPost(c.api("/teams"), map[string]any{"name": "support", "description": "Help desk"}), "id")
+		inbox := idOf(c.mustPost(c.api("/inboxes"), map[string]any{"name": "Desk", "channel": map[string]any{"type": "api"}}), "id")
 		for _, tc := range []struct {
 			name, path string
 			form       url.Values
@@ -65,6 +69,33 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 					fmt.Sprintf(`value="message_created" checked data-testid="hook-%d-message_created"`, hook)},
 				not:  []string{fmt.Sprintf(`value="conversation_created" checked data-testid="hook-%d-conversation_created"`, hook)},
 				tied: map[string]string{"url": fmt.Sprintf(`data-testid="hook-url-%d"`, hook)}, stored: "/webhooks"},
+			{name: "a new agent with no e-mail address", path: c.app("/settings/agents"),
+				form: url.Values{"name": {"Typed Agent"}, "email": {"not an e-mail"}, "role": {"administrator"}},
+				want: []string{`value="Typed Agent"`, `value="not an e-mail"`, `<option value="administrator" selected>`},
+				tied: map[string]string{"email": `data-testid="new-agent-email"`}, stored: "/agents"},
+			{name: "a new agent who is one already", path: c.app("/settings/agents"),
+				form: url.Values{"name": {"Dora Again"}, "email": {"dora@acme.test"}, "role": {"agent"}},
+				want: []string{`value="Dora Again"`, `value="dora@acme.test" placeholder`},
+				tied: map[string]string{"email": `data-testid="new-agent-email"`}, stored: "/agents"},
+			{name: "the only administrator made an agent", path: c.app(fmt.Sprintf("/settings/agents/%d", c.user)),
+				form: url.Values{"role": {"agent"}, "availability": {"busy"}},
+				want: []string{`aria-invalid="true"><option value="agent" selected>`, `<option value="busy" selected>`},
+				tied: map[string]string{"role": `<select name="role" aria-label="Role"`}, stored: "/agents"},
+			{name: "a new team of a taken name", path: c.app("/settings/teams"),
+				form: url.Values{"name": {"Sales"}, "description": {"Typed team"}},
+				want: []string{`value="Sales" placeholder="New team"`, `value="Typed team"`},
+				tied: map[string]string{"name": `data-testid="new-team-name"`}, stored: "/teams"},
+			{name: "a team renamed to a taken name", path: c.app(fmt.Sprintf("/settings/teams/%d", support)),
+				form: url.Values{"name": {"sales"}, "description": {"Renamed desk"}, "members": {"", fmt.Sprint(c.user)}},
+				want: []string{`value="sales" aria-label="Name" required data-testid="team-name-support"`, `value="Renamed desk"`,
+					fmt.Sprintf(`checked data-testid="team-support-member-%d"`, c.user)},
+				not: []string{`value="Help desk"`}, tied: map[string]string{"name": `data-testid="team-name-support"`}, stored: "/teams"},
+			{name: "an inbox in no time zone", path: c.app(fmt.Sprintf("/settings/inboxes/%d", inbox)),
+				form: url.Values{"name": {"Typed desk"}, "timezone": {"Mars/Olympus"}, "greeting_enabled": {"false", "true"},
+					"greeting_message": {"Typed hello"}, "out_of_office_message": {"Typed away"}},
+				want: []string{`value="Typed desk"`, `value="Mars/Olympus"`, `value="Typed hello"`, `value="Typed away"`,
+					fmt.Sprintf(`value="true" checked data-testid="inbox-greeting-on-%d"`, inbox)},
+				not: []string{`value="Desk"`}, tied: map[string]string{"timezone": fmt.Sprintf(`data-testid="inbox-timezone-%d"`, inbox)}, stored: "/inboxes"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				var before string

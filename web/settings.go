@@ -16,8 +16,8 @@ import (
 // The account's settings: labels, agents and teams, each change the
 // operation the API uses (which keeps them to administrators). A change
 // sends the browser back to its section; a refused one shows the section
-// again (422) with the operation's sentences, at their fields in the forms
-// that show them.
+// again (422) with the form as it was typed and the operation's sentences
+// at its fields.
 
 // settingsLoaders fill a section's rows.
 var settingsLoaders = map[string]func(*Console, context.Context, *views.Settings) error{
@@ -156,9 +156,13 @@ func (p postedForm) optional(key string) *string {
 	return &v
 }
 
-// labelFields are the fields the label forms show a refusal at
-// (settingsDone).
-var labelFields = []string{"title", "color", "description"}
+// The fields each settings form shows a refusal at (settingsDone).
+var (
+	labelFields    = []string{"title", "color", "description"}
+	newAgentFields = []string{"name", "email", "role"}
+	agentFields    = []string{"role", "availability"}
+	teamFields     = []string{"name", "description"}
+)
 
 func (c *Console) saveLabel(ctx *fiber.Ctx) error {
 	posted, _, err := readPosted(ctx)
@@ -195,14 +199,14 @@ func (c *Console) saveAgent(ctx *fiber.Ctx) error {
 		Availability: posted.optional("availability")}
 	if ctx.Params("id") == "" {
 		_, err = c.svc.CreateAgent(ctx.UserContext(), in)
-		return c.settingsDone(ctx, "agents", err)
+		return c.settingsDone(ctx, "agents", err, newAgentFields...)
 	}
 	id, err := settingID(ctx, "Agent")
 	if err != nil {
 		return err
 	}
 	_, err = c.svc.UpdateAgent(ctx.UserContext(), id, in)
-	return c.settingsDone(ctx, "agents", err)
+	return c.settingsDone(ctx, "agents", err, agentFields...)
 }
 
 func (c *Console) deleteAgent(ctx *fiber.Ctx) error {
@@ -223,14 +227,14 @@ func (c *Console) saveTeam(ctx *fiber.Ctx) error {
 	in := accounts.TeamInput{Name: posted.optional("name"), Description: posted.optional("description")}
 	if ctx.Params("id") == "" {
 		_, err = c.svc.CreateTeam(ctx.UserContext(), in)
-		return c.settingsDone(ctx, "teams", err)
+		return c.settingsDone(ctx, "teams", err, teamFields...)
 	}
 	id, err := settingID(ctx, "Team")
 	if err != nil {
 		return err
 	}
 	if _, err := c.svc.UpdateTeam(ctx.UserContext(), id, in); err != nil {
-		return c.settingsDone(ctx, "teams", err)
+		return c.settingsDone(ctx, "teams", err, teamFields...)
 	}
 	if members, ok := posted["members"]; ok {
 		var ids []int

@@ -60,6 +60,12 @@ func (p postedForm) flag(key string) *bool {
 	return &on
 }
 
+// The fields the inbox and webhook forms show a refusal at (settingsDone).
+var (
+	inboxFields = []string{"name", "timezone", "greeting_message", "out_of_office_message"}
+	hookFields  = []string{"name", "url", "subscriptions"}
+)
+
 func (c *Console) saveInbox(ctx *fiber.Ctx) error {
 	id, err := settingID(ctx, "Inbox")
 	if err != nil {
@@ -74,12 +80,8 @@ func (c *Console) saveInbox(ctx *fiber.Ctx) error {
 		OutOfOfficeMessage: posted.optional("out_of_office_message"), Timezone: posted.optional("timezone"),
 		AllowMessagesAfterResolved: posted.flag("allow_messages_after_resolved"), LockToSingleConversation: posted.flag("lock_to_single_conversation")}
 	_, err = c.svc.UpdateInbox(ctx.UserContext(), id, in)
-	return c.settingsDone(ctx, "inboxes", err)
+	return c.settingsDone(ctx, "inboxes", err, inboxFields...)
 }
-
-// hookFields are the fields the webhook forms show a refusal at
-// (settingsDone).
-var hookFields = []string{"name", "url", "subscriptions"}
 
 func (c *Console) saveHook(ctx *fiber.Ctx) error {
 	posted, _, err := readPosted(ctx)
