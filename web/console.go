@@ -6,6 +6,7 @@ package web
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"sort"
@@ -246,4 +247,28 @@ func consoleSection(path string) string {
 		return ""
 	}
 	return parts[1]
+}
+
+// mayFollow tells a live socket whether its viewer may still follow the
+// page: the session holds, its user is still a member of the account (an
+// agent removed from it would otherwise go on hearing of its changes), and
+// still, if any, admits the viewer as it is now. A check that fails
+// otherwise (the database) counts as allowed, as the next ping checks
+// again.
+func (c *Console) mayFollow(token string, accountID int, still func(context.Context) error) bool {
+	v, err := c.svc.SessionLive(c.ctx, token, accountID)
+	if err == nil && still != nil {
+		err = still(viewer.NewContext(c.ctx, v))
+	}
+	if err == nil {
+		return true
+	}
+	switch apperr.From(err).Kind {
+	case apperr.KindUnauthenticated, apperr.KindForbidden, apperr.KindNotFound:
+		return false
+	}
+	if c.ctx.Err() == nil { // at shutdown the socket is closing anyway
+		slog.Warn("live page: checking the viewer failed", "err", err)
+	}
+	return true
 }

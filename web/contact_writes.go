@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -114,25 +112,3 @@ func (c *Console) createContact(ctx *fiber.Ctx) error {
 
 // newContactFields are the fields the new-contact form shows a refusal at.
 var newContactFields = []string{"name", "email", "phone_number", "inbox_id"}
-
-// fieldErrors places a refusal's sentences at the fields a form shows;
-// the sentences about other fields go under "" (on top of the form), all
-// of them, so that none is lost when a form shows none of its fields.
-func fieldErrors(ae *apperr.Error, shown []string) map[string]string {
-	out := map[string]string{}
-	for _, field := range ae.Fields {
-		msg := ae.MessageFor(field)
-		switch {
-		case slices.Contains(shown, field):
-			if out[field] == "" {
-				out[field] = msg
-			}
-		case !strings.Contains(out[""], msg):
-			out[""] = strings.TrimPrefix(out[""]+", "+msg, ", ")
-		}
-	}
-	if len(ae.Fields) == 0 {
-		out[""] = ae.Message
-	}
-	return out
-}

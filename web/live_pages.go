@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gorilla/websocket"
 
-	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
@@ -42,30 +40,6 @@ func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter, still func(contex
 		}
 		c.streamPage(conn, sub, filter, func() bool { return c.mayFollow(token, v.AccountID, still) })
 	})))(ctx)
-}
-
-// mayFollow tells a live socket whether its viewer may still follow the
-// page: the session holds, its user is still a member of the account (an
-// agent removed from it would otherwise go on hearing of its changes), and
-// still, if any, admits the viewer as it is now. A check that fails
-// otherwise (the database) counts as allowed, as the next ping checks
-// again.
-func (c *Console) mayFollow(token string, accountID int, still func(context.Context) error) bool {
-	v, err := c.svc.SessionLive(c.ctx, token, accountID)
-	if err == nil && still != nil {
-		err = still(viewer.NewContext(c.ctx, v))
-	}
-	if err == nil {
-		return true
-	}
-	switch apperr.From(err).Kind {
-	case apperr.KindUnauthenticated, apperr.KindForbidden, apperr.KindNotFound:
-		return false
-	}
-	if c.ctx.Err() == nil { // at shutdown the socket is closing anyway
-		slog.Warn("live page: checking the viewer failed", "err", err)
-	}
-	return true
 }
 
 // streamPage sends what filter makes of the account's events until the

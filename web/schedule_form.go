@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -205,25 +204,16 @@ func intField(errs *core.FieldErrors, field, label, s string) *int {
 }
 
 // refusal fills the form with an operation's validation refusal, each
-// sentence at its field (those the form has no place for on top); other
-// errors pass through.
+// sentence at its field (those the form has no place for on top:
+// fieldErrors); other errors pass through.
 func refusal(f *views.ScheduleForm, err error, shown ...string) error {
 	var ae *apperr.Error
 	if !errors.As(err, &ae) || ae.Kind != apperr.KindInvalid {
 		return err
 	}
-	f.Errors = map[string]string{}
-	for _, field := range ae.Fields {
-		msg := ae.MessageFor(field)
-		if slices.Contains(shown, field) {
-			f.Errors[field] = msg
-		} else if !strings.Contains(f.Error, msg) {
-			f.Error = strings.TrimPrefix(f.Error+" "+msg, " ")
-		}
-	}
-	if len(ae.Fields) == 0 {
-		f.Error = ae.Message
-	}
+	f.Errors = fieldErrors(ae, shown)
+	f.Error = f.Errors[""]
+	delete(f.Errors, "")
 	return nil
 }
 
