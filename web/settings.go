@@ -233,19 +233,34 @@ func (c *Console) saveTeam(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.svc.UpdateTeam(ctx.UserContext(), id, in); err != nil {
-		return c.settingsDone(ctx, "teams", err, teamFields...)
+	members, err := postedMembers(posted)
+	if err == nil {
+		_, err = c.svc.UpdateTeamAndMembers(ctx.UserContext(), id, in, members)
 	}
-	if members, ok := posted["members"]; ok {
-		var ids []int
-		for _, m := range members {
-			if n, err := strconv.Atoi(m); err == nil {
-				ids = append(ids, n)
-			}
+	return c.settingsDone(ctx, "teams", err, teamFields...)
+}
+
+// postedMembers are the user ids of the team form's member boxes: nil
+// when the form sent none (the members stay), empty when it sent only the
+// blank that says "none ticked". A value that is no id is refused rather
+// than dropped, which would remove that member.
+func postedMembers(posted postedForm) ([]int, error) {
+	values, ok := posted["members"]
+	if !ok {
+		return nil, nil
+	}
+	ids := []int{}
+	for _, v := range values {
+		if v == "" {
+			continue
 		}
-		err = c.svc.ChangeTeamMembers(ctx.UserContext(), id, accounts.ReplaceMembers, ids)
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, apperr.Invalid("Members must be agents' ids", "members")
+		}
+		ids = append(ids, n)
 	}
-	return c.settingsDone(ctx, "teams", err)
+	return ids, nil
 }
 
 func (c *Console) deleteTeam(ctx *fiber.Ctx) error {

@@ -72,6 +72,24 @@ func (s *Service) UpdateTeam(ctx context.Context, id int, in TeamInput) (*ent.Te
 	return s.Team(ctx, id)
 }
 
+// UpdateTeamAndMembers is UpdateTeam and, when members is not nil, the
+// team's members replaced by them, all or nothing: the console's team form
+// sends both, and a refused member must not leave the rename saved.
+func (s *Service) UpdateTeamAndMembers(ctx context.Context, id int, in TeamInput, members []int) (*ent.Team, error) {
+	var t *ent.Team
+	err := s.InTx(ctx, func(ctx context.Context, _ *ent.Client) error {
+		var err error
+		if t, err = s.UpdateTeam(ctx, id, in); err != nil || members == nil {
+			return err
+		}
+		return s.ChangeTeamMembers(ctx, id, ReplaceMembers, members)
+	})
+	if err != nil {
+		return nil, core.ApperrOrNil(err)
+	}
+	return core.Detached(ctx, t), nil
+}
+
 // DeleteTeam deletes a team (administrators only); its conversations stay,
 // without a team.
 func (s *Service) DeleteTeam(ctx context.Context, id int) error {
