@@ -64,12 +64,16 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
 		authenticate: func(ctx context.Context, addr string, p map[string]any) (context.Context, error) {
-			init := transport.InitPayload(p)
-			v, err := svc.AuthenticateToken(ctx, addr, RequestTokenFromInit(init), accountFromInit(init))
-			if err != nil {
-				return ctx, err
-			}
-			return viewer.NewContext(ctx, v), nil
+			return viewerOfInit(ctx, p, func(token string, accountID int) (viewer.Viewer, error) {
+				return svc.AuthenticateToken(ctx, addr, token, accountID)
+			})
+		},
+		// Not throttled: a re-check is no guess, and a client must not keep a
+		// revoked token's subscriptions by getting its address throttled.
+		reauthenticate: func(ctx context.Context, p map[string]any) (context.Context, error) {
+			return viewerOfInit(ctx, p, func(token string, accountID int) (viewer.Viewer, error) {
+				return svc.ViewerForToken(ctx, token, accountID)
+			})
 		},
 	})
 	srv.AddTransport(transport.Options{})
@@ -190,6 +194,17 @@ func RequestTokenFromInit(p transport.InitPayload) string {
 	h := http.Header{}
 	h.Set("Authorization", p.Authorization())
 	return requestToken(h)
+}
+
+// viewerOfInit is ctx with the viewer check makes of an init payload's
+// token and account.
+func viewerOfInit(ctx context.Context, p map[string]any, check func(token string, accountID int) (viewer.Viewer, error)) (context.Context, error) {
+	init := transport.InitPayload(p)
+	v, err := check(RequestTokenFromInit(init), accountFromInit(init))
+	if err != nil {
+		return ctx, err
+	}
+	return viewer.NewContext(ctx, v), nil
 }
 
 func accountFromInit(p transport.InitPayload) int {

@@ -32,6 +32,8 @@ type wsTransport struct {
 	// authenticate turns the init payload into the connection's context.
 	// addr is the client's address, for throttling wrong tokens.
 	authenticate func(ctx context.Context, addr string, payload map[string]any) (context.Context, error)
+	// reauthenticate checks the init payload again (ws_recheck.go).
+	reauthenticate func(ctx context.Context, payload map[string]any) (context.Context, error)
 }
 
 const (

@@ -21,8 +21,8 @@ func init() { wsRecheckEvery.Store(int64(5 * time.Second)) }
 
 // stillHolds authenticates the connection's init payload again and reports
 // whether it still signs in the viewer the connection started as; if not,
-// why. A check that fails otherwise (the database, a throttled address)
-// holds: the next one tries again.
+// why. A check that fails otherwise (the database) holds: the next one
+// tries again.
 func (c *wsConn) stillHolds() (reason string, ok bool) {
 	c.mu.Lock()
 	was, payload := c.viewer, c.payload
@@ -30,7 +30,7 @@ func (c *wsConn) stillHolds() (reason string, ok bool) {
 	if payload == nil {
 		return "", true // not initialised yet
 	}
-	ctx, err := c.t.authenticate(c.ctx, c.addr, payload)
+	ctx, err := c.t.reauthenticate(c.ctx, payload)
 	if err != nil {
 		switch apperr.From(err).Kind {
 		case apperr.KindUnauthenticated, apperr.KindForbidden:
