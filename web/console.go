@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -249,14 +250,18 @@ func consoleSection(path string) string {
 	return parts[1]
 }
 
-// mayFollow tells a live socket whether its viewer may still follow the
-// page: the session holds, its user is still a member of the account (an
-// agent removed from it would otherwise go on hearing of its changes), and
-// still, if any, admits the viewer as it is now. A check that fails
+// mayFollow tells a live socket opened by viewer opened whether it may
+// still follow the page: the session holds, its user is still a member of
+// the account with the same role (an agent removed from it would otherwise
+// go on hearing of its changes, and the page's filter judges as opened),
+// and still, if any, admits the viewer as it is now. A check that fails
 // otherwise (the database) counts as allowed, as the next ping checks
 // again.
-func (c *Console) mayFollow(token string, accountID int, still func(context.Context) error) bool {
-	v, err := c.svc.SessionLive(c.ctx, token, accountID)
+func (c *Console) mayFollow(token string, opened viewer.Viewer, still func(context.Context) error) bool {
+	v, err := c.svc.SessionLive(c.ctx, token, opened.AccountID)
+	if err == nil && (v.UserID != opened.UserID || v.Role != opened.Role) {
+		return false
+	}
 	if err == nil && still != nil {
 		err = still(viewer.NewContext(c.ctx, v))
 	}
@@ -272,3 +277,27 @@ func (c *Console) mayFollow(token string, accountID int, still func(context.Cont
 	}
 	return true
 }
+
+// inboxesWorked answers whether viewer v works in an inbox (WorksIn),
+// remembering each answer for workedFor: a burst of schedule events would
+// otherwise ask the database once an event and socket. mayFollow closes
+// the socket when v's role changes; an inbox membership changed meanwhile
+// shows within workedFor. For one goroutine (a socket's).
+func (c *Console) inboxesWorked(v viewer.Viewer) func(inboxID int) bool {
+	ctx := viewer.NewContext(c.ctx, v)
+	known, since := map[int]bool{}, time.Now()
+	return func(inboxID int) bool {
+		if time.Since(since) > workedFor {
+			known, since = map[int]bool{}, time.Now()
+		}
+		works, ok := known[inboxID]
+		if !ok {
+			works = c.svc.WorksIn(ctx, inboxID)
+			known[inboxID] = works
+		}
+		return works
+	}
+}
+
+// workedFor is how long inboxesWorked trusts an answer.
+const workedFor = 30 * time.Second

@@ -38,7 +38,7 @@ func (c *Console) serveLive(ctx *fiber.Ctx, filter liveFilter, still func(contex
 		if err != nil {
 			return
 		}
-		c.streamPage(conn, sub, filter, func() bool { return c.mayFollow(token, v.AccountID, still) })
+		c.streamPage(conn, sub, filter, func() bool { return c.mayFollow(token, v, still) })
 	})))(ctx)
 }
 
@@ -94,13 +94,16 @@ func (c *Console) streamPage(conn *websocket.Conn, sub *events.Subscription, fil
 	}
 }
 
-// scheduleLive serves the calendar's socket: any schedule change.
+// scheduleLive serves the calendar's socket: any change of a schedule in
+// an inbox the viewer works in (the others' ids are not theirs to hear of).
 func (c *Console) scheduleLive(ctx *fiber.Ctx) error {
+	v, _ := viewer.FromContext(ctx.UserContext())
+	worksIn := c.inboxesWorked(v)
 	return c.serveLive(ctx, func(e events.Event) (fiber.Map, bool) {
 		switch e.Kind {
 		case events.ScheduledMessageCreated, events.ScheduledMessageUpdated, events.ScheduledMessageDeleted,
 			events.ScheduledMessageSent, events.ScheduledMessageFailed:
-			return fiber.Map{"kind": e.Kind, "schedule_id": e.ScheduleID}, true
+			return fiber.Map{"kind": e.Kind, "schedule_id": e.ScheduleID}, worksIn(e.InboxID)
 		}
 		return nil, false
 	}, nil)

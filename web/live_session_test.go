@@ -21,7 +21,8 @@ import (
 // conversation, calendar) is closed as "access ended" (1008) at the first
 // ping after its viewer may no longer follow it: its session ended, by
 // signing out elsewhere or by a password reset, or its user was removed
-// from the account, or from the inbox of the conversation it follows.
+// from the account, or from the inbox of the conversation it follows, or
+// its role changed (the page's filter judges as the socket opened).
 // Another session's socket stays open. Pings every 100 ms.
 func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 	t.Cleanup(web.SetLiveTimings(2*time.Second, 100*time.Millisecond))
@@ -41,6 +42,15 @@ func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 				return cookie
 			}
 		}
+		// administrator is agent made an administrator before signing in.
+		administrator := func(name string) func() string {
+			return func() string {
+				id, _ := signedInAgent(c, name)
+				agentID = id
+				c.mustPatch(c.api(fmt.Sprintf("/agents/%d", id)), map[string]any{"role": "administrator"})
+				return c.signIn(name+"@acme.test", name+"-long-pass")
+			}
+		}
 		for _, tc := range []struct {
 			name, path string
 			signIn     func() string
@@ -51,6 +61,9 @@ func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 			{"a conversation, signed out in another tab", fmt.Sprintf("/conversations/%d/live", p.conv), admin, c.signOut, true},
 			{"the calendar, its agent removed from the account", "/schedules/live", agent("grace"), func(string) {
 				c.deleteAPI(c.api(fmt.Sprintf("/agents/%d", agentID)))
+			}, true},
+			{"the calendar, its administrator made an agent", "/schedules/live", administrator("ada"), func(string) {
+				c.mustPatch(c.api(fmt.Sprintf("/agents/%d", agentID)), map[string]any{"role": "agent"})
 			}, true},
 			{"a conversation, its agent removed from the inbox", fmt.Sprintf("/conversations/%d/live", p.conv), agent("alan"), func(string) {
 				c.mustPatch(c.api("/inbox_members"), map[string]any{"inbox_id": inbox, "user_ids": []int{}})

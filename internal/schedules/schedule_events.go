@@ -18,15 +18,17 @@ func scheduleDeleted(sm *ent.ScheduledMessage, id int, payload func() (map[strin
 	return core.Change{Event: ev, Payload: payload}
 }
 
-// emitScheduleEvent tells the listeners of a core.Change of schedule id.
-func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) error {
-	return s.Notify(ctx, c, s.scheduleChange(ctx, c, kind, accountID, id))
+// emitScheduleEvent tells the listeners of a core.Change of schedule id,
+// sm or an occurrence of series sm.
+func (s *Service) emitScheduleEvent(ctx context.Context, c *ent.Client, kind events.Kind, sm *ent.ScheduledMessage, id int) error {
+	return s.Notify(ctx, c, s.scheduleChange(ctx, c, kind, sm, id))
 }
 
-// scheduleChange is the change kind of schedule id.
-func (s *Service) scheduleChange(ctx context.Context, c *ent.Client, kind events.Kind, accountID, id int) core.Change {
-	ev := events.Event{AccountID: accountID, Kind: kind, ScheduleID: id}
-	return core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, accountID, id)}
+// scheduleChange is the change kind of schedule id, sm or an occurrence of
+// series sm. It names the inbox, which live pages tell only its agents of.
+func (s *Service) scheduleChange(ctx context.Context, c *ent.Client, kind events.Kind, sm *ent.ScheduledMessage, id int) core.Change {
+	ev := events.Event{AccountID: sm.AccountID, Kind: kind, ScheduleID: id, InboxID: sm.InboxID}
+	return core.Change{Event: ev, Payload: s.schedulePayload(ctx, c, sm.AccountID, id)}
 }
 
 // schedulePayload builds a schedule event's webhook body.

@@ -173,9 +173,9 @@ func (s *Service) recordFiring(ctx context.Context, c *ent.Client, sm *ent.Sched
 	if m.NextDeliveryAt == nil {
 		// Nothing to deliver (a private note, an inbox without an outbound
 		// channel): posting it is sending it.
-		return s.settleSchedule(ctx, c, sm.AccountID, firedID, true, "")
+		return s.settleSchedule(ctx, c, sm, firedID, true, "")
 	}
-	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, firedID)
+	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm, firedID)
 }
 
 // authorMayPost refuses an occurrence whose author could no longer post it
@@ -298,7 +298,7 @@ func (s *Service) endSeries(ctx context.Context, c *ent.Client, sm *ent.Schedule
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, sm.ID)
+	return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm, sm.ID)
 }
 
 // failOccurrence records that occurrence at of sm did not fire, with the
@@ -315,11 +315,11 @@ func (s *Service) failOccurrence(ctx context.Context, sm *ent.ScheduledMessage, 
 		if err != nil {
 			return err
 		}
-		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageFailed, sm.AccountID, failedID); err != nil {
+		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageFailed, sm, failedID); err != nil {
 			return err
 		}
 		if failedID != sm.ID {
-			return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, sm.ID)
+			return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm, sm.ID)
 		}
 		return nil
 	})

@@ -42,7 +42,7 @@ func (s *Service) recordFirings(ctx context.Context, c *ent.Client, fs []fired) 
 	}
 	changes := make([]core.Change, len(oneOffs))
 	for i, f := range oneOffs {
-		changes[i] = s.scheduleChange(ctx, c, events.ScheduledMessageUpdated, f.sm.AccountID, f.sm.ID)
+		changes[i] = s.scheduleChange(ctx, c, events.ScheduledMessageUpdated, f.sm, f.sm.ID)
 	}
 	return s.NotifyAll(ctx, c, changes)
 }

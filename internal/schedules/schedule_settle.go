@@ -17,7 +17,7 @@ import (
 
 // settleSchedule ends the schedule row fired as message of the channel's
 // outcome: sent when the channel accepted its message, failed otherwise.
-func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, accountID, id int, delivered bool, reason string) error {
+func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, sm *ent.ScheduledMessage, id int, delivered bool, reason string) error {
 	u := c.ScheduledMessage.Update().Where(scheduledmessage.ID(id), scheduledmessage.StatusEQ(scheduledmessage.StatusPending))
 	event := events.ScheduledMessageSent
 	if delivered {
@@ -30,7 +30,7 @@ func (s *Service) settleSchedule(ctx context.Context, c *ent.Client, accountID, 
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.emitScheduleEvent(ctx, c, event, accountID, id)
+	return s.emitScheduleEvent(ctx, c, event, sm, id)
 }
 
 // SettleSchedulesOf settles the schedule rows that posted messages ms, once
@@ -49,7 +49,7 @@ func (s *Service) SettleSchedulesOf(ctx context.Context, c *ent.Client, ms []*en
 	// still saw few pending schedules (a burst of them since the last
 	// ANALYZE), and read every pending row for each message.
 	rows, err := c.ScheduledMessage.Query().Where(scheduledmessage.MessageIDIn(ids...)).
-		Select(scheduledmessage.FieldID, scheduledmessage.FieldAccountID, scheduledmessage.FieldMessageID, scheduledmessage.FieldStatus).
+		Select(scheduledmessage.FieldID, scheduledmessage.FieldAccountID, scheduledmessage.FieldInboxID, scheduledmessage.FieldMessageID, scheduledmessage.FieldStatus).
 		Order(ent.Asc(scheduledmessage.FieldID)).Modify(core.ForUpdateOnPostgres).All(ctx)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (s *Service) SettleSchedulesOf(ctx context.Context, c *ent.Client, ms []*en
 			continue
 		}
 		reason, _ := m.ContentAttributes["external_error"].(string)
-		if err := s.settleSchedule(ctx, c, m.AccountID, row.ID, false, reason); err != nil {
+		if err := s.settleSchedule(ctx, c, row, row.ID, false, reason); err != nil {
 			return err
 		}
 	}
@@ -91,7 +91,7 @@ func (s *Service) settleSent(ctx context.Context, c *ent.Client, rows []*ent.Sch
 		return fmt.Errorf("settling %d schedules: %d were no longer pending", len(ids), len(ids)-n)
 	}
 	for _, row := range rows {
-		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageSent, row.AccountID, row.ID); err != nil {
+		if err := s.emitScheduleEvent(ctx, c, events.ScheduledMessageSent, row, row.ID); err != nil {
 			return err
 		}
 	}

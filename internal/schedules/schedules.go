@@ -84,7 +84,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, scope ScheduleScop
 		if err := s.attachScheduleFiles(ctx, c, sm.ID, stored); err != nil {
 			return err
 		}
-		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageCreated, sm.AccountID, sm.ID)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageCreated, sm, sm.ID)
 	})
 	if err != nil {
 		s.RemoveStored(stored)
@@ -204,7 +204,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, scope ScheduleScop
 				return err
 			}
 		}
-		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, id)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm, id)
 	})
 	if err != nil {
 		s.RemoveStored(stored)
@@ -247,7 +247,7 @@ func (s *Service) CancelScheduledMessage(ctx context.Context, scope ScheduleScop
 		if n == 0 {
 			return apperr.Invalid("Only a pending scheduled message can be cancelled", "status")
 		}
-		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm.AccountID, id)
+		return s.emitScheduleEvent(ctx, c, events.ScheduledMessageUpdated, sm, id)
 	})
 	if err != nil {
 		return nil, apperr.From(err)
