@@ -3,12 +3,8 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
 
 	"github.com/switchboard/switchboard/internal/testdb"
 )
@@ -60,12 +56,7 @@ func TestCalendarSocketTellsOfItsInboxesOnly(t *testing.T) {
 // gives the schedule id of each change it is told of.
 func (c *console) calendarEvents(cookie string) <-chan int {
 	c.t.Helper()
-	header := http.Header{"Cookie": {cookie}, "Origin": {c.base}}
-	ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app("/schedules/live"), header)
-	if err != nil {
-		c.t.Fatalf("opening the calendar's socket: %v (%v)", err, res)
-	}
-	c.t.Cleanup(func() { ws.Close() })
+	ws := c.dialLive("/schedules/live", cookie)
 	ids := make(chan int, 100)
 	go func() {
 		defer close(ids)

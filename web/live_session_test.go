@@ -120,12 +120,7 @@ func TestLiveSocketsEndWithTheirSession(t *testing.T) {
 // code (-1: ended some other way).
 func (c *console) openLive(path, cookie string) (pings <-chan struct{}, closed <-chan int) {
 	c.t.Helper()
-	header := http.Header{"Cookie": {cookie}, "Origin": {c.base}}
-	ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app(path), header)
-	if err != nil {
-		c.t.Fatalf("opening %s: %v (%v)", path, err, res)
-	}
-	c.t.Cleanup(func() { ws.Close() })
+	ws := c.dialLive(path, cookie)
 	pinged, ended := make(chan struct{}, 100), make(chan int, 1)
 	ws.SetPingHandler(func(data string) error {
 		pinged <- struct{}{}
@@ -222,4 +217,17 @@ func TestLiveSocketIsNoUseOfTheSession(t *testing.T) {
 			t.Errorf("last_seen_at moved to %v (signed in at %v)", sess.LastSeenAt, signedIn)
 		}
 	})
+}
+
+// dialLive connects to the live page path with the session cookie; the
+// socket closes with the test.
+func (c *console) dialLive(path, cookie string) *websocket.Conn {
+	c.t.Helper()
+	header := http.Header{"Cookie": {cookie}, "Origin": {c.base}}
+	ws, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(c.base, "http")+c.app(path), header)
+	if err != nil {
+		c.t.Fatalf("opening %s: %v (%v)", path, err, res)
+	}
+	c.t.Cleanup(func() { ws.Close() })
+	return ws
 }
