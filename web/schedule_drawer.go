@@ -202,8 +202,11 @@ func (c *Console) createSchedule(ctx *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := scheduleForm(posted, newForm(nav.AccountID, "UTC"))
-	in, err := c.scheduleInput(f, nil)
+	f, err := scheduleForm(posted, newForm(nav.AccountID, "UTC"))
+	var in schedules.ScheduleInput
+	if err == nil {
+		in, err = c.scheduleInput(f, nil)
+	}
 	var sm *ent.ScheduledMessage
 	if err == nil {
 		sm, err = c.svc.CreateScheduledMessage(ctx.UserContext(), accountScope, in, files)
@@ -241,8 +244,11 @@ func (c *Console) editSchedule(ctx *fiber.Ctx) error {
 		return err
 	}
 	old := formOf(sm, sm.AccountID, loc)
-	f := scheduleForm(posted, old)
-	in, err := c.scheduleInput(f, &old)
+	f, err := scheduleForm(posted, old)
+	var in schedules.ScheduleInput
+	if err == nil {
+		in, err = c.scheduleInput(f, &old)
+	}
 	if err == nil {
 		_, err = c.svc.UpdateScheduledMessage(ctx.UserContext(), accountScope, id, in, files)
 	}

@@ -59,8 +59,11 @@ func (p postedForm) get(key string) string {
 // scheduleForm reads the posted fields over base (the stored schedule's
 // form for an edit): a field not posted keeps base's value. The form posts
 // a hidden "false" before the private checkbox and an empty day before the
-// day boxes, so that unticking them is posted too.
-func scheduleForm(p postedForm, base views.ScheduleForm) views.ScheduleForm {
+// day boxes, so that unticking them is posted too. A day that is none of
+// the boxes' (0 to 6) is refused, with the form as read: dropped, it would
+// save a series on fewer days than were sent.
+func scheduleForm(p postedForm, base views.ScheduleForm) (views.ScheduleForm, error) {
+	var err error
 	f := base
 	for key, dst := range map[string]*string{
 		"tz": &f.TZ, "title": &f.Title, "content": &f.Content, "scheduled_at": &f.At, "inbox_id": &f.InboxID,
@@ -79,15 +82,20 @@ func scheduleForm(p postedForm, base views.ScheduleForm) views.ScheduleForm {
 	if days, ok := p["recurrence_days"]; ok {
 		f.Days = [7]bool{}
 		for _, d := range days {
-			if n, err := strconv.Atoi(d); err == nil && n >= 0 && n < 7 {
+			n, nerr := strconv.Atoi(d)
+			switch {
+			case d == "":
+			case nerr == nil && n >= 0 && n < 7:
 				f.Days[n] = true
+			default:
+				err = apperr.Invalid("Repeat on must name days of the week", "recurrence_days")
 			}
 		}
 	}
 	if f.TZ == "" {
 		f.TZ = "UTC"
 	}
-	return f
+	return f, err
 }
 
 // formOf is a stored schedule as its edit form shows it.

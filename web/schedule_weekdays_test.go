@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,4 +111,54 @@ func tickedDays(html string) []int {
 		out = append(out, d)
 	}
 	return out
+}
+
+// TestScheduleFormRefusesDaysItHasNot: a day that is none of the form's
+// boxes (0 to 6) is refused at the days (422, what was sent drawn back)
+// rather than dropped, which saved a series on fewer days than were sent;
+// on a create nothing is made, on an edit nothing changes.
+func TestScheduleFormRefusesDaysItHasNot(t *testing.T) {
+	t.Parallel()
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		c := newConsole(t, e)
+		p := c.newPipeline()
+		at := time.Now().UTC().AddDate(0, 1, 0).Format(time.DateOnly) + "T09:00"
+		form := func(days ...string) url.Values {
+			return url.Values{"tz": {"UTC"}, "content": {"Weekly check-in"}, "scheduled_at": {at},
+				"conversation_id": {strconv.Itoa(p.conv)}, "recurrence_type": {"weekly"}, "recurrence_interval": {"1"},
+				"recurrence_days": append([]string{""}, days...), "recurrence_end_type": {"never"}}
+		}
+		session := map[string]string{"Cookie": c.cookie, "Origin": c.base}
+		made := c.send("POST", c.app("/schedules"), form("1", "3"), session)
+		if made.status != http.StatusOK {
+			t.Fatalf("creating: %d %s", made.status, made.body)
+		}
+		id := made.header.Get("X-Schedule-Id")
+		listing := func() string { _, body := c.apiGet("/scheduled_messages"); return body }
+		before := listing()
+		for _, tc := range []struct{ name, path, day string }{
+			{"a new schedule on day 9", "/schedules", "9"},
+			{"a new schedule on a day named in words", "/schedules", "monday"},
+			{"an edit on day -1", "/schedules/" + id + "/edit", "-1"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := c.send("POST", c.app(tc.path), form("1", tc.day), session)
+				if r.status != http.StatusUnprocessableEntity {
+					t.Fatalf("answered %d, want 422", r.status)
+				}
+				for _, want := range []string{"Repeat on must name days of the week", `aria-invalid="true"`} {
+					if !strings.Contains(r.body, want) {
+						t.Errorf("the answer lacks %s", want)
+					}
+				}
+				if got := tickedDays(r.body); !slices.Equal(got, []int{1}) {
+					t.Errorf("the form drawn back ticks %v, want the day sent that is one (1)", got)
+				}
+				if after := listing(); after != before {
+					t.Errorf("the refusal changed the schedules:\n%s\nto\n%s", before, after)
+				}
+			})
+		}
+	})
 }
