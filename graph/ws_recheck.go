@@ -44,10 +44,10 @@ func (c *wsConn) stillHolds() (reason string, ok bool) {
 	return "", true
 }
 
-// sameViewer reports whether two contexts carry the same user, account and
-// role.
+// sameViewer reports whether two contexts carry viewers of the same access
+// (viewer.SameAccess).
 func sameViewer(a, b context.Context) bool {
 	va, _ := viewer.FromContext(a)
 	vb, _ := viewer.FromContext(b)
-	return va.UserID == vb.UserID && va.AccountID == vb.AccountID && va.Role == vb.Role
+	return va.SameAccess(vb)
 }

@@ -117,8 +117,7 @@
   // agent keeps what they typed.
   window.addEventListener("popstate", () => {
     const id = new URL(location.href).searchParams.get("card");
-    const open = drawer.querySelector("[data-testid=drawer-card]");
-    const shown = !drawer.hidden && open ? open.dataset.card : null;
+    const shown = shownCard();
     if (id !== null && id === shown) return;
     if (!mayLeave()) { history.pushState(shown ? { card: shown } : {}, "", urlWithCard(shown)); return; }
     if (id) openCard(id, false); else close(false);
@@ -131,17 +130,17 @@
     return consoleUnsent.any(drawer); // unsent.js
   }
 
-  // showing says the drawer is open on card id.
-  function showing(id) {
+  // shownCard is the id of the card the drawer is open on (null: none).
+  function shownCard() {
     const open = drawer.querySelector("[data-testid=drawer-card]");
-    return !drawer.hidden && open !== null && open.dataset.card === id;
+    return !drawer.hidden && open !== null ? open.dataset.card : null;
   }
 
   // Another viewer's change of the open card shows in its drawer at once,
   // unless the agent is typing there; a deleted card's drawer closes.
   document.addEventListener("board:change", async (e) => {
     const card = String(e.detail.item_id);
-    if (!showing(card)) return;
+    if (shownCard() !== card) return;
     if (e.detail.kind === "deleted") { opener = null; close(true); return; }
     if (dirty()) return; // what they send answers with the drawer as it then is
     // A drawer drawn while this read waited (a form's answer) may be newer
@@ -154,7 +153,7 @@
       const html = await res.text();
       // Checked after the last wait: typing during the body's read must
       // not be replaced either.
-      if (dirty() || !showing(card)) return;
+      if (dirty() || shownCard() !== card) return;
       if (drawn !== before) continue;
       const key = drawer.contains(document.activeElement) ? focusKey(document.activeElement) : null;
       drawn++;

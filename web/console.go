@@ -259,7 +259,7 @@ func consoleSection(path string) string {
 // again.
 func (c *Console) mayFollow(token string, opened viewer.Viewer, still func(context.Context) error) bool {
 	v, err := c.svc.SessionLive(c.ctx, token, opened.AccountID)
-	if err == nil && (v.UserID != opened.UserID || v.Role != opened.Role) {
+	if err == nil && !v.SameAccess(opened) {
 		return false
 	}
 	if err == nil && still != nil {

@@ -52,6 +52,13 @@ func VisitorContext(ctx context.Context, accountID, inboxID int, sourceID string
 // IsAdmin reports whether the viewer administers its account.
 func (v Viewer) IsAdmin() bool { return v.Role == RoleAdministrator }
 
+// SameAccess reports whether v and o are the same user in the same account
+// with the same role: a live connection authenticated again goes on only
+// while its viewer does (GraphQL's websockets, the console's live pages).
+func (v Viewer) SameAccess(o Viewer) bool {
+	return v.UserID == o.UserID && v.AccountID == o.AccountID && v.Role == o.Role
+}
+
 // IsMember reports whether the viewer is a user acting inside one account
 // (the system acting on an account's behalf is not).
 func (v Viewer) IsMember() bool { return !v.System && v.AccountID != 0 && v.UserID != 0 }
