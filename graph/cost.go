@@ -123,6 +123,9 @@ type costWalk struct {
 	vars   map[string]any
 	memo   map[string]int
 	err    *gqlerror.Error
+	// readVars is set once a price depends on an argument (a page size, an
+	// introspected type's name): only a price without one may be kept.
+	readVars bool
 	// metaVisits counts the introspection fields visited (cost_introspection.go).
 	metaVisits int
 }
@@ -130,18 +133,25 @@ type costWalk struct {
 // CheckCost refuses an operation whose cost passes MaxCost, or that pages
 // a connection without first/last or beyond maxPage.
 func (l Limits) CheckCost(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) *gqlerror.Error {
+	err, _ := l.checkCost(schema, op, vars)
+	return err
+}
+
+// checkCost is CheckCost, and whether its answer holds whatever the
+// arguments (the operation reads no page size nor type name).
+func (l Limits) checkCost(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) (*gqlerror.Error, bool) {
 	if op == nil {
-		return nil
+		return nil, false
 	}
 	w := &costWalk{schema: schema, limit: l.MaxCost, vars: vars, memo: map[string]int{}}
 	c := w.set(op.SelectionSet, 0)
 	if w.err != nil {
-		return w.err
+		return w.err, false
 	}
 	if c > l.MaxCost {
-		return limitError(codeTooComplex, "the query may return about %d values (each list counts its largest page), over the limit of %d; ask for smaller pages or fewer nested lists", c, l.MaxCost)
+		return limitError(codeTooComplex, "the query may return about %d values (each list counts its largest page), over the limit of %d; ask for smaller pages or fewer nested lists", c, l.MaxCost), false
 	}
-	return nil
+	return nil, !w.readVars
 }
 
 func (w *costWalk) add(a, b int) int { return min(a+b, w.limit+1) }
@@ -196,6 +206,7 @@ func (w *costWalk) field(f *ast.Field, page int) int {
 		return 0
 	}
 	if def.Type.Elem == nil && isConnection(w.schema.Types[def.Type.Name()]) {
+		w.readVars = true
 		n, err := connectionPage(f, w.vars)
 		if err != nil {
 			w.err = err
@@ -204,6 +215,7 @@ func (w *costWalk) field(f *ast.Field, page int) int {
 		return w.add(1, w.set(f.SelectionSet, n))
 	}
 	if n, ok := offsetPage(f, w.vars); ok {
+		w.readVars = true
 		return w.add(1, w.set(f.SelectionSet, n))
 	}
 	child := w.set(f.SelectionSet, 0)
@@ -309,9 +321,12 @@ func intArg(v any) (int, bool) {
 // is cut, with a LIST_TRUNCATED error naming the field, so the cost
 // estimate is never exceeded.
 func (*textLimits) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
-	res, err := next(ctx)
 	fc := graphql.GetFieldContext(ctx)
-	if err != nil || res == nil || fc == nil || fc.Field.Definition == nil || fc.Field.Definition.Type.Elem == nil {
+	if fc == nil || fc.Field.Definition == nil || fc.Field.Definition.Type.Elem == nil {
+		return next(ctx) // not a list: most fields
+	}
+	res, err := next(ctx)
+	if err != nil || res == nil {
 		return res, err
 	}
 	v := reflect.ValueOf(res)

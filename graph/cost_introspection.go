@@ -27,6 +27,7 @@ func (w *costWalk) introspection(f *ast.Field) int {
 	case "__schema":
 		return w.add(1, w.metaSet(f.SelectionSet, metaNode{schema: w.schema}))
 	case "__type":
+		w.readVars = true
 		name, _ := f.ArgumentMap(w.vars)["name"].(string)
 		if t := w.schema.Types[name]; t != nil {
 			return w.add(1, w.metaSet(f.SelectionSet, metaNode{named: t}))

@@ -110,19 +110,20 @@ func refusalBody(err error) map[string]any {
 	}}}
 }
 
-// authFailureStatus is the status of a request whose viewer could not be
-// established: 401, or 503 (with Retry-After, as REST) when the database
-// could not be asked.
-func authFailureStatus(w http.ResponseWriter, err error) int {
+// refusal is the status, and the Retry-After value or "", of a request
+// refused before it ran: 400 for a malformed account, 401 for a viewer that
+// could not be established, or 503 and 429 (with Retry-After, as REST) when
+// the database could not be asked or the address is throttled.
+func refusal(err error) (status int, retryAfter string) {
 	switch ae := apperr.From(err); ae.Kind {
+	case apperr.KindBadRequest:
+		return http.StatusBadRequest, ""
 	case apperr.KindUnavailable:
-		w.Header().Set("Retry-After", retryAfterSeconds)
-		return http.StatusServiceUnavailable
+		return http.StatusServiceUnavailable, retryAfterSeconds
 	case apperr.KindTooManyRequests:
-		w.Header().Set("Retry-After", strconv.Itoa(throttle.Seconds(ae.RetryAfter)))
-		return http.StatusTooManyRequests
+		return http.StatusTooManyRequests, strconv.Itoa(throttle.Seconds(ae.RetryAfter))
 	}
-	return http.StatusUnauthorized
+	return http.StatusUnauthorized, ""
 }
 
 // retryAfterSeconds matches REST's Retry-After during a database outage.

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"mime"
@@ -8,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -17,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/switchboard/switchboard/ent"
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/events"
 	"github.com/switchboard/switchboard/internal/ops"
@@ -29,7 +32,10 @@ import (
 type Handler struct {
 	appCtx context.Context
 	svc    *ops.Service
-	gql    *handler.Server
+	// exec runs every operation, whichever way it came: JSON POSTs in Fiber
+	// itself (ServeJSONPost), the rest through transports over net/http.
+	exec       *executor.Executor
+	transports []graphql.Transport
 	// explorer serves the GraphQL explorer page to browsers.
 	explorer http.Handler
 }
@@ -54,8 +60,8 @@ func NewHandler(appCtx context.Context, client *ent.Client, svc *ops.Service, hu
 // NewHandlerWithLimits is NewHandler with other limits (tests use small
 // ones).
 func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.Service, hub *events.Hub, path string, limits Limits) *Handler {
-	srv := handler.New(NewExecutableSchema(newConfig(NewResolver(client, svc, hub))))
-	srv.AddTransport(&wsTransport{
+	exec := executor.New(NewExecutableSchema(newConfig(NewResolver(client, svc, hub))))
+	ws := &wsTransport{
 		limits: limits,
 		upgrader: websocket.Upgrader{
 			Subprotocols: []string{wsProtocol},
@@ -75,29 +81,25 @@ func NewHandlerWithLimits(appCtx context.Context, client *ent.Client, svc *ops.S
 				return svc.ViewerForToken(ctx, token, accountID)
 			})
 		},
-	})
-	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
-	srv.AddTransport(transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
-	srv.Use(newTextLimits(limits))
+	}
+	exec.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
+	exec.Use(newTextLimits(limits))
 	// After the text limits: a query sent with its hash is checked before it
 	// is kept, and one sent by hash alone was checked when it was kept (the
 	// cost check runs on every request). Queries are text, the same for every
 	// account, so one cache serves all.
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](apqCacheSize)})
-	srv.Use(extension.Introspection{})
-	srv.AroundResponses(withLoaders(svc, client))
-	srv.SetErrorPresenter(presenter(limits.Timeout))
-	srv.SetRecoverFunc(recoverPanic)
-	return &Handler{appCtx: appCtx, svc: svc, gql: srv, explorer: templ.Handler(views.GraphQLExplorer(path))}
+	exec.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](apqCacheSize)})
+	exec.Use(extension.Introspection{})
+	exec.AroundResponses(withLoaders(svc, client))
+	exec.SetErrorPresenter(presenter(limits.Timeout))
+	exec.SetRecoverFunc(recoverPanic)
+	transports := []graphql.Transport{ws, transport.Options{}, transport.GET{}, transport.POST{},
+		transport.MultipartForm{MaxUploadSize: 64 << 20, MaxMemory: 16 << 20}}
+	return &Handler{appCtx: appCtx, svc: svc, exec: exec, transports: transports, explorer: templ.Handler(views.GraphQLExplorer(path))}
 }
 
-// ServeHTTP authenticates the caller (the REST API's token headers:
-// api_access_token, Api-Access-Token or Authorization: Bearer; the
-// account from X-Account-Id or ?account_id=, else the user's first account)
-// and runs the request as that viewer.
+// ServeHTTP authenticates the caller (authenticated) and runs the request
+// as that viewer, over gqlgen's transports.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && wantsHTML(r) && !websocket.IsWebSocketUpgrade(r) {
 		h.explorer.ServeHTTP(w, r)
@@ -109,7 +111,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// handler returns (its Done and Err then disagree, which panics
 		// context.WithCancel). Authenticated by the connection's init payload;
 		// it ends with its socket (no goroutine waits on appCtx for it).
-		h.gql.ServeHTTP(w, r.WithContext(h.appCtx))
+		h.serve(w, r.WithContext(h.appCtx))
 		return
 	}
 	if err := servedOver(r); err != nil {
@@ -121,18 +123,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, refusalBody(err))
 		return
 	}
-	token := requestToken(r.Header)
-	accountID, err := accountFromRequest(r)
+	ctx, err := h.authenticated(r.Context(), r.RemoteAddr, r.Header.Get, r.URL.Query().Get("account_id"))
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, refusalBody(err))
+		status, retryAfter := refusal(err)
+		if retryAfter != "" {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		writeJSON(w, status, refusalBody(err))
 		return
 	}
-	v, err := h.svc.AuthenticateToken(r.Context(), r.RemoteAddr, token, accountID)
+	h.serve(w, r.WithContext(ctx))
+}
+
+// authenticated is ctx with the viewer of a request's token (REST's headers:
+// api_access_token, Api-Access-Token or Authorization: Bearer) in its account
+// (X-Account-Id, else accountParam, else the user's first account). addr is
+// the caller's, for the throttle of wrong tokens.
+func (h *Handler) authenticated(ctx context.Context, addr string, header func(string) string, accountParam string) (context.Context, error) {
+	accountID, err := namedAccount(cmp.Or(header("X-Account-Id"), accountParam))
 	if err != nil {
-		writeJSON(w, authFailureStatus(w, err), refusalBody(err))
-		return
+		return ctx, err
 	}
-	h.gql.ServeHTTP(w, r.WithContext(viewer.NewContext(r.Context(), v)))
+	v, err := h.svc.AuthenticateToken(ctx, addr, accounts.RequestToken(header), accountID)
+	if err != nil {
+		return ctx, err
+	}
+	return viewer.NewContext(ctx, v), nil
 }
 
 // servedOver refuses a request gqlgen has no transport for (it would answer
@@ -156,25 +172,8 @@ func wantsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == ""
 }
 
-func requestToken(h http.Header) string {
-	if t := h.Get("api_access_token"); t != "" {
-		return t
-	}
-	// The same header to HTTP clients that normalize underscores away.
-	if t := h.Get("Api-Access-Token"); t != "" {
-		return t
-	}
-	if auth := h.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		return strings.TrimSpace(auth[7:])
-	}
-	return ""
-}
-
-func accountFromRequest(r *http.Request) (int, error) {
-	s := r.Header.Get("X-Account-Id")
-	if s == "" {
-		s = r.URL.Query().Get("account_id")
-	}
+// namedAccount is the account id a request names, or 0 when it names none.
+func namedAccount(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
@@ -191,9 +190,12 @@ func RequestTokenFromInit(p transport.InitPayload) string {
 	if t := p.GetString("api_access_token"); t != "" {
 		return t
 	}
-	h := http.Header{}
-	h.Set("Authorization", p.Authorization())
-	return requestToken(h)
+	return accounts.RequestToken(func(name string) string {
+		if name == "Authorization" {
+			return p.Authorization()
+		}
+		return ""
+	})
 }
 
 // viewerOfInit is ctx with the viewer check makes of an init payload's

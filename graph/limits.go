@@ -86,10 +86,14 @@ type textLimits struct {
 	// was a thirtieth of GraphQL contact(id)'s CPU. Bounded as the query
 	// cache (queryCacheSize), whose keys are the same texts.
 	passed *lru.LRU[struct{}]
+	// priced holds the operations (name and text) whose cost passed and holds
+	// whatever their variables: walking contact(id)'s selection again on every
+	// request was a hundredth of its CPU. Bounded as passed.
+	priced *lru.LRU[struct{}]
 }
 
 func newTextLimits(l Limits) *textLimits {
-	return &textLimits{l: l, passed: lru.New[struct{}](queryCacheSize)}
+	return &textLimits{l: l, passed: lru.New[struct{}](queryCacheSize), priced: lru.New[struct{}](queryCacheSize)}
 }
 
 var (
@@ -118,8 +122,19 @@ func (t *textLimits) MutateOperationParameters(ctx context.Context, p *graphql.R
 	return nil
 }
 
-func (t *textLimits) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	return t.l.CheckCost(t.schema, op.Operation, op.Variables)
+func (t *textLimits) MutateOperationContext(ctx context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	key := op.RawQuery
+	if op.OperationName != "" {
+		key = op.OperationName + "\x00" + op.RawQuery
+	}
+	if _, ok := t.priced.Get(ctx, key); ok {
+		return nil
+	}
+	err, fixed := t.l.checkCost(t.schema, op.Operation, op.Variables)
+	if err == nil && fixed {
+		t.priced.Add(ctx, key, struct{}{})
+	}
+	return err
 }
 
 // InterceptOperation bounds a query's or mutation's run by the timeout; a

@@ -2,29 +2,14 @@ package rest
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/switchboard/switchboard/internal/accounts"
 	"github.com/switchboard/switchboard/internal/apperr"
 	"github.com/switchboard/switchboard/internal/ops"
 	"github.com/switchboard/switchboard/internal/viewer"
 )
-
-// RequestToken reads the caller's token from the api_access_token header
-// (Api-Access-Token is the same header to HTTP) or from Authorization: Bearer.
-func RequestToken(get func(string) string) string {
-	if t := get("api_access_token"); t != "" {
-		return t
-	}
-	if t := get("Api-Access-Token"); t != "" {
-		return t
-	}
-	if auth := get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		return strings.TrimSpace(auth[7:])
-	}
-	return ""
-}
 
 // accountAuth authenticates the token for the account in the path and puts
 // the viewer in the request context.
@@ -42,7 +27,7 @@ func authenticate(c *fiber.Ctx, svc *ops.Service) error {
 	if err != nil || accountID <= 0 {
 		return apperr.NotFound("Account")
 	}
-	v, err := svc.AuthenticateToken(c.UserContext(), c.IP(), RequestToken(headerOf(c)), accountID)
+	v, err := svc.AuthenticateToken(c.UserContext(), c.IP(), accounts.RequestToken(headerOf(c)), accountID)
 	if err != nil {
 		return err
 	}
@@ -53,7 +38,7 @@ func authenticate(c *fiber.Ctx, svc *ops.Service) error {
 // platformAuth authenticates the installation's platform token.
 func platformAuth(svc *ops.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		v, err := svc.AuthenticatePlatform(c.UserContext(), c.IP(), RequestToken(headerOf(c)))
+		v, err := svc.AuthenticatePlatform(c.UserContext(), c.IP(), accounts.RequestToken(headerOf(c)))
 		if err != nil {
 			return err
 		}
@@ -70,7 +55,7 @@ func headerOf(c *fiber.Ctx) func(string) string {
 // account.
 func userAuth(svc *ops.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		v, err := svc.UserViewer(c.UserContext(), RequestToken(headerOf(c)))
+		v, err := svc.UserViewer(c.UserContext(), accounts.RequestToken(headerOf(c)))
 		if err != nil {
 			return err
 		}

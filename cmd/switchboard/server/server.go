@@ -177,6 +177,7 @@ func New(cfg Config, database *db.DB) *Server {
 		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 		return c.SendString(graph.SDL())
 	})
+	s.App.Post(rest.GraphQLPath, gql.ServeJSONPost)
 	s.App.All(rest.GraphQLPath, adaptor.HTTPHandler(s.Websockets.Wrap(outlivingShutdown(gql))))
 	web.Mount(ctx, s.App, s.Svc, s.Events, cfg.PublicURL, s.Websockets)
 	rest.NotFound(s.App)
