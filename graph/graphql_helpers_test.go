@@ -253,6 +253,11 @@ func (a *app) send(req *http.Request) *gqlResp {
 	if err != nil {
 		a.t.Fatalf("reading body: %v", err)
 	}
+	return gqlRespOf(res, body)
+}
+
+// gqlRespOf is a response with its body read, its data and errors decoded.
+func gqlRespOf(res *http.Response, body []byte) *gqlResp {
 	r := &gqlResp{Status: res.StatusCode, Header: res.Header, Body: body}
 	var env struct {
 		Data   any      `json:"data"`

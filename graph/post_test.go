@@ -104,13 +104,5 @@ func recorded(t *testing.T, rec *httptest.ResponseRecorder) *gqlResp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &gqlResp{Status: res.StatusCode, Header: res.Header, Body: body}
-	var env struct {
-		Data   any      `json:"data"`
-		Errors []gqlErr `json:"errors"`
-	}
-	if json.Unmarshal(body, &env) == nil {
-		r.Data, r.Errors = env.Data, env.Errors
-	}
-	return r
+	return gqlRespOf(res, body)
 }
