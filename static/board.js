@@ -14,19 +14,21 @@
 
   // refresh replaces the columns with the server's current board, keeping
   // the focus on the card that had it; while a card is carried it waits.
+  // It answers the fetch's status (0 when it waited).
   async function refresh() {
-    if (board.dataset.carrying) { stale = true; return; }
+    if (board.dataset.carrying) { stale = true; return 0; }
     // The URL's filter (all but the open card) applies to the columns too.
     const query = new URLSearchParams(location.search);
     query.delete("card");
     query.set("fragment", "1");
     const res = await consoleSession.fetch(base + "/funnels/" + funnel + "/board?" + query);
-    if (!res.ok || board.dataset.carrying) return;
+    if (!res.ok || board.dataset.carrying) return res.status;
     const focused = document.activeElement && board.contains(document.activeElement) && document.activeElement.dataset.card;
     board.innerHTML = await res.text();
     const again = focused && board.querySelector('[data-card="' + focused + '"]');
     if (again) again.focus();
     document.dispatchEvent(new Event("board:refreshed"));
+    return res.status;
   }
   document.addEventListener("board:changed", () => refresh());
 
@@ -178,11 +180,19 @@
       try { change = JSON.parse(e.data); } catch (err) { /* a change all the same */ }
       document.dispatchEvent(new CustomEvent("board:change", { detail: change }));
     };
+    // A board that is gone (deleted, or out of the agent's reach) is said
+    // so, instead of being retried for ever.
     ws.onclose = () => {
       board.dataset.live = "closed";
       setTimeout(async () => {
-        await refresh();
-        if (consoleSession.ended()) board.dataset.live = "ended"; else live(Math.min((delay || 500) * 2, 10000));
+        const status = await refresh();
+        if (consoleSession.ended()) { board.dataset.live = "ended"; return; }
+        if (status === 403 || status === 404) {
+          board.dataset.live = "gone";
+          say("This board is no longer there for you: it was deleted, or you lost access to it. Reload to see where you are.");
+          return;
+        }
+        live(Math.min((delay || 500) * 2, 10000));
       }, delay || 500);
     };
   }

@@ -41,13 +41,15 @@
     if (again) again.focus();
   }
 
+  // refetch redraws a part of the page; it answers the fetch's status.
   async function refetch(part, into) {
     const res = await consoleSession.fetch(base + "/" + part);
-    if (!res.ok) return;
+    if (!res.ok) return res.status;
     const html = await res.text();
-    if (into === side) { redrawSide(html); return; }
+    if (into === side) { redrawSide(html); return res.status; }
     into.innerHTML = html;
     toEnd();
+    return res.status;
   }
 
   page.addEventListener("submit", async (e) => {
@@ -97,12 +99,20 @@
       if (e.kind === "typing_off") showTyping(false);
     };
     // A dropped socket refetches (changes may have been missed) and
-    // reconnects, unless the refetch found the session ended.
+    // reconnects, unless the refetch found the session ended or the
+    // conversation out of reach (deleted, or its inbox no longer the
+    // agent's): the page says so instead of retrying for ever.
     ws.onclose = () => {
       thread.dataset.live = "closed";
       setTimeout(async () => {
-        await Promise.all([older ? null : refetch("thread", thread), refetch("side", side)]);
-        if (consoleSession.ended()) thread.dataset.live = "ended"; else follow();
+        const statuses = await Promise.all([older ? 200 : refetch("thread", thread), refetch("side", side)]);
+        if (consoleSession.ended()) { thread.dataset.live = "ended"; return; }
+        if (statuses.some((s) => s === 403 || s === 404)) {
+          thread.dataset.live = "gone";
+          document.getElementById("conversation-gone").hidden = false;
+          return;
+        }
+        follow();
       }, wait);
       wait = Math.min(wait * 2, 15000);
     };

@@ -15,16 +15,24 @@ import (
 // The widths every flow is shot at: a laptop and a phone.
 var screenWidths = []int{1400, 390}
 
-// signInTab signs a new tab in through the login form, as a person would.
+// signInTab signs a new tab in through the login form, as a person would,
+// as the account's administrator.
 func (b *browser) signInTab(base string) string {
+	b.t.Helper()
+	return b.signInTabAs(base, "admin@acme.test", "long-enough-pass")
+}
+
+// signInTabAs is signInTab as another user. The browser keeps one session
+// cookie: the tabs signed in before are then this user's too.
+func (b *browser) signInTabAs(base, email, password string) string {
 	b.t.Helper()
 	tab := b.open(base + "/app/login")
 	// The whole form: a page still being parsed had its e-mail input and
 	// not yet its password's (seen once, on a loaded machine).
 	b.waitTrue(tab, "the login form", `document.readyState !== 'loading' && document.querySelector('input[name=password]')`)
-	b.eval(tab, `document.querySelector('input[name=email]').value = 'admin@acme.test';
-		document.querySelector('input[name=password]').value = 'long-enough-pass';
-		document.querySelector('form').submit(); true`)
+	b.eval(tab, fmt.Sprintf(`document.querySelector('input[name=email]').value = %q;
+		document.querySelector('input[name=password]').value = %q;
+		document.querySelector('form').submit(); true`, email, password))
 	b.waitTrue(tab, "the signed-in console", `document.querySelector('[data-testid=topbar]')`)
 	return tab
 }
