@@ -11,7 +11,8 @@ import (
 )
 
 // TestRefusedFormsKeepWhatWasTyped: a contact's details and the settings'
-// forms (a label, an agent, a team, an inbox, a webhook; new or edited)
+// forms (a label, an agent, a team, an inbox, a webhook; new or edited;
+// the kanban webhook)
 // refused by the operation answer 422 with the refused form as it was
 // typed (unfolded when it folds), not as the database holds it, and write
 // nothing; a settings form's refused field is aria-invalid and described
@@ -31,6 +32,7 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 		c.mustPost(c.api("/teams"), map[string]any{"name": "sales"})
 		support := idOf(c.mustPost(c.api("/teams"), map[string]any{"name": "support", "description": "Help desk"}), "id")
 		inbox := idOf(c.mustPost(c.api("/inboxes"), map[string]any{"name": "Desk", "channel": map[string]any{"type": "api"}}), "id")
+		c.apiGet("/kanban_config") // made on its first read, which alone shows its secret
 		for _, tc := range []struct {
 			name, path string
 			form       url.Values
@@ -98,6 +100,13 @@ func TestRefusedFormsKeepWhatWasTyped(t *testing.T) {
 				form: url.Values{"name": {"Support desk"}, "description": {"Typed desk"}, "members": {"", "Dora"}},
 				want: []string{`value="Support desk" aria-label="Name" required data-testid="team-name-support"`, "Members must be agents&#39; ids"},
 				not:  []string{`value="Help desk"`}, stored: "/teams"},
+			{name: "the kanban webhook to this machine", path: c.app("/settings/kanban"),
+				form: url.Values{"webhook_url": {"http://localhost/kanban"}, "enabled": {"false", "true"},
+					"webhook_events": {"", "kanban_item.moved"}},
+				want: []string{`value="http://localhost/kanban"`, `value="true" checked data-testid="kanban-enabled"`,
+					`value="kanban_item.moved" checked data-testid="kanban-kanban_item.moved"`},
+				not:  []string{`value="kanban_item.created" checked`},
+				tied: map[string]string{"webhook_url": `data-testid="kanban-url"`}, stored: "/kanban_config"},
 			{name: "an inbox in no time zone", path: c.app(fmt.Sprintf("/settings/inboxes/%d", inbox)),
 				form: url.Values{"name": {"Typed desk"}, "timezone": {"Mars/Olympus"}, "greeting_enabled": {"false", "true"},
 					"greeting_message": {"Typed hello"}, "out_of_office_message": {"Typed away"}},

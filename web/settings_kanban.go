@@ -45,7 +45,7 @@ func (c *Console) saveKanban(ctx *fiber.Ctx) error {
 		in.Events = &chosen
 	}
 	_, err = c.svc.SaveKanbanConfig(ctx.UserContext(), in)
-	return c.settingsDone(ctx, "webhooks", err)
+	return c.settingsDone(ctx, "webhooks", err, "webhook_url", "webhook_events")
 }
 
 // regenerateKanbanSecret serves POST /settings/kanban/secret and shows the
