@@ -13,7 +13,7 @@ import (
 
 // kind is one table of jobs: rows whose dueColumn is set and past are due.
 type kind struct {
-	table, dueColumn, extraWhere string
+	table, dueColumn string
 	// keyExpr is what a job holds while it runs (an inbox's channel, a
 	// subscription; empty: the row itself); at most perKey jobs of one key
 	// run at once on a runner (0: no cap).
@@ -75,14 +75,12 @@ func (q *claimSQL) due(now time.Time) string {
 	return fmt.Sprintf("c.%s <= %s", q.k.dueColumn, q.arg(now))
 }
 
-// notBusy leaves out what the kind's extra condition does and the rows of
-// the busy keys.
+// notBusy leaves out the rows of the busy keys.
 func (q *claimSQL) notBusy(busy []int) string {
-	where := q.k.extraWhere
-	if len(busy) > 0 {
-		where += fmt.Sprintf(" AND %s NOT IN (%s)", q.key(), joinInts(busy))
+	if len(busy) == 0 {
+		return ""
 	}
-	return where
+	return fmt.Sprintf(" AND %s NOT IN (%s)", q.key(), joinInts(busy))
 }
 
 // key is what a claimed row holds while it runs.

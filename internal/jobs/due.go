@@ -18,7 +18,7 @@ const idleCheck = time.Second
 func (r *Runner) nextDue(ctx context.Context) ([]time.Time, error) {
 	parts := make([]string, len(r.kinds))
 	for i, k := range r.kinds {
-		parts[i] = fmt.Sprintf("(SELECT min(c.%[1]s) FROM %[2]s c WHERE c.%[1]s IS NOT NULL%[3]s)", k.dueColumn, k.table, k.extraWhere)
+		parts[i] = fmt.Sprintf("(SELECT min(c.%[1]s) FROM %[2]s c WHERE c.%[1]s IS NOT NULL)", k.dueColumn, k.table)
 	}
 	raw := make([]any, len(r.kinds))
 	ptrs := make([]any, len(raw))

@@ -80,13 +80,13 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 func (r *Runner) queue(ctx context.Context, k kind, now time.Time) (int, time.Time, error) {
 	ph := placeholders(r.db.Dialect)
 	var n int
-	q := fmt.Sprintf(`SELECT COUNT(*) FROM %[1]s c WHERE c.%[2]s <= %[3]s%[4]s`, k.table, k.dueColumn, ph(1), k.extraWhere)
+	q := fmt.Sprintf(`SELECT COUNT(*) FROM %[1]s c WHERE c.%[2]s <= %[3]s`, k.table, k.dueColumn, ph(1))
 	if err := r.db.SQL.QueryRowContext(ctx, q, now).Scan(&n); err != nil || n == 0 {
 		return 0, time.Time{}, err
 	}
 	// Not MIN(): SQLite's aggregate loses the column's time type.
 	var oldest time.Time
-	q = fmt.Sprintf(`SELECT c.%[2]s FROM %[1]s c WHERE c.%[2]s <= %[3]s%[4]s ORDER BY c.%[2]s LIMIT 1`, k.table, k.dueColumn, ph(1), k.extraWhere)
+	q = fmt.Sprintf(`SELECT c.%[2]s FROM %[1]s c WHERE c.%[2]s <= %[3]s ORDER BY c.%[2]s LIMIT 1`, k.table, k.dueColumn, ph(1))
 	err := r.db.SQL.QueryRowContext(ctx, q, now).Scan(&oldest)
 	return n, oldest, err
 }
