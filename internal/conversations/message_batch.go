@@ -32,7 +32,8 @@ type MessageDraft struct {
 // (core.BeforeCommit): concurrent batches share conversations, and on
 // PostgreSQL each waited for the whole of the one before it while that
 // held their rows. Any draft refused refuses the batch. It answers the
-// messages in the order of drafts.
+// messages in the order of drafts. With a core.Handoff in ctx, the
+// messages to deliver are written claimed by it (handOver).
 func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []MessageDraft) ([]*ent.Message, error) {
 	creates := make([]*ent.MessageCreate, len(drafts))
 	for i, d := range drafts {
@@ -42,15 +43,34 @@ func (s *Service) AddMessages(ctx context.Context, c *ent.Client, drafts []Messa
 		}
 		creates[i] = create
 	}
+	claimed := handOver(ctx, creates)
 	ms, err := insertMessages(ctx, c, creates, func(i int) []core.StoredFile { return drafts[i].Files })
 	if err != nil {
 		return nil, err
+	}
+	for _, i := range claimed {
+		core.HandoffOf(ctx).Written(ctx, core.HandedRow{Table: message.Table, ID: ms[i].ID,
+			Key: ms[i].InboxID, Sequence: ms[i].ConversationID})
 	}
 	act := s.activityOf(drafts, ms)
 	if err := core.BeforeCommit(ctx, func() error { return act.record(ctx, c) }); err != nil {
 		return nil, err
 	}
 	return ms, s.emitMessageEvents(ctx, c, events.MessageCreated, ms, &act)
+}
+
+// handOver writes the deliveries among creates claimed by ctx's Handoff
+// while it has room, and returns their indexes.
+func handOver(ctx context.Context, creates []*ent.MessageCreate) []int {
+	h := core.HandoffOf(ctx)
+	var claimed []int
+	for i, create := range creates {
+		if _, due := create.Mutation().NextDeliveryAt(); due && h.Claim(message.Table) {
+			create.SetNextDeliveryAt(h.Lease)
+			claimed = append(claimed, i)
+		}
+	}
+	return claimed
 }
 
 // insertMessages saves the messages creates builds with one INSERT, and

@@ -141,7 +141,7 @@ func (r *Runner) renewLeases(stop <-chan struct{}) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), r.lease/3)
 		for _, k := range r.kinds {
-			r.moveClaims(ctx, k, r.leaseFrom(r.now()), true)
+			r.renewClaims(ctx, k)
 		}
 		cancel()
 	}
@@ -152,7 +152,23 @@ func (r *Runner) renewLeases(stop <-chan struct{}) {
 // another runner after it lapsed) and is left alone. keep says whether the
 // claims stay held (a renewal) or are let go (a release).
 func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool) {
-	for lease, ids := range r.inflight.claimsByLease(k) {
+	r.moveLeases(ctx, k, r.inflight.claimsByLease(k), to, keep)
+}
+
+// renewClaims renews k's claims whose renewal is due (renewalDue).
+func (r *Runner) renewClaims(ctx context.Context, k kind) {
+	claims := r.inflight.claimsByLease(k)
+	for lease := range claims {
+		if !r.renewalDue(lease) {
+			delete(claims, lease)
+		}
+	}
+	r.moveLeases(ctx, k, claims, r.leaseFrom(r.now()), true)
+}
+
+// moveLeases moves claims (ids by lease) of k to to (see moveClaims).
+func (r *Runner) moveLeases(ctx context.Context, k kind, claims map[time.Time][]int, to time.Time, keep bool) {
+	for lease, ids := range claims {
 		moved, err := r.queryIDs(ctx, r.moveClaimsSQL(k, ids, keep), to, lease)
 		if err != nil {
 			slog.Error("moving job leases", "table", k.table, "err", err)
@@ -162,6 +178,15 @@ func (r *Runner) moveClaims(ctx context.Context, k kind, to time.Time, keep bool
 			r.inflight.renewed(k, moved, to)
 		}
 	}
+}
+
+// renewalDue says whether a claim held until lease is renewed now. One
+// taken within the last sixth of a lease is not: renewals come every third
+// of one, so the next renews it with more than half its lease left. A
+// burst's hand-offs hold many claims a few seconds each, and renewing every
+// claim at every renewal wrote each row once more.
+func (r *Runner) renewalDue(lease time.Time) bool {
+	return lease.Sub(r.now()) <= r.lease-r.lease/6
 }
 
 // moveClaimsSQL moves the claims ids of k holding the lease $2 to $1. On

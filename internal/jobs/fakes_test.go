@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,9 @@ type channels struct {
 	calls   map[int]int
 	sent    []sent
 	started chan int // message ids as their delivery starts, when set
+	// failOnce: the first attempt of a message with such content fails
+	// (to be retried).
+	failOnce map[string]bool
 }
 
 type sent struct {
@@ -42,7 +46,11 @@ func (c *channels) Deliver(ctx context.Context, j delivery.Job) (string, error) 
 	c.mu.Lock()
 	c.calls[j.Message.ID]++
 	hang, started := c.hang[j.Inbox.ID], c.started
+	fail := j.Message.Content != nil && c.failOnce[*j.Message.Content] && c.calls[j.Message.ID] == 1
 	c.mu.Unlock()
+	if fail {
+		return "", errors.New("the channel is busy, try again")
+	}
 	if started != nil {
 		started <- j.Message.ID
 	}

@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+
+	"github.com/switchboard/switchboard/internal/core"
 )
 
 // startFirings starts k's workers (see inflight.firingsToStart).
@@ -45,15 +47,18 @@ func (r *Runner) fireWhileFull(ctx context.Context, k kind) int {
 	return total
 }
 
-// fireBatch runs one batch of k and then, alone, the rows it left.
+// fireBatch runs one batch of k, starts the jobs it handed over, and then
+// runs, alone, the rows it left.
 func (r *Runner) fireBatch(ctx context.Context, k kind) int {
 	var took int
 	var alone []int
+	h := r.newHandoff()
 	err := r.write(func() error {
 		var err error
-		took, alone, err = k.fireDue(ctx, k.batch)
+		took, alone, err = k.fireDue(core.WithHandoff(ctx, h), k.batch)
 		return err
 	})
+	r.takeOver(ctx, h)
 	if ctx.Err() != nil {
 		return took
 	}

@@ -203,12 +203,22 @@ func countedDB(t *testing.T, raw *db.DB) (*db.DB, *atomic.Int64) {
 
 // countedDBWithTx is countedDB that also counts the transactions begun.
 func countedDBWithTx(t *testing.T, raw *db.DB) (*db.DB, *atomic.Int64, *atomic.Int64) {
-	t.Helper()
 	n, begins := &atomic.Int64{}, &atomic.Int64{}
-	sqlDB := sql.OpenDB(countingConnector{drv: raw.SQL.Driver(), dsn: raw.DSN, n: n, begins: begins})
+	return watchedDB(t, raw, countingConnector{n: n, begins: begins}), n, begins
+}
+
+// watchedDB is raw with every statement passed to watch's counters and
+// seen.
+func watchedDB(t *testing.T, raw *db.DB, watch countingConnector) *db.DB {
+	t.Helper()
+	watch.drv, watch.dsn = raw.SQL.Driver(), raw.DSN
+	if watch.n == nil {
+		watch.n, watch.begins = &atomic.Int64{}, &atomic.Int64{}
+	}
+	sqlDB := sql.OpenDB(watch)
 	t.Cleanup(func() { sqlDB.Close() })
 	return &db.DB{Client: ent.NewClient(ent.Driver(entsql.OpenDB(raw.Dialect, sqlDB))), SQL: sqlDB,
-		Dialect: raw.Dialect, DSN: raw.DSN}, n, begins
+		Dialect: raw.Dialect, DSN: raw.DSN}
 }
 
 // countingConnector opens the driver's connections with their statements
@@ -217,6 +227,7 @@ type countingConnector struct {
 	drv       driver.Driver
 	dsn       string
 	n, begins *atomic.Int64
+	seen      func(string)
 }
 
 func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
@@ -224,7 +235,7 @@ func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return countingConn{Conn: conn, n: c.n, begins: c.begins}, nil
+	return countingConn{Conn: conn, n: c.n, begins: c.begins, seen: c.seen}, nil
 }
 
 func (c countingConnector) Driver() driver.Driver { return c.drv }
@@ -234,20 +245,31 @@ func (c countingConnector) Driver() driver.Driver { return c.drv }
 type countingConn struct {
 	driver.Conn
 	n, begins *atomic.Int64
+	// seen, when set, is told each statement's text.
+	seen func(string)
+}
+
+func (c countingConn) saw(q string) {
+	if c.seen != nil {
+		c.seen(q)
+	}
 }
 
 func (c countingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	c.n.Add(1)
+	c.saw(q)
 	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
 }
 
 func (c countingConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
 	c.n.Add(1)
+	c.saw(q)
 	return c.Conn.(driver.ExecerContext).ExecContext(ctx, q, args)
 }
 
 func (c countingConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
 	c.n.Add(1)
+	c.saw(q)
 	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, q)
 }
 

@@ -98,7 +98,11 @@ func (f *inflight) add(k kind, j job) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.of(k)
-	h.claims[j.id] = j.lease
+	if _, held := h.claims[j.id]; !held {
+		// A claim held already (a handed message behind its conversation's)
+		// keeps the lease its renewals moved it to.
+		h.claims[j.id] = j.lease
+	}
 	if h.running >= k.workers || (k.perKey > 0 && h.perKey[j.key] >= k.perKey) {
 		h.queued[j.key] = append(h.queued[j.key], j)
 		h.waiting++
@@ -217,6 +221,21 @@ func (h *held) nextWaiting(k kind, key int) (job, bool) {
 	}
 	h.waiting--
 	return q[0], true
+}
+
+// leasesOf returns the leases of those of js whose claims k holds, with
+// their ids.
+func (f *inflight) leasesOf(k kind, js []job) map[time.Time][]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.of(k)
+	out := map[time.Time][]int{}
+	for _, j := range js {
+		if l, ok := h.claims[j.id]; ok {
+			out[l] = append(out[l], j.id)
+		}
+	}
+	return out
 }
 
 // claimsByLease returns k's claims grouped by their lease.

@@ -3,6 +3,7 @@ package jobs
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestWaitingJobsRunWhenAWorkerFrees: claimed jobs beyond the free workers
@@ -100,5 +101,28 @@ func TestFiringWorkersHoldBackAfterFindingNone(t *testing.T) {
 	f.drop(k, alone, true)
 	if got := f.count(k); got != 0 {
 		t.Errorf("after running %d claims held, want 0", got)
+	}
+}
+
+// TestAHeldClaimStartsWithItsRenewedLease: a handed message waits behind
+// its conversation's, held and renewed meanwhile; when it starts, its claim
+// keeps the renewed lease, which its renewals and release look for, not
+// the one it was written with.
+func TestAHeldClaimStartsWithItsRenewedLease(t *testing.T) {
+	k := kind{table: "messages", perKey: 2, workers: 3}
+	f := newInflight()
+	written := time.Unix(100, 0)
+	renewed := written.Add(5 * time.Second)
+	j := job{id: 1, key: 10, lease: written}
+	f.hold(k, []job{j})
+	f.renewed(k, []int{1}, renewed)
+	if !f.add(k, j) {
+		t.Fatal("the held job did not start")
+	}
+	if got := f.claimsByLease(k); len(got) != 1 || !slices.Equal(got[renewed], []int{1}) {
+		t.Errorf("claims by lease %v, want job 1 at %v", got, renewed)
+	}
+	if got := f.leasesOf(k, []job{j, {id: 2}}); len(got) != 1 || !slices.Equal(got[renewed], []int{1}) {
+		t.Errorf("leases of jobs 1 and 2: %v, want job 1 at %v (2 is not held)", got, renewed)
 	}
 }

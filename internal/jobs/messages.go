@@ -41,7 +41,9 @@ func messageKind(r *Runner) kind {
 }
 
 // deliverMessage makes one attempt at sending a message and records it.
-func (r *Runner) deliverMessage(ctx context.Context, id int) error {
+func (r *Runner) deliverMessage(ctx context.Context, id int) (err error) {
+	pending := true
+	defer func() { r.afterDelivery(ctx, id, pending) }()
 	job, found, err := r.messageLoads.get(ctx, id)
 	if err != nil {
 		return err
@@ -75,6 +77,7 @@ func (r *Runner) deliverMessage(ctx context.Context, id int) error {
 	if err == nil {
 		// Counted once committed: a group that rolls back runs its records again.
 		r.outcome("messages", a.outcome)
+		pending = a.outcome == outcomeRetrying
 	}
 	return err
 }

@@ -103,6 +103,8 @@ type Runner struct {
 	kinds  []kind
 	// inflight holds this runner's claims (see inflight.go).
 	inflight *inflight
+	// chains order the messages handed to this runner (handoff.go).
+	chains *chains
 	// claimPausedUntil, per kind, holds back claims after a short one
 	// (only the loop's goroutine touches it).
 	claimPausedUntil []time.Time
@@ -181,6 +183,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		nudge:     make(chan struct{}, 1),
 		commits:   make(chan commitRequest),
 		inflight:  newInflight(),
+		chains:    newChains(),
 	}
 	r.metrics = newMetrics(r)
 	r.messageLoads = newLoadGroup(&r.jobs, svc.DeliveryJobs)

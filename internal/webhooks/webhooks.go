@@ -164,9 +164,33 @@ func (s *Service) emit(ctx context.Context, c *ent.Client, chs []core.Change) er
 		}
 	}
 	for _, acc := range accounts {
-		if err := c.WebhookDelivery.CreateBulk(rows[acc]...).Exec(core.AsOutbox(ctx, acc)); err != nil {
+		if err := writeDeliveries(core.AsOutbox(ctx, acc), c, rows[acc]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// writeDeliveries writes rows with one INSERT; with a core.Handoff in ctx,
+// those it has room for are written claimed by it.
+func writeDeliveries(ctx context.Context, c *ent.Client, rows []*ent.WebhookDeliveryCreate) error {
+	h := core.HandoffOf(ctx)
+	var claimed []int
+	for i, row := range rows {
+		if h.Claim(webhookdelivery.Table) {
+			row.SetNextAttemptAt(h.Lease)
+			claimed = append(claimed, i)
+		}
+	}
+	if len(claimed) == 0 {
+		return c.WebhookDelivery.CreateBulk(rows...).Exec(ctx)
+	}
+	ds, err := c.WebhookDelivery.CreateBulk(rows...).Save(ctx)
+	if err != nil {
+		return err
+	}
+	for _, i := range claimed {
+		h.Written(ctx, core.HandedRow{Table: webhookdelivery.Table, ID: ds[i].ID, Key: *ds[i].SubscriptionID})
 	}
 	return nil
 }

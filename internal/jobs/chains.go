@@ -1,0 +1,91 @@
+package jobs
+
+import "sync"
+
+// chains keep the messages handed to this runner (handoff.go) in their
+// conversations' order: one message of a conversation runs at a time, and
+// the next starts when it is no longer pending (delivered, or failed for
+// good). When it stays pending (waiting for a retry, an error, shutdown),
+// the messages behind it are released, due again, and the ordered claim
+// takes them after it, as it takes any conversation's messages.
+type chains struct {
+	mu sync.Mutex
+	// queue holds each conversation's handed messages, the running one
+	// first; of, each of those messages' conversation.
+	queue map[int][]job
+	of    map[int]int
+	// releases counts the chains let go: a hand-off checked against the
+	// chains as they were is refused when one was let go meanwhile.
+	releases uint64
+}
+
+func newChains() *chains { return &chains{queue: map[int][]job{}, of: map[int]int{}} }
+
+// last returns, for each of convs with a chain, its last message, and how
+// many chains have been let go so far.
+func (c *chains) last(convs []int) (map[int]int, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[int]int{}
+	for _, conv := range convs {
+		if q := c.queue[conv]; len(q) > 0 {
+			out[conv] = q[len(q)-1].id
+		}
+	}
+	return out, c.releases
+}
+
+// add puts js, messages of conv in order, at the end of its chain, unless
+// a chain was let go since releases was read or one of pending (the
+// conversation's other pending messages, as read since) is not in the
+// chain: then it answers false and the caller releases js. It returns the
+// job to start when js begin the chain.
+func (c *chains) add(conv int, js []job, pending []int, releases uint64) (start *job, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.releases != releases {
+		return nil, false
+	}
+	for _, id := range pending {
+		if in, chained := c.of[id]; !chained || in != conv {
+			return nil, false
+		}
+	}
+	q := c.queue[conv]
+	for _, j := range js {
+		c.of[j.id] = conv
+	}
+	c.queue[conv] = append(q, js...)
+	if len(q) == 0 {
+		return &js[0], true
+	}
+	return nil, true
+}
+
+// settled ends message id's run. If it was a chain's running message, it
+// returns the next to start when id is no longer pending, or the rest of the
+// chain, let go, when it is.
+func (c *chains) settled(id int, pending bool) (next *job, rest []job) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	conv, ok := c.of[id]
+	if !ok {
+		return nil, nil
+	}
+	delete(c.of, id)
+	q := c.queue[conv][1:]
+	if len(q) == 0 {
+		delete(c.queue, conv)
+		return nil, nil
+	}
+	if !pending {
+		c.queue[conv] = q
+		return &q[0], nil
+	}
+	delete(c.queue, conv)
+	for _, j := range q {
+		delete(c.of, j.id)
+	}
+	c.releases++
+	return nil, q
+}
