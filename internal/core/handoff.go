@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard/switchboard/ent"
@@ -30,6 +31,10 @@ type Handoff struct {
 	// the committed ones.
 	written, handed []HandedRow
 	hooked          *ent.Tx
+	// commits numbers the commits of every Handoff of a runner; first and
+	// last are this one's.
+	commits     *atomic.Uint64
+	first, last uint64
 }
 
 // HandedRow is a row written claimed: its table, id, the key its job holds
@@ -40,9 +45,10 @@ type HandedRow struct {
 }
 
 // NewHandoff returns a Handoff whose claims end at lease, with room for
-// room[table] rows of each table.
-func NewHandoff(lease time.Time, room map[string]int) *Handoff {
-	return &Handoff{Lease: lease, room: room}
+// room[table] rows of each table; commits numbers the commits of the
+// runner's Handoffs (Seq).
+func NewHandoff(lease time.Time, room map[string]int, commits *atomic.Uint64) *Handoff {
+	return &Handoff{Lease: lease, room: room, commits: commits}
 }
 
 type handoffKey struct{}
@@ -81,7 +87,7 @@ func (h *Handoff) Written(ctx context.Context, row HandedRow) {
 	h.written = append(h.written, row)
 	tx := ent.TxFromContext(ctx)
 	if tx == nil {
-		h.handed, h.written = append(h.handed, h.written...), nil
+		h.settleLocked(true)
 		return
 	}
 	if h.hooked == tx {
@@ -108,17 +114,25 @@ func (h *Handoff) Written(ctx context.Context, row HandedRow) {
 func (h *Handoff) settle(committed bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if committed {
+	h.settleLocked(committed)
+}
+
+func (h *Handoff) settleLocked(committed bool) {
+	if committed && len(h.written) > 0 {
 		h.handed = append(h.handed, h.written...)
+		h.last = h.commits.Add(1)
+		if h.first == 0 {
+			h.first = h.last
+		}
 	}
 	h.written, h.hooked = nil, nil
 }
 
-// Handed returns the rows of the committed transactions and forgets them.
-func (h *Handoff) Handed() []HandedRow {
+// Handed returns the rows of the committed transactions, and the numbers
+// of the first and last of those commits among the runner's (0: none
+// committed): the runner takes hand-offs over in that order.
+func (h *Handoff) Handed() (rows []HandedRow, first, last uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := h.handed
-	h.handed = nil
-	return out
+	return h.handed, h.first, h.last
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,7 +20,9 @@ func TestAHandoffHandsOverOnlyCommittedRows(t *testing.T) {
 	errLast := errors.New("the last write fails")
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		c := core.New(e.New(t).Client)
-		h := core.NewHandoff(time.Now(), map[string]int{"messages": 3})
+		var commits atomic.Uint64
+		commits.Store(6) // the runner's earlier hand-offs
+		h := core.NewHandoff(time.Now(), map[string]int{"messages": 3}, &commits)
 		ctx := core.WithHandoff(core.AsBackgroundWork(context.Background()), h)
 		write := func(id int, fail, failLast bool) error {
 			return c.InTx(ctx, func(ctx context.Context, tx *ent.Client) error {
@@ -45,14 +48,15 @@ func TestAHandoffHandsOverOnlyCommittedRows(t *testing.T) {
 		}
 		_ = write(4, false, false) // no room left: written as without a hand-off
 		var ids []int
-		for _, row := range h.Handed() {
+		rows, first, last := h.Handed()
+		for _, row := range rows {
 			ids = append(ids, row.ID)
 		}
 		if !slices.Equal(ids, []int{1}) {
 			t.Errorf("handed over %v, want [1]: 2 and 3 rolled back, 4 found no room", ids)
 		}
-		if more := h.Handed(); len(more) != 0 {
-			t.Errorf("handed over %v a second time", more)
+		if first != 7 || last != 7 || commits.Load() != 7 {
+			t.Errorf("commits numbered %d to %d (runner at %d), want the one commit 7", first, last, commits.Load())
 		}
 		if core.HandoffOf(context.Background()).Claim("messages") {
 			t.Error("no hand-off claimed a row")

@@ -17,9 +17,38 @@ type chains struct {
 	// releases counts the chains let go: a hand-off checked against the
 	// chains as they were is refused when one was let go meanwhile.
 	releases uint64
+	// turn is the number of the last hand-off taken over (handoff.go):
+	// they are taken in the order their batches committed, so that one
+	// batch does not find an earlier one's messages pending and outside
+	// every chain only because it came first. With two firing workers, the
+	// second's first batch found the first's so, and every message of a
+	// burst's conversation went on through claims.
+	turn     uint64
+	turnDone *sync.Cond
 }
 
-func newChains() *chains { return &chains{queue: map[int][]job{}, of: map[int]int{}} }
+func newChains() *chains {
+	c := &chains{queue: map[int][]job{}, of: map[int]int{}}
+	c.turnDone = sync.NewCond(&c.mu)
+	return c
+}
+
+// awaitTurn waits until the hand-offs committed before seq are taken over.
+func (c *chains) awaitTurn(seq uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.turn+1 < seq {
+		c.turnDone.Wait()
+	}
+}
+
+// endTurn records hand-off seq taken over.
+func (c *chains) endTurn(seq uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.turn = max(c.turn, seq)
+	c.turnDone.Broadcast()
+}
 
 // last returns, for each of convs with a chain, its last message, and how
 // many chains have been let go so far.

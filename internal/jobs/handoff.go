@@ -39,7 +39,7 @@ func (r *Runner) newHandoff() *core.Handoff {
 			room[table] = max(handoffLimit-r.inflight.count(k), 0)
 		}
 	}
-	return core.NewHandoff(r.leaseFrom(r.now()), room)
+	return core.NewHandoff(r.leaseFrom(r.now()), room, &r.handoffs)
 }
 
 // kindOf is the kind of table.
@@ -53,12 +53,19 @@ func (r *Runner) kindOf(table string) (kind, bool) {
 }
 
 // takeOver starts the rows h handed over: webhook deliveries at once (or
-// behind their subscription's), messages behind their conversation's.
+// behind their subscription's), messages behind their conversation's, once
+// the hand-offs committed before h's are taken over.
 func (r *Runner) takeOver(ctx context.Context, h *core.Handoff) {
+	rows, first, last := h.Handed()
+	if first == 0 {
+		return
+	}
+	r.chains.awaitTurn(first)
+	defer r.chains.endTurn(last)
 	byTable := map[string][]job{}
 	var convs []int
 	convOf := map[int]int{}
-	for _, row := range h.Handed() {
+	for _, row := range rows {
 		byTable[row.Table] = append(byTable[row.Table], job{id: row.ID, key: row.Key, lease: h.Lease})
 		if row.Table == message.Table {
 			convs = append(convs, row.Sequence)

@@ -126,3 +126,28 @@ func TestAHeldClaimStartsWithItsRenewedLease(t *testing.T) {
 		t.Errorf("leases of jobs 1 and 2: %v, want job 1 at %v (2 is not held)", got, renewed)
 	}
 }
+
+// TestHandOffsAreTakenOverInTheOrderTheyCommitted: a hand-off waits for the
+// ones committed before it; one that committed twice ends both turns.
+func TestHandOffsAreTakenOverInTheOrderTheyCommitted(t *testing.T) {
+	c := newChains()
+	c.awaitTurn(1) // the first never waits
+	passed := make(chan struct{})
+	go func() {
+		c.awaitTurn(4)
+		close(passed)
+	}()
+	c.endTurn(1)
+	select {
+	case <-passed:
+		t.Fatal("hand-off 4 went before 2 and 3 were taken over")
+	default:
+	}
+	c.awaitTurn(2)
+	c.endTurn(3) // one hand-off whose batch committed as 2 and 3
+	select {
+	case <-passed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("hand-off 4 still waits after 3 was taken over")
+	}
+}

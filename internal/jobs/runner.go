@@ -103,8 +103,10 @@ type Runner struct {
 	kinds  []kind
 	// inflight holds this runner's claims (see inflight.go).
 	inflight *inflight
-	// chains order the messages handed to this runner (handoff.go).
-	chains *chains
+	// chains order the messages handed to this runner; handoffs numbers
+	// the hand-offs' commits (handoff.go).
+	chains   *chains
+	handoffs atomic.Uint64
 	// claimPausedUntil, per kind, holds back claims after a short one
 	// (only the loop's goroutine touches it).
 	claimPausedUntil []time.Time
