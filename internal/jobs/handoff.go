@@ -150,22 +150,21 @@ func (r *Runner) pendingBefore(ctx context.Context, byConv map[int][]job, last m
 }
 
 // afterDelivery moves message id's chain on: its next message starts when
-// id is no longer pending; the rest are released when it is.
+// id is no longer pending; the rest are released when it is. At shutdown
+// the next stays held, for drain to release.
 func (r *Runner) afterDelivery(ctx context.Context, id int, pending bool) {
 	next, rest := r.chains.settled(id, pending)
 	k, _ := r.kindOf(message.Table)
-	if next != nil {
+	if next != nil && ctx.Err() == nil {
 		r.startClaimed(ctx, k, []job{*next})
 	}
-	if len(rest) > 0 && ctx.Err() == nil {
-		// At shutdown they stay held, and drain releases them.
-		r.release(ctx, k, rest)
-	}
+	r.release(ctx, k, rest)
 }
 
 // release lets claims js of k go, due now, so that any claim takes them.
+// At shutdown they stay held, and drain releases them with the rest.
 func (r *Runner) release(ctx context.Context, k kind, js []job) {
-	if len(js) == 0 {
+	if len(js) == 0 || ctx.Err() != nil {
 		return
 	}
 	now := r.now()
