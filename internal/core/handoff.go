@@ -18,7 +18,7 @@ import (
 // first pending one: in a burst of 10,000 schedules those claims were a
 // fifth of PostgreSQL's time (docs/performance.md).
 //
-// A row is written claimed only while the runner has room for it (Room):
+// A row is written claimed only while the runner has room for it (Claim):
 // past that it is written due, as without a Handoff, and claimed when a
 // worker is free. Only rows of a transaction that commits are handed over.
 type Handoff struct {
@@ -46,7 +46,7 @@ type HandedRow struct {
 
 // NewHandoff returns a Handoff whose claims end at lease, with room for
 // room[table] rows of each table; commits numbers the commits of the
-// runner's Handoffs (Seq).
+// runner's Handoffs (Handed).
 func NewHandoff(lease time.Time, room map[string]int, commits *atomic.Uint64) *Handoff {
 	return &Handoff{Lease: lease, room: room, commits: commits}
 }
