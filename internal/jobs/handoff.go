@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 
@@ -62,35 +63,37 @@ func (r *Runner) takeOver(ctx context.Context, h *core.Handoff) {
 	}
 	r.chains.awaitTurn(first)
 	defer r.chains.endTurn(last)
-	byTable := map[string][]job{}
-	var convs []int
-	convOf := map[int]int{}
+	var hooks, messages []job
+	byConv := map[int][]job{}
 	for _, row := range rows {
-		byTable[row.Table] = append(byTable[row.Table], job{id: row.ID, key: row.Key, lease: h.Lease})
+		j := job{id: row.ID, key: row.Key, lease: h.Lease}
 		if row.Table == message.Table {
-			convs = append(convs, row.Sequence)
-			convOf[row.ID] = row.Sequence
+			messages = append(messages, j)
+			byConv[row.Sequence] = append(byConv[row.Sequence], j)
+		} else {
+			hooks = append(hooks, j)
 		}
 	}
-	if js := byTable[webhookdelivery.Table]; len(js) > 0 {
+	if len(hooks) > 0 {
 		k, _ := r.kindOf(webhookdelivery.Table)
-		r.startClaimed(ctx, k, js)
+		r.startClaimed(ctx, k, hooks)
 	}
-	if js := byTable[message.Table]; len(js) > 0 {
+	if len(messages) > 0 {
 		k, _ := r.kindOf(message.Table)
-		r.inflight.hold(k, js)
-		r.chainMessages(ctx, k, js, core.UniqueInts(convs), convOf)
+		r.inflight.hold(k, messages)
+		r.chainMessages(ctx, k, byConv)
 	}
 }
 
-// chainMessages puts handed messages js at the end of their conversations'
-// chains, or releases them when an earlier message of their conversation is
-// pending outside the chain.
-func (r *Runner) chainMessages(ctx context.Context, k kind, js []job, convs []int, convOf map[int]int) {
-	slices.SortFunc(js, func(a, b job) int { return a.id - b.id })
-	byConv := map[int][]job{}
-	for _, j := range js {
-		byConv[convOf[j.id]] = append(byConv[convOf[j.id]], j)
+// chainMessages puts handed messages (byConv: by conversation) at the end
+// of their conversations' chains, or releases them when an earlier message
+// of their conversation is pending outside the chain.
+func (r *Runner) chainMessages(ctx context.Context, k kind, byConv map[int][]job) {
+	convs := slices.Sorted(maps.Keys(byConv))
+	var js []job
+	for _, conv := range convs {
+		slices.SortFunc(byConv[conv], func(a, b job) int { return a.id - b.id })
+		js = append(js, byConv[conv]...)
 	}
 	last, releases := r.chains.last(convs)
 	pending, err := r.pendingBefore(ctx, byConv, last)
@@ -167,13 +170,9 @@ func (r *Runner) release(ctx context.Context, k kind, js []job) {
 	if len(js) == 0 || ctx.Err() != nil {
 		return
 	}
-	now := r.now()
-	for lease, ids := range r.inflight.leasesOf(k, js) {
-		if _, err := r.queryIDs(ctx, r.moveClaimsSQL(k, ids, false), now, lease); err != nil {
-			// Held no longer, their lease runs out and a claim takes them then.
-			slog.Error("releasing handed jobs", "table", k.table, "err", err)
-		}
-	}
+	// Should the release fail, they are held no longer all the same: their
+	// lease runs out and a claim takes them then.
+	r.moveLeases(ctx, k, r.inflight.leasesOf(k, js), r.now(), false)
 	r.inflight.drop(k, js, true)
 	r.Wake()
 }
