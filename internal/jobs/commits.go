@@ -23,8 +23,12 @@ const maxGroup = 64
 // postgresCommitters commit groups side by side on PostgreSQL, where a
 // group is a round trip a statement and one committer spent most of a
 // burst waiting on them (the server process used 40 % of a core while
-// deliveries fell behind). SQLite has one writer: one committer.
-const postgresCommitters = 4
+// deliveries fell behind). Four made groups of about ten records in a
+// 10,000-schedule burst; two make groups twice as large, half the
+// transactions and a quarter fewer statements, and the deliveries still
+// keep up with the firing (docs/performance.md, twenty-seventh session).
+// SQLite has one writer: one committer.
+const postgresCommitters = 2
 
 type commitRequest struct {
 	ctx  context.Context

@@ -110,6 +110,10 @@ type Runner struct {
 	// claimPausedUntil, per kind, holds back claims after a short one
 	// (only the loop's goroutine touches it).
 	claimPausedUntil []time.Time
+	// dueAtPass, per kind (by table), is whether the last pass found rows
+	// of the kind due: only then does a worker of the kind that ends wake
+	// the loop (wakeIfDue).
+	dueAtPass map[string]*atomic.Bool
 	// held, per kind, holds claims back after an empty one (holdback.go;
 	// only the loop's goroutine touches it).
 	held []holdBack
@@ -197,6 +201,10 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	}
 	r.kinds = r.allKinds(database.Dialect == dialect.Postgres)
 	r.claimPausedUntil = make([]time.Time, len(r.kinds))
+	r.dueAtPass = make(map[string]*atomic.Bool, len(r.kinds))
+	for _, k := range r.kinds {
+		r.dueAtPass[k.table] = new(atomic.Bool)
+	}
 	r.held = make([]holdBack, len(r.kinds))
 	return r
 }
@@ -329,6 +337,9 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 		if skipped != nil {
 			r.holdClaims(i, skipped, now)
 		}
+	}
+	for i, k := range r.kinds {
+		r.dueAtPass[k.table].Store(waiting[i])
 	}
 	return min(wait, r.sleepFor(due, waiting))
 }

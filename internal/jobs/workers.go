@@ -36,8 +36,19 @@ func (r *Runner) start(ctx context.Context, k kind, j job) {
 			}
 			j = next
 		}
-		r.Wake()
+		r.wakeIfDue(k)
 	}()
+}
+
+// wakeIfDue wakes the loop for a worker of k that came free, when the
+// last pass found rows of k due: they may wait for a worker. Otherwise
+// the loop already sleeps until k's next due row or a commit's nudge. In a
+// burst every delivery's end woke it, a due-time read for each few
+// deliveries, where its hand-offs had left nothing due to claim.
+func (r *Runner) wakeIfDue(k kind) {
+	if due, ok := r.dueAtPass[k.table]; !ok || due.Load() {
+		r.Wake()
+	}
 }
 
 func (r *Runner) runOne(ctx context.Context, k kind, j job) {
