@@ -136,3 +136,19 @@ func (h *Handoff) Handed() (rows []HandedRow, first, last uint64) {
 	defer h.mu.Unlock()
 	return h.handed, h.first, h.last
 }
+
+// IDs returns the ids of the rows of table h holds: written in its
+// transaction under way, or handed over by its committed ones.
+func (h *Handoff) IDs(table string) []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []int
+	for _, rows := range [][]HandedRow{h.written, h.handed} {
+		for _, row := range rows {
+			if row.Table == table {
+				out = append(out, row.ID)
+			}
+		}
+	}
+	return out
+}

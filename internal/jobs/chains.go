@@ -1,6 +1,11 @@
 package jobs
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/core"
+)
 
 // chains keep the messages handed to this runner (handoff.go) in their
 // conversations' order: one message of a conversation runs at a time, and
@@ -25,12 +30,52 @@ type chains struct {
 	// burst's conversation went on through claims.
 	turn     uint64
 	turnDone *sync.Cond
+	// live are the hand-offs not yet taken over, their transactions under
+	// way or committed: one that commits after another may hold messages
+	// with lower ids, and is taken over after it.
+	live map[*core.Handoff]bool
 }
 
 func newChains() *chains {
-	c := &chains{queue: map[int][]job{}, of: map[int]int{}}
+	c := &chains{queue: map[int][]job{}, of: map[int]int{}, live: map[*core.Handoff]bool{}}
 	c.turnDone = sync.NewCond(&c.mu)
 	return c
+}
+
+// begin records hand-off h, its batch under way.
+func (c *chains) begin(h *core.Handoff) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.live[h] = true
+}
+
+// end forgets hand-off h, taken over.
+func (c *chains) end(h *core.Handoff) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.live, h)
+}
+
+// untaken returns the ids of the messages written by the hand-offs other
+// than h not yet taken over. Taken over after h's (they commit after it, or
+// roll back), they join their chains behind h's messages: they are no reason
+// to release h's.
+func (c *chains) untaken(h *core.Handoff) map[int]bool {
+	c.mu.Lock()
+	others := make([]*core.Handoff, 0, len(c.live))
+	for o := range c.live {
+		if o != h {
+			others = append(others, o)
+		}
+	}
+	c.mu.Unlock()
+	out := map[int]bool{}
+	for _, o := range others {
+		for _, id := range o.IDs(message.Table) {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 // awaitTurn waits until the hand-offs committed before seq are taken over.

@@ -15,11 +15,13 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
+
+	"entgo.io/ent/dialect"
+	"github.com/lib/pq"
 
 	"github.com/switchboard/switchboard/ent/message"
 	"github.com/switchboard/switchboard/ent/webhookdelivery"
@@ -28,8 +30,12 @@ import (
 
 // handoffLimit bounds the claims of a kind a runner holds before the rows
 // a hand-off writes are written due instead: every claim held is renewed
-// while it waits.
-const handoffLimit = 1024
+// while it waits. A row written due is outside every chain, and each later
+// hand-off of its conversation goes to the ordered claim behind it: at
+// 1,024, a 10,000-schedule burst whose deliveries fell a few batches behind
+// the firing sent a third to half of its messages through claims
+// (docs/performance.md, twenty-eighth session).
+const handoffLimit = 4096
 
 // newHandoff returns a hand-off for one firing batch, with room for what
 // the message and webhook kinds may still hold.
@@ -40,7 +46,9 @@ func (r *Runner) newHandoff() *core.Handoff {
 			room[table] = max(handoffLimit-r.inflight.count(k), 0)
 		}
 	}
-	return core.NewHandoff(r.leaseFrom(r.now()), room, &r.handoffs)
+	h := core.NewHandoff(r.leaseFrom(r.now()), room, &r.handoffs)
+	r.chains.begin(h)
+	return h
 }
 
 // kindOf is the kind of table.
@@ -57,6 +65,7 @@ func (r *Runner) kindOf(table string) (kind, bool) {
 // behind their subscription's), messages behind their conversation's, once
 // the hand-offs committed before h's are taken over.
 func (r *Runner) takeOver(ctx context.Context, h *core.Handoff) {
+	defer r.chains.end(h)
 	rows, first, last := h.Handed()
 	if first == 0 {
 		return
@@ -81,14 +90,15 @@ func (r *Runner) takeOver(ctx context.Context, h *core.Handoff) {
 	if len(messages) > 0 {
 		k, _ := r.kindOf(message.Table)
 		r.inflight.hold(k, messages)
-		r.chainMessages(ctx, k, byConv)
+		r.chainMessages(ctx, k, byConv, r.chains.untaken(h))
 	}
 }
 
 // chainMessages puts handed messages (byConv: by conversation) at the end
 // of their conversations' chains, or releases them when an earlier message
-// of their conversation is pending outside the chain.
-func (r *Runner) chainMessages(ctx context.Context, k kind, byConv map[int][]job) {
+// of their conversation is pending outside the chain, other than those of
+// untaken, which join the chains after them.
+func (r *Runner) chainMessages(ctx context.Context, k kind, byConv map[int][]job, untaken map[int]bool) {
 	convs := slices.Sorted(maps.Keys(byConv))
 	var js []job
 	for _, conv := range convs {
@@ -96,7 +106,7 @@ func (r *Runner) chainMessages(ctx context.Context, k kind, byConv map[int][]job
 		js = append(js, byConv[conv]...)
 	}
 	last, releases := r.chains.last(convs)
-	pending, err := r.pendingBefore(ctx, byConv, last)
+	pending, err := r.pendingBefore(ctx, byConv, last, untaken)
 	if err != nil {
 		slog.Error("reading conversations' pending messages", "err", err)
 		r.release(ctx, k, js)
@@ -117,23 +127,23 @@ func (r *Runner) chainMessages(ctx context.Context, k kind, byConv map[int][]job
 	r.release(ctx, k, refused)
 }
 
-// pendingBefore reads, for each conversation of byConv, its pending
-// messages after its chain's last (last) and before the last of its
-// handed ones, leaving those out.
-func (r *Runner) pendingBefore(ctx context.Context, byConv map[int][]job, last map[int]int) (map[int][]int, error) {
-	ph := placeholders(r.db.Dialect)
-	var conds []string
-	var args []any
-	handed := map[int]bool{}
-	for conv, js := range byConv {
+// pendingBefore reads, for each conversation of byConv, a pending message
+// after its chain's last (last) and before the last of its handed ones,
+// other than those and those of untaken: the first on PostgreSQL, all of
+// them on SQLite. The handed ones wait behind any such message, which is
+// outside the chain.
+func (r *Runner) pendingBefore(ctx context.Context, byConv map[int][]job, last map[int]int, untaken map[int]bool) (map[int][]int, error) {
+	skip := map[int]bool{}
+	maps.Copy(skip, untaken)
+	for _, js := range byConv {
 		for _, j := range js {
-			handed[j.id] = true
+			skip[j.id] = true
 		}
-		args = append(args, conv, last[conv], js[len(js)-1].id)
-		n := len(args)
-		conds = append(conds, fmt.Sprintf("(conversation_id = %s AND id > %s AND id < %s)", ph(n-2), ph(n-1), ph(n)))
 	}
-	q := "SELECT id, conversation_id FROM messages WHERE next_delivery_at IS NOT NULL AND (" + strings.Join(conds, " OR ") + ")"
+	q, args := pendingBeforeSQLite(byConv, last)
+	if r.db.Dialect == dialect.Postgres {
+		q, args = pendingBeforePostgres(byConv, last, skip)
+	}
 	rows, err := r.db.SQL.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -141,15 +151,49 @@ func (r *Runner) pendingBefore(ctx context.Context, byConv map[int][]job, last m
 	defer rows.Close()
 	out := map[int][]int{}
 	for rows.Next() {
-		var id, conv int
-		if err := rows.Scan(&id, &conv); err != nil {
+		var conv, id int
+		if err := rows.Scan(&conv, &id); err != nil {
 			return nil, err
 		}
-		if !handed[id] {
+		if !skip[id] {
 			out[conv] = append(out[conv], id)
 		}
 	}
 	return out, rows.Err()
+}
+
+// pendingBeforePostgres asks for each conversation's first such message
+// with one text whatever the batch, its ranges and the ids to skip passed
+// as arrays: the statement cache keeps it prepared, where a text of its own
+// for each batch was planned each time (about 40 % of a burst's planning
+// time, docs/performance.md), and each conversation's index range is read
+// up to its first row only.
+func pendingBeforePostgres(byConv map[int][]job, last map[int]int, skip map[int]bool) (string, []any) {
+	var convs, after, before, ids []int64
+	for conv, js := range byConv {
+		convs = append(convs, int64(conv))
+		after = append(after, int64(last[conv]))
+		before = append(before, int64(js[len(js)-1].id))
+	}
+	for id := range skip {
+		ids = append(ids, int64(id))
+	}
+	q := `SELECT r.conv, p.id FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS r(conv, after, before)
+		CROSS JOIN LATERAL (SELECT m.id FROM messages m WHERE m.conversation_id = r.conv AND m.id > r.after
+			AND m.id < r.before AND m.next_delivery_at IS NOT NULL AND m.id <> ALL($4::bigint[]) ORDER BY m.id LIMIT 1) p`
+	return q, []any{pq.Array(convs), pq.Array(after), pq.Array(before), pq.Array(ids)}
+}
+
+// pendingBeforeSQLite asks for all such messages of each conversation,
+// those to skip among them.
+func pendingBeforeSQLite(byConv map[int][]job, last map[int]int) (string, []any) {
+	var conds []string
+	var args []any
+	for conv, js := range byConv {
+		args = append(args, conv, last[conv], js[len(js)-1].id)
+		conds = append(conds, "(conversation_id = ? AND id > ? AND id < ?)")
+	}
+	return "SELECT conversation_id, id FROM messages WHERE next_delivery_at IS NOT NULL AND (" + strings.Join(conds, " OR ") + ")", args
 }
 
 // afterDelivery moves message id's chain on: its next message starts when

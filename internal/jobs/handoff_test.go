@@ -194,3 +194,47 @@ func TestHandedMessagesAreReleasedAtShutdown(t *testing.T) {
 		}
 	})
 }
+
+// TestHandOffsOutlastAChannelThatHangs: while a channel hangs, every
+// conversation's fired messages wait in its chain, held by the runner; a
+// burst of more of them than the runner held before (1,024) is still all
+// handed over. Past that limit the rest were written due, outside every
+// chain, and each later hand-off of their conversations went to the claims
+// behind them. Two firing workers commit their batches in another order
+// than their messages' ids: a batch taken over is not released for the
+// messages of one that committed after it (about half the runs released
+// 300-600 of the 1,200 messages before the runner told them apart).
+func TestHandOffsOutlastAChannelThatHangs(t *testing.T) {
+	outboundtest.AllowPrivate(t, true)
+	const perConversation = 600
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		var claims atomic.Int64
+		database := watchedDB(t, e.New(t), countingConnector{seen: func(q string) {
+			if strings.Contains(q, "SELECT c.id FROM messages c") {
+				claims.Add(1)
+			}
+		}})
+		ctx := viewer.SystemContext(context.Background())
+		c := database.Client
+		w := seedFiringWorld(t, ctx, c)
+		at := time.Now().UTC().Add(-time.Second)
+		for _, conv := range w.convs {
+			c.ScheduledMessage.MapCreateBulk(make([]struct{}, perConversation), func(b *ent.ScheduledMessageCreate, n int) {
+				b.SetAccountID(w.account).SetInboxID(w.inbox).SetContactID(w.contact).SetConversationID(conv).
+					SetAuthorID(w.author).SetContent(fmt.Sprintf("m%d", n)).SetScheduledAt(at).SetNextOccurrenceAt(at)
+			}).ExecX(ctx)
+		}
+		r := startRunner(t, database, newChannels(w.inbox), Options{Grace: 100 * time.Millisecond})
+		total := perConversation * len(w.convs)
+		apitest.Eventually(t, 30*time.Second, "every schedule fired and its message held", func() bool {
+			return r.inflight.count(messageKind(r)) == total
+		})
+		now := time.Now().UTC()
+		if due := c.Message.Query().Where(message.NextDeliveryAtLTE(now)).CountX(ctx); due != 0 {
+			t.Errorf("%d messages written due, want every one held by the runner", due)
+		}
+		if n := claims.Load(); n != 0 {
+			t.Errorf("%d claim statements of messages, want none: all were handed over", n)
+		}
+	})
+}
