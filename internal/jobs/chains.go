@@ -49,13 +49,6 @@ func (c *chains) begin(h *core.Handoff) {
 	c.live[h] = true
 }
 
-// end forgets hand-off h, taken over.
-func (c *chains) end(h *core.Handoff) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.live, h)
-}
-
 // untaken returns the ids of the messages written by the hand-offs other
 // than h not yet taken over. Taken over after h's (they commit after it, or
 // roll back), they join their chains behind h's messages: they are no reason
@@ -87,10 +80,15 @@ func (c *chains) awaitTurn(seq uint64) {
 	}
 }
 
-// endTurn records hand-off seq taken over.
-func (c *chains) endTurn(seq uint64) {
+// endTurn records hand-off h, whose last commit is seq (0: none), taken
+// over. It leaves the live ones first, under the same lock: the next
+// hand-off, once its turn comes, must not take h's messages for ones still
+// to be taken over (released ones among them are pending outside every
+// chain).
+func (c *chains) endTurn(h *core.Handoff, seq uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	delete(c.live, h)
 	c.turn = max(c.turn, seq)
 	c.turnDone.Broadcast()
 }

@@ -65,13 +65,13 @@ func (r *Runner) kindOf(table string) (kind, bool) {
 // behind their subscription's), messages behind their conversation's, once
 // the hand-offs committed before h's are taken over.
 func (r *Runner) takeOver(ctx context.Context, h *core.Handoff) {
-	defer r.chains.end(h)
 	rows, first, last := h.Handed()
 	if first == 0 {
+		r.chains.endTurn(h, 0)
 		return
 	}
 	r.chains.awaitTurn(first)
-	defer r.chains.endTurn(last)
+	defer r.chains.endTurn(h, last)
 	var hooks, messages []job
 	byConv := map[int][]job{}
 	for _, row := range rows {

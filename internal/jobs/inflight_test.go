@@ -1,9 +1,14 @@
 package jobs
 
 import (
+	"context"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/switchboard/switchboard/ent/message"
+	"github.com/switchboard/switchboard/internal/core"
 )
 
 // TestWaitingJobsRunWhenAWorkerFrees: claimed jobs beyond the free workers
@@ -137,17 +142,41 @@ func TestHandOffsAreTakenOverInTheOrderTheyCommitted(t *testing.T) {
 		c.awaitTurn(4)
 		close(passed)
 	}()
-	c.endTurn(1)
+	c.endTurn(nil, 1)
 	select {
 	case <-passed:
 		t.Fatal("hand-off 4 went before 2 and 3 were taken over")
 	default:
 	}
 	c.awaitTurn(2)
-	c.endTurn(3) // one hand-off whose batch committed as 2 and 3
+	c.endTurn(nil, 3) // one hand-off whose batch committed as 2 and 3
 	select {
 	case <-passed:
 	case <-time.After(5 * time.Second):
 		t.Fatal("hand-off 4 still waits after 3 was taken over")
+	}
+}
+
+// TestHandOffsStillToBeTakenOverAreKnown: a hand-off's messages count as
+// still to be taken over for the others until its turn has ended, and no
+// longer once it has (released ones are then pending outside every chain).
+func TestHandOffsStillToBeTakenOverAreKnown(t *testing.T) {
+	c := newChains()
+	var commits atomic.Uint64
+	a := core.NewHandoff(time.Now(), map[string]int{message.Table: 10}, &commits)
+	b := core.NewHandoff(time.Now(), map[string]int{message.Table: 10}, &commits)
+	c.begin(a)
+	c.begin(b)
+	b.Written(context.Background(), core.HandedRow{Table: message.Table, ID: 7})
+	b.Written(context.Background(), core.HandedRow{Table: "webhook_deliveries", ID: 8})
+	if got := c.untaken(a); len(got) != 1 || !got[7] {
+		t.Errorf("untaken for a: %v, want b's message 7 alone", got)
+	}
+	if got := c.untaken(b); len(got) != 0 {
+		t.Errorf("untaken for b: %v, want none (a wrote nothing, b's own are its own)", got)
+	}
+	c.endTurn(b, 1)
+	if got := c.untaken(a); len(got) != 0 {
+		t.Errorf("untaken for a after b's turn: %v, want none", got)
 	}
 }
