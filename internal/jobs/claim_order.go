@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,35 +42,42 @@ const orderWindow = 4 * batchSize
 // claim read; but then each such conversation has its later messages due
 // and queued, every one of which the old claim read.
 func (r *Runner) claimInOrder(ctx context.Context, k kind, n int, busy []int, now, lease time.Time) ([]job, error) {
+	bound, full, err := r.windowBound(ctx, k, now)
+	if err != nil {
+		return nil, err
+	}
 	jobs, err := r.claimRows(ctx, k, n, lease, func(q *claimSQL) string {
-		return q.due(now) + q.withinWindow(now) + q.notBusy(busy) + q.notInFlight(now, lease) + q.firstPending()
+		return q.due(bound) + q.notBusy(busy) + q.notInFlight(now, lease) + q.firstPending()
 	})
-	if err != nil || len(jobs) == n {
+	if err != nil || len(jobs) == n || !full {
 		return jobs, err
 	}
 	more, err := r.claimRows(ctx, k, n-len(jobs), lease, func(q *claimSQL) string {
-		return q.firstOfEachValue(r.db.Dialect) + " AND " + q.due(now) + q.windowFull(now) + q.notBusy(busy) + q.notInFlight(now, lease)
+		return q.firstOfEachValue(r.db.Dialect) + " AND " + q.due(now) + q.notBusy(busy) + q.notInFlight(now, lease)
 	})
 	return append(jobs, more...), err
 }
 
-// firstDue is the due time of the orderWindow-th due row (NULL when fewer
-// are due).
-func (q *claimSQL) firstDue(now time.Time) string {
-	return fmt.Sprintf("(SELECT w.%[2]s FROM %[1]s w WHERE w.%[2]s <= %[3]s ORDER BY w.%[2]s LIMIT 1 OFFSET %[4]d)",
-		q.k.table, q.k.dueColumn, q.arg(now), orderWindow-1)
-}
-
-// withinWindow bounds the candidates' due column by the orderWindow-th due
-// row's, so the scan in due order stops there.
-func (q *claimSQL) withinWindow(now time.Time) string {
-	return fmt.Sprintf(" AND c.%s <= COALESCE(%s, %s)", q.k.dueColumn, q.firstDue(now), q.arg(now))
-}
-
-// windowFull holds when at least orderWindow rows are due: below that, the
-// first statement saw them all.
-func (q *claimSQL) windowFull(now time.Time) string {
-	return fmt.Sprintf(" AND %s IS NOT NULL", q.firstDue(now))
+// windowBound reads the due time of the orderWindow-th due row of k: the
+// first statement of a claim reads due rows up to it. full is false when
+// fewer are due (the bound is then now): that statement sees them all, and
+// the walk is not needed. It is read once for both statements, in one of
+// its own: inside each, it was read again, and under a stream of changes
+// the due rows' index holds many entries of rows since moved, each a heap
+// fetch (8 of a claim's 13 ms in a two-instance burst, docs/performance.md).
+func (r *Runner) windowBound(ctx context.Context, k kind, now time.Time) (time.Time, bool, error) {
+	q := fmt.Sprintf("SELECT w.%[2]s FROM %[1]s w WHERE w.%[2]s <= %[3]s ORDER BY w.%[2]s LIMIT 1 OFFSET %[4]d",
+		k.table, k.dueColumn, placeholders(r.db.Dialect)(1), orderWindow-1)
+	var raw any
+	err := r.db.SQL.QueryRowContext(ctx, q, now).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return now, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	bound, err := asTime(raw)
+	return bound, err == nil, err
 }
 
 // firstOfEachValue is the condition of a candidate that is its value's

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,6 +72,65 @@ func TestAClaimFindsTheFirstMessageBehindALongQueueOfAnother(t *testing.T) {
 
 		if ids, want := claimedMessages(t, ctx, r), []int{convs[1][0]}; !slices.Equal(ids, want) {
 			t.Errorf("claimed %v, want %v", ids, want)
+		}
+	})
+}
+
+// A claim reads the window's bound once, and walks the conversations'
+// first messages only when at least orderWindow messages are due: with
+// fewer, its first statement has read them all. The rows it takes are the
+// same either way: each conversation's first pending one.
+func TestAClaimWalksConversationsOnlyPastAFullWindow(t *testing.T) {
+	cases := []struct {
+		name string
+		// queued: due messages behind conversation 0's first, in flight.
+		queued        int
+		bounds, walks int64
+	}{
+		{name: "a few due", queued: 2, bounds: 1, walks: 0},
+		{name: "a full window due", queued: orderWindow + 7, bounds: 1, walks: 1},
+	}
+	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				var bounds, walks atomic.Int64
+				database := watchedDB(t, e.New(t), countingConnector{seen: func(q string) {
+					switch {
+					case strings.HasPrefix(q, "SELECT w.next_delivery_at FROM messages w"):
+						bounds.Add(1)
+					case strings.Contains(q, "WITH RECURSIVE"):
+						walks.Add(1)
+					}
+				}})
+				ctx := viewer.SystemContext(context.Background())
+				c := database.Client
+				convs := seedDueMessages(t, ctx, c, 3, tc.queued+1)
+				r := New(database, ops.New(c), nil, Options{})
+				now := r.now()
+				// 0: its first in flight, the rest due before any other's.
+				c.Message.Update().Where(message.IDIn(convs[0][1:]...)).SetNextDeliveryAt(now.Add(-time.Minute)).ExecX(ctx)
+				c.Message.UpdateOneID(convs[0][0]).SetNextDeliveryAt(r.leaseFrom(now).Add(-time.Second)).ExecX(ctx)
+
+				// The bound, passed back, takes in at least the window.
+				bound, full, err := r.windowBound(ctx, messageKind(r), now)
+				if err != nil || full != (tc.walks == 1) {
+					t.Fatalf("windowBound: full %v, %v", full, err)
+				}
+				var within int
+				q := "SELECT count(*) FROM messages WHERE next_delivery_at <= " + placeholders(database.Dialect)(1)
+				if err := database.SQL.QueryRowContext(ctx, q, bound).Scan(&within); err != nil || full && within < orderWindow {
+					t.Errorf("%d messages due by the bound %v, want at least %d (%v)", within, bound, orderWindow, err)
+				}
+				bounds.Store(0)
+
+				ids := claimedMessages(t, ctx, r)
+				if want := []int{convs[1][0], convs[2][0]}; !slices.Equal(ids, want) {
+					t.Errorf("claimed %v, want %v", ids, want)
+				}
+				if bounds.Load() != tc.bounds || walks.Load() != tc.walks {
+					t.Errorf("%d reads of the window's bound and %d walks, want %d and %d", bounds.Load(), walks.Load(), tc.bounds, tc.walks)
+				}
+			})
 		}
 	})
 }
