@@ -19,13 +19,13 @@ import (
 // running), behind an earlier due one, behind one waiting for a retry. An
 // earlier message made due again (a manual retry) behind a later one that
 // waits for a retry beyond a lease goes at once, as the ordering check
-// alone would let it.
+// alone would let it; behind a later one in flight, it waits for it.
 func TestAClaimTakesOnlyWhatIsFirstInItsConversation(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, e testdb.Engine) {
 		database := e.New(t)
 		ctx := viewer.SystemContext(context.Background())
 		c := database.Client
-		convs := seedDueMessages(t, ctx, c, 5, 3)
+		convs := seedDueMessages(t, ctx, c, 6, 3)
 		r := New(database, ops.New(c), nil, Options{})
 		now := r.now()
 		set := func(id int, at time.Time) {
@@ -42,6 +42,9 @@ func TestAClaimTakesOnlyWhatIsFirstInItsConversation(t *testing.T) {
 		set(convs[3][1], now.Add(time.Hour))
 		// 4: its first delivered, the two after it due: the second goes.
 		c.Message.UpdateOneID(convs[4][0]).ClearNextDeliveryAt().ExecX(ctx)
+		// 5: its first due again (retried by hand) while its second is in
+		// flight: the first waits for it.
+		set(convs[5][1], r.leaseFrom(now).Add(-time.Second))
 
 		ids := claimedMessages(t, ctx, r)
 		want := []int{convs[1][0], convs[3][0], convs[4][1]}
@@ -76,7 +79,7 @@ func TestAClaimFindsTheFirstMessageBehindALongQueueOfAnother(t *testing.T) {
 	})
 }
 
-// A claim reads the window's bound once, and walks the conversations'
+// A claim reads its window's bound once, and walks the conversations'
 // first messages only when at least orderWindow messages are due: with
 // fewer, its first statement has read them all. The rows it takes are the
 // same either way: each conversation's first pending one.
