@@ -60,7 +60,7 @@ func Open(databaseURL string) (*DB, error) {
 	}
 	drv := sqlDB.Driver()
 	sqlDB.Close() // no connection opened yet: the statement cache's connector opens them
-	connector := cachingConnector{drv: drv, dsn: dsn}
+	connector := cachingConnector{drv: drv, dsn: dsn, arrays: dia == dialect.Postgres}
 	if dia == dialect.SQLite {
 		connector.gate = newWriteGate()
 	}

@@ -43,6 +43,8 @@ type cachingConnector struct {
 	// gate queues the transactions of a SQLite database (writegate.go);
 	// nil for PostgreSQL.
 	gate writeGate
+	// arrays sends IN lists of integers as arrays (inarray.go): PostgreSQL.
+	arrays bool
 }
 
 func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
@@ -50,7 +52,7 @@ func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, gate: c.gate}, nil
+	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, gate: c.gate, arrays: c.arrays}, nil
 }
 
 func (c cachingConnector) Driver() driver.Driver { return c.drv }
@@ -69,8 +71,9 @@ type driverConn interface {
 
 type cachingConn struct {
 	driver.Conn
-	stmts map[string]*cachedStmt
-	gate  writeGate
+	stmts  map[string]*cachedStmt
+	gate   writeGate
+	arrays bool
 }
 
 type cachedStmt struct {
@@ -169,6 +172,9 @@ func (c *cachingConn) closeStatements() {
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if c.arrays {
+		query, args = inArrays(query, args)
+	}
 	s, prepErr := c.statement(ctx, query, len(args))
 	if s == nil {
 		res, err := c.inner().ExecContext(ctx, query, args)
@@ -180,6 +186,9 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.arrays {
+		query, args = inArrays(query, args)
+	}
 	s, prepErr := c.statement(ctx, query, len(args))
 	if s == nil {
 		rows, err := c.inner().QueryContext(ctx, query, args)
