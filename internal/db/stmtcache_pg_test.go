@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +132,50 @@ func TestPostgresStatementErrorsSayWhy(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestPostgresInListsShareOneStatement: IN lists of integers of any length
+// from two up run as one prepared statement (an array argument) and find
+// the same rows as the list did, with arguments before and after the list.
+func TestPostgresInListsShareOneStatement(t *testing.T) {
+	for _, e := range testdb.Engines(t) {
+		if e.Name != "postgres" {
+			continue
+		}
+		d := e.New(t)
+		ctx := context.Background()
+		conn, err := d.SQL.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		for n := 2; n <= 40; n++ {
+			ph := make([]string, n)
+			args := []any{"a"}
+			for i := range ph {
+				ph[i] = "$" + strconv.Itoa(i+2)
+				args = append(args, i*10)
+			}
+			args = append(args, 30)
+			q := "SELECT count(*), $1::text FROM generate_series(0, 1000) AS g(x) WHERE x IN (" +
+				strings.Join(ph, ", ") + ") AND x >= $" + strconv.Itoa(n+2)
+			var got int
+			var s string
+			if err := conn.QueryRowContext(ctx, q, args...).Scan(&got, &s); err != nil {
+				t.Fatalf("%d in the list: %v", n, err)
+			}
+			if want := max(n-3, 0); got != want || s != "a" {
+				t.Errorf("%d in the list: %d rows and %q, want %d and %q", n, got, s, want, "a")
+			}
+		}
+		var prepared int
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%generate_series%' AND statement NOT LIKE '%pg_prepared_statements%'").Scan(&prepared); err != nil {
+			t.Fatal(err)
+		}
+		if prepared != 1 {
+			t.Errorf("%d statements prepared for lists of 2 to 40, want 1", prepared)
 		}
 	}
 }
