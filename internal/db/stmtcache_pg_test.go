@@ -15,17 +15,8 @@ import (
 // and an aborted transaction (named statements belong to the session, not
 // to a transaction).
 func TestPostgresStatementsAreReused(t *testing.T) {
-	for _, e := range testdb.Engines(t) {
-		if e.Name != "postgres" {
-			continue
-		}
-		d := e.New(t)
-		ctx := context.Background()
-		conn, err := d.SQL.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
+	ctx := context.Background()
+	for _, conn := range postgresConns(t) {
 		const next = "SELECT $1::int + 1"
 		prepared := func() int {
 			t.Helper()
@@ -140,17 +131,8 @@ func TestPostgresStatementErrorsSayWhy(t *testing.T) {
 // from two up run as one prepared statement (an array argument) and find
 // the same rows as the list did, with arguments before and after the list.
 func TestPostgresInListsShareOneStatement(t *testing.T) {
-	for _, e := range testdb.Engines(t) {
-		if e.Name != "postgres" {
-			continue
-		}
-		d := e.New(t)
-		ctx := context.Background()
-		conn, err := d.SQL.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
+	ctx := context.Background()
+	for _, conn := range postgresConns(t) {
 		for n := 2; n <= 40; n++ {
 			ph := make([]string, n)
 			args := []any{"a"}
@@ -178,4 +160,23 @@ func TestPostgresInListsShareOneStatement(t *testing.T) {
 			t.Errorf("%d statements prepared for lists of 2 to 40, want 1", prepared)
 		}
 	}
+}
+
+// postgresConns returns one connection to a new database of each
+// PostgreSQL engine the tests run on (none without one).
+func postgresConns(t *testing.T) []*sql.Conn {
+	t.Helper()
+	var conns []*sql.Conn
+	for _, e := range testdb.Engines(t) {
+		if e.Name != "postgres" {
+			continue
+		}
+		conn, err := e.New(t).SQL.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		conns = append(conns, conn)
+	}
+	return conns
 }
