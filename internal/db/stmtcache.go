@@ -29,7 +29,8 @@ import (
 const maxCachedStatements = 512
 
 // maxCachedArgs: a statement with more arguments than this is run uncached.
-// Those are IN lists of eager loads and batches, a new text for every
+// Those are bulk INSERTs and, on SQLite, IN lists of eager loads and
+// batches (PostgreSQL's go as one array: inarray.go), a new text for every
 // length, which would only churn the cache.
 const maxCachedArgs = 32
 
