@@ -12,9 +12,12 @@ import (
 // 10,000 schedules, about 900 texts, each planned at every call and, past
 // maxCachedArgs, parsed too, 1.6 s of PostgreSQL's planning
 // (docs/performance.md, thirtieth session). With one text per shape the
-// statement cache keeps it prepared and PostgreSQL plans it once for all
-// lengths. Rails' PostgreSQL adapter does the same (rails/rails#49388).
-// The two are equal for integers: neither matches NULL.
+// statement cache keeps it prepared whatever the length, and the burst's
+// planning fell to 0.9 s. Rails' PostgreSQL adapter does the same
+// (rails/rails#49388). The two are equal for integers: neither matches
+// NULL. An array runs a little slower than its ids as arguments (a page's
+// 15 contact inboxes, 0.16 ms a call against 0.13 ms); the planning and
+// parsing saved weigh more.
 
 // inArrays rewrites query's IN lists of integer arguments as arrays, and
 // returns the query and the arguments it then takes. A list whose
@@ -36,8 +39,11 @@ func inArrays(query string, args []driver.NamedValue) (string, []driver.NamedVal
 		if !ok || first == last || !allIntegers(args, first, last) || strings.HasSuffix(query[:start], " NOT") {
 			continue
 		}
-		query = renumber(query[:start]+" = ANY($"+strconv.Itoa(first)+")"+query[end:], first, last)
+		// Placeholders written before the list may be numbered after it.
+		head := renumber(query[:start], first, last) + " = ANY($" + strconv.Itoa(first) + ")"
+		query = head + renumber(query[end:], first, last)
 		args = collapse(args, first, last)
+		from = len(head)
 	}
 }
 

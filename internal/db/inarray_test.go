@@ -3,6 +3,8 @@ package db
 import (
 	"database/sql/driver"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +33,9 @@ func TestInListsOfIntegersAreSentAsArrays(t *testing.T) {
 		{"two lists", `SELECT 1 WHERE a IN ($1, $2) AND b IN ($3, $4, $5) AND c = $6`,
 			ints(int64(1), int64(2), int64(3), int64(4), int64(5), int64(6)),
 			`SELECT 1 WHERE a = ANY($1) AND b = ANY($2) AND c = $3`, ints("{1,2}", "{3,4,5}", int64(6))},
+		{"placeholders before the list numbered after it", selectAfter(19, 6), intsUpTo(25),
+			`SELECT $2, $3, $4, $5, $6, $7 WHERE a = ANY($1)`,
+			ints("{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19}", int64(20), int64(21), int64(22), int64(23), int64(24), int64(25))},
 		{"placeholder ten and on", `SELECT 1 WHERE a IN ($1, $2) AND b = $10`,
 			ints(int64(1), int64(2), 3, 4, 5, 6, 7, 8, 9, "ten"),
 			`SELECT 1 WHERE a = ANY($1) AND b = $9`, ints("{1,2}", 3, 4, 5, 6, 7, 8, 9, "ten")},
@@ -53,4 +58,28 @@ func TestInListsOfIntegersAreSentAsArrays(t *testing.T) {
 			}
 		})
 	}
+}
+
+// selectAfter writes a query whose list of n placeholders comes after
+// before placeholders numbered past it: renumbered, they shorten the text
+// ahead of the list.
+func selectAfter(n, before int) string {
+	sel := make([]string, before)
+	for k := range sel {
+		sel[k] = "$" + strconv.Itoa(n+1+k)
+	}
+	list := make([]string, n)
+	for k := range list {
+		list[k] = "$" + strconv.Itoa(k+1)
+	}
+	return "SELECT " + strings.Join(sel, ", ") + " WHERE a IN (" + strings.Join(list, ", ") + ")"
+}
+
+// intsUpTo is the arguments 1 to n.
+func intsUpTo(n int) []driver.NamedValue {
+	out := make([]driver.NamedValue, n)
+	for i := range out {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: int64(i + 1)}
+	}
+	return out
 }
