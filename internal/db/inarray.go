@@ -55,11 +55,7 @@ func placeholderRun(query string, at int) (first, last, end int, ok bool) {
 		if at >= len(query) || query[at] != '$' {
 			return 0, 0, 0, false
 		}
-		j := at + 1
-		for j < len(query) && query[j] >= '0' && query[j] <= '9' {
-			j++
-		}
-		n, err := strconv.Atoi(query[at+1 : j])
+		n, j, err := placeholderAt(query, at)
 		if err != nil || (next != 0 && n != next) {
 			return 0, 0, 0, false
 		}
@@ -115,9 +111,6 @@ func collapse(args []driver.NamedValue, first, last int) []driver.NamedValue {
 // renumber moves the placeholders after $last down to follow $first, the
 // array that took the place of $first to $last.
 func renumber(query string, first, last int) string {
-	if last == first {
-		return query
-	}
 	var b strings.Builder
 	b.Grow(len(query))
 	for i := 0; i < len(query); i++ {
@@ -125,11 +118,7 @@ func renumber(query string, first, last int) string {
 			b.WriteByte(query[i])
 			continue
 		}
-		j := i + 1
-		for j < len(query) && query[j] >= '0' && query[j] <= '9' {
-			j++
-		}
-		n, err := strconv.Atoi(query[i+1 : j])
+		n, j, err := placeholderAt(query, i)
 		if err != nil || n <= last {
 			b.WriteString(query[i:j])
 		} else {
@@ -138,4 +127,16 @@ func renumber(query string, first, last int) string {
 		i = j - 1
 	}
 	return b.String()
+}
+
+// placeholderAt reads the number of the placeholder whose '$' is at
+// query[at], and returns it and the index past its digits (an error when
+// no digits follow).
+func placeholderAt(query string, at int) (n, end int, err error) {
+	end = at + 1
+	for end < len(query) && query[end] >= '0' && query[end] <= '9' {
+		end++
+	}
+	n, err = strconv.Atoi(query[at+1 : end])
+	return n, end, err
 }
