@@ -139,7 +139,7 @@ func TestABatchOfFiringsFiresEachOnceAndIsolatesARefusal(t *testing.T) {
 				// claim and fire each (a lone firing of a row a batch holds
 				// would wait for it, and could deadlock with it).
 				for {
-					took, alone, err := a.srv.Svc.FireDue(context.Background(), 50)
+					took, alone, err := a.srv.Svc.FireDue(context.Background(), 50, time.Now())
 					if err != nil {
 						t.Errorf("FireDue: %v", err)
 						return

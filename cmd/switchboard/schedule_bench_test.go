@@ -141,12 +141,15 @@ func runScheduleBench(b *testing.B, e testdb.Engine, instances int, l load) {
 		logProblems(b, i+1, p.stderr.String())
 	}
 	if l.faults == nil {
+		// On PostgreSQL the instance with the firing turn fires them all.
+		total := 0
 		for i, p := range procs {
 			n := p.fired()
-			if n == 0 {
-				b.Logf("instance %d log:\n%s", i+1, tail(p.stderr.String(), 2000))
-			}
+			total += n
 			b.ReportMetric(float64(n), fmt.Sprintf("fired-by-%d", i+1))
+		}
+		if total == 0 {
+			b.Logf("no instance fired a schedule; the first one's log:\n%s", tail(procs[0].stderr.String(), 2000))
 		}
 	}
 	b.ReportMetric(float64(dup), "receiver-duplicates")

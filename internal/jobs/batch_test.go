@@ -110,7 +110,7 @@ func TestABurstFiresManySchedulesToATransaction(t *testing.T) {
 // fireDue fires the n due schedules as one batch, as a runner's worker
 // does, and fails unless it took them all and fired them together.
 func fireDue(svc *ops.Service, n int) error {
-	took, alone, err := svc.FireDue(context.Background(), n)
+	took, alone, err := svc.FireDue(context.Background(), n, time.Now())
 	if err != nil {
 		return err
 	}

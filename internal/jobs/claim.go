@@ -33,10 +33,10 @@ type kind struct {
 	run            func(ctx context.Context, id int) error
 	// fireDue, when set, makes a kind that claims its rows in the
 	// transaction that does their work: a worker calls it for up to batch
-	// due rows at a time, and gets back how many it took and those it left
-	// to run alone, which the runner claims and runs with run (firing.go).
-	// Such a kind has no keys.
-	fireDue func(ctx context.Context, n int) (took int, alone []int, err error)
+	// rows due by dueBy at a time, and gets back how many it took and those
+	// it left to run alone, which the runner claims and runs with run
+	// (firing.go). Such a kind has no keys.
+	fireDue func(ctx context.Context, n int, dueBy time.Time) (took int, alone []int, err error)
 	batch   int
 }
 
@@ -209,6 +209,7 @@ func (r *Runner) moveClaimsSQL(k kind, ids []int, keep bool) string {
 // cancelled and their claims released, so another runner takes them now
 // rather than when the lease would have run out.
 func (r *Runner) drain(cancelJobs context.CancelFunc, stopCommits chan struct{}) {
+	r.turn.release() // another instance fires from its next try
 	finished := make(chan struct{})
 	go func() { r.jobs.Wait(); close(finished) }()
 	t := time.NewTimer(r.grace)

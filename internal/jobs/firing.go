@@ -10,18 +10,29 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// startFirings starts k's workers (see inflight.firingsToStart).
-func (r *Runner) startFirings(jobCtx context.Context, k kind) {
+// startFirings starts k's workers (see inflight.firingsToStart) when k's
+// earliest row is due at due. On PostgreSQL an instance without the firing
+// turn (firing_turn.go) fires only the rows late past the backstop. It
+// returns how long the loop may wait before it looks again.
+func (r *Runner) startFirings(ctx, jobCtx context.Context, k kind, due, now time.Time) time.Duration {
+	var lag time.Duration
+	if !r.turn.holds(ctx, now) {
+		lag = r.backstop
+		if late := due.Add(lag); late.After(now) {
+			return min(firingRetry, late.Sub(now))
+		}
+	}
 	for range r.inflight.firingsToStart(k) {
 		r.inflight.firingStarted(k)
 		r.jobs.Add(1)
 		go func() {
 			defer r.jobs.Done()
-			took := r.fireWhileFull(jobCtx, k)
+			took := r.fireWhileFull(jobCtx, k, lag)
 			r.inflight.firingEnded(k, took == 0)
 			r.reportAlive()
 			if took > 0 {
@@ -30,14 +41,15 @@ func (r *Runner) startFirings(jobCtx context.Context, k kind) {
 			}
 		}()
 	}
+	return r.idleCheck
 }
 
-// fireWhileFull runs k's batches until one comes back short, and returns
-// how many rows they took.
-func (r *Runner) fireWhileFull(ctx context.Context, k kind) int {
+// fireWhileFull runs k's batches, of the rows due lag ago, until one
+// comes back short, and returns how many rows they took.
+func (r *Runner) fireWhileFull(ctx context.Context, k kind, lag time.Duration) int {
 	total := 0
 	for ctx.Err() == nil {
-		took := r.fireBatch(ctx, k)
+		took := r.fireBatch(ctx, k, r.now().Add(-lag))
 		total += took
 		r.reportAlive()
 		if took < k.batch {
@@ -47,15 +59,15 @@ func (r *Runner) fireWhileFull(ctx context.Context, k kind) int {
 	return total
 }
 
-// fireBatch runs one batch of k, starts the jobs it handed over, and then
-// runs, alone, the rows it left.
-func (r *Runner) fireBatch(ctx context.Context, k kind) int {
+// fireBatch runs one batch of k's rows due by dueBy, starts the jobs it
+// handed over, and then runs, alone, the rows it left.
+func (r *Runner) fireBatch(ctx context.Context, k kind, dueBy time.Time) int {
 	var took int
 	var alone []int
 	h := r.newHandoff()
 	err := r.write(func() error {
 		var err error
-		took, alone, err = k.fireDue(core.WithHandoff(ctx, h), k.batch)
+		took, alone, err = k.fireDue(core.WithHandoff(ctx, h), k.batch, dueBy)
 		return err
 	})
 	r.takeOver(ctx, h)

@@ -50,7 +50,7 @@ func TestAFiringThatDiesLeavesItsSchedulesDueAtOnce(t *testing.T) {
 		svc := ops.New(c)
 		fire := func() (int, []int) {
 			t.Helper()
-			took, alone, err := svc.FireDue(context.Background(), scheduleBatch)
+			took, alone, err := svc.FireDue(context.Background(), scheduleBatch, time.Now())
 			if err != nil {
 				t.Fatal(err)
 			}

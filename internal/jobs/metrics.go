@@ -24,6 +24,8 @@ var (
 		"How long the oldest due, unclaimed job of each kind has been waiting (0: none).", []string{"kind"}, nil)
 	runningDesc = prometheus.NewDesc("switchboard_jobs_running",
 		"Jobs this instance runs now, by kind.", []string{"kind"}, nil)
+	firingTurnDesc = prometheus.NewDesc("switchboard_jobs_firing_turn",
+		"1 when this instance fires the due schedules (it holds the firing turn; always on SQLite), 0 when it fires only those late past the backstop.", nil, nil)
 )
 
 // metrics is the runner's part of the Prometheus registry.
@@ -50,6 +52,7 @@ func (m *metrics) Describe(ch chan<- *prometheus.Desc) {
 	ch <- dueDesc
 	ch <- latenessDesc
 	ch <- runningDesc
+	ch <- firingTurnDesc
 	m.outcomes.Describe(ch)
 }
 
@@ -73,6 +76,11 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(latenessDesc, prometheus.GaugeValue, lateness, k.table)
 		ch <- prometheus.MustNewConstMetric(runningDesc, prometheus.GaugeValue, float64(m.r.inflight.running(k)), k.table)
 	}
+	turn := 0.0
+	if m.r.turn.held() {
+		turn = 1
+	}
+	ch <- prometheus.MustNewConstMetric(firingTurnDesc, prometheus.GaugeValue, turn)
 	m.outcomes.Collect(ch)
 }
 

@@ -55,6 +55,9 @@ type Options struct {
 	// or failed) stays in its subscription's log after it last changed (0:
 	// DefaultDeliveryRetention; negative: forever).
 	DeliveryRetention time.Duration
+	// FiringBackstop is how late a due schedule gets before instances
+	// without the firing turn fire it too (0: DefaultFiringBackstop).
+	FiringBackstop time.Duration
 }
 
 const (
@@ -81,8 +84,12 @@ type Runner struct {
 	lease    time.Duration
 	// idleCheck: see Options.IdleCheck.
 	idleCheck time.Duration
-	now       func() time.Time
-	wake      chan struct{}
+	// turn is this instance's turn to fire schedules, and backstop how
+	// late they get before it fires them without (firing_turn.go).
+	turn     firingTurn
+	backstop time.Duration
+	now      func() time.Time
+	wake     chan struct{}
 	// nudge holds the commits' and events' wakes (Nudge).
 	nudge chan struct{}
 	// commits takes the jobs' records to the committers (commits.go).
@@ -174,6 +181,9 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	if o.DeliveryRetention == 0 {
 		o.DeliveryRetention = DefaultDeliveryRetention
 	}
+	if o.FiringBackstop <= 0 {
+		o.FiringBackstop = DefaultFiringBackstop
+	}
 	r := &Runner{
 		db:        database,
 		svc:       svc,
@@ -181,6 +191,7 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 		grace:     o.Grace,
 		lease:     o.Lease,
 		idleCheck: o.IdleCheck,
+		backstop:  o.FiringBackstop,
 		sweep:     sweeper{attempts: o.AttemptRetention, deliveries: o.DeliveryRetention, batch: sweepBatch},
 		http:      outbound.NewClient(10 * time.Second),
 		channels:  channels,
@@ -195,7 +206,9 @@ func New(database *db.DB, svc *ops.Service, channels Channels, o Options) *Runne
 	r.messageLoads = newLoadGroup(&r.jobs, svc.DeliveryJobs)
 	r.webhookLoads = newLoadGroup(&r.jobs, r.loadWebhookDeliveries)
 	r.committers = postgresCommitters
-	if database.Dialect != dialect.Postgres {
+	if database.Dialect == dialect.Postgres {
+		r.turn.db = database.SQL
+	} else {
 		r.writes = new(sync.Mutex)
 		r.committers = 1
 	}
@@ -319,6 +332,10 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 			continue
 		}
 		waiting[i] = true
+		if k.fireDue != nil {
+			wait = min(wait, r.startFirings(ctx, jobCtx, k, due[i], now))
+			continue
+		}
 		// After a short claim the due rows left are blocked, and each claim
 		// reads past all of them: the next waits a moment (finishing jobs
 		// start the waiting ones meanwhile), or a burst's claims cost O(n²).
@@ -350,10 +367,6 @@ func (r *Runner) pass(ctx, jobCtx context.Context) time.Duration {
 // due rows left are blocked (their key or conversation is busy); and, when
 // that claim took none while skipping saturated keys, those keys.
 func (r *Runner) claimAndStart(ctx, jobCtx context.Context, k kind) (short bool, skipped []int) {
-	if k.fireDue != nil {
-		r.startFirings(jobCtx, k)
-		return false, nil
-	}
 	for ctx.Err() == nil {
 		free := r.inflight.free(k)
 		if free == 0 {

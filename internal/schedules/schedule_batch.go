@@ -12,7 +12,8 @@ import (
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// FireDue fires up to n due schedules. It returns how many rows it took,
+// FireDue fires up to n schedules due by dueBy (now, or a moment ago for
+// an instance that fires only late schedules). It returns how many rows it took,
 // and those of them it leaves to be fired alone. The firing claims its rows
 // in its own transaction: it reads the due rows locked (FOR UPDATE SKIP
 // LOCKED on PostgreSQL, so concurrent firings, of this instance or another,
@@ -27,13 +28,13 @@ import (
 // firing does, but for one thing: an edit that comes while a batch holds
 // its row waits for it, and is then refused (the schedule has fired),
 // where over a lone firing a concurrent edit wins (unchanged).
-func (s *Service) FireDue(ctx context.Context, n int) (took int, alone []int, err error) {
+func (s *Service) FireDue(ctx context.Context, n int, dueBy time.Time) (took int, alone []int, err error) {
 	var sms []*ent.ScheduledMessage
 	// The rows are read as the job queue, for every account; each firing
 	// then acts in its own account, as its author (fireGroup).
 	err = s.InTx(core.AsBackgroundWork(ctx), func(ctx context.Context, c *ent.Client) error {
 		var err error
-		if sms, err = lockDue(ctx, c, s.Now(), n); err != nil {
+		if sms, err = lockDue(ctx, c, dueBy, n); err != nil {
 			return err
 		}
 		alone, err = s.fireOrdinary(ctx, c, sms)
@@ -49,7 +50,7 @@ func (s *Service) FireDue(ctx context.Context, n int) (took int, alone []int, er
 	return len(sms), alone, nil
 }
 
-// lockDue reads up to n schedules due at now, in due order, locked; on
+// lockDue reads up to n schedules due by now, in due order, locked; on
 // PostgreSQL it passes over rows another firing holds.
 func lockDue(ctx context.Context, c *ent.Client, now time.Time, n int) ([]*ent.ScheduledMessage, error) {
 	return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(now)).

@@ -108,6 +108,7 @@ func TestMetrics(t *testing.T) {
 			`switchboard_jobs_due{kind="messages"} 0`,
 			`switchboard_jobs_lateness_seconds{kind="scheduled_messages"} 0`,
 			`switchboard_jobs_running{kind="webhook_deliveries"} 0`,
+			"switchboard_jobs_firing_turn ",
 			`switchboard_cache_lookups_total{cache="conversation_pages",result="hit"} 2`,
 			`switchboard_cache_lookups_total{cache="conversation_pages",result="miss"} 1`,
 			`switchboard_cache_entries{cache="conversation_pages"} 1`,
