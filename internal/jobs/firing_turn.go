@@ -21,6 +21,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +45,9 @@ type firingTurn struct {
 	conn *sql.Conn
 	// tried is when the turn was last tried for, or its session checked.
 	tried time.Time
+	// holding mirrors conn != nil for held, which must not wait behind a
+	// try (a try may wait for a pooled connection).
+	holding atomic.Bool
 }
 
 // holds reports whether this instance has the turn. At most once per
@@ -74,11 +78,15 @@ func (f *firingTurn) take(ctx context.Context) {
 		return
 	}
 	var got bool
-	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", firingTurnKey).Scan(&got); err != nil || !got {
+	switch err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", firingTurnKey).Scan(&got); {
+	case err != nil:
+		discard(conn) // it may have taken the lock all the same
+	case !got:
 		conn.Close()
-		return
+	default:
+		f.conn = conn
+		f.holding.Store(true)
 	}
-	f.conn = conn
 }
 
 // release gives the turn up, so that another instance takes it at its
@@ -98,22 +106,24 @@ func (f *firingTurn) release() {
 	}
 	f.conn.Close()
 	f.conn = nil
+	f.holding.Store(false)
 }
 
-// drop closes the turn's session instead of handing it back to the pool,
-// where it could still hold the lock.
+// drop ends the turn's session (see discard).
 func (f *firingTurn) drop() {
-	_ = f.conn.Raw(func(any) error { return driver.ErrBadConn })
-	f.conn.Close()
+	discard(f.conn)
 	f.conn = nil
+	f.holding.Store(false)
+}
+
+// discard closes conn instead of handing it back to the pool, where its
+// session could still hold the lock.
+func discard(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	conn.Close()
 }
 
 // held reports whether the turn is this instance's, as last seen.
 func (f *firingTurn) held() bool {
-	if f.db == nil {
-		return true
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.conn != nil
+	return f.db == nil || f.holding.Load()
 }

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"database/sql/driver"
 	"testing"
 	"time"
 
@@ -127,8 +126,7 @@ func TestSchedulesLatePastTheBackstopFireWithoutTheTurn(t *testing.T) {
 		}
 
 		// The hung session ends without unlocking: PostgreSQL drops its lock.
-		_ = hung.Raw(func(any) error { return driver.ErrBadConn })
-		hung.Close()
+		discard(hung)
 		w.scheduleEach(ctx, c, 1)
 		r.Wake()
 		apitest.Eventually(t, 20*time.Second, "the next schedules sent", sentSchedules(4))
