@@ -12,10 +12,10 @@ import (
 	"github.com/switchboard/switchboard/internal/core"
 )
 
-// FireDue fires up to n schedules due by dueBy (now, or a moment ago for
-// an instance that fires only late schedules). It returns how many rows it took,
-// and those of them it leaves to be fired alone. The firing claims its rows
-// in its own transaction: it reads the due rows locked (FOR UPDATE SKIP
+// FireDue fires up to n schedules due by dueBy (now, or a while ago for an
+// instance that fires only late schedules). It returns how many rows it
+// took, and those of them it leaves to be fired alone. The firing claims its
+// rows in its own transaction: it reads the due rows locked (FOR UPDATE SKIP
 // LOCKED on PostgreSQL, so concurrent firings, of this instance or another,
 // take different rows; on SQLite the transaction is the one writer) and
 // fires the ordinary ones among them there, together: their conversations
@@ -25,9 +25,9 @@ import (
 // end), or all of them when the shared firing fails, are returned: the
 // caller claims them and fires each with FireSchedule, which knows every
 // case. A batch changes how many statements a burst takes, never what a
-// firing does, but for one thing: an edit that comes while a batch holds
-// its row waits for it, and is then refused (the schedule has fired),
-// where over a lone firing a concurrent edit wins (unchanged).
+// firing does, but for one thing: an edit that comes while a batch holds its
+// row waits for it, and is then refused (the schedule has fired), where over
+// a lone firing a concurrent edit wins (unchanged).
 func (s *Service) FireDue(ctx context.Context, n int, dueBy time.Time) (took int, alone []int, err error) {
 	var sms []*ent.ScheduledMessage
 	// The rows are read as the job queue, for every account; each firing
@@ -50,10 +50,10 @@ func (s *Service) FireDue(ctx context.Context, n int, dueBy time.Time) (took int
 	return len(sms), alone, nil
 }
 
-// lockDue reads up to n schedules due by now, in due order, locked; on
+// lockDue reads up to n schedules due by dueBy, in due order, locked; on
 // PostgreSQL it passes over rows another firing holds.
-func lockDue(ctx context.Context, c *ent.Client, now time.Time, n int) ([]*ent.ScheduledMessage, error) {
-	return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(now)).
+func lockDue(ctx context.Context, c *ent.Client, dueBy time.Time, n int) ([]*ent.ScheduledMessage, error) {
+	return c.ScheduledMessage.Query().Where(scheduledmessage.NextOccurrenceAtLTE(dueBy)).
 		Order(ent.Asc(scheduledmessage.FieldNextOccurrenceAt), ent.Asc(scheduledmessage.FieldID)).Limit(n).
 		WithAttachments().Modify(core.ForUpdateSkipLockedOnPostgres).All(ctx)
 }
