@@ -25,8 +25,8 @@ import (
 	"time"
 )
 
-// firingTurnKey is the advisory lock of the turn (any constant that no
-// other lock of the database uses).
+// firingTurnKey is the advisory lock of the turn: any constant other than
+// the migrations' lock (internal/db's lockMigrations).
 const firingTurnKey int64 = 0x5357_4652_5452_4e00
 
 // firingRetry is how often an instance without the turn tries for it, and
