@@ -4,7 +4,7 @@ package jobs
 // the one whose session holds an advisory lock. When every instance fired
 // a burst, each found the other's messages pending in the same
 // conversations, and keeping a conversation's order sent nearly all of
-// them through the claims: two instances took about 1.5 times as long as
+// them through the claims: two instances took about 1.8 times as long as
 // one for 10,000 schedules due at once (docs/performance.md, thirty-first
 // session). Deliveries are still shared: any instance claims what is due.
 //
