@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,6 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/lexer"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/switchboard/switchboard/internal/db"
 )
 
 // Limits bound the work one GraphQL request may ask for. The text checks
@@ -101,6 +102,7 @@ var (
 	_ graphql.OperationParameterMutator = (*textLimits)(nil)
 	_ graphql.OperationContextMutator   = (*textLimits)(nil)
 	_ graphql.OperationInterceptor      = (*textLimits)(nil)
+	_ graphql.RootFieldInterceptor      = (*textLimits)(nil)
 	_ graphql.FieldInterceptor          = (*textLimits)(nil)
 )
 
@@ -138,27 +140,27 @@ func (t *textLimits) MutateOperationContext(ctx context.Context, op *graphql.Ope
 }
 
 // InterceptOperation bounds a query's or mutation's run by the timeout; a
-// subscription lives as long as its connection.
+// subscription lives as long as its connection. The limit is a statement
+// deadline (db.WithStatementDeadline), not a context that ends: past it no
+// statement starts and no root field resolves (InterceptRootField), while
+// one already running finishes.
 func (t *textLimits) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	op := graphql.GetOperationContext(ctx)
 	if t.l.Timeout <= 0 || op.Operation == nil || op.Operation.Operation == ast.Subscription {
 		return next(ctx)
 	}
-	timed, cancel := context.WithTimeout(ctx, t.l.Timeout)
-	h := next(timed)
-	first := true
-	return func(ctx context.Context) *graphql.Response {
-		defer cancel()
-		resp := h(ctx)
-		// gqlgen answers nothing (the end of the responses) when the
-		// operation's context has ended before it runs: the first answer of
-		// a query past its time limit is TIMEOUT instead.
-		if resp == nil && first && errors.Is(timed.Err(), context.DeadlineExceeded) {
-			resp = &graphql.Response{Errors: gqlerror.List{timedOut(t.l.Timeout)}}
-		}
-		first = false
-		return resp
+	return next(db.WithStatementDeadline(ctx, time.Now().Add(t.l.Timeout)))
+}
+
+// InterceptRootField refuses a root field whose operation is past its
+// time limit: one that reads nothing from the database (the inboxes'
+// memory) would otherwise still answer.
+func (t *textLimits) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
+	if err := db.StatementDeadlinePassed(ctx); err != nil {
+		graphql.AddError(ctx, timedOut(t.l.Timeout))
+		return graphql.Null
 	}
+	return next(ctx)
 }
 
 // CheckText refuses a query text over the size, token, depth, alias or

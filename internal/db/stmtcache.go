@@ -173,6 +173,9 @@ func (c *cachingConn) closeStatements() {
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if err := StatementDeadlinePassed(ctx); err != nil {
+		return nil, err
+	}
 	if c.arrays {
 		query, args = inArrays(query, args)
 	}
@@ -187,6 +190,9 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := StatementDeadlinePassed(ctx); err != nil {
+		return nil, err
+	}
 	if c.arrays {
 		query, args = inArrays(query, args)
 	}
@@ -205,10 +211,16 @@ func (c *cachingConn) QueryContext(ctx context.Context, query string, args []dri
 }
 
 func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := StatementDeadlinePassed(ctx); err != nil {
+		return nil, err
+	}
 	return c.inner().PrepareContext(ctx, query)
 }
 
 func (c *cachingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if err := StatementDeadlinePassed(ctx); err != nil {
+		return nil, err
+	}
 	return beginGated(ctx, c.gate, c.inner(), opts)
 }
 
