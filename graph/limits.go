@@ -31,7 +31,7 @@ type Limits struct {
 	MaxFields  int // fields selected once fragments are spread
 	MaxCost    int // see cost.go
 	// Timeout ends a query or mutation (not a subscription) that runs
-	// longer.
+	// longer: no statement or root field starts past it (InterceptOperation).
 	Timeout time.Duration
 
 	// Websocket connections (ws.go).

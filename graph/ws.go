@@ -365,8 +365,8 @@ func (c *wsConn) run(ctx context.Context, m wsMessage, sub *wsSub) {
 		c.sendErrors(m.ID, resp.Errors)
 		return
 	}
-	// The operation's context may end with its result (a query's timeout
-	// does); the subscription's own ends when the client completes it.
+	// The answers run under the operation's context (it carries a query's
+	// time limit); the subscription's own ends when the client completes it.
 	responses, opCtx := c.exec.DispatchOperation(graphql.WithOperationContext(ctx, rc), rc)
 	for {
 		resp := responses(opCtx)
