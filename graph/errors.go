@@ -28,7 +28,7 @@ func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		var gerr *gqlerror.Error
 		alreadyGraphQL := errors.As(err, &gerr) && gerr.Err == nil
-		if !alreadyGraphQL && (errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)) {
+		if !alreadyGraphQL && errors.Is(err, context.DeadlineExceeded) {
 			out := graphql.DefaultErrorPresenter(ctx, err)
 			t := timedOut(timeout)
 			out.Message, out.Extensions = t.Message, t.Extensions

@@ -3,12 +3,18 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/switchboard/switchboard/internal/apperr"
+	"github.com/switchboard/switchboard/internal/db"
 )
 
 // listField is the context of resolving object.field, a list of strings.
@@ -117,5 +123,34 @@ func TestOnlyPassingTextsAreRemembered(t *testing.T) {
 	}
 	if _, ok := ext.passed.Get(ctx, deep); ok {
 		t.Error("the refused query is remembered")
+	}
+}
+
+// TestStatementsPastTheDeadlineAnswerTimeout: a resolver's error from a
+// statement refused past the deadline (db.StatementDeadlinePassed), however
+// the services wrap it, is presented as TIMEOUT naming the limit; other
+// errors are not.
+func TestStatementsPastTheDeadlineAnswerTimeout(t *testing.T) {
+	present := presenter(15 * time.Second)
+	ctx := db.WithStatementDeadline(context.Background(), time.Now().Add(-time.Second))
+	refused := db.StatementDeadlinePassed(ctx)
+	cases := []struct {
+		name     string
+		err      error
+		wantCode string
+	}{
+		{"as the statement cache returns it", refused, codeTimeout},
+		{"wrapped", fmt.Errorf("loading the contact: %w", refused), codeTimeout},
+		{"classified by the services", apperr.From(refused), codeTimeout},
+		{"another error", apperr.NotFound("Contact"), apperr.KindNotFound.GraphQLCode()},
+	}
+	for _, c := range cases {
+		got := present(ctx, c.err)
+		if got.Extensions["code"] != c.wantCode {
+			t.Errorf("%s: code %v, want %s (%s)", c.name, got.Extensions["code"], c.wantCode, got.Message)
+		}
+		if c.wantCode == codeTimeout && !strings.Contains(got.Message, "time limit of 15s") {
+			t.Errorf("%s: message %q does not name the limit", c.name, got.Message)
+		}
 	}
 }
