@@ -22,8 +22,8 @@ import (
 )
 
 // presenter is presentError, with an error of a query past its time limit
-// presented as TIMEOUT (whatever failed first when the deadline passed: a
-// database call, usually).
+// presented as TIMEOUT: one that wraps context.DeadlineExceeded, as the
+// statement cache's refusal of a statement past the deadline does.
 func presenter(timeout time.Duration) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		var gerr *gqlerror.Error
